@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { DEPLOY_STAGES, DELETE_STAGES, MANIFEST_PHASES } from './status';
+
+/**
+ * Contracts of the cluster-update and node-pool-rollout state machines. Each Task receives
+ * `{ state: <the execution's state so far>, executionId, stateName, params }` and its result is stored
+ * at the ResultPath named below. See statemachines/README.md for the state → task table.
+ */
+
+export const UpdateOptions = z.object({
+  /** Apply stacks and manifests, never roll nodes (CLM --apply-only). */
+  applyOnly: z.boolean().default(false),
+}).strict();
+export type UpdateOptions = z.infer<typeof UpdateOptions>;
+
+/** Execution input of cluster-update. */
+export const ClusterUpdateInput = z.object({
+  clusterId: z.string().min(1),
+  action: z.enum(['provision', 'decommission']),
+  options: UpdateOptions.default({ applyOnly: false }),
+  /** What started it: cli, webhook, registry, schedule. */
+  trigger: z.string().default('cli'),
+});
+export type ClusterUpdateInput = z.infer<typeof ClusterUpdateInput>;
+
+/** $.run — from Prepare. */
+export const PrepareOutput = z.object({
+  decision: z.enum(['UPDATE', 'DECOMMISSION', 'NOOP', 'SKIP']),
+  targetVersion: z.string(),
+  previousVersion: z.string(),
+  holder: z.string(),
+  message: z.string(),
+});
+export type PrepareOutput = z.infer<typeof PrepareOutput>;
+
+/** $.render — from RenderConfig (main stack rendered, deletions validated). */
+export const RenderConfigOutput = z.object({
+  artifactKey: z.string(),
+  message: z.string(),
+});
+export type RenderConfigOutput = z.infer<typeof RenderConfigOutput>;
+
+/** $.resources — from RenderClusterResources (pools, cf-manifests, manifests rendered with stack outputs). */
+export const RenderResourcesOutput = z.object({
+  artifactKey: z.string(),
+  /** Pools to roll, in order (empty under --apply-only or while the cluster is requested/creating). */
+  rollMasterPools: z.array(z.string()),
+  rollWorkerPools: z.array(z.string()),
+  message: z.string(),
+});
+export type RenderResourcesOutput = z.infer<typeof RenderResourcesOutput>;
+
+/** $.step — from every polling task (DeployStacks, WaitForApiServer, RemoveDeletedPools, DeleteStacks, RollNodePool). */
+export const StepOutput = z.object({
+  status: z.enum(['IN_PROGRESS', 'DONE']),
+  /** How long the Wait state sleeps before the next poll. */
+  waitSeconds: z.number().int().min(1).max(3600),
+  message: z.string(),
+});
+export type StepOutput = z.infer<typeof StepOutput>;
+
+/** The state the cluster-update execution carries. Small: keys and statuses only (256 KiB limit). */
+export const ClusterUpdateState = ClusterUpdateInput.extend({
+  run: PrepareOutput.optional(),
+  render: RenderConfigOutput.optional(),
+  resources: RenderResourcesOutput.optional(),
+  step: StepOutput.optional(),
+  error: z.object({ Error: z.string(), Cause: z.string().optional() }).optional(),
+});
+export type ClusterUpdateState = z.infer<typeof ClusterUpdateState>;
+
+export const TaskParams = z.object({
+  stage: z.enum([...DEPLOY_STAGES, ...DELETE_STAGES]).optional(),
+  phase: z.enum(MANIFEST_PHASES).optional(),
+}).default({});
+
+/** What every Task receives. */
+export const TaskPayload = z.object({
+  state: z.unknown(),
+  executionId: z.string().default('local'),
+  stateName: z.string().default('local'),
+  params: TaskParams,
+});
+export type TaskPayload = z.infer<typeof TaskPayload>;
+
+/** node-pool-rollout execution input (and the state it carries). */
+export const RolloutInput = z.object({
+  clusterId: z.string(),
+  targetVersion: z.string(),
+  holder: z.string(),
+  pool: z.string(),
+  options: UpdateOptions.default({ applyOnly: false }),
+});
+export type RolloutInput = z.infer<typeof RolloutInput>;
+
+/** $.step of the rollout child: a StepOutput plus progress figures for the console. */
+export const RollStepOutput = StepOutput.extend({
+  iteration: z.number().int().min(0),
+  replaced: z.number().int().min(0),
+  total: z.number().int().min(0),
+  blockedBy: z.string().optional(),
+});
+export type RollStepOutput = z.infer<typeof RollStepOutput>;
+
+export const RolloutState = RolloutInput.extend({ step: RollStepOutput.optional() });
+export type RolloutState = z.infer<typeof RolloutState>;
+
+/** Output of the rollout child; CONTINUE means "start me again" (history budget reached). */
+export const RolloutOutput = z.object({
+  status: z.enum(['DONE', 'CONTINUE']),
+  pool: z.string(),
+  replaced: z.number().int(),
+  total: z.number().int(),
+  message: z.string(),
+});
+export type RolloutOutput = z.infer<typeof RolloutOutput>;
+
+/** $.final — from Finalize. */
+export const FinalizeOutput = z.object({
+  status: z.enum(['SUCCEEDED']),
+  version: z.string(),
+  message: z.string(),
+});
+export type FinalizeOutput = z.infer<typeof FinalizeOutput>;

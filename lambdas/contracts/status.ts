@@ -1,0 +1,34 @@
+/** Status vocabularies the ASL's Choice states branch on. A test ties these strings to the ASL files. */
+
+export const STEP_STATUS = { IN_PROGRESS: 'IN_PROGRESS', DONE: 'DONE' } as const;
+export type StepStatus = (typeof STEP_STATUS)[keyof typeof STEP_STATUS];
+
+export const DECISION = {
+  /** Target version differs from current: provision. */
+  UPDATE: 'UPDATE',
+  /** Lifecycle decommission-requested or `clm decommission`. */
+  DECOMMISSION: 'DECOMMISSION',
+  /** Nothing to do: current version equals target. */
+  NOOP: 'NOOP',
+  /** Not now: cluster_update_block, paused, another execution holds the lease. */
+  SKIP: 'SKIP',
+} as const;
+export type Decision = (typeof DECISION)[keyof typeof DECISION];
+
+export const ROLLOUT_RESULT = { DONE: 'DONE', CONTINUE: 'CONTINUE' } as const;
+export type RolloutResult = (typeof ROLLOUT_RESULT)[keyof typeof ROLLOUT_RESULT];
+
+/** Deploy stages of the DeployStacks task (one handler, several states). */
+export const DEPLOY_STAGES = ['main', 'cf-manifests', 'master-pools', 'worker-pools'] as const;
+export type DeployStage = (typeof DEPLOY_STAGES)[number];
+
+/** Phases of the ApplyManifests task. */
+export const MANIFEST_PHASES = ['pre-deletions', 'apply', 'post-deletions'] as const;
+export type ManifestPhase = (typeof MANIFEST_PHASES)[number];
+
+/** Stages of the DeleteStacks task (decommission). */
+export const DELETE_STAGES = ['others', 'main'] as const;
+export type DeleteStage = (typeof DELETE_STAGES)[number];
+
+/** Iterations of the rollout child before it hands over to a fresh execution (history stays far below 20,000 events). */
+export const MAX_ROLLOUT_ITERATIONS = 1500;

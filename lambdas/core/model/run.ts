@@ -1,0 +1,88 @@
+/**
+ * Progress of one cluster update (`CLUSTER#<id>` / `RUN#<target version>` in DynamoDB, DESIGN.md §4).
+ * Every step reads it, decides, and writes it back with the revision it read, so a restarted execution
+ * continues where the last one stopped and never repeats finished work.
+ */
+
+export const RUN_ACTIONS = ['provision', 'decommission'] as const;
+export type RunAction = (typeof RUN_ACTIONS)[number];
+
+export type StackProgressStatus = 'deploying' | 'done' | 'deleting' | 'deleted' | 'failed';
+
+export interface StackProgress {
+  readonly status: StackProgressStatus;
+  readonly startedAt: number;
+  readonly completedAt?: number;
+  /** True when CloudFormation said there was nothing to update. */
+  readonly noChanges?: boolean;
+}
+
+export type NodeState = 'cordoned' | 'draining' | 'terminating' | 'terminated';
+
+export interface NodeProgress {
+  readonly instanceId: string;
+  readonly nodeName?: string;
+  readonly availabilityZone?: string;
+  readonly state: NodeState;
+  readonly cordonedAt?: number;
+  /** The drain clock; set once, never restarted (CLM's drain-start annotation). */
+  readonly drainStartedAt?: number;
+  readonly lastForcedAt?: number;
+  readonly terminatedAt?: number;
+}
+
+export type PoolProgressStatus = 'pending' | 'rolling' | 'done' | 'failed';
+
+export interface PoolProgress {
+  readonly status: PoolProgressStatus;
+  /** Outdated nodes when the roll started (grows if more appear). */
+  readonly total: number;
+  readonly replaced: number;
+  readonly nodes: Readonly<Record<string, NodeProgress>>;
+  /** What blocks progress right now, readable ("PDB kube-system/coredns allows 0 disruptions"). */
+  readonly blockedBy?: string;
+  readonly message?: string;
+  readonly startedAt?: number;
+  readonly completedAt?: number;
+  /** Steps taken (one per RollNodePool invocation), for reporting. */
+  readonly steps: number;
+}
+
+export interface RunRecord {
+  readonly clusterId: string;
+  readonly targetVersion: string;
+  readonly action: RunAction;
+  /** Optimistic lock: incremented on every write. */
+  readonly revision: number;
+  readonly phase: string;
+  readonly holder: string;
+  readonly startedAt: number;
+  readonly updatedAt: number;
+  readonly completedAt?: number;
+  /** status.current_version when this run started. */
+  readonly previousVersion: string;
+  /** Keys in the ArtifactStore. */
+  readonly artifacts: Readonly<Record<string, string>>;
+  readonly stackOutputs: Readonly<Record<string, string>>;
+  readonly stacks: Readonly<Record<string, StackProgress>>;
+  readonly pools: Readonly<Record<string, PoolProgress>>;
+  /** Manifest phases finished: 'pre-deletions' | 'apply' | 'post-deletions'. */
+  readonly manifestPhases: Readonly<Record<string, number>>;
+  readonly counters: Readonly<Record<string, number>>;
+}
+
+export function newRunRecord(init: Pick<RunRecord, 'clusterId' | 'targetVersion' | 'action' | 'holder' | 'previousVersion'>, now: number): RunRecord {
+  return {
+    ...init,
+    revision: 0,
+    phase: 'Prepare',
+    startedAt: now,
+    updatedAt: now,
+    artifacts: {},
+    stackOutputs: {},
+    stacks: {},
+    pools: {},
+    manifestPhases: {},
+    counters: {},
+  };
+}

@@ -1,0 +1,122 @@
+/** A Kubernetes object as YAML/JSON: apiVersion, kind and metadata.name are required (CLM §4.5). */
+export interface KubeObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+    readonly ownerReferences?: readonly { readonly kind: string; readonly name: string; readonly uid?: string }[];
+    readonly uid?: string;
+    readonly creationTimestamp?: string;
+    readonly [key: string]: unknown;
+  };
+  readonly [key: string]: unknown;
+}
+
+export interface ObjectRef {
+  readonly apiVersion?: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+export interface ApplyResult {
+  readonly ref: ObjectRef;
+  readonly action: 'created' | 'configured' | 'unchanged';
+}
+
+export interface DeleteOptions {
+  readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  readonly gracePeriodSeconds?: number;
+}
+
+export interface Taint {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+export interface NodeInfo {
+  readonly name: string;
+  /** `aws:///<az>/<instance-id>` */
+  readonly providerId: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly unschedulable: boolean;
+  readonly ready: boolean;
+  /** status.volumesAttached is non-empty (CLM's stateful signal). */
+  readonly volumesAttached: boolean;
+  readonly zone?: string;
+  readonly createdAt: string;
+}
+
+export interface NodePatch {
+  readonly unschedulable?: boolean;
+  /** null removes a key. */
+  readonly labels?: Readonly<Record<string, string | null>>;
+  readonly annotations?: Readonly<Record<string, string | null>>;
+  /** Replaces the node's taints with exactly this list. */
+  readonly taints?: readonly Taint[];
+}
+
+export interface PodInfo {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly nodeName?: string;
+  readonly phase: string;
+  readonly ready: boolean;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  /** First owner reference, e.g. { kind: 'ReplicaSet', name: 'web-7d9f' }. */
+  readonly owner?: { readonly kind: string; readonly name: string };
+  readonly createdAt: string;
+  readonly terminationGracePeriodSeconds: number;
+  readonly deleting: boolean;
+}
+
+export interface LabelSelector {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] }[];
+}
+
+export interface PdbInfo {
+  readonly namespace: string;
+  readonly name: string;
+  readonly selector: LabelSelector;
+  readonly minAvailable?: number | string;
+  readonly maxUnavailable?: number | string;
+  readonly disruptionsAllowed: number;
+  readonly currentHealthy: number;
+  readonly desiredHealthy: number;
+  readonly expectedPods: number;
+}
+
+export type EvictionResult = 'evicted' | 'blocked-by-pdb' | 'not-found';
+
+/** One Kubernetes cluster's API, in the words the core needs. */
+export interface KubeCluster {
+  /** GET /readyz answered ok. */
+  ready(): Promise<boolean>;
+  /** Server-side apply with a field manager; CRDs and Namespaces are the caller's job to order. */
+  apply(objects: readonly KubeObject[], options: { readonly fieldManager: string; readonly dryRun?: boolean }): Promise<ApplyResult[]>;
+  /** `kind` may be Kind, singular, plural (any case) or `resource.version.group`. Not found is `not-found`. */
+  delete(ref: ObjectRef, options?: DeleteOptions): Promise<'deleted' | 'not-found'>;
+  /** List by kind (same resolution as delete); no namespace = all namespaces. */
+  list(kind: string, options?: { readonly namespace?: string; readonly labelSelector?: string }): Promise<KubeObject[]>;
+  /** Annotate an object (used for namespace deletion protection annotations). */
+  annotate(ref: ObjectRef, annotations: Readonly<Record<string, string>>): Promise<void>;
+  listNodes(): Promise<NodeInfo[]>;
+  patchNode(name: string, patch: NodePatch): Promise<void>;
+  listPods(options?: { readonly nodeName?: string; readonly namespace?: string; readonly labelSelector?: string }): Promise<PodInfo[]>;
+  /** policy/v1 Eviction; a 429 (PDB) is `blocked-by-pdb`, not an error. */
+  evictPod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<EvictionResult>;
+  /** Plain DELETE, bypassing PDBs (CLM's forced drain). */
+  deletePod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<'deleted' | 'not-found'>;
+  listPdbs(namespace?: string): Promise<PdbInfo[]>;
+  /** Scale a Deployment (decommission scales kube-system to 0). */
+  scaleDeployment(namespace: string, name: string, replicas: number): Promise<void>;
+}

@@ -1,0 +1,49 @@
+/** Identifies a cluster in AWS: `name` is CLM's `Name()` (id for zalando-aws, alias for zalando-eks). */
+export interface ClusterRef {
+  readonly id: string;
+  readonly name: string;
+  readonly region: string;
+  readonly infrastructureAccount: string;
+}
+
+export interface PoolInstance {
+  readonly instanceId: string;
+  readonly availabilityZone: string;
+  /** Auto Scaling lifecycle state: Pending, InService, Terminating, Terminated, Detaching, ... */
+  readonly lifecycleState: string;
+  readonly healthy: boolean;
+  /** Launch template version, instance type or spot-ness differ from what the ASG wants now (CLM §7.1). */
+  readonly outdated: boolean;
+  readonly launchTemplateVersion?: string;
+  readonly instanceType?: string;
+  readonly asgName: string;
+}
+
+export interface PoolGroup {
+  readonly name: string;
+  readonly desired: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface PoolState {
+  readonly poolName: string;
+  /** Sums over the pool's ASGs (one per AZ in split-AZ pools). */
+  readonly desired: number;
+  readonly min: number;
+  readonly max: number;
+  readonly groups: readonly PoolGroup[];
+  readonly instances: readonly PoolInstance[];
+}
+
+/** ASG-backed node pools (CLM `ProviderNodePoolsBackend`). */
+export interface NodePoolBackend {
+  /** Undefined when the pool has no ASG yet. */
+  getPool(cluster: ClusterRef, poolName: string): Promise<PoolState | undefined>;
+  /** Set the total desired capacity; increases go to the smallest groups, min/max widened as needed. */
+  scale(cluster: ClusterRef, poolName: string, desired: number): Promise<void>;
+  /** Terminate one instance; with `decrementDesired` the ASG does not launch a replacement. Idempotent. */
+  terminate(cluster: ClusterRef, instanceId: string, decrementDesired: boolean): Promise<void>;
+  /** Pool being removed: MinSize 0 and the cluster-autoscaler tag removed. */
+  markForDecommission(cluster: ClusterRef, poolName: string): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import type { ClusterStatus, LifecycleStatus, Problem } from '../core/model/cluster';
+import type { RunRecord } from '../core/model/run';
+import type { ObjectRef } from './kube-cluster';
+
+export interface Lease {
+  readonly clusterId: string;
+  readonly holder: string;
+  /** ms since the epoch */
+  readonly expiresAt: number;
+}
+
+export interface StoredStatus extends ClusterStatus {
+  readonly lifecycleStatus?: LifecycleStatus;
+  readonly updatedAt: number;
+}
+
+/** Operator controls per cluster (pause/resume/abort). */
+export interface ClusterControls {
+  readonly paused?: boolean;
+  readonly abortRequested?: boolean;
+  readonly reason?: string;
+}
+
+/**
+ * All progress lives here (DynamoDB in AWS). Every write is conditional: a lost race throws ConflictError
+ * carrying the current record; a lease held by someone else throws LeaseHeldError.
+ */
+export interface ProgressStore {
+  /** Take the cluster's lease, renew it if `holder` already has it, or steal it only after it expired. */
+  acquireLease(clusterId: string, holder: string, ttlMs: number, now: number): Promise<Lease>;
+  /** Release if `holder` still has it; a no-op otherwise. */
+  releaseLease(clusterId: string, holder: string): Promise<void>;
+  getLease(clusterId: string): Promise<Lease | undefined>;
+
+  getRun(clusterId: string, targetVersion: string): Promise<RunRecord | undefined>;
+  /** Write `run` if the stored revision equals `run.revision` (absent when 0); returns it with revision + 1. */
+  putRun(run: RunRecord): Promise<RunRecord>;
+
+  getStatus(clusterId: string): Promise<StoredStatus | undefined>;
+  putStatus(clusterId: string, status: StoredStatus): Promise<void>;
+  /** Append a problem: consecutive duplicates compacted, capped at 25 (CLM §9.4). Returns the new status. */
+  recordProblem(clusterId: string, problem: Problem, now: number): Promise<StoredStatus>;
+
+  getControls(clusterId: string): Promise<ClusterControls | undefined>;
+  putControls(clusterId: string, controls: ClusterControls): Promise<void>;
+
+  /** Objects this system applied to the cluster last time (for pruning). */
+  getInventory(clusterId: string): Promise<readonly ObjectRef[]>;
+  putInventory(clusterId: string, refs: readonly ObjectRef[]): Promise<void>;
+}

@@ -1,0 +1,41 @@
+/** A CloudFormation stack to create or update. */
+export interface StackSpec {
+  readonly name: string;
+  readonly templateBody: string;
+  /** CLM's tags win over the template's `Metadata.Tags`. */
+  readonly tags: Readonly<Record<string, string>>;
+  /** Default true, as CLM. */
+  readonly terminationProtection?: boolean;
+  readonly stackPolicyBody?: string;
+}
+
+export interface StackState {
+  readonly name: string;
+  /** The raw CloudFormation status, e.g. UPDATE_COMPLETE; see core/stacks/stack-status.ts to classify it. */
+  readonly status: string;
+  readonly reason?: string;
+  readonly outputs: Readonly<Record<string, string>>;
+  readonly tags: Readonly<Record<string, string>>;
+  /** ISO time of the last create/update/delete start, when known. */
+  readonly lastUpdatedTime?: string;
+}
+
+export interface StackChange {
+  readonly action: 'Add' | 'Modify' | 'Remove' | 'Import' | 'Dynamic';
+  readonly logicalId: string;
+  readonly resourceType: string;
+  readonly replacement?: 'True' | 'False' | 'Conditional';
+}
+
+export interface StackDeployer {
+  /** Create or update. "No updates are to be performed" is `NO_CHANGES`, not an error. Busy stacks throw StackBusyError. */
+  deploy(spec: StackSpec): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES' }>;
+  /** Undefined when the stack does not exist. */
+  describe(name: string): Promise<StackState | undefined>;
+  /** Disables termination protection, then deletes. A missing stack is `ALREADY_GONE`. */
+  delete(name: string): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }>;
+  /** Stacks carrying all the given tags (value `*` matches any value). */
+  list(tags: Readonly<Record<string, string>>): Promise<StackState[]>;
+  /** Dry run: what would change (CloudFormation change set, deleted afterwards). */
+  plan(spec: StackSpec): Promise<{ readonly exists: boolean; readonly changes: readonly StackChange[] }>;
+}

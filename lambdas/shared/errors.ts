@@ -1,0 +1,136 @@
+/**
+ * Every error the system raises on purpose. Step Functions matches `ErrorEquals` against an error's `name`
+ * (Lambda reports it as errorType), so each class sets `name` to the exported constant, and a test ties the
+ * ASL's Retry/Catch lists to `RETRYABLE_ERROR_NAMES` / `ERROR_NAMES`.
+ *
+ * Retryable: the same call may succeed later (throttling, a busy stack, a conflict on a conditional write).
+ * Terminal: retrying cannot help until a human or a new config changes something.
+ */
+
+export const ERROR_NAMES = {
+  ClmError: 'ClmError',
+  // retryable
+  TransientApiError: 'TransientApiError',
+  ThrottledError: 'ThrottledError',
+  StackBusyError: 'StackBusyError',
+  ConflictError: 'ConflictError',
+  RegistryUnavailableError: 'RegistryUnavailableError',
+  // terminal
+  InvalidTaskInputError: 'InvalidTaskInputError',
+  ValidationError: 'ValidationError',
+  ConfigError: 'ConfigError',
+  TemplateRenderError: 'TemplateRenderError',
+  RegistryError: 'RegistryError',
+  StackFailedError: 'StackFailedError',
+  LeaseHeldError: 'LeaseHeldError',
+  UpdateBlockedError: 'UpdateBlockedError',
+  NotFoundError: 'NotFoundError',
+  KubeApiError: 'KubeApiError',
+  RolloutError: 'RolloutError',
+  AbortedError: 'AbortedError',
+} as const;
+
+export type ErrorName = (typeof ERROR_NAMES)[keyof typeof ERROR_NAMES];
+
+export const RETRYABLE_ERROR_NAMES: readonly ErrorName[] = [
+  ERROR_NAMES.TransientApiError,
+  ERROR_NAMES.ThrottledError,
+  ERROR_NAMES.StackBusyError,
+  ERROR_NAMES.ConflictError,
+  ERROR_NAMES.RegistryUnavailableError,
+];
+
+/** Where in a file something went wrong; rendered as `file:line: field`. */
+export interface SourceLocation {
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly field?: string;
+  readonly clusterId?: string;
+}
+
+export class ClmError extends Error {
+  override name: ErrorName = ERROR_NAMES.ClmError;
+  readonly retryable: boolean = false;
+  readonly location?: SourceLocation;
+  constructor(message: string, options?: ErrorOptions & { location?: SourceLocation }) {
+    super(withLocation(message, options?.location), options);
+    this.location = options?.location;
+  }
+}
+
+function withLocation(message: string, location?: SourceLocation): string {
+  if (!location) return message;
+  const where = [
+    location.clusterId ? `cluster ${location.clusterId}` : undefined,
+    location.file ? `${location.file}${location.line ? `:${location.line}${location.column ? `:${location.column}` : ''}` : ''}` : undefined,
+    location.field ? `field ${location.field}` : undefined,
+  ].filter(Boolean);
+  return where.length ? `${where.join(', ')}: ${message}` : message;
+}
+
+abstract class RetryableError extends ClmError {
+  override readonly retryable = true;
+}
+
+export class TransientApiError extends RetryableError { override name = ERROR_NAMES.TransientApiError; }
+export class ThrottledError extends RetryableError { override name = ERROR_NAMES.ThrottledError; }
+export class StackBusyError extends RetryableError { override name = ERROR_NAMES.StackBusyError; }
+export class RegistryUnavailableError extends RetryableError { override name = ERROR_NAMES.RegistryUnavailableError; }
+
+/** A conditional write lost a race; `current` is what the store holds now, when known. */
+export class ConflictError<T = unknown> extends RetryableError {
+  override name = ERROR_NAMES.ConflictError;
+  readonly current?: T;
+  constructor(message: string, options?: ErrorOptions & { current?: T }) {
+    super(message, options);
+    this.current = options?.current;
+  }
+}
+
+export class InvalidTaskInputError extends ClmError { override name = ERROR_NAMES.InvalidTaskInputError; }
+/** Bad input data (registry entries, flags, deletions files): carries every issue found, not just the first. */
+export class ValidationError extends ClmError {
+  override name = ERROR_NAMES.ValidationError;
+  readonly issues: readonly string[];
+  constructor(message: string, options?: ErrorOptions & { location?: SourceLocation; issues?: readonly string[] }) {
+    super(options?.issues?.length ? `${message}\n  - ${options.issues.join('\n  - ')}` : message, options);
+    this.issues = options?.issues ?? [];
+  }
+}
+export class ConfigError extends ClmError { override name = ERROR_NAMES.ConfigError; }
+export class TemplateRenderError extends ClmError { override name = ERROR_NAMES.TemplateRenderError; }
+export class RegistryError extends ClmError { override name = ERROR_NAMES.RegistryError; }
+export class NotFoundError extends ClmError { override name = ERROR_NAMES.NotFoundError; }
+export class KubeApiError extends ClmError { override name = ERROR_NAMES.KubeApiError; }
+export class RolloutError extends ClmError { override name = ERROR_NAMES.RolloutError; }
+export class AbortedError extends ClmError { override name = ERROR_NAMES.AbortedError; }
+export class UpdateBlockedError extends ClmError { override name = ERROR_NAMES.UpdateBlockedError; }
+
+export class StackFailedError extends ClmError {
+  override name = ERROR_NAMES.StackFailedError;
+  readonly stackName: string;
+  readonly status: string;
+  readonly reason?: string;
+  constructor(stackName: string, status: string, reason?: string, options?: ErrorOptions) {
+    super(`Stack ${stackName} is ${status}${reason ? `: ${reason}` : ''}`, options);
+    this.stackName = stackName;
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+export class LeaseHeldError extends ClmError {
+  override name = ERROR_NAMES.LeaseHeldError;
+  readonly holder: string;
+  readonly expiresAt: number;
+  constructor(clusterId: string, holder: string, expiresAt: number) {
+    super(`Cluster ${clusterId} is being updated by ${holder} (lease expires ${new Date(expiresAt).toISOString()})`);
+    this.holder = holder;
+    this.expiresAt = expiresAt;
+  }
+}
+
+export function isRetryable(error: unknown): boolean {
+  return error instanceof ClmError && error.retryable;
+}

@@ -1,0 +1,134 @@
+import yaml from 'js-yaml';
+import { ValidationError } from '../../shared/errors';
+
+/** A path into a parsed document: mapping keys and sequence indexes, e.g. `['clusters', 0, 'node_pools', 1]`. */
+export type DocPath = readonly (string | number)[];
+
+export interface PositionedYaml {
+  readonly value: unknown;
+  /** 1-based line of the node at `path` (for a mapping entry: the line of its key), or of its nearest ancestor. */
+  lineOf(path: DocPath): number | undefined;
+}
+
+interface Frame {
+  readonly start: number;
+  readonly children: ComposedNode[];
+}
+
+interface ComposedNode {
+  readonly result: unknown;
+  readonly line: number;
+}
+
+/**
+ * Parse YAML with js-yaml's CORE schema (no timestamps, no `!!binary`: `created_at` stays a string, as in
+ * JSON) and record where every mapping, sequence and mapping key starts, using js-yaml's `listener` hook
+ * (it reports the opening and closing of every node). Syntax errors become a ValidationError naming
+ * `file:line:column`.
+ */
+export function loadYamlWithPositions(text: string, file: string): PositionedYaml {
+  const lineStarts = computeLineStarts(text);
+  const lineAt = (position: number): number => lineOfOffset(lineStarts, firstContent(text, position));
+  const nodeLines = new WeakMap<object, number>();
+  const keyLines = new WeakMap<object, Map<string, number>>();
+  const stack: Frame[] = [];
+
+  const listener = (event: 'open' | 'close', state: { position: number; result: unknown; kind: string | null }): void => {
+    if (event === 'open') {
+      stack.push({ start: state.position, children: [] });
+      return;
+    }
+    const frame = stack.pop();
+    if (!frame) return;
+    const node: ComposedNode = { result: state.result, line: lineAt(frame.start) };
+    if (node.result !== null && typeof node.result === 'object') {
+      if (!nodeLines.has(node.result)) nodeLines.set(node.result, node.line);
+      if (state.kind === 'mapping' && !keyLines.has(node.result)) {
+        const keys = recordKeyLines(node.result as Record<string, unknown>, frame.children);
+        if (keys.size > 0) keyLines.set(node.result, keys);
+      }
+    }
+    stack.at(-1)?.children.push(node);
+  };
+
+  let value: unknown;
+  try {
+    value = yaml.load(text, { filename: file, schema: yaml.CORE_SCHEMA, listener } as yaml.LoadOptions);
+  } catch (error) {
+    if (error instanceof yaml.YAMLException) {
+      const line = error.mark ? error.mark.line + 1 : undefined;
+      const column = error.mark ? error.mark.column + 1 : undefined;
+      const where = line ? `${file}:${line}:${column}` : file;
+      throw new ValidationError(`${file}: not valid YAML`, { cause: error, issues: [`${where}: ${error.reason}`] });
+    }
+    throw error;
+  }
+
+  const lineOf = (path: DocPath): number | undefined => {
+    let best: number | undefined = isObject(value) ? nodeLines.get(value) : undefined;
+    let current: unknown = value;
+    for (const segment of path) {
+      if (!isObject(current)) break;
+      const keyLine = keyLines.get(current)?.get(String(segment));
+      if (keyLine !== undefined) best = keyLine;
+      const next: unknown = (current as Record<string | number, unknown>)[segment];
+      if (next === undefined) break;
+      if (isObject(next)) {
+        const nodeLine = nodeLines.get(next);
+        // A sequence item's own line; a mapping value's key line is already the better answer.
+        if (nodeLine !== undefined && (Array.isArray(current) || keyLine === undefined)) best = nodeLine;
+      }
+      current = next;
+    }
+    return best;
+  };
+
+  return { value, lineOf };
+}
+
+/**
+ * A block mapping composes its children as key, value, key, value…; pair them up and keep the line of each
+ * key that really is a key of the resulting object (a flow mapping reports itself differently; then the
+ * mapping's own line is used).
+ */
+function recordKeyLines(mapping: Record<string, unknown>, children: readonly ComposedNode[]): Map<string, number> {
+  const lines = new Map<string, number>();
+  for (let i = 0; i < children.length; i += 2) {
+    const key = children[i].result;
+    if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean') continue;
+    const name = String(key);
+    if (Object.prototype.hasOwnProperty.call(mapping, name) && !lines.has(name)) lines.set(name, children[i].line);
+  }
+  return lines;
+}
+
+function isObject(value: unknown): value is object {
+  return value !== null && typeof value === 'object';
+}
+
+function computeLineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+function lineOfOffset(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (lineStarts[mid] <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low + 1;
+}
+
+/** Where a node opened at `position` really starts: after blanks, line breaks and comments. */
+function firstContent(text: string, position: number): number {
+  let i = position;
+  for (;;) {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+    if (text[i] !== '#') return Math.min(i, text.length);
+    while (i < text.length && text[i] !== '\n') i++;
+  }
+}

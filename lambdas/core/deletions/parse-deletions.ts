@@ -1,0 +1,145 @@
+import { ValidationError } from '../../shared/errors';
+import { isRecord, scalarText, yamlTypeName } from '../config/plain-data';
+import { loadYaml } from '../config/yaml-error';
+import { PROPAGATION_POLICIES } from './deletion';
+import type { Deletion, Deletions, PropagationPolicy } from './deletion';
+
+/**
+ * Parse and validate a rendered `deletions.yaml` with CLM's code semantics (§5.1). Every problem is
+ * reported, each as `<file>: pre_apply[2]: <what is wrong>`; any problem throws one ValidationError
+ * carrying them all. A YAML syntax error throws ConfigError with the line.
+ */
+export function parseDeletions(text: string, file: string): Deletions {
+  const doc = loadYaml(text, file);
+  const issues: string[] = [];
+  const result = { preApply: [] as Deletion[], postApply: [] as Deletion[] };
+  for (const [key, list] of topLevelLists(doc, file, issues)) {
+    list.forEach((entry, index) => {
+      const deletion = parseEntry(entry, `${file}: ${key}[${index}]`, issues);
+      if (deletion) (key === 'pre_apply' ? result.preApply : result.postApply).push(deletion);
+    });
+  }
+  if (issues.length) throw new ValidationError(`invalid deletions (${issues.length} problem${issues.length > 1 ? 's' : ''})`, { location: { file }, issues });
+  return result;
+}
+
+const TOP_LEVEL_KEYS = ['pre_apply', 'post_apply'] as const;
+type TopLevelKey = (typeof TOP_LEVEL_KEYS)[number];
+
+/** The `pre_apply` / `post_apply` lists of a deletions document (also used by cf-deletions.yaml). */
+export function topLevelLists(doc: unknown, file: string, issues: string[]): [TopLevelKey, unknown[]][] {
+  if (doc === undefined || doc === null) return [];
+  if (!isRecord(doc)) {
+    issues.push(`${file}: expected a mapping with pre_apply and/or post_apply, found ${yamlTypeName(doc)}`);
+    return [];
+  }
+  const lists: [TopLevelKey, unknown[]][] = [];
+  for (const [key, value] of Object.entries(doc)) {
+    if (!(TOP_LEVEL_KEYS as readonly string[]).includes(key)) {
+      issues.push(`${file}: unknown key "${key}" (allowed: ${TOP_LEVEL_KEYS.join(', ')})`);
+    } else if (value === null) {
+      lists.push([key as TopLevelKey, []]);
+    } else if (!Array.isArray(value)) {
+      issues.push(`${file}: ${key} must be a list, found ${yamlTypeName(value)}`);
+    } else {
+      lists.push([key as TopLevelKey, value]);
+    }
+  }
+  return lists.sort(([a], [b]) => TOP_LEVEL_KEYS.indexOf(a) - TOP_LEVEL_KEYS.indexOf(b));
+}
+
+const ENTRY_FIELDS = ['kind', 'namespace', 'name', 'selector', 'labels', 'has_owner', 'propagation_policy', 'grace_period_seconds'];
+
+function parseEntry(entry: unknown, where: string, issues: string[]): Deletion | undefined {
+  if (!isRecord(entry)) {
+    issues.push(`${where}: expected a mapping, found ${yamlTypeName(entry)}`);
+    return undefined;
+  }
+  const before = issues.length;
+  for (const key of Object.keys(entry)) {
+    if (!ENTRY_FIELDS.includes(key)) issues.push(`${where}: unknown field "${key}" (allowed: ${ENTRY_FIELDS.join(', ')})`);
+  }
+  const kind = optionalString(entry, 'kind', where, issues);
+  if (!kind) issues.push(`${where}: kind is required`);
+  const namespace = optionalString(entry, 'namespace', where, issues);
+  const name = optionalString(entry, 'name', where, issues);
+  const selector = optionalString(entry, 'selector', where, issues);
+  const labels = optionalLabels(entry, where, issues);
+  const targets = [name ? 'name' : '', selector ? 'selector' : '', labels ? 'labels' : ''].filter(Boolean);
+  if (targets.length !== 1) {
+    issues.push(`${where}: exactly one of name, selector or labels is required, found ${targets.length ? targets.join(' and ') : 'none'}`);
+  }
+  const hasOwner = optionalBoolean(entry, 'has_owner', where, issues);
+  if (hasOwner !== undefined && !selector && !labels) issues.push(`${where}: has_owner is only valid with selector or labels`);
+  const propagationPolicy = optionalPolicy(entry, where, issues);
+  const gracePeriodSeconds = optionalGracePeriod(entry, where, issues);
+  if (issues.length > before || !kind) return undefined;
+
+  const base = {
+    kind,
+    ...(namespace ? { namespace } : {}),
+    ...(propagationPolicy ? { propagationPolicy } : {}),
+    ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
+  };
+  const owner = hasOwner !== undefined ? { hasOwner } : {};
+  if (name) return { ...base, name };
+  if (selector) return { ...base, selector, ...owner };
+  return { ...base, labels: labels!, ...owner };
+}
+
+/** A string field; empty counts as absent (as a Go string field). Numbers are taken as their text. */
+function optionalString(entry: Record<string, unknown>, key: string, where: string, issues: string[]): string | undefined {
+  if (!(key in entry)) return undefined;
+  const text = scalarText(entry[key]);
+  if (text === undefined) {
+    issues.push(`${where}: ${key} must be a string, found ${yamlTypeName(entry[key])}`);
+    return undefined;
+  }
+  return text || undefined;
+}
+
+function optionalLabels(entry: Record<string, unknown>, where: string, issues: string[]): Record<string, string> | undefined {
+  const value = entry.labels;
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) {
+    issues.push(`${where}: labels must be a mapping of label names to values, found ${yamlTypeName(value)}`);
+    return undefined;
+  }
+  const labels: Record<string, string> = {};
+  for (const [key, labelValue] of Object.entries(value)) {
+    const text = scalarText(labelValue);
+    if (text === undefined) issues.push(`${where}: labels.${key} must be a string, found ${yamlTypeName(labelValue)}`);
+    else labels[key] = text;
+  }
+  return Object.keys(labels).length ? labels : undefined;
+}
+
+function optionalBoolean(entry: Record<string, unknown>, key: string, where: string, issues: string[]): boolean | undefined {
+  const value = entry[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') {
+    issues.push(`${where}: ${key} must be true or false, found ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
+function optionalPolicy(entry: Record<string, unknown>, where: string, issues: string[]): PropagationPolicy | undefined {
+  const value = entry.propagation_policy;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || !(PROPAGATION_POLICIES as readonly string[]).includes(value)) {
+    issues.push(`${where}: propagation_policy must be one of ${PROPAGATION_POLICIES.join(', ')}, found ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return value as PropagationPolicy;
+}
+
+function optionalGracePeriod(entry: Record<string, unknown>, where: string, issues: string[]): number | undefined {
+  const value = entry.grace_period_seconds;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    issues.push(`${where}: grace_period_seconds must be a non-negative integer, found ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return value;
+}

@@ -1,0 +1,82 @@
+import type { ConfigSnapshot } from '../../ports/config-source';
+import type { SecretDecrypter } from '../../ports/secrets';
+import type { TemplateEngine } from '../../ports/template-engine';
+import type { Cluster, ConfigItems } from '../model/cluster';
+import { effectiveConfigItems, withEffectiveConfigItems } from '../config/effective-config-items';
+import type { CfDeletions, Deletions } from '../deletions/deletion';
+import { NO_CF_DELETIONS, NO_DELETIONS } from '../deletions/deletion';
+import type { Values } from './pool-values';
+import { renderClusterResources } from './render-cluster-resources';
+import { collecting } from './render-issue';
+import type { RenderIssue } from './render-issue';
+import { renderMainStack } from './render-main-stack';
+import type { RenderedManifestFile } from './render-manifests';
+import type { RenderedNodePool } from './render-node-pool';
+import type { RenderedStack } from './render-stack';
+
+export interface RenderClusterInput {
+  readonly cluster: Cluster;
+  readonly snapshots: readonly ConfigSnapshot[];
+  /** Deploy-time values; `ClusterStackOutputs` stands for the main stack's outputs (`{}` when unknown). */
+  readonly values: Values;
+  readonly engine: TemplateEngine;
+  readonly decrypter: SecretDecrypter;
+  /** The cluster's target version `<config version>#<cluster hash>`, computed by the caller. */
+  readonly version?: string;
+}
+
+export interface ClusterRender {
+  readonly id: string;
+  readonly version: string;
+  /** Effective cluster config items (defaults merged, secrets decrypted). */
+  readonly configItems: ConfigItems;
+  readonly nodePools: readonly { readonly name: string; readonly configItems: ConfigItems }[];
+  /** Apply order: main stack, cf-manifests, node pools (registry order). */
+  readonly stacks: readonly RenderedStack[];
+  readonly manifests: readonly RenderedManifestFile[];
+  readonly deletions: Deletions;
+  readonly cfDeletions: CfDeletions;
+  /** Files bundles and user data of each rendered pool. */
+  readonly poolDetails: readonly RenderedNodePool[];
+  readonly errors: readonly RenderIssue[];
+}
+
+/**
+ * Everything for one cluster, without touching a cloud (`clm render`): effective config items, the main
+ * stack (and the early deletions check), then pools, cf-manifests, manifests and deletions with the
+ * given stack outputs. One broken file does not hide the others: all problems are in `errors`.
+ */
+export async function renderCluster(input: RenderClusterInput): Promise<ClusterRender> {
+  const { cluster, snapshots, engine } = input;
+  const errors: RenderIssue[] = [];
+  const base = { id: cluster.id, version: input.version ?? '' };
+  const effective = await collecting(errors, undefined, () => effectiveConfigItems({ cluster, snapshots, engine, decrypter: input.decrypter }));
+  if (!effective) {
+    return {
+      ...base, configItems: cluster.configItems, nodePools: cluster.nodePools.map((p) => ({ name: p.name, configItems: p.configItems })),
+      stacks: [], manifests: [], deletions: NO_DELETIONS, cfDeletions: NO_CF_DELETIONS, poolDetails: [], errors,
+    };
+  }
+  const prepared = withEffectiveConfigItems(cluster, effective);
+  // The main stack is rendered before it exists: no outputs yet, as in CLM.
+  const { ClusterStackOutputs: outputs = {}, ...valuesBeforeStack } = input.values;
+  const main = await renderMainStack({ cluster: prepared, snapshots, values: valuesBeforeStack, engine });
+  const resources = await renderClusterResources({ cluster: prepared, snapshots, values: { ...valuesBeforeStack, ClusterStackOutputs: outputs }, engine });
+  return {
+    ...base,
+    configItems: effective.configItems,
+    nodePools: effective.nodePools,
+    stacks: [...(main.stack ? [main.stack] : []), ...resources.cfManifests, ...resources.nodePools.map((p) => p.stack)],
+    manifests: resources.manifests,
+    deletions: resources.deletions,
+    cfDeletions: resources.cfDeletions,
+    poolDetails: resources.nodePools,
+    errors: uniqueIssues([...errors, ...main.errors, ...resources.errors]),
+  };
+}
+
+/** Deletions are rendered in both stages; report each problem once. */
+function uniqueIssues(issues: readonly RenderIssue[]): RenderIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => !seen.has(issue.message) && Boolean(seen.add(issue.message)));
+}

@@ -1,0 +1,42 @@
+import type { ConfigSnapshot } from '../../ports/config-source';
+import type { TemplateEngine } from '../../ports/template-engine';
+import type { Cluster } from '../model/cluster';
+import type { RenderedManifestFile } from '../workflow/artifacts';
+import { fileName, manifestComponents } from './config-layout';
+import type { Values } from './pool-values';
+import { collecting } from './render-issue';
+import type { RenderIssue } from './render-issue';
+import { siblingResolver } from './sibling-resolver';
+import { splitManifests } from './split-manifests';
+import { templateContext } from './template-context';
+
+export type { RenderedManifestFile };
+
+export interface RenderedManifests {
+  /** In apply order: sources in order, components and files lexical. Files that render empty are left out. */
+  readonly files: readonly RenderedManifestFile[];
+  readonly errors: readonly RenderIssue[];
+}
+
+/**
+ * Every manifest component of every source (CLM §4.5): each top-level file of `cluster/manifests/<component>/`
+ * rendered with Cluster and Values (`manifestHash` resolves siblings relative to the file), then split into
+ * objects. A broken file is reported and the others still render.
+ */
+export async function renderManifests(cluster: Cluster, snapshots: readonly ConfigSnapshot[], values: Values, engine: TemplateEngine): Promise<RenderedManifests> {
+  const context = templateContext(cluster, values);
+  const bySource = new Map(snapshots.map((snapshot) => [snapshot.sourceName, snapshot]));
+  const files: RenderedManifestFile[] = [];
+  const errors: RenderIssue[] = [];
+  for (const component of manifestComponents(snapshots)) {
+    const snapshot = bySource.get(component.source)!;
+    for (const template of component.files) {
+      const objects = await collecting(errors, template.path, async () => {
+        const text = await engine.render({ template, context, sibling: siblingResolver(snapshot, template) });
+        return splitManifests(text, template.path);
+      });
+      if (objects?.length) files.push({ source: component.source, component: component.component, file: fileName(template), objects });
+    }
+  }
+  return { files, errors };
+}

@@ -1,0 +1,80 @@
+import { ConfigError } from '../../shared/errors';
+import type { ConfigSnapshot } from '../../ports/config-source';
+import type { TemplateEngine } from '../../ports/template-engine';
+import { isKarpenterPool, isMasterPool } from '../model/cluster';
+import type { Cluster, NodePool } from '../model/cluster';
+import { nodePoolStackName, nodePoolStackTags } from '../cloudformation/stack-names';
+import { nodePoolTemplates } from './config-layout';
+import { DEFAULT_ARTIFACT_BUCKET, filesS3Path, parseFilesYaml, sha512Hex } from './files-bundle';
+import type { FilesBundle } from './files-bundle';
+import { clusterStackOutputs, encodeUserData, restrictToPoolZones, supportsT2Unlimited } from './pool-values';
+import type { Values } from './pool-values';
+import { namedStack, renderCfnTemplate } from './render-stack';
+import type { RenderedStack } from './render-stack';
+import { templateContext } from './template-context';
+
+export interface RenderedNodePool {
+  readonly name: string;
+  readonly profile: string;
+  readonly master: boolean;
+  readonly stack: RenderedStack & { readonly pool: string };
+  readonly files: FilesBundle;
+  /** The rendered userdata.yaml (the stack carries it gzipped and base64 encoded as Values.UserData). */
+  readonly userData: string;
+}
+
+export interface NodePoolInput {
+  /** With effective config items; `pool` is one of its pools (with inherited items). */
+  readonly cluster: Cluster;
+  readonly pool: NodePool;
+  readonly snapshots: readonly ConfigSnapshot[];
+  /** Deploy-time values including ClusterStackOutputs. Each pool works on its own shallow copy. */
+  readonly values: Values;
+  readonly engine: TemplateEngine;
+}
+
+/**
+ * One ASG-backed node pool (CLM §6.4), from `cluster/node-pools/<profile>/` of the first source:
+ * 1. `files.yaml` → the files bundle and its content address → `Values.S3GeneratedFilesPath`;
+ * 2. `userdata.yaml` → gzip + base64 → `Values.UserData` (and `supports_t2_unlimited`);
+ * 3. the pool's `availability_zones` item restricts `availability_zones`/`subnets`;
+ * 4. `stack.yaml` → stack `nodepool-<pool>-<id>` with CLM's node-pool tags.
+ * Karpenter pools (`worker-karpenter`, provisioners.yaml) are not supported yet.
+ */
+export async function renderNodePool(input: NodePoolInput): Promise<RenderedNodePool> {
+  const { cluster, pool, engine } = input;
+  if (isKarpenterPool(pool)) {
+    throw new ConfigError(`node pool "${pool.name}": Karpenter pools (profile worker-karpenter) are not supported yet`, { location: { clusterId: cluster.id, field: `node_pools.${pool.name}.profile` } });
+  }
+  const templates = nodePoolTemplates(input.snapshots, pool);
+  const master = isMasterPool(pool);
+  const values: Record<string, unknown> = { ...input.values };
+
+  const filesText = await engine.render({ template: templates.files, context: templateContext(cluster, values, pool) });
+  const sha512 = sha512Hex(filesText);
+  const bucket = typeof values.artifact_bucket === 'string' && values.artifact_bucket ? values.artifact_bucket : DEFAULT_ARTIFACT_BUCKET;
+  const kmsKeyOutput = master ? 'MasterFilesEncryptionKey' : 'WorkerFilesEncryptionKey';
+  const kmsKeyId = clusterStackOutputs(values)[kmsKeyOutput];
+  const files: FilesBundle = {
+    sha512,
+    s3Path: filesS3Path(bucket, cluster.localId, master ? 'master' : 'worker', sha512),
+    kmsKeyOutput,
+    ...(kmsKeyId ? { kmsKeyId } : {}),
+    files: parseFilesYaml(filesText, templates.files.path),
+  };
+  values.S3GeneratedFilesPath = files.s3Path;
+
+  const userData = await engine.render({ template: templates.userdata, context: templateContext(cluster, values, pool) });
+  values.UserData = encodeUserData(userData);
+  values.supports_t2_unlimited = supportsT2Unlimited(pool);
+
+  const stackValues = restrictToPoolZones(values, pool);
+  const rendered = await renderCfnTemplate(engine, { template: templates.stack, context: templateContext(cluster, stackValues, pool) });
+  const stack = namedStack(rendered, templates.stack.path, {
+    name: nodePoolStackName(cluster, pool.name),
+    kind: 'node-pool',
+    tags: nodePoolStackTags(cluster, pool),
+    pool: pool.name,
+  }) as RenderedStack & { pool: string };
+  return { name: pool.name, profile: pool.profile, master, stack, files, userData };
+}

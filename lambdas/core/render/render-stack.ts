@@ -1,0 +1,44 @@
+import { ConfigError } from '../../shared/errors';
+import type { RenderRequest, TemplateEngine } from '../../ports/template-engine';
+import { parseCfnTemplate } from '../cloudformation/cfn-yaml';
+import type { CfnTemplate } from '../cloudformation/cfn-yaml';
+import { mergeTags } from '../cloudformation/stack-names';
+import { requireStackName, templateMetadata } from '../cloudformation/template-metadata';
+import type { RenderedStack } from '../workflow/artifacts';
+
+export type { RenderedStack };
+
+/** A rendered template, parsed. Undefined `template` means it rendered empty. */
+export interface RenderedTemplate {
+  readonly text: string;
+  readonly template: CfnTemplate | undefined;
+}
+
+/** Render a CloudFormation template and parse it (short-form tags allowed); errors name the file. */
+export async function renderCfnTemplate(engine: TemplateEngine, request: RenderRequest): Promise<RenderedTemplate> {
+  const text = await engine.render(request);
+  return { text, template: parseCfnTemplate(text, request.template.path) };
+}
+
+/**
+ * A stack whose name CLM decides (the main stack, node pools): tags are the template's `Metadata.Tags`
+ * with CLM's tags winning. An empty render is an error.
+ */
+export function namedStack(rendered: RenderedTemplate, file: string, spec: { name: string; kind: 'cluster' | 'node-pool'; tags: Record<string, string>; pool?: string }): RenderedStack {
+  if (!rendered.template) throw new ConfigError('the stack template rendered empty', { location: { file } });
+  const metadata = templateMetadata(rendered.template, file);
+  return {
+    name: spec.name,
+    kind: spec.kind,
+    template: rendered.text,
+    tags: mergeTags(metadata.tags, spec.tags),
+    ...(spec.pool ? { pool: spec.pool } : {}),
+  };
+}
+
+/** A cf-manifest: its name comes from `Metadata.StackName` (required); an empty render is skipped (undefined). */
+export function cfManifestStack(rendered: RenderedTemplate, file: string, clmTags: Record<string, string>): RenderedStack | undefined {
+  if (!rendered.template) return undefined;
+  const metadata = requireStackName(rendered.template, file);
+  return { name: metadata.stackName, kind: 'cf-manifest', template: rendered.text, tags: mergeTags(metadata.tags, clmTags) };
+}

@@ -46,6 +46,14 @@ export interface PoolProgress {
   readonly completedAt?: number;
   /** Steps taken (one per RollNodePool invocation), for reporting. */
   readonly steps: number;
+  /** Desired capacity before the roll started; surge is added on top and taken back by decrements. */
+  readonly baseDesired?: number;
+  /** When the first node of this roll was terminated (canary soak starts here). */
+  readonly firstReplacedAt?: number;
+  /** Instances first seen launching, to learn how long a boot takes (ms since the epoch). */
+  readonly launches?: Readonly<Record<string, number>>;
+  /** Longest observed boot (launch seen → node Ready), used to sleep exactly as long as needed. */
+  readonly bootEstimateMs?: number;
 }
 
 export interface RunRecord {

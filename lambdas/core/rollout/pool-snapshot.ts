@@ -1,0 +1,67 @@
+import type { NodeInfo, Taint } from '../../ports/kube-cluster';
+import type { PoolState } from '../../ports/node-pool-backend';
+
+/** One instance of the pool joined with its Kubernetes node (matched by `spec.providerID`, CLM §7.1). */
+export interface PoolNode {
+  readonly instanceId: string;
+  readonly availabilityZone: string;
+  readonly outdated: boolean;
+  readonly lifecycleState: string;
+  /** InService, healthy, registered as a Ready node. Instances without a node never count as ready. */
+  readonly ready: boolean;
+  readonly node?: NodeInfo;
+}
+
+export interface PoolSnapshot {
+  readonly desired: number;
+  readonly min: number;
+  readonly max: number;
+  readonly nodes: readonly PoolNode[];
+}
+
+const GONE_STATES = new Set(['Terminating', 'Terminating:Wait', 'Terminating:Proceed', 'Terminated', 'Detaching', 'Detached']);
+
+export function instanceIdFromProviderId(providerId: string): string | undefined {
+  const match = /^aws:\/\/\/[^/]*\/(i-[0-9a-zA-Z]+)$/.exec(providerId);
+  return match?.[1];
+}
+
+export function poolSnapshot(pool: PoolState, nodes: readonly NodeInfo[]): PoolSnapshot {
+  const byInstance = new Map<string, NodeInfo>();
+  for (const node of nodes) {
+    const id = instanceIdFromProviderId(node.providerId);
+    if (id) byInstance.set(id, node);
+  }
+  return {
+    desired: pool.desired,
+    min: pool.min,
+    max: pool.max,
+    nodes: pool.instances
+      .filter((instance) => !GONE_STATES.has(instance.lifecycleState))
+      .map((instance) => {
+        const node = byInstance.get(instance.instanceId);
+        return {
+          instanceId: instance.instanceId,
+          availabilityZone: instance.availabilityZone,
+          outdated: instance.outdated,
+          lifecycleState: instance.lifecycleState,
+          ready: instance.healthy && instance.lifecycleState === 'InService' && node !== undefined && node.ready,
+          ...(node ? { node } : {}),
+        };
+      }),
+  };
+}
+
+export const DECOMMISSION_TAINT_KEY = 'decommission-pending';
+export const LIFECYCLE_LABEL = 'lifecycle-status';
+export const DRAIN_START_ANNOTATION = 'cluster-lifecycle-manager.zalando.org/drain-start';
+export const LAST_FORCED_ANNOTATION = 'cluster-lifecycle-manager.zalando.org/last-forced-drain';
+
+export function isMarked(node: NodeInfo): boolean {
+  return node.taints.some((t) => t.key === DECOMMISSION_TAINT_KEY);
+}
+
+/** CLM §7.2: taint decommission-pending=rolling-upgrade (PreferNoSchedule, or NoSchedule when asked and not a master). */
+export function decommissionTaint(noSchedule: boolean): Taint {
+  return { key: DECOMMISSION_TAINT_KEY, value: 'rolling-upgrade', effect: noSchedule ? 'NoSchedule' : 'PreferNoSchedule' };
+}

@@ -1,0 +1,87 @@
+import type { RunRecord, StackProgress } from '../model/run';
+import { classifyStackStatus } from '../stacks/stack-status';
+import type { StackDeployer } from '../../ports/stack-deployer';
+import { StackFailedError } from '../../shared/errors';
+import type { StepOutput } from '../../contracts/cluster-update';
+import type { RenderedStack } from './artifacts';
+
+/** Poll interval while CloudFormation works (CLM polls every 15 s). */
+export const STACK_POLL_SECONDS = 15;
+
+export interface EnsureStacksResult {
+  readonly step: StepOutput;
+  /** Progress entries to merge into the run record. */
+  readonly stacks: Record<string, StackProgress>;
+  /** Outputs of stacks that finished in this call. */
+  readonly outputs: Record<string, Record<string, string>>;
+}
+
+/**
+ * One pass over a set of stacks: start the ones not started, check the ones in progress. `sequential`
+ * starts the next stack only when the previous one finished (CLM's cf-manifests); `parallel` starts all
+ * (node pools of one group). Finished work in `run.stacks` is never repeated.
+ */
+export async function ensureStacks(
+  deployer: StackDeployer,
+  stacks: readonly RenderedStack[],
+  run: Pick<RunRecord, 'stacks'>,
+  now: number,
+  mode: 'sequential' | 'parallel',
+): Promise<EnsureStacksResult> {
+  const progress: Record<string, StackProgress> = {};
+  const outputs: Record<string, Record<string, string>> = {};
+  const waiting: string[] = [];
+  let done = 0;
+  for (const stack of stacks) {
+    const known = run.stacks[stack.name];
+    if (known?.status === 'done') {
+      done++;
+      continue;
+    }
+    if (mode === 'sequential' && waiting.length > 0) break;
+    const result = known?.status === 'deploying'
+      ? await checkStack(deployer, stack.name)
+      : await startStack(deployer, stack, now);
+    if (result.finished) {
+      progress[stack.name] = { status: 'done', startedAt: known?.startedAt ?? now, completedAt: now, ...(result.noChanges ? { noChanges: true } : {}) };
+      outputs[stack.name] = result.outputs;
+      done++;
+    } else {
+      progress[stack.name] = { status: 'deploying', startedAt: known?.startedAt ?? now };
+      waiting.push(stack.name);
+    }
+  }
+  const total = stacks.length;
+  const step: StepOutput = waiting.length
+    ? { status: 'IN_PROGRESS', waitSeconds: STACK_POLL_SECONDS, message: `${done}/${total} stacks ready; waiting for ${waiting.join(', ')}` }
+    : { status: 'DONE', waitSeconds: 1, message: total ? `${total} stack${total === 1 ? '' : 's'} ready` : 'no stacks in this stage' };
+  return { step, stacks: progress, outputs };
+}
+
+interface StackCheck {
+  readonly finished: boolean;
+  readonly noChanges?: boolean;
+  readonly outputs: Record<string, string>;
+}
+
+async function startStack(deployer: StackDeployer, stack: RenderedStack, _now: number): Promise<StackCheck> {
+  const { result } = await deployer.deploy({ name: stack.name, templateBody: stack.template, tags: stack.tags });
+  if (result === 'STARTED') return { finished: false, outputs: {} };
+  // Nothing to update: the stack must still be healthy (a stack left in UPDATE_ROLLBACK_COMPLETE keeps failing, as CLM).
+  const state = await deployer.describe(stack.name);
+  if (!state) throw new StackFailedError(stack.name, 'MISSING', 'CloudFormation reported no changes for a stack that does not exist');
+  const kind = classifyStackStatus(state.status);
+  if (kind === 'failed') throw new StackFailedError(stack.name, state.status, state.reason ?? 'the stack is in a failed state and the template did not change');
+  if (kind === 'in-progress') return { finished: false, outputs: {} };
+  return { finished: true, noChanges: true, outputs: { ...state.outputs } };
+}
+
+async function checkStack(deployer: StackDeployer, name: string): Promise<StackCheck> {
+  const state = await deployer.describe(name);
+  if (!state) throw new StackFailedError(name, 'MISSING', 'the stack disappeared while it was being deployed (creation failed and was rolled back with OnFailure=DELETE?)');
+  const kind = classifyStackStatus(state.status);
+  if (kind === 'failed') throw new StackFailedError(name, state.status, state.reason);
+  if (kind === 'in-progress') return { finished: false, outputs: {} };
+  if (state.status === 'DELETE_COMPLETE') throw new StackFailedError(name, state.status, 'the stack was deleted while it was being deployed');
+  return { finished: true, outputs: { ...state.outputs } };
+}

@@ -1,0 +1,48 @@
+import type { Ports } from '../../ports/ports';
+import { problemFromError } from '../status/problems';
+import { withStoredStatus } from './cluster-status';
+import { updateRun } from './run-state';
+
+export interface FailureInput {
+  readonly clusterId: string;
+  readonly targetVersion?: string;
+  readonly holder?: string;
+  readonly executionId: string;
+  readonly error: { readonly Error: string; readonly Cause?: string };
+}
+
+/**
+ * The failure path: record the problem (capped, deduplicated) in the status of the registry and the
+ * progress store, keep `next_version` so the next run resumes, mark the run failed, release the lease.
+ * Never throws for bookkeeping it cannot do: the execution is failing anyway and must say why.
+ */
+export async function recordProblem(input: FailureInput, ports: Ports): Promise<{ problem: string }> {
+  const message = causeMessage(input.error);
+  const problem = problemFromError({ name: input.error.Error, message }, input.executionId);
+  const now = ports.clock.now();
+  const stored = await ports.progress.recordProblem(input.clusterId, problem, now);
+  const clusters = await ports.registry.listClusters().catch(() => []);
+  const cluster = clusters.find((c) => c.id === input.clusterId);
+  if (cluster && ports.registry.persistsStatus) {
+    const current = await withStoredStatus(ports, cluster);
+    await ports.registry.updateStatus(cluster.id, { status: { ...current.status, problems: stored.problems } }).catch(() => undefined);
+  }
+  if (input.targetVersion && input.holder) {
+    const ref = { clusterId: input.clusterId, targetVersion: input.targetVersion, holder: input.holder };
+    await updateRun(ports, ref, (run) => ({ ...run, phase: `Failed: ${problem.title}` })).catch(() => undefined);
+    await ports.progress.releaseLease(input.clusterId, input.holder);
+  }
+  return { problem: problem.title };
+}
+
+/** Lambda puts `{errorType, errorMessage, trace}` JSON in Cause; the local runner a plain message. */
+export function causeMessage(error: { readonly Error: string; readonly Cause?: string }): string {
+  if (!error.Cause) return error.Error;
+  try {
+    const parsed = JSON.parse(error.Cause) as { errorMessage?: unknown };
+    if (typeof parsed.errorMessage === 'string') return parsed.errorMessage;
+  } catch {
+    // not JSON: a plain message
+  }
+  return error.Cause;
+}

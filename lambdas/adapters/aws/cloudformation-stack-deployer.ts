@@ -1,0 +1,314 @@
+/**
+ * StackDeployer on CloudFormation, following CLM's `applyStack`/`deleteStack` (reference/clm-behaviour.md §6.3).
+ * It starts operations and returns; waiting is the caller's loop (describe + core/stacks/stack-status.ts).
+ *
+ * Calls per operation (AWS): deploy = DescribeStacks + CreateStack | UpdateStack (+ UpdateTerminationProtection only
+ * when the stack's flag differs); delete = DescribeStacks + DeleteStack (+ UpdateTerminationProtection and a second
+ * DeleteStack when protection is on); plan = DescribeStacks + CreateChangeSet + n×DescribeChangeSet + one cleanup call.
+ *
+ * Deviation from CLM, on purpose: delete tries DeleteStack first and lifts termination protection only when
+ * CloudFormation refuses because of it. The outcome is the same; the order keeps moto (no UpdateTerminationProtection)
+ * working and costs one refused call on AWS per protected stack, which only decommission and pool removal delete.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  CreateChangeSetCommand,
+  CreateStackCommand,
+  DeleteChangeSetCommand,
+  DeleteStackCommand,
+  DescribeChangeSetCommand,
+  DescribeStacksCommand,
+  UpdateStackCommand,
+  UpdateTerminationProtectionCommand,
+  paginateDescribeStacks,
+} from '@aws-sdk/client-cloudformation';
+import type { Capability, Change, CloudFormationClient, DescribeChangeSetCommandOutput, Stack } from '@aws-sdk/client-cloudformation';
+import type { ArtifactStore } from '../../ports/artifact-store';
+import type { StackChange, StackDeployer, StackSpec, StackState } from '../../ports/stack-deployer';
+import { isStackBusy } from '../../core/stacks/stack-status';
+import { ConfigError, StackBusyError, TransientApiError } from '../../shared/errors';
+import { awsErrorName, isNoUpdatesError, isStackMissingError, isTerminationProtectionError, toClmError } from './aws-errors';
+
+/** CloudFormation's limit for an inline TemplateBody, in bytes. */
+export const MAX_INLINE_TEMPLATE_BYTES = 51_200;
+export const STACK_CAPABILITIES: readonly Capability[] = ['CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'];
+
+export interface CloudFormationStackDeployerOptions {
+  /** Where templates over 51,200 bytes go; needs `urlFor`. @default - such templates are a ConfigError */
+  readonly templateStore?: ArtifactStore;
+  /** Key prefix for uploaded templates. @default 'templates/' */
+  readonly templateKeyPrefix?: string;
+  /** Between DescribeChangeSet polls in `plan`. @default 2000 */
+  readonly changeSetPollIntervalMs?: number;
+  /** @default 150 (5 minutes at the default interval) */
+  readonly changeSetMaxPolls?: number;
+  /** @default - setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+type TemplateSource = { TemplateBody: string } | { TemplateURL: string };
+
+const CHANGE_ACTIONS: ReadonlySet<string> = new Set(['Add', 'Modify', 'Remove', 'Import', 'Dynamic']);
+
+export class CloudFormationStackDeployer implements StackDeployer {
+  private readonly client: CloudFormationClient;
+  private readonly options: CloudFormationStackDeployerOptions;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(client: CloudFormationClient, options: CloudFormationStackDeployerOptions = {}) {
+    this.client = client;
+    this.options = options;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  async deploy(spec: StackSpec): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES' }> {
+    const existing = await this.describeRaw(spec.name);
+    const template = await this.templateSource(spec);
+    const protect = spec.terminationProtection ?? true;
+    const tags = toTags(spec.tags);
+
+    if (!existing) {
+      try {
+        await this.client.send(
+          new CreateStackCommand({
+            StackName: spec.name,
+            OnFailure: 'DELETE',
+            Capabilities: [...STACK_CAPABILITIES],
+            EnableTerminationProtection: protect,
+            Tags: tags,
+            ...template,
+          }),
+        );
+      } catch (error) {
+        if (awsErrorName(error) === 'AlreadyExistsException') {
+          throw new StackBusyError(`CloudFormation CreateStack ${spec.name}: created by someone else meanwhile; retry to update it`, { cause: error });
+        }
+        throw toClmError(error, `CloudFormation CreateStack ${spec.name}`, spec.name);
+      }
+      return { result: 'STARTED' };
+    }
+
+    const status = existing.StackStatus ?? 'UNKNOWN';
+    if (status === 'REVIEW_IN_PROGRESS') {
+      // Left by an interrupted plan: no resources, but it blocks CreateStack. Remove it; the retry creates the stack.
+      await this.cleanUpPlan(spec.name, { stackId: existing.StackId ?? spec.name });
+      throw new StackBusyError(`Stack ${spec.name} was left in REVIEW_IN_PROGRESS by an interrupted plan; deleted it, retry to create the stack`);
+    }
+    if (isStackBusy(status)) throw new StackBusyError(`Stack ${spec.name} is ${status}; it cannot be updated until that finishes`);
+    if ((existing.EnableTerminationProtection ?? false) !== protect) await this.setTerminationProtection(spec.name, protect);
+    try {
+      await this.client.send(
+        new UpdateStackCommand({
+          StackName: spec.name,
+          Capabilities: [...STACK_CAPABILITIES],
+          Tags: tags,
+          ...template,
+          // CLM sends its policy as "stack policy during update": it guards this update without pinning a policy.
+          ...(spec.stackPolicyBody ? { StackPolicyDuringUpdateBody: spec.stackPolicyBody } : {}),
+        }),
+      );
+    } catch (error) {
+      if (isNoUpdatesError(error)) return { result: 'NO_CHANGES' };
+      throw toClmError(error, `CloudFormation UpdateStack ${spec.name}`, spec.name);
+    }
+    return { result: 'STARTED' };
+  }
+
+  async describe(name: string): Promise<StackState | undefined> {
+    const stack = await this.describeRaw(name);
+    return stack ? toStackState(stack) : undefined;
+  }
+
+  async delete(name: string): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }> {
+    const existing = await this.describeRaw(name);
+    if (!existing) return { result: 'ALREADY_GONE' };
+    if (existing.StackStatus === 'DELETE_IN_PROGRESS') return { result: 'STARTED' };
+    // Delete by id: a stack of the same name created after our describe is never the one we delete.
+    const target = existing.StackId ?? name;
+    try {
+      await this.client.send(new DeleteStackCommand({ StackName: target }));
+    } catch (error) {
+      if (isStackMissingError(error)) return { result: 'ALREADY_GONE' };
+      if (!isTerminationProtectionError(error)) throw toClmError(error, `CloudFormation DeleteStack ${name}`, name);
+      await this.setTerminationProtection(target, false, name);
+      try {
+        await this.client.send(new DeleteStackCommand({ StackName: target }));
+      } catch (retryError) {
+        if (isStackMissingError(retryError)) return { result: 'ALREADY_GONE' };
+        throw toClmError(retryError, `CloudFormation DeleteStack ${name}`, name);
+      }
+    }
+    return { result: 'STARTED' };
+  }
+
+  async list(tags: Readonly<Record<string, string>>): Promise<StackState[]> {
+    const wanted = Object.entries(tags);
+    const result: StackState[] = [];
+    try {
+      for await (const page of paginateDescribeStacks({ client: this.client }, {})) {
+        for (const stack of page.Stacks ?? []) {
+          if (stack.StackStatus === 'DELETE_COMPLETE') continue;
+          const state = toStackState(stack);
+          if (wanted.every(([key, value]) => key in state.tags && (value === '*' || state.tags[key] === value))) result.push(state);
+        }
+      }
+    } catch (error) {
+      throw toClmError(error, `CloudFormation DescribeStacks (listing stacks tagged ${formatTags(tags)})`);
+    }
+    return result;
+  }
+
+  async plan(spec: StackSpec): Promise<{ readonly exists: boolean; readonly changes: readonly StackChange[] }> {
+    const existing = await this.describeRaw(spec.name);
+    // A REVIEW_IN_PROGRESS stack is the leftover of an interrupted plan: it has no resources yet.
+    const exists = existing !== undefined && existing.StackStatus !== 'REVIEW_IN_PROGRESS';
+    const template = await this.templateSource(spec);
+    const changeSetName = `clm-plan-${randomUUID()}`;
+    let created: { id: string; stackId?: string };
+    try {
+      const out = await this.client.send(
+        new CreateChangeSetCommand({
+          StackName: spec.name,
+          ChangeSetName: changeSetName,
+          ChangeSetType: exists ? 'UPDATE' : 'CREATE',
+          Capabilities: [...STACK_CAPABILITIES],
+          Tags: toTags(spec.tags),
+          ...template,
+        }),
+      );
+      created = { id: out.Id ?? changeSetName, stackId: out.StackId };
+    } catch (error) {
+      if (isNoUpdatesError(error)) return { exists, changes: [] };
+      throw toClmError(error, `CloudFormation CreateChangeSet ${spec.name}`, spec.name);
+    }
+
+    let changes: StackChange[];
+    try {
+      changes = await this.collectChanges(spec.name, created.id);
+    } finally {
+      // A CREATE change set leaves a REVIEW_IN_PROGRESS stack behind that only DeleteStack removes.
+      await this.cleanUpPlan(spec.name, exists ? { changeSetId: created.id } : { stackId: created.stackId ?? spec.name });
+    }
+    return { exists, changes };
+  }
+
+  private async collectChanges(stackName: string, changeSetId: string): Promise<StackChange[]> {
+    const interval = this.options.changeSetPollIntervalMs ?? 2000;
+    const maxPolls = this.options.changeSetMaxPolls ?? 150;
+    let page = await this.describeChangeSet(stackName, changeSetId);
+    for (let polls = 1; page.Status !== 'CREATE_COMPLETE' && page.Status !== 'FAILED'; polls++) {
+      if (polls >= maxPolls) {
+        throw new TransientApiError(`CloudFormation change set for ${stackName} still ${page.Status ?? 'pending'} after ${polls} polls`);
+      }
+      await this.sleep(interval);
+      page = await this.describeChangeSet(stackName, changeSetId);
+    }
+    if (page.Status === 'FAILED') {
+      const reason = page.StatusReason ?? '';
+      if (/didn't contain changes|No updates are to be performed/i.test(reason)) return [];
+      throw new ConfigError(`CloudFormation cannot plan stack ${stackName}: ${reason || 'change set FAILED without a reason'}`);
+    }
+    const changes = toChanges(page.Changes);
+    while (page.NextToken) {
+      page = await this.describeChangeSet(stackName, changeSetId, page.NextToken);
+      changes.push(...toChanges(page.Changes));
+    }
+    return changes;
+  }
+
+  private async describeChangeSet(stackName: string, id: string, nextToken?: string): Promise<DescribeChangeSetCommandOutput> {
+    try {
+      return await this.client.send(new DescribeChangeSetCommand({ ChangeSetName: id, ...(nextToken ? { NextToken: nextToken } : {}) }));
+    } catch (error) {
+      throw toClmError(error, `CloudFormation DescribeChangeSet for ${stackName}`, stackName);
+    }
+  }
+
+  private async cleanUpPlan(stackName: string, what: { changeSetId: string } | { stackId: string }): Promise<void> {
+    try {
+      if ('changeSetId' in what) await this.client.send(new DeleteChangeSetCommand({ ChangeSetName: what.changeSetId }));
+      else await this.client.send(new DeleteStackCommand({ StackName: what.stackId }));
+    } catch (error) {
+      if (isStackMissingError(error) || awsErrorName(error) === 'ChangeSetNotFoundException') return;
+      throw toClmError(error, `CloudFormation cleaning up the plan of ${stackName}`, stackName);
+    }
+  }
+
+  private async setTerminationProtection(stack: string, enabled: boolean, displayName = stack): Promise<void> {
+    try {
+      await this.client.send(new UpdateTerminationProtectionCommand({ StackName: stack, EnableTerminationProtection: enabled }));
+    } catch (error) {
+      throw toClmError(error, `CloudFormation UpdateTerminationProtection ${displayName} (${enabled ? 'enable' : 'disable'})`, displayName);
+    }
+  }
+
+  /** The stack, or undefined when CloudFormation does not know it (or only as DELETE_COMPLETE). */
+  private async describeRaw(name: string): Promise<Stack | undefined> {
+    try {
+      const out = await this.client.send(new DescribeStacksCommand({ StackName: name }));
+      const stack = out.Stacks?.[0];
+      return stack && stack.StackStatus !== 'DELETE_COMPLETE' ? stack : undefined;
+    } catch (error) {
+      if (isStackMissingError(error)) return undefined;
+      throw toClmError(error, `CloudFormation DescribeStacks ${name}`, name);
+    }
+  }
+
+  private async templateSource(spec: StackSpec): Promise<TemplateSource> {
+    const bytes = Buffer.byteLength(spec.templateBody, 'utf8');
+    if (bytes <= MAX_INLINE_TEMPLATE_BYTES) return { TemplateBody: spec.templateBody };
+    const store = this.options.templateStore;
+    if (!store?.urlFor) {
+      throw new ConfigError(
+        `The template of stack ${spec.name} is ${bytes} bytes, over CloudFormation's ${MAX_INLINE_TEMPLATE_BYTES}-byte limit for inline templates, and no template bucket is configured`,
+      );
+    }
+    const digest = createHash('sha256').update(spec.templateBody).digest('hex');
+    const key = `${this.options.templateKeyPrefix ?? 'templates/'}${spec.name}/${digest}.template`;
+    await store.put(key, spec.templateBody);
+    return { TemplateURL: store.urlFor(key) };
+  }
+}
+
+export function toStackState(stack: Stack): StackState {
+  const outputs: Record<string, string> = {};
+  for (const output of stack.Outputs ?? []) if (output.OutputKey) outputs[output.OutputKey] = output.OutputValue ?? '';
+  const tags: Record<string, string> = {};
+  for (const tag of stack.Tags ?? []) if (tag.Key) tags[tag.Key] = tag.Value ?? '';
+  const last = stack.DeletionTime ?? stack.LastUpdatedTime ?? stack.CreationTime;
+  return {
+    name: stack.StackName ?? '',
+    status: stack.StackStatus ?? 'UNKNOWN',
+    ...(stack.StackStatusReason ? { reason: stack.StackStatusReason } : {}),
+    outputs,
+    tags,
+    ...(last ? { lastUpdatedTime: last.toISOString() } : {}),
+  };
+}
+
+function toTags(tags: Readonly<Record<string, string>>): { Key: string; Value: string }[] {
+  return Object.keys(tags)
+    .sort()
+    .map((key) => ({ Key: key, Value: tags[key] }));
+}
+
+function formatTags(tags: Readonly<Record<string, string>>): string {
+  return Object.entries(tags)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(', ');
+}
+
+function toChanges(changes: readonly Change[] | undefined): StackChange[] {
+  const result: StackChange[] = [];
+  for (const change of changes ?? []) {
+    const rc = change.ResourceChange;
+    if (change.Type !== 'Resource' || !rc) continue;
+    result.push({
+      action: (rc.Action && CHANGE_ACTIONS.has(rc.Action) ? rc.Action : 'Dynamic') as StackChange['action'],
+      logicalId: rc.LogicalResourceId ?? '',
+      resourceType: rc.ResourceType ?? '',
+      ...(rc.Replacement ? { replacement: rc.Replacement as StackChange['replacement'] } : {}),
+    });
+  }
+  return result;
+}

@@ -1,0 +1,144 @@
+/**
+ * CLM's template functions as handlebars helpers. Each entry is thin: it checks the argument count and maps
+ * to a pure function in lambdas/core/template-helpers/. Errors are reported with the template path, the line
+ * and the helper name.
+ *
+ * Go template → handlebars, for porting CLM configs:
+ *   {{ .Cluster.ConfigItems.x }}                   → {{Cluster.ConfigItems.x}}
+ *   {{ if eq .Cluster.Environment "production" }}  → {{#if (eq Cluster.Environment "production")}}
+ *   {{ else }} / {{ end }}                         → {{else}} / {{/if}}
+ *   {{ if not (index .NodePool.ConfigItems "t") }} → {{#unless (index NodePool.ConfigItems "t")}}…{{/unless}}
+ *   {{ .Values.x | base64 }}                       → {{base64 Values.x}}   (no pipes: the value is the last argument)
+ *   {{ range $i, $p := .Cluster.NodePools }}       → {{#each Cluster.NodePools as |p i|}}…{{/each}}
+ *   {{ range split .Cluster.ConfigItems.x "," }}   → {{#each (split Cluster.ConfigItems.x ",")}}{{this}}{{/each}}
+ *   {{ $.Cluster.ID }} inside range                → {{@root.Cluster.ID}}
+ *   {{ with $x := … }} / variables                 → {{#with (…) as |x|}}…{{/with}}
+ *   {{- x -}} (trim whitespace)                    → {{~x~}}; a block tag alone on its line leaves no blank line
+ *   {{ printf "%s-%d" .a .b }}                     → {{printf "%s-%d" a b}}
+ * Values print as JavaScript does: a list prints `a,b` (Go: `[a b]`); use `join` to control it.
+ */
+import type Handlebars from 'handlebars';
+import { posix } from 'node:path';
+import * as collections from '../../core/template-helpers/collections';
+import { base64, base64Decode, sha256Hex } from '../../core/template-helpers/encoding';
+import { print, printf } from '../../core/template-helpers/format';
+import * as logic from '../../core/template-helpers/logic';
+import * as strings from '../../core/template-helpers/strings';
+import { expectString, helperError } from '../../core/template-helpers/args';
+import { TemplateRenderError } from '../../shared/errors';
+import { SCOPE_KEY } from './render-scope';
+import type { RenderScope } from './render-scope';
+
+interface HelperSpec {
+  readonly min: number;
+  /** Undefined: variadic. */
+  readonly max?: number;
+  readonly fn: (scope: RenderScope, args: unknown[]) => unknown;
+}
+
+type Pure = (...args: never[]) => unknown;
+
+function call(fn: Pure): HelperSpec['fn'] {
+  return (_scope, args) => (fn as (...a: unknown[]) => unknown)(...args);
+}
+/** A helper that needs nothing but its arguments, exactly as many as the function declares. */
+const pure = (fn: Pure): HelperSpec => ({ min: fn.length, max: fn.length, fn: call(fn) });
+/** A pure helper taking `min` or more arguments. */
+const variadic = (fn: Pure, min = 0): HelperSpec => ({ min, fn: call(fn) });
+
+export const CLM_HELPERS: Readonly<Record<string, HelperSpec>> = {
+  // encoding
+  base64: pure(base64),
+  base64Decode: pure(base64Decode),
+  sha256: pure(sha256Hex),
+  manifestHash: { min: 1, max: 1, fn: manifestHash },
+  // strings
+  split: pure(strings.split),
+  join: pure(strings.join),
+  indent: pure(strings.indent),
+  hasPrefix: pure(strings.hasPrefix),
+  hasSuffix: pure(strings.hasSuffix),
+  awsValidID: pure(strings.awsValidID),
+  indexedList: pure(strings.indexedList),
+  mountUnitName: pure(strings.mountUnitName),
+  accountID: pure(strings.accountID),
+  getAWSAccountID: pure(strings.getAWSAccountID),
+  azID: pure(strings.azID),
+  parseInt64: pure(strings.parseInt64),
+  print: variadic(print),
+  printf: variadic(printf, 1),
+  // collections
+  dict: variadic(collections.dict),
+  list: variadic(collections.list),
+  append: variadic(collections.append, 2),
+  index: variadic(collections.index, 1),
+  len: pure(collections.len),
+  // logic
+  eq: variadic(logic.eq, 2),
+  ne: pure(logic.ne),
+  lt: pure(logic.lt),
+  le: pure(logic.le),
+  gt: pure(logic.gt),
+  ge: pure(logic.ge),
+  and: variadic(logic.and, 1),
+  or: variadic(logic.or, 1),
+  not: pure(logic.not),
+};
+
+/** `manifestHash "relative/path"`: hex SHA-256 of the sibling template rendered with the same context. */
+function manifestHash(scope: RenderScope, [relative]: unknown[]): string {
+  const rel = expectString(relative, 'manifestHash path');
+  if (scope.computingManifestHash) {
+    throw helperError(`manifestHash is not reentrant: ${scope.file.path} is itself rendered for manifestHash`);
+  }
+  const sibling = scope.request.sibling?.(rel);
+  if (!sibling) {
+    const wanted = posix.normalize(posix.join(posix.dirname(scope.file.path), rel));
+    throw helperError(`sibling template ${wanted} (from "${rel}") not found for ${scope.file.path}`);
+  }
+  const output = scope.renderNested(sibling, { ...scope, file: sibling, computingManifestHash: true });
+  return sha256Hex(output);
+}
+
+/** What handlebars passes as the last argument of every helper call. */
+interface CallOptions {
+  readonly fn?: unknown;
+  readonly hash?: Record<string, unknown>;
+  readonly data?: Record<string, unknown>;
+  readonly loc?: { readonly start: { readonly line: number } };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function arityError(name: string, spec: HelperSpec, got: number): TemplateRenderError {
+  const wanted = spec.max === undefined ? `at least ${plural(spec.min, 'argument')}`
+    : spec.min === spec.max ? plural(spec.min, 'argument') : `${spec.min} to ${spec.max} arguments`;
+  return helperError(`wants ${wanted}, got ${got}`);
+}
+
+/** Wraps a spec: strips handlebars' options argument, checks the call, locates errors. */
+function toHandlebarsHelper(name: string, spec: HelperSpec): Handlebars.HelperDelegate {
+  return function clmHelper(this: unknown, ...all: unknown[]): unknown {
+    const options = all[all.length - 1] as CallOptions;
+    const args = all.slice(0, -1);
+    const scope = options.data?.[SCOPE_KEY] as RenderScope;
+    try {
+      if (options.fn) throw helperError(`is not a block helper; call it as {{${name} …}} or (${name} …)`);
+      if (Object.keys(options.hash ?? {}).length > 0) throw helperError('takes no key=value arguments');
+      if (args.length < spec.min || (spec.max !== undefined && args.length > spec.max)) throw arityError(name, spec, args.length);
+      return spec.fn(scope, args);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new TemplateRenderError(message.startsWith(name) ? message : `${name}: ${message}`, {
+        location: { file: scope.file.path, line: options.loc?.start.line },
+        cause: error,
+      });
+    }
+  };
+}
+
+export function registerClmHelpers(handlebars: typeof Handlebars): void {
+  for (const [name, spec] of Object.entries(CLM_HELPERS)) handlebars.registerHelper(name, toHandlebarsHelper(name, spec));
+}

@@ -4,7 +4,7 @@ import type { SecretDecrypter } from '../../ports/secrets';
 import type { TemplateEngine } from '../../ports/template-engine';
 import type { Cluster, ConfigItems } from '../model/cluster';
 import { CONFIG_DEFAULTS, templatesInEverySource } from '../render/config-layout';
-import { templateContext } from '../render/template-context';
+import { renderContext } from '../render/render-context';
 import { mergeConfigDefaults, parseConfigDefaults } from './config-defaults';
 
 export const KMS_PREFIX = 'aws:kms:';
@@ -50,7 +50,7 @@ export function withEffectiveConfigItems(cluster: Cluster, effective: EffectiveC
 
 /** Each source's rendered defaults, in source order (sources without the file are skipped). */
 export async function renderConfigDefaults(cluster: Cluster, snapshots: readonly ConfigSnapshot[], engine: TemplateEngine): Promise<ConfigItems[]> {
-  const context = templateContext({ ...cluster, configItems: {} });
+  const context = renderContext({ ...cluster, configItems: {} });
   const results: ConfigItems[] = [];
   for (const template of templatesInEverySource(snapshots, CONFIG_DEFAULTS)) {
     const rendered = await engine.render({ template, context });

@@ -8,7 +8,7 @@ import { collecting } from './render-issue';
 import type { RenderIssue } from './render-issue';
 import { cfManifestStack, renderCfnTemplate } from './render-stack';
 import type { RenderedStack } from './render-stack';
-import { templateContext } from './template-context';
+import { renderContext } from './render-context';
 
 export interface RenderedCfManifests {
   /** In apply order (sources in order, files lexical); empty renders are skipped. */
@@ -21,7 +21,7 @@ export interface RenderedCfManifests {
  * stack in `Metadata.StackName`, is owned by the cluster and keeps its `Metadata.Tags`.
  */
 export async function renderCfManifests(cluster: Cluster, snapshots: readonly ConfigSnapshot[], values: Values, engine: TemplateEngine): Promise<RenderedCfManifests> {
-  const context = templateContext(cluster, values);
+  const context = renderContext(cluster, values);
   const stacks: RenderedStack[] = [];
   const errors: RenderIssue[] = [];
   const seen = new Map<string, string>();

@@ -9,7 +9,7 @@ import { CF_DELETIONS, DELETIONS, templatesInEverySource } from './config-layout
 import type { Values } from './pool-values';
 import { collecting } from './render-issue';
 import type { RenderIssue } from './render-issue';
-import { templateContext } from './template-context';
+import { renderContext } from './render-context';
 
 export interface RenderedDeletions {
   readonly deletions: Deletions;
@@ -24,7 +24,7 @@ export interface RenderedDeletions {
  */
 export async function renderDeletions(cluster: Cluster, snapshots: readonly ConfigSnapshot[], values: Values, engine: TemplateEngine): Promise<RenderedDeletions> {
   const errors: RenderIssue[] = [];
-  const context = templateContext(cluster, values);
+  const context = renderContext(cluster, values);
   const deletions: Deletions[] = [];
   for (const template of templatesInEverySource(snapshots, DELETIONS)) {
     const parsed = await collecting(errors, template.path, async () => parseDeletions(await engine.render({ template, context }), template.path));

@@ -10,7 +10,7 @@ import { collecting } from './render-issue';
 import type { RenderIssue } from './render-issue';
 import { namedStack, renderCfnTemplate } from './render-stack';
 import type { RenderedStack } from './render-stack';
-import { templateContext } from './template-context';
+import { renderContext } from './render-context';
 
 export interface MainStackInput {
   /** With its effective config items (core/config/effective-config-items). */
@@ -39,7 +39,7 @@ export async function renderMainStack(input: MainStackInput): Promise<MainStackR
   const errors: RenderIssue[] = [];
   const stack = await collecting(errors, undefined, async () => {
     const template = clusterStackTemplate(input.snapshots);
-    const rendered = await renderCfnTemplate(input.engine, { template, context: templateContext(input.cluster, input.values) });
+    const rendered = await renderCfnTemplate(input.engine, { template, context: renderContext(input.cluster, input.values) });
     return namedStack(rendered, template.path, { name: mainStackName(input.cluster), kind: 'cluster', tags: mainStackTags(input.cluster) });
   });
   const deletions = await renderDeletions(input.cluster, input.snapshots, input.values, input.engine);

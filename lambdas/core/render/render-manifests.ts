@@ -8,7 +8,7 @@ import { collecting } from './render-issue';
 import type { RenderIssue } from './render-issue';
 import { siblingResolver } from './sibling-resolver';
 import { splitManifests } from './split-manifests';
-import { templateContext } from './template-context';
+import { renderContext } from './render-context';
 
 export type { RenderedManifestFile };
 
@@ -24,7 +24,7 @@ export interface RenderedManifests {
  * objects. A broken file is reported and the others still render.
  */
 export async function renderManifests(cluster: Cluster, snapshots: readonly ConfigSnapshot[], values: Values, engine: TemplateEngine): Promise<RenderedManifests> {
-  const context = templateContext(cluster, values);
+  const context = renderContext(cluster, values);
   const bySource = new Map(snapshots.map((snapshot) => [snapshot.sourceName, snapshot]));
   const files: RenderedManifestFile[] = [];
   const errors: RenderIssue[] = [];

@@ -11,7 +11,7 @@ import { clusterStackOutputs, encodeUserData, restrictToPoolZones, supportsT2Unl
 import type { Values } from './pool-values';
 import { namedStack, renderCfnTemplate } from './render-stack';
 import type { RenderedStack } from './render-stack';
-import { templateContext } from './template-context';
+import { renderContext } from './render-context';
 
 export interface RenderedNodePool {
   readonly name: string;
@@ -50,7 +50,7 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
   const master = isMasterPool(pool);
   const values: Record<string, unknown> = { ...input.values };
 
-  const filesText = await engine.render({ template: templates.files, context: templateContext(cluster, values, pool) });
+  const filesText = await engine.render({ template: templates.files, context: renderContext(cluster, values, pool) });
   const sha512 = sha512Hex(filesText);
   const bucket = typeof values.artifact_bucket === 'string' && values.artifact_bucket ? values.artifact_bucket : DEFAULT_ARTIFACT_BUCKET;
   const kmsKeyOutput = master ? 'MasterFilesEncryptionKey' : 'WorkerFilesEncryptionKey';
@@ -64,12 +64,12 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
   };
   values.S3GeneratedFilesPath = files.s3Path;
 
-  const userData = await engine.render({ template: templates.userdata, context: templateContext(cluster, values, pool) });
+  const userData = await engine.render({ template: templates.userdata, context: renderContext(cluster, values, pool) });
   values.UserData = encodeUserData(userData);
   values.supports_t2_unlimited = supportsT2Unlimited(pool);
 
   const stackValues = restrictToPoolZones(values, pool);
-  const rendered = await renderCfnTemplate(engine, { template: templates.stack, context: templateContext(cluster, stackValues, pool) });
+  const rendered = await renderCfnTemplate(engine, { template: templates.stack, context: renderContext(cluster, stackValues, pool) });
   const stack = namedStack(rendered, templates.stack.path, {
     name: nodePoolStackName(cluster, pool.name),
     kind: 'node-pool',

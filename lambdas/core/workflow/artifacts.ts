@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Cluster } from '../model/cluster';
 import type { KubeObject } from '../../ports/kube-cluster';
 import type { ArtifactStore } from '../../ports/artifact-store';
+import type { CfDeletions, Deletions } from '../deletions/deletion';
 import { NotFoundError } from '../../shared/errors';
 
 /** A rendered CloudFormation stack, ready for the StackDeployer. */
@@ -12,17 +13,6 @@ export interface RenderedStack {
   readonly tags: Readonly<Record<string, string>>;
   /** Node-pool stacks: the pool they hold. */
   readonly pool?: string;
-}
-
-export interface K8sDeletion {
-  readonly kind: string;
-  readonly namespace?: string;
-  readonly name?: string;
-  readonly selector?: string;
-  readonly labels?: Readonly<Record<string, string>>;
-  readonly hasOwner?: boolean;
-  readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  readonly gracePeriodSeconds?: number;
 }
 
 export interface RenderedManifestFile {
@@ -52,8 +42,10 @@ export interface ResourcesArtifact {
   readonly poolStacks: readonly (RenderedStack & { readonly pool: string; readonly master: boolean })[];
   readonly cfManifestStacks: readonly RenderedStack[];
   readonly manifests: readonly RenderedManifestFile[];
-  readonly deletions: { readonly preApply: readonly K8sDeletion[]; readonly postApply: readonly K8sDeletion[] };
-  readonly cfDeletions: { readonly preApply: readonly string[]; readonly postApply: readonly string[] };
+  readonly deletions: Deletions;
+  readonly cfDeletions: CfDeletions;
+  /** Files bundles uploaded for the pools (ArtifactStore keys). */
+  readonly filesKeys: readonly string[];
 }
 
 /** Artefact keys are per cluster and target version; the version is hashed to keep keys short and safe. */

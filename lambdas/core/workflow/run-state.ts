@@ -3,6 +3,7 @@ import type { RunRecord } from '../model/run';
 import type { Ports } from '../../ports/ports';
 import { ConflictError, NotFoundError } from '../../shared/errors';
 import { getJson, runArtifactKey, type ClusterArtifact } from './artifacts';
+import { clusterName } from '../cloudformation/stack-names';
 
 /** How long a lease lives without renewal; every task renews it. */
 export const LEASE_TTL_MS = 30 * 60 * 1000;
@@ -47,11 +48,6 @@ export async function renewLease(ports: Pick<Ports, 'progress' | 'clock'>, ref: 
 /** The cluster as Prepare pinned it for this run. */
 export async function loadRunCluster(ports: Pick<Ports, 'artifacts'>, ref: Pick<RunRef, 'clusterId' | 'targetVersion'>): Promise<ClusterArtifact> {
   return getJson<ClusterArtifact>(ports.artifacts, runArtifactKey(ref.clusterId, ref.targetVersion, 'cluster'));
-}
-
-/** CLM's `Name()`: the id for zalando-aws, the alias (EKS cluster name) for zalando-eks. */
-export function clusterName(cluster: Pick<Cluster, 'id' | 'alias' | 'provider'>): string {
-  return cluster.provider === 'zalando-eks' ? cluster.alias : cluster.id;
 }
 
 export function clusterRef(cluster: Cluster): { id: string; name: string; region: string; infrastructureAccount: string } {

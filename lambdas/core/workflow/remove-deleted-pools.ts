@@ -1,0 +1,121 @@
+import { TAG_MAIN_STACK, TAG_NODE_POOL, TAG_NODE_POOL_ROLE, clusterTagKey, mainStackName } from '../cloudformation/stack-names';
+import { isKarpenterPool, type Cluster } from '../model/cluster';
+import type { NodeProgress } from '../model/run';
+import { drainPass } from '../rollout/drain-node';
+import { DRAIN_START_ANNOTATION, LIFECYCLE_LABEL, poolSnapshot } from '../rollout/pool-snapshot';
+import { rollPolicy } from '../rollout/roll-policy';
+import type { ClusterPorts, Ports } from '../../ports/ports';
+import type { StepOutput } from '../../contracts/cluster-update';
+import { StackFailedError } from '../../shared/errors';
+import { getJson, type MainArtifact } from './artifacts';
+import { clusterRef, loadRun, loadRunCluster, renewLease, updateRun, type RunRef } from './run-state';
+
+/**
+ * CLM §6.2 step 22: node-pool stacks of this cluster whose pool left the registry are drained (scale to
+ * zero through cordon, drain and terminate-with-decrement, PDBs respected) and then deleted.
+ */
+export async function removeDeletedPools(ref: RunRef, ports: Ports): Promise<StepOutput> {
+  await renewLease(ports, ref);
+  const run = await loadRun(ports, ref);
+  const { cluster } = await loadRunCluster(ports, ref);
+  const main = await getJson<MainArtifact>(ports.artifacts, run.artifacts.main ?? '');
+  const cp = ports.forCluster(cluster);
+  const current = new Set(cluster.nodePools.filter((p) => !isKarpenterPool(p)).map((p) => p.name));
+  const stacks = await cp.stacks.list({ [clusterTagKey(clusterRef(cluster).name)]: 'owned', [TAG_NODE_POOL_ROLE]: 'true' });
+  const removed = stacks.filter((s) => s.tags[TAG_NODE_POOL] && !current.has(s.tags[TAG_NODE_POOL]!));
+  if (removed.length === 0) return { status: 'DONE', waitSeconds: 1, message: 'No node pools to remove' };
+
+  const now = ports.clock.now();
+  const messages: string[] = [];
+  let waitSeconds = 15;
+  let nodes: Record<string, NodeProgress> = { ...(run.pools['removed']?.nodes ?? {}) };
+  for (const stack of removed) {
+    const pool = stack.tags[TAG_NODE_POOL]!;
+    if (stack.status === 'DELETE_IN_PROGRESS') {
+      messages.push(`deleting stack ${stack.name}`);
+      continue;
+    }
+    if (stack.status === 'DELETE_FAILED') throw new StackFailedError(stack.name, stack.status, stack.reason);
+    const drained = await drainPool(cp, cluster, pool, main, nodes, now);
+    nodes = drained.nodes;
+    if (drained.remaining > 0) {
+      messages.push(`${pool}: ${drained.remaining} node(s) left${drained.blocked ? `; blocked by ${drained.blocked}` : ''}`);
+      waitSeconds = Math.min(waitSeconds, drained.waitSeconds);
+      continue;
+    }
+    await cp.stacks.delete(stack.name);
+    messages.push(`deleting stack ${stack.name}`);
+  }
+  await updateRun(ports, ref, (r) => ({ ...r, phase: 'RemoveDeletedPools', pools: { ...r.pools, removed: { status: 'rolling', total: 0, replaced: 0, steps: 0, ...r.pools['removed'], nodes } } }));
+  return { status: 'IN_PROGRESS', waitSeconds, message: `Removing ${removed.length} node pool(s): ${messages.join('; ')}` };
+}
+
+async function drainPool(cp: ClusterPorts, cluster: Cluster, pool: string, main: MainArtifact, known: Record<string, NodeProgress>, now: number) {
+  const target = clusterRef(cluster);
+  const state = await cp.pools.getPool(target, pool);
+  if (!state || state.instances.length === 0) return { nodes: known, remaining: 0, waitSeconds: 1, blocked: undefined };
+  await cp.pools.markForDecommission(target, pool);
+  const snapshot = poolSnapshot(state, await cp.kube.listNodes());
+  const policy = rollPolicy({ name: pool, maxSize: state.max, discountStrategy: '' }, main.configItems, cluster.id);
+  const nodes = { ...known };
+  let blocked: string | undefined;
+  let waitSeconds = Math.ceil(policy.drain.pollIntervalMs / 1000);
+  for (const n of snapshot.nodes) {
+    if (nodes[n.instanceId]?.state === 'terminated') continue;
+    let progress = nodes[n.instanceId] ?? { instanceId: n.instanceId, availabilityZone: n.availabilityZone, state: 'draining' as const, cordonedAt: now, drainStartedAt: now };
+    if (n.node) {
+      if (!n.node.unschedulable) {
+        await cp.kube.patchNode(n.node.name, { unschedulable: true, labels: { [LIFECYCLE_LABEL]: 'draining' }, annotations: { [DRAIN_START_ANNOTATION]: new Date(progress.drainStartedAt ?? now).toISOString() } });
+      }
+      const outcome = await drainPass(cp.kube, n.node.name, { ...progress, nodeName: n.node.name }, policy.drain, now);
+      progress = outcome.progress;
+      if (!outcome.empty) {
+        nodes[n.instanceId] = progress;
+        blocked ??= outcome.blocked[0];
+        if (outcome.terminatingSeconds > 0) waitSeconds = Math.min(waitSeconds, outcome.terminatingSeconds + 1);
+        continue;
+      }
+    }
+    await cp.pools.terminate(target, n.instanceId, true);
+    nodes[n.instanceId] = { ...progress, state: 'terminated', terminatedAt: now };
+  }
+  const remaining = snapshot.nodes.filter((n) => nodes[n.instanceId]?.state !== 'terminated').length;
+  return { nodes, remaining, waitSeconds, blocked };
+}
+
+/** Decommission step 1 (CLM §6.5): scale kube-system Deployments to 0 so controllers stop creating AWS resources. Failures are logged, not fatal. */
+export async function scaleDownControllers(ref: RunRef, ports: Ports): Promise<StepOutput> {
+  await renewLease(ports, ref);
+  const { cluster } = await loadRunCluster(ports, ref);
+  const kube = ports.forCluster(cluster).kube;
+  try {
+    if (!(await kube.ready())) return { status: 'DONE', waitSeconds: 1, message: 'API server not reachable; nothing to scale down' };
+    const deployments = await kube.list('Deployment', { namespace: 'kube-system' });
+    for (const d of deployments) await kube.scaleDeployment('kube-system', d.metadata.name, 0);
+    return { status: 'DONE', waitSeconds: 1, message: `Scaled ${deployments.length} kube-system Deployment(s) to 0` };
+  } catch (error) {
+    return { status: 'DONE', waitSeconds: 1, message: `Could not scale down kube-system controllers (ignored, as CLM): ${(error as Error).message}` };
+  }
+}
+
+/** Decommission: delete every stack of the cluster but the main one (rounds until none is left), then the main stack. */
+export async function deleteClusterStacks(ref: RunRef, stage: 'others' | 'main', ports: Ports): Promise<StepOutput> {
+  await renewLease(ports, ref);
+  const { cluster } = await loadRunCluster(ports, ref);
+  const stacks = ports.forCluster(cluster).stacks;
+  const names = stage === 'main'
+    ? [mainStackName(cluster)]
+    : (await stacks.list({ [clusterTagKey(clusterRef(cluster).name)]: 'owned' })).filter((s) => s.tags[TAG_MAIN_STACK] !== 'true').map((s) => s.name);
+  const pending: string[] = [];
+  for (const name of names) {
+    const state = await stacks.describe(name);
+    if (!state || state.status === 'DELETE_COMPLETE') continue;
+    if (state.status === 'DELETE_FAILED') throw new StackFailedError(name, state.status, state.reason);
+    if (state.status !== 'DELETE_IN_PROGRESS') await stacks.delete(name);
+    pending.push(name);
+  }
+  await updateRun(ports, ref, (r) => ({ ...r, phase: `DeleteStacks ${stage}` }));
+  return pending.length
+    ? { status: 'IN_PROGRESS', waitSeconds: 15, message: `Deleting ${pending.length} stack(s): ${pending.join(', ')}` }
+    : { status: 'DONE', waitSeconds: 1, message: stage === 'main' ? `Main stack ${mainStackName(cluster)} deleted` : 'All stacks but the main one deleted' };
+}

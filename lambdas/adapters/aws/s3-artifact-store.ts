@@ -1,0 +1,61 @@
+/**
+ * ArtifactStore on one S3 bucket (optionally under a key prefix). Bodies are UTF-8 text: rendered configs, templates.
+ * `urlFor` gives the https URL CloudFormation reads a TemplateURL from; path-style when an endpoint (moto) is set.
+ */
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { ArtifactStore } from '../../ports/artifact-store';
+import { awsErrorName, toClmError } from './aws-errors';
+
+export interface S3ArtifactStoreOptions {
+  readonly bucket: string;
+  /** Prepended to every key, e.g. `clm/`. @default '' */
+  readonly prefix?: string;
+  /** The bucket's region, for virtual-hosted URLs. */
+  readonly region: string;
+  /** Same endpoint the S3 client uses (moto); URLs are then `<endpoint>/<bucket>/<key>`. @default - AWS */
+  readonly endpoint?: string;
+}
+
+const MISSING: ReadonlySet<string> = new Set(['NoSuchKey', 'NotFound']);
+
+export class S3ArtifactStore implements ArtifactStore {
+  private readonly client: S3Client;
+  private readonly options: S3ArtifactStoreOptions;
+
+  constructor(client: S3Client, options: S3ArtifactStoreOptions) {
+    this.client = client;
+    this.options = options;
+  }
+
+  async put(key: string, body: string): Promise<void> {
+    const fullKey = this.fullKey(key);
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: fullKey, Body: body, ContentType: 'text/plain; charset=utf-8' }));
+    } catch (error) {
+      throw toClmError(error, `S3 PutObject s3://${this.options.bucket}/${fullKey}`);
+    }
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const fullKey = this.fullKey(key);
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: fullKey }));
+      return out.Body ? await out.Body.transformToString('utf-8') : '';
+    } catch (error) {
+      if (MISSING.has(awsErrorName(error))) return undefined;
+      throw toClmError(error, `S3 GetObject s3://${this.options.bucket}/${fullKey}`);
+    }
+  }
+
+  urlFor(key: string): string {
+    const path = this.fullKey(key).split('/').map(encodeURIComponent).join('/');
+    const { bucket, region, endpoint } = this.options;
+    if (endpoint) return `${endpoint.replace(/\/+$/, '')}/${bucket}/${path}`;
+    return `https://${bucket}.s3.${region}.amazonaws.com/${path}`;
+  }
+
+  private fullKey(key: string): string {
+    return `${this.options.prefix ?? ''}${key}`;
+  }
+}

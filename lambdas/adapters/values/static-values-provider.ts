@@ -1,0 +1,109 @@
+import { readFile } from 'node:fs/promises';
+import yaml from 'js-yaml';
+import type { Cluster } from '../../core/model/cluster';
+import type { ValuesProvider } from '../../ports/values-provider';
+import { ConfigError, ValidationError } from '../../shared/errors';
+
+/**
+ * Deploy-time values without AWS (`clm render`, tests): plausible values derived from the cluster, then
+ * an optional values file on top. The file (YAML) is either
+ *   - a mapping applied to every cluster, or
+ *   - `defaults: {...}` for every cluster and/or `clusters: { <cluster id>: {...} }` for one cluster.
+ * Keys merge top-level: a cluster's `subnets` replaces the derived `subnets` as a whole.
+ */
+export interface ValuesFile {
+  readonly defaults: Readonly<Record<string, unknown>>;
+  readonly clusters: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+export const EMPTY_VALUES_FILE: ValuesFile = { defaults: {}, clusters: {} };
+
+export class StaticValuesProvider implements ValuesProvider {
+  constructor(private readonly file: ValuesFile = EMPTY_VALUES_FILE) {}
+
+  static async fromFile(path: string): Promise<StaticValuesProvider> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`cannot read the values file: ${(error as Error).message}`, { cause: error, location: { file: path } });
+    }
+    return new StaticValuesProvider(parseValuesFile(text, path));
+  }
+
+  async clusterValues(cluster: Cluster): Promise<Record<string, unknown>> {
+    return { ...offlineValues(cluster), ...this.file.defaults, ...(this.file.clusters[cluster.id] ?? {}) };
+  }
+
+  /** Cluster ids the file names that are not among `known` (likely typos). */
+  unknownClusterIds(known: readonly string[]): string[] {
+    return Object.keys(this.file.clusters).filter((id) => !known.includes(id));
+  }
+}
+
+export function parseValuesFile(text: string, file: string): ValuesFile {
+  let doc: unknown;
+  try {
+    doc = yaml.load(text, { filename: file });
+  } catch (error) {
+    const line = error instanceof yaml.YAMLException && error.mark ? error.mark.line + 1 : undefined;
+    throw new ConfigError(`invalid YAML: ${error instanceof yaml.YAMLException ? error.reason : String(error)}`, { cause: error, location: { file, line } });
+  }
+  if (doc === undefined || doc === null) return EMPTY_VALUES_FILE;
+  if (!isRecord(doc)) throw new ValidationError(`${file}: a values file is a mapping (values for all clusters, or defaults: and clusters:)`);
+  if (!('defaults' in doc) && !('clusters' in doc)) return { defaults: doc, clusters: {} };
+  const issues: string[] = [];
+  const extra = Object.keys(doc).filter((key) => key !== 'defaults' && key !== 'clusters');
+  if (extra.length) issues.push(`${file}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} next to defaults/clusters (put shared values under defaults:)`);
+  const defaults = doc.defaults ?? {};
+  if (!isRecord(defaults)) issues.push(`${file}: defaults must be a mapping of value names to values`);
+  const clusters = doc.clusters ?? {};
+  if (!isRecord(clusters)) issues.push(`${file}: clusters must be a mapping of cluster ids to values`);
+  else for (const [id, values] of Object.entries(clusters)) if (!isRecord(values)) issues.push(`${file}: clusters.${id} must be a mapping of value names to values`);
+  if (issues.length) throw new ValidationError(`${file}: invalid values file`, { issues });
+  return { defaults: defaults as Record<string, unknown>, clusters: clusters as Record<string, Record<string, unknown>> };
+}
+
+/**
+ * What AWS would give, made up from the cluster alone: zones a/b/c of the region (or the cluster's
+ * `availability_zones` item), one `subnet-<az>` per zone, the hosted zone from the API server URL, a
+ * 10.0.0.0/16 VPC and no stack outputs yet (`ClusterStackOutputs: {}`).
+ */
+export function offlineValues(cluster: Cluster): Record<string, unknown> {
+  const configured = (cluster.configItems.availability_zones ?? '').split(',').map((az) => az.trim()).filter(Boolean);
+  const zones = (configured.length ? [...new Set(configured)] : ['a', 'b', 'c'].map((suffix) => `${cluster.region}${suffix}`)).sort();
+  const subnets = (prefix: string): Record<string, string> => {
+    const byZone = Object.fromEntries(zones.map((az) => [az, `${prefix}-${az}`]));
+    return { ...byZone, '*': Object.values(byZone).join(',') };
+  };
+  const accountId = cluster.infrastructureAccount.replace(/^aws:/, '');
+  return {
+    availability_zones: zones,
+    subnets: subnets('subnet'),
+    lb_subnets: subnets('subnet-lb'),
+    internal_node_subnets: subnets('subnet-internal'),
+    pod_subnets: subnets('subnet-pod'),
+    subnet_ipv6_cidrs: '',
+    hosted_zone: hostedZone(cluster.apiServerUrl),
+    load_balancer_certificate: `arn:aws:acm:${cluster.region}:${accountId}:certificate/offline-render`,
+    vpc_ipv4_cidr: '10.0.0.0/16',
+    vpc_ipv6_cidrs: '',
+    ClusterStackOutputs: {},
+  };
+}
+
+/** The API server host minus its first label (CLM §4.3). */
+export function hostedZone(apiServerUrl: string): string {
+  let host: string;
+  try {
+    host = new URL(apiServerUrl).hostname;
+  } catch {
+    return '';
+  }
+  const dot = host.indexOf('.');
+  return dot < 0 ? '' : host.slice(dot + 1);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

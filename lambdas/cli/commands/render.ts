@@ -1,0 +1,219 @@
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { ConfigSourceSpec } from '../../core/model/config-source-spec';
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { createRegistry } from '../../adapters/registry/create-registry';
+import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-template-engine';
+import { StaticValuesProvider } from '../../adapters/values/static-values-provider';
+import { KMS_PREFIX } from '../../core/config/effective-config-items';
+import type { Cluster } from '../../core/model/cluster';
+import { parseConfigSourceFlags } from '../../core/model/config-source-spec';
+import { renderCluster } from '../../core/render/render-cluster';
+import type { ClusterRender } from '../../core/render/render-cluster';
+import type { RenderIssue } from '../../core/render/render-issue';
+import { renderJsonDocument, renderSummary } from '../../core/render/render-report';
+import { renderTree } from '../../core/render/render-tree';
+import { selectClusters } from '../../core/selection/select-clusters';
+import { resolveClusterConfigVersion } from '../../core/version/resolve-config-version';
+import { targetVersion } from '../../core/version/cluster-version';
+import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
+import type { SecretDecrypter } from '../../ports/secrets';
+import { ClmError, RegistryError } from '../../shared/errors';
+import { CliExit, EXIT, UsageError } from '../io';
+import type { ExitCode } from '../io';
+import type { CliIo } from '../io';
+
+interface RenderOptions {
+  readonly registry: string;
+  readonly directory?: string;
+  readonly configSource?: string[];
+  readonly cluster?: string[];
+  readonly values?: string;
+  readonly out?: string;
+  readonly output: 'text' | 'json';
+}
+
+const EXAMPLES = `
+Examples:
+  # Render every cluster of the example registry, offline, and print a summary
+  $ clm render --registry examples/clusters.yaml --directory examples/config
+
+  # One cluster, with deploy-time values (subnets, stack outputs...), as JSON for jq
+  $ clm render --registry examples/clusters.yaml --directory examples/config \\
+      --cluster aws:123456789012:eu-central-1:kube-test --values examples/values.yaml --output json
+
+  # Write the rendered files for review (stacks, manifests, deletions, config items)
+  $ clm render --registry examples/clusters.yaml --directory examples/config --out /tmp/rendered
+
+  # Several config sources, later ones adding manifests and overriding config defaults
+  $ clm render --registry clusters.yaml --config-source main:dir:./config --config-source extra:dir:./extra
+
+Without --values, offline values are made up: zones a/b/c of the region with one subnet-<az> each,
+hosted_zone from the API server URL, vpc_ipv4_cidr 10.0.0.0/16 and no stack outputs. Templates that read
+Values.ClusterStackOutputs then fail with a hint to pass them with --values.
+Exit codes: 0 all clusters rendered, 1 at least one cluster had errors, 2 usage error.`;
+
+/** `clm render`: renders every selected cluster without touching any cloud. */
+export function registerRenderCommand(program: Command, io: CliIo): void {
+  program.command('render')
+    .description('Render the stacks, manifests and deletions of clusters from their config, offline (nothing is deployed).')
+    .requiredOption('-f, --registry <uri>', 'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://')
+    .option('--directory <path>', 'a single local config directory (the source "main"); not with --config-source')
+    .option('--config-source <name:type:location>', 'config source NAME:dir:PATH or NAME:git:URL, repeatable, in order', collect)
+    .option('--cluster <id>', 'render only this cluster id, repeatable (default: all clusters)', collect)
+    .option('--values <file>', 'YAML with deploy-time values: a map for all clusters, or defaults: and clusters: {<id>: ...}')
+    .option('--out <dir>', 'write the rendered files to DIR/<cluster id with ":" as "_">/...')
+    .addOption(new Option('-o, --output <format>', 'what to print').choices(['text', 'json']).default('text'))
+    .addHelpText('after', EXAMPLES)
+    .action(async (options: RenderOptions) => {
+      const code = await runRender(options, io);
+      if (code !== EXIT.OK) throw new CliExit(code);
+    });
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The whole command; returns the exit code. Usage problems throw UsageError. */
+export async function runRender(options: RenderOptions, io: CliIo): Promise<ExitCode> {
+  const specs = usage(() => parseConfigSourceFlags({ configSources: options.configSource, directory: options.directory }));
+  const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd }));
+  const clusters = await usageAsync(() => registry.listClusters());
+  const { selected } = usage(() => selectClusters(clusters, { clusterIds: options.cluster }));
+  const sources = await usageAsync(() => openConfigSources(specs, io.cwd));
+  const values = options.values
+    ? await usageAsync(() => StaticValuesProvider.fromFile(resolve(io.cwd, options.values!)))
+    : new StaticValuesProvider();
+  for (const id of values.unknownClusterIds(clusters.map((c) => c.id))) io.stderr(`warning: ${options.values}: cluster ${id} is not in the registry\n`);
+
+  const engine = new HandlebarsTemplateEngine();
+  const decrypter = offlineDecrypter();
+  const checkouts = new Map<string, Promise<ConfigSnapshot>>();
+  const versionCache = new Map<string, Promise<string>>();
+  const renders: ClusterRender[] = [];
+  for (const cluster of selected) {
+    renders.push(await renderOne(cluster, { sources, engine, decrypter, values, checkouts, versionCache }));
+  }
+  if (selected.some((c) => Object.values(c.configItems).some((v) => v.startsWith(KMS_PREFIX)))) {
+    io.stderr('note: aws:kms: config items are not decrypted offline; templates see a placeholder\n');
+  }
+
+  if (options.out) {
+    const outDir = resolve(io.cwd, options.out);
+    for (const render of renders) await writeTree(outDir, renderTree(render));
+  }
+  if (options.output === 'json') {
+    io.stdout(`${JSON.stringify(renderJsonDocument(renders), null, 2)}\n`);
+  } else {
+    for (const render of renders) io.stdout(`${renderSummary(render)}\n`);
+    const failed = renders.filter((r) => r.errors.length).length;
+    io.stdout(`${renders.length} cluster${renders.length === 1 ? '' : 's'} rendered, ${failed} with errors${options.out ? `; files written to ${options.out}` : ''}\n`);
+  }
+  return renders.some((r) => r.errors.length) ? EXIT.FAILED : EXIT.OK;
+}
+
+interface RenderDeps {
+  readonly sources: readonly ConfigSource[];
+  readonly engine: HandlebarsTemplateEngine;
+  readonly decrypter: SecretDecrypter;
+  readonly values: StaticValuesProvider;
+  readonly checkouts: Map<string, Promise<ConfigSnapshot>>;
+  readonly versionCache: Map<string, Promise<string>>;
+}
+
+/** One cluster: its config version, checkouts (shared between clusters), values, render. Errors stay with the cluster. */
+async function renderOne(cluster: Cluster, deps: RenderDeps): Promise<ClusterRender> {
+  const failed = (issue: RenderIssue): ClusterRender => ({
+    id: cluster.id, version: '', configItems: cluster.configItems, nodePools: cluster.nodePools.map((p) => ({ name: p.name, configItems: p.configItems })),
+    stacks: [], manifests: [], deletions: { preApply: [], postApply: [] }, cfDeletions: { preApply: [], postApply: [] }, poolDetails: [], errors: [issue],
+  });
+  let snapshots: ConfigSnapshot[];
+  let version: string;
+  try {
+    const resolved = await resolveClusterConfigVersion(cluster, deps.sources, { cache: deps.versionCache });
+    version = targetVersion(resolved.id, cluster);
+    snapshots = await Promise.all(resolved.sources.map((s, i) => checkout(deps, deps.sources[i], s.version)));
+  } catch (error) {
+    return failed({ error: error instanceof ClmError ? error.name : 'ConfigError', message: error instanceof Error ? error.message : String(error) });
+  }
+  const values = await deps.values.clusterValues(cluster);
+  const render = await renderCluster({ cluster, snapshots, values, engine: deps.engine, decrypter: deps.decrypter, version });
+  const outputsKnown = Object.keys((values.ClusterStackOutputs as object | undefined) ?? {}).length > 0;
+  return outputsKnown ? render : { ...render, errors: render.errors.map(withOutputsHint) };
+}
+
+function checkout(deps: RenderDeps, source: ConfigSource, version: string): Promise<ConfigSnapshot> {
+  const key = `${source.name}\u0000${version}`;
+  let snapshot = deps.checkouts.get(key);
+  if (!snapshot) {
+    snapshot = source.checkout(version);
+    deps.checkouts.set(key, snapshot);
+  }
+  return snapshot;
+}
+
+/** Offline there are no stack outputs unless --values gives them: say so where a template needed one. */
+function withOutputsHint(issue: RenderIssue): RenderIssue {
+  if (!issue.message.includes('ClusterStackOutputs')) return issue;
+  return { ...issue, message: `${issue.message} (the main stack's outputs are unknown offline: pass them with --values FILE under ClusterStackOutputs)` };
+}
+
+/** `aws:kms:` items cannot be decrypted without AWS; show where a secret would go. */
+function offlineDecrypter(): SecretDecrypter {
+  return { decrypt: async (ciphertext) => `<aws:kms secret ${ciphertext.slice(0, 8)}…>` };
+}
+
+async function writeTree(outDir: string, files: Map<string, string>): Promise<void> {
+  for (const [path, content] of files) {
+    const target = resolve(outDir, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, content);
+  }
+}
+
+function usage<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    throw asUsage(error);
+  }
+}
+
+async function usageAsync<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw asUsage(error);
+  }
+}
+
+function asUsage(error: unknown): unknown {
+  if (error instanceof ClmError && !(error instanceof RegistryError) && error.retryable) return error;
+  return error instanceof Error ? new UsageError(error.message, { cause: error }) : error;
+}
+
+// TEMPORARY until lambdas/adapters/config-source/ lands (owned by another engineer): directory sources only.
+async function openConfigSources(specs: readonly ConfigSourceSpec[], cwd: string): Promise<ConfigSource[]> {
+  return specs.map((spec) => {
+    if (spec.kind !== 'dir') throw new UsageError(`--config-source ${spec.name}: git sources are not supported by clm render yet`);
+    const root = resolve(cwd, spec.location);
+    return {
+      name: spec.name, kind: 'dir', location: spec.location,
+      resolveVersion: async () => 'dir',
+      checkout: async (version: string) => ({ sourceName: spec.name, version, files: await readTreeFiles(root) }),
+    };
+  });
+}
+
+async function readTreeFiles(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    files.set(relative(root, full).split(sep).join('/'), await readFile(full, 'utf8'));
+  }
+  return files;
+}

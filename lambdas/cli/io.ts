@@ -1,0 +1,32 @@
+/** Where the CLI writes and where it runs, so tests capture output and pick the working directory. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Relative paths in flags are resolved against this. */
+  readonly cwd: string;
+}
+
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => { process.stdout.write(text); },
+    stderr: (text) => { process.stderr.write(text); },
+    cwd: process.cwd(),
+  };
+}
+
+/** Exit codes of every `clm` command. */
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Thrown by a command to end with a code after it has written its output. */
+export class CliExit extends Error {
+  override name = 'CliExit';
+  constructor(readonly code: ExitCode, message = `exit ${code}`) {
+    super(message);
+  }
+}
+
+/** A bad flag or argument: the message is printed with a hint to `--help`, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

@@ -1,0 +1,42 @@
+import { Command, CommanderError } from 'commander';
+import { ClmError, ValidationError } from '../shared/errors';
+import { registerRenderCommand } from './commands/render';
+import { CliExit, EXIT, UsageError, processIo } from './io';
+import type { CliIo } from './io';
+
+/**
+ * The `clm` command line. Each command registers itself (`registerXCommand(program, io)`); exit codes:
+ * 0 ok, 1 a cluster failed, 2 usage errors (bad flags, unknown cluster, unreadable registry).
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const program = new Command('clm')
+    .description('Cluster Lifecycle Manager: render, plan, provision and decommission Kubernetes clusters on AWS.')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run with --help for usage)');
+  program.addHelpText('after', '\nRun `clm <command> --help` for the flags of a command, with examples.');
+  registerRenderCommand(program, io);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.OK;
+  } catch (error) {
+    return exitCode(error, io);
+  }
+}
+
+function exitCode(error: unknown, io: CliIo): number {
+  if (error instanceof CliExit) return error.code;
+  if (error instanceof CommanderError) {
+    // Help and version are successful; everything else commander rejects is a usage error (already printed).
+    return ['commander.helpDisplayed', 'commander.version'].includes(error.code) ? EXIT.OK : EXIT.USAGE;
+  }
+  if (error instanceof UsageError || error instanceof ValidationError) {
+    io.stderr(`error: ${error.message}\n(run with --help for usage)\n`);
+    return EXIT.USAGE;
+  }
+  // Known errors speak for themselves; anything else is a bug, shown with its stack.
+  const text = error instanceof ClmError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
+  io.stderr(`error: ${text}\n`);
+  return EXIT.FAILED;
+}

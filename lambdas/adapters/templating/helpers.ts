@@ -19,13 +19,19 @@
  */
 import type Handlebars from 'handlebars';
 import { posix } from 'node:path';
+import { expectString, helperError } from '../../core/template-helpers/args';
 import * as collections from '../../core/template-helpers/collections';
+import * as cryptoDocs from '../../core/template-helpers/crypto-docs';
 import { base64, base64Decode, sha256Hex } from '../../core/template-helpers/encoding';
 import { print, printf } from '../../core/template-helpers/format';
+import * as kube from '../../core/template-helpers/kube';
 import * as logic from '../../core/template-helpers/logic';
+import * as network from '../../core/template-helpers/network';
+import * as quantities from '../../core/template-helpers/quantities';
 import * as strings from '../../core/template-helpers/strings';
-import { expectString, helperError } from '../../core/template-helpers/args';
+import type { InstanceTypeInfo } from '../../ports/template-engine';
 import { TemplateRenderError } from '../../shared/errors';
+import { PENDING } from './cloud-lookup-cache';
 import { SCOPE_KEY } from './render-scope';
 import type { RenderScope } from './render-scope';
 
@@ -83,7 +89,63 @@ export const CLM_HELPERS: Readonly<Record<string, HelperSpec>> = {
   and: variadic(logic.and, 1),
   or: variadic(logic.or, 1),
   not: pure(logic.not),
+  // network
+  portRanges: pure(network.portRanges),
+  sgIngressRanges: pure(network.sgIngressRanges),
+  splitHostPort: pure(network.splitHostPort),
+  extractEndpointHosts: pure(network.extractEndpointHosts),
+  nodeCIDRMaxNodes: pure(network.nodeCIDRMaxNodes),
+  nodeCIDRMaxNodesPodCIDR: pure(network.nodeCIDRMaxNodesPodCIDR),
+  nodeCIDRMaxPods: pure(network.nodeCIDRMaxPods),
+  nthAddressFromCIDR: pure(network.nthAddressFromCIDR),
+  stupsNATSubnets: pure(network.stupsNATSubnets),
+  // quantities
+  sumQuantities: variadic(quantities.sumQuantities),
+  scaleQuantity: pure(quantities.scaleQuantity),
+  kubernetesSizeToKiloBytes: pure(quantities.kubernetesSizeToKiloBytes),
+  // node pools
+  asgSize: pure(kube.asgSize),
+  azCount: pure(kube.azCount),
+  zoneDistributedNodePoolGroups: pure(kube.zoneDistributedNodePoolGroups),
+  nodeLifeCycleProviderPerNodePoolGroup: pure(kube.nodeLifeCycleProviderPerNodePoolGroup),
+  // keys and certificates
+  publicKey: pure(cryptoDocs.publicKey),
+  certificateExpiry: pure(cryptoDocs.certificateExpiry),
+  generateJWKSDocument: pure(cryptoDocs.generateJWKSDocument),
+  generateOIDCDiscoveryDocument: pure(cryptoDocs.generateOIDCDiscoveryDocument),
+  // through the CloudLookups port
+  amiID: { min: 2, max: 2, fn: amiID },
+  instanceTypeCPUQuantity: { min: 1, max: 1, fn: (scope, [type]) => instanceTypeQuantity(scope, 'instanceTypeCPUQuantity', type, (info) => quantities.cpuQuantity(info.vcpu)) },
+  instanceTypeMemoryQuantity: { min: 1, max: 1, fn: (scope, [type]) => instanceTypeQuantity(scope, 'instanceTypeMemoryQuantity', type, (info) => quantities.memoryQuantityFromMiB(info.memoryMiB)) },
 };
+
+/*
+ * Lookup helpers return a placeholder while their value is unknown (the engine renders again once it is).
+ * The placeholders are well-formed (an AMI id, a quantity), so helpers fed with them in the same pass still work.
+ */
+const AMI_PLACEHOLDER = 'ami-00000000000000000';
+const PLACEHOLDER_INSTANCE: InstanceTypeInfo = { instanceType: 'pending', vcpu: 1, memoryMiB: 1024, architecture: 'amd64', instanceStorageGiB: 0 };
+
+function amiID(scope: RenderScope, [name, owner]: unknown[]): string {
+  const imageName = expectString(name, 'image name');
+  const ownerId = expectString(owner, 'image owner');
+  const value = scope.lookups.read('amiID', {
+    key: `amiId\u0000${imageName}\u0000${ownerId}`,
+    label: `amiID(${JSON.stringify(imageName)}, ${JSON.stringify(ownerId)})`,
+    run: (lookups) => lookups.amiId(imageName, ownerId),
+  }, scope.round);
+  return value === PENDING ? AMI_PLACEHOLDER : expectString(value, 'the AMI id found');
+}
+
+function instanceTypeQuantity(scope: RenderScope, helper: string, type: unknown, pick: (info: InstanceTypeInfo) => string): string {
+  const instanceType = expectString(type, 'instance type');
+  const value = scope.lookups.read(helper, {
+    key: `instanceType\u0000${instanceType}`,
+    label: `${helper}(${JSON.stringify(instanceType)})`,
+    run: (lookups) => lookups.instanceType(instanceType),
+  }, scope.round);
+  return pick(value === PENDING ? PLACEHOLDER_INSTANCE : (value as InstanceTypeInfo));
+}
 
 /** `manifestHash "relative/path"`: hex SHA-256 of the sibling template rendered with the same context. */
 function manifestHash(scope: RenderScope, [relative]: unknown[]): string {

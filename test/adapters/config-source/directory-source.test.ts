@@ -1,0 +1,96 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DirectorySource } from '../../../lambdas/adapters/config-source/directory-source';
+import { ConfigError } from '../../../lambdas/shared/errors';
+
+describe('DirectorySource', () => {
+  let root: string;
+  let source: DirectorySource;
+
+  function write(path: string, content: string): void {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'clm-dir-source-'));
+    write('cluster/cluster.yaml', 'Resources: {}\n');
+    write('cluster/manifests/01-a/deployment.yaml', 'kind: Deployment\n');
+    write('cluster/config-defaults.yaml', 'foo: bar\n');
+    source = new DirectorySource({ name: 'main', path: root, displayPath: './config' });
+  });
+
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('has a content version of the form dir-<12 hex> that ignores the channel', async () => {
+    const version = await source.resolveVersion('main');
+    expect(version).toMatch(/^dir-[0-9a-f]{12}$/);
+    expect(await source.resolveVersion('some-other-channel')).toBe(version);
+  });
+
+  it('keeps its version while nothing changes, and changes it on edits, additions, renames and removals', async () => {
+    const v0 = await source.resolveVersion('main');
+    expect(await source.resolveVersion('main')).toBe(v0);
+
+    write('cluster/config-defaults.yaml', 'foo: baz\n');
+    const v1 = await source.resolveVersion('main');
+    write('cluster/manifests/02-b/x.yaml', 'kind: ConfigMap\n');
+    const v2 = await source.resolveVersion('main');
+    rmSync(join(root, 'cluster/manifests/02-b'), { recursive: true });
+    write('cluster/manifests/02-c/x.yaml', 'kind: ConfigMap\n');
+    const v3 = await source.resolveVersion('main');
+    rmSync(join(root, 'cluster/manifests/02-c'), { recursive: true });
+
+    expect(new Set([v0, v1, v2, v3]).size).toBe(4);
+    expect(await source.resolveVersion('main')).toBe(v1);
+  });
+
+  it('checks out every file by posix path, skipping dot entries', async () => {
+    write('.git/HEAD', 'ref: refs/heads/main\n');
+    write('.github/workflows/ci.yaml', 'on: push\n');
+    write('cluster/.swp', 'x');
+    const version = await source.resolveVersion('main');
+
+    const snapshot = await source.checkout(version);
+
+    expect(snapshot.sourceName).toBe('main');
+    expect(snapshot.version).toBe(version);
+    expect([...snapshot.files.keys()].sort()).toEqual(['cluster/cluster.yaml', 'cluster/config-defaults.yaml', 'cluster/manifests/01-a/deployment.yaml']);
+    expect(snapshot.files.get('cluster/config-defaults.yaml')).toBe('foo: bar\n');
+  });
+
+  it('does not change its version for dot files', async () => {
+    const before = await source.resolveVersion('main');
+    write('.git/index', 'binary');
+    expect(await source.resolveVersion('main')).toBe(before);
+  });
+
+  it('follows symlinks and survives a link cycle', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'clm-dir-shared-'));
+    try {
+      writeFileSync(join(shared, 'values.yaml'), 'a: 1\n');
+      symlinkSync(shared, join(root, 'shared'));
+      symlinkSync(root, join(root, 'cluster', 'loop'));
+
+      const snapshot = await source.checkout(await source.resolveVersion('main'));
+
+      expect(snapshot.files.get('shared/values.yaml')).toBe('a: 1\n');
+      expect([...snapshot.files.keys()].some((k) => k.includes('loop/loop'))).toBe(false);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to check out a version the directory no longer has', async () => {
+    const version = await source.resolveVersion('main');
+    write('cluster/cluster.yaml', 'Resources: {changed: true}\n');
+    await expect(source.checkout(version)).rejects.toThrow(ConfigError);
+    await expect(source.checkout(version)).rejects.toThrow(new RegExp(`^config source main \\(\\./config\\): the directory changed after version ${version} was resolved`));
+  });
+
+  it('names the source and path when the directory is missing', async () => {
+    const missing = new DirectorySource({ name: 'extra', path: join(root, 'nope'), displayPath: 'nope' });
+    await expect(missing.resolveVersion('main')).rejects.toThrow(/^config source extra: cannot read nope \(.*nope\): no such directory$/);
+  });
+});

@@ -7,6 +7,11 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
+  // `clm render --output json | head` closes the pipe early: that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   return {
     stdout: (text) => { process.stdout.write(text); },
     stderr: (text) => { process.stderr.write(text); },

@@ -21,8 +21,8 @@ const KINDS: readonly Kind[] = ['scalar', 'sequence', 'mapping'];
 function typesFor(tag: string, construct: (data: unknown) => unknown): yaml.Type[] {
   return KINDS.map((kind) => new yaml.Type(`!${tag}`, {
     kind,
-    // `!GetAZs ''` and `!GetAZs` (no value) both mean "the current region".
-    construct: (data: unknown) => construct(data ?? (kind === 'scalar' ? '' : data)),
+    // A tag without a value (`!GetAZs`) is an empty string: `!GetAZs ''` means "the current region".
+    construct: (data: unknown) => construct(data ?? ''),
   }));
 }
 

@@ -6,7 +6,7 @@ export type DocPath = readonly (string | number)[];
 
 export interface PositionedYaml {
   readonly value: unknown;
-  /** 1-based line of the node at `path` (for a mapping entry: the line of its key), or of its nearest ancestor. */
+  /** 1-based line of the node at `path` (a mapping entry: its key's line; a sequence item: where it starts), or of its nearest ancestor. */
   lineOf(path: DocPath): number | undefined;
 }
 
@@ -46,6 +46,8 @@ export function loadYamlWithPositions(text: string, file: string): PositionedYam
       if (state.kind === 'mapping' && !keyLines.has(node.result)) {
         const keys = recordKeyLines(node.result as Record<string, unknown>, frame.children);
         if (keys.size > 0) keyLines.set(node.result, keys);
+      } else if (state.kind === 'sequence' && Array.isArray(node.result) && frame.children.length === node.result.length) {
+        keyLines.set(node.result, new Map(frame.children.map((child, index) => [String(index), child.line])));
       }
     }
     stack.at(-1)?.children.push(node);

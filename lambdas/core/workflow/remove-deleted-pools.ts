@@ -46,7 +46,7 @@ export async function removeDeletedPools(ref: RunRef, ports: Ports): Promise<Ste
     await cp.stacks.delete(stack.name);
     messages.push(`deleting stack ${stack.name}`);
   }
-  await updateRun(ports, ref, (r) => ({ ...r, phase: 'RemoveDeletedPools', pools: { ...r.pools, removed: { status: 'rolling', total: 0, replaced: 0, steps: 0, ...r.pools['removed'], nodes } } }));
+  await updateRun(ports, ref, (r) => ({ ...r, phase: 'RemoveDeletedPools', pools: { ...r.pools, removed: { ...(r.pools['removed'] ?? { status: 'rolling', total: 0, replaced: 0, steps: 0 }), nodes } } }));
   return { status: 'IN_PROGRESS', waitSeconds, message: `Removing ${removed.length} node pool(s): ${messages.join('; ')}` };
 }
 

@@ -186,6 +186,10 @@ function toHandlebarsHelper(name: string, spec: HelperSpec): Handlebars.HelperDe
     const options = all[all.length - 1] as CallOptions;
     const args = all.slice(0, -1);
     const scope = options.data?.[SCOPE_KEY] as RenderScope;
+    if (args.length === 0 && name === 'index' && options.data && typeof options.data.index === 'number') {
+      // Handlebars resolves `{{@index}}` to a helper named index when there is one: give the loop index back.
+      return options.data.index;
+    }
     try {
       if (options.fn) throw helperError(`is not a block helper; call it as {{${name} …}} or (${name} …)`);
       if (Object.keys(options.hash ?? {}).length > 0) throw helperError('takes no key=value arguments');

@@ -31,6 +31,10 @@ export function publicKey(privateKeyPem: unknown): string {
   } catch (error) {
     throw helperError(`not a PKCS#1 RSA private key: ${(error as Error).message}`, error);
   }
+  // OpenSSL also accepts PKCS#8 here; Go's ParsePKCS1PrivateKey does not, so neither do we.
+  if (key.asymmetricKeyType !== 'rsa' || !key.export({ type: 'pkcs1', format: 'der' }).equals(der)) {
+    throw helperError('not a PKCS#1 RSA private key (PKCS#8 and other formats are not accepted)');
+  }
   return toPem('PUBLIC KEY', createPublicKey(key).export({ type: 'spki', format: 'der' }));
 }
 

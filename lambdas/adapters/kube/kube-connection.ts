@@ -1,0 +1,54 @@
+/**
+ * How to reach one cluster's API server: an explicit server and bearer token (CLM's `--token`, the way the Lambda
+ * tasks connect), or a kubeconfig file and context (`--kubeconfig`, for the CLI and the integration suite).
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { ConfigError } from '../../shared/errors';
+
+export interface KubeServerConnection {
+  /** e.g. https://kube-1.teapot.example.org */
+  readonly server: string;
+  readonly token?: string;
+  /** The cluster CA as base64-encoded PEM (kubeconfig's certificate-authority-data). */
+  readonly caData?: string;
+  /** Required for plain http:// servers (test fakes); never for real clusters. @default false */
+  readonly skipTLSVerify?: boolean;
+}
+
+export interface KubeconfigFileConnection {
+  readonly kubeconfigPath: string;
+  /** @default - the file's current-context */
+  readonly context?: string;
+}
+
+export type KubeConnection = KubeServerConnection | KubeconfigFileConnection;
+
+const NAME = 'clm';
+
+export function kubeConfigFrom(connection: KubeConnection): KubeConfig {
+  const kc = new KubeConfig();
+  if ('kubeconfigPath' in connection) {
+    try {
+      kc.loadFromFile(connection.kubeconfigPath);
+    } catch (error) {
+      throw new ConfigError(`cannot read kubeconfig ${connection.kubeconfigPath}: ${(error as Error).message}`, { cause: error });
+    }
+    if (connection.context) {
+      if (!kc.getContextObject(connection.context)) {
+        const known = kc.getContexts().map((c) => c.name);
+        throw new ConfigError(`kubeconfig ${connection.kubeconfigPath} has no context "${connection.context}" (known: ${known.join(', ') || 'none'})`);
+      }
+      kc.setCurrentContext(connection.context);
+    }
+    if (!kc.getCurrentCluster()) throw new ConfigError(`kubeconfig ${connection.kubeconfigPath} selects no cluster`);
+    return kc;
+  }
+  if (!/^https?:\/\//.test(connection.server)) throw new ConfigError(`API server URL must start with https:// (got "${connection.server}")`);
+  kc.loadFromOptions({
+    clusters: [{ name: NAME, server: connection.server.replace(/\/+$/, ''), caData: connection.caData, skipTLSVerify: connection.skipTLSVerify ?? false }],
+    users: [{ name: NAME, ...(connection.token ? { token: connection.token } : {}) }],
+    contexts: [{ name: NAME, cluster: NAME, user: NAME }],
+    currentContext: NAME,
+  });
+  return kc;
+}

@@ -1,0 +1,81 @@
+/** client-node models → the KubeCluster port's plain records (dates as ISO strings). */
+import type { V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { LabelSelector, NodeInfo, NodePatch, PdbInfo, PodInfo, Taint } from '../../ports/kube-cluster';
+
+const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
+const TAINT_EFFECTS: ReadonlySet<string> = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
+
+export function iso(value: Date | string | undefined): string {
+  if (value === undefined) return '';
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+export function toNodeInfo(node: V1Node): NodeInfo {
+  const labels = node.metadata?.labels ?? {};
+  const zone = ZONE_LABELS.map((key) => labels[key]).find(Boolean);
+  return {
+    name: node.metadata?.name ?? '',
+    providerId: node.spec?.providerID ?? '',
+    labels,
+    annotations: node.metadata?.annotations ?? {},
+    taints: (node.spec?.taints ?? []).map(
+      (t): Taint => ({ key: t.key, ...(t.value !== undefined && t.value !== '' ? { value: t.value } : {}), effect: (TAINT_EFFECTS.has(t.effect) ? t.effect : 'NoSchedule') as Taint['effect'] }),
+    ),
+    unschedulable: node.spec?.unschedulable === true,
+    ready: (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+    volumesAttached: (node.status?.volumesAttached ?? []).length > 0,
+    ...(zone ? { zone } : {}),
+    createdAt: iso(node.metadata?.creationTimestamp),
+  };
+}
+
+export function toPodInfo(pod: V1Pod): PodInfo {
+  const owner = pod.metadata?.ownerReferences?.[0];
+  return {
+    namespace: pod.metadata?.namespace ?? '',
+    name: pod.metadata?.name ?? '',
+    uid: pod.metadata?.uid ?? '',
+    ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+    phase: pod.status?.phase ?? 'Unknown',
+    ready: (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+    labels: pod.metadata?.labels ?? {},
+    annotations: pod.metadata?.annotations ?? {},
+    ...(owner ? { owner: { kind: owner.kind, name: owner.name } } : {}),
+    createdAt: iso(pod.metadata?.creationTimestamp),
+    terminationGracePeriodSeconds: pod.spec?.terminationGracePeriodSeconds ?? 30,
+    deleting: pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null,
+  };
+}
+
+export function toPdbInfo(pdb: V1PodDisruptionBudget): PdbInfo {
+  const selector = pdb.spec?.selector;
+  const mapped: LabelSelector = {
+    ...(selector?.matchLabels ? { matchLabels: selector.matchLabels } : {}),
+    ...(selector?.matchExpressions
+      ? { matchExpressions: selector.matchExpressions.map((e) => ({ key: e.key, operator: e.operator, ...(e.values ? { values: e.values } : {}) })) }
+      : {}),
+  };
+  return {
+    namespace: pdb.metadata?.namespace ?? '',
+    name: pdb.metadata?.name ?? '',
+    selector: mapped,
+    ...(pdb.spec?.minAvailable !== undefined ? { minAvailable: pdb.spec.minAvailable } : {}),
+    ...(pdb.spec?.maxUnavailable !== undefined ? { maxUnavailable: pdb.spec.maxUnavailable } : {}),
+    disruptionsAllowed: pdb.status?.disruptionsAllowed ?? 0,
+    currentHealthy: pdb.status?.currentHealthy ?? 0,
+    desiredHealthy: pdb.status?.desiredHealthy ?? 0,
+    expectedPods: pdb.status?.expectedPods ?? 0,
+  };
+}
+
+/** One strategic merge patch: cordon flag, labels/annotations (null removes), taints replaced as a whole. */
+export function nodePatchBody(patch: NodePatch): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {};
+  if (patch.labels) metadata.labels = patch.labels;
+  if (patch.annotations) metadata.annotations = patch.annotations;
+  const spec: Record<string, unknown> = {};
+  if (patch.unschedulable !== undefined) spec.unschedulable = patch.unschedulable;
+  // Node.spec.taints has no patch merge key, so a strategic merge patch replaces the list.
+  if (patch.taints) spec.taints = patch.taints.map((t) => ({ key: t.key, ...(t.value !== undefined ? { value: t.value } : {}), effect: t.effect }));
+  return { ...(Object.keys(metadata).length ? { metadata } : {}), ...(Object.keys(spec).length ? { spec } : {}) };
+}

@@ -130,6 +130,7 @@ describe('clm render', () => {
     ['--directory with --config-source', [...EXAMPLES, '--config-source', 'x:dir:examples/config'], /--directory and --config-source cannot be used together/],
     ['no config source', ['--registry', 'examples/clusters.yaml'], /at least one --config-source/],
     ['an unknown cluster id', [...EXAMPLES, '--cluster', 'aws:123456789012:eu-central-1:kube-tset'], /kube-tset/],
+    ['a missing config directory', ['--registry', 'examples/clusters.yaml', '--directory', 'examples/no-such-dir'], /examples\/no-such-dir .* is not a directory/],
     ['an unreadable registry', ['--registry', 'examples/no-such-file.yaml', '--directory', 'examples/config'], /cannot read the cluster registry file/],
     ['an invalid registry file', ['--registry', 'examples/values.yaml', '--directory', 'examples/config'], /examples\/values\.yaml/],
     ['a bad --output', [...EXAMPLES, '--output', 'xml'], /argument 'xml' is invalid/],

@@ -1,8 +1,8 @@
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { ConfigSourceSpec } from '../../core/model/config-source-spec';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import { createConfigSources } from '../../adapters/config-source/create-config-sources';
 import { createRegistry } from '../../adapters/registry/create-registry';
 import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-template-engine';
 import { StaticValuesProvider } from '../../adapters/values/static-values-provider';
@@ -82,7 +82,7 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd }));
   const clusters = await usageAsync(() => registry.listClusters());
   const { selected } = usage(() => selectClusters(clusters, { clusterIds: options.cluster }));
-  const sources = await usageAsync(() => openConfigSources(specs, io.cwd));
+  const sources = usage(() => createConfigSources(specs, { cwd: io.cwd }));
   const values = options.values
     ? await usageAsync(() => StaticValuesProvider.fromFile(resolve(io.cwd, options.values!)))
     : new StaticValuesProvider();
@@ -194,26 +194,3 @@ function asUsage(error: unknown): unknown {
   return error instanceof Error ? new UsageError(error.message, { cause: error }) : error;
 }
 
-// TEMPORARY until lambdas/adapters/config-source/ lands (owned by another engineer): directory sources only.
-async function openConfigSources(specs: readonly ConfigSourceSpec[], cwd: string): Promise<ConfigSource[]> {
-  return specs.map((spec) => {
-    if (spec.kind !== 'dir') throw new UsageError(`--config-source ${spec.name}: git sources are not supported by clm render yet`);
-    const root = resolve(cwd, spec.location);
-    return {
-      name: spec.name, kind: 'dir', location: spec.location,
-      resolveVersion: async () => 'dir',
-      checkout: async (version: string) => ({ sourceName: spec.name, version, files: await readTreeFiles(root) }),
-    };
-  });
-}
-
-async function readTreeFiles(root: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const full = join(entry.parentPath, entry.name);
-    files.set(relative(root, full).split(sep).join('/'), await readFile(full, 'utf8'));
-  }
-  return files;
-}

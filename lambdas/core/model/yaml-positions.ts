@@ -22,11 +22,39 @@ interface ComposedNode {
 
 /**
  * Parse YAML with js-yaml's CORE schema (no timestamps, no `!!binary`: `created_at` stays a string, as in
- * JSON) and record where every mapping, sequence and mapping key starts, using js-yaml's `listener` hook
- * (it reports the opening and closing of every node). Syntax errors become a ValidationError naming
- * `file:line:column`.
+ * JSON). Syntax errors become a ValidationError naming `file:line:column`.
+ *
+ * Positions are only needed for messages, so they are computed on the first `lineOf` call, by parsing
+ * again with js-yaml's `listener` hook (it reports the opening and closing of every node) and recording
+ * where every mapping, sequence item and mapping key starts. A valid file pays for one plain parse only.
  */
 export function loadYamlWithPositions(text: string, file: string): PositionedYaml {
+  const value = load(text, file);
+  let positions: ((path: DocPath) => number | undefined) | undefined;
+  return {
+    value,
+    lineOf: (path) => {
+      positions ??= trackPositions(text, file);
+      return positions(path);
+    },
+  };
+}
+
+function load(text: string, file: string, listener?: unknown): unknown {
+  try {
+    return yaml.load(text, { filename: file, schema: yaml.CORE_SCHEMA, ...(listener ? { listener } : {}) } as yaml.LoadOptions);
+  } catch (error) {
+    if (error instanceof yaml.YAMLException) {
+      const line = error.mark ? error.mark.line + 1 : undefined;
+      const column = error.mark ? error.mark.column + 1 : undefined;
+      const where = line ? `${file}:${line}:${column}` : file;
+      throw new ValidationError(`${file}: not valid YAML`, { cause: error, issues: [`${where}: ${error.reason}`] });
+    }
+    throw error;
+  }
+}
+
+function trackPositions(text: string, file: string): (path: DocPath) => number | undefined {
   const lineStarts = computeLineStarts(text);
   const lineAt = (position: number): number => lineOfOffset(lineStarts, firstContent(text, position));
   const nodeLines = new WeakMap<object, number>();
@@ -53,20 +81,9 @@ export function loadYamlWithPositions(text: string, file: string): PositionedYam
     stack.at(-1)?.children.push(node);
   };
 
-  let value: unknown;
-  try {
-    value = yaml.load(text, { filename: file, schema: yaml.CORE_SCHEMA, listener } as yaml.LoadOptions);
-  } catch (error) {
-    if (error instanceof yaml.YAMLException) {
-      const line = error.mark ? error.mark.line + 1 : undefined;
-      const column = error.mark ? error.mark.column + 1 : undefined;
-      const where = line ? `${file}:${line}:${column}` : file;
-      throw new ValidationError(`${file}: not valid YAML`, { cause: error, issues: [`${where}: ${error.reason}`] });
-    }
-    throw error;
-  }
+  const value = load(text, file, listener);
 
-  const lineOf = (path: DocPath): number | undefined => {
+  return (path: DocPath): number | undefined => {
     let best: number | undefined = isObject(value) ? nodeLines.get(value) : undefined;
     let current: unknown = value;
     for (const segment of path) {
@@ -84,8 +101,6 @@ export function loadYamlWithPositions(text: string, file: string): PositionedYam
     }
     return best;
   };
-
-  return { value, lineOf };
 }
 
 /**

@@ -20,22 +20,22 @@ import type { Cluster, ConfigItems } from '../model/cluster';
  * (`channel: ab, environment: c` vs `a`/`bc`) gives the same hash; CLM has the same property.
  */
 export function clusterHash(cluster: Cluster): string {
-  const parts: Buffer[] = [];
+  const hash = createHash('sha1');
   const text = (value: string): void => {
-    parts.push(Buffer.from(value, 'utf8'));
+    hash.update(value, 'utf8');
   };
   const int32 = (value: number): void => {
-    const buffer = Buffer.alloc(4);
+    const buffer = Buffer.allocUnsafe(4);
     buffer.writeInt32LE(value);
-    parts.push(buffer);
+    hash.update(buffer);
   };
   const int64 = (value: number): void => {
-    const buffer = Buffer.alloc(8);
+    const buffer = Buffer.allocUnsafe(8);
     buffer.writeBigInt64LE(BigInt(value));
-    parts.push(buffer);
+    hash.update(buffer);
   };
   const items = (configItems: ConfigItems): void => {
-    for (const key of sortedKeys(configItems)) {
+    for (const key of Object.keys(configItems).sort(compareCodePoints)) {
       text(key);
       text(configItems[key]);
     }
@@ -61,10 +61,20 @@ export function clusterHash(cluster: Cluster): string {
     int64(pool.maxSize);
     items(pool.configItems);
   }
-  return createHash('sha1').update(Buffer.concat(parts)).digest('base64url');
+  return hash.digest('base64url');
 }
 
-/** Keys in Go `sort.Strings` order: by UTF-8 bytes (differs from JS's UTF-16 order only outside the BMP). */
-function sortedKeys(items: ConfigItems): string[] {
-  return Object.keys(items).sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+/**
+ * Go `sort.Strings` order, i.e. by UTF-8 bytes, which is Unicode code point order. JS's default string
+ * order compares UTF-16 units and differs only when a character outside the BMP meets one in U+E000–U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
 }

@@ -1,5 +1,5 @@
 import type { Cluster, NodePool } from '../../../lambdas/core/model/cluster';
-import { clusterHash } from '../../../lambdas/core/version/cluster-hash';
+import { clusterHash, compareCodePoints } from '../../../lambdas/core/version/cluster-hash';
 
 /** Fixture whose hash was computed once with Go's crypto/sha1 + encoding/binary (little-endian), as CLM does. */
 function fixture(): Cluster {
@@ -101,5 +101,12 @@ describe('clusterHash', () => {
     const a = withPool(fixture(), 0, { minSize: 1, maxSize: 2 });
     const b = withPool(fixture(), 0, { minSize: 12, maxSize: 0 });
     expect(clusterHash(a)).not.toBe(clusterHash(b));
+  });
+});
+
+describe('compareCodePoints', () => {
+  it('orders by code point like Go sort.Strings, not by UTF-16 unit', () => {
+    expect(['\u{1F600}', '\uff21', 'b', 'a', 'ab'].sort(compareCodePoints)).toEqual(['a', 'ab', 'b', '\uff21', '\u{1F600}']);
+    expect(['\u{1F600}', '\uff21'].sort()).toEqual(['\u{1F600}', '\uff21']);
   });
 });

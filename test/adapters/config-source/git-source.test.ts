@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitSource, maskCredentials, mirrorName } from '../../../lambdas/adapters/config-source/git-source';
@@ -129,6 +131,30 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
     expect(error).toBeInstanceOf(TransientApiError);
     expect(isRetryable(error)).toBe(true);
     expect((error as Error).message).toBe(`config source main (${url}): cannot reach the git server: ECONNREFUSED`);
+  });
+
+  it('reports a failing or hanging git server as retryable', async () => {
+    // Arrange: one server answers 500, the other never answers
+    const failing = createServer((_req, res) => res.writeHead(500).end('boom'));
+    const hanging = createServer(() => undefined);
+    await Promise.all([failing, hanging].map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
+    const urlOf = (s: typeof failing): string => `http://127.0.0.1:${(s.address() as AddressInfo).port}/repo.git`;
+    try {
+      // Act
+      const failed = await source({ url: urlOf(failing) }).resolveVersion('main').catch((e: unknown) => e);
+      const timedOut = await source({ url: urlOf(hanging), timeoutMs: 200 }).resolveVersion('main').catch((e: unknown) => e);
+
+      // Assert
+      expect(failed).toBeInstanceOf(TransientApiError);
+      expect((failed as Error).message).toBe(`config source main (${urlOf(failing)}): the git server failed (HTTP 500)`);
+      expect(timedOut).toBeInstanceOf(TransientApiError);
+      expect((timedOut as Error).message).toBe(`config source main (${urlOf(hanging)}): cannot reach the git server: no response in time`);
+    } finally {
+      for (const s of [failing, hanging]) {
+        s.closeAllConnections();
+        s.close();
+      }
+    }
   });
 
   it('reports a missing repository', async () => {

@@ -1,0 +1,56 @@
+/**
+ * `npm run bench`: runs every `bench/*.bench.ts` module and prints a table of figures. Not a test: it
+ * reports, it does not fail the build (the exit code is 1 only when a module crashed).
+ *
+ *   npm run bench              all modules
+ *   npm run bench -- render    only modules whose name contains "render"
+ *
+ * To add a benchmark, create `bench/<topic>.bench.ts` exporting `name` and `run(): Promise<BenchResult[]>`
+ * (see bench-result.ts); it is picked up automatically.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { BenchModule, BenchResult } from './bench-result';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+async function main(filters: string[]): Promise<number> {
+  const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort();
+  const rows: (BenchResult & { module: string })[] = [];
+  let crashed = 0;
+  for (const file of files) {
+    const module = (await import(pathToFileURL(join(here, file)).href)) as BenchModule;
+    if (filters.length && !filters.some((f) => module.name.includes(f) || file.includes(f))) continue;
+    process.stderr.write(`running ${module.name} (${file})...\n`);
+    try {
+      for (const result of await module.run()) rows.push({ ...result, module: module.name });
+    } catch (error) {
+      crashed++;
+      process.stderr.write(`  ${module.name} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    }
+  }
+  process.stdout.write(table(rows));
+  return crashed ? 1 : 0;
+}
+
+function table(rows: readonly (BenchResult & { module: string })[]): string {
+  const header = ['module', 'figure', 'value', 'budget', 'ok', 'note'];
+  const lines = rows.map((r) => [
+    r.module,
+    r.name,
+    `${format(r.value)} ${r.unit}`,
+    r.budget === undefined ? '' : `${format(r.budget)} ${r.unit}`,
+    r.ok === undefined ? '' : r.ok ? 'yes' : 'NO',
+    r.note ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const render = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return `${[render(header), render(widths.map((w) => '-'.repeat(w))), ...lines.map(render)].join('\n')}\n`;
+}
+
+function format(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1);
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; });

@@ -44,6 +44,9 @@ export function kubeConfigFrom(connection: KubeConnection): KubeConfig {
     return kc;
   }
   if (!/^https?:\/\//.test(connection.server)) throw new ConfigError(`API server URL must start with https:// (got "${connection.server}")`);
+  if (connection.server.startsWith('http://') && !connection.skipTLSVerify) {
+    throw new ConfigError(`API server URL ${connection.server} is plain http; client-node only allows that with skipTLSVerify (test servers only)`);
+  }
   kc.loadFromOptions({
     clusters: [{ name: NAME, server: connection.server.replace(/\/+$/, ''), caData: connection.caData, skipTLSVerify: connection.skipTLSVerify ?? false }],
     users: [{ name: NAME, ...(connection.token ? { token: connection.token } : {}) }],

@@ -1,0 +1,226 @@
+import { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
+import type { KubeObject } from '../../../lambdas/ports/kube-cluster';
+import { KubeApiError, TransientApiError } from '../../../lambdas/shared/errors';
+import { FakeKubeApi, statusBody } from '../../support/fake-kube-api';
+
+let api: FakeKubeApi;
+let kube: ClientNodeKubeCluster;
+
+beforeEach(async () => {
+  api = await FakeKubeApi.start();
+  kube = new ClientNodeKubeCluster({ server: api.url, token: 'test-token', skipTLSVerify: true });
+});
+
+afterEach(() => api.close());
+
+const deployment = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, labels: { app: name } },
+  spec: { replicas: 2, selector: { matchLabels: { app: name } }, futureField: { keep: 'me' }, ...extra },
+});
+
+const crd: KubeObject = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.later.example.org' },
+  spec: { group: 'later.example.org', scope: 'Namespaced', names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget' }, versions: [{ name: 'v1', served: true, storage: true }] },
+};
+const gadget: KubeObject = { apiVersion: 'later.example.org/v1', kind: 'Gadget', metadata: { name: 'g1', namespace: 'kube-system' }, spec: { size: 1 } };
+
+describe('ClientNodeKubeCluster.apply', () => {
+  it('server-side applies a new object verbatim with fieldManager and force, defaulting the namespace', async () => {
+    // Act
+    const results = await kube.apply([deployment('web')], { fieldManager: 'cluster-lifecycle-manager' });
+
+    // Assert
+    expect(results).toEqual([{ ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }, action: 'created' }]);
+    const patch = api.requests.find((r) => r.method === 'PATCH')!;
+    expect(patch.path).toBe('/apis/apps/v1/namespaces/default/deployments/web');
+    expect(patch.contentType).toBe('application/apply-patch+yaml');
+    expect(patch.query).toEqual({ fieldManager: 'cluster-lifecycle-manager', force: 'true' });
+    expect(patch.authorization).toBe('Bearer test-token');
+    // Fields client-node's typed models do not know must reach the server (SSA would otherwise remove them).
+    expect((patch.body as { spec: Record<string, unknown> }).spec.futureField).toEqual({ keep: 'me' });
+    expect(api.get('apps/v1', 'Deployment', 'web', 'default')?.spec.futureField).toEqual({ keep: 'me' });
+  });
+
+  it('reports an identical re-apply as unchanged and a real change as configured', async () => {
+    // Arrange
+    await kube.apply([deployment('web')], { fieldManager: 'clm' });
+
+    // Act
+    const again = await kube.apply([deployment('web')], { fieldManager: 'clm' });
+    const changed = await kube.apply([deployment('web', { replicas: 3 })], { fieldManager: 'clm' });
+
+    // Assert
+    expect(again[0].action).toBe('unchanged');
+    expect(changed[0].action).toBe('configured');
+    expect(api.get('apps/v1', 'Deployment', 'web', 'default')?.spec.replicas).toBe(3);
+  });
+
+  it('sends dryRun=All and changes nothing', async () => {
+    // Arrange
+    api.seed({ ...deployment('web'), metadata: { name: 'web', namespace: 'default' } });
+    const before = api.get('apps/v1', 'Deployment', 'web', 'default');
+
+    // Act
+    const results = await kube.apply([deployment('web', { replicas: 9 }), deployment('api')], { fieldManager: 'clm', dryRun: true });
+
+    // Assert
+    expect(results.map((r) => r.action)).toEqual(['configured', 'created']);
+    expect(api.requests.filter((r) => r.method === 'PATCH').every((r) => r.query.dryRun === 'All')).toBe(true);
+    expect(api.get('apps/v1', 'Deployment', 'web', 'default')).toEqual(before);
+    expect(api.get('apps/v1', 'Deployment', 'api', 'default')).toBeUndefined();
+  });
+
+  it('applies cluster-scoped objects without a namespace, dropping a stray one', async () => {
+    // Act
+    const results = await kube.apply([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', namespace: 'oops' } }], { fieldManager: 'clm' });
+
+    // Assert
+    expect(results[0].ref).toEqual({ apiVersion: 'v1', kind: 'Namespace', name: 'team-a' });
+    const patch = api.requests.find((r) => r.method === 'PATCH')!;
+    expect(patch.path).toBe('/api/v1/namespaces/team-a');
+    expect((patch.body as KubeObject).metadata.namespace).toBeUndefined();
+  });
+
+  it('fetches each group version\'s discovery once for many objects', async () => {
+    // Act
+    await kube.apply([deployment('a'), deployment('b'), deployment('c')], { fieldManager: 'clm' });
+
+    // Assert
+    expect(api.requests.filter((r) => r.path === '/apis/apps/v1')).toHaveLength(1);
+    expect(api.calls()).toHaveLength(6); // GET + PATCH per object
+  });
+
+  it('applies a CRD and, in the same batch, an object of the kind it defines', async () => {
+    // Act
+    const results = await kube.apply([crd, gadget], { fieldManager: 'clm' });
+
+    // Assert
+    expect(results.map((r) => [r.ref.kind, r.action])).toEqual([
+      ['CustomResourceDefinition', 'created'],
+      ['Gadget', 'created'],
+    ]);
+    expect(api.get('later.example.org/v1', 'Gadget', 'g1', 'kube-system')?.spec).toEqual({ size: 1 });
+  });
+
+  it('reports objects of a CRD applied in the same dry run as created without calling the server for them', async () => {
+    // Act
+    const results = await kube.apply([crd, gadget], { fieldManager: 'clm', dryRun: true });
+
+    // Assert
+    expect(results.map((r) => r.action)).toEqual(['created', 'created']);
+    expect(api.requests.some((r) => r.path.includes('/gadgets/'))).toBe(false);
+  });
+
+  it('fails with KubeApiError naming an unserved kind, and with a retryable error right after applying a CRD', async () => {
+    // Arrange
+    const unknown: KubeObject = { apiVersion: 'nope.example.org/v1', kind: 'Thing', metadata: { name: 't' } };
+
+    // Act
+    const before = await kube.apply([unknown], { fieldManager: 'clm' }).catch((e: unknown) => e);
+    const afterCrd = await kube.apply([crd, unknown], { fieldManager: 'clm' }).catch((e: unknown) => e);
+
+    // Assert
+    expect(before).toBeInstanceOf(KubeApiError);
+    expect((before as Error).message).toBe('cannot apply nope.example.org/v1 Thing t: the API server does not serve kind Thing in nope.example.org/v1');
+    expect(afterCrd).toBeInstanceOf(TransientApiError);
+  });
+
+  it('classifies a 5xx as transient and a 422 as KubeApiError with the server\'s message', async () => {
+    // Arrange
+    api.inject({ method: 'PATCH', status: 503 });
+    api.inject({ method: 'PATCH', status: 422, body: statusBody(422, 'Invalid', 'Deployment.apps "web" is invalid: spec.selector: Required value') });
+
+    // Act
+    const first = await kube.apply([deployment('web')], { fieldManager: 'clm' }).catch((e: unknown) => e);
+    const second = await kube.apply([deployment('web')], { fieldManager: 'clm' }).catch((e: unknown) => e);
+
+    // Assert
+    expect(first).toBeInstanceOf(TransientApiError);
+    expect(second).toBeInstanceOf(KubeApiError);
+    expect((second as Error).message).toBe('apply Deployment default/web: HTTP 422 (Invalid: Deployment.apps "web" is invalid: spec.selector: Required value)');
+  });
+});
+
+describe('ClientNodeKubeCluster kind resolution (delete, list)', () => {
+  beforeEach(() => {
+    api.seed({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: {} });
+  });
+
+  it.each(['Deployment', 'deployment', 'DEPLOYMENTS', 'deployments.v1.apps'])('resolves %s', async (kind) => {
+    await expect(kube.delete({ kind, namespace: 'default', name: 'web' })).resolves.toBe('deleted');
+    expect(api.get('apps/v1', 'Deployment', 'web', 'default')).toBeUndefined();
+  });
+
+  it('does not resolve short names, and says so', async () => {
+    const error = await kube.delete({ kind: 'deploy', namespace: 'default', name: 'web' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KubeApiError);
+    expect((error as Error).message).toMatch(/unknown kind "deploy".*short names such as "deploy" are not resolved/);
+  });
+
+  it('resolves a CRD kind through discovery of its group', async () => {
+    api.seed({ apiVersion: 'example.org/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'team' } });
+    await expect(kube.delete({ kind: 'widget', namespace: 'team', name: 'w' })).resolves.toBe('deleted');
+  });
+
+  it('passes propagationPolicy and gracePeriodSeconds and reports a missing object as not-found', async () => {
+    // Act
+    const deleted = await kube.delete({ kind: 'Deployment', namespace: 'default', name: 'web' }, { propagationPolicy: 'Foreground', gracePeriodSeconds: 5 });
+    const again = await kube.delete({ kind: 'Deployment', namespace: 'default', name: 'web' });
+
+    // Assert
+    expect([deleted, again]).toEqual(['deleted', 'not-found']);
+    const del = api.requests.find((r) => r.method === 'DELETE')!;
+    expect(del.path).toBe('/apis/apps/v1/namespaces/default/deployments/web');
+    expect(del.query).toEqual({ propagationPolicy: 'Foreground', gracePeriodSeconds: '5' });
+  });
+
+  it('treats a namespaced kind without namespace as not-found without a request (CLM\'s behaviour)', async () => {
+    await expect(kube.delete({ kind: 'Deployment', name: 'web' })).resolves.toBe('not-found');
+    expect(api.requests.some((r) => r.method === 'DELETE')).toBe(false);
+  });
+
+  it('lists across all namespaces or in one, with a label selector, and fills apiVersion and kind', async () => {
+    // Arrange
+    api.seed({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'old', namespace: 'kube-system', labels: { version: 'v1' } } });
+    api.seed({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'new', namespace: 'kube-system', labels: { version: 'v2' } } });
+
+    // Act
+    const all = await kube.list('deployments');
+    const selected = await kube.list('Deployment', { namespace: 'kube-system', labelSelector: 'version!=v2' });
+
+    // Assert
+    expect(all.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['default/web', 'kube-system/new', 'kube-system/old']);
+    expect(selected.map((o) => [o.apiVersion, o.kind, o.metadata.name])).toEqual([['apps/v1', 'Deployment', 'old']]);
+    const lists = api.requests.filter((r) => r.path.endsWith('/deployments'));
+    expect(lists.map((r) => r.path)).toEqual(['/apis/apps/v1/deployments', '/apis/apps/v1/namespaces/kube-system/deployments']);
+    expect(lists[1].query).toEqual({ labelSelector: 'version!=v2', limit: '500' });
+  });
+
+  it('follows continue tokens', async () => {
+    // Arrange
+    for (let i = 0; i < 501; i++) api.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(i).padStart(3, '0')}`, namespace: 'default' } });
+
+    // Act
+    const items = await kube.list('configmaps', { namespace: 'default' });
+
+    // Assert
+    expect(items).toHaveLength(501);
+    expect(api.requests.filter((r) => r.path === '/api/v1/namespaces/default/configmaps').map((r) => r.query.continue)).toEqual([undefined, '500']);
+  });
+
+  it('annotates with a merge patch and leaves a missing object alone', async () => {
+    // Act
+    await kube.annotate({ kind: 'Namespace', name: 'gone' }, { 'zalando.org/delete-date': '2026-01-01' });
+    api.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    await kube.annotate({ kind: 'Namespace', name: 'team-a' }, { 'zalando.org/delete-date': '2026-01-01', 'zalando.org/delete-namespace': 'team-a' });
+
+    // Assert
+    const patch = api.requests.filter((r) => r.method === 'PATCH').at(-1)!;
+    expect(patch.contentType).toBe('application/merge-patch+json');
+    expect(api.get('v1', 'Namespace', 'team-a')?.metadata.annotations).toEqual({ 'zalando.org/delete-date': '2026-01-01', 'zalando.org/delete-namespace': 'team-a' });
+  });
+});

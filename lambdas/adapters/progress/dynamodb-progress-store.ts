@@ -1,0 +1,140 @@
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Problem } from '../../core/model/cluster';
+import type { RunRecord } from '../../core/model/run';
+import { appendProblem } from '../../core/status/problems';
+import type { ObjectRef } from '../../ports/kube-cluster';
+import type { ClusterControls, Lease, ProgressStore, StoredStatus } from '../../ports/progress-store';
+import { ConflictError, LeaseHeldError } from '../../shared/errors';
+
+/**
+ * The ProgressStore in one DynamoDB table (pk, sk; DESIGN.md §4), every write conditional:
+ *   CLUSTER#<id> LEASE            holder, expiresAt (+ ttl)   — taken if free, own, or expired
+ *   CLUSTER#<id> RUN#<version>    record, revision            — optimistic locking on revision
+ *   CLUSTER#<id> STATUS           record, writeId             — problems capped at 25
+ *   CLUSTER#<id> CONTROLS         record
+ *   CLUSTER#<id> INVENTORY        refs
+ */
+export class DynamoDbProgressStore implements ProgressStore {
+  private readonly doc: DynamoDBDocumentClient;
+
+  constructor(client: DynamoDBClient, private readonly tableName: string) {
+    this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  }
+
+  async acquireLease(clusterId: string, holder: string, ttlMs: number, now: number): Promise<Lease> {
+    const lease: Lease = { clusterId, holder, expiresAt: now + ttlMs };
+    try {
+      await this.doc.send(new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: pk(clusterId), sk: 'LEASE', holder, expiresAt: lease.expiresAt, ttl: Math.ceil(lease.expiresAt / 1000) + 86400 },
+        ConditionExpression: 'attribute_not_exists(pk) OR holder = :holder OR expiresAt < :now',
+        ExpressionAttributeValues: { ':holder': holder, ':now': now },
+      }));
+      return lease;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const current = await this.getLease(clusterId);
+      throw new LeaseHeldError(clusterId, current?.holder ?? 'another execution', current?.expiresAt ?? now);
+    }
+  }
+
+  async releaseLease(clusterId: string, holder: string): Promise<void> {
+    try {
+      await this.doc.send(new DeleteCommand({
+        TableName: this.tableName,
+        Key: { pk: pk(clusterId), sk: 'LEASE' },
+        ConditionExpression: 'holder = :holder',
+        ExpressionAttributeValues: { ':holder': holder },
+      }));
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  async getLease(clusterId: string): Promise<Lease | undefined> {
+    const item = await this.get(clusterId, 'LEASE');
+    return item ? { clusterId, holder: String(item.holder), expiresAt: Number(item.expiresAt) } : undefined;
+  }
+
+  async getRun(clusterId: string, targetVersion: string): Promise<RunRecord | undefined> {
+    const item = await this.get(clusterId, `RUN#${targetVersion}`);
+    return item ? (item.record as RunRecord) : undefined;
+  }
+
+  async putRun(run: RunRecord): Promise<RunRecord> {
+    const next = { ...run, revision: run.revision + 1 };
+    try {
+      await this.doc.send(new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: pk(run.clusterId), sk: `RUN#${run.targetVersion}`, record: next, revision: next.revision },
+        ...(run.revision === 0
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'revision = :expected', ExpressionAttributeValues: { ':expected': run.revision } }),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }));
+      return next;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const current = await this.getRun(run.clusterId, run.targetVersion);
+      throw new ConflictError(`Run of ${run.clusterId} at ${run.targetVersion} was changed by someone else (expected revision ${run.revision})`, { current, cause: error });
+    }
+  }
+
+  async getStatus(clusterId: string): Promise<StoredStatus | undefined> {
+    return (await this.get(clusterId, 'STATUS'))?.record as StoredStatus | undefined;
+  }
+
+  async putStatus(clusterId: string, status: StoredStatus): Promise<void> {
+    await this.put(clusterId, 'STATUS', { record: status });
+  }
+
+  async recordProblem(clusterId: string, problem: Problem, now: number): Promise<StoredStatus> {
+    for (let attempt = 0; ; attempt++) {
+      const item = await this.get(clusterId, 'STATUS');
+      const current = (item?.record as StoredStatus | undefined) ?? { currentVersion: '', lastVersion: '', nextVersion: '', problems: [], updatedAt: 0 };
+      const next: StoredStatus = { ...current, problems: appendProblem(current.problems, problem), updatedAt: now };
+      const writeId = Number(item?.writeId ?? 0);
+      try {
+        await this.doc.send(new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: pk(clusterId), sk: 'STATUS', record: next, writeId: writeId + 1 },
+          ConditionExpression: 'attribute_not_exists(pk) OR writeId = :w',
+          ExpressionAttributeValues: { ':w': writeId },
+        }));
+        return next;
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException) || attempt >= 4) throw error;
+      }
+    }
+  }
+
+  async getControls(clusterId: string): Promise<ClusterControls | undefined> {
+    return (await this.get(clusterId, 'CONTROLS'))?.record as ClusterControls | undefined;
+  }
+
+  async putControls(clusterId: string, controls: ClusterControls): Promise<void> {
+    await this.put(clusterId, 'CONTROLS', { record: controls });
+  }
+
+  async getInventory(clusterId: string): Promise<readonly ObjectRef[]> {
+    return ((await this.get(clusterId, 'INVENTORY'))?.refs as ObjectRef[] | undefined) ?? [];
+  }
+
+  async putInventory(clusterId: string, refs: readonly ObjectRef[]): Promise<void> {
+    await this.put(clusterId, 'INVENTORY', { refs: [...refs] });
+  }
+
+  private async get(clusterId: string, sk: string): Promise<Record<string, unknown> | undefined> {
+    const result = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: pk(clusterId), sk }, ConsistentRead: true }));
+    return result.Item;
+  }
+
+  private async put(clusterId: string, sk: string, attributes: Record<string, unknown>): Promise<void> {
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: pk(clusterId), sk, ...attributes } }));
+  }
+}
+
+function pk(clusterId: string): string {
+  return `CLUSTER#${clusterId}`;
+}

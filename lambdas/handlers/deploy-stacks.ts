@@ -1,0 +1,5 @@
+import { deployStacksTask } from '../tasks/cluster-update-tasks';
+import { lambdaHandler } from './lambda-handler';
+
+/** Lambda entry of the deployStacks task (contract and logic: tasks/cluster-update-tasks.ts). */
+export const handler = lambdaHandler(deployStacksTask);

@@ -1,0 +1,5 @@
+import { renderConfigTask } from '../tasks/cluster-update-tasks';
+import { lambdaHandler } from './lambda-handler';
+
+/** Lambda entry of the renderConfig task (contract and logic: tasks/cluster-update-tasks.ts). */
+export const handler = lambdaHandler(renderConfigTask);

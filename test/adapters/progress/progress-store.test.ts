@@ -1,0 +1,80 @@
+import { DynamoDbProgressStore } from '../../../lambdas/adapters/progress/dynamodb-progress-store';
+import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
+import { newRunRecord } from '../../../lambdas/core/model/run';
+import { MAX_PROBLEMS } from '../../../lambdas/core/status/problems';
+import type { ProgressStore } from '../../../lambdas/ports/progress-store';
+import { ConflictError, LeaseHeldError } from '../../../lambdas/shared/errors';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../support/dynamodb-local';
+
+// The same contract, against the in-memory store (simulator, unit tests) and a real DynamoDB Local.
+let local: DynamoDbLocal;
+let tables = 0;
+
+beforeAll(async () => {
+  local = await startDynamoDbLocal();
+}, 60_000);
+
+afterAll(async () => {
+  await local?.stop();
+});
+
+const stores: [string, () => Promise<ProgressStore>][] = [
+  ['memory', async () => new MemoryProgressStore()],
+  ['dynamodb-local', async () => {
+    const name = `progress-${++tables}`;
+    await local.createTable(name);
+    return new DynamoDbProgressStore(local.client, name);
+  }],
+];
+
+describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
+  const cluster = 'aws:123456789012:eu-central-1:kube-1';
+
+  it('gives the lease to one holder, renews it for that holder, and lets another steal it only after expiry', async () => {
+    const store = await create();
+    await store.acquireLease(cluster, 'exec-a', 1000, 0);
+    await expect(store.acquireLease(cluster, 'exec-b', 1000, 500)).rejects.toBeInstanceOf(LeaseHeldError);
+    await expect(store.acquireLease(cluster, 'exec-a', 1000, 900)).resolves.toMatchObject({ holder: 'exec-a', expiresAt: 1900 });
+    await expect(store.acquireLease(cluster, 'exec-b', 1000, 1800)).rejects.toBeInstanceOf(LeaseHeldError);
+    await expect(store.acquireLease(cluster, 'exec-b', 1000, 2000)).resolves.toMatchObject({ holder: 'exec-b' });
+    await store.releaseLease(cluster, 'exec-a'); // not the holder any more: no effect
+    expect((await store.getLease(cluster))?.holder).toBe('exec-b');
+    await store.releaseLease(cluster, 'exec-b');
+    expect(await store.getLease(cluster)).toBeUndefined();
+  });
+
+  it('writes runs with optimistic locking and reports a lost race as ConflictError', async () => {
+    const store = await create();
+    const fresh = newRunRecord({ clusterId: cluster, targetVersion: 'v1#h', action: 'provision', holder: 'exec-a', previousVersion: '' }, 0);
+    const first = await store.putRun(fresh);
+    expect(first.revision).toBe(1);
+    await expect(store.putRun(fresh)).rejects.toBeInstanceOf(ConflictError);
+    const second = await store.putRun({ ...first, phase: 'RenderConfig' });
+    expect(second.revision).toBe(2);
+    const stale = store.putRun({ ...first, phase: 'stale writer' });
+    await expect(stale).rejects.toBeInstanceOf(ConflictError);
+    expect((await store.getRun(cluster, 'v1#h'))?.phase).toBe('RenderConfig');
+  });
+
+  it('caps problems at 25, compacting repeats, with a too-many-problems marker', async () => {
+    const store = await create();
+    await store.recordProblem(cluster, { type: 't', title: 'same' }, 1);
+    const repeated = await store.recordProblem(cluster, { type: 't', title: 'same' }, 2);
+    expect(repeated.problems).toHaveLength(1);
+    let status = repeated;
+    for (let i = 0; i < 30; i++) status = await store.recordProblem(cluster, { type: 't', title: `problem ${i}` }, 3 + i);
+    expect(status.problems).toHaveLength(MAX_PROBLEMS);
+    expect(status.problems[0].title).toBe('<multiple problems>');
+    expect(status.problems[MAX_PROBLEMS - 1].title).toBe('problem 29');
+  });
+
+  it('keeps status, controls and the applied-objects inventory', async () => {
+    const store = await create();
+    await store.putStatus(cluster, { currentVersion: 'a', lastVersion: '', nextVersion: 'b', problems: [], updatedAt: 5, lifecycleStatus: 'ready' });
+    await store.putControls(cluster, { paused: true, reason: 'freeze' });
+    await store.putInventory(cluster, [{ kind: 'Deployment', namespace: 'default', name: 'web' }]);
+    expect(await store.getStatus(cluster)).toMatchObject({ currentVersion: 'a', nextVersion: 'b', lifecycleStatus: 'ready' });
+    expect(await store.getControls(cluster)).toEqual({ paused: true, reason: 'freeze' });
+    expect(await store.getInventory(cluster)).toEqual([{ kind: 'Deployment', namespace: 'default', name: 'web' }]);
+  });
+});

@@ -1,6 +1,11 @@
 /**
  * ArtifactStore on one S3 bucket (optionally under a key prefix). Bodies are UTF-8 text: rendered configs, templates.
- * `urlFor` gives the https URL CloudFormation reads a TemplateURL from; path-style when an endpoint (moto) is set.
+ *
+ * `urlFor` gives the https URL CloudFormation reads a TemplateURL from: virtual-hosted on AWS
+ * (`https://<bucket>.s3.<region>.amazonaws.com/<key>`), and path-style on the AWS host when an endpoint is set
+ * (`https://s3.<region>.amazonaws.com/<bucket>/<key>`). An emulator never fetches that URL; it parses bucket and key
+ * out of it, and moto only understands the AWS host forms (or a "localhost" host): a `http://127.0.0.1:port/...`
+ * URL makes moto take "127" for the bucket name (verified against moto 5.2).
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -13,7 +18,7 @@ export interface S3ArtifactStoreOptions {
   readonly prefix?: string;
   /** The bucket's region, for virtual-hosted URLs. */
   readonly region: string;
-  /** Same endpoint the S3 client uses (moto); URLs are then `<endpoint>/<bucket>/<key>`. @default - AWS */
+  /** Same endpoint the S3 client uses (moto); URLs are then path-style. @default - AWS */
   readonly endpoint?: string;
 }
 
@@ -51,7 +56,7 @@ export class S3ArtifactStore implements ArtifactStore {
   urlFor(key: string): string {
     const path = this.fullKey(key).split('/').map(encodeURIComponent).join('/');
     const { bucket, region, endpoint } = this.options;
-    if (endpoint) return `${endpoint.replace(/\/+$/, '')}/${bucket}/${path}`;
+    if (endpoint) return `https://s3.${region}.amazonaws.com/${bucket}/${path}`;
     return `https://${bucket}.s3.${region}.amazonaws.com/${path}`;
   }
 

@@ -45,10 +45,10 @@ describe('S3ArtifactStore', () => {
     expect(slow).not.toBeInstanceOf(TransientApiError);
   });
 
-  it('builds virtual-hosted URLs on AWS and path-style URLs against an endpoint, encoding the key', () => {
+  it('builds virtual-hosted URLs on AWS and path-style AWS URLs (which moto parses) when an endpoint is set, encoding the key', () => {
     const aws = new S3ArtifactStore(client, { bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1', prefix: 'templates/', region: 'eu-central-1' });
     const moto = new S3ArtifactStore(client, { bucket: 'b', region: 'eu-central-1', endpoint: 'http://127.0.0.1:5000/' });
     expect(aws.urlFor('kube 1/x.template')).toBe('https://cluster-lifecycle-manager-123456789012-eu-central-1.s3.eu-central-1.amazonaws.com/templates/kube%201/x.template');
-    expect(moto.urlFor('a/b.template')).toBe('http://127.0.0.1:5000/b/a/b.template');
+    expect(moto.urlFor('a/b.template')).toBe('https://s3.eu-central-1.amazonaws.com/b/a/b.template');
   });
 });

@@ -1,0 +1,160 @@
+import { hashOf } from '../hash';
+import type { SimContext } from '../sim-context';
+import type { KubeState, PodOwner, SimPod, StoredObject, TolerationSpec } from '../world-state';
+import { POD_NAME_ALPHABET, beginPodDeletion, createPod, podKey } from './pods';
+import type { PodInit } from './pods';
+import { schedulePending, selectorFits, toleratesHard } from './scheduler';
+import { labelsOf, metaOf, nameOf, namespaceOf, ownersOf, replicasOf, serverMetadata, specOf, storedOfKind, uidOf } from './stored';
+import type { Json } from './stored';
+
+/**
+ * The controllers: Deployment → ReplicaSet (one per pod template, older ones scaled to 0) → pods;
+ * StatefulSet pods `<name>-<i>` with zone-bound volumes, recreated only once the old pod is gone;
+ * DaemonSet pods bound straight to every node they tolerate (cordoning does not matter, they never move).
+ * A ReplicaSet replaces a pod as soon as it starts terminating, as the real one does.
+ */
+
+function owner(kind: string, obj: Json): PodOwner {
+  return { kind, name: nameOf(obj), uid: uidOf(obj) };
+}
+
+function podInit(template: Json, namespace: string, name: string, podOwner: PodOwner, extraLabels: Record<string, string> = {}): PodInit {
+  const spec = specOf(template);
+  return {
+    namespace,
+    name,
+    labels: { ...labelsOf(template), ...extraLabels },
+    annotations: { ...((metaOf(template).annotations ?? {}) as Record<string, string>) },
+    owner: podOwner,
+    ...(typeof spec.terminationGracePeriodSeconds === 'number' ? { grace: spec.terminationGracePeriodSeconds } : {}),
+    ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector as Record<string, string> } : {}),
+    ...(Array.isArray(spec.tolerations) ? { tolerations: spec.tolerations as TolerationSpec[] } : {}),
+  };
+}
+
+const ownedBy = (kube: KubeState, uid: string): SimPod[] => Object.values(kube.pods).filter((pod) => pod.owner?.uid === uid).sort((a, b) => a.seq - b.seq);
+
+function uniquePodName(ctx: SimContext, kube: KubeState, namespace: string, base: string): string {
+  for (;;) {
+    const name = `${base}-${ctx.rng.chars(5, POD_NAME_ALPHABET)}`;
+    if (!kube.pods[podKey(namespace, name)]) return name;
+  }
+}
+
+export function templateHash(template: unknown): string {
+  return [...hashOf([JSON.stringify(template ?? {})], 10)].map((digit) => POD_NAME_ALPHABET[parseInt(digit, 16)]).join('');
+}
+
+function deployments(ctx: SimContext, kube: KubeState): void {
+  for (const [, stored] of storedOfKind(kube, 'apps', 'Deployment')) {
+    const d = stored.obj;
+    const namespace = namespaceOf(d);
+    const template = (specOf(d).template ?? {}) as Json;
+    const hash = templateHash(template);
+    const rsName = `${nameOf(d)}-${hash}`;
+    const rsKey = `apps/ReplicaSet/${namespace}/${rsName}`;
+    const want = replicasOf(d);
+    const labelled = { ...template, metadata: { ...metaOf(template), labels: { ...labelsOf(template), 'pod-template-hash': hash } } };
+    const existing = kube.objects[rsKey];
+    if (!existing) {
+      kube.objects[rsKey] = {
+        seq: ctx.nextSeq(),
+        obj: {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: rsName, namespace, labels: labelsOf(labelled), ...serverMetadata(ctx), ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: nameOf(d), uid: uidOf(d), controller: true }] },
+          spec: { replicas: want, selector: specOf(d).selector ?? {}, template: labelled },
+        },
+      };
+    } else if (replicasOf(existing.obj) !== want) specOf(existing.obj).replicas = want;
+    for (const [key, rs] of storedOfKind(kube, 'apps', 'ReplicaSet')) {
+      if (key !== rsKey && ownersOf(rs.obj).some((ref) => ref.uid === uidOf(d)) && replicasOf(rs.obj) !== 0) specOf(rs.obj).replicas = 0;
+    }
+  }
+}
+
+/** Surplus pods go unscheduled first, then not-ready ones, then the newest. */
+function surplusOrder(a: SimPod, b: SimPod): number {
+  const rank = (pod: SimPod): number => (!pod.nodeName ? 0 : !pod.ready ? 1 : 2);
+  return rank(a) - rank(b) || b.seq - a.seq;
+}
+
+function replicaSets(ctx: SimContext, kube: KubeState): void {
+  for (const [, stored] of storedOfKind(kube, 'apps', 'ReplicaSet')) {
+    const rs = stored.obj;
+    const namespace = namespaceOf(rs);
+    const active = ownedBy(kube, uidOf(rs)).filter((pod) => pod.deletingAt === undefined);
+    const want = replicasOf(rs);
+    const template = (specOf(rs).template ?? {}) as Json;
+    for (let i = active.length; i < want; i += 1) createPod(ctx, kube, podInit(template, namespace, uniquePodName(ctx, kube, namespace, nameOf(rs)), owner('ReplicaSet', rs)));
+    for (const pod of active.sort(surplusOrder).slice(0, Math.max(0, active.length - want))) beginPodDeletion(ctx, kube, pod);
+  }
+}
+
+function claimNames(sts: Json): string[] {
+  const templates = specOf(sts).volumeClaimTemplates;
+  return Array.isArray(templates) ? templates.map((t) => nameOf(t as Json)).filter(Boolean) : [];
+}
+
+function statefulSets(ctx: SimContext, kube: KubeState): void {
+  for (const [, stored] of storedOfKind(kube, 'apps', 'StatefulSet')) {
+    const sts = stored.obj;
+    const namespace = namespaceOf(sts);
+    const name = nameOf(sts);
+    const want = replicasOf(sts);
+    const template = (specOf(sts).template ?? {}) as Json;
+    for (let i = 0; i < want; i += 1) {
+      const podName = `${name}-${i}`;
+      if (kube.pods[podKey(namespace, podName)]) continue;
+      const init = podInit(template, namespace, podName, owner('StatefulSet', sts), { 'statefulset.kubernetes.io/pod-name': podName });
+      createPod(ctx, kube, { ...init, volumes: claimNames(sts).map((claim) => `${namespace}/${claim}-${podName}`) });
+    }
+    for (const pod of ownedBy(kube, uidOf(sts))) {
+      const ordinal = Number(pod.name.slice(name.length + 1));
+      if (ordinal >= want && pod.deletingAt === undefined) beginPodDeletion(ctx, kube, pod);
+    }
+  }
+}
+
+function daemonSets(ctx: SimContext, kube: KubeState): void {
+  const nodes = Object.values(kube.nodes).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const [, stored] of storedOfKind(kube, 'apps', 'DaemonSet')) {
+    const ds = stored.obj;
+    const template = (specOf(ds).template ?? {}) as Json;
+    const init = podInit(template, namespaceOf(ds), '', owner('DaemonSet', ds));
+    const onNode = new Set(ownedBy(kube, uidOf(ds)).map((pod) => pod.nodeName));
+    for (const node of nodes) {
+      if (onNode.has(node.name) || !toleratesHard(init.tolerations, node) || !selectorFits(init.nodeSelector, node)) continue;
+      createPod(ctx, kube, { ...init, name: uniquePodName(ctx, kube, init.namespace, nameOf(ds)), nodeName: node.name });
+    }
+  }
+}
+
+/** Run every controller once, then the scheduler. */
+export function reconcileWorkloads(ctx: SimContext, kube: KubeState): void {
+  deployments(ctx, kube);
+  replicaSets(ctx, kube);
+  statefulSets(ctx, kube);
+  daemonSets(ctx, kube);
+  schedulePending(ctx, kube);
+}
+
+/** `.status` as the controllers would report it, for `list`. */
+export function workloadStatus(kube: KubeState, kind: string, stored: StoredObject): Json | undefined {
+  const obj = stored.obj;
+  const pods = (uid: string): SimPod[] => ownedBy(kube, uid).filter((pod) => pod.deletingAt === undefined);
+  const summary = (list: SimPod[]): Json => ({ replicas: list.length, readyReplicas: list.filter((p) => p.ready).length, availableReplicas: list.filter((p) => p.ready).length });
+  if (kind === 'ReplicaSet' || kind === 'StatefulSet') return summary(pods(uidOf(obj)));
+  if (kind === 'Deployment') {
+    const sets = storedOfKind(kube, 'apps', 'ReplicaSet').filter(([, rs]) => ownersOf(rs.obj).some((ref) => ref.uid === uidOf(obj)));
+    const current = `${nameOf(obj)}-${templateHash(specOf(obj).template ?? {})}`;
+    const all = sets.flatMap(([, rs]) => pods(uidOf(rs.obj)));
+    const updated = sets.filter(([, rs]) => nameOf(rs.obj) === current).flatMap(([, rs]) => pods(uidOf(rs.obj)));
+    return { ...summary(all), updatedReplicas: updated.length };
+  }
+  if (kind === 'DaemonSet') {
+    const list = pods(uidOf(obj));
+    return { currentNumberScheduled: list.filter((p) => p.nodeName).length, desiredNumberScheduled: list.length, numberReady: list.filter((p) => p.ready).length };
+  }
+  return undefined;
+}

@@ -1,7 +1,8 @@
 /**
- * CLM's template functions as handlebars helpers. Each entry is thin: it checks the argument count and maps
- * to a pure function in lambdas/core/template-helpers/. Errors are reported with the template path, the line
- * and the helper name.
+ * CLM's template functions as helpers of the template interpreter. Each entry is thin: it checks the argument
+ * count and maps to a pure function in lambdas/core/template-helpers/. Errors are reported with the template
+ * path, the line and the helper name. Built-ins (`if`, `unless`, `each`, `with`, `lookup`) live in the
+ * interpreter.
  *
  * Go template → handlebars, for porting CLM configs:
  *   {{ .Cluster.ConfigItems.x }}                   → {{Cluster.ConfigItems.x}}
@@ -17,7 +18,6 @@
  *   {{ printf "%s-%d" .a .b }}                     → {{printf "%s-%d" a b}}
  * Values print as JavaScript does: a list prints `a,b` (Go: `[a b]`); use `join` to control it.
  */
-import type Handlebars from 'handlebars';
 import { posix } from 'node:path';
 import { expectString, helperError } from '../../core/template-helpers/args';
 import * as collections from '../../core/template-helpers/collections';
@@ -32,8 +32,8 @@ import * as strings from '../../core/template-helpers/strings';
 import type { InstanceTypeInfo } from '../../ports/template-engine';
 import { TemplateRenderError } from '../../shared/errors';
 import { PENDING } from './cloud-lookup-cache';
-import { SCOPE_KEY } from './render-scope';
 import type { RenderScope } from './render-scope';
+import type { InlineHelper } from './template-interpreter';
 
 interface HelperSpec {
   readonly min: number;
@@ -162,49 +162,35 @@ function manifestHash(scope: RenderScope, [relative]: unknown[]): string {
   return sha256Hex(output);
 }
 
-/** What handlebars passes as the last argument of every helper call. */
-interface CallOptions {
-  readonly fn?: unknown;
-  readonly hash?: Record<string, unknown>;
-  readonly data?: Record<string, unknown>;
-  readonly loc?: { readonly start: { readonly line: number } };
-}
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function arityError(name: string, spec: HelperSpec, got: number): TemplateRenderError {
+function arityError(spec: HelperSpec, got: number): TemplateRenderError {
   const wanted = spec.max === undefined ? `at least ${plural(spec.min, 'argument')}`
     : spec.min === spec.max ? plural(spec.min, 'argument') : `${spec.min} to ${spec.max} arguments`;
   return helperError(`wants ${wanted}, got ${got}`);
 }
 
-/** Wraps a spec: strips handlebars' options argument, checks the call, locates errors. */
-function toHandlebarsHelper(name: string, spec: HelperSpec): Handlebars.HelperDelegate {
-  return function clmHelper(this: unknown, ...all: unknown[]): unknown {
-    const options = all[all.length - 1] as CallOptions;
-    const args = all.slice(0, -1);
-    const scope = options.data?.[SCOPE_KEY] as RenderScope;
-    if (args.length === 0 && name === 'index' && options.data && typeof options.data.index === 'number') {
-      // Handlebars resolves `{{@index}}` to a helper named index when there is one: give the loop index back.
-      return options.data.index;
-    }
-    try {
-      if (options.fn) throw helperError(`is not a block helper; call it as {{${name} …}} or (${name} …)`);
-      if (Object.keys(options.hash ?? {}).length > 0) throw helperError('takes no key=value arguments');
-      if (args.length < spec.min || (spec.max !== undefined && args.length > spec.max)) throw arityError(name, spec, args.length);
-      return spec.fn(scope, args);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new TemplateRenderError(message.startsWith(name) ? message : `${name}: ${message}`, {
-        location: { file: scope.file.path, line: options.loc?.start.line },
-        cause: error,
-      });
-    }
-  };
+const SPECS: ReadonlyMap<string, HelperSpec> = new Map(Object.entries(CLM_HELPERS));
+
+/** Calls a CLM helper: checks the call, and reports any error with the template path, the line and the helper's name. */
+function callHelper(name: string, spec: HelperSpec, scope: RenderScope, args: unknown[], hash: Record<string, unknown>, line: number): unknown {
+  try {
+    if (Object.keys(hash).length > 0) throw helperError('takes no key=value arguments');
+    if (args.length < spec.min || (spec.max !== undefined && args.length > spec.max)) throw arityError(spec, args.length);
+    return spec.fn(scope, args);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new TemplateRenderError(message.startsWith(name) ? message : `${name}: ${message}`, {
+      location: { file: scope.file.path, line },
+      cause: error,
+    });
+  }
 }
 
-export function registerClmHelpers(handlebars: typeof Handlebars): void {
-  for (const [name, spec] of Object.entries(CLM_HELPERS)) handlebars.registerHelper(name, toHandlebarsHelper(name, spec));
+/** The CLM helper `name` bound to a render, or undefined when there is no such helper. */
+export function clmHelper(name: string, scope: RenderScope): InlineHelper | undefined {
+  const spec = SPECS.get(name);
+  return spec && ((args, hash, line) => callHelper(name, spec, scope, args, hash, line));
 }

@@ -1,8 +1,6 @@
-/** The per-render state helpers see, passed through handlebars' `@data` frame under SCOPE_KEY. */
+/** The per-render state helpers see. */
 import type { RenderRequest, TemplateFile } from '../../ports/template-engine';
 import type { CloudLookupCache, LookupRound } from './cloud-lookup-cache';
-
-export const SCOPE_KEY = 'clmRenderScope';
 
 export interface RenderScope {
   /** The template being rendered (a sibling while computing manifestHash). */

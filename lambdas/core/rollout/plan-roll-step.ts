@@ -88,7 +88,9 @@ export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, pol
     }
     cordon.push(node);
   }
-  const finalScale = unmatched > 0 && cordon.length === 0 && busy === 0
+  // One extra node at a time: while a new node still boots it may be the one for that AZ.
+  const booting = snapshot.nodes.some((n) => !n.outdated && !n.ready);
+  const finalScale = unmatched > 0 && cordon.length === 0 && busy === 0 && !booting
     ? Math.min(Math.max(scaleTo ?? snapshot.desired, snapshot.desired) + 1, Math.max(snapshot.max, base + policy.maxSurge + 1))
     : scaleTo;
   if (unmatched > 0 && cordon.length === 0 && !waitingFor) waitingFor = `a new node in the zone of ${unmatched} node(s) with volumes`;

@@ -116,7 +116,6 @@ export function completeStackOperation(ctx: SimContext, account: AccountState, n
   const pending = stack?.pending;
   if (!stack || !pending || stack.token !== token) return;
   stack.pending = undefined;
-  stack.lastUpdatedTime = ctx.now;
   if (pending.operation === 'delete') {
     for (const record of Object.values(stack.resources)) deleteResource(ctx, account, record);
     for (const [exportName, exported] of Object.entries(account.exports)) if (exported.stack === name) delete account.exports[exportName];

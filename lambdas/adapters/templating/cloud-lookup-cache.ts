@@ -3,10 +3,13 @@
  * if the engine has it, the helper uses it; otherwise the request is recorded for this pass and the helper
  * returns a placeholder. After the pass the engine awaits every recorded request (one port call per distinct
  * key, shared by concurrent renders) and renders again. Successes are cached for the engine's lifetime;
- * failures only for the render that saw them, so a transient error is retried by the next render.
+ * failures only for the render that saw them, so a transient error is retried by the next render. A failure
+ * is a TemplateRenderError naming the helper and its arguments, or a TransientApiError when the port's error
+ * is retryable (throttling), so that the workflow retries instead of failing the cluster.
  */
 import type { CloudLookups } from '../../ports/template-engine';
 import { helperError } from '../../core/template-helpers/args';
+import { TransientApiError, isRetryable } from '../../shared/errors';
 
 export interface LookupRequest {
   /** Identifies the port call and its arguments, e.g. `instanceType\u0000m5.large`. */
@@ -36,7 +39,9 @@ export class CloudLookupCache {
     if (this.values.has(request.key)) return this.values.get(request.key);
     if (round.failures.has(request.key)) {
       const cause = round.failures.get(request.key);
-      throw helperError(`${request.label} failed: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
+      const message = `${request.label} failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+      // Throttling and the like stay retryable, so a Step Functions Retry can try the render again.
+      throw isRetryable(cause) ? new TransientApiError(message, { cause }) : helperError(message, cause);
     }
     round.pending.set(request.key, request);
     return PENDING;

@@ -16,7 +16,10 @@
  *   {{ with $x := … }} / variables                 → {{#with (…) as |x|}}…{{/with}}
  *   {{- x -}} (trim whitespace)                    → {{~x~}}; a block tag alone on its line leaves no blank line
  *   {{ printf "%s-%d" .a .b }}                     → {{printf "%s-%d" a b}}
- * Values print as JavaScript does: a list prints `a,b` (Go: `[a b]`); use `join` to control it.
+ *   {{ index .NodePool.ConfigItems "taints" }}     → {{index NodePool.ConfigItems "taints"}}   ("" when missing)
+ * Differences to keep in mind: values print as JavaScript does (a list prints `a,b`, Go prints `[a b]`; use
+ * `join`); `{{#if}}` follows handlebars (0, "", null and [] are false, an empty map is true), while the
+ * helpers `and`, `or` and `not` follow Go (an empty map is false).
  */
 import { posix } from 'node:path';
 import { expectString, helperError } from '../../core/template-helpers/args';
@@ -30,7 +33,7 @@ import * as network from '../../core/template-helpers/network';
 import * as quantities from '../../core/template-helpers/quantities';
 import * as strings from '../../core/template-helpers/strings';
 import type { InstanceTypeInfo } from '../../ports/template-engine';
-import { TemplateRenderError } from '../../shared/errors';
+import { TemplateRenderError, TransientApiError, isRetryable } from '../../shared/errors';
 import { PENDING } from './cloud-lookup-cache';
 import type { RenderScope } from './render-scope';
 import type { InlineHelper } from './template-interpreter';
@@ -182,10 +185,9 @@ function callHelper(name: string, spec: HelperSpec, scope: RenderScope, args: un
     return spec.fn(scope, args);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new TemplateRenderError(message.startsWith(name) ? message : `${name}: ${message}`, {
-      location: { file: scope.file.path, line },
-      cause: error,
-    });
+    const located = message.startsWith(name) ? message : `${name}: ${message}`;
+    const options = { location: { file: scope.file.path, line }, cause: error };
+    throw isRetryable(error) ? new TransientApiError(located, options) : new TemplateRenderError(located, options);
   }
 }
 

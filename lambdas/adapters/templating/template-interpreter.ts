@@ -1,7 +1,7 @@
 /**
  * Evaluates a parsed handlebars template (handlebars' own parser and whitespace control; its AST) directly,
- * instead of compiling it to JavaScript: handlebars' code generator costs several milliseconds per template,
- * which a cluster of 300 manifests cannot afford (see the report in the engine's tests).
+ * instead of compiling it to JavaScript: handlebars' code generator costs several milliseconds per template
+ * (about 1.5 s of CPU for a cluster of 300 manifests, measured), interpreting the AST a fraction of that.
  *
  * Semantics are handlebars 4.7's, run in strict mode without escaping, with two deliberate differences:
  * - every path is strict, helper arguments and block conditions included (Go's `missingkey=error`), and a

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import Handlebars from 'handlebars';
 import { HandlebarsTemplateEngine } from '../../../lambdas/adapters/templating/handlebars-template-engine';
 import type { CloudLookups, InstanceTypeInfo, RenderRequest, TemplateFile } from '../../../lambdas/ports/template-engine';
-import { TemplateRenderError } from '../../../lambdas/shared/errors';
+import { TemplateRenderError, ThrottledError, TransientApiError, isRetryable } from '../../../lambdas/shared/errors';
 
 const DEPLOYMENT = 'main/cluster/manifests/coredns/deployment.yaml';
 
@@ -177,10 +177,12 @@ describe('HandlebarsTemplateEngine: manifestHash', () => {
 class FakeLookups implements CloudLookups {
   readonly calls: string[] = [];
   failAmi = new Set<string>();
+  throttled = false;
 
   async amiId(name: string, ownerId: string): Promise<string> {
     this.calls.push(`amiId ${name} ${ownerId}`);
     await Promise.resolve();
+    if (this.throttled) throw new ThrottledError('Rate exceeded');
     if (this.failAmi.has(name)) throw new Error(`no image found with name: ${name} and owner: ${ownerId}`);
     return `ami-${name}`;
   }
@@ -258,6 +260,19 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
     expect(error.message).toBe(`${DEPLOYMENT}:2: amiID("gone", "123") failed: no image found with name: gone and owner: 123`);
     expect(error.cause).toBeInstanceOf(TemplateRenderError);
     expect(lookups.calls).toEqual(['amiId gone 123', 'amiId gone 123']);
+  });
+
+  it('keeps a throttled lookup retryable, still naming the helper and its arguments', async () => {
+    // Arrange
+    const lookups = new FakeLookups();
+    lookups.throttled = true;
+    const engine = new HandlebarsTemplateEngine({ lookups });
+    // Act
+    const error = await engine.render(request('{{amiID "kube-node" "123"}}')).then(() => undefined, (e: unknown) => e);
+    // Assert
+    expect(error).toBeInstanceOf(TransientApiError);
+    expect(isRetryable(error)).toBe(true);
+    expect((error as Error).message).toBe(`${DEPLOYMENT}:1: amiID("kube-node", "123") failed: Rate exceeded`);
   });
 
   it('fails instance type lookups naming the helper', async () => {

@@ -1,0 +1,99 @@
+import type { StackChange, StackDeployer, StackSpec, StackState } from '../../../lambdas/ports/stack-deployer';
+import { StackBusyError } from '../../../lambdas/shared/errors';
+
+interface FakeStack {
+  template: string;
+  tags: Record<string, string>;
+  status: string;
+  reason?: string;
+  pollsLeft: number;
+  outputs: Record<string, string>;
+  /** Set by `failNext`: where the running operation ends. */
+  failWith?: { status: string; reason: string };
+}
+
+/**
+ * CloudFormation with state: a deploy puts the stack IN_PROGRESS, it completes after `pollsToComplete`
+ * describes; an identical template is NO_CHANGES; `failNext` makes the next operation end in a failure status.
+ */
+export class FakeStackDeployer implements StackDeployer {
+  readonly stacks = new Map<string, FakeStack>();
+  readonly deploys: string[] = [];
+  private readonly failures = new Map<string, { status: string; reason: string }>();
+  private readonly outputs = new Map<string, Record<string, string>>();
+
+  constructor(private readonly pollsToComplete = 2) {}
+
+  /** Outputs a stack has once its create/update completes. */
+  setOutputs(name: string, outputs: Record<string, string>): void {
+    this.outputs.set(name, outputs);
+  }
+
+  failNext(name: string, status: string, reason: string): void {
+    this.failures.set(name, { status, reason });
+  }
+
+  /** Put an existing stack in any state (e.g. UPDATE_ROLLBACK_COMPLETE). */
+  setStack(name: string, template: string, status: string, reason?: string): void {
+    this.stacks.set(name, { template, tags: {}, status, pollsLeft: 0, outputs: this.outputs.get(name) ?? {}, ...(reason ? { reason } : {}) });
+  }
+
+  async deploy(spec: StackSpec): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES' }> {
+    const existing = this.stacks.get(spec.name);
+    if (existing && existing.status.endsWith('_IN_PROGRESS')) throw new StackBusyError(`Stack ${spec.name} is ${existing.status}`);
+    if (existing && existing.template === spec.templateBody) return { result: 'NO_CHANGES' };
+    this.deploys.push(spec.name);
+    const failWith = this.failures.get(spec.name);
+    this.failures.delete(spec.name);
+    this.stacks.set(spec.name, {
+      template: spec.templateBody,
+      tags: { ...spec.tags },
+      status: existing ? 'UPDATE_IN_PROGRESS' : 'CREATE_IN_PROGRESS',
+      pollsLeft: this.pollsToComplete,
+      outputs: existing?.outputs ?? {},
+      ...(failWith ? { failWith } : {}),
+    });
+    return { result: 'STARTED' };
+  }
+
+  async describe(name: string): Promise<StackState | undefined> {
+    const stack = this.stacks.get(name);
+    if (!stack) return undefined;
+    if (stack.status.endsWith('_IN_PROGRESS')) {
+      stack.pollsLeft--;
+      if (stack.pollsLeft <= 0) this.complete(stack);
+    }
+    return { name, status: stack.status, outputs: { ...stack.outputs }, tags: { ...stack.tags }, ...(stack.reason ? { reason: stack.reason } : {}) };
+  }
+
+  private complete(stack: FakeStack): void {
+    if (stack.failWith) {
+      stack.status = stack.failWith.status;
+      stack.reason = stack.failWith.reason;
+      delete stack.failWith;
+      return;
+    }
+    stack.status = stack.status.startsWith('CREATE') ? 'CREATE_COMPLETE' : stack.status.startsWith('DELETE') ? 'DELETE_COMPLETE' : 'UPDATE_COMPLETE';
+    const key = [...this.stacks.entries()].find(([, s]) => s === stack)?.[0];
+    if (key && this.outputs.has(key)) stack.outputs = { ...this.outputs.get(key)! };
+    delete stack.reason;
+  }
+
+  async delete(name: string): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }> {
+    const stack = this.stacks.get(name);
+    if (!stack || stack.status === 'DELETE_COMPLETE') return { result: 'ALREADY_GONE' };
+    stack.status = 'DELETE_IN_PROGRESS';
+    stack.pollsLeft = this.pollsToComplete;
+    return { result: 'STARTED' };
+  }
+
+  async list(tags: Readonly<Record<string, string>>): Promise<StackState[]> {
+    const all = [...this.stacks.entries()].filter(([, s]) => Object.entries(tags).every(([k, v]) => s.tags[k] !== undefined && (v === '*' || s.tags[k] === v)));
+    return all.map(([name, s]) => ({ name, status: s.status, outputs: { ...s.outputs }, tags: { ...s.tags } }));
+  }
+
+  async plan(spec: StackSpec): Promise<{ readonly exists: boolean; readonly changes: readonly StackChange[] }> {
+    const existing = this.stacks.get(spec.name);
+    return { exists: existing !== undefined, changes: existing?.template === spec.templateBody ? [] : [{ action: existing ? 'Modify' : 'Add', logicalId: 'Stack', resourceType: 'AWS::CloudFormation::Stack' }] };
+  }
+}

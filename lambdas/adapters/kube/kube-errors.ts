@@ -58,6 +58,13 @@ export function isNetworkError(error: unknown): boolean {
   );
 }
 
+/**
+ * 500s that are about the request, not the server: server-side apply answers an object that does not fit the schema
+ * with HTTP 500 "failed to create typed patch object ... field not declared in schema" (seen on kube-apiserver 1.35).
+ * Retrying cannot help.
+ */
+const PERMANENT_500 = /failed to create typed patch object|field not declared in schema/i;
+
 export function toKubeError(error: unknown, what: string): ClmError {
   if (error instanceof ClmError) return error;
   const options = { cause: error };
@@ -72,6 +79,7 @@ export function toKubeError(error: unknown, what: string): ClmError {
   if (status.code === 403) return new KubeApiError(`${what}: ${detail}; the token's user lacks the permission: check its RBAC bindings`, options);
   if (status.code === 404) return new NotFoundError(`${what}: ${detail}`, options);
   if (status.code === 409) return new ConflictError(`${what}: ${detail}`, options);
+  if (status.code === 500 && PERMANENT_500.test(status.message ?? '')) return new KubeApiError(`${what}: ${detail}`, options);
   if (status.code === 429 || status.code >= 500) return new TransientApiError(`${what}: ${detail}`, options);
   return new KubeApiError(`${what}: ${detail}`, options);
 }

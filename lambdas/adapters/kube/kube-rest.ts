@@ -3,8 +3,10 @@
  *
  * Why not KubernetesObjectApi for apply and the generic verbs: its `patch()` serialises objects of known kinds through
  * the typed models, which silently drops fields the models do not know (measured on 1.4.0: an apps/v1 Deployment lost
- * `spec.newField` and a container's unknown key). With server-side apply a dropped field is not just "not set": the
- * field manager gives up ownership and the API server removes it from the live object. So objects go out verbatim.
+ * `spec.newField` and a container's unknown key). A field the cluster knows but client-node's models do not (a newer
+ * Kubernetes) would vanish from the apply; with server-side apply that is not just "not set": the field manager gives
+ * up ownership and the API server removes it from the live object. So objects go out verbatim, and a field the server
+ * does not know fails the apply loudly instead (HTTP 500 "field not declared in schema", classified as KubeApiError).
  */
 import { HttpMethod, ServerConfiguration, createConfiguration } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';

@@ -129,6 +129,18 @@ describe('ClientNodeKubeCluster.apply', () => {
     expect(afterCrd).toBeInstanceOf(TransientApiError);
   });
 
+  it('treats the API server\'s 500 for a field outside the schema as permanent', async () => {
+    // Arrange: what kube-apiserver 1.35 answers for server-side apply of an undeclared field
+    api.inject({ method: 'PATCH', status: 500, body: statusBody(500, 'InternalError', 'failed to create typed patch object (default/web; apps/v1, Kind=Deployment): .spec.futureField: field not declared in schema') });
+
+    // Act
+    const error = await kube.apply([deployment('web')], { fieldManager: 'clm' }).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBeInstanceOf(KubeApiError);
+    expect((error as Error).message).toMatch(/field not declared in schema/);
+  });
+
   it('classifies a 5xx as transient and a 422 as KubeApiError with the server\'s message', async () => {
     // Arrange
     api.inject({ method: 'PATCH', status: 503 });

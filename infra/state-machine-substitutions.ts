@@ -34,21 +34,21 @@ export const ASL_FILES = {
 export type StateMachineKey = keyof typeof ASL_FILES;
 
 /** Lambda tasks each machine invokes (the grants follow this list). */
-export const STATE_MACHINE_TASKS: { readonly [K in StateMachineKey]: readonly TaskFunctionName[] } = {
+export const STATE_MACHINE_TASKS = {
   clusterUpdate: [
     'Prepare', 'RenderConfig', 'RenderClusterResources', 'DeployStacks', 'WaitForApiServer', 'ApplyManifests',
     'RemoveDeletedPools', 'ScaleDownControllers', 'DeleteStacks', 'Finalize', 'RecordProblem',
   ],
   nodePoolRollout: ['RollNodePool'],
-};
+} as const satisfies { readonly [K in StateMachineKey]: readonly TaskFunctionName[] };
 
 /** Every `${Key}` each ASL file expects in `definitionSubstitutions`, sorted. */
 export const SUBSTITUTION_KEYS: { readonly [K in StateMachineKey]: readonly string[] } = {
   clusterUpdate: [
-    ...STATE_MACHINE_TASKS.clusterUpdate.map((task) => TASK_FUNCTIONS[task].placeholder),
+    ...STATE_MACHINE_TASKS.clusterUpdate.map((task: TaskFunctionName) => TASK_FUNCTIONS[task].placeholder),
     NODE_POOL_ROLLOUT_STATE_MACHINE_PLACEHOLDER,
   ].sort(),
-  nodePoolRollout: STATE_MACHINE_TASKS.nodePoolRollout.map((task) => TASK_FUNCTIONS[task].placeholder).sort(),
+  nodePoolRollout: STATE_MACHINE_TASKS.nodePoolRollout.map((task: TaskFunctionName) => TASK_FUNCTIONS[task].placeholder).sort(),
 };
 
 const PLACEHOLDER = /\$\{([A-Za-z0-9_]+)\}/g;

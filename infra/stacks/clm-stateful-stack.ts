@@ -1,0 +1,54 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { acknowledge } from '../nag';
+
+export interface ClmStatefulStackProps extends StackProps {
+  /**
+   * How long superseded artefact versions stay in the bucket.
+   * @default Duration.days(30)
+   */
+  readonly artifactNoncurrentRetention?: Duration;
+}
+
+/**
+ * What must survive a redeploy or a deleted workflow stack: the progress table (leases, runs, status, deliveries)
+ * and the artefact bucket. Both are retained on stack deletion.
+ */
+export class ClmStatefulStack extends Stack {
+  public readonly table: Table;
+  public readonly artifactBucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: ClmStatefulStackProps = {}) {
+    super(scope, id, props);
+    // Items and key names: DESIGN.md §4, lambdas/ports/progress-store.ts. TTL on `ttl` expires webhook deliveries.
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      timeToLiveAttribute: 'ttl',
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.artifactBucket = new Bucket(this, 'Artifacts', {
+      encryption: BucketEncryption.S3_MANAGED,
+      versioned: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{
+        id: 'expire-superseded-artifacts',
+        noncurrentVersionExpiration: props.artifactNoncurrentRetention ?? Duration.days(30),
+        abortIncompleteMultipartUploadAfter: Duration.days(1),
+      }],
+    });
+    acknowledge(this.artifactBucket, 'AwsSolutions-S1',
+      'Only the task functions write here (content-addressed renders, versioned); who did what is in the Step Functions and Lambda logs. Server access logs would need a second bucket for no new information.');
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Environment variables the CDK app sets on every task function. The handlers read them by these names; plain data,
+ * no CDK imports, so handlers and tests may import it.
+ */
+export const TASK_ENV = {
+  /** DynamoDB table of leases, runs, status and deliveries (`pk`/`sk`, TTL attribute `ttl`). */
+  tableName: 'CLM_TABLE_NAME',
+  /** S3 bucket of rendered artefacts (content-addressed keys). */
+  artifactBucket: 'CLM_ARTIFACT_BUCKET',
+  /** Cluster registry: `https://...` (HTTP registry API) or another scheme the registry adapters understand. Unset when not configured. */
+  registryUri: 'CLM_REGISTRY_URI',
+  /** Config sources in `--config-source` order, comma-separated `NAME:git:URL` entries. Unset when not configured. */
+  configSources: 'CLM_CONFIG_SOURCES',
+  /** Role the tasks assume in each cluster's account (`arn:aws:iam::<account>:role/<name>`). Unset: same-account mode. */
+  assumedRoleName: 'CLM_ASSUMED_ROLE_NAME',
+  /** Secrets Manager secret holding the git, registry and cluster tokens. Unset when not configured. */
+  secretArn: 'CLM_SECRET_ARN',
+  /**
+   * Same-account mode only: the CloudFormation service role the stack deployer passes as `RoleARN` on
+   * create/update/delete, so CloudFormation (not the task) holds the rights to create cluster resources.
+   */
+  stackRoleArn: 'CLM_STACK_ROLE_ARN',
+  /** Powertools service name. */
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+} as const;
+
+export type TaskEnvName = (typeof TASK_ENV)[keyof typeof TASK_ENV];

@@ -1,0 +1,52 @@
+// The CDK app as `cdk synth` runs it (cdk.json: tsx infra/app.ts), in a child process: CDK's CloudFormation
+// validation and cdk-nag both run and must pass. Bundling is skipped here (bench/lambda.bench.ts bundles for real).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT, stubHandlersDir } from './synth';
+
+function synthApp(context: Record<string, unknown>, env: Record<string, string> = {}) {
+  const outdir = mkdtempSync(join(tmpdir(), 'clm-synth-'));
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      ...env,
+      CDK_OUTDIR: outdir,
+      CDK_CONTEXT_JSON: JSON.stringify({ handlersDir: stubHandlersDir(), 'aws:cdk:bundling-stacks': [], ...context }),
+      AWS_EC2_METADATA_DISABLED: 'true',
+      CDK_DEFAULT_ACCOUNT: '',
+      CDK_DEFAULT_REGION: '',
+    },
+  });
+  return { ...result, outdir };
+}
+
+describe('infra/app.ts', () => {
+  it('synthesizes both stacks with validation and cdk-nag passing, no credentials needed', () => {
+    const run = synthApp({ registryUri: 'https://registry.example.org', configSources: 'main:git:https://github.com/example/config.git' });
+    try {
+      expect({ status: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ status: 0, stderr: '' });
+      const manifest = JSON.parse(readFileSync(join(run.outdir, 'manifest.json'), 'utf8'));
+      expect(Object.keys(manifest.artifacts)).toEqual(expect.arrayContaining(['ClmStateful', 'ClmWorkflow']));
+      const workflow = JSON.parse(readFileSync(join(run.outdir, 'ClmWorkflow.template.json'), 'utf8'));
+      const prepare = Object.entries<any>(workflow.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('Prepare'))![1];
+      expect(prepare.Properties.Environment.Variables.CLM_REGISTRY_URI).toBe('https://registry.example.org');
+      expect(run.stdout + run.stderr).not.toMatch(/AwsSolutions-/);
+    } finally {
+      rmSync(run.outdir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('fails with a readable message for a bad setting', () => {
+    const run = synthApp({}, { CDK_VALIDATION: 'false', CLM_CONFIG_SOURCES: 'main:dir:/srv/config' });
+    try {
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toContain('expected NAME:git:URL entries separated by commas, got "main:dir:/srv/config"');
+    } finally {
+      rmSync(run.outdir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

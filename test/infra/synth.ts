@@ -1,0 +1,68 @@
+// Test support: synthesize the CLM stacks offline (bundling skipped, no CloudFormation validation) against stub
+// handler files, so the infra tests do not depend on the handlers' code.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../../infra/state-machine-substitutions';
+import { ClmStatefulStack } from '../../infra/stacks/clm-stateful-stack';
+import { ClmWorkflowStack } from '../../infra/stacks/clm-workflow-stack';
+import type { ClmWorkflowStackProps } from '../../infra/stacks/clm-workflow-stack';
+
+export const REPO_ROOT = join(__dirname, '..', '..');
+
+/** Stub entry files under .cache/ (inside the project root, as NodejsFunction requires; git-ignored). */
+export function stubHandlersDir(): string {
+  const dir = join(REPO_ROOT, '.cache', 'test-infra-handlers');
+  mkdirSync(dir, { recursive: true });
+  for (const name of TASK_FUNCTION_NAMES) {
+    const file = join(dir, `${TASK_FUNCTIONS[name].handler}.ts`);
+    if (!existsSync(file)) writeFileSync(file, `export const handler = async (): Promise<unknown> => ({ task: '${name}' });\n`);
+  }
+  return dir;
+}
+
+export function testApp(): App {
+  return new App({ builtinCloudFormationValidation: false, context: { 'aws:cdk:bundling-stacks': [] } });
+}
+
+export type WorkflowOptions = Omit<ClmWorkflowStackProps, 'table' | 'artifactBucket'>;
+
+export function synthClm(options: WorkflowOptions = {}) {
+  const app = testApp();
+  const stateful = new ClmStatefulStack(app, 'ClmStateful');
+  const workflow = new ClmWorkflowStack(app, 'ClmWorkflow', {
+    table: stateful.table,
+    artifactBucket: stateful.artifactBucket,
+    handlersDir: stubHandlersDir(),
+    ...options,
+  });
+  return {
+    app,
+    stateful,
+    workflow,
+    statefulTemplate: Template.fromStack(stateful),
+    workflowTemplate: Template.fromStack(workflow),
+  };
+}
+
+export type PolicyStatementJson = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };
+
+/** All Allow statements of the IAM policies attached to `roleLogicalId`. */
+export function statementsOf(template: Template, roleLogicalId: string): PolicyStatementJson[] {
+  const policies = template.findResources('AWS::IAM::Policy');
+  return Object.values(policies)
+    .filter((p: any) => (p.Properties.Roles as unknown[]).some((r: any) => r.Ref === roleLogicalId))
+    .flatMap((p: any) => p.Properties.PolicyDocument.Statement as PolicyStatementJson[]);
+}
+
+export function actionsOf(statements: readonly PolicyStatementJson[]): string[] {
+  return statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+}
+
+/** Logical ID of the single resource of `type` whose logical ID starts with `prefix`. */
+export function logicalId(template: Template, type: string, prefix: string): string {
+  const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
+  if (ids.length !== 1) throw new Error(`expected one ${type} starting with ${prefix}, found ${ids.join(', ') || 'none'}`);
+  return ids[0];
+}

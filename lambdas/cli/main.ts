@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ClmError, ValidationError } from '../shared/errors';
+import { registerProvisionCommands } from './commands/provision';
 import { registerRenderCommand } from './commands/render';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
@@ -16,6 +17,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     .showHelpAfterError('(run with --help for usage)');
   program.addHelpText('after', '\nRun `clm <command> --help` for the flags of a command, with examples.');
   registerRenderCommand(program, io);
+  registerProvisionCommands(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Cluster } from '../../core/model/cluster';
+import type { ConfigSource } from '../../ports/config-source';
+import type { Ports } from '../../ports/ports';
+import type { Registry } from '../../ports/registry';
+import { MemoryProgressStore, type ProgressData } from '../progress/memory-progress-store';
+import { SimulatedWorld } from '../sim';
+import { HandlebarsTemplateEngine } from '../templating/handlebars-template-engine';
+
+/** The simulated world and the progress kept with it under `--state DIR`. */
+export interface SimulatedSetup {
+  readonly world: SimulatedWorld;
+  readonly progress: MemoryProgressStore;
+  readonly ports: Ports;
+  /** Persist world and progress atomically (called after every task, so SIGKILL loses nothing finished). */
+  save(): void;
+}
+
+export interface SimulatedSetupOptions {
+  readonly stateDir: string;
+  readonly registry: Registry;
+  readonly sources: readonly ConfigSource[];
+  /** Scenario file for a new world (ignored when the state directory already holds one). */
+  readonly scenarioFile?: string;
+  /** Clusters whose account provides the AMI/instance-type lookups of the templates. */
+  readonly clusters: readonly Cluster[];
+}
+
+const PROGRESS_FILE = 'progress.json';
+
+export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedSetup {
+  mkdirSync(options.stateDir, { recursive: true });
+  const world = existsSync(join(options.stateDir, 'world.json')) || !options.scenarioFile
+    ? SimulatedWorld.loadOrCreate(options.stateDir, {})
+    : SimulatedWorld.fromScenarioFile(options.scenarioFile);
+  const progressPath = join(options.stateDir, PROGRESS_FILE);
+  const data = existsSync(progressPath) ? (JSON.parse(readFileSync(progressPath, 'utf8')) as ProgressData) : undefined;
+  const progress = new MemoryProgressStore(data ? { data } : {});
+  const first = options.clusters[0];
+  const lookups = first ? world.forCluster(first).lookups : undefined;
+  const ports: Ports = {
+    registry: options.registry,
+    sources: options.sources,
+    artifacts: world.artifacts,
+    progress,
+    clock: world.clock,
+    templates: new HandlebarsTemplateEngine(lookups ? { lookups } : {}),
+    // The simulated KMS: `aws:kms:` values are base64 of the plaintext.
+    secrets: { decrypt: async (ciphertext) => Buffer.from(ciphertext, 'base64').toString('utf8') },
+    forCluster: (cluster) => world.forCluster(cluster),
+  };
+  return {
+    world,
+    progress,
+    ports,
+    save() {
+      world.save(options.stateDir);
+      const tmp = `${progressPath}.tmp`;
+      writeFileSync(tmp, JSON.stringify(progress.data));
+      renameSync(tmp, progressPath);
+    },
+  };
+}

@@ -4,7 +4,7 @@
  * - Templates are parsed by an isolated handlebars instance (its parser and whitespace control) and evaluated
  *   by template-interpreter.ts; handlebars' JavaScript code generator is not used, for speed (it cost
  *   ~1.5 s of CPU for 300 manifests; parsing plus interpreting costs a fraction of it).
- * - Parsed templates are cached by content hash, shared by the engines of a process (the AST is read-only).
+ * - Parsed templates are cached by content hash, per engine (a fresh engine is a cold start).
  * - Missing keys fail with the template path, the line and the whole key path; helper arguments are strict
  *   too, as Go's `missingkey=error` is. `index` on a missing key gives "".
  * - Helpers that need AWS (`amiID`, `instanceType*Quantity`) go through the CloudLookups port. Rendering is
@@ -25,9 +25,8 @@ import type { Program } from './template-interpreter';
 
 /** Lookups found in pass n may reveal others in pass n+1 (a branch taken on a looked-up value). */
 const MAX_PASSES = 4;
-/** Parsed templates kept per process; beyond this the cache starts over (a long-lived Lambda container). */
+/** Parsed templates kept per engine; beyond this the cache starts over (a long-lived engine). */
 const MAX_CACHED_TEMPLATES = 5000;
-const parsedTemplates = new Map<string, Program>();
 
 export interface HandlebarsTemplateEngineOptions {
   /** Needed by `amiID` and `instanceType*Quantity`; without it those helpers fail with a clear message. */
@@ -36,6 +35,7 @@ export interface HandlebarsTemplateEngineOptions {
 
 export class HandlebarsTemplateEngine implements TemplateEngine {
   private readonly handlebars = Handlebars.create();
+  private readonly parsedTemplates = new Map<string, Program>();
   private readonly lookups: CloudLookupCache;
 
   constructor(options: HandlebarsTemplateEngineOptions = {}) {
@@ -85,7 +85,7 @@ export class HandlebarsTemplateEngine implements TemplateEngine {
 
   private parse(file: TemplateFile): Program {
     const key = createHash('sha256').update(file.content).digest('base64');
-    const cached = parsedTemplates.get(key);
+    const cached = this.parsedTemplates.get(key);
     if (cached) return cached;
     let program: Program;
     try {
@@ -93,8 +93,8 @@ export class HandlebarsTemplateEngine implements TemplateEngine {
     } catch (error) {
       throw syntaxError(error, file.path);
     }
-    if (parsedTemplates.size >= MAX_CACHED_TEMPLATES) parsedTemplates.clear();
-    parsedTemplates.set(key, program);
+    if (this.parsedTemplates.size >= MAX_CACHED_TEMPLATES) this.parsedTemplates.clear();
+    this.parsedTemplates.set(key, program);
     return program;
   }
 }

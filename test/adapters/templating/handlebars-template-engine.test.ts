@@ -291,7 +291,7 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
 describe('HandlebarsTemplateEngine: parsed template cache', () => {
   afterEach(() => jest.restoreAllMocks());
 
-  it('parses a template content once, whatever its path or engine', async () => {
+  it('parses a template content once per engine, whatever its path', async () => {
     // Arrange: spy on the parser of the instances the engines create
     const create = Handlebars.create.bind(Handlebars);
     const parse = jest.fn();
@@ -301,15 +301,27 @@ describe('HandlebarsTemplateEngine: parsed template cache', () => {
       instance.parse = ((input: string) => { parse(input); return original(input); }) as typeof instance.parse;
       return instance;
     });
-    const unique = `cache-test-${Date.now()}-${Math.random()}`;
     const first = new HandlebarsTemplateEngine();
     const second = new HandlebarsTemplateEngine();
     // Act
-    await first.render(request(`${unique} {{Cluster.ID}}`, { path: 'a/one.yaml' }));
-    await first.render(request(`${unique} {{Cluster.ID}}`, { path: 'b/two.yaml' }));
-    await second.render(request(`${unique} {{Cluster.ID}}`));
-    await second.render(request(`${unique} {{Cluster.Environment}}`));
+    await first.render(request('{{Cluster.ID}}', { path: 'a/one.yaml' }));
+    await first.render(request('{{Cluster.ID}}', { path: 'b/two.yaml' }));
+    await first.render(request('{{Cluster.Environment}}'));
+    await second.render(request('{{Cluster.ID}}'));
     // Assert
-    expect(parse.mock.calls.map(([input]) => input)).toEqual([`${unique} {{Cluster.ID}}`, `${unique} {{Cluster.Environment}}`]);
+    expect(parse.mock.calls.map(([input]) => input)).toEqual(['{{Cluster.ID}}', '{{Cluster.Environment}}', '{{Cluster.ID}}']);
+  });
+
+  it('does not parse plain text at all', async () => {
+    const create = Handlebars.create.bind(Handlebars);
+    const parse = jest.fn();
+    jest.spyOn(Handlebars, 'create').mockImplementation(() => {
+      const instance = create();
+      instance.parse = parse as unknown as typeof instance.parse;
+      return instance;
+    });
+    const out = await new HandlebarsTemplateEngine().render(request('kind: CustomResourceDefinition\n  { a: b }\n'));
+    expect(out).toBe('kind: CustomResourceDefinition\n  { a: b }\n');
+    expect(parse).not.toHaveBeenCalled();
   });
 });

@@ -6,7 +6,7 @@
 
 export interface ClmAppConfig {
   /**
-   * Cluster registry the tasks read and update (`CLM_REGISTRY_URI`).
+   * Cluster registry the tasks read and update (`CLM_REGISTRY`).
    * @default - unset: executions fail at Prepare until it is configured
    */
   readonly registryUri?: string;
@@ -34,9 +34,9 @@ export interface ClmAppConfig {
 
 /** Context key → environment variable. */
 export const APP_CONFIG_SOURCES = {
-  registryUri: 'CLM_REGISTRY_URI',
+  registryUri: 'CLM_REGISTRY',
   configSources: 'CLM_CONFIG_SOURCES',
-  assumedRoleName: 'CLM_ASSUMED_ROLE_NAME',
+  assumedRoleName: 'CLM_ASSUMED_ROLE',
   tokenSecretArn: 'CLM_TOKEN_SECRET_ARN',
   handlersDir: 'CLM_HANDLERS_DIR',
 } as const;

@@ -8,11 +8,11 @@ export const TASK_ENV = {
   /** S3 bucket of rendered artefacts (content-addressed keys). */
   artifactBucket: 'CLM_ARTIFACT_BUCKET',
   /** Cluster registry: `https://...` (HTTP registry API) or another scheme the registry adapters understand. Unset when not configured. */
-  registryUri: 'CLM_REGISTRY_URI',
+  registryUri: 'CLM_REGISTRY',
   /** Config sources in `--config-source` order, comma-separated `NAME:git:URL` entries. Unset when not configured. */
   configSources: 'CLM_CONFIG_SOURCES',
   /** Role the tasks assume in each cluster's account (`arn:aws:iam::<account>:role/<name>`). Unset: same-account mode. */
-  assumedRoleName: 'CLM_ASSUMED_ROLE_NAME',
+  assumedRoleName: 'CLM_ASSUMED_ROLE',
   /** Secrets Manager secret holding the git, registry and cluster tokens. Unset when not configured. */
   secretArn: 'CLM_SECRET_ARN',
   /**

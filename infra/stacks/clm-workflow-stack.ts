@@ -25,7 +25,7 @@ export interface ClmWorkflowStackProps extends StackProps {
   /** The artefact bucket (ClmStatefulStack). */
   readonly artifactBucket: IBucket;
   /**
-   * `CLM_REGISTRY_URI` of every task.
+   * `CLM_REGISTRY` of every task.
    * @default - unset (synth warns; Prepare fails naming the variable)
    */
   readonly registryUri?: string;

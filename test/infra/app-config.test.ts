@@ -10,7 +10,7 @@ describe('readAppConfig', () => {
   it('reads context first, then the environment', () => {
     const context: Record<string, unknown> = { registryUri: 'https://registry.example.org', configSources: ['a:git:https://example.org/a.git'] };
     const config = readAppConfig((k) => context[k], {
-      CLM_REGISTRY_URI: 'https://ignored.example.org', CLM_ASSUMED_ROLE_NAME: 'cluster-lifecycle-manager',
+      CLM_REGISTRY: 'https://ignored.example.org', CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager',
       CLM_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens',
     });
     expect(config).toEqual(expect.objectContaining({
@@ -30,7 +30,7 @@ describe('readAppConfig', () => {
   });
 
   it('rejects a role name or secret ARN that cannot be right', () => {
-    expect(() => readAppConfig(none, { CLM_ASSUMED_ROLE_NAME: 'arn:aws:iam::123:role/x' })).toThrow(/assumedRoleName .* is not an IAM role name/);
+    expect(() => readAppConfig(none, { CLM_ASSUMED_ROLE: 'arn:aws:iam::123:role/x' })).toThrow(/assumedRoleName .* is not an IAM role name/);
     expect(() => readAppConfig(none, { CLM_TOKEN_SECRET_ARN: 'clm-tokens' })).toThrow(/tokenSecretArn .* is not a Secrets Manager secret ARN/);
   });
 });

@@ -33,7 +33,7 @@ describe('infra/app.ts', () => {
       expect(Object.keys(manifest.artifacts)).toEqual(expect.arrayContaining(['ClmStateful', 'ClmWorkflow']));
       const workflow = JSON.parse(readFileSync(join(run.outdir, 'ClmWorkflow.template.json'), 'utf8'));
       const prepare = Object.entries<any>(workflow.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('Prepare'))![1];
-      expect(prepare.Properties.Environment.Variables.CLM_REGISTRY_URI).toBe('https://registry.example.org');
+      expect(prepare.Properties.Environment.Variables.CLM_REGISTRY).toBe('https://registry.example.org');
       expect(run.stdout + run.stderr).not.toMatch(/AwsSolutions-/);
     } finally {
       rmSync(run.outdir, { recursive: true, force: true });

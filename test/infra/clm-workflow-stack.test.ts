@@ -56,12 +56,12 @@ describe('ClmWorkflowStack', () => {
         POWERTOOLS_SERVICE_NAME: 'clm',
         CLM_TABLE_NAME: { 'Fn::ImportValue': expect.stringMatching(/^ClmStateful:ExportsOutputRefTable/) },
         CLM_ARTIFACT_BUCKET: { 'Fn::ImportValue': expect.stringMatching(/^ClmStateful:ExportsOutputRefArtifacts/) },
-        CLM_REGISTRY_URI: 'https://registry.example.org',
+        CLM_REGISTRY: 'https://registry.example.org',
         CLM_CONFIG_SOURCES: 'main:git:https://github.com/example/kubernetes-on-aws.git',
         CLM_SECRET_ARN: SECRET,
         NODE_OPTIONS: '--enable-source-maps',
       }));
-      expect(fn.Properties.Environment.Variables.CLM_ASSUMED_ROLE_NAME).toBeUndefined();
+      expect(fn.Properties.Environment.Variables.CLM_ASSUMED_ROLE).toBeUndefined();
     }
   });
 
@@ -198,7 +198,7 @@ describe('ClmWorkflowStack', () => {
           .toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::*:role/cluster-lifecycle-manager']] });
       }
       const fn = cross.findResources('AWS::Lambda::Function')[logicalId(cross, 'AWS::Lambda::Function', task)];
-      expect(fn.Properties.Environment.Variables).toEqual(expect.objectContaining({ CLM_ASSUMED_ROLE_NAME: 'cluster-lifecycle-manager' }));
+      expect(fn.Properties.Environment.Variables).toEqual(expect.objectContaining({ CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager' }));
       expect(fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN).toBeUndefined();
     }
   });

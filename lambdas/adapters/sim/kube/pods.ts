@@ -93,9 +93,9 @@ function current(kube: KubeState, key: string, uid: string): SimPod | undefined 
 export function podStarted(ctx: SimContext, kube: KubeState, key: string, uid: string): void {
   const pod = current(kube, key, uid);
   if (!pod || pod.deletingAt !== undefined || !pod.nodeName) return;
+  // Readiness changes no controller decision here, so nothing needs to settle.
   pod.phase = 'Running';
   pod.ready = true;
-  ctx.dirty.add(kube.clusterId);
 }
 
 /** The pod-gone event. */

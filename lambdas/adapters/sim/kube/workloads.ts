@@ -32,7 +32,24 @@ function podInit(template: Json, namespace: string, name: string, podOwner: PodO
   };
 }
 
-const ownedBy = (kube: KubeState, uid: string): SimPod[] => Object.values(kube.pods).filter((pod) => pod.owner?.uid === uid).sort((a, b) => a.seq - b.seq);
+/** Pods by owner uid, oldest first; built once per pass (the controllers add what they create). */
+type OwnerIndex = Map<string, SimPod[]>;
+
+function ownerIndex(kube: KubeState): OwnerIndex {
+  const index: OwnerIndex = new Map();
+  for (const pod of Object.values(kube.pods).sort((a, b) => a.seq - b.seq)) {
+    if (!pod.owner) continue;
+    const list = index.get(pod.owner.uid);
+    if (list) list.push(pod);
+    else index.set(pod.owner.uid, [pod]);
+  }
+  return index;
+}
+
+function create(ctx: SimContext, kube: KubeState, index: OwnerIndex, init: PodInit): void {
+  const pod = createPod(ctx, kube, init);
+  if (pod.owner) index.set(pod.owner.uid, [...(index.get(pod.owner.uid) ?? []), pod]);
+}
 
 function uniquePodName(ctx: SimContext, kube: KubeState, namespace: string, base: string): string {
   for (;;) {
@@ -79,14 +96,14 @@ function surplusOrder(a: SimPod, b: SimPod): number {
   return rank(a) - rank(b) || b.seq - a.seq;
 }
 
-function replicaSets(ctx: SimContext, kube: KubeState): void {
+function replicaSets(ctx: SimContext, kube: KubeState, index: OwnerIndex): void {
   for (const [, stored] of storedOfKind(kube, 'apps', 'ReplicaSet')) {
     const rs = stored.obj;
     const namespace = namespaceOf(rs);
-    const active = ownedBy(kube, uidOf(rs)).filter((pod) => pod.deletingAt === undefined);
+    const active = (index.get(uidOf(rs)) ?? []).filter((pod) => pod.deletingAt === undefined);
     const want = replicasOf(rs);
     const template = (specOf(rs).template ?? {}) as Json;
-    for (let i = active.length; i < want; i += 1) createPod(ctx, kube, podInit(template, namespace, uniquePodName(ctx, kube, namespace, nameOf(rs)), owner('ReplicaSet', rs)));
+    for (let i = active.length; i < want; i += 1) create(ctx, kube, index, podInit(template, namespace, uniquePodName(ctx, kube, namespace, nameOf(rs)), owner('ReplicaSet', rs)));
     for (const pod of active.sort(surplusOrder).slice(0, Math.max(0, active.length - want))) beginPodDeletion(ctx, kube, pod);
   }
 }
@@ -96,7 +113,7 @@ function claimNames(sts: Json): string[] {
   return Array.isArray(templates) ? templates.map((t) => nameOf(t as Json)).filter(Boolean) : [];
 }
 
-function statefulSets(ctx: SimContext, kube: KubeState): void {
+function statefulSets(ctx: SimContext, kube: KubeState, index: OwnerIndex): void {
   for (const [, stored] of storedOfKind(kube, 'apps', 'StatefulSet')) {
     const sts = stored.obj;
     const namespace = namespaceOf(sts);
@@ -107,25 +124,25 @@ function statefulSets(ctx: SimContext, kube: KubeState): void {
       const podName = `${name}-${i}`;
       if (kube.pods[podKey(namespace, podName)]) continue;
       const init = podInit(template, namespace, podName, owner('StatefulSet', sts), { 'statefulset.kubernetes.io/pod-name': podName });
-      createPod(ctx, kube, { ...init, volumes: claimNames(sts).map((claim) => `${namespace}/${claim}-${podName}`) });
+      create(ctx, kube, index, { ...init, volumes: claimNames(sts).map((claim) => `${namespace}/${claim}-${podName}`) });
     }
-    for (const pod of ownedBy(kube, uidOf(sts))) {
+    for (const pod of index.get(uidOf(sts)) ?? []) {
       const ordinal = Number(pod.name.slice(name.length + 1));
       if (ordinal >= want && pod.deletingAt === undefined) beginPodDeletion(ctx, kube, pod);
     }
   }
 }
 
-function daemonSets(ctx: SimContext, kube: KubeState): void {
+function daemonSets(ctx: SimContext, kube: KubeState, index: OwnerIndex): void {
   const nodes = Object.values(kube.nodes).sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const [, stored] of storedOfKind(kube, 'apps', 'DaemonSet')) {
     const ds = stored.obj;
     const template = (specOf(ds).template ?? {}) as Json;
     const init = podInit(template, namespaceOf(ds), '', owner('DaemonSet', ds));
-    const onNode = new Set(ownedBy(kube, uidOf(ds)).map((pod) => pod.nodeName));
+    const onNode = new Set((index.get(uidOf(ds)) ?? []).map((pod) => pod.nodeName));
     for (const node of nodes) {
       if (onNode.has(node.name) || !toleratesHard(init.tolerations, node) || !selectorFits(init.nodeSelector, node)) continue;
-      createPod(ctx, kube, { ...init, name: uniquePodName(ctx, kube, init.namespace, nameOf(ds)), nodeName: node.name });
+      create(ctx, kube, index, { ...init, name: uniquePodName(ctx, kube, init.namespace, nameOf(ds)), nodeName: node.name });
     }
   }
 }
@@ -133,16 +150,18 @@ function daemonSets(ctx: SimContext, kube: KubeState): void {
 /** Run every controller once, then the scheduler. */
 export function reconcileWorkloads(ctx: SimContext, kube: KubeState): void {
   deployments(ctx, kube);
-  replicaSets(ctx, kube);
-  statefulSets(ctx, kube);
-  daemonSets(ctx, kube);
+  const index = ownerIndex(kube);
+  replicaSets(ctx, kube, index);
+  statefulSets(ctx, kube, index);
+  daemonSets(ctx, kube, index);
   schedulePending(ctx, kube);
 }
 
 /** `.status` as the controllers would report it, for `list`. */
 export function workloadStatus(kube: KubeState, kind: string, stored: StoredObject): Json | undefined {
   const obj = stored.obj;
-  const pods = (uid: string): SimPod[] => ownedBy(kube, uid).filter((pod) => pod.deletingAt === undefined);
+  const index = ownerIndex(kube);
+  const pods = (uid: string): SimPod[] => (index.get(uid) ?? []).filter((pod) => pod.deletingAt === undefined);
   const summary = (list: SimPod[]): Json => ({ replicas: list.length, readyReplicas: list.filter((p) => p.ready).length, availableReplicas: list.filter((p) => p.ready).length });
   if (kind === 'ReplicaSet' || kind === 'StatefulSet') return summary(pods(uidOf(obj)));
   if (kind === 'Deployment') {

@@ -124,14 +124,18 @@ export const CLM_HELPERS: Readonly<Record<string, HelperSpec>> = {
 
 /*
  * Lookup helpers return a placeholder while their value is unknown (the engine renders again once it is).
- * The placeholders are well-formed (an AMI id, a quantity), so helpers fed with them in the same pass still work.
+ * The placeholders are well-formed (an AMI id, a quantity), so helpers fed with them in the same pass still work;
+ * the AMI placeholder carries a mark, and a lookup whose arguments carry it waits for the next pass.
  */
-const AMI_PLACEHOLDER = 'ami-00000000000000000';
+const PLACEHOLDER_MARK = '\u0000pending';
+const AMI_PLACEHOLDER = `ami-00000000000000000${PLACEHOLDER_MARK}`;
 const PLACEHOLDER_INSTANCE: InstanceTypeInfo = { instanceType: 'pending', vcpu: 1, memoryMiB: 1024, architecture: 'amd64', instanceStorageGiB: 0 };
 
 function amiID(scope: RenderScope, [name, owner]: unknown[]): string {
   const imageName = expectString(name, 'image name');
   const ownerId = expectString(owner, 'image owner');
+  // Arguments made from a placeholder: wait for the real value instead of asking AWS about a made-up name.
+  if (imageName.includes(PLACEHOLDER_MARK) || ownerId.includes(PLACEHOLDER_MARK)) return AMI_PLACEHOLDER;
   const value = scope.lookups.read('amiID', {
     key: `amiId\u0000${imageName}\u0000${ownerId}`,
     label: `amiID(${JSON.stringify(imageName)}, ${JSON.stringify(ownerId)})`,
@@ -142,6 +146,7 @@ function amiID(scope: RenderScope, [name, owner]: unknown[]): string {
 
 function instanceTypeQuantity(scope: RenderScope, helper: string, type: unknown, pick: (info: InstanceTypeInfo) => string): string {
   const instanceType = expectString(type, 'instance type');
+  if (instanceType.includes(PLACEHOLDER_MARK)) return pick(PLACEHOLDER_INSTANCE);
   const value = scope.lookups.read(helper, {
     key: `instanceType\u0000${instanceType}`,
     label: `${helper}(${JSON.stringify(instanceType)})`,

@@ -240,6 +240,19 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
     expect(lookups.calls).toEqual(['amiId a 1', 'amiId c 1', 'amiId b 1']);
   });
 
+  it('does not ask the port about names made from placeholders, and gives up after four passes', async () => {
+    // Arrange: each lookup needs the previous one's result
+    const lookups = new FakeLookups();
+    const engine = new HandlebarsTemplateEngine({ lookups });
+    // Act
+    const three = await engine.render(request('{{amiID (amiID (amiID "a" "1") "1") "1"}}'));
+    const error = await failure(engine, request('{{amiID (amiID (amiID (amiID (amiID "b" "1") "1") "1") "1") "1"}}'));
+    // Assert
+    expect(three).toBe('ami-ami-ami-a');
+    expect(lookups.calls).toEqual(['amiId a 1', 'amiId ami-a 1', 'amiId ami-ami-a 1', 'amiId b 1', 'amiId ami-b 1', 'amiId ami-ami-b 1']);
+    expect(error.message).toBe(`${DEPLOYMENT}: lookups still unresolved after 4 passes: amiID("ami-ami-ami-b", "1")`);
+  });
+
   it('ignores errors caused by placeholders once the real values are known', async () => {
     const lookups = new FakeLookups();
     const engine = new HandlebarsTemplateEngine({ lookups });

@@ -134,6 +134,8 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
   let terminatingSeconds = 0;
   let terminated = 0;
   let outdatedLeft = outdatedNodes(snapshot).length;
+  const base = progress.baseDesired ?? snapshot.desired;
+  let desired = plan.scaleTo ?? snapshot.desired;
   for (const n of [...plan.drain, ...plan.cordon]) {
     const node = nodes[n.instanceId];
     if (!node || node.state === 'terminated') continue;
@@ -146,9 +148,12 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
       terminatingSeconds = Math.max(terminatingSeconds, outcome.terminatingSeconds);
     }
     if (!empty) continue;
-    // CLM: decrement only while the outdated nodes left are within the surge; otherwise the ASG's replacement is the next surge node.
-    const decrement = outdatedLeft <= policy.maxSurge || policy.maxSurge === 0;
+    // CLM: decrement only once the capacity above base covers the outdated nodes left (with surge 3, the
+    // last 3); before that the ASG's replacement is the next surge node. Without surge (spot) never
+    // decrement, and extra nodes added for same-AZ pairing are taken back the same way.
+    const decrement = desired - base >= outdatedLeft;
     await cp.pools.terminate(target, n.instanceId, decrement);
+    if (decrement) desired--;
     nodes[n.instanceId] = { ...nodes[n.instanceId]!, state: 'terminated', terminatedAt: now };
     outdatedLeft--;
     terminated++;

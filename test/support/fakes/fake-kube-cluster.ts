@@ -67,6 +67,8 @@ export class FakeKubeCluster implements KubeCluster {
   readonly objects = new Map<string, KubeObject>();
   /** Every call, in order: "evictPod default/web-1" etc. */
   readonly calls: string[] = [];
+  /** Every patchNode, in order. */
+  readonly patches: { node: string; patch: NodePatch }[] = [];
   /** Times a disruption left a PDB below its minimum. */
   pdbViolations = 0;
   /** Called before every API call (the pool backend boots instances here). */
@@ -174,6 +176,7 @@ export class FakeKubeCluster implements KubeCluster {
   async patchNode(name: string, patch: NodePatch): Promise<void> {
     this.sync();
     this.calls.push(`patchNode ${name}`);
+    this.patches.push({ node: name, patch });
     const node = this.nodes.get(name);
     if (!node) throw new Error(`node ${name} not found`);
     if (patch.unschedulable !== undefined) node.unschedulable = patch.unschedulable;

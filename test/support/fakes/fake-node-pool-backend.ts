@@ -129,7 +129,7 @@ export class FakeNodePoolBackend implements NodePoolBackend {
   private launch(pool: FakePool, at: number): void {
     const count = (zone: string): number => pool.instances.filter((i) => i.az === zone).length;
     const az = [...pool.zones].sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0]!;
-    const id = `i-${pool.name}-${String(++this.seq).padStart(3, '0')}`;
+    const id = `i-${pool.name.replace(/[^A-Za-z0-9]/g, '')}${String(++this.seq).padStart(3, '0')}`; // provider ids need [0-9a-zA-Z]
     pool.instances.push({ id, az, version: pool.templateVersion, launchedAt: at, state: 'Pending' });
   }
 

@@ -4,3 +4,5 @@ export type { FakeNode, FakePod, FakeWorkload } from './fake-kube-cluster';
 export { FakeNodePoolBackend } from './fake-node-pool-backend';
 export { FakeStackDeployer } from './fake-stack-deployer';
 export { MemoryArtifactStore } from './memory-artifact-store';
+export { fakeEnv, seedRun, testCluster, testPool, MemoryRegistry, FixedConfigSource } from './fake-ports';
+export type { FakeEnv } from './fake-ports';

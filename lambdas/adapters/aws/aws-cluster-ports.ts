@@ -28,14 +28,15 @@ export interface AwsClusterPortsOptions {
   readonly maxAttempts?: number;
   /**
    * Bucket in the cluster's account for templates over 51,200 bytes (CloudFormation must be able to read it), e.g.
-   * CLM's `cluster-lifecycle-manager-<account>-<region>`. @default - such templates fail with a ConfigError
+   * CLM's `cluster-lifecycle-manager-<account>-<region>`; created on first use if missing, as CLM does.
+   * @default - such templates fail with a ConfigError
    */
   readonly templateBucket?: (accountId: string, region: string) => string;
   /** Test seam: build the clients of one account and region. @default createAccountClients */
   readonly createClients?: (accountId: string, region: string) => AwsClients;
 }
 
-/** CLM's per-account bucket name (§6.2 step 9). This adapter does not create it. */
+/** CLM's per-account bucket name (§6.2 step 9). */
 export function clmBucketName(accountId: string, region: string): string {
   return `cluster-lifecycle-manager-${accountId}-${region}`;
 }
@@ -66,7 +67,12 @@ export function awsClusterPortsFactory(options: AwsClusterPortsOptions = {}): (c
     if (!ports) {
       const clients = createClients(accountId, cluster.region);
       const templateStore: ArtifactStore | undefined = options.templateBucket
-        ? new S3ArtifactStore(clients.s3, { bucket: options.templateBucket(accountId, cluster.region), region: cluster.region, endpoint: clients.endpoint })
+        ? new S3ArtifactStore(clients.s3, {
+            bucket: options.templateBucket(accountId, cluster.region),
+            region: cluster.region,
+            endpoint: clients.endpoint,
+            createBucketIfMissing: true,
+          })
         : undefined;
       ports = {
         stacks: new CloudFormationStackDeployer(clients.cloudFormation, { templateStore }),

@@ -7,7 +7,7 @@
  * out of it, and moto only understands the AWS host forms (or a "localhost" host): a `http://127.0.0.1:port/...`
  * URL makes moto take "127" for the bucket name (verified against moto 5.2).
  */
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { awsErrorName, toClmError } from './aws-errors';
@@ -20,6 +20,11 @@ export interface S3ArtifactStoreOptions {
   readonly region: string;
   /** Same endpoint the S3 client uses (moto); URLs are then path-style. @default - AWS */
   readonly endpoint?: string;
+  /**
+   * Create the bucket on the first put that finds it missing (CLM §6.2 step 9 creates its per-account template
+   * bucket), then put again. "Already owned by you" counts as created. @default false
+   */
+  readonly createBucketIfMissing?: boolean;
 }
 
 const MISSING: ReadonlySet<string> = new Set(['NoSuchKey', 'NotFound']);
@@ -35,10 +40,28 @@ export class S3ArtifactStore implements ArtifactStore {
 
   async put(key: string, body: string): Promise<void> {
     const fullKey = this.fullKey(key);
+    const put = () => this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: fullKey, Body: body, ContentType: 'text/plain; charset=utf-8' }));
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: fullKey, Body: body, ContentType: 'text/plain; charset=utf-8' }));
+      await put();
     } catch (error) {
-      throw toClmError(error, `S3 PutObject s3://${this.options.bucket}/${fullKey}`);
+      if (!(this.options.createBucketIfMissing && awsErrorName(error) === 'NoSuchBucket')) throw toClmError(error, `S3 PutObject s3://${this.options.bucket}/${fullKey}`);
+      await this.createBucket();
+      try {
+        await put();
+      } catch (retryError) {
+        throw toClmError(retryError, `S3 PutObject s3://${this.options.bucket}/${fullKey}`);
+      }
+    }
+  }
+
+  /** us-east-1 takes no LocationConstraint (CLM always sends one, which S3 rejects there). */
+  private async createBucket(): Promise<void> {
+    const { bucket, region } = this.options;
+    try {
+      await this.client.send(new CreateBucketCommand({ Bucket: bucket, ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as never } }) }));
+    } catch (error) {
+      if (awsErrorName(error) === 'BucketAlreadyOwnedByYou') return;
+      throw toClmError(error, `S3 CreateBucket ${bucket} (${region})`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { S3ArtifactStore } from '../../../lambdas/adapters/aws/s3-artifact-store';
@@ -21,6 +21,34 @@ describe('S3ArtifactStore', () => {
 
     // Assert
     expect(s3).toHaveReceivedCommandWith(PutObjectCommand, { Bucket: 'clm-artifacts', Key: 'renders/kube-1/abc.json', Body: '{"a":1}' });
+  });
+
+  it('creates a missing bucket once when asked to, then puts again', async () => {
+    // Arrange
+    s3.on(PutObjectCommand).rejectsOnce(sdkError('NoSuchBucket', 'The specified bucket does not exist', 404)).resolves({});
+    s3.on(CreateBucketCommand).resolves({});
+    const store = new S3ArtifactStore(client, { bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1', region: 'eu-central-1', createBucketIfMissing: true });
+
+    // Act
+    await store.put('t.template', 'x');
+
+    // Assert
+    expect(s3).toHaveReceivedCommandWith(CreateBucketCommand, { Bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1', CreateBucketConfiguration: { LocationConstraint: 'eu-central-1' } });
+    expect(s3).toHaveReceivedCommandTimes(PutObjectCommand, 2);
+  });
+
+  it('sends no LocationConstraint in us-east-1 and accepts a bucket already owned', async () => {
+    s3.on(PutObjectCommand).rejectsOnce(sdkError('NoSuchBucket', 'missing', 404)).resolves({});
+    s3.on(CreateBucketCommand).rejects(sdkError('BucketAlreadyOwnedByYou', 'yours', 409));
+    await new S3ArtifactStore(client, { bucket: 'b', region: 'us-east-1', createBucketIfMissing: true }).put('k', 'v');
+    expect(s3.commandCalls(CreateBucketCommand)[0].args[0].input.CreateBucketConfiguration).toBeUndefined();
+    expect(s3).toHaveReceivedCommandTimes(PutObjectCommand, 2);
+  });
+
+  it('does not create buckets unless asked to', async () => {
+    s3.on(PutObjectCommand).rejects(sdkError('NoSuchBucket', 'missing', 404));
+    await expect(new S3ArtifactStore(client, { bucket: 'b', region: 'eu-central-1' }).put('k', 'v')).rejects.toThrow(/S3 PutObject s3:\/\/b\/k: NoSuchBucket/);
+    expect(s3).toHaveReceivedCommandTimes(CreateBucketCommand, 0);
   });
 
   it('gets text back and returns undefined for a missing key', async () => {

@@ -18,7 +18,8 @@ export interface FailureInput {
  */
 export async function recordProblem(input: FailureInput, ports: Ports): Promise<{ problem: string }> {
   const message = causeMessage(input.error);
-  const problem = problemFromError({ name: input.error.Error, message }, input.executionId);
+  // Without a Cause the message is the error name itself: do not say it twice ("States.Timeout: States.Timeout").
+  const problem = problemFromError(input.error.Cause ? { name: input.error.Error, message } : { message }, input.executionId);
   const now = ports.clock.now();
   const stored = await ports.progress.recordProblem(input.clusterId, problem, now);
   const clusters = await ports.registry.listClusters().catch(() => []);

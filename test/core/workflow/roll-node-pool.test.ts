@@ -69,7 +69,8 @@ describe('rollNodePool over stateful fakes', () => {
       expect(pool.desired).toBe(scenario.finalDesired ?? world.base);
       expect(pool.instances.every((i) => i.state === 'InService')).toBe(true);
       const apiCalls = env.pools.calls.length + env.kube.calls.length;
-      expect(apiCalls / world.oldInstances.length).toBeLessThan(60);
+      // Measured 15–25 calls per replaced node (listNodes, getPool, patches, evictions); a regression to per-pod polling shows here.
+      expect(apiCalls / world.oldInstances.length).toBeLessThan(30);
       expectGolden(name, result.lines);
     });
   }

@@ -170,6 +170,7 @@ export function listStacks(account: AccountState, tags: Readonly<Record<string, 
 export function planStack(account: AccountState, spec: StackSpec): { exists: boolean; changes: StackChange[] } {
   const template = parseTemplate(spec);
   const stack = account.stacks[spec.name];
+  if (stack?.status === 'DELETE_IN_PROGRESS') throw new ClmError(`Stack ${spec.name} is being deleted`);
   const scope = makeScope(account, stack ?? ({ name: spec.name, stackId: '' } as StackRecord), template, {});
   const resources = section(template, 'Resources');
   const changes: StackChange[] = [];
@@ -190,6 +191,5 @@ export function planStack(account: AccountState, spec: StackSpec): { exists: boo
     else if (previous.defHash !== hashValue(definition)) changes.push({ action: 'Modify', logicalId: id, resourceType: type, replacement: 'False' });
   }
   for (const [id, record] of Object.entries(stack?.resources ?? {})) if (!kept.has(id)) changes.push({ action: 'Remove', logicalId: id, resourceType: record.type });
-  if (stack && stack.status === 'DELETE_IN_PROGRESS') throw new ClmError(`Stack ${spec.name} is being deleted`);
   return { exists: stack !== undefined, changes };
 }

@@ -64,18 +64,37 @@ export function generationOf(group: AutoScalingGroup, facts: TemplateFacts | und
   return { asgName: group.AutoScalingGroupName ?? '', template, ...(types.length > 0 ? { allowedTypes: new Set(types) } : {}), spot };
 }
 
+/** What EC2 says about a running instance; it wins over the Auto Scaling group's view of it. */
+export interface InstanceFacts {
+  readonly spot: boolean;
+  readonly instanceType?: string;
+  /** EC2 system tags `aws:ec2launchtemplate:id` / `:version`, written at launch. */
+  readonly launchTemplateId?: string;
+  readonly launchTemplateVersion?: string;
+}
+
+/** The launch template and version an instance was launched with: EC2's launch tags first, then the ASG's record. */
+export function launchedFrom(instance: AsgInstance, facts: InstanceFacts | undefined): { id?: string; name?: string; version?: string } | undefined {
+  const lt = instance.LaunchTemplate;
+  if (facts?.launchTemplateVersion) {
+    return { id: facts.launchTemplateId ?? lt?.LaunchTemplateId, name: lt?.LaunchTemplateName, version: facts.launchTemplateVersion };
+  }
+  return lt ? { id: lt.LaunchTemplateId, name: lt.LaunchTemplateName, version: lt.Version } : undefined;
+}
+
 /**
  * Outdated = another launch template or version, a type outside the allowed set, or the wrong spot-ness.
- * `actualSpot` undefined (EC2 did not describe the instance) skips the spot check.
+ * Without EC2 facts (EC2 did not describe the instance) the ASG's record is used and spot-ness is not judged.
  */
-export function isOutdated(instance: AsgInstance, generation: Generation, actualSpot: boolean | undefined): boolean {
-  const lt = instance.LaunchTemplate;
-  if (!lt) return true;
+export function isOutdated(instance: AsgInstance, generation: Generation, facts: InstanceFacts | undefined): boolean {
+  const launched = launchedFrom(instance, facts);
+  if (!launched) return true;
   const { template } = generation;
-  const sameTemplate = template.id && lt.LaunchTemplateId ? lt.LaunchTemplateId === template.id : lt.LaunchTemplateName === template.name;
-  if (!sameTemplate || lt.Version !== template.version) return true;
-  if (generation.allowedTypes && instance.InstanceType && !generation.allowedTypes.has(instance.InstanceType)) return true;
-  return actualSpot !== undefined && actualSpot !== generation.spot;
+  const sameTemplate = template.id && launched.id ? launched.id === template.id : launched.name === template.name;
+  if (!sameTemplate || launched.version !== template.version) return true;
+  const type = facts?.instanceType ?? instance.InstanceType;
+  if (generation.allowedTypes && type && !generation.allowedTypes.has(type)) return true;
+  return facts !== undefined && facts.spot !== generation.spot;
 }
 
 /**

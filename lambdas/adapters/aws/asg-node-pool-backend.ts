@@ -4,7 +4,8 @@
  * propagates them from the node-pool stack); split-AZ pools have one ASG per zone.
  *
  * AWS calls: getPool = DescribeAutoScalingGroups (per page) + DescribeLaunchTemplateVersions (per distinct template
- * version whose facts are needed, cached within the call) + DescribeInstances (per 200 instances, for spot-ness);
+ * version whose facts are needed, cached within the call) + DescribeInstances (per 200 instances: spot-ness, type and
+ * the `aws:ec2launchtemplate:*` launch tags);
  * scale = DescribeAutoScalingGroups + one UpdateAutoScalingGroup per changed group; terminate = DescribeAutoScaling-
  * Instances + DescribeAutoScalingGroups (ownership check) + TerminateInstanceInAutoScalingGroup (+ one
  * UpdateAutoScalingGroup when MinSize must drop first).
@@ -23,8 +24,8 @@ import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { ClusterRef, NodePoolBackend, PoolInstance, PoolState } from '../../ports/node-pool-backend';
 import { NotFoundError, RolloutError, ValidationError } from '../../shared/errors';
 import { awsErrorMessage, awsErrorName, toClmError } from './aws-errors';
-import { currentTemplate, distributeDesired, generationOf, isOutdated, needsTemplateFacts } from './asg-generation';
-import type { TemplateFacts, TemplateRef } from './asg-generation';
+import { currentTemplate, distributeDesired, generationOf, isOutdated, launchedFrom, needsTemplateFacts } from './asg-generation';
+import type { InstanceFacts, TemplateFacts, TemplateRef } from './asg-generation';
 
 export const CLUSTER_AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';
 /** EC2 accepts at most 200 values per filter. */
@@ -51,20 +52,23 @@ export class AsgNodePoolBackend implements NodePoolBackend {
     const generations = await Promise.all(
       groups.map(async (group) => generationOf(group, needsTemplateFacts(group) ? await this.templateFacts(currentTemplate(group), factsCache) : undefined)),
     );
-    const spot = await this.spotness(groups.flatMap((g) => (g.Instances ?? []).map((i) => i.InstanceId ?? '')));
+    const ec2 = await this.instanceFacts(groups.flatMap((g) => (g.Instances ?? []).map((i) => i.InstanceId ?? '')));
 
     const instances: PoolInstance[] = [];
     groups.forEach((group, index) => {
       for (const instance of group.Instances ?? []) {
         const id = instance.InstanceId ?? '';
+        const facts = ec2.get(id);
+        const version = launchedFrom(instance, facts)?.version;
+        const type = facts?.instanceType ?? instance.InstanceType;
         instances.push({
           instanceId: id,
           availabilityZone: instance.AvailabilityZone ?? '',
           lifecycleState: instance.LifecycleState ?? 'Unknown',
           healthy: instance.HealthStatus === 'Healthy' && instance.LifecycleState === 'InService',
-          outdated: isOutdated(instance, generations[index], spot.get(id)),
-          ...(instance.LaunchTemplate?.Version ? { launchTemplateVersion: instance.LaunchTemplate.Version } : {}),
-          ...(instance.InstanceType ? { instanceType: instance.InstanceType } : {}),
+          outdated: isOutdated(instance, generations[index], facts),
+          ...(version ? { launchTemplateVersion: version } : {}),
+          ...(type ? { instanceType: type } : {}),
           asgName: group.AutoScalingGroupName ?? '',
         });
       }
@@ -185,11 +189,13 @@ export class AsgNodePoolBackend implements NodePoolBackend {
   }
 
   /**
-   * Instance id → runs as spot (SpotInstanceRequestId, as CLM, or lifecycle "spot"). Filtering by `instance-id` instead
-   * of passing InstanceIds means an instance terminated meanwhile is simply absent rather than failing the batch.
+   * Instance id → what EC2 says: spot-ness (SpotInstanceRequestId, as CLM, or lifecycle "spot"), type and the launch
+   * template tags. The tags are the launch-time truth on AWS and the only per-instance version moto gets right (its
+   * ASG reports every instance at the template's current default version). Filtering by `instance-id` instead of
+   * passing InstanceIds means an instance terminated meanwhile is simply absent rather than failing the batch.
    */
-  private async spotness(instanceIds: readonly string[]): Promise<Map<string, boolean>> {
-    const result = new Map<string, boolean>();
+  private async instanceFacts(instanceIds: readonly string[]): Promise<Map<string, InstanceFacts>> {
+    const result = new Map<string, InstanceFacts>();
     const ids = instanceIds.filter(Boolean);
     for (let start = 0; start < ids.length; start += INSTANCE_BATCH) {
       const batch = ids.slice(start, start + INSTANCE_BATCH);
@@ -197,7 +203,16 @@ export class AsgNodePoolBackend implements NodePoolBackend {
         for await (const page of paginateDescribeInstances({ client: this.ec2 }, { Filters: [{ Name: 'instance-id', Values: batch }] })) {
           for (const reservation of page.Reservations ?? []) {
             for (const instance of reservation.Instances ?? []) {
-              if (instance.InstanceId) result.set(instance.InstanceId, Boolean(instance.SpotInstanceRequestId) || instance.InstanceLifecycle === 'spot');
+              if (!instance.InstanceId) continue;
+              const tag = (key: string) => instance.Tags?.find((t) => t.Key === key)?.Value;
+              const templateId = tag('aws:ec2launchtemplate:id');
+              const templateVersion = tag('aws:ec2launchtemplate:version');
+              result.set(instance.InstanceId, {
+                spot: Boolean(instance.SpotInstanceRequestId) || instance.InstanceLifecycle === 'spot',
+                ...(instance.InstanceType ? { instanceType: instance.InstanceType } : {}),
+                ...(templateId ? { launchTemplateId: templateId } : {}),
+                ...(templateVersion ? { launchTemplateVersion: templateVersion } : {}),
+              });
             }
           }
         }

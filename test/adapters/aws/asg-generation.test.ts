@@ -29,8 +29,14 @@ describe('isOutdated', () => {
   const generation = generationOf({ AutoScalingGroupName: 'g', LaunchTemplate: { LaunchTemplateName: 'worker', Version: '4' } } as never, { instanceType: 'm5.large', spot: false });
 
   it('compares by name when the instance carries no template id', () => {
-    expect(isOutdated({ LaunchTemplate: { LaunchTemplateName: 'worker', Version: '4' }, InstanceType: 'm5.large' } as never, generation, false)).toBe(false);
-    expect(isOutdated({ LaunchTemplate: { LaunchTemplateName: 'other', Version: '4' }, InstanceType: 'm5.large' } as never, generation, false)).toBe(true);
+    expect(isOutdated({ LaunchTemplate: { LaunchTemplateName: 'worker', Version: '4' }, InstanceType: 'm5.large' } as never, generation, { spot: false })).toBe(false);
+    expect(isOutdated({ LaunchTemplate: { LaunchTemplateName: 'other', Version: '4' }, InstanceType: 'm5.large' } as never, generation, { spot: false })).toBe(true);
+  });
+
+  it('believes the EC2 launch tags and type over the group\'s record of the instance', () => {
+    const recorded = { LaunchTemplate: { LaunchTemplateName: 'worker', Version: '4' }, InstanceType: 'm5.large' } as never;
+    expect(isOutdated(recorded, generation, { spot: false, launchTemplateVersion: '3' })).toBe(true);
+    expect(isOutdated(recorded, generation, { spot: false, launchTemplateVersion: '4', instanceType: 'c5.large' })).toBe(true);
   });
 
   it('skips the spot check when EC2 did not describe the instance', () => {
@@ -39,6 +45,6 @@ describe('isOutdated', () => {
 
   it('accepts any type when neither overrides nor the template name one', () => {
     const open = generationOf({ AutoScalingGroupName: 'g', LaunchTemplate: { LaunchTemplateName: 'worker', Version: '4' } } as never, { spot: false });
-    expect(isOutdated({ LaunchTemplate: { LaunchTemplateName: 'worker', Version: '4' }, InstanceType: 'x9.huge' } as never, open, false)).toBe(false);
+    expect(isOutdated({ LaunchTemplate: { LaunchTemplateName: 'worker', Version: '4' }, InstanceType: 'x9.huge' } as never, open, { spot: false })).toBe(false);
   });
 });

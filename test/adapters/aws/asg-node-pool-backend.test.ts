@@ -176,6 +176,28 @@ describe('AsgNodePoolBackend.getPool', () => {
     expect(ec2).toHaveReceivedCommandTimes(DescribeLaunchTemplateVersionsCommand, 0);
   });
 
+  it('takes each instance\'s version from its EC2 launch tags, which moto gets right and its ASG view does not', async () => {
+    // Arrange: moto reports every instance at the template's current default version; the tags keep the launch version
+    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('g', { Instances: [instance('i-old'), instance('i-new')] })] });
+    ec2.on(DescribeLaunchTemplateVersionsCommand).resolves({ LaunchTemplateVersions: [{ LaunchTemplateData: { InstanceType: 'm5.large' } }] });
+    const tagged = (InstanceId: string, version: string) => ({
+      InstanceId,
+      InstanceType: 'm5.large' as const,
+      Tags: [{ Key: 'aws:ec2launchtemplate:id', Value: 'lt-1' }, { Key: 'aws:ec2launchtemplate:version', Value: version }],
+    });
+    ec2.on(DescribeInstancesCommand).resolves({ Reservations: [{ Instances: [tagged('i-old', '2'), tagged('i-new', '3')] }] });
+
+    // Act
+    const pool = await backend().getPool(cluster, 'default-worker');
+
+    // Assert
+    expect(pool!.instances.map((i) => [i.instanceId, i.launchTemplateVersion, i.outdated])).toEqual([
+      ['i-old', '2', true],
+      ['i-new', '3', false],
+    ]);
+    expect(ec2).toHaveReceivedCommandWith(DescribeInstancesCommand, { Filters: [{ Name: 'instance-id', Values: ['i-old', 'i-new'] }] });
+  });
+
   it('reads spot-ness from the launch template market type when there is no MixedInstancesPolicy', async () => {
     // Arrange
     asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('g', { Instances: [instance('i-spot'), instance('i-od')] })] });

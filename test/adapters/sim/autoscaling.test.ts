@@ -16,13 +16,17 @@ describe('simulated Auto Scaling and EC2', () => {
     const pending = await pool(r);
     r.world.advance(89_999);
     const stillPending = await pool(r);
+    const nodesBefore = await r.ports.kube.listNodes();
     r.world.advance(1);
     const booted = await pool(r);
+    const nodesAfter = await r.ports.kube.listNodes();
 
     expect(pending.desired).toBe(6);
     expect(pending.instances.map((i) => i.lifecycleState)).toEqual(Array(6).fill('Pending'));
     expect(stillPending.instances.every((i) => i.lifecycleState === 'Pending')).toBe(true);
     expect(booted.instances.every((i) => i.lifecycleState === 'InService' && i.healthy)).toBe(true);
+    expect(nodesBefore).toHaveLength(1);
+    expect(nodesAfter.map((n) => n.providerId.split('/').pop()).sort()).toEqual([nodesBefore[0].providerId.split('/').pop(), ...booted.instances.map((i) => i.instanceId)].sort());
     const perAz = booted.instances.reduce<Record<string, number>>((acc, i) => ({ ...acc, [i.availabilityZone]: (acc[i.availabilityZone] ?? 0) + 1 }), {});
     expect(perAz).toEqual({ 'eu-central-1a': 2, 'eu-central-1b': 2, 'eu-central-1c': 2 });
     expect(booted.instances.every((i) => /^i-[0-9a-f]{17}$/.test(i.instanceId))).toBe(true);

@@ -137,6 +137,23 @@ describe('simulated nodes, scheduler and controllers', () => {
     expect(pods.find((p) => p.labels.app === 'broken')).toMatchObject({ ready: false, phase: 'Pending' });
   });
 
+  it('deletes a pod at once with a zero grace period, and after the given one otherwise', async () => {
+    const { world, ports } = await runningCluster({ clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'web', replicas: 2, terminationGracePeriodSeconds: 300 }] } } });
+    const [a, b] = await ports.kube.listPods({ namespace: 'default' });
+
+    await ports.kube.deletePod('default', a.name, 0);
+    await ports.kube.deletePod('default', b.name, 5);
+    const right = (await ports.kube.listPods({ namespace: 'default' })).map((p) => p.name);
+    world.advance(5_000);
+    const later = (await ports.kube.listPods({ namespace: 'default' })).map((p) => p.name);
+
+    expect(a.terminationGracePeriodSeconds).toBe(300);
+    expect(right).not.toContain(a.name);
+    expect(right).toContain(b.name);
+    expect(later).not.toContain(b.name);
+    expect(later).toHaveLength(2);
+  });
+
   it('scales a Deployment through scaleDeployment', async () => {
     const { world, ports } = await runningCluster({ clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'coredns', namespace: 'kube-system', replicas: 2 }] } } });
     await ports.kube.scaleDeployment('kube-system', 'coredns', 0);

@@ -10,6 +10,11 @@ import { ClmStatefulStack } from './stacks/clm-stateful-stack';
 import { ClmWorkflowStack } from './stacks/clm-workflow-stack';
 
 const app = new App();
+// The workflow stack imports the table and bucket by export; "strong" keeps CloudFormation from deleting an export
+// that is still in use (and silences CDK's "no strength configured" warning).
+if (app.node.tryGetContext('@aws-cdk/core:defaultCrossStackReferences') === undefined) {
+  app.node.setContext('@aws-cdk/core:defaultCrossStackReferences', 'strong');
+}
 const config = readAppConfig((key) => app.node.tryGetContext(key));
 const env = process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
   ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }

@@ -144,6 +144,7 @@ export class SimulatedWorld {
       localId: cluster.localId,
       apiServerUrl: cluster.apiServerUrl,
       masterPools: cluster.provider === 'zalando-eks' ? [] : cluster.nodePools.filter(isMasterPool).map((pool) => pool.name),
+      ...(cluster.lifecycleStatus === 'decommission-requested' || cluster.lifecycleStatus === 'decommissioned' ? { decommissioning: true } : {}),
     };
     const account = ensureAccount(this.ctx, accountId, cluster.region);
     return {

@@ -53,6 +53,8 @@ export interface ClusterInfo {
   readonly apiServerUrl: string;
   /** Master pool names; none (EKS) means the API is ready once the main stack exists. */
   readonly masterPools: readonly string[];
+  /** Lifecycle decommission-requested/decommissioned: tearing down loses pods on purpose, PDBs are not counted. */
+  readonly decommissioning?: boolean;
 }
 
 // ---------------------------------------------------------------- AWS

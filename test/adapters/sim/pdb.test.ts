@@ -1,3 +1,4 @@
+import { nodePoolStackName } from '../../../lambdas/core/cloudformation/stack-names';
 import { clusterRef, runningCluster, testCluster } from './fixtures';
 
 const CLUSTER = testCluster().id;
@@ -103,6 +104,18 @@ describe('simulated PodDisruptionBudgets', () => {
     expect(pods.filter((p) => p.nodeName === crowded).length).toBeGreaterThan(1);
     expect(world.invariants().pdbViolations).toBe(1);
     expect(world.invariants().details[0]).toContain(`after termination of instance ${instanceId}`);
+  });
+
+  it('does not count pods lost while the cluster is being decommissioned', async () => {
+    const { world, ports, cluster } = await runningCluster(scenario({ maxUnavailable: 1 }), 3);
+    const decommissioning = world.forCluster({ ...cluster, lifecycleStatus: 'decommission-requested' });
+
+    await decommissioning.stacks.delete(nodePoolStackName(cluster, 'default-worker'));
+    world.runUntilIdle();
+
+    expect(await ports.kube.listPods({ namespace: 'default' })).toHaveLength(3);
+    expect((await ports.kube.listPods({ namespace: 'default' })).every((p) => !p.nodeName)).toBe(true);
+    expect(world.invariants().pdbViolations).toBe(0);
   });
 
   it('does not count a node that was cordoned and drained within the budget first', async () => {

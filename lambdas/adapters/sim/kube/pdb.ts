@@ -116,9 +116,13 @@ export function pdbsForPod(kube: KubeState, pod: SimPod): StoredObject[] {
 
 /**
  * Run `mutate` (which disrupts `pods`) and count a violation for each PDB that ends up with fewer healthy
- * pods than it requires because of it.
+ * pods than it requires because of it. A cluster being decommissioned is torn down on purpose: not counted.
  */
 export function withDisruption(ctx: SimContext, kube: KubeState, pods: readonly SimPod[], cause: string, mutate: () => void): void {
+  if (ctx.state.clusters[kube.clusterId]?.decommissioning) {
+    mutate();
+    return;
+  }
   const pdbs = new Map<string, StoredObject>();
   for (const pod of pods.filter(isHealthy)) for (const stored of pdbsForPod(kube, pod)) pdbs.set(`${String(meta(stored).namespace)}/${String(meta(stored).name)}`, stored);
   const before = new Map([...pdbs].map(([key, stored]) => [key, pdbStatus(ctx, kube, stored)]));

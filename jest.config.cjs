@@ -9,5 +9,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
-  testTimeout: 30000,
+  testTimeout: 60000,
+  // Child processes (DynamoDB Local, git http-backend) are stopped in afterAll, but a slow JVM exit must not hold CI.
+  forceExit: true,
 };

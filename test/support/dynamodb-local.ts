@@ -19,13 +19,13 @@ export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
   const libDir = join(packageDir, 'lib', readdirSync(join(packageDir, 'lib')).find((d) => d.startsWith('dynamodb_local_'))!);
   const child = spawn('java', [`-Djava.library.path=${join(libDir, 'DynamoDBLocal_lib')}`, '-jar', join(libDir, 'DynamoDBLocal.jar'), '-inMemory', '-port', String(port)], { stdio: 'ignore' });
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, requestHandler: { requestTimeout: 10_000, connectionTimeout: 2_000 } });
   for (let attempt = 0; ; attempt++) {
     try {
       await client.send(new (await import('@aws-sdk/client-dynamodb')).ListTablesCommand({}));
       break;
     } catch (error) {
-      if (attempt > 100) throw new Error(`DynamoDB Local did not start on ${endpoint}: ${(error as Error).message}`);
+      if (attempt > 600) throw new Error(`DynamoDB Local did not start on ${endpoint}: ${(error as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -125,7 +125,7 @@ cmd_start() {
     # setsid: own process group, so the server survives the caller's shell and
     # can be stopped by pid alone.
     setsid "$VENV/bin/moto_server" -H 127.0.0.1 -p "$port" \
-      >>"$STATE_DIR/moto.log" 2>&1 </dev/null &
+      >>"$STATE_DIR/moto.log" 2>&1 </dev/null 8>&- 9>&- &
     pid=$!
     deadline=$((SECONDS + START_TIMEOUT))
     while (( SECONDS < deadline )); do
@@ -146,9 +146,9 @@ cmd_start() {
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     log "attempt $attempt: moto_server on port $port did not come up; last log lines:"
-    tail -n 5 "$STATE_DIR/moto.log" >&2 || true
+    tail -n 5 "$STATE_DIR/moto.log" >&2 2>/dev/null || true
   done
-  die "step 'start server': moto_server did not answer on http://127.0.0.1:<port>/moto-api/ within ${START_TIMEOUT}s (3 attempts); see $STATE_DIR/moto.log"
+  die "step 'start server': moto_server did not answer on http://127.0.0.1:<port>/moto-api/data.json within ${START_TIMEOUT}s (3 attempts); see $STATE_DIR/moto.log"
 }
 
 cmd_stop() {

@@ -156,6 +156,15 @@ export class SimulatedWorld {
     };
   }
 
+  /**
+   * The cluster is being torn down on purpose (`clm decommission`): pods it loses from now on do not count
+   * as PDB violations. Also set when `forCluster` gets a cluster whose lifecycle is decommission-requested.
+   */
+  markDecommissioning(clusterId: string): void {
+    const info = this.ctx.state.clusters[clusterId];
+    if (info) this.ctx.state.clusters[clusterId] = { ...info, decommissioning: true };
+  }
+
   /** Add faults while the world runs (same shape as the scenario's `faults`). */
   addFaults(faults: z.input<typeof Faults>): void {
     const parsed = Faults.parse(faults);

@@ -118,6 +118,20 @@ describe('simulated PodDisruptionBudgets', () => {
     expect(world.invariants().pdbViolations).toBe(0);
   });
 
+  it('does not count pods lost after markDecommissioning, but did before', async () => {
+    const { world, ports, cluster } = await runningCluster(scenario({ minAvailable: 3 }), 3);
+    const [first] = await ports.kube.listPods({ namespace: 'default' });
+    await ports.kube.deletePod('default', first.name);
+    const before = world.invariants().pdbViolations;
+
+    world.markDecommissioning(cluster.id);
+    await ports.stacks.delete(nodePoolStackName(cluster, 'default-worker'));
+    world.runUntilIdle();
+
+    expect(before).toBe(1);
+    expect(world.invariants().pdbViolations).toBe(1);
+  });
+
   it('does not count a node that was cordoned and drained within the budget first', async () => {
     const { world, ports, cluster } = await runningCluster(scenario({ maxUnavailable: 1 }), 3);
     const node = (await ports.kube.listPods({ namespace: 'default' }))[0].nodeName!;

@@ -29,7 +29,7 @@ export async function applyObject(
   const path = resourcePath(resource, namespace, object.metadata.name);
   const what = `apply ${object.kind} ${namespace ? `${namespace}/` : ''}${object.metadata.name}`;
 
-  const before = await rest.send({ method: 'GET', path });
+  const before = await rest.send({ method: 'GET', path }, what);
   if (before.status !== 404) ensureOk(before, what);
   const after = await rest.ok(
     {

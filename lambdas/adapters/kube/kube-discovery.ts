@@ -101,7 +101,7 @@ export class KubeDiscovery {
     let list = this.lists.get(groupVersion);
     if (!list) {
       const path = groupVersion.includes('/') ? `/apis/${groupVersion}` : `/api/${groupVersion}`;
-      list = this.rest.send({ method: 'GET', path }).then((response) => {
+      list = this.rest.send({ method: 'GET', path }, `API discovery GET ${path}`).then((response) => {
         // 404: no such group version; 503: an aggregated API that is down (kubectl skips both too).
         if (response.status === 404 || response.status === 503) return [];
         ensureOk(response, `API discovery GET ${path}`);

@@ -5,9 +5,11 @@ import type { LabelSelector, NodeInfo, NodePatch, PdbInfo, PodInfo, Taint } from
 const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
 const TAINT_EFFECTS: ReadonlySet<string> = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
 
+/** ISO 8601 with milliseconds, whether the API said `2026-01-01T00:00:00Z` or a Date came in. */
 export function iso(value: Date | string | undefined): string {
-  if (value === undefined) return '';
-  return value instanceof Date ? value.toISOString() : value;
+  if (value === undefined || value === null) return '';
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
 }
 
 export function toNodeInfo(node: V1Node): NodeInfo {

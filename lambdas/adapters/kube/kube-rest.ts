@@ -37,8 +37,8 @@ export class KubeRest {
     this.configuration = createConfiguration({ baseServer: new ServerConfiguration(cluster.server, {}) });
   }
 
-  /** Any HTTP answer comes back as a KubeResponse; only "no answer" throws (TransientApiError). */
-  async send(request: KubeRequest): Promise<KubeResponse> {
+  /** Any HTTP answer comes back as a KubeResponse; only "no answer" throws (TransientApiError, named by `what`). */
+  async send(request: KubeRequest, what = `${request.method} ${request.path}`): Promise<KubeResponse> {
     const context = this.configuration.baseServer.makeRequestContext(request.path, HttpMethod[request.method]);
     for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) context.setQueryParam(key, String(value));
     context.setHeaderParam('Accept', 'application/json');
@@ -58,13 +58,13 @@ export class KubeRest {
       }
       return { status: response.httpStatusCode, body };
     } catch (error) {
-      throw toKubeError(error, `${request.method} ${request.path}`);
+      throw toKubeError(error, what);
     }
   }
 
   /** `send`, with non-2xx answers thrown as classified errors named by `what`. */
   async ok(request: KubeRequest, what: string): Promise<KubeResponse> {
-    return ensureOk(await this.send(request), what);
+    return ensureOk(await this.send(request, what), what);
   }
 }
 

@@ -22,12 +22,13 @@ import {
   UpdateTerminationProtectionCommand,
   paginateDescribeStacks,
 } from '@aws-sdk/client-cloudformation';
-import type { Capability, Change, CloudFormationClient, DescribeChangeSetCommandOutput, Stack } from '@aws-sdk/client-cloudformation';
+import type { Capability, CloudFormationClient, DescribeChangeSetCommandOutput, Stack } from '@aws-sdk/client-cloudformation';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import type { StackChange, StackDeployer, StackSpec, StackState } from '../../ports/stack-deployer';
 import { isStackBusy } from '../../core/stacks/stack-status';
 import { ConfigError, StackBusyError, TransientApiError } from '../../shared/errors';
 import { awsErrorName, isNoUpdatesError, isStackMissingError, isTerminationProtectionError, toClmError } from './aws-errors';
+import { formatTags, toChanges, toStackState, toTags } from './cloudformation-mapping';
 
 /** CloudFormation's limit for an inline TemplateBody, in bytes. */
 export const MAX_INLINE_TEMPLATE_BYTES = 51_200;
@@ -47,8 +48,6 @@ export interface CloudFormationStackDeployerOptions {
 }
 
 type TemplateSource = { TemplateBody: string } | { TemplateURL: string };
-
-const CHANGE_ACTIONS: ReadonlySet<string> = new Set(['Add', 'Modify', 'Remove', 'Import', 'Dynamic']);
 
 export class CloudFormationStackDeployer implements StackDeployer {
   private readonly client: CloudFormationClient;
@@ -268,47 +267,4 @@ export class CloudFormationStackDeployer implements StackDeployer {
     await store.put(key, spec.templateBody);
     return { TemplateURL: store.urlFor(key) };
   }
-}
-
-export function toStackState(stack: Stack): StackState {
-  const outputs: Record<string, string> = {};
-  for (const output of stack.Outputs ?? []) if (output.OutputKey) outputs[output.OutputKey] = output.OutputValue ?? '';
-  const tags: Record<string, string> = {};
-  for (const tag of stack.Tags ?? []) if (tag.Key) tags[tag.Key] = tag.Value ?? '';
-  const last = stack.DeletionTime ?? stack.LastUpdatedTime ?? stack.CreationTime;
-  return {
-    name: stack.StackName ?? '',
-    status: stack.StackStatus ?? 'UNKNOWN',
-    ...(stack.StackStatusReason ? { reason: stack.StackStatusReason } : {}),
-    outputs,
-    tags,
-    ...(last ? { lastUpdatedTime: last.toISOString() } : {}),
-  };
-}
-
-function toTags(tags: Readonly<Record<string, string>>): { Key: string; Value: string }[] {
-  return Object.keys(tags)
-    .sort()
-    .map((key) => ({ Key: key, Value: tags[key] }));
-}
-
-function formatTags(tags: Readonly<Record<string, string>>): string {
-  return Object.entries(tags)
-    .map(([key, value]) => `${key}=${value}`)
-    .join(', ');
-}
-
-function toChanges(changes: readonly Change[] | undefined): StackChange[] {
-  const result: StackChange[] = [];
-  for (const change of changes ?? []) {
-    const rc = change.ResourceChange;
-    if (change.Type !== 'Resource' || !rc) continue;
-    result.push({
-      action: (rc.Action && CHANGE_ACTIONS.has(rc.Action) ? rc.Action : 'Dynamic') as StackChange['action'],
-      logicalId: rc.LogicalResourceId ?? '',
-      resourceType: rc.ResourceType ?? '',
-      ...(rc.Replacement ? { replacement: rc.Replacement as StackChange['replacement'] } : {}),
-    });
-  }
-  return result;
 }

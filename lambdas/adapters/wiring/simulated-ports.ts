@@ -15,6 +15,8 @@ export interface SimulatedSetup {
   readonly ports: Ports;
   /** Persist world and progress atomically (called after every task, so SIGKILL loses nothing finished). */
   save(): void;
+  /** This cluster is being torn down on purpose: pods it loses are not PDB violations. */
+  decommissioning(clusterId: string): void;
 }
 
 export interface SimulatedSetupOptions {
@@ -37,6 +39,7 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
   const progressPath = join(options.stateDir, PROGRESS_FILE);
   const data = existsSync(progressPath) ? (JSON.parse(readFileSync(progressPath, 'utf8')) as ProgressData) : undefined;
   const progress = new MemoryProgressStore(data ? { data } : {});
+  const tearingDown = new Set<string>();
   const first = options.clusters[0];
   const lookups = first ? world.forCluster(first).lookups : undefined;
   const ports: Ports = {
@@ -48,12 +51,19 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
     templates: new HandlebarsTemplateEngine(lookups ? { lookups } : {}),
     // The simulated KMS: `aws:kms:` values are base64 of the plaintext.
     secrets: { decrypt: async (ciphertext) => Buffer.from(ciphertext, 'base64').toString('utf8') },
-    forCluster: (cluster) => world.forCluster(cluster),
+    forCluster: (cluster) => {
+      const ports = world.forCluster(cluster);
+      if (tearingDown.has(cluster.id)) world.markDecommissioning(cluster.id);
+      return ports;
+    },
   };
   return {
     world,
     progress,
     ports,
+    decommissioning(clusterId) {
+      tearingDown.add(clusterId);
+    },
     save() {
       world.save(options.stateDir);
       const tmp = `${progressPath}.tmp`;

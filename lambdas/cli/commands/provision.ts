@@ -14,6 +14,7 @@ import { selectClusters } from '../../core/selection/select-clusters';
 import { withStoredStatus } from '../../core/workflow/cluster-status';
 import type { Cluster } from '../../core/model/cluster';
 import type { Ports } from '../../ports/ports';
+import type { Invariants } from '../../adapters/sim';
 import { ClmError } from '../../shared/errors';
 import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 
@@ -127,7 +128,11 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
   const summaries: ClusterSummary[] = [];
   for (const cluster of selected) {
     const started = ports.clock.now();
-    const transitionsBefore = 0;
+    if (sim && verb === 'decommission') {
+      // Pods lost with the stacks of a cluster being torn down are not PDB violations.
+      sim.decommissioning(cluster.id);
+    }
+    const before = sim?.world.invariants();
     const print = (line: string) => { if (options.output === 'text') io.stdout(`${line}\n`); };
     print(`${cluster.id}: ${verb} starting`);
     const result: ExecutionResult = await runClusterUpdate(
@@ -144,7 +149,7 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
       },
     );
     sim?.save();
-    summaries.push(await summarize(cluster, result, ports, sim, started, transitionsBefore));
+    summaries.push(await summarize(cluster, result, ports, sim, started, before));
     const last = summaries[summaries.length - 1]!;
     print(`${cluster.id}: ${last.status} — ${last.message}`);
   }
@@ -163,7 +168,7 @@ function progressLine(cluster: Cluster, event: TaskEvent, elapsedMs: number): st
   return `  [${formatDuration(Math.round(elapsedMs / 1000)).padStart(7)}] ${event.stateName}: ${message}`;
 }
 
-async function summarize(cluster: Cluster, result: ExecutionResult, ports: Ports, sim: SimulatedSetup | undefined, started: number, _before: number): Promise<ClusterSummary> {
+async function summarize(cluster: Cluster, result: ExecutionResult, ports: Ports, sim: SimulatedSetup | undefined, started: number, before: Invariants | undefined): Promise<ClusterSummary> {
   const current = await withStoredStatus(ports, cluster);
   const output = result.output ?? {};
   const run = (output.run ?? {}) as { decision?: string; targetVersion?: string; message?: string };
@@ -180,8 +185,9 @@ async function summarize(cluster: Cluster, result: ExecutionResult, ports: Ports
     message: result.status === 'FAILED' ? `${result.error?.Error}: ${result.error?.Cause ?? ''}` : final.message ?? run.message ?? '',
     stacks,
     nodesReplaced: Object.values(record?.pools ?? {}).reduce((n, p) => n + p.replaced, 0),
-    pdbViolations: invariants?.pdbViolations ?? 0,
-    nodesTerminatedTwice: invariants?.nodesTerminatedTwice ?? 0,
+    // The world counts since it was created; this run's share is the difference.
+    pdbViolations: (invariants?.pdbViolations ?? 0) - (before?.pdbViolations ?? 0),
+    nodesTerminatedTwice: (invariants?.nodesTerminatedTwice ?? 0) - (before?.nodesTerminatedTwice ?? 0),
     stateTransitions: result.stats.stateTransitions,
     simulatedSeconds: Math.round((ports.clock.now() - started) / 1000),
     problems: current.status.problems.map((p) => ({ title: p.title })),

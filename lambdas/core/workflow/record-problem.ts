@@ -36,12 +36,19 @@ export async function recordProblem(input: FailureInput, ports: Ports): Promise<
   return { problem: problem.title };
 }
 
-/** Lambda puts `{errorType, errorMessage, trace}` JSON in Cause; the local runner a plain message. */
+/**
+ * Lambda puts `{errorType, errorMessage, trace}` JSON in Cause; a failed child execution (`.sync`) reaches
+ * the parent as States.TaskFailed with the child's `{Error, Cause}` as JSON; the local runner gives a plain
+ * message. Unwrap until the innermost message.
+ */
 export function causeMessage(error: { readonly Error: string; readonly Cause?: string }): string {
   if (!error.Cause) return error.Error;
   try {
-    const parsed = JSON.parse(error.Cause) as { errorMessage?: unknown };
+    const parsed = JSON.parse(error.Cause) as { errorMessage?: unknown; Error?: unknown; Cause?: unknown };
     if (typeof parsed.errorMessage === 'string') return parsed.errorMessage;
+    if (typeof parsed.Error === 'string') {
+      return causeMessage({ Error: parsed.Error, ...(typeof parsed.Cause === 'string' ? { Cause: parsed.Cause } : {}) });
+    }
   } catch {
     // not JSON: a plain message
   }

@@ -95,12 +95,17 @@ export class DynamoDbProgressStore implements ProgressStore {
       const current = (item?.record as StoredStatus | undefined) ?? { currentVersion: '', lastVersion: '', nextVersion: '', problems: [], updatedAt: 0 };
       const next: StoredStatus = { ...current, problems: appendProblem(current.problems, problem), updatedAt: now };
       const writeId = Number(item?.writeId ?? 0);
+      // putStatus writes no writeId: an item without one is matched by its absence, not by `writeId = 0`.
+      const condition = !item
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : item.writeId === undefined
+          ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(writeId)' }
+          : { ConditionExpression: 'writeId = :w', ExpressionAttributeValues: { ':w': writeId } };
       try {
         await this.doc.send(new PutCommand({
           TableName: this.tableName,
           Item: { pk: pk(clusterId), sk: 'STATUS', record: next, writeId: writeId + 1 },
-          ConditionExpression: 'attribute_not_exists(pk) OR writeId = :w',
-          ExpressionAttributeValues: { ':w': writeId },
+          ...condition,
         }));
         return next;
       } catch (error) {

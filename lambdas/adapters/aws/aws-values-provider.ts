@@ -19,6 +19,7 @@ import type { Cluster } from '../../core/model/cluster';
 import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError } from '../../shared/errors';
 import { toClmError } from './aws-errors';
+import { hostedZone } from '../../core/values/hosted-zone';
 
 export const CUSTOM_SUBNET_TAG = 'zalando.org/custom-subnet';
 export const SUBNET_ROLE_TAGS = {
@@ -65,7 +66,7 @@ export class AwsValuesProvider implements ValuesProvider {
       lb_subnets: subnetMap(restrict(selectPerZone(subnets, SUBNET_ROLE_TAGS.lb))),
       internal_node_subnets: subnetMap(restrict(selectPerZone(subnets, SUBNET_ROLE_TAGS.internalNode))),
       pod_subnets: subnetMap(selectPerZone(subnets, SUBNET_ROLE_TAGS.pod)),
-      hosted_zone: hostedZoneOf(cluster.apiServerUrl),
+      hosted_zone: hostedZone(cluster.apiServerUrl),
     };
     if (cluster.configItems.load_balancer_certificate) values.load_balancer_certificate = cluster.configItems.load_balancer_certificate;
     return values;
@@ -132,18 +133,6 @@ function subnetMap(byZone: ReadonlyMap<string, Subnet>): Record<string, string> 
   for (const az of zones) map[az] = byZone.get(az)?.SubnetId ?? '';
   map['*'] = zones.map((az) => map[az]).join(',');
   return map;
-}
-
-/** The API server host minus its first label (CLM §4.3). */
-export function hostedZoneOf(apiServerUrl: string): string {
-  let host: string;
-  try {
-    host = new URL(apiServerUrl).hostname;
-  } catch {
-    return '';
-  }
-  const dot = host.indexOf('.');
-  return dot < 0 ? '' : host.slice(dot + 1);
 }
 
 function hasTag(subnet: Subnet, key: string): boolean {

@@ -3,6 +3,8 @@ import yaml from 'js-yaml';
 import type { Cluster } from '../../core/model/cluster';
 import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError, ValidationError } from '../../shared/errors';
+import { hostedZone } from '../../core/values/hosted-zone';
+import { isRecord } from '../../core/config/plain-data';
 
 /**
  * Deploy-time values without AWS (`clm render`, tests): plausible values derived from the cluster, then
@@ -92,18 +94,3 @@ export function offlineValues(cluster: Cluster): Record<string, unknown> {
   };
 }
 
-/** The API server host minus its first label (CLM §4.3). */
-export function hostedZone(apiServerUrl: string): string {
-  let host: string;
-  try {
-    host = new URL(apiServerUrl).hostname;
-  } catch {
-    return '';
-  }
-  const dot = host.indexOf('.');
-  return dot < 0 ? '' : host.slice(dot + 1);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

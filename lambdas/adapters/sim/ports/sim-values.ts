@@ -7,6 +7,7 @@ import { hashOf } from '../hash';
 import type { SimContext } from '../sim-context';
 import type { SubnetRole, SubnetState } from '../world-state';
 import { instrument } from './instrument';
+import { hostedZone } from '../../../core/values/hosted-zone';
 
 /**
  * The deploy-time values of the simulated account (CLM §4.3, §6.2 steps 4–7): the VPC, per-role subnets
@@ -46,7 +47,7 @@ export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
         lb_subnets: byRole('elb'),
         internal_node_subnets: byRole('internal-node'),
         pod_subnets: {},
-        hosted_zone: host.split('.').slice(1).join('.'),
+        hosted_zone: hostedZone(cluster.apiServerUrl),
         load_balancer_certificate: `arn:aws:acm:${account.region}:${account.accountId}:certificate/${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`,
       };
     },

@@ -1,6 +1,5 @@
 import type { Ports } from '../../ports/ports';
-import { problemFromError } from '../status/problems';
-import { withStoredStatus } from './cluster-status';
+import { appendProblem, problemFromError } from '../status/problems';
 import { updateRun } from './run-state';
 
 export interface FailureInput {
@@ -21,12 +20,15 @@ export async function recordProblem(input: FailureInput, ports: Ports): Promise<
   // Without a Cause the message is the error name itself: do not say it twice ("States.Timeout: States.Timeout").
   const problem = problemFromError(input.error.Cause ? { name: input.error.Error, message } : { message }, input.executionId);
   const now = ports.clock.now();
-  const stored = await ports.progress.recordProblem(input.clusterId, problem, now);
   const clusters = await ports.registry.listClusters().catch(() => []);
   const cluster = clusters.find((c) => c.id === input.clusterId);
   if (cluster && ports.registry.persistsStatus) {
-    const current = await withStoredStatus(ports, cluster);
-    await ports.registry.updateStatus(cluster.id, { status: { ...current.status, problems: stored.problems } }).catch(() => undefined);
+    // The registry holds the status: its problems are the list to append to; the store mirrors it.
+    const problems = appendProblem(cluster.status.problems, problem);
+    await ports.progress.putStatus(cluster.id, { ...cluster.status, problems, updatedAt: now });
+    await ports.registry.updateStatus(cluster.id, { status: { ...cluster.status, problems } }).catch(() => undefined);
+  } else {
+    await ports.progress.recordProblem(input.clusterId, problem, now);
   }
   if (input.targetVersion && input.holder) {
     const ref = { clusterId: input.clusterId, targetVersion: input.targetVersion, holder: input.holder };

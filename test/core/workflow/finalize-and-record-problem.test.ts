@@ -69,7 +69,7 @@ describe('finalize', () => {
 describe('recordProblem', () => {
   const lambdaCause = JSON.stringify({ errorType: 'StackFailedError', errorMessage: 'Stack kube-1 is UPDATE_ROLLBACK_COMPLETE: Resource creation cancelled', trace: ['at x'] });
 
-  it('appends the problem with the Lambda cause unwrapped, keeps next_version, marks the run failed and releases the lease', async () => {
+  it('appends the problem to the registry\'s own list with the Lambda cause unwrapped, keeps next_version, marks the run failed and releases the lease', async () => {
     const cluster = clusterAt(OLD);
     const env = fakeEnv({ clusters: [cluster] });
     await seedRun(env, cluster, { targetVersion: TARGET, holder: 'exec-1' });
@@ -80,9 +80,10 @@ describe('recordProblem', () => {
     const [stored] = await env.registry.listClusters();
     expect(stored!.status.nextVersion).toBe(TARGET);
     expect(stored!.status.currentVersion).toBe(OLD);
-    expect(stored!.status.problems.map((p) => p.title)).toEqual([out.problem]);
-    expect(stored!.status.problems[0]!.instance).toBe('arn:exec-1');
-    expect((await env.progress.getStatus(cluster.id))?.problems.map((p) => p.title)).toEqual([out.problem]);
+    // The registry holds status (persistsStatus): its earlier problem stays, the new one follows.
+    expect(stored!.status.problems.map((p) => p.title)).toEqual(['old problem', out.problem]);
+    expect(stored!.status.problems[1]!.instance).toBe('arn:exec-1');
+    expect((await env.progress.getStatus(cluster.id))?.problems.map((p) => p.title)).toEqual(['old problem', out.problem]);
     expect((await env.progress.getRun(cluster.id, TARGET))?.phase).toBe(`Failed: ${out.problem}`);
     expect(await env.progress.getLease(cluster.id)).toBeUndefined();
   });

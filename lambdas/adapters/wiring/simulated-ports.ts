@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Cluster } from '../../core/model/cluster';
 import type { ConfigSource } from '../../ports/config-source';
 import type { Ports } from '../../ports/ports';
 import type { Registry } from '../../ports/registry';
-import { MemoryProgressStore, type ProgressData } from '../progress/memory-progress-store';
+import type { MemoryProgressStore } from '../progress/memory-progress-store';
+import { openFileProgressStore } from '../progress/file-progress-store';
 import { SimulatedWorld } from '../sim';
 import { HandlebarsTemplateEngine } from '../templating/handlebars-template-engine';
 
@@ -29,16 +30,12 @@ export interface SimulatedSetupOptions {
   readonly clusters: readonly Cluster[];
 }
 
-const PROGRESS_FILE = 'progress.json';
-
 export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedSetup {
   mkdirSync(options.stateDir, { recursive: true });
   const world = existsSync(join(options.stateDir, 'world.json')) || !options.scenarioFile
     ? SimulatedWorld.loadOrCreate(options.stateDir, {})
     : SimulatedWorld.fromScenarioFile(options.scenarioFile);
-  const progressPath = join(options.stateDir, PROGRESS_FILE);
-  const data = existsSync(progressPath) ? (JSON.parse(readFileSync(progressPath, 'utf8')) as ProgressData) : undefined;
-  const progress = new MemoryProgressStore(data ? { data } : {});
+  const { store: progress, save: saveProgress } = openFileProgressStore(options.stateDir);
   const tearingDown = new Set<string>();
   const first = options.clusters[0];
   const lookups = first ? world.forCluster(first).lookups : undefined;
@@ -66,9 +63,7 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
     },
     save() {
       world.save(options.stateDir);
-      const tmp = `${progressPath}.tmp`;
-      writeFileSync(tmp, JSON.stringify(progress.data));
-      renameSync(tmp, progressPath);
+      saveProgress();
     },
   };
 }

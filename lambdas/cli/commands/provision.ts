@@ -7,7 +7,7 @@ import { configSourcesFromFlags } from '../../adapters/config-source/create-conf
 import { createRegistry } from '../../adapters/registry/create-registry';
 import { createSimulatedSetup, type SimulatedSetup } from '../../adapters/wiring/simulated-ports';
 import { createAwsPorts } from '../../adapters/wiring/aws-ports';
-import { MemoryProgressStore } from '../../adapters/progress/memory-progress-store';
+import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
 import { S3ArtifactStore } from '../../adapters/aws/s3-artifact-store';
 import { createAwsClients } from '../../adapters/aws/aws-clients';
 import { selectClusters } from '../../core/selection/select-clusters';
@@ -110,15 +110,19 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
 
   let sim: SimulatedSetup | undefined;
   let ports: Ports;
+  let saveProgress: () => void = () => undefined;
   if (options.simulate) {
     sim = createSimulatedSetup({ stateDir, registry, sources, clusters: selected, ...(options.scenario ? { scenarioFile: resolve(io.cwd, options.scenario) } : {}) });
     ports = sim.ports;
   } else {
     if (!options.bucket) throw new UsageError('--bucket is required without --simulate (rendered configs are stored there)');
     const clients = createAwsClients({ region: options.region ?? 'eu-central-1' });
+    // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
+    const progress = openFileProgressStore(stateDir);
+    saveProgress = progress.save;
     ports = createAwsPorts({
       registry, sources, region: options.region ?? 'eu-central-1',
-      progress: new MemoryProgressStore(),
+      progress: progress.store,
       artifacts: new S3ArtifactStore(clients.s3, { bucket: options.bucket, region: options.region ?? 'eu-central-1' }),
       ...(options.token ? { token: options.token } : {}),
       ...(options.kubeconfig ? { kubeconfig: resolve(io.cwd, options.kubeconfig) } : {}),
@@ -144,6 +148,7 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
         advanceClock: sim ? (seconds) => sim!.world.advance(seconds * 1000) : undefined,
         onTask: (event) => {
           sim?.save();
+          saveProgress();
           print(progressLine(cluster, event, ports.clock.now() - started));
         },
       },

@@ -45,6 +45,12 @@ export interface CloudFormationStackDeployerOptions {
   readonly changeSetMaxPolls?: number;
   /** @default - setTimeout */
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * CloudFormation service role passed as `RoleARN` on create, update and delete (same-account mode: CloudFormation,
+   * not the caller, holds the rights to create cluster resources).
+   * @default - CloudFormation uses the caller's credentials (or the role already associated with the stack)
+   */
+  readonly roleArn?: string;
 }
 
 type TemplateSource = { TemplateBody: string } | { TemplateURL: string };
@@ -76,6 +82,7 @@ export class CloudFormationStackDeployer implements StackDeployer {
             EnableTerminationProtection: protect,
             Tags: tags,
             ...template,
+            ...this.role(),
           }),
         );
       } catch (error) {
@@ -102,6 +109,7 @@ export class CloudFormationStackDeployer implements StackDeployer {
           Capabilities: [...STACK_CAPABILITIES],
           Tags: tags,
           ...template,
+          ...this.role(),
           // CLM sends its policy as "stack policy during update": it guards this update without pinning a policy.
           ...(spec.stackPolicyBody ? { StackPolicyDuringUpdateBody: spec.stackPolicyBody } : {}),
         }),
@@ -125,13 +133,13 @@ export class CloudFormationStackDeployer implements StackDeployer {
     // Delete by id: a stack of the same name created after our describe is never the one we delete.
     const target = existing.StackId ?? name;
     try {
-      await this.client.send(new DeleteStackCommand({ StackName: target }));
+      await this.client.send(new DeleteStackCommand({ StackName: target, ...this.role() }));
     } catch (error) {
       if (isStackMissingError(error)) return { result: 'ALREADY_GONE' };
       if (!isTerminationProtectionError(error)) throw toClmError(error, `CloudFormation DeleteStack ${name}`, name);
       await this.setTerminationProtection(target, false, name);
       try {
-        await this.client.send(new DeleteStackCommand({ StackName: target }));
+        await this.client.send(new DeleteStackCommand({ StackName: target, ...this.role() }));
       } catch (retryError) {
         if (isStackMissingError(retryError)) return { result: 'ALREADY_GONE' };
         throw toClmError(retryError, `CloudFormation DeleteStack ${name}`, name);
@@ -239,6 +247,10 @@ export class CloudFormationStackDeployer implements StackDeployer {
     } catch (error) {
       throw toClmError(error, `CloudFormation UpdateTerminationProtection ${displayName} (${enabled ? 'enable' : 'disable'})`, displayName);
     }
+  }
+
+  private role(): { RoleARN?: string } {
+    return this.options.roleArn ? { RoleARN: this.options.roleArn } : {};
   }
 
   /** The stack, or undefined when CloudFormation does not know it (or only as DELETE_COMPLETE). */

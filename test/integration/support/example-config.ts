@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DescribeSubnetsCommand, DescribeVpcsCommand, type EC2Client } from '@aws-sdk/client-ec2';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+export const EXAMPLE_CLUSTER = 'aws:123456789012:eu-central-1:kube-test';
+export const EXAMPLE_CLUSTER_DIR = EXAMPLE_CLUSTER.replace(/:/g, '_');
+
+/**
+ * A private copy of examples/config with the MOTO-SPECIFIC SHIMS applied (each one is a moto limitation, valid
+ * CloudFormation on AWS either way):
+ *  - moto 5.2.5 fails to create a security group whose ingress rule is `IpProtocol: "-1"` without ports
+ *    (the stack's outputs then fail with "Fn::GetAtt references undefined resource WorkerSecurityGroup");
+ *    `FromPort: -1, ToPort: -1` is what AWS itself reports for such a rule.
+ */
+export function exampleConfigForMoto(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'clm-int-config-'));
+  cpSync(join(REPO_ROOT, 'examples', 'config'), dir, { recursive: true });
+  const main = join(dir, 'cluster', 'cluster.yaml');
+  writeFileSync(main, readFileSync(main, 'utf8').replace(/\{IpProtocol: "-1", CidrIp:/g, '{IpProtocol: "-1", FromPort: -1, ToPort: -1, CidrIp:'));
+  return dir;
+}
+
+/** The deploy-time values production derives from EC2, here from moto's default VPC. */
+export async function motoValues(ec2: EC2Client): Promise<Record<string, unknown>> {
+  const vpc = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] }))).Vpcs?.[0];
+  if (!vpc?.VpcId) throw new Error('moto has no default VPC');
+  const subnets = (await ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpc.VpcId] }, { Name: 'default-for-az', Values: ['true'] }] }))).Subnets ?? [];
+  const byZone: Record<string, string> = {};
+  for (const subnet of subnets.sort((a, b) => a.AvailabilityZone!.localeCompare(b.AvailabilityZone!))) byZone[subnet.AvailabilityZone!] = subnet.SubnetId!;
+  return { vpc_ipv4_cidr: vpc.CidrBlock, availability_zones: Object.keys(byZone), subnets: { ...byZone, '*': Object.values(byZone).join(',') } };
+}
+
+export interface RenderedExample {
+  readonly dir: string;
+  /** stack name → template body */
+  readonly stacks: Readonly<Record<string, string>>;
+}
+
+/** `clm render` of one example cluster (the real CLI), with the given values. */
+export function renderExample(configDir: string, values: Record<string, unknown>, clusterId = EXAMPLE_CLUSTER): RenderedExample {
+  const out = mkdtempSync(join(tmpdir(), 'clm-int-render-'));
+  const valuesFile = join(out, 'values.json');
+  writeFileSync(valuesFile, JSON.stringify({ clusters: { [clusterId]: values } }));
+  execFileSync(process.execPath, [join(REPO_ROOT, 'bin', 'clm.mjs'), 'render', '--registry', join(REPO_ROOT, 'examples', 'clusters.yaml'), '--directory', configDir, '--cluster', clusterId, '--values', valuesFile, '--out', out], { stdio: 'pipe' });
+  const dir = join(out, clusterId.replace(/:/g, '_'));
+  const stacks: Record<string, string> = {};
+  for (const file of readdirSync(join(dir, 'stacks'))) stacks[file.replace(/\.yaml$/, '')] = readFileSync(join(dir, 'stacks', file), 'utf8');
+  return { dir, stacks };
+}

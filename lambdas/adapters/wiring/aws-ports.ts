@@ -1,5 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
 import type { Cluster } from '../../core/model/cluster';
 import type { KubeCluster } from '../../ports/kube-cluster';
 import type { Ports } from '../../ports/ports';
@@ -8,14 +6,9 @@ import type { Registry } from '../../ports/registry';
 import type { ConfigSource } from '../../ports/config-source';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { ConfigError } from '../../shared/errors';
-import type { Logger } from '../../shared/logger';
 import { awsClusterPortsFactory, clmBucketName } from '../aws/aws-cluster-ports';
 import { KmsSecretDecrypter } from '../aws/kms-secret-decrypter';
-import { S3ArtifactStore } from '../aws/s3-artifact-store';
-import { configSourcesFromFlags } from '../config-source/create-config-sources';
 import { ClientNodeKubeCluster } from '../kube/client-node-kube-cluster';
-import { DynamoDbProgressStore } from '../progress/dynamodb-progress-store';
-import { createRegistry } from '../registry/create-registry';
 import { HandlebarsTemplateEngine } from '../templating/handlebars-template-engine';
 import { createAwsClients } from '../aws/aws-clients';
 
@@ -33,7 +26,10 @@ export interface AwsPortsOptions {
   readonly kubeconfig?: string;
 }
 
-/** Ports against real AWS accounts and API servers (the Lambda tasks and `clm provision` without --simulate). */
+/**
+ * Every port against real AWS accounts and API servers, for `clm provision` without --simulate. The Lambda tasks do
+ * not use this: each wires only what its task needs (lambda-ports.ts), to keep its bundle and cold start small.
+ */
 export function createAwsPorts(options: AwsPortsOptions): Ports {
   const clusterPorts = awsClusterPortsFactory({
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -70,27 +66,4 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
       return { ...clusterPorts(cluster), kube };
     },
   };
-}
-
-/** The Lambda tasks' ports, from the environment the CDK app sets (infra/task-environment.ts). */
-export function awsPortsFromEnvironment(env: NodeJS.ProcessEnv, _logger: Logger): Ports {
-  const required = (name: string): string => {
-    const value = env[name];
-    if (!value) throw new ConfigError(`environment variable ${name} is not set (it is set by the CDK app)`);
-    return value;
-  };
-  const region = env.AWS_REGION ?? 'us-east-1';
-  const endpoint = env.CLM_AWS_ENDPOINT ?? env.AWS_ENDPOINT_URL;
-  const dynamo = new DynamoDBClient({ region, ...(endpoint ? { endpoint } : {}) });
-  const s3 = new S3Client({ region, ...(endpoint ? { endpoint, forcePathStyle: true } : {}) });
-  return createAwsPorts({
-    registry: createRegistry(required('CLM_REGISTRY'), { cwd: '/tmp', ...(env.CLM_REGISTRY_TOKEN ? { token: env.CLM_REGISTRY_TOKEN } : {}) }),
-    sources: configSourcesFromFlags({ configSources: required('CLM_CONFIG_SOURCES').split(/[\s,]+/).filter(Boolean) }, { cwd: '/tmp', workdir: '/tmp/clm-workdir', ...(env.CLM_GIT_TOKEN ? { gitToken: env.CLM_GIT_TOKEN } : {}) }),
-    progress: new DynamoDbProgressStore(dynamo, required('CLM_TABLE_NAME')),
-    artifacts: new S3ArtifactStore(s3, { bucket: required('CLM_ARTIFACT_BUCKET'), region, ...(endpoint ? { endpoint } : {}) }),
-    region,
-    ...(endpoint ? { endpoint } : {}),
-    ...(env.CLM_ASSUMED_ROLE ? { assumedRole: env.CLM_ASSUMED_ROLE } : {}),
-    ...(env.CLM_CLUSTER_TOKEN ? { token: env.CLM_CLUSTER_TOKEN } : {}),
-  });
 }

@@ -1,0 +1,61 @@
+/**
+ * The tokens of the registry, the git config sources and the clusters' API servers, from one Secrets Manager secret
+ * (`CLM_SECRET_ARN`) holding JSON `{"registryToken": "...", "gitToken": "...", "clusterToken": "..."}`; every key is
+ * optional (a public config repository needs no git token). Read on first use, kept for the container's life; a
+ * failed read is not kept, so the next invocation tries again. Token values never reach a log line or an error
+ * message: errors name the secret and the key, never the content.
+ */
+import { z } from 'zod';
+import { ConfigError } from '../../shared/errors';
+
+export interface ClmTokens {
+  readonly registryToken?: string;
+  readonly gitToken?: string;
+  readonly clusterToken?: string;
+}
+
+/** Reads a secret's `SecretString` (secrets-manager-reader.ts in Lambda, a fake in tests). */
+export type SecretReader = (secretId: string) => Promise<string>;
+
+const TokenSecret = z.object({
+  registryToken: z.string().min(1).optional(),
+  gitToken: z.string().min(1).optional(),
+  clusterToken: z.string().min(1).optional(),
+});
+
+/** Parse the secret's JSON; errors say what is wrong without quoting it. */
+export function parseTokens(secretString: string, secretId: string): ClmTokens {
+  let json: unknown;
+  try {
+    json = JSON.parse(secretString);
+  } catch {
+    // JSON.parse's own message quotes the input: never pass it on.
+    throw new ConfigError(`secret ${secretId} is not JSON; expected {"registryToken": "...", "gitToken": "...", "clusterToken": "..."}`);
+  }
+  const parsed = TokenSecret.safeParse(json);
+  if (!parsed.success) {
+    const keys = [...new Set(parsed.error.issues.map((issue) => issue.path.map(String).join('.') || '(root)'))];
+    throw new ConfigError(`secret ${secretId}: ${keys.join(', ')} must be ${keys.includes('(root)') ? 'a JSON object of strings' : 'non-empty strings'}; expected {"registryToken": "...", "gitToken": "...", "clusterToken": "..."}`);
+  }
+  const { registryToken, gitToken, clusterToken } = parsed.data;
+  return { ...(registryToken ? { registryToken } : {}), ...(gitToken ? { gitToken } : {}), ...(clusterToken ? { clusterToken } : {}) };
+}
+
+/**
+ * The tokens, read once: without a secret, none (public sources, an open registry); with one, its parsed content.
+ * `reader` is only called (and, in Lambda, the Secrets Manager client only loaded) when there is a secret.
+ */
+export function cachedTokens(secretId: string | undefined, reader: () => Promise<SecretReader>): () => Promise<ClmTokens> {
+  let cached: Promise<ClmTokens> | undefined;
+  return () => {
+    if (!secretId) return Promise.resolve({});
+    cached ??= reader()
+      .then((read) => read(secretId))
+      .then((text) => parseTokens(text, secretId))
+      .catch((error: unknown) => {
+        cached = undefined;
+        throw error;
+      });
+    return cached;
+  };
+}

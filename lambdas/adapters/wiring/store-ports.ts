@@ -1,0 +1,30 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { TASK_ENV } from '../../../infra/task-environment';
+import type { ArtifactStore } from '../../ports/artifact-store';
+import type { Clock } from '../../ports/clock';
+import { systemClock } from '../../ports/clock';
+import type { ProgressStore } from '../../ports/progress-store';
+import { S3ArtifactStore } from '../aws/s3-artifact-store';
+import { DynamoDbProgressStore } from '../progress/dynamodb-progress-store';
+import type { LambdaEnvironment } from './lambda-environment';
+
+export interface StoreFactories {
+  readonly progress: () => ProgressStore;
+  readonly artifacts: () => ArtifactStore;
+  readonly clock: () => Clock;
+}
+
+/** The task's own stores, in its own account and region: progress in the table, artefacts in the bucket. */
+export function storeFactories(env: LambdaEnvironment): StoreFactories {
+  const endpoint = env.endpoint ? { endpoint: env.endpoint } : {};
+  return {
+    progress: () => new DynamoDbProgressStore(new DynamoDBClient({ region: env.region, ...endpoint }), env.required(TASK_ENV.tableName)),
+    artifacts: () => new S3ArtifactStore(
+      // Path-style URLs: emulators do not serve virtual-hosted bucket names.
+      new S3Client({ region: env.region, ...endpoint, ...(env.endpoint ? { forcePathStyle: true } : {}) }),
+      { bucket: env.required(TASK_ENV.artifactBucket), region: env.region, ...endpoint },
+    ),
+    clock: () => systemClock,
+  };
+}

@@ -74,25 +74,37 @@ export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, pol
   for (const n of newReady) freeInAz.set(n.availabilityZone, (freeInAz.get(n.availabilityZone) ?? 0) + 1);
   for (const n of draining) if (n.node?.volumesAttached) freeInAz.set(n.availabilityZone, (freeInAz.get(n.availabilityZone) ?? 0) - 1);
   const candidates = [...adopted, ...waiting.filter((n) => !n.node?.volumesAttached), ...waiting.filter((n) => n.node?.volumesAttached)];
-  let unmatched = 0;
+  const unmatchedNodes: PoolNode[] = [];
   for (const node of candidates) {
     if (cordon.length >= slots) break;
     if (!node.node && node.lifecycleState !== 'InService') continue; // still booting: decide when it is up
     if (node.node?.volumesAttached && !adopted.includes(node)) {
       const free = freeInAz.get(node.availabilityZone) ?? 0;
       if (free <= 0) {
-        unmatched++;
+        unmatchedNodes.push(node);
         continue;
       }
       freeInAz.set(node.availabilityZone, free - 1);
     }
     cordon.push(node);
   }
-  // One extra node at a time: while a new node still boots it may be the one for that AZ.
+  const unmatched = unmatchedNodes.length;
+  // One extra node at a time: while a new node still boots it may be the one for that AZ. Pools without
+  // surge (spot) never scale out for pairing (CLM §7.4).
   const booting = snapshot.nodes.some((n) => !n.outdated && !n.ready);
-  const finalScale = unmatched > 0 && cordon.length === 0 && busy === 0 && !booting
+  const idle = unmatched > 0 && cordon.length === 0 && busy === 0 && !booting;
+  const finalScale = idle && policy.maxSurge > 0
     ? Math.min(Math.max(scaleTo ?? snapshot.desired, snapshot.desired) + 1, Math.max(snapshot.max, base + policy.maxSurge + 1))
     : scaleTo;
+  // CLM §7.4: unmatched nodes fill the slots left — at once in pools without surge, otherwise only when
+  // waiting cannot help (nothing draining or booting, no room to scale out), so a roll never waits forever
+  // for a zone the Auto Scaling group does not fill.
+  if (policy.maxSurge === 0 || (idle && !(finalScale !== undefined && finalScale > snapshot.desired))) {
+    for (const node of unmatchedNodes) {
+      if (cordon.length >= slots) break;
+      cordon.push(node);
+    }
+  }
   if (unmatched > 0 && cordon.length === 0 && !waitingFor) waitingFor = `a new node in the zone of ${unmatched} node(s) with volumes`;
 
   return {

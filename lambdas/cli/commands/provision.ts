@@ -6,10 +6,7 @@ import { runClusterUpdate, type ExecutionResult, type TaskEvent } from '../../ad
 import { configSourcesFromFlags } from '../../adapters/config-source/create-config-sources';
 import { createRegistry } from '../../adapters/registry/create-registry';
 import { createSimulatedSetup, type SimulatedSetup } from '../../adapters/wiring/simulated-ports';
-import { createAwsPorts } from '../../adapters/wiring/aws-ports';
 import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
-import { S3ArtifactStore } from '../../adapters/aws/s3-artifact-store';
-import { createAwsClients } from '../../adapters/aws/aws-clients';
 import { selectClusters } from '../../core/selection/select-clusters';
 import { withStoredStatus } from '../../core/workflow/cluster-status';
 import type { Cluster } from '../../core/model/cluster';
@@ -116,6 +113,11 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
     ports = sim.ports;
   } else {
     if (!options.bucket) throw new UsageError('--bucket is required without --simulate (rendered configs are stored there)');
+    // Loaded only here: the SDK clients and client-node take seconds to import, which every --simulate
+    // run (and every resume after a kill) would otherwise pay.
+    const [{ createAwsPorts }, { S3ArtifactStore }, { createAwsClients }] = await Promise.all([
+      import('../../adapters/wiring/aws-ports'), import('../../adapters/aws/s3-artifact-store'), import('../../adapters/aws/aws-clients'),
+    ]);
     const clients = createAwsClients({ region: options.region ?? 'eu-central-1' });
     // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
     const progress = openFileProgressStore(stateDir);

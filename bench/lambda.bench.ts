@@ -3,6 +3,12 @@
  * Every handler of infra/state-machine-substitutions.ts is bundled with esbuild exactly as the TaskFunction bundles
  * it (TASK_BUNDLING), then required in a fresh `node --enable-source-maps` process (as NODE_OPTIONS sets it in
  * Lambda); init is the median of a few requires, measured inside the child so Node's own start-up is excluded.
+ *
+ * The AWS SDK is external (the runtime provides it), so the child gets `NODE_PATH=<repo>/node_modules` as Lambda
+ * gets `NODE_PATH=...:/var/runtime/node_modules`: whatever SDK package the bundle requires is really loaded, from
+ * unminified files, and counted where it loads. The handlers load their adapters (and the SDK clients) on the first
+ * invocation, so the same child then calls the handler once with an empty payload: the wiring loads, the task
+ * rejects the payload (no network), and that call is reported as "first call" — a cold start pays init + first call.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -39,6 +45,8 @@ export async function bundleHandler(entry: string, outdir: string): Promise<{ fi
     platform: TASK_BUNDLING.platform,
     mainFields: [...TASK_BUNDLING.mainFields],
     external: [...TASK_BUNDLING.external],
+    alias: { ...TASK_BUNDLING.alias },
+    absWorkingDir: ROOT,
     define: { ...TASK_BUNDLING.define },
     banner: { js: TASK_BUNDLING.banner },
     loader: { ...TASK_BUNDLING.loader },
@@ -48,27 +56,66 @@ export async function bundleHandler(entry: string, outdir: string): Promise<{ fi
   return { file, metafile: result.metafile };
 }
 
+interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+/** What the child measures: the require (module init) and the first handler call (wiring load). */
+interface ColdStart {
+  readonly init: Timing;
+  readonly firstCall: Timing;
+  /** The error the first call ended with: InvalidTaskInputError is the expected one (empty payload). */
+  readonly firstCallError: string;
+  /** `@aws-sdk/client-*` and `lib-*` packages loaded after the require, and after the first call. */
+  readonly sdkAtInit: readonly string[];
+  readonly sdkAfterFirstCall: readonly string[];
+}
+
 /**
- * Wall and CPU milliseconds to `require` the bundle in a fresh process, measured inside that process. CPU time is
- * reported too because wall time on a busy machine says more about the neighbours than about the bundle.
+ * Runs inside the child: times `require(file)`, then one `handler({})`, each in wall and CPU milliseconds, and lists
+ * the AWS SDK clients loaded by then (from require.cache: what really loaded, not what the bundle could load).
  */
-function initMs(file: string): { wall: number; cpu: number } {
-  const script = `const c=process.cpuUsage();const t=process.hrtime.bigint();const m=require(${JSON.stringify(file)});const ms=Number(process.hrtime.bigint()-t)/1e6;const u=process.cpuUsage(c);if(typeof m.handler!=='function')throw new Error('no handler export');process.stdout.write(ms+' '+(u.user+u.system)/1e3);`;
-  const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], {
+const CHILD = `
+const time = async (fn) => { const c = process.cpuUsage(); const t = process.hrtime.bigint(); let r; try { r = await fn(); } catch (e) { r = e; }
+  const u = process.cpuUsage(c); return { wall: Number(process.hrtime.bigint() - t) / 1e6, cpu: (u.user + u.system) / 1e3, r }; };
+const sdk = () => [...new Set(Object.keys(require.cache).map((p) => /node_modules\\/@aws-sdk\\/((?:client|lib)-[^/]+)\\//.exec(p)?.[1]).filter(Boolean))].sort();
+(async () => {
+  let m;
+  const init = await time(() => { m = require(process.argv[1]); });
+  if (init.r instanceof Error) throw init.r;
+  if (typeof m.handler !== 'function') throw new Error('no handler export');
+  const sdkAtInit = sdk();
+  const first = await time(() => m.handler({}));
+  const error = first.r instanceof Error ? first.r.name + ': ' + first.r.message.split('\\n')[0] : 'no error';
+  process.stdout.write(JSON.stringify({ init: { wall: init.wall, cpu: init.cpu }, firstCall: { wall: first.wall, cpu: first.cpu }, firstCallError: error, sdkAtInit, sdkAfterFirstCall: sdk() }));
+})().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
+`;
+
+/**
+ * Module init and first call of the bundle in a fresh process, measured inside that process. CPU time is reported too
+ * because wall time on a busy machine says more about the neighbours than about the bundle.
+ */
+function coldStart(file: string): ColdStart {
+  const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', CHILD, file], {
     cwd: dirname(file),
     encoding: 'utf8',
     env: {
       PATH: process.env.PATH ?? '',
+      // Lambda: NODE_PATH=/opt/nodejs/node22/node_modules:/opt/nodejs/node_modules:/var/runtime/node_modules:...
+      NODE_PATH: join(ROOT, 'node_modules'),
       AWS_REGION: 'eu-central-1',
       AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       POWERTOOLS_SERVICE_NAME: 'clm',
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       CLM_TABLE_NAME: 'clm-bench',
       CLM_ARTIFACT_BUCKET: 'clm-bench',
+      CLM_REGISTRY: 'https://registry.example.invalid',
+      CLM_CONFIG_SOURCES: 'main:git:https://git.example.invalid/config.git',
     },
   });
-  const [wall, cpu] = out.trim().split(' ').map(Number);
-  return { wall, cpu };
+  return JSON.parse(out) as ColdStart;
 }
 
 /** The three largest inputs of the bundle, for the note ("@aws-sdk 410 KB, ..."). */
@@ -102,12 +149,18 @@ export async function run(): Promise<BenchResult[]> {
       const size = statSync(bundled.file).size / MB;
       results.push(withBudget({ name: `${handler} bundle`, value: size, unit: 'MB', budget: SIZE_BUDGET_MB, note: `largest: ${heaviest(bundled.metafile)}` }));
       try {
-        const runs = Array.from({ length: INIT_RUNS }, () => initMs(bundled.file));
-        const cpu = median(runs.map((r) => r.cpu));
+        const runs = Array.from({ length: INIT_RUNS }, () => coldStart(bundled.file));
+        const cpu = median(runs.map((r) => r.init.cpu));
+        const list = (packages: readonly string[]) => packages.join(' ') || 'none';
         results.push(withBudget({
-          name: `${handler} init`, value: median(runs.map((r) => r.wall)), unit: 'ms', budget: INIT_BUDGET_MS,
-          note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps`,
+          name: `${handler} init`, value: median(runs.map((r) => r.init.wall)), unit: 'ms', budget: INIT_BUDGET_MS,
+          note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps; SDK loaded (from NODE_PATH): ${list(runs[0].sdkAtInit)}`,
         }));
+        const errors = [...new Set(runs.map((r) => r.firstCallError.split(':')[0]))].join(', ');
+        results.push({
+          name: `${handler} first call`, value: median(runs.map((r) => r.firstCall.wall)), unit: 'ms',
+          note: `loads the task's adapters (CPU ${Math.round(median(runs.map((r) => r.firstCall.cpu)))} ms), SDK then: ${list(runs[0].sdkAfterFirstCall)}; empty payload, ended with ${errors}`,
+        });
       } catch (error) {
         const message = error instanceof Error ? error.message.split('\n').find((l) => l.includes('Error')) ?? error.message : String(error);
         results.push({ name: `${handler} init`, value: Number.NaN, unit: 'ms', budget: INIT_BUDGET_MS, ok: false, note: `require failed: ${message}` });

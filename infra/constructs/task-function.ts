@@ -15,10 +15,28 @@ export const TASK_RUNTIME = Runtime.NODEJS_22_X;
 export const TASK_NODE_TARGET = 'node22';
 
 /**
+ * The packages the nodejs22.x runtime provides (it ships the full AWS SDK for JavaScript v3 under
+ * /var/runtime/node_modules, found through NODE_PATH) and the bundles therefore leave out. This is also NodejsFunction's
+ * own default for Node >= 18 (with `@aws-cdk/aws-lambda-nodejs:sdkV3ExcludeSmithyPackages`).
+ *
+ * Trade-off: the SDK version in Lambda is the runtime's (a specific 3.x minor that AWS updates on its own schedule),
+ * not our pin in package.json (3.11xx) that the tests run against. We gain ~1.4 MB less per bundle (EC2 alone is
+ * ~550 KB minified) and SDK fixes without a redeploy; we risk a runtime SDK older than an API feature we use. Our code
+ * imports only `@aws-sdk/client-*` and `@aws-sdk/lib-dynamodb` (never an SDK-internal package such as
+ * `@aws-sdk/util-*` or `@smithy/*` that a runtime may lack): test/handlers/handler-bundles.test.ts checks every
+ * bundle's external imports against exactly that list. To pin the SDK again, set this to `[]` (bundles then exceed
+ * the 1.5 MB budget unless the SDK clients shrink).
+ */
+export const TASK_EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', '@smithy/*'];
+
+/**
  * esbuild options shared by the TaskFunction and `bench/lambda.bench.ts`: one CommonJS file with every dependency
- * bundled (the AWS SDK too, so its version is the one we test), minified, with a source map. CommonJS because
- * some dependencies are ESM-only but none needs top-level await, and a CJS bundle needs no `package.json` next to
- * it; `import.meta.url` is rewritten to the bundle's own file URL so code that locates files next to itself works.
+ * bundled except the runtime's AWS SDK (TASK_EXTERNAL_MODULES), minified, with a source map. CommonJS because some
+ * dependencies are ESM-only but none needs top-level await, a CJS bundle needs no `package.json` next to it, and its
+ * `require` of the SDK resolves through the runtime's NODE_PATH (ESM `import` would not); `import.meta.url` is
+ * rewritten to the bundle's own file URL so code that locates files next to itself works. A handler's adapters are
+ * behind `import()` (lambdas/adapters/wiring/lambda-ports.ts), which esbuild turns into lazily initialised modules of
+ * the same file: they, and the SDK packages they require, load on the first invocation, not at module init.
  */
 export const TASK_BUNDLING = {
   format: 'cjs',
@@ -28,7 +46,12 @@ export const TASK_BUNDLING = {
   target: TASK_NODE_TARGET,
   platform: 'node',
   mainFields: ['module', 'main'],
-  external: [] as string[],
+  external: TASK_EXTERNAL_MODULES,
+  /**
+   * Packages replaced by a stand-in, paths relative to the project root (esbuild's working directory in CDK bundling
+   * and in the bench). whatwg-url is node-fetch 2's fallback for runtimes without a global URL (see the stub).
+   */
+  alias: { 'whatwg-url': './infra/constructs/bundling-stubs/whatwg-url.cjs' },
   define: { 'import.meta.url': '__clmImportMetaUrl' },
   banner: 'const __clmImportMetaUrl=require("url").pathToFileURL(__filename).href;',
   loader: { '.hbs': 'text' },
@@ -79,7 +102,7 @@ export interface TaskFunctionProps {
 
 /**
  * A Lambda task of the CLM state machines with the house defaults: Node.js 22 on arm64, 512 MB, 60 s, X-Ray active,
- * JSON logs into its own log group kept a month, the SDK bundled, and an execution role that may only write its
+ * JSON logs into its own log group kept a month, the AWS SDK taken from the runtime, and an execution role that may only write its
  * own logs and traces until the caller grants more.
  *
  * @example
@@ -107,6 +130,7 @@ export class TaskFunction extends NodejsFunction {
       target: TASK_BUNDLING.target,
       mainFields: [...TASK_BUNDLING.mainFields],
       externalModules: [...TASK_BUNDLING.external],
+      esbuildArgs: { '--alias': Object.entries(TASK_BUNDLING.alias).map(([name, path]) => `${name}=${path}`) },
       define: { 'import.meta.url': TASK_BUNDLING.define['import.meta.url'] },
       banner: TASK_BUNDLING.banner,
       loader: { ...TASK_BUNDLING.loader },

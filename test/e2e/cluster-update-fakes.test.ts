@@ -138,7 +138,7 @@ describe('cluster-update end to end over in-memory fakes', () => {
     expect(h.env.stacks.deploys).toHaveLength(3); // every stack template is unchanged: NO_CHANGES, nothing deployed
     expect(h.env.pools.terminated).toEqual([]);
     expect(registryStatus(h)).toEqual(expect.objectContaining({ lastVersion: firstVersion, currentVersion: expect.stringMatching(/^c0ffee2#/) }));
-    expect((h.env.kube.objects.get('ConfigMap/base-test/settings') as { data: Record<string, string> }).data).toEqual({ cluster: 'kube-1', extra: '1' });
+    expect((h.env.kube.objects.get('ConfigMap/base-test/settings') as unknown as { data: Record<string, string> }).data).toEqual({ cluster: 'kube-1', extra: '1' });
   });
 
   it('a stack that fails ends FAILED with the problem recorded, next_version kept and the lease released', async () => {

@@ -12,6 +12,9 @@ import type { ClusterUpdateInput } from '../../../lambdas/contracts/cluster-upda
 import type { Cluster } from '../../../lambdas/core/model/cluster';
 import type { ClusterPorts, Ports } from '../../../lambdas/ports/ports';
 import type { AnyTask, TaskName } from '../../../lambdas/tasks/cluster-update-tasks';
+import { configSourcesFromFlags } from '../../../lambdas/adapters/config-source/create-config-sources';
+import { createRegistry } from '../../../lambdas/adapters/registry/create-registry';
+import { createSimulatedSetup } from '../../../lambdas/adapters/wiring/simulated-ports';
 import { lazyPorts } from '../../../lambdas/adapters/wiring/lazy-ports';
 import type { TaskPortFactories } from '../../../lambdas/adapters/wiring/lazy-ports';
 import { TASK_PORTS } from '../../../lambdas/adapters/wiring/task-ports';
@@ -41,9 +44,6 @@ function asHandlerWires(task: TaskName, full: Ports): Ports {
 type Executor = (input: ClusterUpdateInput, options: LocalExecutorOptions) => Promise<ExecutionResult>;
 let runClusterUpdate: Executor;
 let tasks: Record<TaskName, AnyTask>;
-let createSimulatedSetup: typeof import('../../../lambdas/adapters/wiring/simulated-ports').createSimulatedSetup;
-let createRegistry: typeof import('../../../lambdas/adapters/registry/create-registry').createRegistry;
-let configSourcesFromFlags: typeof import('../../../lambdas/adapters/config-source/create-config-sources').configSourcesFromFlags;
 
 beforeAll(async () => {
   // The executor runs TASKS; every task's `run` gets the handler's view of the ports instead of the full set.
@@ -56,9 +56,6 @@ beforeAll(async () => {
   });
   ({ runClusterUpdate } = await import('../../../lambdas/adapters/local-executor/local-executor'));
   ({ TASKS: tasks } = await import('../../../lambdas/tasks/cluster-update-tasks'));
-  ({ createSimulatedSetup } = await import('../../../lambdas/adapters/wiring/simulated-ports'));
-  ({ createRegistry } = await import('../../../lambdas/adapters/registry/create-registry'));
-  ({ configSourcesFromFlags } = await import('../../../lambdas/adapters/config-source/create-config-sources'));
 });
 
 afterAll(() => jest.dontMock('../../../lambdas/tasks/cluster-update-tasks'));
@@ -116,11 +113,11 @@ describe('TASK_PORTS: each task with only its handler\'s ports', () => {
 
   it('refuses a member the task does not list, naming the task, the member and where to wire it', async () => {
     // Arrange
-    const prepare = asHandlerWires('Finalize', { forCluster: () => ({}) } as unknown as Ports);
+    const finalize = asHandlerWires('Finalize', { forCluster: () => ({}) } as unknown as Ports);
     const cluster = { id: CLUSTER_ID } as Cluster;
 
     // Act
-    const touch = [() => prepare.sources, () => prepare.templates, () => prepare.forCluster(cluster).kube];
+    const touch = [() => finalize.sources, () => finalize.templates, () => finalize.forCluster(cluster).kube];
 
     // Assert
     expect(touch.map((fn) => { try { fn(); return 'no error'; } catch (error) { return `${(error as Error).name}: ${(error as Error).message}`; } })).toEqual([

@@ -43,7 +43,7 @@ export async function rollNodePool(input: RolloutState, ports: Ports): Promise<R
   }
 
   const plan = planRollStep(snapshot, progress, policy, now);
-  const acted = plan.done ? { progress, blocked: [] as string[], terminatingSeconds: 0, terminated: 0 } : await act(cp, target, pool, plan, snapshot, progress, policy, now);
+  const acted = plan.done ? { progress, blocked: [] as string[], terminatingSeconds: 0, terminated: 0, replacements: 0 } : await act(cp, target, pool, plan, snapshot, progress, policy, now);
   progress = acted.progress;
   const done = plan.done;
   const waitSeconds = done ? 1 : waitFor(plan, acted, progress, snapshot, policy, now);
@@ -101,6 +101,8 @@ interface Acted {
   readonly blocked: string[];
   readonly terminatingSeconds: number;
   readonly terminated: number;
+  /** Terminated without decrement: the Auto Scaling group launches a replacement for each. */
+  readonly replacements: number;
 }
 
 async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: RollPlan, snapshot: PoolSnapshot, start: PoolProgress, policy: RollPolicy, now: number): Promise<Acted> {
@@ -133,6 +135,7 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
   const blocked: string[] = [];
   let terminatingSeconds = 0;
   let terminated = 0;
+  let replacements = 0;
   let outdatedLeft = outdatedNodes(snapshot).length;
   const base = progress.baseDesired ?? snapshot.desired;
   let desired = plan.scaleTo ?? snapshot.desired;
@@ -153,7 +156,7 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
     // decrement, and extra nodes added for same-AZ pairing are taken back the same way.
     const decrement = desired - base >= outdatedLeft;
     await cp.pools.terminate(target, n.instanceId, decrement);
-    if (decrement) desired--;
+    if (decrement) desired--; else replacements++;
     nodes[n.instanceId] = { ...nodes[n.instanceId]!, state: 'terminated', terminatedAt: now };
     outdatedLeft--;
     terminated++;
@@ -164,7 +167,7 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
     replaced: progress.replaced + terminated,
     ...(terminated > 0 && progress.firstReplacedAt === undefined ? { firstReplacedAt: now } : {}),
   };
-  return { progress, blocked, terminatingSeconds, terminated };
+  return { progress, blocked, terminatingSeconds, terminated, replacements };
 }
 
 /** Sleep until the first thing we wait for can have happened: a pod gone, a node booted, a PDB re-checked. */
@@ -173,10 +176,13 @@ function waitFor(plan: RollPlan, acted: Acted, progress: PoolProgress, snapshot:
   if (acted.terminatingSeconds > 0) candidates.push(acted.terminatingSeconds + 1);
   if (acted.blocked.length > 0) candidates.push(Math.ceil(policy.drain.pollIntervalMs / 1000));
   const booting = snapshot.nodes.filter((n: PoolNode) => !n.outdated && !n.ready);
-  if (booting.length > 0 || plan.scaleTo !== undefined || acted.terminated > 0) {
+  if (booting.length > 0 || plan.scaleTo !== undefined || acted.replacements > 0) {
     const launchedAt = Math.min(now, ...booting.map((n) => progress.launches?.[n.instanceId] ?? now));
     candidates.push(progress.bootEstimateMs !== undefined ? Math.ceil((launchedAt + progress.bootEstimateMs - now) / 1000) + 1 : DEFAULT_BOOT_POLL_SECONDS);
   }
+  // Terminated with a decrement: nothing boots, only the instance shuts down; a boot-long sleep here was
+  // the last batch's idle time (measured: 80 s of a 511 s roll of 9 nodes).
+  if (acted.terminated > acted.replacements) candidates.push(DEFAULT_BOOT_POLL_SECONDS);
   if (progress.firstReplacedAt !== undefined && now < progress.firstReplacedAt + policy.canarySoakMs) {
     candidates.push(Math.ceil((progress.firstReplacedAt + policy.canarySoakMs - now) / 1000));
   }

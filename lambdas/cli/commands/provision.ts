@@ -141,6 +141,7 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
     const before = sim?.world.invariants();
     const print = (line: string) => { if (options.output === 'text') io.stdout(`${line}\n`); };
     print(`${cluster.id}: ${verb} starting`);
+    const eta = rollEta();
     const result: ExecutionResult = await runClusterUpdate(
       { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
       {
@@ -151,7 +152,7 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
         onTask: (event) => {
           sim?.save();
           saveProgress();
-          print(progressLine(cluster, event, ports.clock.now() - started));
+          print(progressLine(cluster, event, ports.clock.now() - started, eta));
         },
       },
     );
@@ -169,10 +170,31 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
   return summaries.some((s) => s.status === 'failed') ? EXIT.FAILED : EXIT.OK;
 }
 
-function progressLine(cluster: Cluster, event: TaskEvent, elapsedMs: number): string {
-  const output = event.output as { message?: string; decision?: string } | undefined;
+function progressLine(cluster: Cluster, event: TaskEvent, elapsedMs: number, eta: RollEta): string {
+  const output = event.output as { message?: string; decision?: string; replaced?: number; total?: number } | undefined;
   const message = output?.message ?? JSON.stringify(output);
-  return `  [${formatDuration(Math.round(elapsedMs / 1000)).padStart(7)}] ${event.stateName}: ${message}`;
+  const roll = event.task === 'RollNodePool' && output?.replaced !== undefined && output.total !== undefined
+    ? eta(message.split(':')[0] ?? '', output.replaced, output.total, elapsedMs) : '';
+  return `  [${formatDuration(Math.round(elapsedMs / 1000)).padStart(7)}] ${event.stateName}: ${message}${roll}`;
+}
+
+/** Gives the `; ETA …` suffix of a roll's progress line (or ''), from (pool, replaced, total, elapsed ms). */
+export type RollEta = (pool: string, replaced: number, total: number, nowMs: number) => string;
+
+/**
+ * Live ETA of node rolls: the time per replaced node seen by this process so far (from the pool's first
+ * step here, so a resumed run measures its own pace) times the nodes left. Nothing before the first
+ * replacement, nor once every node is replaced.
+ */
+export function rollEta(): RollEta {
+  const first = new Map<string, { at: number; replaced: number }>();
+  return (pool, replaced, total, nowMs) => {
+    const start = first.get(pool);
+    if (!start) first.set(pool, { at: nowMs, replaced });
+    const done = replaced - (start?.replaced ?? replaced);
+    if (!start || done <= 0 || replaced >= total) return '';
+    return `; ETA ${formatDuration(Math.round(((nowMs - start.at) / done) * (total - replaced) / 1000))}`;
+  };
 }
 
 async function summarize(cluster: Cluster, result: ExecutionResult, ports: Ports, sim: SimulatedSetup | undefined, started: number, before: Invariants | undefined): Promise<ClusterSummary> {

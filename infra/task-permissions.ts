@@ -1,6 +1,8 @@
 /**
  * What each task function may touch, in one table (plain data; infra/constructs/cloud-access.ts turns it into IAM).
  * Every task reads and writes the table (lease, run progress, status); the rest is granted only where needed.
+ * `tokens` and `cloud` follow from the ports each task's handler wires (lambdas/adapters/wiring/task-ports.ts); the
+ * test test/infra/task-permissions.test.ts keeps the two tables in step, both ways.
  */
 import type { TaskFunctionName } from './state-machine-substitutions';
 
@@ -32,11 +34,11 @@ export interface TaskNeeds {
 export const TASK_NEEDS: { readonly [K in TaskFunctionName]: TaskNeeds } = {
   Prepare: { artifacts: 'write', tokens: true, cloud: [], description: 'Reads the cluster and config version, takes the lease, decides what to do' },
   RenderConfig: { artifacts: 'write', tokens: true, cloud: ['lookups', 'decrypt'], memorySize: 1024, description: 'Renders the main stack and validates deletions' },
-  RenderClusterResources: { artifacts: 'write', tokens: true, cloud: ['stacks-read', 'lookups', 'decrypt'], memorySize: 1024, timeoutSeconds: 120, description: 'Renders node pool stacks, cf-manifests and manifests' },
+  RenderClusterResources: { artifacts: 'write', tokens: false, cloud: ['lookups'], memorySize: 1024, timeoutSeconds: 120, description: 'Renders node pool stacks, cf-manifests and manifests' },
   DeployStacks: { artifacts: 'read', tokens: false, cloud: ['stacks-write'], description: 'Creates or updates CloudFormation stacks and reports their progress' },
-  WaitForApiServer: { artifacts: 'read', tokens: true, cloud: ['stacks-read'], description: 'Checks that the API server answers' },
+  WaitForApiServer: { artifacts: 'read', tokens: true, cloud: [], description: 'Checks that the API server answers' },
   RollNodePool: { artifacts: 'read', tokens: true, cloud: ['nodes-write'], description: 'Takes one step of a node pool roll' },
-  ApplyManifests: { artifacts: 'read', tokens: true, cloud: [], memorySize: 1024, timeoutSeconds: 120, description: 'Applies manifests and declarative deletions' },
+  ApplyManifests: { artifacts: 'read', tokens: true, cloud: ['stacks-write'], memorySize: 1024, timeoutSeconds: 120, description: 'Applies manifests and declarative deletions (CloudFormation stacks too)' },
   RemoveDeletedPools: { artifacts: 'read', tokens: true, cloud: ['stacks-write', 'nodes-write'], description: 'Drains and deletes removed node pools' },
   ScaleDownControllers: { artifacts: 'read', tokens: true, cloud: [], description: 'Scales down controllers before decommissioning' },
   DeleteStacks: { artifacts: 'read', tokens: false, cloud: ['stacks-write'], description: 'Deletes cluster stacks (decommission)' },

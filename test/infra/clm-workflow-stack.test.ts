@@ -179,11 +179,20 @@ describe('ClmWorkflowStack', () => {
     const roll = roleActions(template, 'RollNodePool');
     expect(roll).toEqual(expect.arrayContaining(['autoscaling:SetDesiredCapacity', 'autoscaling:TerminateInstanceInAutoScalingGroup', 'ec2:TerminateInstances', 'ec2:DescribeInstances']));
     expect(roll.filter((a) => a.startsWith('cloudformation:Create') || a === 'iam:PassRole')).toEqual([]);
-    for (const task of ['Prepare', 'ApplyManifests', 'ScaleDownControllers', 'Finalize', 'RecordProblem'] as const) {
+    for (const task of ['Prepare', 'WaitForApiServer', 'ScaleDownControllers', 'Finalize', 'RecordProblem'] as const) {
       expect({ task, cloud: roleActions(template, task).filter((a) => /^(cloudformation|autoscaling|ec2|kms|sts|iam):/.test(a)) }).toEqual({ task, cloud: [] });
     }
-    const fn = template.findResources('AWS::Lambda::Function')[logicalId(template, 'AWS::Lambda::Function', 'DeployStacks')];
-    expect(fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN).toEqual({ 'Fn::GetAtt': [stackRole, 'Arn'] });
+    // ApplyManifests deletes the cf-manifest stacks deletions.yaml names: stacks only, never nodes.
+    const apply = roleActions(template, 'ApplyManifests');
+    expect(apply).toEqual(expect.arrayContaining(['cloudformation:DeleteStack', 'iam:PassRole']));
+    expect(apply.filter((a) => /^(autoscaling|ec2|kms):/.test(a))).toEqual([]);
+    // Every task that writes stacks passes the service role (CLM_STACK_ROLE_ARN); the others do not get it.
+    const functions = template.findResources('AWS::Lambda::Function');
+    for (const task of TASK_FUNCTION_NAMES) {
+      const fn = functions[logicalId(template, 'AWS::Lambda::Function', task)];
+      expect({ task, stackRole: fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN })
+        .toEqual({ task, stackRole: TASK_NEEDS[task].cloud.includes('stacks-write') ? { 'Fn::GetAtt': [stackRole, 'Arn'] } : undefined });
+    }
   });
 
   it('cross-account mode: tasks may only assume the named role, and no service role exists', () => {

@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TaskFunction, TASK_BUNDLING } from '../../infra/constructs/task-function';
 import { REPO_ROOT, stubHandlersDir, testApp } from './synth';
@@ -60,7 +61,12 @@ describe('TaskFunction', () => {
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
   });
 
-  it('bundles every dependency into one minified CommonJS file for node22', () => {
-    expect(TASK_BUNDLING).toEqual(expect.objectContaining({ format: 'cjs', minify: true, target: 'node22', external: [], sourcemap: true }));
+  it('bundles every dependency but the runtime AWS SDK into one minified CommonJS file for node22', () => {
+    expect(TASK_BUNDLING).toEqual(expect.objectContaining({ format: 'cjs', minify: true, target: 'node22', external: ['@aws-sdk/*', '@smithy/*'], sourcemap: true }));
+  });
+
+  it('stubs whatwg-url with a file that exists, given relative to the project root for esbuild', () => {
+    expect(Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [name, path.startsWith('./'), existsSync(join(REPO_ROOT, path))]))
+      .toEqual([['whatwg-url', true, true]]);
   });
 });

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, stubHandlersDir } from './synth';
+import { REPO_ROOT, cdkJsonContext, stubHandlersDir } from './synth';
 
 function synthApp(context: Record<string, unknown>, env: Record<string, string> = {}) {
   const outdir = mkdtempSync(join(tmpdir(), 'clm-synth-'));
@@ -15,7 +15,8 @@ function synthApp(context: Record<string, unknown>, env: Record<string, string> 
       ...process.env,
       ...env,
       CDK_OUTDIR: outdir,
-      CDK_CONTEXT_JSON: JSON.stringify({ handlersDir: stubHandlersDir(), 'aws:cdk:bundling-stacks': [], ...context }),
+      // As the CLI does: cdk.json's context (the feature flags), then the command line's.
+      CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), handlersDir: stubHandlersDir(), 'aws:cdk:bundling-stacks': [], ...context }),
       AWS_EC2_METADATA_DISABLED: 'true',
       CDK_DEFAULT_ACCOUNT: '',
       CDK_DEFAULT_REGION: '',
@@ -49,4 +50,17 @@ describe('infra/app.ts', () => {
       rmSync(run.outdir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('cdk.json', () => {
+  it('sets every feature flag aws-cdk-lib recommends, keeping only strong cross-stack references (infra/app.ts)', () => {
+    // Arrange
+    const recommended = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/aws-cdk-lib/recommended-feature-flags.json'), 'utf8')) as Record<string, unknown>;
+
+    // Act
+    const context = cdkJsonContext();
+
+    // Assert
+    expect(context).toEqual({ ...recommended, '@aws-cdk/core:defaultCrossStackReferences': 'strong' });
+  });
 });

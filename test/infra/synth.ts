@@ -1,6 +1,6 @@
 // Test support: synthesize the CLM stacks offline (bundling skipped, no CloudFormation validation) against stub
 // handler files, so the infra tests do not depend on the handlers' code.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -22,8 +22,13 @@ export function stubHandlersDir(): string {
   return dir;
 }
 
+/** The context of cdk.json (the feature flags): the CLI passes it to the app, so the tests do too. */
+export function cdkJsonContext(): Record<string, unknown> {
+  return (JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> }).context ?? {};
+}
+
 export function testApp(): App {
-  return new App({ builtinCloudFormationValidation: false, context: { 'aws:cdk:bundling-stacks': [] } });
+  return new App({ builtinCloudFormationValidation: false, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
 }
 
 export type WorkflowOptions = Omit<ClmWorkflowStackProps, 'table' | 'artifactBucket'>;

@@ -45,7 +45,7 @@ describe('TaskFunction', () => {
       PolicyDocument: {
         Statement: [
           { Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^TaskLogs'), 'Arn'] } },
-          { Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Effect: 'Allow', Resource: '*' },
+          { Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Effect: 'Allow', Resource: '*' },
         ],
       },
     });

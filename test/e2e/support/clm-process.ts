@@ -1,0 +1,43 @@
+// `node bin/clm.mjs …` as a child process that can be SIGKILLed after a number of progress lines.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './clm-session';
+
+export interface ProcessRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly out: string;
+  readonly err: string;
+  /** Progress lines (`  [  1m00s] State: message`) seen before the process ended. */
+  readonly progressLines: number;
+}
+
+const PROGRESS = /^ {2}\[/;
+
+/**
+ * Run `clm <args>`; with `killAfter`, SIGKILL it as soon as that many progress lines arrived (it may have
+ * written a few more meanwhile: the kill lands wherever the process is, which is the point).
+ */
+export function runClm(args: readonly string[], killAfter?: number): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/clm.mjs'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let progressLines = 0;
+    let partial = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      progressLines += lines.filter((l) => PROGRESS.test(l)).length;
+      if (killAfter !== undefined && progressLines >= killAfter && child.exitCode === null) child.kill('SIGKILL');
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { err += chunk; });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, out, err, progressLines }));
+  });
+}

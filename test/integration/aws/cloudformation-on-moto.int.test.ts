@@ -10,7 +10,7 @@ import { ensureStacks } from '../../../lambdas/core/workflow/ensure-stacks';
 import type { ClusterRef } from '../../../lambdas/ports/node-pool-backend';
 import type { StackSpec } from '../../../lambdas/ports/stack-deployer';
 import { integrationEnvironment, MOTO_CREDENTIALS, REGION, resetMoto } from '../support/environment';
-import { EXAMPLE_CLUSTER, exampleConfigForMoto, motoValues, renderExample, type RenderedExample } from '../support/example-config';
+import { EXAMPLE_CLUSTER, exampleConfigForIntegration, motoValues, renderExample, type RenderedExample } from '../support/example-config';
 import { propagateLaunchTemplateVersions } from '../support/moto-shims';
 
 // The CloudFormation and Auto Scaling adapters against moto_server, with the example config's own stacks.
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const store = new S3ArtifactStore(clients.s3, { bucket: 'clm-int-templates', region: REGION, endpoint: env.awsEndpoint, createBucketIfMissing: true });
   deployer = new CloudFormationStackDeployer(clients.cloudFormation, { templateStore: store, changeSetPollIntervalMs: 50 });
   pools = new AsgNodePoolBackend(clients.autoScaling, clients.ec2);
-  rendered = renderExample(exampleConfigForMoto(), await motoValues(clients.ec2));
+  rendered = renderExample(exampleConfigForIntegration(), await motoValues(clients.ec2));
 });
 
 afterAll(() => clients?.cloudFormation.destroy());

@@ -9,6 +9,7 @@ import { integrationEnvironment } from '../support/environment';
 import { exampleConfigForIntegration, renderExample, type RenderedExample } from '../support/example-config';
 import { eventually } from '../support/eventually';
 import { KWOK_LABEL } from '../support/node-joiner';
+import { LeaseHeartbeat, staticVolumes } from '../support/kubelet-stand-ins';
 
 // The Kubernetes adapter against a real kube-apiserver + controller-manager + scheduler, KWOK as the kubelets.
 const env = integrationEnvironment();
@@ -16,6 +17,7 @@ const kube = new ClientNodeKubeCluster({ kubeconfigPath: env.kubeconfig });
 const FM = 'clm-integration';
 const NODES = ['kube-int-a', 'kube-int-b', 'kube-int-c'];
 let rendered: RenderedExample;
+const heartbeat = new LeaseHeartbeat(kube, async () => NODES);
 
 function node(name: string, zone: string): KubeObject {
   return {
@@ -49,7 +51,14 @@ beforeAll(async () => {
   expect(await kube.ready()).toBe(true);
   rendered = renderExample(exampleConfigForIntegration(), { vpc_ipv4_cidr: '10.0.0.0/16', availability_zones: ['eu-central-1a', 'eu-central-1b', 'eu-central-1c'], subnets: { '*': 'subnet-a,subnet-b,subnet-c', 'eu-central-1a': 'subnet-a', 'eu-central-1b': 'subnet-b', 'eu-central-1c': 'subnet-c' } });
   await kube.apply(NODES.map((n, i) => node(n, `eu-central-1${'abc'[i]}`)), { fieldManager: FM });
+  heartbeat.start();
+  await staticVolumes(kube, 'kube-int-pv', 4);
   await eventually('3 KWOK nodes Ready', async () => (await kube.listNodes()).filter((n) => NODES.includes(n.name) && n.ready).length === 3);
+});
+
+afterAll(async () => {
+  await heartbeat.stop();
+  expect(heartbeat.errors).toEqual([]);
 });
 
 describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
@@ -74,7 +83,7 @@ describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
 
   it('the real scheduler places the example workloads on the KWOK nodes and KWOK runs them', async () => {
     await eventually('web, coredns and database pods running', async () => {
-      const [web, dns, db] = await Promise.all([podsOf('web', 'application=web'), kube.listPods({ namespace: 'kube-system' }), kube.listPods({ namespace: 'data' })]);
+      const [web, dns, db] = await Promise.all([kube.listPods({ namespace: 'web' }), kube.listPods({ namespace: 'kube-system' }), kube.listPods({ namespace: 'data' })]);
       return running(web).length >= 2 && running(dns).length >= 2 && running(db).length >= 2;
     }, 120_000);
     const pods = await kube.listPods({ namespace: 'web' });
@@ -95,7 +104,7 @@ describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'load-test' } },
       { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web-frontend', namespace: 'web' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web-frontend' } }, template: { metadata: { labels: { app: 'web-frontend' } }, spec: { containers: [{ name: 'c', image: 'web:1' }] } } } },
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'canary', namespace: 'web', labels: { experiment: 'legacy-canary' } } },
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'canary-owned', namespace: 'data', labels: { experiment: 'legacy-canary' }, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'canary-owner', uid: ownerUid }] } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'canary-owned', namespace: 'data', labels: { experiment: 'legacy-canary' }, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'canary-owner', uid: ownerUid } as { kind: string; name: string; uid: string }] } },
       job('backup-v1', 'v1'), job('backup-v2', 'v2'),
     ], { fieldManager: FM });
     await eventually('backup job pods exist', async () => (await podsOf('data', 'app=backup-tool,version=v1')).length === 1);
@@ -178,7 +187,7 @@ describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
       }
       return true;
     }, 120_000);
-    expect((await kube.listPods({ nodeName: target })).filter((p) => !p.deleting && p.owner?.kind !== 'DaemonSet')).toEqual([]);
+    expect(await onTarget()).toEqual([]);
     await kube.patchNode(target, { unschedulable: false, labels: { 'lifecycle-status': null } });
   });
 });

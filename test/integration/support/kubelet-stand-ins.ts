@@ -1,0 +1,53 @@
+import type { KubeCluster, KubeObject } from '../../../lambdas/ports/kube-cluster';
+
+/**
+ * What real kubelets and a storage provisioner would do that KWOK (as started by test/integration/kube/start.sh)
+ * does not:
+ *  - node leases: KWOK 0.7 without `--node-lease-duration-seconds` renews no Lease and patches node status only about
+ *    once a minute, longer than the node lifecycle controller's grace period, so nodes flap to NotReady and their pods
+ *    lose Ready for good. `LeaseHeartbeat` renews `kube-node-lease/<node>` like a kubelet does.
+ *  - volumes: nothing provisions PersistentVolumes; `staticVolumes` creates unclassed ones a StatefulSet's claims bind to.
+ */
+const FIELD_MANAGER = 'clm-integration-kubelet';
+
+export class LeaseHeartbeat {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  readonly errors: Error[] = [];
+
+  constructor(private readonly kube: KubeCluster, private readonly nodes: () => Promise<string[]>, private readonly intervalMs = 5000) {}
+
+  async beat(): Promise<void> {
+    const renewTime = new Date().toISOString().replace(/Z$/, '').padEnd(23, '0').concat('000Z');
+    const leases: KubeObject[] = (await this.nodes()).map((name) => ({
+      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'kube-node-lease' },
+      spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
+    }));
+    if (leases.length > 0) await this.kube.apply(leases, { fieldManager: FIELD_MANAGER });
+  }
+
+  start(): void {
+    const tick = () => {
+      this.running = this.beat().catch((error: Error) => { this.errors.push(error); }).finally(() => {
+        if (this.timer) this.timer = setTimeout(tick, this.intervalMs);
+      });
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  async stop(): Promise<void> {
+    const timer = this.timer;
+    this.timer = undefined;
+    if (timer) clearTimeout(timer);
+    await this.running;
+  }
+}
+
+/** `count` unclassed ReadWriteOnce PersistentVolumes of `size` (hostPath: KWOK never mounts anything). */
+export async function staticVolumes(kube: KubeCluster, prefix: string, count: number, size = '10Gi'): Promise<void> {
+  const volumes: KubeObject[] = Array.from({ length: count }, (_, i) => ({
+    apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: `${prefix}-${i}` },
+    spec: { capacity: { storage: size }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Delete', hostPath: { path: `/tmp/${prefix}-${i}` } },
+  }));
+  await kube.apply(volumes, { fieldManager: FIELD_MANAGER });
+}

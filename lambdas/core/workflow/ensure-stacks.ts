@@ -1,7 +1,7 @@
 import type { RunRecord, StackProgress } from '../model/run';
 import { classifyStackStatus } from '../stacks/stack-status';
 import type { StackDeployer } from '../../ports/stack-deployer';
-import { StackFailedError } from '../../shared/errors';
+import { StackBusyError, StackFailedError } from '../../shared/errors';
 import type { StepOutput } from '../../contracts/cluster-update';
 import type { RenderedStack } from './artifacts';
 
@@ -42,7 +42,10 @@ export async function ensureStacks(
     const result = known?.status === 'deploying'
       ? await checkStack(deployer, stack.name)
       : await startStack(deployer, stack, now);
-    if (result.finished) {
+    if (result.busy) {
+      // Not started: deploy again on the next pass, once the operation running now has ended.
+      waiting.push(`${stack.name} (busy)`);
+    } else if (result.finished) {
       progress[stack.name] = { status: 'done', startedAt: known?.startedAt ?? now, completedAt: now, ...(result.noChanges ? { noChanges: true } : {}) };
       outputs[stack.name] = result.outputs;
       done++;
@@ -60,12 +63,23 @@ export async function ensureStacks(
 
 interface StackCheck {
   readonly finished: boolean;
+  /** Another operation runs on the stack: nothing was started. */
+  readonly busy?: boolean;
   readonly noChanges?: boolean;
   readonly outputs: Record<string, string>;
 }
 
 async function startStack(deployer: StackDeployer, stack: RenderedStack, _now: number): Promise<StackCheck> {
-  const { result } = await deployer.deploy({ name: stack.name, templateBody: stack.template, tags: stack.tags });
+  let result: 'STARTED' | 'NO_CHANGES';
+  try {
+    ({ result } = await deployer.deploy({ name: stack.name, templateBody: stack.template, tags: stack.tags }));
+  } catch (error) {
+    // A stack busy with an operation is "not done yet", not a failure: ours, when the progress write after
+    // starting it was lost (a killed CLI, a Lambda timeout), or someone else's. Retrying the task would not
+    // wait long enough for a stack operation; the next pass deploys again and gets STARTED or NO_CHANGES.
+    if (error instanceof StackBusyError) return { finished: false, busy: true, outputs: {} };
+    throw error;
+  }
   if (result === 'STARTED') return { finished: false, outputs: {} };
   // Nothing to update: the stack must still be healthy (a stack left in UPDATE_ROLLBACK_COMPLETE keeps failing, as CLM).
   const state = await deployer.describe(stack.name);

@@ -1,0 +1,97 @@
+// The one window a SIGKILL can leave inconsistent under --state: the CLI saves the world, then the progress,
+// after every task. Here the process "dies" between the two: the world on disk has the effects of task k,
+// the progress only those of task k − 1. The same command run again must still finish exactly once.
+// Every task of the update that changed the world is tried as k.
+import { hostname } from 'node:os';
+import { rmSync } from 'node:fs';
+import { runClusterUpdate } from '../../lambdas/adapters/local-executor/local-executor';
+import { configSourcesFromFlags } from '../../lambdas/adapters/config-source/create-config-sources';
+import { createRegistry } from '../../lambdas/adapters/registry/create-registry';
+import { createSimulatedSetup } from '../../lambdas/adapters/wiring/simulated-ports';
+import {
+  EXAMPLES, ROOT, TEST, clm, configWithNewImage, copyState, latestRun, loadWorld, poolInstances, tempDir,
+} from './support/clm-session';
+
+const SLOW = 180_000;
+const MUTATING = ['stacks.deploy', 'pools.scale', 'pools.terminate', 'kube.patchNode', 'kube.evictPod', 'kube.deletePod', 'kube.apply', 'kube.delete'];
+const temps: string[] = [];
+let base: string;
+let config: string;
+
+beforeAll(async () => {
+  base = tempDir('lost-base');
+  config = configWithNewImage(['master-default', 'worker-default']);
+  temps.push(base, config);
+  const created = await clm(['provision', '--simulate', ...EXAMPLES, '--directory', 'examples/config', '--state', base, '--cluster', TEST]);
+  if (created.code !== 0) throw new Error(`creating kube-test failed: ${created.out}`);
+}, SLOW);
+
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Run the update as `clm provision` does (same execution id, world and progress saved after every task),
+ * except that after task `freezeAt` only the world is saved and nothing after it. Returns the tasks that
+ * changed the world, by position.
+ */
+async function runFrozen(state: string, freezeAt: number): Promise<{ mutating: { index: number; state: string }[] }> {
+  const registry = createRegistry('examples/clusters.yaml', { cwd: ROOT });
+  const sources = configSourcesFromFlags({ directory: config }, { cwd: ROOT });
+  const clusters = (await registry.listClusters()).filter((c) => c.id === TEST);
+  const sim = createSimulatedSetup({ stateDir: state, registry, sources, clusters });
+  let index = 0;
+  let calls = sim.world.apiCalls();
+  const mutating: { index: number; state: string }[] = [];
+  await runClusterUpdate(
+    { clusterId: TEST, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
+    {
+      ports: sim.ports,
+      executionId: `cli:${hostname()}:${TEST}`,
+      advanceClock: (seconds) => sim.world.advance(seconds * 1000),
+      onTask: (event) => {
+        index++;
+        const now = sim.world.apiCalls();
+        if (MUTATING.some((call) => (now[call] ?? 0) > (calls[call] ?? 0))) mutating.push({ index, state: event.stateName });
+        calls = now;
+        if (index < freezeAt) sim.save();
+        if (index === freezeAt) sim.world.save(state);
+      },
+    },
+  );
+  return { mutating };
+}
+
+describe('a progress write lost after the world was saved', () => {
+  it('resumes to success after every world-changing task, with each outdated node replaced exactly once', async () => {
+    // Arrange: which tasks change the world (a full run that never freezes)
+    const probe = copyState(base, 'lost-probe');
+    temps.push(probe);
+    const { mutating } = await runFrozen(probe, Number.POSITIVE_INFINITY);
+    expect(mutating.length).toBeGreaterThan(5);
+    const failures: string[] = [];
+
+    for (const { index, state: stateName } of mutating) {
+      const state = copyState(base, 'lost');
+      temps.push(state);
+      const before = poolInstances(loadWorld(state), TEST);
+      // Act
+      await runFrozen(state, index);
+      const resumed = await clm(['provision', '--simulate', ...EXAMPLES, '--directory', config, '--state', state, '--cluster', TEST]);
+      // Assert (collected, so one run reports every task that breaks)
+      const world = loadWorld(state);
+      const after = poolInstances(world, TEST);
+      const run = latestRun(state, TEST);
+      const problems = [
+        resumed.code === 0 ? '' : `exit ${resumed.code}: ${resumed.out.split('\n').filter((l) => l.includes('failed')).join(' | ')}`,
+        world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
+        world.invariants().nodesTerminatedTwice ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}` : '',
+        ...['master-default', 'default-worker'].map((pool) => (JSON.stringify(after[pool]!.gone) === JSON.stringify(before[pool]!.alive) ? '' : `${pool}: gone ${after[pool]!.gone.join(',')} ≠ old ${before[pool]!.alive.join(',')}`)),
+        run.completedAt === undefined ? 'run not completed' : '',
+      ].filter(Boolean);
+      if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);
+    }
+
+    expect(failures).toEqual([]);
+  }, SLOW);
+});

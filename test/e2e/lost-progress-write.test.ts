@@ -13,7 +13,7 @@ import {
 } from './support/clm-session';
 
 const SLOW = 180_000;
-const MUTATING = ['stacks.deploy', 'pools.scale', 'pools.terminate', 'kube.patchNode', 'kube.evictPod', 'kube.deletePod', 'kube.apply', 'kube.delete'];
+const MUTATING = ['stacks.deploy', 'stacks.delete', 'pools.markForDecommission', 'kube.scaleDeployment', 'pools.scale', 'pools.terminate', 'kube.patchNode', 'kube.evictPod', 'kube.deletePod', 'kube.apply', 'kube.delete'];
 const temps: string[] = [];
 let base: string;
 let config: string;
@@ -35,16 +35,17 @@ afterAll(() => {
  * except that after task `freezeAt` only the world is saved and nothing after it. Returns the tasks that
  * changed the world, by position.
  */
-async function runFrozen(state: string, freezeAt: number): Promise<{ mutating: { index: number; state: string }[] }> {
+async function runFrozen(state: string, freezeAt: number, action: 'provision' | 'decommission' = 'provision'): Promise<{ mutating: { index: number; state: string }[] }> {
   const registry = createRegistry('examples/clusters.yaml', { cwd: ROOT });
   const sources = configSourcesFromFlags({ directory: config }, { cwd: ROOT });
   const clusters = (await registry.listClusters()).filter((c) => c.id === TEST);
   const sim = createSimulatedSetup({ stateDir: state, registry, sources, clusters });
+  if (action === 'decommission') sim.decommissioning(TEST);
   let index = 0;
   let calls = sim.world.apiCalls();
   const mutating: { index: number; state: string }[] = [];
   await runClusterUpdate(
-    { clusterId: TEST, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
+    { clusterId: TEST, action, options: { applyOnly: false }, trigger: 'cli' },
     {
       ports: sim.ports,
       executionId: `cli:${hostname()}:${TEST}`,
@@ -88,6 +89,35 @@ describe('a progress write lost after the world was saved', () => {
         world.invariants().nodesTerminatedTwice ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}` : '',
         ...['master-default', 'default-worker'].map((pool) => (JSON.stringify(after[pool]!.gone) === JSON.stringify(before[pool]!.alive) ? '' : `${pool}: gone ${after[pool]!.gone.join(',')} ≠ old ${before[pool]!.alive.join(',')}`)),
         run.completedAt === undefined ? 'run not completed' : '',
+      ].filter(Boolean);
+      if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);
+    }
+
+    expect(failures).toEqual([]);
+  }, SLOW);
+
+  it('decommission resumes to success after every world-changing task: no stack and no node left', async () => {
+    // Arrange
+    const probe = copyState(base, 'lost-probe-decommission');
+    temps.push(probe);
+    const { mutating } = await runFrozen(probe, Number.POSITIVE_INFINITY, 'decommission');
+    expect(mutating.length).toBeGreaterThan(2);
+    const failures: string[] = [];
+
+    for (const { index, state: stateName } of mutating) {
+      const state = copyState(base, 'lost-decommission');
+      temps.push(state);
+      // Act
+      await runFrozen(state, index, 'decommission');
+      const resumed = await clm(['decommission', '--simulate', ...EXAMPLES, '--directory', 'examples/config', '--state', state, '--cluster', TEST]);
+      // Assert
+      const world = loadWorld(state);
+      const problems = [
+        resumed.code === 0 ? '' : `exit ${resumed.code}: ${resumed.out.split('\n').filter((l) => l.includes('failed')).join(' | ')}`,
+        ...world.describe(TEST).stacks.filter((s) => s.status !== 'DELETE_COMPLETE').map((s) => `stack ${s.name} ${s.status}`),
+        ...Object.entries(poolInstances(world, TEST)).filter(([, p]) => p.alive.length > 0).map(([pool, p]) => `${pool}: ${p.alive.length} instance(s) alive`),
+        world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
+        world.invariants().nodesTerminatedTwice ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}` : '',
       ].filter(Boolean);
       if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);
     }

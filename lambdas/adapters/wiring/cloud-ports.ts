@@ -30,7 +30,10 @@ export interface CloudFactories {
   readonly secrets: () => SecretDecrypter;
 }
 
-export function cloudFactories(env: LambdaEnvironment): CloudFactories {
+/** What the cloud ports need of the environment (the CLI passes its flags in the same shape). */
+export type CloudSettings = Pick<LambdaEnvironment, 'region' | 'endpoint' | 'assumedRole' | 'stackRoleArn'>;
+
+export function cloudFactories(env: CloudSettings): CloudFactories {
   const clients = new Map<string, AwsClients>();
   const clientsFor = (accountId: string, region: string): AwsClients => {
     const key = `${accountId}/${region}`;

@@ -14,4 +14,5 @@ module.exports = {
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   maxWorkers: 1,
   testTimeout: 180000,
+  testSequencer: '<rootDir>/test/integration/support/sequencer.cjs',
 };

@@ -57,9 +57,18 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Leave the control plane as we found it for the next suite (the end-to-end test starts "from nothing").
+  const [first, rest] = ordered(exampleObjects());
+  for (const object of [...rest].reverse()) {
+    await kube.delete({ kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) }, { propagationPolicy: 'Background', gracePeriodSeconds: 0 }).catch(() => undefined);
+  }
+  for (const object of first) await kube.delete({ kind: object.kind, name: object.metadata.name }, { propagationPolicy: 'Background' });
+  for (const name of NODES) await kube.delete({ kind: 'Node', name });
+  for (let i = 0; i < 4; i++) await kube.delete({ kind: 'PersistentVolume', name: `kube-int-pv-${i}` });
+  await eventually('example namespaces gone', async () => (await kube.list('Namespace')).every((n) => !first.some((o) => o.kind === 'Namespace' && o.metadata.name === n.metadata.name)), 120_000);
   await heartbeat.stop();
   expect(heartbeat.errors).toEqual([]);
-});
+}, 180_000);
 
 describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
   it('server-side applies the example manifests, CRD first then the objects using it', async () => {

@@ -1,5 +1,5 @@
-import { DescribeAutoScalingGroupsCommand, UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
-import { DescribeStackResourcesCommand } from '@aws-sdk/client-cloudformation';
+import { DeleteAutoScalingGroupCommand, DescribeAutoScalingGroupsCommand, UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
+import { DescribeStackResourcesCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DescribeLaunchTemplatesCommand, ModifyLaunchTemplateCommand } from '@aws-sdk/client-ec2';
 import type { AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 
@@ -33,4 +33,28 @@ export async function propagateLaunchTemplateVersions(clients: Pick<AwsClients, 
     moved.push(group.AutoScalingGroupName!);
   }
   return moved;
+}
+
+/**
+ * MOTO-SPECIFIC SHIM: when a CloudFormation update replaces an Auto Scaling group, moto 5.2.5 sometimes leaves the
+ * old group (and its instances) running next to the new one. AWS deletes the replaced resource. Deletes groups of
+ * `clusterTag` that look CloudFormation-made (`<stack>-<LogicalId>-<suffix>`) but no live stack references any more.
+ * Returns the groups it deleted.
+ */
+export async function deleteReplacedGroups(clients: Pick<AwsClients, 'cloudFormation' | 'autoScaling'>, clusterTag: string): Promise<string[]> {
+  const stacks = ((await clients.cloudFormation.send(new DescribeStacksCommand({}))).Stacks ?? []).filter((s) => s.StackStatus !== 'DELETE_COMPLETE');
+  const referenced = new Set<string>();
+  for (const stack of stacks) {
+    const resources = (await clients.cloudFormation.send(new DescribeStackResourcesCommand({ StackName: stack.StackId ?? stack.StackName }))).StackResources ?? [];
+    for (const resource of resources) if (resource.ResourceType === 'AWS::AutoScaling::AutoScalingGroup' && resource.PhysicalResourceId) referenced.add(resource.PhysicalResourceId);
+  }
+  const groups = (await clients.autoScaling.send(new DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag-key', Values: [clusterTag] }] }))).AutoScalingGroups ?? [];
+  const deleted: string[] = [];
+  for (const group of groups) {
+    const name = group.AutoScalingGroupName ?? '';
+    if (referenced.has(name) || !stacks.some((s) => name.startsWith(`${s.StackName}-`))) continue;
+    await clients.autoScaling.send(new DeleteAutoScalingGroupCommand({ AutoScalingGroupName: name, ForceDelete: true }));
+    deleted.push(name);
+  }
+  return deleted;
 }

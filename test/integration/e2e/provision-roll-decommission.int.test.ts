@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { createAwsClients, type AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
+import { CloudFormationStackDeployer } from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
+import { E2eHarness } from '../support/e2e-harness';
+import { integrationEnvironment, MOTO_CREDENTIALS, REGION, resetMoto } from '../support/environment';
+import { EXAMPLE_CLUSTER, exampleConfigForIntegration, REPO_ROOT } from '../support/example-config';
+import { eventually } from '../support/eventually';
+import { staticVolumes } from '../support/kubelet-stand-ins';
+
+// `clm provision` / `clm decommission` as a user runs them (a child process, no --simulate) against moto and the
+// real control plane, while the harness plays AWS's and the kubelets' part (test/integration/support/e2e-harness.ts).
+const env = integrationEnvironment();
+const kube = new ClientNodeKubeCluster({ kubeconfigPath: env.kubeconfig });
+const CLUSTER_TAG = `kubernetes.io/cluster/${EXAMPLE_CLUSTER}`;
+const BUCKET = 'clm-e2e-artifacts';
+let clients: AwsClients;
+let harness: E2eHarness;
+let configDir: string;
+let stateDir: string;
+let registryFile: string;
+
+interface Summary {
+  readonly clusters: { id: string; status: string; version: string; message: string; nodesReplaced: number; stacks: { name: string; status: string }[]; problems: { title: string }[] }[];
+}
+
+function clm(verb: 'provision' | 'decommission'): Promise<{ code: number; summary: Summary | undefined; output: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [
+      join(REPO_ROOT, 'bin', 'clm.mjs'), verb,
+      '--registry', registryFile, '--directory', configDir, '--cluster', EXAMPLE_CLUSTER,
+      '--kubeconfig', env.kubeconfig, '--bucket', BUCKET, '--region', REGION, '--state', stateDir, '--output', 'json',
+    ], { env: { ...process.env, AWS_ENDPOINT_URL: env.awsEndpoint, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: REGION }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('error', fail);
+    child.on('exit', (code) => {
+      const output = `--- clm ${verb} (exit ${code})\n${stdout}\n${stderr}`;
+      if (process.env.CLM_INTEGRATION_STATE) appendFileSync(join(process.env.CLM_INTEGRATION_STATE, 'e2e-clm.log'), output);
+      const start = stdout.indexOf('{\n');
+      let summary: Summary | undefined;
+      try { summary = start >= 0 ? JSON.parse(stdout.slice(start)) as Summary : undefined; } catch { summary = undefined; }
+      done({ code: code ?? -1, summary, output });
+    });
+  });
+}
+
+beforeAll(async () => {
+  await resetMoto(env.awsEndpoint);
+  clients = createAwsClients({ region: REGION, endpoint: env.awsEndpoint, credentials: MOTO_CREDENTIALS });
+  await clients.s3.send(new CreateBucketCommand({ Bucket: BUCKET, CreateBucketConfiguration: { LocationConstraint: REGION } }));
+  configDir = exampleConfigForIntegration();
+  stateDir = mkdtempSync(join(tmpdir(), 'clm-e2e-state-'));
+  registryFile = join(stateDir, 'clusters.yaml');
+  writeFileSync(registryFile, readFileSync(join(REPO_ROOT, 'examples', 'clusters.yaml'), 'utf8'));
+  await staticVolumes(kube, 'kube-test-pv', 4);
+  harness = new E2eHarness(clients, kube, CLUSTER_TAG, 'nodepool-');
+  harness.start();
+});
+
+afterAll(async () => {
+  await harness?.stop();
+});
+
+describe('clm provision / decommission against moto + a real control plane', () => {
+  it('brings kube-test from nothing to ready: stacks, nodes joined, manifests applied, workloads running', async () => {
+    const { code, summary, output } = await clm('provision');
+    expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+    expect(summary?.clusters[0]).toMatchObject({ id: EXAMPLE_CLUSTER, status: 'succeeded', problems: [] });
+    const stacks = await new CloudFormationStackDeployer(clients.cloudFormation).list({ [`kubernetes.io/cluster/${EXAMPLE_CLUSTER}`]: '*' });
+    expect(stacks.length).toBeGreaterThan(0);
+    const nodes = await kube.listNodes();
+    expect(nodes.filter((n) => n.labels['node.kubernetes.io/node-pool'] === 'default-worker' && n.ready)).toHaveLength(2);
+    await eventually('web pods running', async () => (await kube.listPods({ namespace: 'web' })).filter((p) => p.phase === 'Running' && p.ready).length === 2, 60_000);
+    expect(harness.errors).toEqual([]);
+  }, 900_000);
+
+  it('rolls the worker pool after a node-pool change through the eviction API without violating a PDB', async () => {
+    const workerNodes = async () => (await kube.listNodes()).filter((n) => n.labels['node.kubernetes.io/node-pool'] === 'default-worker').map((n) => n.name).sort();
+    const before = await workerNodes();
+    // The registry changes the worker pool's instance types: a new launch-template version for that pool only.
+    const registry = readFileSync(registryFile, 'utf8');
+    const changed = registry.replace('instance_types: [m6i.large, m5.large]', 'instance_types: [m5.large]');
+    expect(changed).not.toBe(registry);
+    writeFileSync(registryFile, changed);
+    harness.watchPdbs = true;
+    const { code, summary, output } = await clm('provision');
+    harness.watchPdbs = false;
+    expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+    expect(summary?.clusters[0]?.status).toBe('succeeded');
+    expect(summary?.clusters[0]?.nodesReplaced).toBe(before.length);
+    const after = await workerNodes();
+    expect(after).toHaveLength(before.length);
+    expect(after.filter((n) => before.includes(n))).toEqual([]);
+    expect([...harness.pdbViolations]).toEqual([]);
+    expect(harness.errors).toEqual([]);
+  }, 1_800_000);
+
+  it('decommission removes every stack of the cluster', async () => {
+    const { code, output } = await clm('decommission');
+    expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+    const deployer = new CloudFormationStackDeployer(clients.cloudFormation);
+    expect(await deployer.list({ [`kubernetes.io/cluster/${EXAMPLE_CLUSTER}`]: '*' })).toEqual([]);
+  }, 900_000);
+});

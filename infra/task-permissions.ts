@@ -34,7 +34,7 @@ export interface TaskNeeds {
 export const TASK_NEEDS: { readonly [K in TaskFunctionName]: TaskNeeds } = {
   Prepare: { artifacts: 'write', tokens: true, cloud: [], description: 'Reads the cluster and config version, takes the lease, decides what to do' },
   RenderConfig: { artifacts: 'write', tokens: true, cloud: ['lookups', 'decrypt'], memorySize: 1024, description: 'Renders the main stack and validates deletions' },
-  RenderClusterResources: { artifacts: 'write', tokens: false, cloud: ['lookups'], memorySize: 1024, timeoutSeconds: 120, description: 'Renders node pool stacks, cf-manifests and manifests' },
+  RenderClusterResources: { artifacts: 'write', tokens: false, cloud: ['lookups', 'decrypt'], memorySize: 1024, timeoutSeconds: 120, description: 'Renders node pool stacks, cf-manifests and manifests' },
   DeployStacks: { artifacts: 'read', tokens: false, cloud: ['stacks-write'], description: 'Creates or updates CloudFormation stacks and reports their progress' },
   WaitForApiServer: { artifacts: 'read', tokens: true, cloud: [], description: 'Checks that the API server answers' },
   RollNodePool: { artifacts: 'read', tokens: true, cloud: ['nodes-write'], description: 'Takes one step of a node pool roll' },

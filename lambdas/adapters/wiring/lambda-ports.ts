@@ -62,7 +62,7 @@ export const renderClusterResourcesPorts: TaskWiring<'RenderClusterResources'> =
   async load({ env }) {
     const [stores, cloud, templates] = await Promise.all([import('./store-ports'), import('./cloud-ports'), import('./template-port')]);
     const aws = cloud.cloudFactories(env);
-    return { ...stores.storeFactories(env), templates: templates.templatesFactory(aws.lookupsFor), cluster: { values: aws.values } };
+    return { ...stores.storeFactories(env), templates: templates.templatesFactory(aws.lookupsFor), secrets: aws.secrets, cluster: { values: aws.values } };
   },
 };
 

@@ -28,7 +28,7 @@ const STORES = ['progress', 'artifacts', 'clock'] as const;
 export const TASK_PORTS = {
   Prepare: { ports: ['registry', 'sources', ...STORES], cluster: [] },
   RenderConfig: { ports: ['sources', 'templates', 'secrets', ...STORES], cluster: ['values'] },
-  RenderClusterResources: { ports: ['templates', ...STORES], cluster: ['values'] },
+  RenderClusterResources: { ports: ['templates', 'secrets', ...STORES], cluster: ['values'] },
   DeployStacks: { ports: [...STORES], cluster: ['stacks'] },
   WaitForApiServer: { ports: [...STORES], cluster: ['kube'] },
   ApplyManifests: { ports: [...STORES], cluster: ['stacks', 'kube'] },

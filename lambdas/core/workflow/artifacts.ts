@@ -29,8 +29,9 @@ export interface ClusterArtifact {
   readonly sourceVersions: Readonly<Record<string, string>>;
 }
 
-/** What RenderConfig produced: effective config items, the main stack, validated deletions. */
+/** What RenderConfig produced: config items, the main stack, validated deletions. */
 export interface MainArtifact {
+  /** Registry items with the config defaults merged in; `aws:kms:` values are kept encrypted (this is stored in S3). */
   readonly configItems: Readonly<Record<string, string>>;
   readonly mainStack: RenderedStack;
   /** Key of the stored config snapshot files (so later steps need no git fetch). */

@@ -1,11 +1,10 @@
-import { withEffectiveConfigItems } from '../config/effective-config-items';
-import { inheritConfigItems } from '../config/effective-config-items';
 import { renderClusterResources as renderResources } from '../render/render-cluster-resources';
 import { throwIfIssues } from '../render/render-issue';
 import type { Ports } from '../../ports/ports';
 import type { RenderResourcesOutput, UpdateOptions } from '../../contracts/cluster-update';
 import { getJson, putJson, runArtifactKey, type MainArtifact, type ResourcesArtifact } from './artifacts';
 import { loadConfigFiles } from './config-files';
+import { decryptedCluster } from './render-config';
 import { loadRun, loadRunCluster, renewLease, updateRun, type RunRef } from './run-state';
 
 /**
@@ -18,10 +17,7 @@ export async function renderClusterResources(ref: RunRef, options: UpdateOptions
   const { cluster } = await loadRunCluster(ports, ref);
   const main = await getJson<MainArtifact>(ports.artifacts, run.artifacts.main ?? '');
   const snapshots = await loadConfigFiles(ports.artifacts, main.configFilesKey);
-  const configured = withEffectiveConfigItems(cluster, {
-    configItems: main.configItems,
-    nodePools: cluster.nodePools.map((p) => ({ name: p.name, configItems: inheritConfigItems(main.configItems, p.configItems) })),
-  });
+  const configured = await decryptedCluster(cluster, main.configItems, ports);
   const values = { ...(await ports.forCluster(configured).values.clusterValues(configured)), ClusterStackOutputs: run.stackOutputs };
   const rendered = await renderResources({ cluster: configured, snapshots, values, engine: ports.templates });
   throwIfIssues(rendered.errors, `Rendering the resources of ${cluster.id}`);

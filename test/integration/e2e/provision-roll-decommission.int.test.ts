@@ -11,6 +11,7 @@ import { integrationEnvironment, MOTO_CREDENTIALS, REGION, resetMoto } from '../
 import { EXAMPLE_CLUSTER, exampleConfigForIntegration, REPO_ROOT } from '../support/example-config';
 import { eventually } from '../support/eventually';
 import { staticVolumes } from '../support/kubelet-stand-ins';
+import { startMotoUpdateProxy, type MotoUpdateProxy } from '../support/moto-update-proxy';
 
 // `clm provision` / `clm decommission` as a user runs them (a child process, no --simulate) against moto and the
 // real control plane, while the harness plays AWS's and the kubelets' part (test/integration/support/e2e-harness.ts).
@@ -23,6 +24,7 @@ let harness: E2eHarness;
 let configDir: string;
 let stateDir: string;
 let registryFile: string;
+let proxy: MotoUpdateProxy;
 
 interface Summary {
   readonly clusters: { id: string; status: string; version: string; message: string; nodesReplaced: number; stacks: { name: string; status: string }[]; problems: { title: string }[] }[];
@@ -34,7 +36,7 @@ function clm(verb: 'provision' | 'decommission'): Promise<{ code: number; summar
       join(REPO_ROOT, 'bin', 'clm.mjs'), verb,
       '--registry', registryFile, '--directory', configDir, '--cluster', EXAMPLE_CLUSTER,
       '--kubeconfig', env.kubeconfig, '--bucket', BUCKET, '--region', REGION, '--state', stateDir, '--output', 'json',
-    ], { env: { ...process.env, AWS_ENDPOINT_URL: env.awsEndpoint, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: REGION }, stdio: ['ignore', 'pipe', 'pipe'] });
+    ], { env: { ...process.env, AWS_ENDPOINT_URL: proxy.endpoint, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: REGION }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
@@ -60,12 +62,14 @@ beforeAll(async () => {
   registryFile = join(stateDir, 'clusters.yaml');
   writeFileSync(registryFile, readFileSync(join(REPO_ROOT, 'examples', 'clusters.yaml'), 'utf8'));
   await staticVolumes(kube, 'kube-test-pv', 4);
+  proxy = await startMotoUpdateProxy(env.awsEndpoint, clients);
   harness = new E2eHarness(clients, kube, CLUSTER_TAG, 'nodepool-');
   harness.start();
 });
 
 afterAll(async () => {
   await harness?.stop();
+  await proxy?.close();
 });
 
 describe('clm provision / decommission against moto + a real control plane', () => {
@@ -94,6 +98,7 @@ describe('clm provision / decommission against moto + a real control plane', () 
     harness.watchPdbs = false;
     expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
     expect(summary?.clusters[0]?.status).toBe('succeeded');
+    expect(proxy.propagated).toContain('nodepool-default-worker-aws-123456789012-eu-central-1-kube-test');
     expect(summary?.clusters[0]?.nodesReplaced).toBe(before.length);
     const after = await workerNodes();
     expect(after).toHaveLength(before.length);

@@ -77,6 +77,8 @@ export interface RunRecord {
   /** Manifest phases finished: 'pre-deletions' | 'apply' | 'post-deletions'. */
   readonly manifestPhases: Readonly<Record<string, number>>;
   readonly counters: Readonly<Record<string, number>>;
+  /** Boot times learned by earlier runs, per pool (ms): the first roll step sleeps as long as a boot takes. */
+  readonly learnedBootMs?: Readonly<Record<string, number>>;
 }
 
 export function newRunRecord(init: Pick<RunRecord, 'clusterId' | 'targetVersion' | 'action' | 'holder' | 'previousVersion'>, now: number): RunRecord {

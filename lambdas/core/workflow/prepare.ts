@@ -50,7 +50,10 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), { cluster, configVersion, sourceVersions } satisfies ClusterArtifact);
   const resumed = unfinished !== undefined && unfinished.completedAt === undefined;
   if (!unfinished || unfinished.completedAt !== undefined) {
-    const fresh = newRunRecord({ clusterId: cluster.id, targetVersion: target, action: decommission ? 'decommission' : 'provision', holder, previousVersion }, now);
+    const fresh = {
+      ...newRunRecord({ clusterId: cluster.id, targetVersion: target, action: decommission ? 'decommission' : 'provision', holder, previousVersion }, now),
+      ...(await learnedBootTimes(ports, cluster.id, previousVersion)),
+    };
     await ports.progress.putRun(unfinished ? { ...fresh, revision: unfinished.revision } : fresh);
   } else if (unfinished.holder !== holder) {
     await ports.progress.putRun({ ...unfinished, holder, updatedAt: now });
@@ -67,3 +70,15 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   };
 }
 
+
+/** Boot times the previous run learned (and those it inherited), so this run need not learn them again. */
+async function learnedBootTimes(ports: Ports, clusterId: string, previousVersion: string): Promise<{ learnedBootMs?: Record<string, number> }> {
+  if (!previousVersion) return {};
+  const previous = await ports.progress.getRun(clusterId, previousVersion);
+  if (!previous) return {};
+  const learned: Record<string, number> = { ...(previous.learnedBootMs ?? {}) };
+  for (const [pool, progress] of Object.entries(previous.pools)) {
+    if (progress.bootEstimateMs !== undefined) learned[pool] = progress.bootEstimateMs;
+  }
+  return Object.keys(learned).length ? { learnedBootMs: learned } : {};
+}

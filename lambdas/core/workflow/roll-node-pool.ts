@@ -36,7 +36,7 @@ export async function rollNodePool(input: RolloutState, ports: Ports): Promise<R
   if (!poolState) return { status: 'DONE', waitSeconds: 1, message: `Pool ${pool.name} has no Auto Scaling group`, iteration, replaced: 0, total: 0 };
   const snapshot = poolSnapshot(poolState, await cp.kube.listNodes());
 
-  let progress = reconcile(run.pools[pool.name], snapshot, now);
+  let progress = reconcile(run.pools[pool.name], snapshot, now, run.learnedBootMs?.[pool.name]);
   if (!run.pools[pool.name]) {
     // Persist the base capacity before the first scale-out, so a restart never adds surge twice.
     await updateRun(ports, ref, (r) => ({ ...r, phase: `RollNodePool ${pool.name}`, pools: { ...r.pools, [pool.name]: progress } }));
@@ -70,9 +70,12 @@ export async function rollNodePool(input: RolloutState, ports: Ports): Promise<R
 }
 
 /** Fold what the world shows into the stored progress: nodes gone count as replaced; learn boot times. */
-function reconcile(stored: PoolProgress | undefined, snapshot: PoolSnapshot, now: number): PoolProgress {
+function reconcile(stored: PoolProgress | undefined, snapshot: PoolSnapshot, now: number, learnedBootMs?: number): PoolProgress {
   const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
-  const base: PoolProgress = stored ?? { status: 'rolling', total: 0, replaced: 0, nodes: {}, steps: 0, baseDesired: snapshot.desired, startedAt: now };
+  const base: PoolProgress = stored ?? {
+    status: 'rolling', total: 0, replaced: 0, nodes: {}, steps: 0, baseDesired: snapshot.desired, startedAt: now,
+    ...(learnedBootMs !== undefined ? { bootEstimateMs: learnedBootMs } : {}),
+  };
   const nodes: Record<string, NodeProgress> = { ...base.nodes };
   let replaced = base.replaced;
   for (const [id, node] of Object.entries(nodes)) {
@@ -178,7 +181,9 @@ function waitFor(plan: RollPlan, acted: Acted, progress: PoolProgress, snapshot:
   const booting = snapshot.nodes.filter((n: PoolNode) => !n.outdated && !n.ready);
   if (booting.length > 0 || plan.scaleTo !== undefined || acted.replacements > 0) {
     const launchedAt = Math.min(now, ...booting.map((n) => progress.launches?.[n.instanceId] ?? now));
-    candidates.push(progress.bootEstimateMs !== undefined ? Math.ceil((launchedAt + progress.bootEstimateMs - now) / 1000) + 1 : DEFAULT_BOOT_POLL_SECONDS);
+    // Sleep until the learned boot time is up; once it has passed (a slower boot), poll at the default pace.
+    const remainingMs = progress.bootEstimateMs !== undefined ? launchedAt + progress.bootEstimateMs - now : 0;
+    candidates.push(remainingMs > 0 ? Math.ceil(remainingMs / 1000) + 1 : DEFAULT_BOOT_POLL_SECONDS);
   }
   // Terminated with a decrement: nothing boots, only the instance shuts down; a boot-long sleep here was
   // the last batch's idle time (measured: 80 s of a 511 s roll of 9 nodes).

@@ -40,6 +40,23 @@ describe('prepare', () => {
     expect((await env.registry.listClusters())[0]!.status.nextVersion).toBe(target);
   });
 
+  it('carries the boot times the previous run learned into the new run', async () => {
+    const cluster = upToDate(testCluster());
+    const env = fakeEnv({ clusters: [cluster] });
+    const previous = await env.progress.putRun({
+      clusterId: cluster.id, targetVersion: cluster.status.currentVersion, action: 'provision', revision: 0, phase: 'Finalize', holder: 'old',
+      startedAt: 0, updatedAt: 0, completedAt: 1, previousVersion: '', artifacts: {}, stackOutputs: {}, stacks: {}, manifestPhases: {}, counters: {},
+      learnedBootMs: { masters: 80_000 },
+      pools: { workers: { status: 'done', total: 2, replaced: 2, nodes: {}, steps: 5, bootEstimateMs: 95_000 } },
+    });
+    expect(previous.revision).toBe(1);
+    env.source.version = 'beef01';
+
+    const out = await prepare(provision, 'exec-1', env.ports);
+
+    expect((await env.progress.getRun(cluster.id, out.targetVersion))?.learnedBootMs).toEqual({ masters: 80_000, workers: 95_000 });
+  });
+
   it('keeps status in the progress store when the registry cannot persist it', async () => {
     const env = fakeEnv({ persistsStatus: false });
 

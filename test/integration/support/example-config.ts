@@ -9,20 +9,14 @@ export const EXAMPLE_CLUSTER = 'aws:123456789012:eu-central-1:kube-test';
 export const EXAMPLE_CLUSTER_DIR = EXAMPLE_CLUSTER.replace(/:/g, '_');
 
 /**
- * A private copy of examples/config with the MOTO-SPECIFIC SHIMS applied (each one is a moto limitation, valid
- * CloudFormation on AWS either way):
- *  - moto 5.2.5 fails to create a security group whose ingress rule is `IpProtocol: "-1"` without ports
- *    (the stack's outputs then fail with "Fn::GetAtt references undefined resource WorkerSecurityGroup");
- *    `FromPort: -1, ToPort: -1` is what AWS itself reports for such a rule.
- * and one CONTROL-PLANE SHIM: the CoreDNS Service's fixed `clusterIP: 10.3.0.10` (Zalando's service range) is moved
+ * A private copy of examples/config with one CONTROL-PLANE SHIM (the examples already spell the all-protocols
+ * security group rule with `FromPort: -1, ToPort: -1`, which moto 5.2.5 needs and AWS reports anyway): the CoreDNS Service's fixed `clusterIP: 10.3.0.10` (Zalando's service range) is moved
  * into the test apiserver's `--service-cluster-ip-range` 10.96.0.0/16 (test/integration/kube/start.sh), which
  * otherwise refuses the Service (HTTP 422 "the provided network does not match the current range").
  */
 export function exampleConfigForIntegration(): string {
   const dir = mkdtempSync(join(tmpdir(), 'clm-int-config-'));
   cpSync(join(REPO_ROOT, 'examples', 'config'), dir, { recursive: true });
-  const main = join(dir, 'cluster', 'cluster.yaml');
-  writeFileSync(main, readFileSync(main, 'utf8').replace(/\{IpProtocol: "-1", CidrIp:/g, '{IpProtocol: "-1", FromPort: -1, ToPort: -1, CidrIp:'));
   const dns = join(dir, 'cluster', 'manifests', '10-coredns', 'service.yaml');
   writeFileSync(dns, readFileSync(dns, 'utf8').replace('clusterIP: 10.3.0.10', 'clusterIP: 10.96.0.10'));
   return dir;

@@ -2,7 +2,7 @@
 # `npm run test:integration`: the real-component integration suite, from a fresh clone.
 #
 #   1. preflight: java (DynamoDB Local), python3 + venv (moto), go (control plane build), curl, openssl;
-#      apt-get installs what is missing when it can; node_modules via `npm ci` if absent.
+#      apt-get installs what is missing when it can; node_modules via `npm install` if absent.
 #   2. moto_server on 127.0.0.1 (test/integration/aws/moto.sh; venv cached in $CLM_CACHE_DIR).
 #   3. a real Kubernetes control plane on 127.0.0.1 (test/integration/kube/start.sh: etcd, kube-apiserver,
 #      kube-controller-manager, kube-scheduler built once from the k8s.io/kubernetes module, and kwok).
@@ -51,8 +51,8 @@ need curl curl "health checks"
 need openssl openssl "control-plane certificates"
 command -v go >/dev/null 2>&1 || die "step 'preflight': 'go' is not on PATH; Go >= 1.25 builds the Kubernetes control plane (https://go.dev/dl/)"
 if [[ ! -d node_modules/jest ]]; then
-  log "node_modules missing; running npm ci"
-  npm ci --no-audit --no-fund >&2 || die "step 'npm ci' failed"
+  log "node_modules missing; running npm install"
+  npm install --no-audit --no-fund >&2 || die "step 'npm install' failed"
 fi
 
 # -------------------------------------------------------------- services

@@ -11,7 +11,7 @@ import type { CliIo } from './io';
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const program = new Command('clm')
-    .description('Cluster Lifecycle Manager: render, plan, provision and decommission Kubernetes clusters on AWS.')
+    .description('Cluster Lifecycle Manager: render, provision and decommission Kubernetes clusters on AWS (or on a simulated account with --simulate).')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');

@@ -38,6 +38,11 @@ function runRef(payload: UpdatePayload): RunRef {
   return { clusterId: payload.state.clusterId, targetVersion: run.targetVersion, holder: run.holder };
 }
 
+/** A polling task of cluster-update: payload in, `$.step` out. */
+function stepTask(name: string, run: (payload: UpdatePayload, ports: Ports) => Promise<StepOutput>): TaskDefinition<UpdatePayload, StepOutput, Ports> {
+  return defineTask({ name, input: UpdatePayload, output: StepOutput, run });
+}
+
 export const prepareTask = defineTask({
   name: 'Prepare',
   input: UpdatePayload,
@@ -59,59 +64,29 @@ export const renderClusterResourcesTask = defineTask({
   run: (p: UpdatePayload, ports: Ports) => renderClusterResources(runRef(p), p.state.options, ports),
 });
 
-export const deployStacksTask = defineTask({
-  name: 'DeployStacks',
-  input: UpdatePayload,
-  output: StepOutput,
-  run: (p: UpdatePayload, ports: Ports) => {
-    const stage = p.params.stage;
-    if (stage !== 'main' && stage !== 'cf-manifests' && stage !== 'master-pools' && stage !== 'worker-pools') {
-      throw new InvalidTaskInputError(`DeployStacks needs params.stage main|cf-manifests|master-pools|worker-pools, got ${String(stage)}`);
-    }
-    return deployStacks(runRef(p), stage, ports);
-  },
+export const deployStacksTask = stepTask('DeployStacks', (p: UpdatePayload, ports: Ports) => {
+  const stage = p.params.stage;
+  if (stage !== 'main' && stage !== 'cf-manifests' && stage !== 'master-pools' && stage !== 'worker-pools') {
+    throw new InvalidTaskInputError(`DeployStacks needs params.stage main|cf-manifests|master-pools|worker-pools, got ${String(stage)}`);
+  }
+  return deployStacks(runRef(p), stage, ports);
 });
 
-export const waitForApiServerTask = defineTask({
-  name: 'WaitForApiServer',
-  input: UpdatePayload,
-  output: StepOutput,
-  run: (p: UpdatePayload, ports: Ports) => waitForApiServer(runRef(p), ports),
+export const waitForApiServerTask = stepTask('WaitForApiServer', (p: UpdatePayload, ports: Ports) => waitForApiServer(runRef(p), ports));
+
+export const applyManifestsTask = stepTask('ApplyManifests', (p: UpdatePayload, ports: Ports) => {
+  if (!p.params.phase) throw new InvalidTaskInputError('ApplyManifests needs params.phase pre-deletions|apply|post-deletions');
+  return applyManifests(runRef(p), p.params.phase, ports);
 });
 
-export const applyManifestsTask = defineTask({
-  name: 'ApplyManifests',
-  input: UpdatePayload,
-  output: StepOutput,
-  run: (p: UpdatePayload, ports: Ports) => {
-    if (!p.params.phase) throw new InvalidTaskInputError('ApplyManifests needs params.phase pre-deletions|apply|post-deletions');
-    return applyManifests(runRef(p), p.params.phase, ports);
-  },
-});
+export const removeDeletedPoolsTask = stepTask('RemoveDeletedPools', (p: UpdatePayload, ports: Ports) => removeDeletedPools(runRef(p), ports));
 
-export const removeDeletedPoolsTask = defineTask({
-  name: 'RemoveDeletedPools',
-  input: UpdatePayload,
-  output: StepOutput,
-  run: (p: UpdatePayload, ports: Ports) => removeDeletedPools(runRef(p), ports),
-});
+export const scaleDownControllersTask = stepTask('ScaleDownControllers', (p: UpdatePayload, ports: Ports) => scaleDownControllers(runRef(p), ports));
 
-export const scaleDownControllersTask = defineTask({
-  name: 'ScaleDownControllers',
-  input: UpdatePayload,
-  output: StepOutput,
-  run: (p: UpdatePayload, ports: Ports) => scaleDownControllers(runRef(p), ports),
-});
-
-export const deleteStacksTask = defineTask({
-  name: 'DeleteStacks',
-  input: UpdatePayload,
-  output: StepOutput,
-  run: (p: UpdatePayload, ports: Ports) => {
-    const stage = p.params.stage;
-    if (stage !== 'others' && stage !== 'main') throw new InvalidTaskInputError(`DeleteStacks needs params.stage others|main, got ${String(stage)}`);
-    return deleteClusterStacks(runRef(p), stage, ports);
-  },
+export const deleteStacksTask = stepTask('DeleteStacks', (p: UpdatePayload, ports: Ports) => {
+  const stage = p.params.stage;
+  if (stage !== 'others' && stage !== 'main') throw new InvalidTaskInputError(`DeleteStacks needs params.stage others|main, got ${String(stage)}`);
+  return deleteClusterStacks(runRef(p), stage, ports);
 });
 
 export const finalizeTask = defineTask({

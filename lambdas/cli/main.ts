@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ClmError, ValidationError } from '../shared/errors';
 import { registerProvisionCommands } from './commands/provision';
 import { registerRenderCommand } from './commands/render';
+import { registerStatusCommand } from './commands/status';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
 
@@ -11,13 +12,14 @@ import type { CliIo } from './io';
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const program = new Command('clm')
-    .description('Cluster Lifecycle Manager: render, provision and decommission Kubernetes clusters on AWS (or on a simulated account with --simulate).')
+    .description('Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate).')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');
   program.addHelpText('after', '\nRun `clm <command> --help` for the flags of a command, with examples.');
   registerRenderCommand(program, io);
   registerProvisionCommands(program, io);
+  registerStatusCommand(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -12,8 +12,8 @@ import { withStoredStatus } from '../../core/workflow/cluster-status';
 import type { Cluster } from '../../core/model/cluster';
 import type { Ports } from '../../ports/ports';
 import type { Invariants } from '../../adapters/sim';
-import { ClmError } from '../../shared/errors';
 import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { usage, usageAsync } from '../usage';
 
 interface ProvisionOptions {
   readonly registry: string;
@@ -229,18 +229,4 @@ function formatDuration(seconds: number): string {
   return m < 60 ? `${m}m${String(seconds % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-function usage<T>(step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    throw error instanceof ClmError && error.retryable ? error : new UsageError((error as Error).message, { cause: error });
-  }
-}
 
-async function usageAsync<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    throw error instanceof ClmError && error.retryable ? error : new UsageError((error as Error).message, { cause: error });
-  }
-}

@@ -19,10 +19,11 @@ import { resolveClusterConfigVersion } from '../../core/version/resolve-config-v
 import { targetVersion } from '../../core/version/cluster-version';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
 import type { SecretDecrypter } from '../../ports/secrets';
-import { ClmError, RegistryError } from '../../shared/errors';
-import { CliExit, EXIT, UsageError } from '../io';
+import { ClmError } from '../../shared/errors';
+import { CliExit, EXIT } from '../io';
 import type { ExitCode } from '../io';
 import type { CliIo } from '../io';
+import { usage, usageAsync } from '../usage';
 
 interface RenderOptions {
   readonly registry: string;
@@ -173,24 +174,6 @@ async function writeTree(outDir: string, files: Map<string, string>): Promise<vo
   }
 }
 
-function usage<T>(step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    throw asUsage(error);
-  }
-}
 
-async function usageAsync<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    throw asUsage(error);
-  }
-}
 
-function asUsage(error: unknown): unknown {
-  if (error instanceof ClmError && !(error instanceof RegistryError) && error.retryable) return error;
-  return error instanceof Error ? new UsageError(error.message, { cause: error }) : error;
-}
 

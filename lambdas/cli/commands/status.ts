@@ -7,8 +7,8 @@ import { clusterReport, formatClusterReport } from '../../core/status/cluster-re
 import { selectClusters } from '../../core/selection/select-clusters';
 import { withStoredStatus } from '../../core/workflow/cluster-status';
 import type { Ports } from '../../ports/ports';
-import { ClmError } from '../../shared/errors';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { usage } from '../usage';
 
 interface StatusOptions {
   readonly registry: string;
@@ -60,10 +60,3 @@ export async function runStatus(options: StatusOptions, io: CliIo): Promise<Exit
   return EXIT.OK;
 }
 
-function usage<T>(step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    throw error instanceof ClmError && error.retryable ? error : new UsageError((error as Error).message, { cause: error });
-  }
-}

@@ -139,3 +139,24 @@ describe('ensureStacks', () => {
     expect(result.step).toEqual({ status: 'DONE', waitSeconds: 1, message: 'no stacks in this stage' });
   });
 });
+
+describe('ensureStacks when the progress write after a start was lost', () => {
+  it('treats a busy stack as not done yet and deploys it again once the running operation ended', async () => {
+    // Arrange: the stack is already updating (started by a run whose progress write was lost)
+    const deployer = new FakeStackDeployer(2);
+    const s = stack('a');
+    await deployer.deploy({ name: s.name, templateBody: s.template, tags: s.tags });
+
+    // Act: the resumed pass does not know it started the stack
+    const busy = await ensureStacks(deployer, [s], { stacks: {} }, NOW, 'parallel');
+
+    // Assert: waiting, nothing recorded as deploying, no error
+    expect(busy.step).toMatchObject({ status: 'IN_PROGRESS', message: '0/1 stacks ready; waiting for a (busy)' });
+    expect(busy.stacks).toEqual({});
+    // The fake's operations advance when observed: let the running update finish
+    while ((await deployer.describe('a'))?.status.endsWith('_IN_PROGRESS')) { /* polls */ }
+    const next = await ensureStacks(deployer, [s], { stacks: {} }, NOW + 60_000, 'parallel');
+    expect(next.step.status).toBe('DONE');
+    expect(next.stacks.a).toMatchObject({ status: 'done', noChanges: true });
+  });
+});

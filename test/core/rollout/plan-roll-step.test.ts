@@ -207,6 +207,16 @@ describe('planRollStep', () => {
     expect(plan.cordon).toHaveLength(1);
   });
 
+  it('spot pools take nodes with volumes at once even without a new node in their zone (they never scale out)', () => {
+    const spot = policy({}, true);
+    const nodes = [poolNode('i-old-vol', { outdated: true, marked: true, volumes: true, az: 'eu-central-1b' }), ...fresh(1, { az: 'eu-central-1a' })];
+
+    const plan = planRollStep(snapshot(nodes), progress(2), spot, NOW);
+
+    expect(plan.scaleTo).toBeUndefined();
+    expect(ids(plan.cordon)).toEqual(['i-old-vol']);
+  });
+
   it('does not cordon instances that have no node and are not InService yet', () => {
     const booting = { ...poolNode('i-old-boot', { outdated: true, booting: true }) };
     const plan = planRollStep(snapshot([booting, ...fresh(1)], 2), progress(1), policy({ update_max_surge: '1' }), NOW);

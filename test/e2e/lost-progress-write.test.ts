@@ -87,7 +87,7 @@ describe('a progress write lost after the world was saved', () => {
         resumed.code === 0 ? '' : `exit ${resumed.code}: ${resumed.out.split('\n').filter((l) => l.includes('failed')).join(' | ')}`,
         world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
         world.invariants().nodesTerminatedTwice ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}` : '',
-        ...['master-default', 'default-worker'].map((pool) => (JSON.stringify(after[pool]!.gone) === JSON.stringify(before[pool]!.alive) ? '' : `${pool}: gone ${after[pool]!.gone.join(',')} ≠ old ${before[pool]!.alive.join(',')}`)),
+        ...['master-default', 'default-worker'].map((pool) => (JSON.stringify(after[pool]!.gone.filter((id) => before[pool]!.alive.includes(id))) === JSON.stringify(before[pool]!.alive) ? '' : `${pool}: gone ${after[pool]!.gone.join(',')} ≠ old ${before[pool]!.alive.join(',')}`)),
         run.completedAt === undefined ? 'run not completed' : '',
       ].filter(Boolean);
       if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);

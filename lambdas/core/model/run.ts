@@ -29,6 +29,8 @@ export interface NodeProgress {
   readonly drainStartedAt?: number;
   readonly lastForcedAt?: number;
   readonly terminatedAt?: number;
+  /** Not outdated: an extra node this roll added for same-zone pairing, drained away at the end. */
+  readonly surplus?: boolean;
 }
 
 export type PoolProgressStatus = 'pending' | 'rolling' | 'done' | 'failed';
@@ -54,6 +56,8 @@ export interface PoolProgress {
   readonly launches?: Readonly<Record<string, number>>;
   /** Longest observed boot (launch seen → node Ready), used to sleep exactly as long as needed. */
   readonly bootEstimateMs?: number;
+  /** Nodes this roll added beyond the surge to get a node in a zone with volumes; removed again at the end. */
+  readonly pairingNodes?: number;
 }
 
 export interface RunRecord {

@@ -14,6 +14,8 @@ export interface RollPlan {
   readonly cordon: readonly PoolNode[];
   /** Nodes already cordoned by this roll: run a drain pass (terminate when empty). */
   readonly drain: readonly PoolNode[];
+  /** Of `scaleTo`, the nodes added beyond the surge for same-zone pairing (taken back at the end). */
+  readonly pairingScaleOut?: number;
   /** Why the roll is not moving faster, for the console. */
   readonly waitingFor?: string;
 }
@@ -41,11 +43,7 @@ export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, pol
   const waiting = outdated.filter((n) => !inRoll(n) && !n.node?.unschedulable);
   const newReady = snapshot.nodes.filter((n) => !n.outdated && n.ready);
 
-  if (outdated.length === 0) {
-    const ready = snapshot.nodes.filter((n) => n.ready).length;
-    if (ready >= snapshot.desired) return { done: true, mark: [], cordon: [], drain: [] };
-    return { done: false, mark: [], cordon: [], drain: [], waitingFor: `${snapshot.desired - ready} new node(s) to become Ready` };
-  }
+  if (outdated.length === 0) return finishRoll(snapshot, progress, base, inRoll);
 
   const mark = outdated.filter((n) => n.node && !isMarked(n.node));
   const surge = Math.min(policy.maxSurge, outdated.length);
@@ -107,12 +105,37 @@ export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, pol
   }
   if (unmatched > 0 && cordon.length === 0 && !waitingFor) waitingFor = `a new node in the zone of ${unmatched} node(s) with volumes`;
 
+  const pairingScaleOut = idle && finalScale !== undefined ? finalScale - Math.max(scaleTo ?? snapshot.desired, snapshot.desired) : 0;
   return {
     done: false,
     ...(finalScale !== undefined && finalScale > snapshot.desired ? { scaleTo: finalScale } : {}),
+    ...(pairingScaleOut > 0 ? { pairingScaleOut } : {}),
     mark,
     cordon,
     drain: draining,
     ...(waitingFor && cordon.length === 0 && draining.length === 0 ? { waitingFor } : {}),
   };
+}
+
+/**
+ * No outdated node is left. Wait for every desired node to be Ready, then take back the nodes this roll
+ * added for same-zone pairing (never more than it added, so a cluster autoscaler's scale-up is left alone):
+ * one at a time, drained like any other (PDBs respected), preferring nodes without volumes in the fullest zone.
+ */
+function finishRoll(snapshot: PoolSnapshot, progress: PoolProgress, base: number, inRoll: (n: PoolNode) => boolean): RollPlan {
+  const draining = snapshot.nodes.filter(inRoll);
+  if (draining.length) return { done: false, mark: [], cordon: [], drain: draining };
+  const ready = snapshot.nodes.filter((n) => n.ready);
+  if (ready.length < snapshot.desired) {
+    return { done: false, mark: [], cordon: [], drain: [], waitingFor: `${snapshot.desired - ready.length} new node(s) to become Ready` };
+  }
+  const surplus = Math.min(progress.pairingNodes ?? 0, snapshot.desired - base);
+  if (surplus <= 0) return { done: true, mark: [], cordon: [], drain: [] };
+  const perZone = new Map<string, number>();
+  for (const n of ready) perZone.set(n.availabilityZone, (perZone.get(n.availabilityZone) ?? 0) + 1);
+  const [pick] = [...ready].sort((a, b) =>
+    Number(a.node?.volumesAttached ?? false) - Number(b.node?.volumesAttached ?? false)
+    || (perZone.get(b.availabilityZone) ?? 0) - (perZone.get(a.availabilityZone) ?? 0)
+    || a.instanceId.localeCompare(b.instanceId));
+  return { done: false, mark: [], cordon: pick ? [pick] : [], drain: [], waitingFor: `${surplus} node(s) added for same-zone pairing to be drained away` };
 }

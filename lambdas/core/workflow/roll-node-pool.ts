@@ -78,10 +78,12 @@ function reconcile(stored: PoolProgress | undefined, snapshot: PoolSnapshot, now
   };
   const nodes: Record<string, NodeProgress> = { ...base.nodes };
   let replaced = base.replaced;
+  let pairingNodes = base.pairingNodes ?? 0;
   for (const [id, node] of Object.entries(nodes)) {
     if (node.state !== 'terminated' && !alive.has(id)) {
       nodes[id] = { ...node, state: 'terminated', terminatedAt: now };
-      replaced++;
+      if (node.surplus) pairingNodes = Math.max(0, pairingNodes - 1);
+      else replaced++;
     }
   }
   const launches: Record<string, number> = { ...(base.launches ?? {}) };
@@ -96,7 +98,7 @@ function reconcile(stored: PoolProgress | undefined, snapshot: PoolSnapshot, now
   }
   for (const id of Object.keys(launches)) if (!alive.has(id)) delete launches[id];
   const outdatedAlive = outdatedNodes(snapshot).length;
-  return { ...base, nodes, replaced, total: Math.max(base.total, replaced + outdatedAlive), launches, ...(bootEstimateMs !== undefined ? { bootEstimateMs } : {}) };
+  return { ...base, nodes, replaced, ...(pairingNodes !== (base.pairingNodes ?? 0) ? { pairingNodes } : {}), total: Math.max(base.total, replaced + outdatedAlive), launches, ...(bootEstimateMs !== undefined ? { bootEstimateMs } : {}) };
 }
 
 interface Acted {
@@ -132,13 +134,17 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
         ...(existing ? {} : { annotations: { [DRAIN_START_ANNOTATION]: new Date(now).toISOString() } }),
       });
     }
-    nodes[n.instanceId] = { instanceId: n.instanceId, ...(n.node ? { nodeName: n.node.name } : {}), availabilityZone: n.availabilityZone, state: 'draining', cordonedAt: now, drainStartedAt };
+    nodes[n.instanceId] = {
+      instanceId: n.instanceId, ...(n.node ? { nodeName: n.node.name } : {}), availabilityZone: n.availabilityZone,
+      state: 'draining', cordonedAt: now, drainStartedAt, ...(n.outdated ? {} : { surplus: true }),
+    };
   }
 
   const blocked: string[] = [];
   let terminatingSeconds = 0;
   let terminated = 0;
   let replacements = 0;
+  let surplusRemoved = 0;
   let outdatedLeft = outdatedNodes(snapshot).length;
   const base = progress.baseDesired ?? snapshot.desired;
   let desired = plan.scaleTo ?? snapshot.desired;
@@ -161,13 +167,18 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
     await cp.pools.terminate(target, n.instanceId, decrement);
     if (decrement) desired--; else replacements++;
     nodes[n.instanceId] = { ...nodes[n.instanceId]!, state: 'terminated', terminatedAt: now };
-    outdatedLeft--;
-    terminated++;
+    if (nodes[n.instanceId]!.surplus) {
+      surplusRemoved++;
+    } else {
+      outdatedLeft--;
+      terminated++;
+    }
   }
   progress = {
     ...progress,
     nodes,
     replaced: progress.replaced + terminated,
+    ...(plan.pairingScaleOut || surplusRemoved ? { pairingNodes: Math.max(0, (progress.pairingNodes ?? 0) + (plan.pairingScaleOut ?? 0) - surplusRemoved) } : {}),
     ...(terminated > 0 && progress.firstReplacedAt === undefined ? { firstReplacedAt: now } : {}),
   };
   return { progress, blocked, terminatingSeconds, terminated, replacements };

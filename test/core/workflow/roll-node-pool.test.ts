@@ -24,7 +24,7 @@ const web = (replicas: number, minAvailable: number) => (world: RollWorld['env']
   world.kube.addPdb('default', 'web', { app: 'web' }, minAvailable);
 };
 
-const SCENARIOS: Record<string, RollScenario & { finalDesired?: number }> = {
+const SCENARIOS: Record<string, RollScenario & { pairingNodes?: number }> = {
   '6-nodes-surge-3': { size: 6, configItems: { update_canary: 'false' }, workloads: web(12, 9) },
   '4-nodes-surge-1-canary': { size: 4, configItems: { update_max_surge: '1', update_canary: 'true', update_canary_soak: '10m' }, workloads: web(4, 3) },
   'spot-pool-surge-0': { size: 3, pool: { discountStrategy: 'spot' }, workloads: web(3, 1) },
@@ -40,9 +40,9 @@ const SCENARIOS: Record<string, RollScenario & { finalDesired?: number }> = {
   'stateful-nodes-3-azs': {
     size: 3,
     // The ASG balances launches over AZs counting the outdated nodes too, so the same-AZ pairing needs
-    // extra nodes for b and c; only one termination is left to take extra capacity back, so the pool ends
-    // 2 above base (as CLM; the cluster-autoscaler scales in). Pinned so a change is seen, see the report.
-    finalDesired: 5,
+    // extra nodes for b and c; once no outdated node is left the roll drains those 2 away again (CLM leaves
+    // them to the cluster-autoscaler), so the pool ends at its base size.
+    pairingNodes: 2,
     configItems: { update_max_surge: '1', update_canary: 'false' },
     workloads: (env, nodes) => {
       env.kube.addWorkload({ kind: 'StatefulSet', namespace: 'data', name: 'pg', replicas: 3, labels: { app: 'pg' } }, nodes);
@@ -62,11 +62,13 @@ describe('rollNodePool over stateful fakes', () => {
       const pool = env.pools.pools.get('workers')!;
       expect(result.last.replaced).toBe(world.oldInstances.length);
       expect(pool.instances.filter((i) => world.oldInstances.includes(i.id))).toEqual([]);
-      expect([...env.pools.terminated].sort()).toEqual([...world.oldInstances].sort());
+      const surplus = [...env.pools.terminated].filter((id) => !world.oldInstances.includes(id));
+      expect([...env.pools.terminated].filter((id) => world.oldInstances.includes(id)).sort()).toEqual([...world.oldInstances].sort());
+      expect(surplus).toHaveLength(scenario.pairingNodes ?? 0);
       expect(env.pools.terminatedTwice).toBe(0);
       expect(env.kube.pdbViolations).toBe(0);
       expect(result.pdbBreaches).toEqual([]);
-      expect(pool.desired).toBe(scenario.finalDesired ?? world.base);
+      expect(pool.desired).toBe(world.base);
       expect(pool.instances.every((i) => i.state === 'InService')).toBe(true);
       const apiCalls = env.pools.calls.length + env.kube.calls.length;
       // Measured 15–25 calls per replaced node (listNodes, getPool, patches, evictions); a regression to per-pod polling shows here.

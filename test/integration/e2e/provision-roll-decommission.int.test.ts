@@ -100,6 +100,9 @@ describe('clm provision / decommission against moto + a real control plane', () 
     expect(summary?.clusters[0]?.status).toBe('succeeded');
     expect(proxy.propagated).toContain('nodepool-default-worker-aws-123456789012-eu-central-1-kube-test');
     expect(summary?.clusters[0]?.nodesReplaced).toBe(before.length);
+    // The harness removes a terminated instance's node on its next pass (it plays the cloud controller), so the
+    // last replaced node may still be listed for a moment after clm returns: wait for the pool to settle.
+    await eventually('the old worker nodes removed', async () => (await workerNodes()).filter((n) => before.includes(n)).length === 0, 60_000);
     const after = await workerNodes();
     expect(after).toHaveLength(before.length);
     expect(after.filter((n) => before.includes(n))).toEqual([]);

@@ -9,6 +9,7 @@ import type { ArtifactStore } from '../../ports/artifact-store';
 import { systemClock } from '../../ports/clock';
 import { ClientNodeKubeCluster } from '../kube/client-node-kube-cluster';
 import { cloudFactories } from './cloud-ports';
+import { kubeFactory } from './kube-port';
 import { templatesFactory } from './template-port';
 
 export interface AwsPortsOptions {
@@ -37,9 +38,9 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
     ...(options.assumedRole ? { assumedRole: options.assumedRole } : {}),
   });
   const kubes = new Map<string, KubeCluster>();
-  const kubeFor = options.kubeFor ?? ((cluster: Cluster) => new ClientNodeKubeCluster(
-    options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : { server: cluster.apiServerUrl, ...(options.token ? { token: options.token } : {}) },
-  ));
+  const kubeconfigPath = options.kubeconfig;
+  const kubeFor = options.kubeFor
+    ?? (kubeconfigPath ? () => new ClientNodeKubeCluster({ kubeconfigPath }) : kubeFactory(options.token ? { clusterToken: options.token } : {}));
   return {
     registry: options.registry,
     sources: options.sources,

@@ -41,7 +41,7 @@ export async function ensureStacks(
     if (mode === 'sequential' && waiting.length > 0) break;
     const result = known?.status === 'deploying'
       ? await checkStack(deployer, stack.name)
-      : await startStack(deployer, stack, now);
+      : await startStack(deployer, stack);
     if (result.busy) {
       // Not started: deploy again on the next pass, once the operation running now has ended.
       waiting.push(`${stack.name} (busy)`);
@@ -69,7 +69,7 @@ interface StackCheck {
   readonly outputs: Record<string, string>;
 }
 
-async function startStack(deployer: StackDeployer, stack: RenderedStack, _now: number): Promise<StackCheck> {
+async function startStack(deployer: StackDeployer, stack: RenderedStack): Promise<StackCheck> {
   let result: 'STARTED' | 'NO_CHANGES';
   try {
     ({ result } = await deployer.deploy({ name: stack.name, templateBody: stack.template, tags: stack.tags }));

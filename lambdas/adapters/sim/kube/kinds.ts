@@ -64,10 +64,6 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
   return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
-export function apiVersionOf(info: KindInfo): string {
-  return info.group ? `${info.group}/${info.versions[0]}` : info.versions[0];
-}
-
 function allKinds(kube: KubeState): KindInfo[] {
   return [...BUILTIN_KINDS, ...Object.values(kube.customKinds)];
 }

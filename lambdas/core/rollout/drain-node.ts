@@ -1,6 +1,7 @@
 import type { NodeProgress } from '../model/run';
 import type { KubeCluster, PdbInfo, PodInfo } from '../../ports/kube-cluster';
 import { matchesSelector } from './label-selector';
+import { LAST_FORCED_ANNOTATION } from './pool-snapshot';
 import type { DrainSettings } from './roll-policy';
 
 export interface DrainOutcome {
@@ -55,6 +56,8 @@ export async function drainPass(kube: KubeCluster, nodeName: string, progress: N
       const force = forced.length === 0 && (await forceAllowed(kube, pod, covering, next, settings, now));
       if (force) {
         await kube.deletePod(pod.namespace, pod.name, pod.terminationGracePeriodSeconds);
+        // On the node too, as CLM: the force interval then holds across runs and restarts.
+        await kube.patchNode(nodeName, { annotations: { [LAST_FORCED_ANNOTATION]: new Date(now).toISOString() } });
         forced.push(`${pod.namespace}/${pod.name}`);
         terminatingSeconds = Math.max(terminatingSeconds, pod.terminationGracePeriodSeconds);
         next = { ...next, lastForcedAt: now };

@@ -3,7 +3,7 @@ import type { NodeProgress, PoolProgress } from '../model/run';
 import { inheritConfigItems } from '../config/effective-config-items';
 import { drainPass } from '../rollout/drain-node';
 import { planRollStep, outdatedNodes, type RollPlan } from '../rollout/plan-roll-step';
-import { DRAIN_START_ANNOTATION, LIFECYCLE_LABEL, decommissionTaint, isMarked, poolSnapshot, type PoolNode, type PoolSnapshot } from '../rollout/pool-snapshot';
+import { DRAIN_START_ANNOTATION, LAST_FORCED_ANNOTATION, LIFECYCLE_LABEL, decommissionTaint, isMarked, poolSnapshot, type PoolNode, type PoolSnapshot } from '../rollout/pool-snapshot';
 import { rollPolicy, type RollPolicy } from '../rollout/roll-policy';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import type { ClusterRef } from '../../ports/node-pool-backend';
@@ -127,6 +127,7 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
   for (const n of plan.cordon) {
     const existing = n.node?.annotations[DRAIN_START_ANNOTATION];
     const drainStartedAt = existing && !Number.isNaN(Date.parse(existing)) ? Date.parse(existing) : now;
+    const lastForced = Date.parse(n.node?.annotations[LAST_FORCED_ANNOTATION] ?? '');
     if (n.node) {
       await cp.kube.patchNode(n.node.name, {
         unschedulable: true,
@@ -136,7 +137,8 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
     }
     nodes[n.instanceId] = {
       instanceId: n.instanceId, ...(n.node ? { nodeName: n.node.name } : {}), availabilityZone: n.availabilityZone,
-      state: 'draining', cordonedAt: now, drainStartedAt, ...(n.outdated ? {} : { surplus: true }),
+      state: 'draining', cordonedAt: now, drainStartedAt, ...(Number.isNaN(lastForced) ? {} : { lastForcedAt: lastForced }),
+      ...(n.outdated ? {} : { surplus: true }),
     };
   }
 

@@ -93,6 +93,8 @@ describe('drainPass', () => {
       expect(outcome.blocked).toEqual([]);
       expect(outcome.progress.lastForcedAt).toBe(clock.now());
       expect(kube.calls).toContain('deletePod default/web-0');
+      // Kept on the node as CLM does, so the force interval holds across runs.
+      expect(kube.patches).toContainEqual({ node: 'old', patch: { annotations: { 'cluster-lifecycle-manager.zalando.org/last-forced-drain': new Date(clock.now()).toISOString() } } });
     });
 
     it('does not force before the drain grace period', async () => {

@@ -97,11 +97,16 @@ describe('rollNodePool reentrancy', () => {
     const cordoned = [...world.env.kube.nodes.values()].filter((n) => n.unschedulable).map((n) => n.providerId.split('/').pop()!);
     expect(cordoned.length).toBeGreaterThan(0);
     world.env.clock.advance(LEASE_TTL_MS + 60_000);
+    // A forced deletion an earlier run made on one of them is on the node too (CLM's last-forced-drain).
+    const forcedAt = cordonedAt + 1_000;
+    await world.env.kube.patchNode(world.env.pools.nodeName(cordoned[0]!), { annotations: { 'cluster-lifecycle-manager.zalando.org/last-forced-drain': new Date(forcedAt).toISOString() } });
 
     await step(world, 1, 'exec-2');
 
     const clocks = await drainClocks(world);
     for (const id of cordoned) expect({ id, startedAt: clocks[id] }).toEqual({ id, startedAt: cordonedAt });
+    const run = await world.env.progress.getRun(world.cluster.id, TARGET);
+    expect(run?.pools.workers?.nodes[cordoned[0]!]?.lastForcedAt).toBe(forcedAt);
     await rollUntilDone(world, { holder: 'exec-2' });
     expectFinishedCleanly(world);
   });

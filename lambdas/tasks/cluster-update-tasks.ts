@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  ClusterUpdateState, FinalizeOutput, PrepareOutput, RenderConfigOutput, RenderResourcesOutput, RollStepOutput, RolloutState, StepOutput, TaskParams,
+  ClusterUpdateState, FinalizeOutput, PrepareOutput, RenderConfigOutput, RenderResourcesOutput, RollStepOutput, RolloutState, StepOutput, TaskPayload,
 } from '../contracts/cluster-update';
 import { applyManifests } from '../core/workflow/apply-manifests';
 import { deployStacks, waitForApiServer } from '../core/workflow/deploy-stacks';
@@ -22,12 +22,8 @@ import { defineTask, type TaskDefinition } from '../shared/task';
  * (handlers/*.ts) and the local executor both run these definitions.
  */
 
-const Payload = <S extends z.ZodType>(state: S) => z.object({
-  state,
-  executionId: z.string().default('local'),
-  stateName: z.string().default('local'),
-  params: TaskParams,
-});
+/** The shared task payload (contracts: TaskPayload) with the state this machine carries. */
+const Payload = <S extends z.ZodType>(state: S) => TaskPayload.extend({ state });
 
 const UpdatePayload = Payload(ClusterUpdateState);
 type UpdatePayload = z.infer<typeof UpdatePayload>;

@@ -5,7 +5,9 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/'],
   transform: { '^.+\\.(ts|js|mjs)$': '<rootDir>/test/support/esbuild-transform.cjs' },
-  transformIgnorePatterns: ['/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|@octokit|universal-user-agent|before-after-hook|aws-local-stepfunctions)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|@octokit|universal-user-agent|before-after-hook|aws-local-stepfunctions)/)',
+  ],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],

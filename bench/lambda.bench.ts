@@ -127,7 +127,11 @@ function heaviest(metafile: Metafile): string {
     const key = match ? match[1] : 'own code';
     byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
   }
-  return [...byPackage.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([pkg, bytes]) => `${pkg} ${Math.round(bytes / 1024)} KB`).join(', ');
+  return [...byPackage.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([pkg, bytes]) => `${pkg} ${Math.round(bytes / 1024)} KB`)
+    .join(', ');
 }
 
 export async function run(): Promise<BenchResult[]> {
@@ -143,27 +147,59 @@ export async function run(): Promise<BenchResult[]> {
         bundled = await bundleHandler(entry, outdir);
       } catch (error) {
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        results.push({ name: `${handler} bundle`, value: Number.NaN, unit: 'MB', budget: SIZE_BUDGET_MB, ok: false, note: `bundling failed: ${message}` });
+        results.push({
+          name: `${handler} bundle`,
+          value: Number.NaN,
+          unit: 'MB',
+          budget: SIZE_BUDGET_MB,
+          ok: false,
+          note: `bundling failed: ${message}`,
+        });
         continue;
       }
       const size = statSync(bundled.file).size / MB;
-      results.push(withBudget({ name: `${handler} bundle`, value: size, unit: 'MB', budget: SIZE_BUDGET_MB, note: `largest: ${heaviest(bundled.metafile)}` }));
+      results.push(
+        withBudget({
+          name: `${handler} bundle`,
+          value: size,
+          unit: 'MB',
+          budget: SIZE_BUDGET_MB,
+          note: `largest: ${heaviest(bundled.metafile)}`,
+        }),
+      );
       try {
         const runs = Array.from({ length: INIT_RUNS }, () => coldStart(bundled.file));
         const cpu = median(runs.map((r) => r.init.cpu));
         const list = (packages: readonly string[]) => packages.join(' ') || 'none';
-        results.push(withBudget({
-          name: `${handler} init`, value: median(runs.map((r) => r.init.wall)), unit: 'ms', budget: INIT_BUDGET_MS,
-          note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps; SDK loaded (from NODE_PATH): ${list(runs[0].sdkAtInit)}`,
-        }));
+        results.push(
+          withBudget({
+            name: `${handler} init`,
+            value: median(runs.map((r) => r.init.wall)),
+            unit: 'ms',
+            budget: INIT_BUDGET_MS,
+            note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps; SDK loaded (from NODE_PATH): ${list(runs[0].sdkAtInit)}`,
+          }),
+        );
         const errors = [...new Set(runs.map((r) => r.firstCallError.split(':')[0]))].join(', ');
         results.push({
-          name: `${handler} first call`, value: median(runs.map((r) => r.firstCall.wall)), unit: 'ms',
+          name: `${handler} first call`,
+          value: median(runs.map((r) => r.firstCall.wall)),
+          unit: 'ms',
           note: `loads the task's adapters (CPU ${Math.round(median(runs.map((r) => r.firstCall.cpu)))} ms), SDK then: ${list(runs[0].sdkAfterFirstCall)}; empty payload, ended with ${errors}`,
         });
       } catch (error) {
-        const message = error instanceof Error ? error.message.split('\n').find((l) => l.includes('Error')) ?? error.message : String(error);
-        results.push({ name: `${handler} init`, value: Number.NaN, unit: 'ms', budget: INIT_BUDGET_MS, ok: false, note: `require failed: ${message}` });
+        const message =
+          error instanceof Error
+            ? (error.message.split('\n').find((l) => l.includes('Error')) ?? error.message)
+            : String(error);
+        results.push({
+          name: `${handler} init`,
+          value: Number.NaN,
+          unit: 'ms',
+          budget: INIT_BUDGET_MS,
+          ok: false,
+          note: `require failed: ${message}`,
+        });
       }
     }
   } finally {

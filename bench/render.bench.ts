@@ -35,7 +35,10 @@ export async function run(): Promise<BenchResult[]> {
 }
 
 async function renderBudget(): Promise<BenchResult[]> {
-  const { clusters } = parseClustersYaml(readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8'), 'examples/clusters.yaml');
+  const { clusters } = parseClustersYaml(
+    readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8'),
+    'examples/clusters.yaml',
+  );
   const cluster = clusters[0];
   const files = exampleFiles();
   for (const [path, content] of syntheticManifests()) files.set(path, content);
@@ -49,7 +52,11 @@ async function renderBudget(): Promise<BenchResult[]> {
     const engine: TemplateEngine = {
       render: async (request) => {
         const start = performance.now();
-        try { return await inner.render(request); } finally { engineMs += performance.now() - start; }
+        try {
+          return await inner.render(request);
+        } finally {
+          engineMs += performance.now() - start;
+        }
       },
     };
     const render = await renderCluster({ cluster, snapshots, values, engine, decrypter });
@@ -65,9 +72,26 @@ async function renderBudget(): Promise<BenchResult[]> {
   const warm = await timeRuns(RUNS, () => once(warmEngine));
   const note = `${manifests} manifest files + 5 stacks, median of ${RUNS}`;
   return [
-    withBudget({ name: 'render 1 cluster, 300 manifests (fresh engine)', value: median(cold), unit: 'ms', budget: 1000, note }),
-    withBudget({ name: 'render 1 cluster, 300 manifests (warm engine)', value: median(warm), unit: 'ms', budget: 1000, note }),
-    { name: '  of which outside the template engine (fresh)', value: Math.max(0, outsideEngine), unit: 'ms', note: 'YAML split/parse, layout, hashing, gzip: the pipeline itself' },
+    withBudget({
+      name: 'render 1 cluster, 300 manifests (fresh engine)',
+      value: median(cold),
+      unit: 'ms',
+      budget: 1000,
+      note,
+    }),
+    withBudget({
+      name: 'render 1 cluster, 300 manifests (warm engine)',
+      value: median(warm),
+      unit: 'ms',
+      budget: 1000,
+      note,
+    }),
+    {
+      name: '  of which outside the template engine (fresh)',
+      value: Math.max(0, outsideEngine),
+      unit: 'ms',
+      note: 'YAML split/parse, layout, hashing, gzip: the pipeline itself',
+    },
   ];
 }
 
@@ -89,10 +113,15 @@ async function versionBudget(): Promise<BenchResult[]> {
     // TODO(dispatch): add the dispatch priority ordering here once lambdas/core/dispatch exists.
   };
   const durations = await timeRuns(RUNS, once);
-  return [withBudget({
-    name: 'versions + selection, 1,000 clusters', value: median(durations), unit: 'ms', budget: 5000,
-    note: `3 pools × 20 items each, 2 sources, ${outdated} outdated, median of ${RUNS}`,
-  })];
+  return [
+    withBudget({
+      name: 'versions + selection, 1,000 clusters',
+      value: median(durations),
+      unit: 'ms',
+      budget: 5000,
+      note: `3 pools × 20 items each, 2 sources, ${outdated} outdated, median of ${RUNS}`,
+    }),
+  ];
 }
 
 /** Every file of examples/config. */
@@ -105,7 +134,8 @@ function exampleFiles(): Map<string, string> {
     files.set(relative(dir, full).split(sep).join('/'), readFileSync(full, 'utf8'));
   }
   // Only the synthetic manifests count towards the 300.
-  for (const path of [...files.keys()]) if (path.startsWith('cluster/manifests/') && path !== 'cluster/manifests/deletions.yaml') files.delete(path);
+  for (const path of [...files.keys()])
+    if (path.startsWith('cluster/manifests/') && path !== 'cluster/manifests/deletions.yaml') files.delete(path);
   return files;
 }
 
@@ -115,10 +145,21 @@ function syntheticManifests(): Map<string, string> {
   for (let c = 0; c < COMPONENTS; c++) {
     const component = `${String(c).padStart(2, '0')}-app${c}`;
     const dir = `cluster/manifests/${component}`;
-    files.set(`${dir}/00-config.yaml`, [
-      'apiVersion: v1', 'kind: ConfigMap', 'metadata:', `  name: app${c}-config`, `  namespace: ns${c}`, 'data:',
-      '  CLUSTER: "{{Cluster.ID}}"', '  ENVIRONMENT: "{{Cluster.Environment}}"', '  REGION: "{{Cluster.Region}}"', '',
-    ].join('\n'));
+    files.set(
+      `${dir}/00-config.yaml`,
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        `  name: app${c}-config`,
+        `  namespace: ns${c}`,
+        'data:',
+        '  CLUSTER: "{{Cluster.ID}}"',
+        '  ENVIRONMENT: "{{Cluster.Environment}}"',
+        '  REGION: "{{Cluster.Region}}"',
+        '',
+      ].join('\n'),
+    );
     for (let f = 1; f < FILES_PER_COMPONENT; f++) {
       files.set(`${dir}/${String(f).padStart(2, '0')}-deployment.yaml`, deployment(c, f));
     }
@@ -172,17 +213,31 @@ spec:
 }
 
 function syntheticFleet(count: number): Cluster[] {
-  const items = (prefix: string) => Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${prefix}_item_${i}`, `value-${i}`]));
+  const items = (prefix: string) =>
+    Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${prefix}_item_${i}`, `value-${i}`]));
   const pool = (n: number): NodePool => ({
-    name: `pool-${n}`, profile: n === 0 ? 'master-default' : 'worker-default', instanceTypes: ['m6i.large', 'm5.large'],
-    discountStrategy: 'none', minSize: 1, maxSize: 4, configItems: items(`pool${n}`),
+    name: `pool-${n}`,
+    profile: n === 0 ? 'master-default' : 'worker-default',
+    instanceTypes: ['m6i.large', 'm5.large'],
+    discountStrategy: 'none',
+    minSize: 1,
+    maxSize: 4,
+    configItems: items(`pool${n}`),
   });
   return Array.from({ length: count }, (_, i) => ({
     id: `aws:${String(100000000000 + (i % 40)).padStart(12, '0')}:eu-central-1:kube-${i}`,
-    alias: `kube-${i}`, localId: `kube-${i}`, apiServerUrl: `https://kube-${i}.example.org`,
-    channel: i % 3 === 0 ? 'beta' : 'stable', configItems: items('cluster'), criticalityLevel: i % 3, environment: i % 2 ? 'production' : 'test',
-    infrastructureAccount: `aws:${String(100000000000 + (i % 40)).padStart(12, '0')}`, lifecycleStatus: 'ready',
-    nodePools: [pool(0), pool(1), pool(2)], provider: 'zalando-aws', region: 'eu-central-1',
+    alias: `kube-${i}`,
+    localId: `kube-${i}`,
+    apiServerUrl: `https://kube-${i}.example.org`,
+    channel: i % 3 === 0 ? 'beta' : 'stable',
+    configItems: items('cluster'),
+    criticalityLevel: i % 3,
+    environment: i % 2 ? 'production' : 'test',
+    infrastructureAccount: `aws:${String(100000000000 + (i % 40)).padStart(12, '0')}`,
+    lifecycleStatus: 'ready',
+    nodePools: [pool(0), pool(1), pool(2)],
+    provider: 'zalando-aws',
+    region: 'eu-central-1',
     status: { ...EMPTY_STATUS, currentVersion: i % 5 === 0 ? '' : `sha-main-stable#x${i}` },
   }));
 }

@@ -16,7 +16,9 @@ import type { BenchModule, BenchResult } from './bench-result';
 const here = dirname(fileURLToPath(import.meta.url));
 
 async function main(filters: string[]): Promise<number> {
-  const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort();
+  const files = readdirSync(here)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort();
   const rows: (BenchResult & { module: string })[] = [];
   let crashed = 0;
   for (const file of files) {
@@ -45,7 +47,11 @@ function table(rows: readonly (BenchResult & { module: string })[]): string {
     r.note ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const render = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const render = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return `${[render(header), render(widths.map((w) => '-'.repeat(w))), ...lines.map(render)].join('\n')}\n`;
 }
 
@@ -53,4 +59,6 @@ function format(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1);
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -27,7 +27,12 @@ export const name = 'simulation';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const WORKER_STACK = 'cluster/node-pools/worker-default/stack.yaml';
 const AMI_LINE = 'ImageId: {{NodePool.ConfigItems.ami_id}}';
-const TIMINGS = { instanceBootSeconds: 90, podTerminationSeconds: 30, instanceTerminateSeconds: 30, podStartSeconds: 10 };
+const TIMINGS = {
+  instanceBootSeconds: 90,
+  podTerminationSeconds: 30,
+  instanceTerminateSeconds: 30,
+  podStartSeconds: 10,
+};
 const POOL_SIZE = 9;
 const SURGE = 3;
 
@@ -65,7 +70,13 @@ class Session {
     const registry = createRegistry(this.registry, { cwd: this.dir });
     const sources = configSourcesFromFlags({ directory: this.config }, { cwd: this.dir });
     const clusters = (await registry.listClusters()).filter((c) => c.id === clusterId);
-    const sim = createSimulatedSetup({ stateDir: this.state, registry, sources, clusters, scenarioFile: join(this.dir, 'scenario.json') });
+    const sim = createSimulatedSetup({
+      stateDir: this.state,
+      registry,
+      sources,
+      clusters,
+      scenarioFile: join(this.dir, 'scenario.json'),
+    });
     let last = sim.world.apiCalls();
     const rollCalls = { aws: 0, kube: 0 };
     const result = await runClusterUpdate(
@@ -79,7 +90,8 @@ class Session {
           if (event.task === 'RollNodePool') {
             for (const [call, count] of Object.entries(now)) {
               const delta = count - (last[call] ?? 0);
-              if (call.startsWith('kube.')) rollCalls.kube += delta; else rollCalls.aws += delta;
+              if (call.startsWith('kube.')) rollCalls.kube += delta;
+              else rollCalls.aws += delta;
             }
           }
           last = now;
@@ -92,10 +104,16 @@ class Session {
     const pools = record?.pools ?? {};
     if (result.status !== 'SUCCEEDED') throw new Error(`${clusterId}: ${result.error?.Error}: ${result.error?.Cause}`);
     const invariants = sim.world.invariants();
-    if (invariants.pdbViolations || invariants.nodesTerminatedTwice) throw new Error(`${clusterId}: invariants broken: ${invariants.details.join('; ')}`);
+    if (invariants.pdbViolations || invariants.nodesTerminatedTwice)
+      throw new Error(`${clusterId}: invariants broken: ${invariants.details.join('; ')}`);
     return {
-      status: result.status, decision: run.decision ?? '', transitions: result.stats.stateTransitions, maxHistoryEvents: result.stats.maxHistoryEvents,
-      replaced: Object.values(pools).reduce((n, p) => n + p.replaced, 0), pools, rollCalls,
+      status: result.status,
+      decision: run.decision ?? '',
+      transitions: result.stats.stateTransitions,
+      maxHistoryEvents: result.stats.maxHistoryEvents,
+      replaced: Object.values(pools).reduce((n, p) => n + p.replaced, 0),
+      pools,
+      rollCalls,
     };
   }
 
@@ -128,7 +146,8 @@ function registryYaml(id: string, workers: number, items: Record<string, string>
 
 /** Only stateless manifests, so nothing but the roll itself is measured (no AZ pairing, no PDB waits). */
 function statelessConfig(dir: string): void {
-  for (const component of ['05-backup-policies', '10-coredns', '20-web', '30-database']) rmSync(join(dir, 'cluster/manifests', component), { recursive: true });
+  for (const component of ['05-backup-policies', '10-coredns', '20-web', '30-database'])
+    rmSync(join(dir, 'cluster/manifests', component), { recursive: true });
   writeFileSync(join(dir, 'cluster/manifests/deletions.yaml'), 'pre_apply: []\npost_apply: []\n');
 }
 
@@ -145,14 +164,33 @@ interface Measured {
 async function isolatedRoll(canary: boolean): Promise<Measured> {
   const id = `aws:123456789012:eu-central-1:kube-bench${canary ? '-canary' : ''}`;
   const scenario: ScenarioInput = {
-    seed: 3, timings: TIMINGS,
-    clusters: { [id]: { workloads: [{ kind: 'Deployment', name: 'app', replicas: POOL_SIZE, terminationGracePeriodSeconds: TIMINGS.podTerminationSeconds }] } },
+    seed: 3,
+    timings: TIMINGS,
+    clusters: {
+      [id]: {
+        workloads: [
+          {
+            kind: 'Deployment',
+            name: 'app',
+            replicas: POOL_SIZE,
+            terminationGracePeriodSeconds: TIMINGS.podTerminationSeconds,
+          },
+        ],
+      },
+    },
   };
-  const session = new Session(registryYaml(id, POOL_SIZE, canary ? {} : { update_canary: 'false' }), scenario, statelessConfig);
+  const session = new Session(
+    registryYaml(id, POOL_SIZE, canary ? {} : { update_canary: 'false' }),
+    scenario,
+    statelessConfig,
+  );
   try {
     const create = await session.run(id);
     const noop = await session.run(id);
-    session.edit('cluster/manifests/01-namespaces/namespaces.yaml', (text) => `${text.trimEnd()}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: bench-extra\n`);
+    session.edit(
+      'cluster/manifests/01-namespaces/namespaces.yaml',
+      (text) => `${text.trimEnd()}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: bench-extra\n`,
+    );
     const noNodeChanges = await session.run(id);
     session.edit(WORKER_STACK, changeAmi);
     const roll = await session.run(id);
@@ -166,13 +204,20 @@ async function isolatedRoll(canary: boolean): Promise<Measured> {
 async function longDrain(): Promise<RunFigures> {
   const id = 'aws:123456789012:eu-central-1:kube-longdrain';
   const scenario: ScenarioInput = {
-    seed: 5, timings: TIMINGS,
-    clusters: { [id]: {
-      workloads: [{ kind: 'Deployment', name: 'app', replicas: 2 }],
-      pdbs: [{ name: 'app', selector: { app: 'app' }, maxUnavailable: 1, blockEvictionsUntilSeconds: 14 * 3600 }],
-    } },
+    seed: 5,
+    timings: TIMINGS,
+    clusters: {
+      [id]: {
+        workloads: [{ kind: 'Deployment', name: 'app', replicas: 2 }],
+        pdbs: [{ name: 'app', selector: { app: 'app' }, maxUnavailable: 1, blockEvictionsUntilSeconds: 14 * 3600 }],
+      },
+    },
   };
-  const session = new Session(registryYaml(id, 2, { update_canary: 'false', drain_grace_period: '24h' }), scenario, statelessConfig);
+  const session = new Session(
+    registryYaml(id, 2, { update_canary: 'false', drain_grace_period: '24h' }),
+    scenario,
+    statelessConfig,
+  );
   try {
     await session.run(id);
     session.edit(WORKER_STACK, changeAmi);
@@ -188,7 +233,10 @@ async function examplesRoll(): Promise<{ noNodeChanges: RunFigures; roll: RunFig
   const session = new Session(readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8'), {});
   try {
     await session.run(id);
-    session.edit('cluster/manifests/01-namespaces/namespaces.yaml', (text) => `${text.trimEnd()}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: bench-extra\n`);
+    session.edit(
+      'cluster/manifests/01-namespaces/namespaces.yaml',
+      (text) => `${text.trimEnd()}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: bench-extra\n`,
+    );
     const noNodeChanges = await session.run(id);
     session.edit(WORKER_STACK, changeAmi);
     return { noNodeChanges, roll: await session.run(id) };
@@ -198,7 +246,8 @@ async function examplesRoll(): Promise<{ noNodeChanges: RunFigures; roll: RunFig
 }
 
 function rollSeconds(pool: PoolProgress | undefined): number {
-  if (pool?.startedAt === undefined || pool.completedAt === undefined) throw new Error('the worker pool did not finish its roll');
+  if (pool?.startedAt === undefined || pool.completedAt === undefined)
+    throw new Error('the worker pool did not finish its roll');
   return (pool.completedAt - pool.startedAt) / 1000;
 }
 
@@ -213,19 +262,79 @@ export async function run(): Promise<BenchResult[]> {
   const canarySeconds = rollSeconds(canary.roll.pools.workers);
   const replaced = plain.roll.replaced;
   const perNode = (plain.roll.transitions - plain.noNodeChanges.transitions) / replaced;
-  const maxHistory = Math.max(...[plain, canary].flatMap((m) => [m.create, m.noop, m.noNodeChanges, m.roll]).map((r) => r.maxHistoryEvents), drain.maxHistoryEvents, examples.roll.maxHistoryEvents);
+  const maxHistory = Math.max(
+    ...[plain, canary].flatMap((m) => [m.create, m.noop, m.noNodeChanges, m.roll]).map((r) => r.maxHistoryEvents),
+    drain.maxHistoryEvents,
+    examples.roll.maxHistoryEvents,
+  );
   const examplesPerNode = (examples.roll.transitions - examples.noNodeChanges.transitions) / examples.roll.replaced;
   const drainMinutes = Math.round(rollSeconds(drain.pools.workers) / 60);
   return [
-    withBudget({ name: 'state transitions, no-op check', value: plain.noop.transitions, unit: 'transitions', budget: 10, note: `decision ${plain.noop.decision}` }),
-    withBudget({ name: 'state transitions, update without node changes', value: plain.noNodeChanges.transitions, unit: 'transitions', budget: 60, note: 'one manifest added; every stack NO_CHANGES; one rollout child per pool' }),
-    withBudget({ name: 'state transitions per replaced node', value: perNode, unit: 'transitions', budget: 12, note: `(${plain.roll.transitions} − ${plain.noNodeChanges.transitions}) / ${replaced} nodes; includes the pool stack update polls` }),
-    { name: 'state transitions, cluster creation', value: plain.create.transitions, unit: 'transitions', note: 'stacks created and polled, API server wait; informative' },
-    withBudget({ name: 'max history events of one execution', value: maxHistory, unit: 'events', budget: 19_999, note: `every run incl. a PDB-blocked drain of ${drainMinutes} min (${drain.transitions} transitions)` }),
-    withBudget({ name: `roll time ratio, ${POOL_SIZE} nodes surge ${SURGE}, no canary`, value: plainSeconds / lowerBound, unit: '×', budget: 1.15, note: `${plainSeconds} s vs ⌈${POOL_SIZE}/${SURGE}⌉ × (${TIMINGS.instanceBootSeconds}+${TIMINGS.podTerminationSeconds}+${TIMINGS.instanceTerminateSeconds}) = ${lowerBound} s; below 1: replacements boot while old instances shut down` }),
-    { name: `roll time ratio, ${POOL_SIZE} nodes surge ${SURGE}, canary (default)`, value: canarySeconds / lowerBound, unit: '×', note: `${canarySeconds} s; the canary adds a batch: ${(Math.ceil((POOL_SIZE - 1) / SURGE) + 1) * batch} s bound with it` },
-    withBudget({ name: 'state transitions per replaced node, examples kube-test', value: examplesPerNode, unit: 'transitions', budget: 12, note: `(${examples.roll.transitions} − ${examples.noNodeChanges.transitions}) / ${examples.roll.replaced}; a node with volumes waits for a new node in its AZ` }),
-    { name: 'AWS API calls per replaced node', value: plain.roll.rollCalls.aws / replaced, unit: 'calls', note: `${plain.roll.rollCalls.aws} by RollStep tasks for ${replaced} nodes (getPool, scale, terminate)` },
-    { name: 'Kubernetes API calls per replaced node', value: plain.roll.rollCalls.kube / replaced, unit: 'calls', note: `${plain.roll.rollCalls.kube} by RollStep tasks for ${replaced} nodes (list, patch, evict)` },
+    withBudget({
+      name: 'state transitions, no-op check',
+      value: plain.noop.transitions,
+      unit: 'transitions',
+      budget: 10,
+      note: `decision ${plain.noop.decision}`,
+    }),
+    withBudget({
+      name: 'state transitions, update without node changes',
+      value: plain.noNodeChanges.transitions,
+      unit: 'transitions',
+      budget: 60,
+      note: 'one manifest added; every stack NO_CHANGES; one rollout child per pool',
+    }),
+    withBudget({
+      name: 'state transitions per replaced node',
+      value: perNode,
+      unit: 'transitions',
+      budget: 12,
+      note: `(${plain.roll.transitions} − ${plain.noNodeChanges.transitions}) / ${replaced} nodes; includes the pool stack update polls`,
+    }),
+    {
+      name: 'state transitions, cluster creation',
+      value: plain.create.transitions,
+      unit: 'transitions',
+      note: 'stacks created and polled, API server wait; informative',
+    },
+    withBudget({
+      name: 'max history events of one execution',
+      value: maxHistory,
+      unit: 'events',
+      budget: 19_999,
+      note: `every run incl. a PDB-blocked drain of ${drainMinutes} min (${drain.transitions} transitions)`,
+    }),
+    withBudget({
+      name: `roll time ratio, ${POOL_SIZE} nodes surge ${SURGE}, no canary`,
+      value: plainSeconds / lowerBound,
+      unit: '×',
+      budget: 1.15,
+      note: `${plainSeconds} s vs ⌈${POOL_SIZE}/${SURGE}⌉ × (${TIMINGS.instanceBootSeconds}+${TIMINGS.podTerminationSeconds}+${TIMINGS.instanceTerminateSeconds}) = ${lowerBound} s; below 1: replacements boot while old instances shut down`,
+    }),
+    {
+      name: `roll time ratio, ${POOL_SIZE} nodes surge ${SURGE}, canary (default)`,
+      value: canarySeconds / lowerBound,
+      unit: '×',
+      note: `${canarySeconds} s; the canary adds a batch: ${(Math.ceil((POOL_SIZE - 1) / SURGE) + 1) * batch} s bound with it`,
+    },
+    withBudget({
+      name: 'state transitions per replaced node, examples kube-test',
+      value: examplesPerNode,
+      unit: 'transitions',
+      budget: 12,
+      note: `(${examples.roll.transitions} − ${examples.noNodeChanges.transitions}) / ${examples.roll.replaced}; a node with volumes waits for a new node in its AZ`,
+    }),
+    {
+      name: 'AWS API calls per replaced node',
+      value: plain.roll.rollCalls.aws / replaced,
+      unit: 'calls',
+      note: `${plain.roll.rollCalls.aws} by RollStep tasks for ${replaced} nodes (getPool, scale, terminate)`,
+    },
+    {
+      name: 'Kubernetes API calls per replaced node',
+      value: plain.roll.rollCalls.kube / replaced,
+      unit: 'calls',
+      note: `${plain.roll.rollCalls.kube} by RollStep tasks for ${replaced} nodes (list, patch, evict)`,
+    },
   ];
 }

@@ -47,8 +47,12 @@ const CONFIG_SOURCE = /^[A-Za-z0-9][A-Za-z0-9_.-]*:git:\S+$/;
 const ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
 
 /** Read the config from context first, then the environment; throws naming the bad key and value. */
-export function readAppConfig(context: ContextReader, env: Readonly<Record<string, string | undefined>> = process.env): ClmAppConfig {
-  const value = (key: keyof typeof APP_CONFIG_SOURCES): unknown => context(key) ?? (env[APP_CONFIG_SOURCES[key]] || undefined);
+export function readAppConfig(
+  context: ContextReader,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ClmAppConfig {
+  const value = (key: keyof typeof APP_CONFIG_SOURCES): unknown =>
+    context(key) ?? (env[APP_CONFIG_SOURCES[key]] || undefined);
   const text = (key: keyof typeof APP_CONFIG_SOURCES): string | undefined => {
     const raw = value(key);
     if (raw === undefined || raw === null || raw === '') return undefined;
@@ -57,19 +61,28 @@ export function readAppConfig(context: ContextReader, env: Readonly<Record<strin
   };
 
   const rawSources = value('configSources');
-  const configSources = (Array.isArray(rawSources) ? rawSources.map(String) : typeof rawSources === 'string' ? rawSources.split(',') : [])
-    .map((s) => s.trim()).filter((s) => s.length > 0);
+  const configSources = (
+    Array.isArray(rawSources) ? rawSources.map(String) : typeof rawSources === 'string' ? rawSources.split(',') : []
+  )
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   const badSources = configSources.filter((s) => !CONFIG_SOURCE.test(s));
   if (badSources.length > 0) {
-    throw new Error(`configSources (context or ${APP_CONFIG_SOURCES.configSources}): expected NAME:git:URL entries separated by commas, got ${badSources.map((s) => JSON.stringify(s)).join(', ')}`);
+    throw new Error(
+      `configSources (context or ${APP_CONFIG_SOURCES.configSources}): expected NAME:git:URL entries separated by commas, got ${badSources.map((s) => JSON.stringify(s)).join(', ')}`,
+    );
   }
   const assumedRoleName = text('assumedRoleName');
   if (assumedRoleName !== undefined && !ROLE_NAME.test(assumedRoleName)) {
-    throw new Error(`assumedRoleName (context or ${APP_CONFIG_SOURCES.assumedRoleName}): ${JSON.stringify(assumedRoleName)} is not an IAM role name`);
+    throw new Error(
+      `assumedRoleName (context or ${APP_CONFIG_SOURCES.assumedRoleName}): ${JSON.stringify(assumedRoleName)} is not an IAM role name`,
+    );
   }
   const tokenSecretArn = text('tokenSecretArn');
   if (tokenSecretArn !== undefined && !/^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:.+$/.test(tokenSecretArn)) {
-    throw new Error(`tokenSecretArn (context or ${APP_CONFIG_SOURCES.tokenSecretArn}): ${JSON.stringify(tokenSecretArn)} is not a Secrets Manager secret ARN`);
+    throw new Error(
+      `tokenSecretArn (context or ${APP_CONFIG_SOURCES.tokenSecretArn}): ${JSON.stringify(tokenSecretArn)} is not a Secrets Manager secret ARN`,
+    );
   }
   return {
     registryUri: text('registryUri'),

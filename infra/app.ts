@@ -16,11 +16,15 @@ if (app.node.tryGetContext('@aws-cdk/core:defaultCrossStackReferences') === unde
   app.node.setContext('@aws-cdk/core:defaultCrossStackReferences', 'strong');
 }
 const config = readAppConfig((key) => app.node.tryGetContext(key));
-const env = process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
-  ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
-  : undefined;
+const env =
+  process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
+    ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
+    : undefined;
 
-const stateful = new ClmStatefulStack(app, 'ClmStateful', { env, description: 'CLM: progress table and artefact bucket (retained)' });
+const stateful = new ClmStatefulStack(app, 'ClmStateful', {
+  env,
+  description: 'CLM: progress table and artefact bucket (retained)',
+});
 new ClmWorkflowStack(app, 'ClmWorkflow', {
   env,
   description: 'CLM: cluster-update and node-pool-rollout state machines and their tasks',

@@ -54,7 +54,11 @@ export function acknowledgeJustifiedFindings(scope: IConstruct, justifications: 
  * `Validations.of(app).addPlugins(new ClmNagChecks(app))`; tests call `validateScope(app)` after `app.synth()`.
  */
 export class ClmNagChecks extends AwsSolutionsChecks {
-  constructor(scope?: IConstruct, props?: NagPackProps, private readonly justifications: readonly FindingJustification[] = CLM_JUSTIFICATIONS) {
+  constructor(
+    scope?: IConstruct,
+    props?: NagPackProps,
+    private readonly justifications: readonly FindingJustification[] = CLM_JUSTIFICATIONS,
+  ) {
     super(scope, props);
   }
 
@@ -75,43 +79,61 @@ function ref(name: string): string {
 /** Why each wildcard in the CLM stacks is there. */
 export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
   {
-    rule: 'AwsSolutions-IAM5', finding: /^Resource::\*$/,
-    reason: 'Actions without resource-level permissions: X-Ray (traces, sampling), CloudWatch Logs delivery for Step Functions logging, EC2 and Auto Scaling Describe*, CloudFormation ListStacks/ValidateTemplate.',
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Resource::\*$/,
+    reason:
+      'Actions without resource-level permissions: X-Ray (traces, sampling), CloudWatch Logs delivery for Step Functions logging, EC2 and Auto Scaling Describe*, CloudFormation ListStacks/ValidateTemplate.',
   },
   {
-    rule: 'AwsSolutions-IAM5', finding: new RegExp(`^Resource::${ref('Table')}/index/\\*$`),
-    reason: 'CDK grantReadWriteData includes the table\'s indexes; the progress table is the tasks\' only state store.',
+    rule: 'AwsSolutions-IAM5',
+    finding: new RegExp(`^Resource::${ref('Table')}/index/\\*$`),
+    reason: "CDK grantReadWriteData includes the table's indexes; the progress table is the tasks' only state store.",
   },
   {
-    rule: 'AwsSolutions-IAM5', finding: new RegExp(`^Resource::${ref('Artifacts')}/\\*$`),
+    rule: 'AwsSolutions-IAM5',
+    finding: new RegExp(`^Resource::${ref('Artifacts')}/\\*$`),
     reason: 'Artefact objects have content-addressed keys chosen at run time.',
   },
   {
-    rule: 'AwsSolutions-IAM5', finding: /^Action::s3:(GetObject|GetBucket|List|Abort)\*$/,
-    reason: 'The action groups of CDK grantRead/grantPut on the artefact bucket (read objects and versions, abort own multipart uploads).',
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Action::s3:(GetObject|GetBucket|List|Abort)\*$/,
+    reason:
+      'The action groups of CDK grantRead/grantPut on the artefact bucket (read objects and versions, abort own multipart uploads).',
   },
   {
-    rule: 'AwsSolutions-IAM5', finding: /^Resource::<[^>]*\.Arn>:\*$/,
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Resource::<[^>]*\.Arn>:\*$/,
     reason: 'CDK grantInvoke covers a task function and its versions/aliases (<function ARN>:*).',
   },
   {
-    rule: 'AwsSolutions-IAM5', finding: /^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<[^>]*\.Name>:\*$/,
-    reason: 'startExecution.sync:2 describes and stops executions of the node-pool-rollout machine, whose names are generated at run time.',
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<[^>]*\.Name>:\*$/,
+    reason:
+      'startExecution.sync:2 describes and stops executions of the node-pool-rollout machine, whose names are generated at run time.',
   },
   {
-    rule: 'AwsSolutions-IAM5', finding: /^Resource::arn:<AWS::Partition>:iam::\*:role\/[\w+=,.@-]+$/,
-    reason: 'sts:AssumeRole into cluster accounts: the account IDs come from the registry at run time; the role name is fixed.',
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Resource::arn:<AWS::Partition>:iam::\*:role\/[\w+=,.@-]+$/,
+    reason:
+      'sts:AssumeRole into cluster accounts: the account IDs come from the registry at run time; the role name is fixed.',
   },
   {
-    rule: 'AwsSolutions-IAM5', finding: /^Resource::arn:<AWS::Partition>:(cloudformation:<AWS::Region>:<AWS::AccountId>:(stack|changeSet)|autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\*:autoScalingGroupName|ec2:<AWS::Region>:<AWS::AccountId>:instance|kms:<AWS::Region>:<AWS::AccountId>:key)\/\*$/,
-    reason: 'Same-account mode: cluster stacks, Auto Scaling groups, instances and KMS keys are named by the config repository, so the grants are scoped to this account and region by ARN pattern (instances further by the aws:autoscaling:groupName tag).',
+    rule: 'AwsSolutions-IAM5',
+    finding:
+      /^Resource::arn:<AWS::Partition>:(cloudformation:<AWS::Region>:<AWS::AccountId>:(stack|changeSet)|autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\*:autoScalingGroupName|ec2:<AWS::Region>:<AWS::AccountId>:instance|kms:<AWS::Region>:<AWS::AccountId>:key)\/\*$/,
+    reason:
+      'Same-account mode: cluster stacks, Auto Scaling groups, instances and KMS keys are named by the config repository, so the grants are scoped to this account and region by ARN pattern (instances further by the aws:autoscaling:groupName tag).',
   },
   {
-    rule: 'AwsSolutions-IAM5', finding: /^Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:(role|instance-profile|oidc-provider)\/\*$/,
-    reason: 'CloudFormation service role: node roles, instance profiles and OIDC providers are named by the cluster templates; only cloudformation.amazonaws.com can assume this role.',
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:(role|instance-profile|oidc-provider)\/\*$/,
+    reason:
+      'CloudFormation service role: node roles, instance profiles and OIDC providers are named by the cluster templates; only cloudformation.amazonaws.com can assume this role.',
   },
   {
-    rule: 'AwsSolutions-IAM4', finding: /^Policy::arn:<AWS::Partition>:iam::aws:policy\/PowerUserAccess$/,
-    reason: 'CloudFormation service role: the cluster templates in the config repository declare VPC, EC2, ASG, ELB, Route 53... resources; only cloudformation.amazonaws.com can assume this role.',
+    rule: 'AwsSolutions-IAM4',
+    finding: /^Policy::arn:<AWS::Partition>:iam::aws:policy\/PowerUserAccess$/,
+    reason:
+      'CloudFormation service role: the cluster templates in the config repository declare VPC, EC2, ASG, ELB, Route 53... resources; only cloudformation.amazonaws.com can assume this role.',
   },
 ];

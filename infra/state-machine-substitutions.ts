@@ -36,8 +36,17 @@ export type StateMachineKey = keyof typeof ASL_FILES;
 /** Lambda tasks each machine invokes (the grants follow this list). */
 export const STATE_MACHINE_TASKS = {
   clusterUpdate: [
-    'Prepare', 'RenderConfig', 'RenderClusterResources', 'DeployStacks', 'WaitForApiServer', 'ApplyManifests',
-    'RemoveDeletedPools', 'ScaleDownControllers', 'DeleteStacks', 'Finalize', 'RecordProblem',
+    'Prepare',
+    'RenderConfig',
+    'RenderClusterResources',
+    'DeployStacks',
+    'WaitForApiServer',
+    'ApplyManifests',
+    'RemoveDeletedPools',
+    'ScaleDownControllers',
+    'DeleteStacks',
+    'Finalize',
+    'RecordProblem',
   ],
   nodePoolRollout: ['RollNodePool'],
 } as const satisfies { readonly [K in StateMachineKey]: readonly TaskFunctionName[] };
@@ -48,7 +57,9 @@ export const SUBSTITUTION_KEYS: { readonly [K in StateMachineKey]: readonly stri
     ...STATE_MACHINE_TASKS.clusterUpdate.map((task: TaskFunctionName) => TASK_FUNCTIONS[task].placeholder),
     NODE_POOL_ROLLOUT_STATE_MACHINE_PLACEHOLDER,
   ].sort(),
-  nodePoolRollout: STATE_MACHINE_TASKS.nodePoolRollout.map((task: TaskFunctionName) => TASK_FUNCTIONS[task].placeholder).sort(),
+  nodePoolRollout: STATE_MACHINE_TASKS.nodePoolRollout
+    .map((task: TaskFunctionName) => TASK_FUNCTIONS[task].placeholder)
+    .sort(),
 };
 
 const PLACEHOLDER = /\$\{([A-Za-z0-9_]+)\}/g;
@@ -65,7 +76,9 @@ export function placeholdersIn(aslText: string): string[] {
 export function substitutePlaceholders(aslText: string, values: Readonly<Record<string, string>>): string {
   const missing = placeholdersIn(aslText).filter((key) => !(key in values));
   if (missing.length > 0) {
-    throw new Error(`No substitution for ${missing.map((key) => `\${${key}}`).join(', ')} (have: ${Object.keys(values).sort().join(', ') || 'none'})`);
+    throw new Error(
+      `No substitution for ${missing.map((key) => `\${${key}}`).join(', ')} (have: ${Object.keys(values).sort().join(', ') || 'none'})`,
+    );
   }
   return aslText.replace(PLACEHOLDER, (_, key: string) => values[key]);
 }

@@ -80,6 +80,8 @@ function checkSubstitutions(file: string, expected: readonly string[], given: re
   const missing = expected.filter((key) => !given.includes(key));
   const extra = given.filter((key) => !expected.includes(key));
   if (missing.length > 0 || extra.length > 0) {
-    throw new Error(`${file}: definitionSubstitutions do not match the placeholders (missing: ${missing.join(', ') || 'none'}; not in the file: ${extra.join(', ') || 'none'})`);
+    throw new Error(
+      `${file}: definitionSubstitutions do not match the placeholders (missing: ${missing.join(', ') || 'none'}; not in the file: ${extra.join(', ') || 'none'})`,
+    );
   }
 }

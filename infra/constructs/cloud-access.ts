@@ -14,21 +14,47 @@ export interface ClusterCloudAccessProps {
   readonly assumedRoleName?: string;
 }
 
-const STACK_READ = ['cloudformation:DescribeStacks', 'cloudformation:DescribeStackEvents', 'cloudformation:DescribeStackResources', 'cloudformation:GetTemplate', 'cloudformation:ListStackResources'];
+const STACK_READ = [
+  'cloudformation:DescribeStacks',
+  'cloudformation:DescribeStackEvents',
+  'cloudformation:DescribeStackResources',
+  'cloudformation:GetTemplate',
+  'cloudformation:ListStackResources',
+];
 const STACK_WRITE = [
-  'cloudformation:CreateStack', 'cloudformation:UpdateStack', 'cloudformation:DeleteStack', 'cloudformation:UpdateTerminationProtection',
-  'cloudformation:SetStackPolicy', 'cloudformation:CreateChangeSet', 'cloudformation:DescribeChangeSet', 'cloudformation:DeleteChangeSet',
-  'cloudformation:TagResource', 'cloudformation:UntagResource',
+  'cloudformation:CreateStack',
+  'cloudformation:UpdateStack',
+  'cloudformation:DeleteStack',
+  'cloudformation:UpdateTerminationProtection',
+  'cloudformation:SetStackPolicy',
+  'cloudformation:CreateChangeSet',
+  'cloudformation:DescribeChangeSet',
+  'cloudformation:DeleteChangeSet',
+  'cloudformation:TagResource',
+  'cloudformation:UntagResource',
 ];
 /** EC2 and Auto Scaling Describe* calls support no resource-level permissions: they need Resource "*". */
 const DESCRIBE_ONLY = [
-  'ec2:DescribeImages', 'ec2:DescribeInstances', 'ec2:DescribeInstanceTypes', 'ec2:DescribeAvailabilityZones', 'ec2:DescribeSubnets',
-  'ec2:DescribeVpcs', 'ec2:DescribeSecurityGroups', 'ec2:DescribeLaunchTemplateVersions', 'ec2:DescribeVolumes',
-  'autoscaling:DescribeAutoScalingGroups', 'autoscaling:DescribeScalingActivities',
+  'ec2:DescribeImages',
+  'ec2:DescribeInstances',
+  'ec2:DescribeInstanceTypes',
+  'ec2:DescribeAvailabilityZones',
+  'ec2:DescribeSubnets',
+  'ec2:DescribeVpcs',
+  'ec2:DescribeSecurityGroups',
+  'ec2:DescribeLaunchTemplateVersions',
+  'ec2:DescribeVolumes',
+  'autoscaling:DescribeAutoScalingGroups',
+  'autoscaling:DescribeScalingActivities',
 ];
 const NODE_WRITE_ASG = [
-  'autoscaling:SetDesiredCapacity', 'autoscaling:UpdateAutoScalingGroup', 'autoscaling:TerminateInstanceInAutoScalingGroup',
-  'autoscaling:SuspendProcesses', 'autoscaling:ResumeProcesses', 'autoscaling:CreateOrUpdateTags', 'autoscaling:DetachInstances',
+  'autoscaling:SetDesiredCapacity',
+  'autoscaling:UpdateAutoScalingGroup',
+  'autoscaling:TerminateInstanceInAutoScalingGroup',
+  'autoscaling:SuspendProcesses',
+  'autoscaling:ResumeProcesses',
+  'autoscaling:CreateOrUpdateTags',
+  'autoscaling:DetachInstances',
 ];
 
 /**
@@ -51,51 +77,76 @@ export class ClusterCloudAccess extends Construct {
     if (needs.length === 0) return;
     if (this.assumedRoleName) {
       // Any account: clusters live in accounts this app does not know at deploy time; the role name pins the rest.
-      grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({
-        actions: ['sts:AssumeRole'],
-        resources: [`arn:${Aws.PARTITION}:iam::*:role/${this.assumedRoleName}`],
-      }));
+      grantee.grantPrincipal.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['sts:AssumeRole'],
+          resources: [`arn:${Aws.PARTITION}:iam::*:role/${this.assumedRoleName}`],
+        }),
+      );
       return;
     }
     const account = `${Aws.REGION}:${Aws.ACCOUNT_ID}`;
     const statements: PolicyStatement[] = [];
     if (needs.includes('stacks-read') || needs.includes('stacks-write')) {
       // Stacks of any name: cluster stacks are named by the config repo (CLM: "<cluster>-<pool>", manifests' own names).
-      statements.push(new PolicyStatement({ actions: STACK_READ, resources: [`arn:${Aws.PARTITION}:cloudformation:${account}:stack/*`] }));
+      statements.push(
+        new PolicyStatement({
+          actions: STACK_READ,
+          resources: [`arn:${Aws.PARTITION}:cloudformation:${account}:stack/*`],
+        }),
+      );
       // ListStacks and ValidateTemplate have no resource-level permissions.
-      statements.push(new PolicyStatement({ actions: ['cloudformation:ListStacks', 'cloudformation:ValidateTemplate'], resources: ['*'] }));
+      statements.push(
+        new PolicyStatement({
+          actions: ['cloudformation:ListStacks', 'cloudformation:ValidateTemplate'],
+          resources: ['*'],
+        }),
+      );
     }
     if (needs.includes('stacks-write')) {
-      statements.push(new PolicyStatement({
-        actions: STACK_WRITE,
-        resources: [`arn:${Aws.PARTITION}:cloudformation:${account}:stack/*`, `arn:${Aws.PARTITION}:cloudformation:${account}:changeSet/*`],
-      }));
-      statements.push(new PolicyStatement({
-        actions: ['iam:PassRole'],
-        resources: [this.stackRole!.roleArn],
-        conditions: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
-      }));
+      statements.push(
+        new PolicyStatement({
+          actions: STACK_WRITE,
+          resources: [
+            `arn:${Aws.PARTITION}:cloudformation:${account}:stack/*`,
+            `arn:${Aws.PARTITION}:cloudformation:${account}:changeSet/*`,
+          ],
+        }),
+      );
+      statements.push(
+        new PolicyStatement({
+          actions: ['iam:PassRole'],
+          resources: [this.stackRole!.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
+        }),
+      );
     }
     if (needs.includes('lookups') || needs.includes('nodes-write')) {
       statements.push(new PolicyStatement({ actions: DESCRIBE_ONLY, resources: ['*'] }));
     }
     if (needs.includes('nodes-write')) {
       // Auto Scaling groups of any name in this account: pool ASGs are created by the cluster stacks.
-      statements.push(new PolicyStatement({
-        actions: NODE_WRITE_ASG,
-        resources: [`arn:${Aws.PARTITION}:autoscaling:${account}:autoScalingGroup:*:autoScalingGroupName/*`],
-      }));
+      statements.push(
+        new PolicyStatement({
+          actions: NODE_WRITE_ASG,
+          resources: [`arn:${Aws.PARTITION}:autoscaling:${account}:autoScalingGroup:*:autoScalingGroupName/*`],
+        }),
+      );
       // Only instances that an ASG launched (they carry its tag); the roll terminates outdated nodes itself.
-      statements.push(new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['ec2:TerminateInstances', 'ec2:CreateTags'],
-        resources: [`arn:${Aws.PARTITION}:ec2:${account}:instance/*`],
-        conditions: { StringLike: { 'aws:ResourceTag/aws:autoscaling:groupName': '*' } },
-      }));
+      statements.push(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['ec2:TerminateInstances', 'ec2:CreateTags'],
+          resources: [`arn:${Aws.PARTITION}:ec2:${account}:instance/*`],
+          conditions: { StringLike: { 'aws:ResourceTag/aws:autoscaling:groupName': '*' } },
+        }),
+      );
     }
     if (needs.includes('decrypt')) {
       // Keys of any ID in this account: config items name their own keys (`aws:kms:` values, CLM §10.5).
-      statements.push(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [`arn:${Aws.PARTITION}:kms:${account}:key/*`] }));
+      statements.push(
+        new PolicyStatement({ actions: ['kms:Decrypt'], resources: [`arn:${Aws.PARTITION}:kms:${account}:key/*`] }),
+      );
     }
     for (const statement of statements) grantee.grantPrincipal.addToPrincipalPolicy(statement);
   }
@@ -103,25 +154,46 @@ export class ClusterCloudAccess extends Construct {
   private createStackRole(): Role {
     const role = new Role(this, 'StackRole', {
       assumedBy: new ServicePrincipal('cloudformation.amazonaws.com'),
-      description: 'CloudFormation service role for cluster stacks (VPC, EC2, ASG, ELB, IAM roles of the nodes); only CloudFormation can assume it',
+      description:
+        'CloudFormation service role for cluster stacks (VPC, EC2, ASG, ELB, IAM roles of the nodes); only CloudFormation can assume it',
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('PowerUserAccess')],
     });
-    role.addToPrincipalPolicy(new PolicyStatement({
-      actions: [
-        'iam:GetRole', 'iam:CreateRole', 'iam:DeleteRole', 'iam:UpdateRole', 'iam:UpdateAssumeRolePolicy', 'iam:TagRole', 'iam:UntagRole',
-        'iam:PutRolePolicy', 'iam:GetRolePolicy', 'iam:DeleteRolePolicy', 'iam:AttachRolePolicy', 'iam:DetachRolePolicy', 'iam:PassRole',
-        'iam:GetInstanceProfile', 'iam:CreateInstanceProfile', 'iam:DeleteInstanceProfile', 'iam:AddRoleToInstanceProfile',
-        'iam:RemoveRoleFromInstanceProfile', 'iam:TagInstanceProfile', 'iam:CreateServiceLinkedRole',
-        'iam:GetOpenIDConnectProvider', 'iam:CreateOpenIDConnectProvider', 'iam:DeleteOpenIDConnectProvider',
-        'iam:UpdateOpenIDConnectProviderThumbprint', 'iam:TagOpenIDConnectProvider',
-      ],
-      resources: [
-        `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/*`,
-        `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:instance-profile/*`,
-        `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:oidc-provider/*`,
-      ],
-    }));
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: [
+          'iam:GetRole',
+          'iam:CreateRole',
+          'iam:DeleteRole',
+          'iam:UpdateRole',
+          'iam:UpdateAssumeRolePolicy',
+          'iam:TagRole',
+          'iam:UntagRole',
+          'iam:PutRolePolicy',
+          'iam:GetRolePolicy',
+          'iam:DeleteRolePolicy',
+          'iam:AttachRolePolicy',
+          'iam:DetachRolePolicy',
+          'iam:PassRole',
+          'iam:GetInstanceProfile',
+          'iam:CreateInstanceProfile',
+          'iam:DeleteInstanceProfile',
+          'iam:AddRoleToInstanceProfile',
+          'iam:RemoveRoleFromInstanceProfile',
+          'iam:TagInstanceProfile',
+          'iam:CreateServiceLinkedRole',
+          'iam:GetOpenIDConnectProvider',
+          'iam:CreateOpenIDConnectProvider',
+          'iam:DeleteOpenIDConnectProvider',
+          'iam:UpdateOpenIDConnectProviderThumbprint',
+          'iam:TagOpenIDConnectProvider',
+        ],
+        resources: [
+          `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/*`,
+          `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:instance-profile/*`,
+          `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:oidc-provider/*`,
+        ],
+      }),
+    );
     return role;
   }
 }
-

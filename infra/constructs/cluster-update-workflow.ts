@@ -7,7 +7,11 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { NODE_POOL_ROLLOUT_STATE_MACHINE_PLACEHOLDER, STATE_MACHINE_TASKS, TASK_FUNCTIONS } from '../state-machine-substitutions';
+import {
+  NODE_POOL_ROLLOUT_STATE_MACHINE_PLACEHOLDER,
+  STATE_MACHINE_TASKS,
+  TASK_FUNCTIONS,
+} from '../state-machine-substitutions';
 import { AslStateMachine } from './asl-state-machine';
 import type { NodePoolRolloutWorkflow } from './node-pool-rollout-workflow';
 
@@ -67,14 +71,28 @@ export class ClusterUpdateWorkflow extends Construct {
     const child = props.rollout.stateMachine;
     child.grantStartExecution(this.stateMachine);
     const stack = Stack.of(this);
-    this.stateMachine.addToRolePolicy(new PolicyStatement({
-      actions: ['states:DescribeExecution', 'states:StopExecution'],
-      resources: [Arn.format({ service: 'states', resource: 'execution', resourceName: `${child.stateMachineName}:*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME }, stack)],
-    }));
-    this.stateMachine.addToRolePolicy(new PolicyStatement({
-      actions: ['events:PutTargets', 'events:PutRule', 'events:DescribeRule'],
-      resources: [`arn:${Aws.PARTITION}:events:${Aws.REGION}:${Aws.ACCOUNT_ID}:rule/${SYNC_RULE}`],
-    }));
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['states:DescribeExecution', 'states:StopExecution'],
+        resources: [
+          Arn.format(
+            {
+              service: 'states',
+              resource: 'execution',
+              resourceName: `${child.stateMachineName}:*`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            },
+            stack,
+          ),
+        ],
+      }),
+    );
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['events:PutTargets', 'events:PutRule', 'events:DescribeRule'],
+        resources: [`arn:${Aws.PARTITION}:events:${Aws.REGION}:${Aws.ACCOUNT_ID}:rule/${SYNC_RULE}`],
+      }),
+    );
   }
 
   grantStartExecution(grantee: IGrantable): Grant {

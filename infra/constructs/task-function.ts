@@ -117,10 +117,12 @@ export class TaskFunction extends NodejsFunction {
     });
     // An explicit role instead of the AWSLambdaBasicExecutionRole managed policy: logs only to its own group.
     const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    role.addToPrincipalPolicy(new PolicyStatement({
-      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-      resources: [logGroup.logGroupArn],
-    }));
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
 
     const bundling: BundlingOptions = {
       format: OutputFormat.CJS,
@@ -158,6 +160,10 @@ export class TaskFunction extends NodejsFunction {
         ...props.environment,
       },
     });
-    acknowledge(this, 'AwsSolutions-L1', 'Pinned to nodejs22.x on purpose: the bundle targets node22 and the toolchain is verified on it; moving to nodejs24.x is a deliberate upgrade.');
+    acknowledge(
+      this,
+      'AwsSolutions-L1',
+      'Pinned to nodejs22.x on purpose: the bundle targets node22 and the toolchain is verified on it; moving to nodejs24.x is a deliberate upgrade.',
+    );
   }
 }

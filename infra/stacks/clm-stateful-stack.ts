@@ -42,13 +42,18 @@ export class ClmStatefulStack extends Stack {
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy: RemovalPolicy.RETAIN,
-      lifecycleRules: [{
-        id: 'expire-superseded-artifacts',
-        noncurrentVersionExpiration: props.artifactNoncurrentRetention ?? Duration.days(30),
-        abortIncompleteMultipartUploadAfter: Duration.days(1),
-      }],
+      lifecycleRules: [
+        {
+          id: 'expire-superseded-artifacts',
+          noncurrentVersionExpiration: props.artifactNoncurrentRetention ?? Duration.days(30),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
     });
-    acknowledge(this.artifactBucket, 'AwsSolutions-S1',
-      'Only the task functions write here (content-addressed renders, versioned); who did what is in the Step Functions and Lambda logs. Server access logs would need a second bucket for no new information.');
+    acknowledge(
+      this.artifactBucket,
+      'AwsSolutions-S1',
+      'Only the task functions write here (content-addressed renders, versioned); who did what is in the Step Functions and Lambda logs. Server access logs would need a second bucket for no new information.',
+    );
   }
 }

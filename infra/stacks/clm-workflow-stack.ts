@@ -64,13 +64,21 @@ export class ClmWorkflowStack extends Stack {
   constructor(scope: Construct, id: string, props: ClmWorkflowStackProps) {
     super(scope, id, props);
     const handlersDir = resolveHandlersDir(props.handlersDir ?? 'lambdas/handlers');
-    if (!props.registryUri) Annotations.of(this).addWarningV2('clm:registryUri', `registryUri is not set: executions will fail at Prepare. Set it with -c registryUri=https://... or ${TASK_ENV.registryUri}.`);
-    if (!props.configSources?.length) Annotations.of(this).addWarningV2('clm:configSources', 'configSources is not set: nothing to render. Set it with -c configSources=NAME:git:URL[,...].');
+    if (!props.registryUri)
+      Annotations.of(this).addWarningV2(
+        'clm:registryUri',
+        `registryUri is not set: executions will fail at Prepare. Set it with -c registryUri=https://... or ${TASK_ENV.registryUri}.`,
+      );
+    if (!props.configSources?.length)
+      Annotations.of(this).addWarningV2(
+        'clm:configSources',
+        'configSources is not set: nothing to render. Set it with -c configSources=NAME:git:URL[,...].',
+      );
 
     const secret: ISecret | undefined = props.tokenSecretArn
-      ? (/-[A-Za-z0-9]{6}$/.test(props.tokenSecretArn)
+      ? /-[A-Za-z0-9]{6}$/.test(props.tokenSecretArn)
         ? Secret.fromSecretCompleteArn(this, 'Tokens', props.tokenSecretArn)
-        : Secret.fromSecretPartialArn(this, 'Tokens', props.tokenSecretArn))
+        : Secret.fromSecretPartialArn(this, 'Tokens', props.tokenSecretArn)
       : undefined;
     this.cloudAccess = new ClusterCloudAccess(this, 'ClusterAccess', { assumedRoleName: props.assumedRoleName });
 
@@ -94,7 +102,9 @@ export class ClmWorkflowStack extends Stack {
         description: `CLM ${name}: ${needs.description}`,
         environment: {
           ...environment,
-          ...(this.cloudAccess.stackRole && needs.cloud.includes('stacks-write') ? { [TASK_ENV.stackRoleArn]: this.cloudAccess.stackRole.roleArn } : {}),
+          ...(this.cloudAccess.stackRole && needs.cloud.includes('stacks-write')
+            ? { [TASK_ENV.stackRoleArn]: this.cloudAccess.stackRole.roleArn }
+            : {}),
         },
       });
       props.table.grantReadWriteData(fn);
@@ -106,7 +116,9 @@ export class ClmWorkflowStack extends Stack {
     }
     this.functions = functions;
 
-    this.nodePoolRollout = new NodePoolRolloutWorkflow(this, 'NodePoolRollout', { rollNodePool: functions.RollNodePool });
+    this.nodePoolRollout = new NodePoolRolloutWorkflow(this, 'NodePoolRollout', {
+      rollNodePool: functions.RollNodePool,
+    });
     this.clusterUpdate = new ClusterUpdateWorkflow(this, 'ClusterUpdate', {
       functions: {
         Prepare: functions.Prepare,
@@ -131,9 +143,13 @@ export class ClmWorkflowStack extends Stack {
 
 function resolveHandlersDir(dir: string): string {
   const absolute = isAbsolute(dir) ? dir : resolve(REPO_ROOT, dir);
-  const missing = TASK_FUNCTION_NAMES.map((name) => `${TASK_FUNCTIONS[name].handler}.ts`).filter((file) => !existsSync(join(absolute, file)));
+  const missing = TASK_FUNCTION_NAMES.map((name) => `${TASK_FUNCTIONS[name].handler}.ts`).filter(
+    (file) => !existsSync(join(absolute, file)),
+  );
   if (missing.length > 0) {
-    throw new Error(`Handler entry files missing in ${absolute}: ${missing.join(', ')}. Each task needs lambdas/handlers/<name>.ts exporting \`handler\`.`);
+    throw new Error(
+      `Handler entry files missing in ${absolute}: ${missing.join(', ')}. Each task needs lambdas/handlers/<name>.ts exporting \`handler\`.`,
+    );
   }
   return absolute;
 }

@@ -13,8 +13,12 @@ export function processIo(): CliIo {
     throw error;
   });
   return {
-    stdout: (text) => { process.stdout.write(text); },
-    stderr: (text) => { process.stderr.write(text); },
+    stdout: (text) => {
+      process.stdout.write(text);
+    },
+    stderr: (text) => {
+      process.stderr.write(text);
+    },
     cwd: process.cwd(),
   };
 }
@@ -26,7 +30,10 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** Thrown by a command to end with a code after it has written its output. */
 export class CliExit extends Error {
   override name = 'CliExit';
-  constructor(readonly code: ExitCode, message = `exit ${code}`) {
+  constructor(
+    readonly code: ExitCode,
+    message = `exit ${code}`,
+  ) {
     super(message);
   }
 }

@@ -12,7 +12,9 @@ import type { CliIo } from './io';
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const program = new Command('clm')
-    .description('Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate).')
+    .description(
+      'Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate).',
+    )
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');
@@ -40,7 +42,8 @@ function exitCode(error: unknown, io: CliIo): number {
     return EXIT.USAGE;
   }
   // Known errors speak for themselves; anything else is a bug, shown with its stack.
-  const text = error instanceof ClmError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
+  const text =
+    error instanceof ClmError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr(`error: ${text}\n`);
   return EXIT.FAILED;
 }

@@ -7,10 +7,12 @@ import { DEPLOY_STAGES, DELETE_STAGES, MANIFEST_PHASES } from './status';
  * at the ResultPath named below. See statemachines/README.md for the state → task table.
  */
 
-export const UpdateOptions = z.object({
-  /** Apply stacks and manifests, never roll nodes (CLM --apply-only). */
-  applyOnly: z.boolean().default(false),
-}).strict();
+export const UpdateOptions = z
+  .object({
+    /** Apply stacks and manifests, never roll nodes (CLM --apply-only). */
+    applyOnly: z.boolean().default(false),
+  })
+  .strict();
 export type UpdateOptions = z.infer<typeof UpdateOptions>;
 
 /** Execution input of cluster-update. */
@@ -69,10 +71,12 @@ export const ClusterUpdateState = ClusterUpdateInput.extend({
 });
 export type ClusterUpdateState = z.infer<typeof ClusterUpdateState>;
 
-export const TaskParams = z.object({
-  stage: z.enum([...DEPLOY_STAGES, ...DELETE_STAGES]).optional(),
-  phase: z.enum(MANIFEST_PHASES).optional(),
-}).default({});
+export const TaskParams = z
+  .object({
+    stage: z.enum([...DEPLOY_STAGES, ...DELETE_STAGES]).optional(),
+    phase: z.enum(MANIFEST_PHASES).optional(),
+  })
+  .default({});
 
 /** What every Task receives. */
 export const TaskPayload = z.object({

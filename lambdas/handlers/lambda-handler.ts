@@ -26,7 +26,8 @@ export function lambdaHandler<N extends TaskName, In, Out>(
   wiring: TaskWiring<N>,
   options: LambdaHandlerOptions = {},
 ): (event: unknown) => Promise<Out> {
-  if (task.name !== wiring.task) throw new ConfigError(`the handler of task ${task.name} is wired for task ${wiring.task}`);
+  if (task.name !== wiring.task)
+    throw new ConfigError(`the handler of task ${task.name} is wired for task ${wiring.task}`);
   const logger = options.logger ?? createLogger();
   let context: WiringContext | undefined;
   let ports: Promise<Ports> | undefined;
@@ -43,12 +44,25 @@ export function lambdaHandler<N extends TaskName, In, Out>(
   };
 
   return async (event: unknown) => {
-    const payload = (event ?? {}) as { executionId?: string; stateName?: string; state?: { clusterId?: string; pool?: string } };
+    const payload = (event ?? {}) as {
+      executionId?: string;
+      stateName?: string;
+      state?: { clusterId?: string; pool?: string };
+    };
     const stateName = payload.stateName ?? task.name;
-    logger.appendKeys({ executionId: payload.executionId, stateName, clusterId: payload.state?.clusterId, ...(payload.state?.pool ? { pool: payload.state.pool } : {}) });
+    logger.appendKeys({
+      executionId: payload.executionId,
+      stateName,
+      clusterId: payload.state?.clusterId,
+      ...(payload.state?.pool ? { pool: payload.state.pool } : {}),
+    });
     logger.info(`Running ${task.name}`);
     try {
-      return await invokeTask(task, event, await portsOnce(), { executionId: payload.executionId ?? 'unknown', stateName, logger });
+      return await invokeTask(task, event, await portsOnce(), {
+        executionId: payload.executionId ?? 'unknown',
+        stateName,
+        logger,
+      });
     } catch (error) {
       logger.error(`${task.name} failed`, error as Error);
       throw error;

@@ -80,7 +80,11 @@ export interface PodInfo {
 
 export interface LabelSelector {
   readonly matchLabels?: Readonly<Record<string, string>>;
-  readonly matchExpressions?: readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] }[];
+  readonly matchExpressions?: readonly {
+    readonly key: string;
+    readonly operator: string;
+    readonly values?: readonly string[];
+  }[];
 }
 
 export interface PdbInfo {
@@ -102,7 +106,10 @@ export interface KubeCluster {
   /** GET /readyz answered ok. */
   ready(): Promise<boolean>;
   /** Server-side apply with a field manager; CRDs and Namespaces are the caller's job to order. */
-  apply(objects: readonly KubeObject[], options: { readonly fieldManager: string; readonly dryRun?: boolean }): Promise<ApplyResult[]>;
+  apply(
+    objects: readonly KubeObject[],
+    options: { readonly fieldManager: string; readonly dryRun?: boolean },
+  ): Promise<ApplyResult[]>;
   /** `kind` may be Kind, singular, plural (any case) or `resource.version.group`. Not found is `not-found`. */
   delete(ref: ObjectRef, options?: DeleteOptions): Promise<'deleted' | 'not-found'>;
   /** List by kind (same resolution as delete); no namespace = all namespaces. */
@@ -111,7 +118,11 @@ export interface KubeCluster {
   annotate(ref: ObjectRef, annotations: Readonly<Record<string, string>>): Promise<void>;
   listNodes(): Promise<NodeInfo[]>;
   patchNode(name: string, patch: NodePatch): Promise<void>;
-  listPods(options?: { readonly nodeName?: string; readonly namespace?: string; readonly labelSelector?: string }): Promise<PodInfo[]>;
+  listPods(options?: {
+    readonly nodeName?: string;
+    readonly namespace?: string;
+    readonly labelSelector?: string;
+  }): Promise<PodInfo[]>;
   /** policy/v1 Eviction; a 429 (PDB) is `blocked-by-pdb`, not an error. */
   evictPod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<EvictionResult>;
   /** Plain DELETE, bypassing PDBs (CLM's forced drain). */

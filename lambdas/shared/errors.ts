@@ -63,7 +63,9 @@ function withLocation(message: string, location?: SourceLocation): string {
   if (!location) return message;
   const where = [
     location.clusterId ? `cluster ${location.clusterId}` : undefined,
-    location.file ? `${location.file}${location.line ? `:${location.line}${location.column ? `:${location.column}` : ''}` : ''}` : undefined,
+    location.file
+      ? `${location.file}${location.line ? `:${location.line}${location.column ? `:${location.column}` : ''}` : ''}`
+      : undefined,
     location.field ? `field ${location.field}` : undefined,
   ].filter(Boolean);
   return where.length ? `${where.join(', ')}: ${message}` : message;
@@ -73,10 +75,18 @@ abstract class RetryableError extends ClmError {
   override readonly retryable = true;
 }
 
-export class TransientApiError extends RetryableError { override name = ERROR_NAMES.TransientApiError; }
-export class ThrottledError extends RetryableError { override name = ERROR_NAMES.ThrottledError; }
-export class StackBusyError extends RetryableError { override name = ERROR_NAMES.StackBusyError; }
-export class RegistryUnavailableError extends RetryableError { override name = ERROR_NAMES.RegistryUnavailableError; }
+export class TransientApiError extends RetryableError {
+  override name = ERROR_NAMES.TransientApiError;
+}
+export class ThrottledError extends RetryableError {
+  override name = ERROR_NAMES.ThrottledError;
+}
+export class StackBusyError extends RetryableError {
+  override name = ERROR_NAMES.StackBusyError;
+}
+export class RegistryUnavailableError extends RetryableError {
+  override name = ERROR_NAMES.RegistryUnavailableError;
+}
 
 /** A conditional write lost a race; `current` is what the store holds now, when known. */
 export class ConflictError<T = unknown> extends RetryableError {
@@ -88,7 +98,9 @@ export class ConflictError<T = unknown> extends RetryableError {
   }
 }
 
-export class InvalidTaskInputError extends ClmError { override name = ERROR_NAMES.InvalidTaskInputError; }
+export class InvalidTaskInputError extends ClmError {
+  override name = ERROR_NAMES.InvalidTaskInputError;
+}
 /** Bad input data (registry entries, flags, deletions files): carries every issue found, not just the first. */
 export class ValidationError extends ClmError {
   override name = ERROR_NAMES.ValidationError;
@@ -98,14 +110,30 @@ export class ValidationError extends ClmError {
     this.issues = options?.issues ?? [];
   }
 }
-export class ConfigError extends ClmError { override name = ERROR_NAMES.ConfigError; }
-export class TemplateRenderError extends ClmError { override name = ERROR_NAMES.TemplateRenderError; }
-export class RegistryError extends ClmError { override name = ERROR_NAMES.RegistryError; }
-export class NotFoundError extends ClmError { override name = ERROR_NAMES.NotFoundError; }
-export class KubeApiError extends ClmError { override name = ERROR_NAMES.KubeApiError; }
-export class RolloutError extends ClmError { override name = ERROR_NAMES.RolloutError; }
-export class AbortedError extends ClmError { override name = ERROR_NAMES.AbortedError; }
-export class UpdateBlockedError extends ClmError { override name = ERROR_NAMES.UpdateBlockedError; }
+export class ConfigError extends ClmError {
+  override name = ERROR_NAMES.ConfigError;
+}
+export class TemplateRenderError extends ClmError {
+  override name = ERROR_NAMES.TemplateRenderError;
+}
+export class RegistryError extends ClmError {
+  override name = ERROR_NAMES.RegistryError;
+}
+export class NotFoundError extends ClmError {
+  override name = ERROR_NAMES.NotFoundError;
+}
+export class KubeApiError extends ClmError {
+  override name = ERROR_NAMES.KubeApiError;
+}
+export class RolloutError extends ClmError {
+  override name = ERROR_NAMES.RolloutError;
+}
+export class AbortedError extends ClmError {
+  override name = ERROR_NAMES.AbortedError;
+}
+export class UpdateBlockedError extends ClmError {
+  override name = ERROR_NAMES.UpdateBlockedError;
+}
 
 export class StackFailedError extends ClmError {
   override name = ERROR_NAMES.StackFailedError;

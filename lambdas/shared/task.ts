@@ -26,7 +26,12 @@ export function defineTask<In, Out, P>(definition: TaskDefinition<In, Out, P>): 
 }
 
 /** Parse the payload, run the task, check what it returns against its own contract. */
-export async function invokeTask<In, Out, P>(task: TaskDefinition<In, Out, P>, payload: unknown, ports: P, meta: TaskMeta): Promise<Out> {
+export async function invokeTask<In, Out, P>(
+  task: TaskDefinition<In, Out, P>,
+  payload: unknown,
+  ports: P,
+  meta: TaskMeta,
+): Promise<Out> {
   const parsed = task.input.safeParse(payload);
   if (!parsed.success) {
     throw new InvalidTaskInputError(`${task.name}: invalid input: ${formatIssues(parsed.error.issues)}`);

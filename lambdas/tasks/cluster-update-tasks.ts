@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import {
-  ClusterUpdateState, FinalizeOutput, PrepareOutput, RenderConfigOutput, RenderResourcesOutput, RollStepOutput, RolloutState, StepOutput, TaskPayload,
+  ClusterUpdateState,
+  FinalizeOutput,
+  PrepareOutput,
+  RenderConfigOutput,
+  RenderResourcesOutput,
+  RollStepOutput,
+  RolloutState,
+  StepOutput,
+  TaskPayload,
 } from '../contracts/cluster-update';
 import { applyManifests } from '../core/workflow/apply-manifests';
 import { deployStacks, waitForApiServer } from '../core/workflow/deploy-stacks';
@@ -35,7 +43,10 @@ function runRef(payload: UpdatePayload): RunRef {
 }
 
 /** A polling task of cluster-update: payload in, `$.step` out. */
-function stepTask(name: string, run: (payload: UpdatePayload, ports: Ports) => Promise<StepOutput>): TaskDefinition<UpdatePayload, StepOutput, Ports> {
+function stepTask(
+  name: string,
+  run: (payload: UpdatePayload, ports: Ports) => Promise<StepOutput>,
+): TaskDefinition<UpdatePayload, StepOutput, Ports> {
   return defineTask({ name, input: UpdatePayload, output: StepOutput, run });
 }
 
@@ -63,25 +74,35 @@ export const renderClusterResourcesTask = defineTask({
 export const deployStacksTask = stepTask('DeployStacks', (p: UpdatePayload, ports: Ports) => {
   const stage = p.params.stage;
   if (stage !== 'main' && stage !== 'cf-manifests' && stage !== 'master-pools' && stage !== 'worker-pools') {
-    throw new InvalidTaskInputError(`DeployStacks needs params.stage main|cf-manifests|master-pools|worker-pools, got ${String(stage)}`);
+    throw new InvalidTaskInputError(
+      `DeployStacks needs params.stage main|cf-manifests|master-pools|worker-pools, got ${String(stage)}`,
+    );
   }
   return deployStacks(runRef(p), stage, ports);
 });
 
-export const waitForApiServerTask = stepTask('WaitForApiServer', (p: UpdatePayload, ports: Ports) => waitForApiServer(runRef(p), ports));
+export const waitForApiServerTask = stepTask('WaitForApiServer', (p: UpdatePayload, ports: Ports) =>
+  waitForApiServer(runRef(p), ports),
+);
 
 export const applyManifestsTask = stepTask('ApplyManifests', (p: UpdatePayload, ports: Ports) => {
-  if (!p.params.phase) throw new InvalidTaskInputError('ApplyManifests needs params.phase pre-deletions|apply|post-deletions');
+  if (!p.params.phase)
+    throw new InvalidTaskInputError('ApplyManifests needs params.phase pre-deletions|apply|post-deletions');
   return applyManifests(runRef(p), p.params.phase, ports);
 });
 
-export const removeDeletedPoolsTask = stepTask('RemoveDeletedPools', (p: UpdatePayload, ports: Ports) => removeDeletedPools(runRef(p), ports));
+export const removeDeletedPoolsTask = stepTask('RemoveDeletedPools', (p: UpdatePayload, ports: Ports) =>
+  removeDeletedPools(runRef(p), ports),
+);
 
-export const scaleDownControllersTask = stepTask('ScaleDownControllers', (p: UpdatePayload, ports: Ports) => scaleDownControllers(runRef(p), ports));
+export const scaleDownControllersTask = stepTask('ScaleDownControllers', (p: UpdatePayload, ports: Ports) =>
+  scaleDownControllers(runRef(p), ports),
+);
 
 export const deleteStacksTask = stepTask('DeleteStacks', (p: UpdatePayload, ports: Ports) => {
   const stage = p.params.stage;
-  if (stage !== 'others' && stage !== 'main') throw new InvalidTaskInputError(`DeleteStacks needs params.stage others|main, got ${String(stage)}`);
+  if (stage !== 'others' && stage !== 'main')
+    throw new InvalidTaskInputError(`DeleteStacks needs params.stage others|main, got ${String(stage)}`);
   return deleteClusterStacks(runRef(p), stage, ports);
 });
 
@@ -96,12 +117,16 @@ export const recordProblemTask = defineTask({
   name: 'RecordProblem',
   input: UpdatePayload,
   output: z.object({ problem: z.string() }),
-  run: (p: UpdatePayload, ports: Ports) => recordProblem({
-    clusterId: p.state.clusterId,
-    ...(p.state.run ? { targetVersion: p.state.run.targetVersion, holder: p.state.run.holder } : {}),
-    executionId: p.executionId,
-    error: p.state.error ?? { Error: 'UnknownError', Cause: 'the execution failed without an error in $.error' },
-  }, ports),
+  run: (p: UpdatePayload, ports: Ports) =>
+    recordProblem(
+      {
+        clusterId: p.state.clusterId,
+        ...(p.state.run ? { targetVersion: p.state.run.targetVersion, holder: p.state.run.holder } : {}),
+        executionId: p.executionId,
+        error: p.state.error ?? { Error: 'UnknownError', Cause: 'the execution failed without an error in $.error' },
+      },
+      ports,
+    ),
 });
 
 const RolloutPayload = Payload(RolloutState);

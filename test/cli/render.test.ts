@@ -11,8 +11,12 @@ function capture(cwd = ROOT): CliIo & { out: string; err: string } {
     out: '',
     err: '',
     cwd,
-    stdout(text: string) { io.out += text; },
-    stderr(text: string) { io.err += text; },
+    stdout(text: string) {
+      io.out += text;
+    },
+    stderr(text: string) {
+      io.err += text;
+    },
   };
   return io;
 }
@@ -21,8 +25,12 @@ const EXAMPLES = ['--registry', 'examples/clusters.yaml', '--directory', 'exampl
 
 describe('clm render', () => {
   let tmp: string;
-  beforeEach(() => { tmp = mkdtempSync(join(tmpdir(), 'clm-render-')); });
-  afterEach(() => { rmSync(tmp, { recursive: true, force: true }); });
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'clm-render-'));
+  });
+  afterEach(() => {
+    rmSync(tmp, { recursive: true, force: true });
+  });
 
   it('prints one JSON document with every example cluster (exit 0)', async () => {
     // Arrange
@@ -58,7 +66,12 @@ describe('clm render', () => {
         expect(stack.template.Resources).toEqual(expect.any(Object));
       }
       for (const manifest of cluster.manifests) {
-        expect(manifest).toEqual({ source: 'main', component: expect.any(String), file: expect.any(String), objects: expect.any(Array) });
+        expect(manifest).toEqual({
+          source: 'main',
+          component: expect.any(String),
+          file: expect.any(String),
+          objects: expect.any(Array),
+        });
       }
     }
     const prod = doc.clusters[2];
@@ -82,8 +95,12 @@ describe('clm render', () => {
     expect(code).toBe(0);
     const dir = join(tmp, 'aws_123456789012_eu-central-1_kube-staging');
     expect(readFileSync(join(dir, 'stacks', 'kube-staging.yaml'), 'utf8')).toContain('RoleName: kube-staging-worker');
-    expect(readFileSync(join(dir, 'manifests', 'main', '20-web', 'deployment.yaml'), 'utf8')).toContain('kind: PodDisruptionBudget');
-    expect(readFileSync(join(dir, 'node-pools', 'stateful', 'config-items.yaml'), 'utf8')).toContain('availability_zones: eu-central-1a,eu-central-1b');
+    expect(readFileSync(join(dir, 'manifests', 'main', '20-web', 'deployment.yaml'), 'utf8')).toContain(
+      'kind: PodDisruptionBudget',
+    );
+    expect(readFileSync(join(dir, 'node-pools', 'stateful', 'config-items.yaml'), 'utf8')).toContain(
+      'availability_zones: eu-central-1a,eu-central-1b',
+    );
     expect(existsSync(join(dir, 'deletions.yaml'))).toBe(true);
     expect(existsSync(join(dir, 'config-items.yaml'))).toBe(true);
     expect(existsSync(join(dir, 'errors.txt'))).toBe(false);
@@ -91,12 +108,26 @@ describe('clm render', () => {
 
   it('exits 1 when a cluster fails, still rendering the others', async () => {
     // Arrange: a registry with one good and one cluster whose pool uses an unknown profile
-    const registry = readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8').replace('profile: worker-splitaz', 'profile: worker-gpu');
+    const registry = readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8').replace(
+      'profile: worker-splitaz',
+      'profile: worker-gpu',
+    );
     writeFileSync(join(tmp, 'clusters.yaml'), registry);
     const io = capture();
 
     // Act
-    const code = await main(['render', '--registry', join(tmp, 'clusters.yaml'), '--directory', join(ROOT, 'examples/config'), '--output', 'json'], io);
+    const code = await main(
+      [
+        'render',
+        '--registry',
+        join(tmp, 'clusters.yaml'),
+        '--directory',
+        join(ROOT, 'examples/config'),
+        '--output',
+        'json',
+      ],
+      io,
+    );
 
     // Assert
     expect(code).toBe(1);
@@ -111,13 +142,39 @@ describe('clm render', () => {
     const config = join(tmp, 'config');
     const { cpSync } = await import('node:fs');
     cpSync(join(ROOT, 'examples/config'), config, { recursive: true });
-    writeFileSync(join(config, 'cluster/manifests/01-namespaces/role.yaml'),
-      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: role, namespace: web}\ndata: {role: "{{Values.ClusterStackOutputs.WorkerIAMRoleArn}}"}\n');
+    writeFileSync(
+      join(config, 'cluster/manifests/01-namespaces/role.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: role, namespace: web}\ndata: {role: "{{Values.ClusterStackOutputs.WorkerIAMRoleArn}}"}\n',
+    );
     const io = capture();
 
     // Act
-    const withoutValues = await main(['render', '--registry', 'examples/clusters.yaml', '--directory', config, '--cluster', 'aws:123456789012:eu-central-1:kube-test'], io);
-    const withValues = await main(['render', '--registry', 'examples/clusters.yaml', '--directory', config, '--cluster', 'aws:123456789012:eu-central-1:kube-test', '--values', 'examples/values.yaml'], capture());
+    const withoutValues = await main(
+      [
+        'render',
+        '--registry',
+        'examples/clusters.yaml',
+        '--directory',
+        config,
+        '--cluster',
+        'aws:123456789012:eu-central-1:kube-test',
+      ],
+      io,
+    );
+    const withValues = await main(
+      [
+        'render',
+        '--registry',
+        'examples/clusters.yaml',
+        '--directory',
+        config,
+        '--cluster',
+        'aws:123456789012:eu-central-1:kube-test',
+        '--values',
+        'examples/values.yaml',
+      ],
+      capture(),
+    );
 
     // Assert
     expect(withoutValues).toBe(1);
@@ -127,15 +184,35 @@ describe('clm render', () => {
   });
 
   it.each([
-    ['--directory with --config-source', [...EXAMPLES, '--config-source', 'x:dir:examples/config'], /--directory and --config-source cannot be used together/],
+    [
+      '--directory with --config-source',
+      [...EXAMPLES, '--config-source', 'x:dir:examples/config'],
+      /--directory and --config-source cannot be used together/,
+    ],
     ['no config source', ['--registry', 'examples/clusters.yaml'], /at least one --config-source/],
     ['an unknown cluster id', [...EXAMPLES, '--cluster', 'aws:123456789012:eu-central-1:kube-tset'], /kube-tset/],
-    ['a missing config directory', ['--registry', 'examples/clusters.yaml', '--directory', 'examples/no-such-dir'], /examples\/no-such-dir .* is not a directory/],
-    ['an unreadable registry', ['--registry', 'examples/no-such-file.yaml', '--directory', 'examples/config'], /cannot read the cluster registry file/],
-    ['an invalid registry file', ['--registry', 'examples/values.yaml', '--directory', 'examples/config'], /examples\/values\.yaml/],
+    [
+      'a missing config directory',
+      ['--registry', 'examples/clusters.yaml', '--directory', 'examples/no-such-dir'],
+      /examples\/no-such-dir .* is not a directory/,
+    ],
+    [
+      'an unreadable registry',
+      ['--registry', 'examples/no-such-file.yaml', '--directory', 'examples/config'],
+      /cannot read the cluster registry file/,
+    ],
+    [
+      'an invalid registry file',
+      ['--registry', 'examples/values.yaml', '--directory', 'examples/config'],
+      /examples\/values\.yaml/,
+    ],
     ['a bad --output', [...EXAMPLES, '--output', 'xml'], /argument 'xml' is invalid/],
     ['an unknown flag', [...EXAMPLES, '--verbose'], /unknown option '--verbose'/],
-    ['a missing --registry', ['--directory', 'examples/config'], /required option '-f, --registry <uri>' not specified/],
+    [
+      'a missing --registry',
+      ['--directory', 'examples/config'],
+      /required option '-f, --registry <uri>' not specified/,
+    ],
   ])('exits 2 for %s', async (_what, args, message) => {
     const io = capture();
     const code = await main(['render', ...args], io);
@@ -148,7 +225,8 @@ describe('clm render', () => {
     const io = capture();
     const code = await main(['render', '--help'], io);
     expect(code).toBe(0);
-    for (const flag of ['--registry', '--directory', '--config-source', '--cluster', '--values', '--out', '--output']) expect(io.out).toContain(flag);
+    for (const flag of ['--registry', '--directory', '--config-source', '--cluster', '--values', '--out', '--output'])
+      expect(io.out).toContain(flag);
     expect(io.out).toContain('Examples:');
     expect(io.out).toContain('Exit codes: 0');
   });

@@ -9,7 +9,17 @@ const ROOT = resolve(__dirname, '../..');
 const KUBE_TEST = 'aws:123456789012:eu-central-1:kube-test';
 
 function capture(): CliIo & { out: string; err: string } {
-  const io = { out: '', err: '', cwd: ROOT, stdout(text: string) { io.out += text; }, stderr(text: string) { io.err += text; } };
+  const io = {
+    out: '',
+    err: '',
+    cwd: ROOT,
+    stdout(text: string) {
+      io.out += text;
+    },
+    stderr(text: string) {
+      io.err += text;
+    },
+  };
   return io;
 }
 
@@ -17,7 +27,21 @@ describe('clm status', () => {
   let state: string;
   beforeAll(async () => {
     state = mkdtempSync(join(tmpdir(), 'clm-status-'));
-    const code = await main(['provision', '--simulate', '--registry', 'examples/clusters.yaml', '--directory', 'examples/config', '--cluster', KUBE_TEST, '--state', state], capture());
+    const code = await main(
+      [
+        'provision',
+        '--simulate',
+        '--registry',
+        'examples/clusters.yaml',
+        '--directory',
+        'examples/config',
+        '--cluster',
+        KUBE_TEST,
+        '--state',
+        state,
+      ],
+      capture(),
+    );
     expect(code).toBe(0);
   }, 60_000);
   afterAll(() => rmSync(state, { recursive: true, force: true }));
@@ -25,7 +49,10 @@ describe('clm status', () => {
   it('reports the version the provision reached and its finished run, as JSON', async () => {
     const io = capture();
 
-    const code = await main(['status', '--registry', 'examples/clusters.yaml', '--state', state, '--cluster', KUBE_TEST, '--output', 'json'], io);
+    const code = await main(
+      ['status', '--registry', 'examples/clusters.yaml', '--state', state, '--cluster', KUBE_TEST, '--output', 'json'],
+      io,
+    );
 
     expect(code).toBe(0);
     const [report] = JSON.parse(io.out).clusters;
@@ -37,7 +64,11 @@ describe('clm status', () => {
 
   it('shows problems recorded in the progress store (the YAML registry cannot hold them)', async () => {
     const { store, save } = openFileProgressStore(state);
-    await store.recordProblem(KUBE_TEST, { type: 'about:blank', title: 'StackFailedError: Stack kube-test is UPDATE_ROLLBACK_COMPLETE' }, Date.now());
+    await store.recordProblem(
+      KUBE_TEST,
+      { type: 'about:blank', title: 'StackFailedError: Stack kube-test is UPDATE_ROLLBACK_COMPLETE' },
+      Date.now(),
+    );
     save();
     const io = capture();
 
@@ -48,7 +79,12 @@ describe('clm status', () => {
 
   it('an unknown cluster is a usage error (exit 2)', async () => {
     const io = capture();
-    expect(await main(['status', '--registry', 'examples/clusters.yaml', '--state', state, '--cluster', 'aws:1:nowhere'], io)).toBe(2);
+    expect(
+      await main(
+        ['status', '--registry', 'examples/clusters.yaml', '--state', state, '--cluster', 'aws:1:nowhere'],
+        io,
+      ),
+    ).toBe(2);
     expect(io.err).toMatch(/aws:1:nowhere/);
   });
 });

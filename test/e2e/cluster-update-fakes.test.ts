@@ -11,16 +11,27 @@ import type { CloudLookups } from '../../lambdas/ports/template-engine';
 import { fakeEnv, testCluster, testPool, type FakeEnv } from '../support/fakes';
 
 const ZONES = ['eu-central-1a', 'eu-central-1b', 'eu-central-1c'];
-const WORKER_STACK = ['AWSTemplateFormatVersion: "2010-09-09"', 'Resources:', '  LaunchTemplate:', '    Type: AWS::EC2::LaunchTemplate',
-  '    Properties:', '      LaunchTemplateData: {ImageId: ami-1, InstanceType: "{{NodePool.InstanceType}}", UserData: "{{Values.UserData}}"}',
-  '  AutoScalingGroup:', '    Type: AWS::AutoScaling::AutoScalingGroup', '    Properties:',
+const WORKER_STACK = [
+  'AWSTemplateFormatVersion: "2010-09-09"',
+  'Resources:',
+  '  LaunchTemplate:',
+  '    Type: AWS::EC2::LaunchTemplate',
+  '    Properties:',
+  '      LaunchTemplateData: {ImageId: ami-1, InstanceType: "{{NodePool.InstanceType}}", UserData: "{{Values.UserData}}"}',
+  '  AutoScalingGroup:',
+  '    Type: AWS::AutoScaling::AutoScalingGroup',
+  '    Properties:',
   '      LaunchTemplate: {LaunchTemplateId: !Ref LaunchTemplate, Version: !GetAtt LaunchTemplate.LatestVersionNumber}',
-  '      MinSize: "{{NodePool.MinSize}}"', '      MaxSize: "{{NodePool.MaxSize}}"', ''].join('\n');
+  '      MinSize: "{{NodePool.MinSize}}"',
+  '      MaxSize: "{{NodePool.MaxSize}}"',
+  '',
+].join('\n');
 
 /** A complete, minimal config repository in CLM's layout. */
 function tinyConfig(): Record<string, string> {
   const profile = (name: string, stack: string): Record<string, string> => ({
-    [`cluster/node-pools/${name}/files.yaml`]: 'files:\n  - path: /etc/pool\n    data: {{base64 NodePool.Name}}\n    permissions: 0644\n',
+    [`cluster/node-pools/${name}/files.yaml`]:
+      'files:\n  - path: /etc/pool\n    data: {{base64 NodePool.Name}}\n    permissions: 0644\n',
     [`cluster/node-pools/${name}/userdata.yaml`]: '#cloud-config\npool: {{NodePool.Name}}\n',
     [`cluster/node-pools/${name}/stack.yaml`]: stack,
   });
@@ -29,12 +40,21 @@ function tinyConfig(): Record<string, string> {
     'cluster/config-defaults.yaml': 'drain_grace_period: 10m\n',
     ...profile('master-default', WORKER_STACK.replace('ami-1', 'ami-master')),
     ...profile('worker-default', WORKER_STACK),
-    'cluster/manifests/01-base/namespace.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: base-{{Cluster.Environment}}\n',
-    'cluster/manifests/02-config/configmap.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: base-{{Cluster.Environment}}\ndata:\n  cluster: {{Cluster.LocalID}}\n',
+    'cluster/manifests/01-base/namespace.yaml':
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: base-{{Cluster.Environment}}\n',
+    'cluster/manifests/02-config/configmap.yaml':
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: base-{{Cluster.Environment}}\ndata:\n  cluster: {{Cluster.LocalID}}\n',
   };
 }
 
-const noLookups = new Proxy({}, { get: () => () => { throw new Error('this config makes no cloud lookups'); } }) as CloudLookups;
+const noLookups = new Proxy(
+  {},
+  {
+    get: () => () => {
+      throw new Error('this config makes no cloud lookups');
+    },
+  },
+) as CloudLookups;
 
 interface Harness {
   readonly env: FakeEnv;
@@ -56,16 +76,28 @@ function harness(): Harness {
   env.pools.addPool('master', 1, ZONES);
   env.pools.addPool('workers', 3, ZONES);
   const workerNodes = env.pools.pools.get('workers')!.instances.map((i) => env.pools.nodeName(i.id));
-  env.kube.addWorkload({ kind: 'Deployment', namespace: 'default', name: 'web', replicas: 3, labels: { app: 'web' } }, workerNodes);
+  env.kube.addWorkload(
+    { kind: 'Deployment', namespace: 'default', name: 'web', replicas: 3, labels: { app: 'web' } },
+    workerNodes,
+  );
   env.kube.addPdb('default', 'web', { app: 'web' }, 2);
-  const clusterPorts: ClusterPorts = { stacks: env.stacks, pools: env.pools, kube: env.kube, lookups: noLookups, values: new StaticValuesProvider() };
+  const clusterPorts: ClusterPorts = {
+    stacks: env.stacks,
+    pools: env.pools,
+    kube: env.kube,
+    lookups: noLookups,
+    values: new StaticValuesProvider(),
+  };
   const ports: Ports = { ...env.ports, templates: new HandlebarsTemplateEngine(), forCluster: () => clusterPorts };
   return {
-    env, cluster, ports,
-    run: (executionId = 'exec-1') => runClusterUpdate(
-      { clusterId: cluster.id, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
-      { ports, executionId, advanceClock: (seconds) => env.clock.advance(seconds * 1000) },
-    ),
+    env,
+    cluster,
+    ports,
+    run: (executionId = 'exec-1') =>
+      runClusterUpdate(
+        { clusterId: cluster.id, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
+        { ports, executionId, advanceClock: (seconds) => env.clock.advance(seconds * 1000) },
+      ),
   };
 }
 
@@ -87,7 +119,11 @@ describe('cluster-update end to end over in-memory fakes', () => {
     const masterStack = nodePoolStackName(h.cluster, 'master');
     const workerStack = nodePoolStackName(h.cluster, 'workers');
     expect(h.env.stacks.deploys).toEqual(['kube-1', masterStack, workerStack]);
-    expect([...h.env.stacks.stacks.values()].map((s) => s.status)).toEqual(['CREATE_COMPLETE', 'CREATE_COMPLETE', 'CREATE_COMPLETE']);
+    expect([...h.env.stacks.stacks.values()].map((s) => s.status)).toEqual([
+      'CREATE_COMPLETE',
+      'CREATE_COMPLETE',
+      'CREATE_COMPLETE',
+    ]);
     expect([...h.env.kube.objects.keys()].sort()).toEqual(['ConfigMap/base-test/settings', 'Namespace//base-test']);
     expect(h.env.pools.terminated.sort()).toEqual([...outdated].sort());
     expect(h.env.pools.terminatedTwice).toBe(0);
@@ -137,8 +173,12 @@ describe('cluster-update end to end over in-memory fakes', () => {
     expect(result.stats.stateTransitions).toBeLessThanOrEqual(60);
     expect(h.env.stacks.deploys).toHaveLength(3); // every stack template is unchanged: NO_CHANGES, nothing deployed
     expect(h.env.pools.terminated).toEqual([]);
-    expect(registryStatus(h)).toEqual(expect.objectContaining({ lastVersion: firstVersion, currentVersion: expect.stringMatching(/^c0ffee2#/) }));
-    expect((h.env.kube.objects.get('ConfigMap/base-test/settings') as unknown as { data: Record<string, string> }).data).toEqual({ cluster: 'kube-1', extra: '1' });
+    expect(registryStatus(h)).toEqual(
+      expect.objectContaining({ lastVersion: firstVersion, currentVersion: expect.stringMatching(/^c0ffee2#/) }),
+    );
+    expect(
+      (h.env.kube.objects.get('ConfigMap/base-test/settings') as unknown as { data: Record<string, string> }).data,
+    ).toEqual({ cluster: 'kube-1', extra: '1' });
   });
 
   it('a stack that fails ends FAILED with the problem recorded, next_version kept and the lease released', async () => {
@@ -149,7 +189,11 @@ describe('cluster-update end to end over in-memory fakes', () => {
     h.env.source.version = 'c0ffee3';
     h.env.source.files['cluster/node-pools/worker-default/stack.yaml'] = WORKER_STACK.replace('ami-1', 'ami-2');
     const workerStack = nodePoolStackName(h.cluster, 'workers');
-    h.env.stacks.failNext(workerStack, 'UPDATE_ROLLBACK_COMPLETE', 'Resource handler returned message: "AMI ami-2 not found"');
+    h.env.stacks.failNext(
+      workerStack,
+      'UPDATE_ROLLBACK_COMPLETE',
+      'Resource handler returned message: "AMI ami-2 not found"',
+    );
 
     // Act
     const result = await h.run('exec-3');

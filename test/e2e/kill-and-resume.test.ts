@@ -5,7 +5,17 @@
 import { rmSync } from 'node:fs';
 import { runClm } from './support/clm-process';
 import {
-  EXAMPLES, TEST, clm, configWithNewImage, copyState, latestRun, loadProgress, loadWorld, poolInstances, tempDir, type PoolInstances,
+  EXAMPLES,
+  TEST,
+  clm,
+  configWithNewImage,
+  copyState,
+  latestRun,
+  loadProgress,
+  loadWorld,
+  poolInstances,
+  tempDir,
+  type PoolInstances,
 } from './support/clm-session';
 
 const SLOW = 120_000;
@@ -15,13 +25,33 @@ let config: string;
 let reference: { lines: number; targetVersion: string; stacks: number };
 const temps: string[] = [];
 
-const args = (state: string): string[] => ['provision', '--simulate', ...EXAMPLES, '--directory', config, '--state', state, '--cluster', TEST];
+const args = (state: string): string[] => [
+  'provision',
+  '--simulate',
+  ...EXAMPLES,
+  '--directory',
+  config,
+  '--state',
+  state,
+  '--cluster',
+  TEST,
+];
 
 beforeAll(async () => {
   base = tempDir('kill-base');
   config = configWithNewImage(['master-default', 'worker-default']);
   temps.push(base, config);
-  const created = await clm(['provision', '--simulate', ...EXAMPLES, '--directory', 'examples/config', '--state', base, '--cluster', TEST]);
+  const created = await clm([
+    'provision',
+    '--simulate',
+    ...EXAMPLES,
+    '--directory',
+    'examples/config',
+    '--state',
+    base,
+    '--cluster',
+    TEST,
+  ]);
   if (created.code !== 0) throw new Error(`creating kube-test failed: ${created.out}${created.err}`);
   // The same update uninterrupted (in process): how many progress lines and stacks it has.
   const state = copyState(base, 'kill-reference');
@@ -29,7 +59,11 @@ beforeAll(async () => {
   const run = await clm(args(state));
   if (run.code !== 0) throw new Error(`the reference update failed: ${run.out}`);
   const record = latestRun(state, TEST);
-  reference = { lines: run.out.split('\n').filter((l) => l.startsWith('  [')).length, targetVersion: record.targetVersion, stacks: Object.keys(record.stacks).length };
+  reference = {
+    lines: run.out.split('\n').filter((l) => l.startsWith('  [')).length,
+    targetVersion: record.targetVersion,
+    stacks: Object.keys(record.stacks).length,
+  };
 }, SLOW);
 
 afterAll(() => {
@@ -46,13 +80,19 @@ interface KillPoint {
 }
 
 function stackTokens(state: string): Record<string, number> {
-  return Object.fromEntries(Object.values(loadWorld(state).snapshot().accounts).flatMap((a) => Object.values(a.stacks).map((s) => [s.name, s.token])));
+  return Object.fromEntries(
+    Object.values(loadWorld(state).snapshot().accounts).flatMap((a) =>
+      Object.values(a.stacks).map((s) => [s.name, s.token]),
+    ),
+  );
 }
 
 function afterKill(state: string, lines: number): KillPoint {
   const record = loadProgress(state).runs[`${TEST}|${reference.targetVersion}`];
   const tokens = stackTokens(state);
-  const done = Object.entries(record?.stacks ?? {}).filter(([, s]) => s.status === 'done').map(([name]) => name);
+  const done = Object.entries(record?.stacks ?? {})
+    .filter(([, s]) => s.status === 'done')
+    .map(([name]) => name);
   return {
     lines,
     knownStacks: Object.keys(record?.stacks ?? {}).length,
@@ -62,7 +102,14 @@ function afterKill(state: string, lines: number): KillPoint {
 }
 
 /** Kill after each number of progress lines in turn (each a new run of the same command), then finish. */
-async function killAndResume(killAfter: readonly number[]): Promise<{ state: string; before: Record<string, PoolInstances>; kills: KillPoint[]; final: Awaited<ReturnType<typeof runClm>> }> {
+async function killAndResume(
+  killAfter: readonly number[],
+): Promise<{
+  state: string;
+  before: Record<string, PoolInstances>;
+  kills: KillPoint[];
+  final: Awaited<ReturnType<typeof runClm>>;
+}> {
   const state = copyState(base, 'kill');
   temps.push(state);
   const before = poolInstances(loadWorld(state), TEST);
@@ -108,17 +155,21 @@ describe('SIGKILL clm provision --simulate and run it again', () => {
     ['in the middle of the master roll', [14]],
     ['in the worker roll, after its first node was replaced', [31]],
     ['twice: at the worker stack, then again 8 lines into the resumed run', [20, 8]],
-  ])('killed %s: resumes to success, each outdated node replaced exactly once', async (_when, points) => {
-    // Act
-    const { state, before, kills, final } = await killAndResume(points);
+  ])(
+    'killed %s: resumes to success, each outdated node replaced exactly once',
+    async (_when, points) => {
+      // Act
+      const { state, before, kills, final } = await killAndResume(points);
 
-    // Assert
-    for (const kill of kills) expect(kill.lines).toBeLessThan(reference.lines);
-    expect(final.err).toBe('');
-    expect(final.code).toBe(0);
-    expect(final.out).toMatch(/resuming an unfinished run/);
-    expect(final.out).toMatch(new RegExp(`succeeded +${TEST} `));
-    expectExactlyOnce(state, before);
-    expectNoFinishedStackRedeployed(state, kills.at(-1)!);
-  }, SLOW);
+      // Assert
+      for (const kill of kills) expect(kill.lines).toBeLessThan(reference.lines);
+      expect(final.err).toBe('');
+      expect(final.code).toBe(0);
+      expect(final.out).toMatch(/resuming an unfinished run/);
+      expect(final.out).toMatch(new RegExp(`succeeded +${TEST} `));
+      expectExactlyOnce(state, before);
+      expectNoFinishedStackRedeployed(state, kills.at(-1)!);
+    },
+    SLOW,
+  );
 });

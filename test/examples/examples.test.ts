@@ -14,19 +14,33 @@ import type { ClusterRender } from '../../lambdas/core/render/render-cluster';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const { clusters } = parseClustersYaml(readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8'), 'examples/clusters.yaml');
+const { clusters } = parseClustersYaml(
+  readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8'),
+  'examples/clusters.yaml',
+);
 
 /** Resource types moto's CloudFormation creates (the integration suite deploys these templates there). */
 const MOTO_TYPES = new Set([
-  'AWS::IAM::Role', 'AWS::IAM::InstanceProfile', 'AWS::EC2::SecurityGroup', 'AWS::EC2::LaunchTemplate',
-  'AWS::AutoScaling::AutoScalingGroup', 'AWS::KMS::Key', 'AWS::SNS::Topic', 'AWS::Logs::LogGroup', 'AWS::S3::Bucket',
+  'AWS::IAM::Role',
+  'AWS::IAM::InstanceProfile',
+  'AWS::EC2::SecurityGroup',
+  'AWS::EC2::LaunchTemplate',
+  'AWS::AutoScaling::AutoScalingGroup',
+  'AWS::KMS::Key',
+  'AWS::SNS::Topic',
+  'AWS::Logs::LogGroup',
+  'AWS::S3::Bucket',
 ]);
 
 function configSnapshot() {
   const dir = join(ROOT, 'examples/config');
   const files = new Map<string, string>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'), readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+    if (entry.isFile())
+      files.set(
+        relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'),
+        readFileSync(join(entry.parentPath, entry.name), 'utf8'),
+      );
   }
   return [{ sourceName: 'main', version: 'examples', files }];
 }
@@ -34,15 +48,29 @@ function configSnapshot() {
 async function renderAll(values: StaticValuesProvider): Promise<ClusterRender[]> {
   const engine = new HandlebarsTemplateEngine();
   const snapshots = configSnapshot();
-  return Promise.all(clusters.map(async (cluster) => renderCluster({
-    cluster, snapshots, values: await values.clusterValues(cluster), engine, decrypter: { decrypt: async () => 'unused' },
-  })));
+  return Promise.all(
+    clusters.map(async (cluster) =>
+      renderCluster({
+        cluster,
+        snapshots,
+        values: await values.clusterValues(cluster),
+        engine,
+        decrypter: { decrypt: async () => 'unused' },
+      }),
+    ),
+  );
 }
 
-type Template = { Resources: Record<string, { Type: string; Properties?: any }>; Outputs?: Record<string, { Value: unknown; Export?: { Name: string } }> };
+type Template = {
+  Resources: Record<string, { Type: string; Properties?: any }>;
+  Outputs?: Record<string, { Value: unknown; Export?: { Name: string } }>;
+};
 
 /** Every `Ref` / `Fn::GetAtt` / `Fn::ImportValue` in a template. */
-function intrinsics(value: unknown, found: { refs: string[]; getAtts: string[]; imports: string[] } = { refs: [], getAtts: [], imports: [] }) {
+function intrinsics(
+  value: unknown,
+  found: { refs: string[]; getAtts: string[]; imports: string[] } = { refs: [], getAtts: [], imports: [] },
+) {
   if (Array.isArray(value)) value.forEach((v) => intrinsics(v, found));
   else if (value && typeof value === 'object') {
     for (const [key, v] of Object.entries(value)) {
@@ -58,7 +86,9 @@ function intrinsics(value: unknown, found: { refs: string[]; getAtts: string[]; 
 describe('examples/clusters.yaml', () => {
   it('has test, staging and production clusters in two infrastructure accounts', () => {
     expect(clusters.map((c) => c.environment)).toEqual(['test', 'staging', 'production']);
-    expect(new Set(clusters.map((c) => c.infrastructureAccount))).toEqual(new Set(['aws:123456789012', 'aws:210987654321']));
+    expect(new Set(clusters.map((c) => c.infrastructureAccount))).toEqual(
+      new Set(['aws:123456789012', 'aws:210987654321']),
+    );
     expect(clusters.every((c) => c.lifecycleStatus === 'ready')).toBe(true);
   });
 
@@ -84,7 +114,7 @@ describe('examples/config', () => {
     ['offline default values', new StaticValuesProvider()],
     ['examples/values.yaml', undefined],
   ])('renders every cluster without errors with %s', async (_what, provider) => {
-    const values = provider ?? await StaticValuesProvider.fromFile(join(ROOT, 'examples/values.yaml'));
+    const values = provider ?? (await StaticValuesProvider.fromFile(join(ROOT, 'examples/values.yaml')));
     const renders = await renderAll(values);
     expect(renders.map((r) => r.errors)).toEqual([[], [], []]);
   });
@@ -122,16 +152,20 @@ describe('examples/config', () => {
     for (const render of renders) {
       for (const stack of render.stacks.filter((s) => s.kind === 'node-pool')) {
         const template = parseCfnTemplate(stack.template, stack.name) as Template;
-        for (const resource of Object.values(template.Resources).filter((r) => r.Type === 'AWS::AutoScaling::AutoScalingGroup')) {
+        for (const resource of Object.values(template.Resources).filter(
+          (r) => r.Type === 'AWS::AutoScaling::AutoScalingGroup',
+        )) {
           expect(resource.Properties.LaunchTemplate).toEqual({
             LaunchTemplateId: { Ref: 'LaunchTemplate' },
             Version: { 'Fn::GetAtt': ['LaunchTemplate', 'LatestVersionNumber'] },
           });
-          expect(resource.Properties.Tags).toEqual(expect.arrayContaining([
-            { Key: `kubernetes.io/cluster/${render.id}`, Value: 'owned', PropagateAtLaunch: true },
-            { Key: 'NodePool', Value: stack.pool, PropagateAtLaunch: true },
-            { Key: 'node.kubernetes.io/node-pool', Value: stack.pool, PropagateAtLaunch: true },
-          ]));
+          expect(resource.Properties.Tags).toEqual(
+            expect.arrayContaining([
+              { Key: `kubernetes.io/cluster/${render.id}`, Value: 'owned', PropagateAtLaunch: true },
+              { Key: 'NodePool', Value: stack.pool, PropagateAtLaunch: true },
+              { Key: 'node.kubernetes.io/node-pool', Value: stack.pool, PropagateAtLaunch: true },
+            ]),
+          );
           groups++;
         }
       }
@@ -144,7 +178,11 @@ describe('examples/config', () => {
     const [test, staging, prod] = await renderAll(new StaticValuesProvider());
     expect(test.configItems).toMatchObject({ drain_grace_period: '10m', web_replicas: '2' });
     expect(staging.configItems).toMatchObject({ drain_grace_period: '30m', web_replicas: '2' });
-    expect(prod.configItems).toMatchObject({ drain_grace_period: '6h', drain_min_pod_lifetime: '72h', web_replicas: '3' });
+    expect(prod.configItems).toMatchObject({
+      drain_grace_period: '6h',
+      drain_min_pod_lifetime: '72h',
+      web_replicas: '3',
+    });
     expect(prod.nodePools.find((p) => p.name === 'spot-worker')!.configItems.root_volume_size).toBe('80');
     expect(prod.nodePools.find((p) => p.name === 'default-worker')!.configItems.root_volume_size).toBe('100');
   });
@@ -153,8 +191,17 @@ describe('examples/config', () => {
     const [test] = await renderAll(new StaticValuesProvider());
     const objects = test.manifests.flatMap((m) => m.objects);
     const kinds = objects.map((o) => `${o.apiVersion} ${o.kind}`);
-    for (const kind of ['v1 Namespace', 'apps/v1 Deployment', 'policy/v1 PodDisruptionBudget', 'apps/v1 StatefulSet', 'apps/v1 DaemonSet',
-      'apiextensions.k8s.io/v1 CustomResourceDefinition', 'platform.example.org/v1 BackupPolicy', 'v1 ConfigMap', 'v1 Service']) {
+    for (const kind of [
+      'v1 Namespace',
+      'apps/v1 Deployment',
+      'policy/v1 PodDisruptionBudget',
+      'apps/v1 StatefulSet',
+      'apps/v1 DaemonSet',
+      'apiextensions.k8s.io/v1 CustomResourceDefinition',
+      'platform.example.org/v1 BackupPolicy',
+      'v1 ConfigMap',
+      'v1 Service',
+    ]) {
       expect(kinds).toContain(kind);
     }
     const statefulSet = objects.find((o) => o.kind === 'StatefulSet') as any;
@@ -164,14 +211,18 @@ describe('examples/config', () => {
 
   it('has deletions by name, selector and labels, one only outside production', async () => {
     const [test, , prod] = await renderAll(new StaticValuesProvider());
-    expect(test.deletions.preApply).toEqual(expect.arrayContaining([
-      expect.objectContaining({ name: 'web-frontend' }),
-      expect.objectContaining({ labels: { experiment: 'legacy-canary' }, hasOwner: false }),
-    ]));
-    expect(test.deletions.postApply).toEqual(expect.arrayContaining([
-      expect.objectContaining({ selector: expect.any(String), propagationPolicy: 'Foreground' }),
-      { kind: 'Namespace', name: 'load-test' },
-    ]));
+    expect(test.deletions.preApply).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'web-frontend' }),
+        expect.objectContaining({ labels: { experiment: 'legacy-canary' }, hasOwner: false }),
+      ]),
+    );
+    expect(test.deletions.postApply).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ selector: expect.any(String), propagationPolicy: 'Foreground' }),
+        { kind: 'Namespace', name: 'load-test' },
+      ]),
+    );
     expect(prod.deletions.postApply.map((d) => d.kind)).toEqual(['Job']);
   });
 });

@@ -20,13 +20,20 @@ const BUDGET_BYTES = 1.5 * 1024 * 1024;
  * optional speed-ups; esbuild leaves such requires alone and they fail harmlessly at run time.
  */
 function providedByRuntime(path: string): boolean {
-  return builtinModules.includes(path.replace(/^node:/, '')) || /^@aws-sdk\/(client-[a-z0-9-]+|lib-dynamodb)$/.test(path)
-    || ['bufferutil', 'utf-8-validate', 'encoding'].includes(path);
+  return (
+    builtinModules.includes(path.replace(/^node:/, '')) ||
+    /^@aws-sdk\/(client-[a-z0-9-]+|lib-dynamodb)$/.test(path) ||
+    ['bufferutil', 'utf-8-validate', 'encoding'].includes(path)
+  );
 }
 
 function bundledPackages(metafile: Metafile): Set<string> {
   const inputs = Object.keys(Object.values(metafile.outputs).find((o) => o.entryPoint)?.inputs ?? {});
-  return new Set(inputs.map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1]).filter((p): p is string => p !== undefined));
+  return new Set(
+    inputs
+      .map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1])
+      .filter((p): p is string => p !== undefined),
+  );
 }
 
 function externals(metafile: Metafile): string[] {
@@ -39,7 +46,12 @@ function sdkLoadedAtInit(file: string): string[] {
   const script = `require(${JSON.stringify(file)});process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((p)=>p.includes('/node_modules/@aws-sdk/'))))`;
   const out = execFileSync(process.execPath, ['-e', script], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', NODE_PATH: join(ROOT, 'node_modules'), AWS_REGION: 'eu-central-1', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_PATH: join(ROOT, 'node_modules'),
+      AWS_REGION: 'eu-central-1',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    },
   });
   return JSON.parse(out) as string[];
 }
@@ -64,7 +76,12 @@ describe('handler bundles', () => {
   });
 
   it('leave to the runtime only what it provides (no SDK-internal package such as @aws-sdk/util-* or @smithy/*)', () => {
-    const foreign = Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, externals(bundles.get(task)!.metafile).filter((p) => !providedByRuntime(p))]));
+    const foreign = Object.fromEntries(
+      TASK_FUNCTION_NAMES.map((task) => [
+        task,
+        externals(bundles.get(task)!.metafile).filter((p) => !providedByRuntime(p)),
+      ]),
+    );
     expect(foreign).toEqual(Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, []])));
   });
 
@@ -82,17 +99,21 @@ describe('handler bundles', () => {
     };
 
     // Act
-    const found = Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => {
-      const packages = bundledPackages(bundles.get(task)!.metafile);
-      return [task, Object.fromEntries(Object.keys(expected(task)).map((p) => [p, packages.has(p)]))];
-    }));
+    const found = Object.fromEntries(
+      TASK_FUNCTION_NAMES.map((task) => {
+        const packages = bundledPackages(bundles.get(task)!.metafile);
+        return [task, Object.fromEntries(Object.keys(expected(task)).map((p) => [p, packages.has(p)]))];
+      }),
+    );
 
     // Assert
     expect(found).toEqual(Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, expected(task)])));
   });
 
   it('load no AWS SDK package at module init', () => {
-    const loaded = Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, sdkLoadedAtInit(bundles.get(task)!.file)]));
+    const loaded = Object.fromEntries(
+      TASK_FUNCTION_NAMES.map((task) => [task, sdkLoadedAtInit(bundles.get(task)!.file)]),
+    );
     expect(loaded).toEqual(Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, []])));
   }, 60_000);
 });

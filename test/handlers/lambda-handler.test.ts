@@ -12,12 +12,28 @@ import { defineTask } from '../../lambdas/shared/task';
 /** A Logger that records what it was asked to do. */
 function recordingLogger() {
   const calls: { method: string; args: unknown[] }[] = [];
-  const record = (method: string) => (...args: unknown[]) => { calls.push({ method, args }); };
-  const logger = { appendKeys: record('appendKeys'), resetKeys: record('resetKeys'), info: record('info'), error: record('error'), warn: record('warn'), debug: record('debug') };
+  const record =
+    (method: string) =>
+    (...args: unknown[]) => {
+      calls.push({ method, args });
+    };
+  const logger = {
+    appendKeys: record('appendKeys'),
+    resetKeys: record('resetKeys'),
+    info: record('info'),
+    error: record('error'),
+    warn: record('warn'),
+    debug: record('debug'),
+  };
   return { logger: logger as unknown as Logger, calls };
 }
 
-const Input = z.object({ state: z.object({ clusterId: z.string() }), executionId: z.string(), stateName: z.string(), fail: z.string().optional() });
+const Input = z.object({
+  state: z.object({ clusterId: z.string() }),
+  executionId: z.string(),
+  stateName: z.string(),
+  fail: z.string().optional(),
+});
 
 /** A Prepare-named task that reads the registry description and fails on request. */
 const task = defineTask({
@@ -33,7 +49,9 @@ const task = defineTask({
 /** A wiring for Prepare whose load can fail, counting its loads. */
 function wiring(failures: Error[] = []) {
   let loads = 0;
-  const unused = () => { throw new Error('not used by this task'); };
+  const unused = () => {
+    throw new Error('not used by this task');
+  };
   const wired: TaskWiring<'Prepare'> = {
     task: 'Prepare',
     load: async () => {
@@ -42,7 +60,11 @@ function wiring(failures: Error[] = []) {
       if (failure) throw failure;
       return {
         registry: () => ({ description: 'fake://registry' }) as Registry,
-        sources: unused, progress: unused, artifacts: unused, clock: unused, cluster: {},
+        sources: unused,
+        progress: unused,
+        artifacts: unused,
+        clock: unused,
+        cluster: {},
       } as TaskPortFactories<'Prepare'>;
     },
   };
@@ -50,7 +72,10 @@ function wiring(failures: Error[] = []) {
 }
 
 const payload = (extra: Record<string, unknown> = {}) => ({
-  state: { clusterId: 'aws:123456789012:eu-central-1:kube-1' }, executionId: 'arn:aws:states:eu-central-1:123456789012:execution:clm:1', stateName: 'Prepare', ...extra,
+  state: { clusterId: 'aws:123456789012:eu-central-1:kube-1' },
+  executionId: 'arn:aws:states:eu-central-1:123456789012:execution:clm:1',
+  stateName: 'Prepare',
+  ...extra,
 });
 
 describe('lambdaHandler', () => {
@@ -65,7 +90,11 @@ describe('lambdaHandler', () => {
     // Assert
     expect(result).toEqual({ cluster: 'aws:123456789012:eu-central-1:kube-1', registry: 'fake://registry' });
     expect(calls.map((c) => c.method)).toEqual(['appendKeys', 'info', 'resetKeys']);
-    expect(calls[0].args[0]).toEqual({ executionId: 'arn:aws:states:eu-central-1:123456789012:execution:clm:1', stateName: 'Prepare', clusterId: 'aws:123456789012:eu-central-1:kube-1' });
+    expect(calls[0].args[0]).toEqual({
+      executionId: 'arn:aws:states:eu-central-1:123456789012:execution:clm:1',
+      stateName: 'Prepare',
+      clusterId: 'aws:123456789012:eu-central-1:kube-1',
+    });
   });
 
   it('adds the pool of a rollout step to the keys', async () => {
@@ -123,7 +152,9 @@ describe('lambdaHandler', () => {
 
   it('rethrows a failed wiring load with its name and loads again on the next invocation', async () => {
     // Arrange
-    const { wired, loads } = wiring([new ThrottledError('Secrets Manager GetSecretValue clm-tokens: throttled by AWS')]);
+    const { wired, loads } = wiring([
+      new ThrottledError('Secrets Manager GetSecretValue clm-tokens: throttled by AWS'),
+    ]);
     const handler = lambdaHandler(task, wired, { logger: recordingLogger().logger, env: {} });
 
     // Act

@@ -24,26 +24,47 @@ const saved = { ...process.env };
 function lambdaEnv(): Record<string, string> {
   return {
     // DynamoDB Local keeps one database per region and access key: the ones of its client (test/support/dynamodb-local.ts).
-    AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', CLM_AWS_ENDPOINT: local.endpoint,
-    CLM_TABLE_NAME: TABLE, CLM_ARTIFACT_BUCKET: 'clm-artifacts', CLM_REGISTRY: `dynamodb://${TABLE}`, CLM_SECRET_ARN: SECRET_ARN,
-    POWERTOOLS_SERVICE_NAME: 'clm', POWERTOOLS_LOG_LEVEL: 'INFO',
+    AWS_REGION: 'local',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    CLM_AWS_ENDPOINT: local.endpoint,
+    CLM_TABLE_NAME: TABLE,
+    CLM_ARTIFACT_BUCKET: 'clm-artifacts',
+    CLM_REGISTRY: `dynamodb://${TABLE}`,
+    CLM_SECRET_ARN: SECRET_ARN,
+    POWERTOOLS_SERVICE_NAME: 'clm',
+    POWERTOOLS_LOG_LEVEL: 'INFO',
   };
 }
 
 const payload = (executionId: string) => ({
   state: {
-    clusterId: CLUSTER_ID, action: 'provision', options: { applyOnly: false }, trigger: 'test',
+    clusterId: CLUSTER_ID,
+    action: 'provision',
+    options: { applyOnly: false },
+    trigger: 'test',
     run: { decision: 'UPDATE', targetVersion: 'cfg#1', previousVersion: '', holder: executionId, message: 'update' },
-    error: { Error: 'StackFailedError', Cause: 'Stack kube-1 is UPDATE_ROLLBACK_COMPLETE: Resource creation cancelled' },
+    error: {
+      Error: 'StackFailedError',
+      Cause: 'Stack kube-1 is UPDATE_ROLLBACK_COMPLETE: Resource creation cancelled',
+    },
   },
-  executionId, stateName: 'RecordProblem', params: {},
+  executionId,
+  stateName: 'RecordProblem',
+  params: {},
 });
 
 /** Everything written to stdout and stderr while `act` runs (Powertools logs there, errors to stderr). */
 async function capturingOutput<T>(act: () => Promise<T>): Promise<{ result: T | Error; output: string }> {
   const chunks: string[] = [];
-  const capture = (chunk: string | Uint8Array) => { chunks.push(String(chunk)); return true; };
-  const spies = [jest.spyOn(process.stdout, 'write').mockImplementation(capture), jest.spyOn(process.stderr, 'write').mockImplementation(capture)];
+  const capture = (chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  };
+  const spies = [
+    jest.spyOn(process.stdout, 'write').mockImplementation(capture),
+    jest.spyOn(process.stderr, 'write').mockImplementation(capture),
+  ];
   try {
     const result = await act().catch((error: unknown) => error as Error);
     return { result, output: chunks.join('') };
@@ -77,18 +98,36 @@ describe('handlers/record-problem.ts', () => {
     await progress.acquireLease(CLUSTER_ID, 'exec-1', 60_000, Date.now());
 
     // Act
-    const { result, output } = await capturingOutput(async () => [await handler(payload('exec-1')), await handler(payload('exec-2'))]);
+    const { result, output } = await capturingOutput(async () => [
+      await handler(payload('exec-1')),
+      await handler(payload('exec-2')),
+    ]);
 
     // Assert
-    expect(result).toEqual([{ problem: expect.stringContaining('StackFailedError') }, { problem: expect.stringContaining('StackFailedError') }]);
+    expect(result).toEqual([
+      { problem: expect.stringContaining('StackFailedError') },
+      { problem: expect.stringContaining('StackFailedError') },
+    ]);
     const [cluster] = await new DynamoDbRegistry({ tableName: TABLE, client: local.client }).listClusters();
     const title = 'StackFailedError: Stack kube-1 is UPDATE_ROLLBACK_COMPLETE: Resource creation cancelled';
     expect(cluster.status.problems.map((p) => p.title)).toContain(title);
     expect((await progress.getStatus(CLUSTER_ID))?.problems.map((p) => p.title)).toContain(title);
     expect(await progress.getLease(CLUSTER_ID)).toBeUndefined();
     expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(1);
-    const lines = output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toEqual(expect.arrayContaining([expect.objectContaining({ message: 'Running RecordProblem', clusterId: CLUSTER_ID, executionId: 'exec-1', stateName: 'RecordProblem' })]));
+    const lines = output
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          message: 'Running RecordProblem',
+          clusterId: CLUSTER_ID,
+          executionId: 'exec-1',
+          stateName: 'RecordProblem',
+        }),
+      ]),
+    );
     for (const token of Object.values(TOKENS)) expect(output).not.toContain(token);
   });
 
@@ -102,8 +141,10 @@ describe('handlers/record-problem.ts', () => {
 
     // Assert
     expect(result).toBeInstanceOf(Error);
-    expect({ name: (result as Error).name, message: (result as Error).message })
-      .toEqual({ name: 'ConfigError', message: expect.stringMatching(/^secret arn:aws:secretsmanager:.*clm-tokens-AbCdEf is not JSON/) });
+    expect({ name: (result as Error).name, message: (result as Error).message }).toEqual({
+      name: 'ConfigError',
+      message: expect.stringMatching(/^secret arn:aws:secretsmanager:.*clm-tokens-AbCdEf is not JSON/),
+    });
     expect(output).toContain('RecordProblem failed');
     expect(output + (result as Error).message + String((result as Error).stack)).not.toContain(TOKENS.registryToken);
   });

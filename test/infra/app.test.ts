@@ -16,7 +16,12 @@ function synthApp(context: Record<string, unknown>, env: Record<string, string> 
       ...env,
       CDK_OUTDIR: outdir,
       // As the CLI does: cdk.json's context (the feature flags), then the command line's.
-      CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), handlersDir: stubHandlersDir(), 'aws:cdk:bundling-stacks': [], ...context }),
+      CDK_CONTEXT_JSON: JSON.stringify({
+        ...cdkJsonContext(),
+        handlersDir: stubHandlersDir(),
+        'aws:cdk:bundling-stacks': [],
+        ...context,
+      }),
       AWS_EC2_METADATA_DISABLED: 'true',
       CDK_DEFAULT_ACCOUNT: '',
       CDK_DEFAULT_REGION: '',
@@ -27,13 +32,18 @@ function synthApp(context: Record<string, unknown>, env: Record<string, string> 
 
 describe('infra/app.ts', () => {
   it('synthesizes both stacks with validation and cdk-nag passing, no credentials needed', () => {
-    const run = synthApp({ registryUri: 'https://registry.example.org', configSources: 'main:git:https://github.com/example/config.git' });
+    const run = synthApp({
+      registryUri: 'https://registry.example.org',
+      configSources: 'main:git:https://github.com/example/config.git',
+    });
     try {
       expect({ status: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ status: 0, stderr: '' });
       const manifest = JSON.parse(readFileSync(join(run.outdir, 'manifest.json'), 'utf8'));
       expect(Object.keys(manifest.artifacts)).toEqual(expect.arrayContaining(['ClmStateful', 'ClmWorkflow']));
       const workflow = JSON.parse(readFileSync(join(run.outdir, 'ClmWorkflow.template.json'), 'utf8'));
-      const prepare = Object.entries<any>(workflow.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('Prepare'))![1];
+      const prepare = Object.entries<any>(workflow.Resources).find(
+        ([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('Prepare'),
+      )![1];
       expect(prepare.Properties.Environment.Variables.CLM_REGISTRY).toBe('https://registry.example.org');
       expect(run.stdout + run.stderr).not.toMatch(/AwsSolutions-/);
     } finally {
@@ -55,7 +65,9 @@ describe('infra/app.ts', () => {
 describe('cdk.json', () => {
   it('sets every feature flag aws-cdk-lib recommends, keeping only strong cross-stack references (infra/app.ts)', () => {
     // Arrange
-    const recommended = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/aws-cdk-lib/recommended-feature-flags.json'), 'utf8')) as Record<string, unknown>;
+    const recommended = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'node_modules/aws-cdk-lib/recommended-feature-flags.json'), 'utf8'),
+    ) as Record<string, unknown>;
 
     // Act
     const context = cdkJsonContext();

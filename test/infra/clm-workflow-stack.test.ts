@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
 import {
-  ASL_FILES, SUBSTITUTION_KEYS, TASK_FUNCTIONS, TASK_FUNCTION_NAMES,
+  ASL_FILES,
+  SUBSTITUTION_KEYS,
+  TASK_FUNCTIONS,
+  TASK_FUNCTION_NAMES,
 } from '../../infra/state-machine-substitutions';
 import type { TaskFunctionName } from '../../infra/state-machine-substitutions';
 import { TASK_NEEDS } from '../../infra/task-permissions';
@@ -23,15 +26,21 @@ function roleActions(template: Template, task: TaskFunctionName): string[] {
 
 describe('ClmWorkflowStack', () => {
   const { workflowTemplate: template } = synthClm({
-    registryUri: 'https://registry.example.org', configSources: ['main:git:https://github.com/example/kubernetes-on-aws.git'], tokenSecretArn: SECRET,
+    registryUri: 'https://registry.example.org',
+    configSources: ['main:git:https://github.com/example/kubernetes-on-aws.git'],
+    tokenSecretArn: SECRET,
   });
 
   it('creates one task function per handler, each nodejs22.x on arm64 with tracing and JSON logs', () => {
     const functions = template.findResources('AWS::Lambda::Function');
     expect(Object.keys(functions)).toHaveLength(TASK_FUNCTION_NAMES.length);
     for (const [id, fn] of Object.entries(functions)) {
-      expect({ id, runtime: fn.Properties.Runtime, arch: fn.Properties.Architectures, tracing: fn.Properties.TracingConfig })
-        .toEqual({ id, runtime: 'nodejs22.x', arch: ['arm64'], tracing: { Mode: 'Active' } });
+      expect({
+        id,
+        runtime: fn.Properties.Runtime,
+        arch: fn.Properties.Architectures,
+        tracing: fn.Properties.TracingConfig,
+      }).toEqual({ id, runtime: 'nodejs22.x', arch: ['arm64'], tracing: { Mode: 'Active' } });
       expect(fn.Properties.LoggingConfig.LogFormat).toBe('JSON');
       expect(fn.Properties.Handler).toBe('index.handler');
     }
@@ -40,11 +49,14 @@ describe('ClmWorkflowStack', () => {
   it('sizes each function from the task table (512 MB / 60 s unless a task needs more)', () => {
     for (const task of TASK_FUNCTION_NAMES) {
       const id = logicalId(template, 'AWS::Lambda::Function', task);
-      template.hasResourceProperties('AWS::Lambda::Function', Match.objectLike({
-        Description: Match.stringLikeRegexp(`^CLM ${task}:`),
-        MemorySize: TASK_NEEDS[task].memorySize ?? 512,
-        Timeout: TASK_NEEDS[task].timeoutSeconds ?? 60,
-      }));
+      template.hasResourceProperties(
+        'AWS::Lambda::Function',
+        Match.objectLike({
+          Description: Match.stringLikeRegexp(`^CLM ${task}:`),
+          MemorySize: TASK_NEEDS[task].memorySize ?? 512,
+          Timeout: TASK_NEEDS[task].timeoutSeconds ?? 60,
+        }),
+      );
       expect(id).toMatch(new RegExp(`^${task}[0-9A-F]{8}$`));
     }
   });
@@ -52,15 +64,17 @@ describe('ClmWorkflowStack', () => {
   it('passes the table, bucket, registry, config sources and secret to every task', () => {
     for (const task of TASK_FUNCTION_NAMES) {
       const fn = template.findResources('AWS::Lambda::Function')[logicalId(template, 'AWS::Lambda::Function', task)];
-      expect(fn.Properties.Environment.Variables).toEqual(expect.objectContaining({
-        POWERTOOLS_SERVICE_NAME: 'clm',
-        CLM_TABLE_NAME: { 'Fn::ImportValue': expect.stringMatching(/^ClmStateful:ExportsOutputRefTable/) },
-        CLM_ARTIFACT_BUCKET: { 'Fn::ImportValue': expect.stringMatching(/^ClmStateful:ExportsOutputRefArtifacts/) },
-        CLM_REGISTRY: 'https://registry.example.org',
-        CLM_CONFIG_SOURCES: 'main:git:https://github.com/example/kubernetes-on-aws.git',
-        CLM_SECRET_ARN: SECRET,
-        NODE_OPTIONS: '--enable-source-maps',
-      }));
+      expect(fn.Properties.Environment.Variables).toEqual(
+        expect.objectContaining({
+          POWERTOOLS_SERVICE_NAME: 'clm',
+          CLM_TABLE_NAME: { 'Fn::ImportValue': expect.stringMatching(/^ClmStateful:ExportsOutputRefTable/) },
+          CLM_ARTIFACT_BUCKET: { 'Fn::ImportValue': expect.stringMatching(/^ClmStateful:ExportsOutputRefArtifacts/) },
+          CLM_REGISTRY: 'https://registry.example.org',
+          CLM_CONFIG_SOURCES: 'main:git:https://github.com/example/kubernetes-on-aws.git',
+          CLM_SECRET_ARN: SECRET,
+          NODE_OPTIONS: '--enable-source-maps',
+        }),
+      );
       expect(fn.Properties.Environment.Variables.CLM_ASSUMED_ROLE).toBeUndefined();
     }
   });
@@ -71,47 +85,70 @@ describe('ClmWorkflowStack', () => {
       const roleId = logicalId(template, 'AWS::IAM::Role', `${task}Role`);
       expect(template.findResources('AWS::IAM::Role')[roleId].Properties.ManagedPolicyArns).toBeUndefined();
       const logStatement = statementsOf(template, roleId).find((s) => actionsOf([s]).includes('logs:PutLogEvents'))!;
-      expect(logStatement.Resource).toEqual({ 'Fn::GetAtt': [logicalId(template, 'AWS::Logs::LogGroup', `${task}Logs`), 'Arn'] });
+      expect(logStatement.Resource).toEqual({
+        'Fn::GetAtt': [logicalId(template, 'AWS::Logs::LogGroup', `${task}Logs`), 'Arn'],
+      });
     }
   });
 
   it('loads both ASL files verbatim and substitutes every placeholder with the right ARN', () => {
-    for (const [prefix, key] of [['ClusterUpdate', 'clusterUpdate'], ['NodePoolRollout', 'nodePoolRollout']] as const) {
+    for (const [prefix, key] of [
+      ['ClusterUpdate', 'clusterUpdate'],
+      ['NodePoolRollout', 'nodePoolRollout'],
+    ] as const) {
       const definition = new Capture();
       const substitutions = new Capture();
-      template.hasResourceProperties('AWS::StepFunctions::StateMachine', Match.objectLike({
-        RoleArn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^${prefix}StateMachineRole`), 'Arn'] },
-        DefinitionString: definition,
-        DefinitionSubstitutions: substitutions,
-      }));
+      template.hasResourceProperties(
+        'AWS::StepFunctions::StateMachine',
+        Match.objectLike({
+          RoleArn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^${prefix}StateMachineRole`), 'Arn'] },
+          DefinitionString: definition,
+          DefinitionSubstitutions: substitutions,
+        }),
+      );
       expect(definition.asString()).toBe(readFileSync(join(REPO_ROOT, ASL_FILES[key]), 'utf8'));
       const values = substitutions.asObject();
       expect(Object.keys(values).sort()).toEqual([...SUBSTITUTION_KEYS[key]]);
       for (const task of TASK_FUNCTION_NAMES) {
         const placeholder = TASK_FUNCTIONS[task].placeholder;
-        if (placeholder in values) expect(values[placeholder]).toEqual({ 'Fn::GetAtt': [logicalId(template, 'AWS::Lambda::Function', task), 'Arn'] });
+        if (placeholder in values)
+          expect(values[placeholder]).toEqual({
+            'Fn::GetAtt': [logicalId(template, 'AWS::Lambda::Function', task), 'Arn'],
+          });
       }
-      if ('NodePoolRolloutStateMachineArn' in values) expect(values.NodePoolRolloutStateMachineArn).toEqual({ Ref: stateMachineId(template, 'NodePoolRollout') });
+      if ('NodePoolRolloutStateMachineArn' in values)
+        expect(values.NodePoolRolloutStateMachineArn).toEqual({ Ref: stateMachineId(template, 'NodePoolRollout') });
     }
   });
 
   it('logs ALL events without execution data and traces both state machines', () => {
-    template.resourcePropertiesCountIs('AWS::StepFunctions::StateMachine', {
-      StateMachineType: 'STANDARD',
-      LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
-      TracingConfiguration: { Enabled: true },
-    }, 2);
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { LogGroupName: Match.stringLikeRegexp('^/aws/vendedlogs/states/') }, 2);
+    template.resourcePropertiesCountIs(
+      'AWS::StepFunctions::StateMachine',
+      {
+        StateMachineType: 'STANDARD',
+        LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
+        TracingConfiguration: { Enabled: true },
+      },
+      2,
+    );
+    template.resourcePropertiesCountIs(
+      'AWS::Logs::LogGroup',
+      { LogGroupName: Match.stringLikeRegexp('^/aws/vendedlogs/states/') },
+      2,
+    );
   });
 
   it('lets cluster-update invoke exactly its eleven task functions, and the rollout only RollNodePool', () => {
-    const invoked = (prefix: 'ClusterUpdate' | 'NodePoolRollout') => statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${prefix}StateMachineRole`))
-      .filter((s) => actionsOf([s]).includes('lambda:InvokeFunction'))
-      // One statement per function, or one for all of them (@aws-cdk/aws-iam:minimizePolicies): each function's ARN and ARN:*.
-      .flatMap((s) => JSON.stringify(s.Resource).match(/"Fn::GetAtt":\["[A-Za-z0-9]+"/g) ?? [])
-      .map((getAtt) => getAtt.slice('"Fn::GetAtt":["'.length, -1))
-      .filter((id, index, all) => all.indexOf(id) === index).sort();
-    const ids = (tasks: readonly TaskFunctionName[]) => tasks.map((t) => logicalId(template, 'AWS::Lambda::Function', t)).sort();
+    const invoked = (prefix: 'ClusterUpdate' | 'NodePoolRollout') =>
+      statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${prefix}StateMachineRole`))
+        .filter((s) => actionsOf([s]).includes('lambda:InvokeFunction'))
+        // One statement per function, or one for all of them (@aws-cdk/aws-iam:minimizePolicies): each function's ARN and ARN:*.
+        .flatMap((s) => JSON.stringify(s.Resource).match(/"Fn::GetAtt":\["[A-Za-z0-9]+"/g) ?? [])
+        .map((getAtt) => getAtt.slice('"Fn::GetAtt":["'.length, -1))
+        .filter((id, index, all) => all.indexOf(id) === index)
+        .sort();
+    const ids = (tasks: readonly TaskFunctionName[]) =>
+      tasks.map((t) => logicalId(template, 'AWS::Lambda::Function', t)).sort();
     expect(invoked('NodePoolRollout')).toEqual(ids(['RollNodePool']));
     expect(invoked('ClusterUpdate')).toEqual(ids(TASK_FUNCTION_NAMES.filter((t) => t !== 'RollNodePool')));
   });
@@ -119,26 +156,40 @@ describe('ClmWorkflowStack', () => {
   it('lets cluster-update start, watch and stop rollout executions (.sync) and nothing else in Step Functions', () => {
     const child = stateMachineId(template, 'NodePoolRollout');
     const statements = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'ClusterUpdateStateMachineRole'));
-    expect(statements).toEqual(expect.arrayContaining([
-      expect.objectContaining({ Action: 'states:StartExecution', Resource: { Ref: child } }),
-      expect.objectContaining({
-        Action: ['states:DescribeExecution', 'states:StopExecution'],
-        Resource: { 'Fn::Join': ['', expect.arrayContaining([{ 'Fn::GetAtt': [child, 'Name'] }, ':*'])] },
-      }),
-      expect.objectContaining({
-        Action: ['events:DescribeRule', 'events:PutRule', 'events:PutTargets'],
-        Resource: { 'Fn::Join': ['', expect.arrayContaining([':rule/StepFunctionsGetEventsForStepFunctionsExecutionRule'])] },
-      }),
-    ]));
-    expect(actionsOf(statements).filter((a) => a.startsWith('states:')).sort()).toEqual(['states:DescribeExecution', 'states:StartExecution', 'states:StopExecution']);
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Action: 'states:StartExecution', Resource: { Ref: child } }),
+        expect.objectContaining({
+          Action: ['states:DescribeExecution', 'states:StopExecution'],
+          Resource: { 'Fn::Join': ['', expect.arrayContaining([{ 'Fn::GetAtt': [child, 'Name'] }, ':*'])] },
+        }),
+        expect.objectContaining({
+          Action: ['events:DescribeRule', 'events:PutRule', 'events:PutTargets'],
+          Resource: {
+            'Fn::Join': ['', expect.arrayContaining([':rule/StepFunctionsGetEventsForStepFunctionsExecutionRule'])],
+          },
+        }),
+      ]),
+    );
+    expect(
+      actionsOf(statements)
+        .filter((a) => a.startsWith('states:'))
+        .sort(),
+    ).toEqual(['states:DescribeExecution', 'states:StartExecution', 'states:StopExecution']);
   });
 
   it('alarms on the first failed execution of each state machine', () => {
     template.resourceCountIs('AWS::CloudWatch::Alarm', 2);
     for (const prefix of ['ClusterUpdate', 'NodePoolRollout'] as const) {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-        Namespace: 'AWS/States', MetricName: 'ExecutionsFailed', Statistic: 'Sum', Period: 300,
-        Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching',
+        Namespace: 'AWS/States',
+        MetricName: 'ExecutionsFailed',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
         Dimensions: [{ Name: 'StateMachineArn', Value: { Ref: stateMachineId(template, prefix) } }],
       });
     }
@@ -147,43 +198,78 @@ describe('ClmWorkflowStack', () => {
   it('grants every task the table, renderers S3 writes, readers S3 reads only', () => {
     for (const task of TASK_FUNCTION_NAMES) {
       const actions = roleActions(template, task);
-      expect({ task, dynamodb: actions.includes('dynamodb:PutItem') && actions.includes('dynamodb:UpdateItem') && actions.includes('dynamodb:Query') }).toEqual({ task, dynamodb: true });
+      expect({
+        task,
+        dynamodb:
+          actions.includes('dynamodb:PutItem') &&
+          actions.includes('dynamodb:UpdateItem') &&
+          actions.includes('dynamodb:Query'),
+      }).toEqual({ task, dynamodb: true });
       expect({ task, read: actions.includes('s3:GetObject*') }).toEqual({ task, read: true });
-      expect({ task, write: actions.includes('s3:PutObject') }).toEqual({ task, write: TASK_NEEDS[task].artifacts === 'write' });
+      expect({ task, write: actions.includes('s3:PutObject') }).toEqual({
+        task,
+        write: TASK_NEEDS[task].artifacts === 'write',
+      });
       expect({ task, delete: actions.some((a) => a.startsWith('s3:DeleteObject')) }).toEqual({ task, delete: false });
     }
   });
 
   it('lets only the tasks that need tokens read the secret', () => {
     for (const task of TASK_FUNCTION_NAMES) {
-      const reads = statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)).filter((s) => actionsOf([s]).includes('secretsmanager:GetSecretValue'));
-      expect({ task, reads: reads.map((s) => s.Resource) }).toEqual({ task, reads: TASK_NEEDS[task].tokens ? [SECRET] : [] });
+      const reads = statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)).filter((s) =>
+        actionsOf([s]).includes('secretsmanager:GetSecretValue'),
+      );
+      expect({ task, reads: reads.map((s) => s.Resource) }).toEqual({
+        task,
+        reads: TASK_NEEDS[task].tokens ? [SECRET] : [],
+      });
     }
   });
 
   it('same-account mode: deploys through a CloudFormation service role, scoped by ARN pattern', () => {
     const stackRole = logicalId(template, 'AWS::IAM::Role', 'ClusterAccessStackRole');
     template.hasResourceProperties('AWS::IAM::Role', {
-      AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'cloudformation.amazonaws.com' } })] },
-      ManagedPolicyArns: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/PowerUserAccess']] }],
+      AssumeRolePolicyDocument: {
+        Statement: [Match.objectLike({ Principal: { Service: 'cloudformation.amazonaws.com' } })],
+      },
+      ManagedPolicyArns: [
+        { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/PowerUserAccess']] },
+      ],
     });
     const deploy = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'DeployStacksRole'));
-    expect(deploy).toEqual(expect.arrayContaining([
-      expect.objectContaining({
-        Action: 'iam:PassRole', Resource: { 'Fn::GetAtt': [stackRole, 'Arn'] },
-        Condition: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
-      }),
-      expect.objectContaining({
-        Action: expect.arrayContaining(['cloudformation:CreateStack', 'cloudformation:UpdateStack', 'cloudformation:DeleteStack']),
-        Resource: expect.arrayContaining([{ 'Fn::Join': ['', expect.arrayContaining([':stack/*'])] }]),
-      }),
-    ]));
+    expect(deploy).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Action: 'iam:PassRole',
+          Resource: { 'Fn::GetAtt': [stackRole, 'Arn'] },
+          Condition: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
+        }),
+        expect.objectContaining({
+          Action: expect.arrayContaining([
+            'cloudformation:CreateStack',
+            'cloudformation:UpdateStack',
+            'cloudformation:DeleteStack',
+          ]),
+          Resource: expect.arrayContaining([{ 'Fn::Join': ['', expect.arrayContaining([':stack/*'])] }]),
+        }),
+      ]),
+    );
     expect(actionsOf(deploy).filter((a) => a.startsWith('autoscaling:') || a.startsWith('ec2:'))).toEqual([]);
     const roll = roleActions(template, 'RollNodePool');
-    expect(roll).toEqual(expect.arrayContaining(['autoscaling:SetDesiredCapacity', 'autoscaling:TerminateInstanceInAutoScalingGroup', 'ec2:TerminateInstances', 'ec2:DescribeInstances']));
+    expect(roll).toEqual(
+      expect.arrayContaining([
+        'autoscaling:SetDesiredCapacity',
+        'autoscaling:TerminateInstanceInAutoScalingGroup',
+        'ec2:TerminateInstances',
+        'ec2:DescribeInstances',
+      ]),
+    );
     expect(roll.filter((a) => a.startsWith('cloudformation:Create') || a === 'iam:PassRole')).toEqual([]);
     for (const task of ['Prepare', 'WaitForApiServer', 'ScaleDownControllers', 'Finalize', 'RecordProblem'] as const) {
-      expect({ task, cloud: roleActions(template, task).filter((a) => /^(cloudformation|autoscaling|ec2|kms|sts|iam):/.test(a)) }).toEqual({ task, cloud: [] });
+      expect({
+        task,
+        cloud: roleActions(template, task).filter((a) => /^(cloudformation|autoscaling|ec2|kms|sts|iam):/.test(a)),
+      }).toEqual({ task, cloud: [] });
     }
     // ApplyManifests deletes the cf-manifest stacks deletions.yaml names: stacks only, never nodes.
     const apply = roleActions(template, 'ApplyManifests');
@@ -193,24 +279,31 @@ describe('ClmWorkflowStack', () => {
     const functions = template.findResources('AWS::Lambda::Function');
     for (const task of TASK_FUNCTION_NAMES) {
       const fn = functions[logicalId(template, 'AWS::Lambda::Function', task)];
-      expect({ task, stackRole: fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN })
-        .toEqual({ task, stackRole: TASK_NEEDS[task].cloud.includes('stacks-write') ? { 'Fn::GetAtt': [stackRole, 'Arn'] } : undefined });
+      expect({ task, stackRole: fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN }).toEqual({
+        task,
+        stackRole: TASK_NEEDS[task].cloud.includes('stacks-write') ? { 'Fn::GetAtt': [stackRole, 'Arn'] } : undefined,
+      });
     }
   });
 
   it('cross-account mode: tasks may only assume the named role, and no service role exists', () => {
     const { workflowTemplate: cross } = synthClm({ assumedRoleName: 'cluster-lifecycle-manager' });
-    expect(Object.keys(cross.findResources('AWS::IAM::Role')).filter((id) => id.startsWith('ClusterAccessStackRole'))).toEqual([]);
+    expect(
+      Object.keys(cross.findResources('AWS::IAM::Role')).filter((id) => id.startsWith('ClusterAccessStackRole')),
+    ).toEqual([]);
     for (const task of TASK_FUNCTION_NAMES) {
       const statements = statementsOf(cross, logicalId(cross, 'AWS::IAM::Role', `${task}Role`));
       const cloud = actionsOf(statements).filter((a) => /^(cloudformation|autoscaling|ec2|kms|sts|iam):/.test(a));
       expect({ task, cloud }).toEqual({ task, cloud: TASK_NEEDS[task].cloud.length > 0 ? ['sts:AssumeRole'] : [] });
       if (cloud.length > 0) {
-        expect(statements.find((s) => s.Action === 'sts:AssumeRole')!.Resource)
-          .toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::*:role/cluster-lifecycle-manager']] });
+        expect(statements.find((s) => s.Action === 'sts:AssumeRole')!.Resource).toEqual({
+          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::*:role/cluster-lifecycle-manager']],
+        });
       }
       const fn = cross.findResources('AWS::Lambda::Function')[logicalId(cross, 'AWS::Lambda::Function', task)];
-      expect(fn.Properties.Environment.Variables).toEqual(expect.objectContaining({ CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager' }));
+      expect(fn.Properties.Environment.Variables).toEqual(
+        expect.objectContaining({ CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager' }),
+      );
       expect(fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN).toBeUndefined();
     }
   });
@@ -218,13 +311,24 @@ describe('ClmWorkflowStack', () => {
   it('warns at synth when the registry or the config sources are missing', () => {
     const { workflow } = synthClm();
     const warnings = workflow.node.metadata.filter((m) => m.type === 'aws:cdk:warning').map((m) => String(m.data));
-    expect(warnings).toEqual(expect.arrayContaining([expect.stringContaining('registryUri is not set'), expect.stringContaining('configSources is not set')]));
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('registryUri is not set'),
+        expect.stringContaining('configSources is not set'),
+      ]),
+    );
   });
 
   it('refuses to synthesize when handler files are missing, naming them', () => {
     const app = testApp();
     const stateful = new ClmStatefulStack(app, 'ClmStateful');
-    expect(() => new ClmWorkflowStack(app, 'ClmWorkflow', { table: stateful.table, artifactBucket: stateful.artifactBucket, handlersDir: join(REPO_ROOT, 'statemachines') }))
-      .toThrow(/Handler entry files missing in .*statemachines: prepare\.ts, render-config\.ts, .*record-problem\.ts/);
+    expect(
+      () =>
+        new ClmWorkflowStack(app, 'ClmWorkflow', {
+          table: stateful.table,
+          artifactBucket: stateful.artifactBucket,
+          handlersDir: join(REPO_ROOT, 'statemachines'),
+        }),
+    ).toThrow(/Handler entry files missing in .*statemachines: prepare\.ts, render-config\.ts, .*record-problem\.ts/);
   });
 });

@@ -8,18 +8,26 @@ import { synthClm } from './synth';
 function violations(app: App, justifications = CLM_JUSTIFICATIONS) {
   app.synth();
   const report = new ClmNagChecks(app, {}, justifications).validateScope(app);
-  return report.violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath ?? r.resourceLogicalId).join(', ')}`);
+  return report.violations.map(
+    (v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath ?? r.resourceLogicalId).join(', ')}`,
+  );
 }
 
 function acknowledged(app: App): { id: string; reason: string }[] {
-  return app.node.findAll().flatMap((c) => c.node.metadata
-    .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-    .flatMap((m) => Object.entries(m.data as Record<string, string>).map(([id, reason]) => ({ id, reason }))));
+  return app.node
+    .findAll()
+    .flatMap((c) =>
+      c.node.metadata
+        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((m) => Object.entries(m.data as Record<string, string>).map(([id, reason]) => ({ id, reason }))),
+    );
 }
 
 describe('cdk-nag AwsSolutions', () => {
   it('finds nothing unexplained in same-account mode', () => {
-    const { app } = synthClm({ tokenSecretArn: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens-AbCdEf' });
+    const { app } = synthClm({
+      tokenSecretArn: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens-AbCdEf',
+    });
     expect(violations(app)).toEqual([]);
   });
 
@@ -30,7 +38,10 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('still reports wildcards nobody justified', () => {
     const { app } = synthClm();
-    const left = violations(app, CLM_JUSTIFICATIONS.filter((j) => !j.finding.test('Resource::*')));
+    const left = violations(
+      app,
+      CLM_JUSTIFICATIONS.filter((j) => !j.finding.test('Resource::*')),
+    );
     expect(left.length).toBeGreaterThan(0);
     expect(left.every((v) => v.startsWith('AwsSolutions-IAM5[Resource::*]'))).toBe(true);
   });
@@ -40,6 +51,7 @@ describe('cdk-nag AwsSolutions', () => {
     violations(app);
     const acks = acknowledged(app);
     expect(acks.length).toBeGreaterThan(10);
-    for (const ack of acks) expect({ id: ack.id, reason: ack.reason.length >= 40 }).toEqual({ id: ack.id, reason: true });
+    for (const ack of acks)
+      expect({ id: ack.id, reason: ack.reason.length >= 40 }).toEqual({ id: ack.id, reason: true });
   });
 });

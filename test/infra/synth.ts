@@ -17,18 +17,25 @@ export function stubHandlersDir(): string {
   mkdirSync(dir, { recursive: true });
   for (const name of TASK_FUNCTION_NAMES) {
     const file = join(dir, `${TASK_FUNCTIONS[name].handler}.ts`);
-    if (!existsSync(file)) writeFileSync(file, `export const handler = async (): Promise<unknown> => ({ task: '${name}' });\n`);
+    if (!existsSync(file))
+      writeFileSync(file, `export const handler = async (): Promise<unknown> => ({ task: '${name}' });\n`);
   }
   return dir;
 }
 
 /** The context of cdk.json (the feature flags): the CLI passes it to the app, so the tests do too. */
 export function cdkJsonContext(): Record<string, unknown> {
-  return (JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> }).context ?? {};
+  return (
+    (JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> }).context ??
+    {}
+  );
 }
 
 export function testApp(): App {
-  return new App({ builtinCloudFormationValidation: false, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+  return new App({
+    builtinCloudFormationValidation: false,
+    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
+  });
 }
 
 export type WorkflowOptions = Omit<ClmWorkflowStackProps, 'table' | 'artifactBucket'>;
@@ -68,6 +75,7 @@ export function actionsOf(statements: readonly PolicyStatementJson[]): string[] 
 /** Logical ID of the single resource of `type` whose logical ID starts with `prefix`. */
 export function logicalId(template: Template, type: string, prefix: string): string {
   const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
-  if (ids.length !== 1) throw new Error(`expected one ${type} starting with ${prefix}, found ${ids.join(', ') || 'none'}`);
+  if (ids.length !== 1)
+    throw new Error(`expected one ${type} starting with ${prefix}, found ${ids.join(', ') || 'none'}`);
   return ids[0];
 }

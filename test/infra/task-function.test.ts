@@ -12,7 +12,13 @@ function build(extra: Partial<ConstructorParameters<typeof TaskFunction>[2]> = {
   const stack = new Stack(testApp(), 'Test');
   const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
   const artifactBucket = new Bucket(stack, 'Bucket');
-  const fn = new TaskFunction(stack, 'Task', { entry: join(stubHandlersDir(), 'prepare.ts'), projectRoot: REPO_ROOT, table, artifactBucket, ...extra });
+  const fn = new TaskFunction(stack, 'Task', {
+    entry: join(stubHandlersDir(), 'prepare.ts'),
+    projectRoot: REPO_ROOT,
+    table,
+    artifactBucket,
+    ...extra,
+  });
   return { fn, template: Template.fromStack(stack) };
 }
 
@@ -44,7 +50,11 @@ describe('TaskFunction', () => {
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: [
-          { Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Effect: 'Allow', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^TaskLogs'), 'Arn'] } },
+          {
+            Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+            Effect: 'Allow',
+            Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^TaskLogs'), 'Arn'] },
+          },
           { Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Effect: 'Allow', Resource: '*' },
         ],
       },
@@ -53,20 +63,40 @@ describe('TaskFunction', () => {
   });
 
   it('takes memory, timeout, retention, service name and extra environment from its props', () => {
-    const { template } = build({ memorySize: 1024, timeout: Duration.seconds(120), logRetention: RetentionDays.ONE_WEEK, serviceName: 'clm-test', environment: { EXTRA: '1' } });
+    const { template } = build({
+      memorySize: 1024,
+      timeout: Duration.seconds(120),
+      logRetention: RetentionDays.ONE_WEEK,
+      serviceName: 'clm-test',
+      environment: { EXTRA: '1' },
+    });
     template.hasResourceProperties('AWS::Lambda::Function', {
-      MemorySize: 1024, Timeout: 120,
+      MemorySize: 1024,
+      Timeout: 120,
       Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'clm-test', EXTRA: '1' }) },
     });
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
   });
 
   it('bundles every dependency but the runtime AWS SDK into one minified CommonJS file for node22', () => {
-    expect(TASK_BUNDLING).toEqual(expect.objectContaining({ format: 'cjs', minify: true, target: 'node22', external: ['@aws-sdk/*', '@smithy/*'], sourcemap: true }));
+    expect(TASK_BUNDLING).toEqual(
+      expect.objectContaining({
+        format: 'cjs',
+        minify: true,
+        target: 'node22',
+        external: ['@aws-sdk/*', '@smithy/*'],
+        sourcemap: true,
+      }),
+    );
   });
 
   it('stubs whatwg-url with a file that exists, given relative to the project root for esbuild', () => {
-    expect(Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [name, path.startsWith('./'), existsSync(join(REPO_ROOT, path))]))
-      .toEqual([['whatwg-url', true, true]]);
+    expect(
+      Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [
+        name,
+        path.startsWith('./'),
+        existsSync(join(REPO_ROOT, path)),
+      ]),
+    ).toEqual([['whatwg-url', true, true]]);
   });
 });

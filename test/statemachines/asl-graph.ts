@@ -77,9 +77,14 @@ export function loadAsl(key: StateMachineKey): AslMachine {
 
 /** Fake but well-formed ARNs for every placeholder (Lambda functions or state machines). */
 export function fakeArns(text: string, account = '123456789012', region = 'eu-central-1'): Record<string, string> {
-  return Object.fromEntries(placeholdersIn(text).map((key) => [key, key.endsWith('StateMachineArn')
-    ? `arn:aws:states:${region}:${account}:stateMachine:${key.replace(/Arn$/, '')}`
-    : `arn:aws:lambda:${region}:${account}:function:${key.replace(/Arn$/, '')}`]));
+  return Object.fromEntries(
+    placeholdersIn(text).map((key) => [
+      key,
+      key.endsWith('StateMachineArn')
+        ? `arn:aws:states:${region}:${account}:stateMachine:${key.replace(/Arn$/, '')}`
+        : `arn:aws:lambda:${region}:${account}:function:${key.replace(/Arn$/, '')}`,
+    ]),
+  );
 }
 
 /** The ASL as deployed, with fake ARNs in place of the placeholders. */

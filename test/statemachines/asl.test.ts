@@ -2,23 +2,62 @@
 import aslValidator from 'asl-validator';
 import { ERROR_NAMES, RETRYABLE_ERROR_NAMES } from '../../lambdas/shared/errors';
 import {
-  DECISION, DELETE_STAGES, DEPLOY_STAGES, MANIFEST_PHASES, MAX_ROLLOUT_ITERATIONS, ROLLOUT_RESULT, STEP_STATUS,
+  DECISION,
+  DELETE_STAGES,
+  DEPLOY_STAGES,
+  MANIFEST_PHASES,
+  MAX_ROLLOUT_ITERATIONS,
+  ROLLOUT_RESULT,
+  STEP_STATUS,
 } from '../../lambdas/contracts/status';
 import { RolloutInput, RolloutOutput } from '../../lambdas/contracts/cluster-update';
 import {
-  ASL_FILES, SUBSTITUTION_KEYS, TASK_FUNCTIONS, placeholdersIn, substitutePlaceholders,
+  ASL_FILES,
+  SUBSTITUTION_KEYS,
+  TASK_FUNCTIONS,
+  placeholdersIn,
+  substitutePlaceholders,
 } from '../../infra/state-machine-substitutions';
 import type { StateMachineKey } from '../../infra/state-machine-substitutions';
 import {
-  aslText, fakeArns, flattenRules, loadAsl, loadSubstitutedAsl, placeholderOf, reachable, walkStates,
+  aslText,
+  fakeArns,
+  flattenRules,
+  loadAsl,
+  loadSubstitutedAsl,
+  placeholderOf,
+  reachable,
+  walkStates,
 } from './asl-graph';
 import type { AslState, WalkedState } from './asl-graph';
 
 const MACHINES = Object.keys(ASL_FILES) as StateMachineKey[];
-const LAMBDA_SERVICE_ERRORS = ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'];
+const LAMBDA_SERVICE_ERRORS = [
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+];
 const SFN_SERVICE_ERRORS = ['StepFunctions.ExecutionLimitExceeded', 'StepFunctions.SdkClientException'];
 /** Predefined Step Functions error codes (ASL spec + AWS additions) that may appear in ErrorEquals. */
-const STATES_ERRORS = ['States.ALL', 'States.TaskFailed', 'States.Timeout', 'States.HeartbeatTimeout', 'States.Permissions', 'States.Runtime', 'States.DataLimitExceeded', 'States.ResultPathMatchFailure', 'States.ParameterPathFailure', 'States.BranchFailed', 'States.NoChoiceMatched', 'States.IntrinsicFailure', 'States.ExceedToleratedFailureThreshold', 'States.ItemReaderFailed', 'States.ResultWriterFailed', 'States.QueryEvaluationError'];
+const STATES_ERRORS = [
+  'States.ALL',
+  'States.TaskFailed',
+  'States.Timeout',
+  'States.HeartbeatTimeout',
+  'States.Permissions',
+  'States.Runtime',
+  'States.DataLimitExceeded',
+  'States.ResultPathMatchFailure',
+  'States.ParameterPathFailure',
+  'States.BranchFailed',
+  'States.NoChoiceMatched',
+  'States.IntrinsicFailure',
+  'States.ExceedToleratedFailureThreshold',
+  'States.ItemReaderFailed',
+  'States.ResultWriterFailed',
+  'States.QueryEvaluationError',
+];
 const START_CHILD_SYNC = 'arn:aws:states:::states:startExecution.sync:2';
 
 /** Where each Lambda task's result goes (lambdas/contracts/cluster-update.ts). */
@@ -71,10 +110,17 @@ describe.each(MACHINES)('ASL %s', (key) => {
 
   it('names only exported errors, States.*, Lambda.* or StepFunctions.* in ErrorEquals', () => {
     const ours = new Set<string>(Object.values(ERROR_NAMES));
-    const names = states(key).flatMap(({ state }) => [...(state.Retry ?? []), ...(state.Catch ?? [])].flatMap((r) => r.ErrorEquals));
+    const names = states(key).flatMap(({ state }) =>
+      [...(state.Retry ?? []), ...(state.Catch ?? [])].flatMap((r) => r.ErrorEquals),
+    );
     expect(names.length).toBeGreaterThan(0);
-    const unknown = names.filter((name) => !ours.has(name) && !STATES_ERRORS.includes(name)
-      && !LAMBDA_SERVICE_ERRORS.includes(name) && !SFN_SERVICE_ERRORS.includes(name));
+    const unknown = names.filter(
+      (name) =>
+        !ours.has(name) &&
+        !STATES_ERRORS.includes(name) &&
+        !LAMBDA_SERVICE_ERRORS.includes(name) &&
+        !SFN_SERVICE_ERRORS.includes(name),
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -82,7 +128,9 @@ describe.each(MACHINES)('ASL %s', (key) => {
     const ours = new Set<string>(Object.values(ERROR_NAMES));
     for (const { name, state } of states(key)) {
       for (const retrier of state.Retry ?? []) {
-        const offending = retrier.ErrorEquals.filter((e) => (ours.has(e) && !RETRYABLE_ERROR_NAMES.includes(e as never)) || e.startsWith('States.'));
+        const offending = retrier.ErrorEquals.filter(
+          (e) => (ours.has(e) && !RETRYABLE_ERROR_NAMES.includes(e as never)) || e.startsWith('States.'),
+        );
         expect({ state: name, offending }).toEqual({ state: name, offending: [] });
       }
     }
@@ -108,22 +156,40 @@ describe.each(MACHINES)('ASL %s', (key) => {
   it('retries Lambda service errors with FULL jitter and our retryable errors with backoff on every Lambda task', () => {
     for (const { name, state } of lambdaTasks(key)) {
       const service = state.Retry!.find((r) => LAMBDA_SERVICE_ERRORS.every((e) => r.ErrorEquals.includes(e)));
-      expect({ state: name, service: service && { jitter: service.JitterStrategy, backoff: (service.BackoffRate ?? 2) > 1 } })
-        .toEqual({ state: name, service: { jitter: 'FULL', backoff: true } });
+      expect({
+        state: name,
+        service: service && { jitter: service.JitterStrategy, backoff: (service.BackoffRate ?? 2) > 1 },
+      }).toEqual({ state: name, service: { jitter: 'FULL', backoff: true } });
       const ours = state.Retry!.find((r) => RETRYABLE_ERROR_NAMES.every((e) => r.ErrorEquals.includes(e)));
-      expect({ state: name, ours: ours && (ours.BackoffRate ?? 2) > 1 && (ours.MaxAttempts ?? 3) > 0 }).toEqual({ state: name, ours: true });
+      expect({ state: name, ours: ours && (ours.BackoffRate ?? 2) > 1 && (ours.MaxAttempts ?? 3) > 0 }).toEqual({
+        state: name,
+        ours: true,
+      });
     }
   });
 
   it('compares Choice variables only against the status vocabularies and MAX_ROLLOUT_ITERATIONS', () => {
-    const strings = new Set<string>([...Object.values(DECISION), ...Object.values(STEP_STATUS), ...Object.values(ROLLOUT_RESULT)]);
+    const strings = new Set<string>([
+      ...Object.values(DECISION),
+      ...Object.values(STEP_STATUS),
+      ...Object.values(ROLLOUT_RESULT),
+    ]);
     for (const { name, state } of ofType(key, 'Choice')) {
       for (const rule of flattenRules(state.Choices ?? [])) {
         const operators = Object.keys(rule).filter((k) => !['Variable', 'Next'].includes(k));
-        expect({ state: name, operators }).toEqual({ state: name, operators: [expect.stringMatching(/^(StringEquals|NumericGreaterThanEquals)$/)] });
-        if ('StringEquals' in rule) expect({ state: name, value: strings.has(rule.StringEquals as string) }).toEqual({ state: name, value: true });
+        expect({ state: name, operators }).toEqual({
+          state: name,
+          operators: [expect.stringMatching(/^(StringEquals|NumericGreaterThanEquals)$/)],
+        });
+        if ('StringEquals' in rule)
+          expect({ state: name, value: strings.has(rule.StringEquals as string) }).toEqual({
+            state: name,
+            value: true,
+          });
         if ('NumericGreaterThanEquals' in rule) {
-          expect(rule).toEqual(expect.objectContaining({ Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS }));
+          expect(rule).toEqual(
+            expect.objectContaining({ Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS }),
+          );
         }
       }
     }
@@ -132,9 +198,18 @@ describe.each(MACHINES)('ASL %s', (key) => {
   it('has only existing transition targets and no unreachable state', () => {
     for (const walked of states(key)) {
       const scope = walked.scope;
-      for (const target of [walked.state.Next, walked.state.Default, ...(walked.state.Choices ?? []).map((c) => c.Next), ...(walked.state.Catch ?? []).map((c) => c.Next)]) {
+      for (const target of [
+        walked.state.Next,
+        walked.state.Default,
+        ...(walked.state.Choices ?? []).map((c) => c.Next),
+        ...(walked.state.Catch ?? []).map((c) => c.Next),
+      ]) {
         if (target === undefined) continue;
-        expect({ from: walked.name, to: target, exists: target in scope.States }).toEqual({ from: walked.name, to: target, exists: true });
+        expect({ from: walked.name, to: target, exists: target in scope.States }).toEqual({
+          from: walked.name,
+          to: target,
+          exists: true,
+        });
       }
       const live = reachable(scope);
       expect({ state: walked.name, reachable: live.has(walked.name) }).toEqual({ state: walked.name, reachable: true });
@@ -145,9 +220,17 @@ describe.each(MACHINES)('ASL %s', (key) => {
     for (const { name, state } of lambdaTasks(key)) {
       expect({ state: name, Parameters: state.Parameters }).toEqual({
         state: name,
-        Parameters: { 'state.$': '$', 'executionId.$': '$$.Execution.Id', 'stateName.$': '$$.State.Name', params: expect.any(Object) },
+        Parameters: {
+          'state.$': '$',
+          'executionId.$': '$$.Execution.Id',
+          'stateName.$': '$$.State.Name',
+          params: expect.any(Object),
+        },
       });
-      expect({ state: name, ResultPath: state.ResultPath }).toEqual({ state: name, ResultPath: RESULT_PATHS[placeholderOf(state)!] });
+      expect({ state: name, ResultPath: state.ResultPath }).toEqual({
+        state: name,
+        ResultPath: RESULT_PATHS[placeholderOf(state)!],
+      });
     }
   });
 
@@ -173,18 +256,32 @@ describe.each(MACHINES)('ASL %s', (key) => {
     for (const { name, state, scope } of states(key).filter((s) => s.state.Type === 'Wait')) {
       expect({ wait: name, SecondsPath: state.SecondsPath }).toEqual({ wait: name, SecondsPath: '$.step.waitSeconds' });
       const task = scope.States[state.Next!];
-      expect({ wait: name, next: task.Type, resultPath: task.ResultPath }).toEqual({ wait: name, next: 'Task', resultPath: '$.step' });
+      expect({ wait: name, next: task.Type, resultPath: task.ResultPath }).toEqual({
+        wait: name,
+        next: 'Task',
+        resultPath: '$.step',
+      });
       const choice = scope.States[task.Next!];
       expect(choice.Type).toBe('Choice');
       // entered when the step is not done: either an IN_PROGRESS rule or the Default after the DONE/hand-over rules
       const byRule = flattenRules(choice.Choices!).filter((r) => r.Next === name);
-      const entered = byRule.length > 0 ? byRule.map((r) => `${r.Variable}=${String(r.StringEquals)}`) : [choice.Default === name ? 'Default' : 'never'];
-      expect({ wait: name, entered }).toEqual({ wait: name, entered: [byRule.length > 0 ? `$.step.status=${STEP_STATUS.IN_PROGRESS}` : 'Default'] });
+      const entered =
+        byRule.length > 0
+          ? byRule.map((r) => `${r.Variable}=${String(r.StringEquals)}`)
+          : [choice.Default === name ? 'Default' : 'never'];
+      expect({ wait: name, entered }).toEqual({
+        wait: name,
+        entered: [byRule.length > 0 ? `$.step.status=${STEP_STATUS.IN_PROGRESS}` : 'Default'],
+      });
     }
     for (const { name, state, scope } of lambdaTasks(key).filter((s) => s.state.ResultPath === '$.step')) {
       const choice = scope.States[state.Next!];
       const variables = flattenRules(choice.Choices ?? []).map((r) => r.Variable);
-      expect({ task: name, next: choice.Type, checksStatus: variables.includes('$.step.status') }).toEqual({ task: name, next: 'Choice', checksStatus: true });
+      expect({ task: name, next: choice.Type, checksStatus: variables.includes('$.step.status') }).toEqual({
+        task: name,
+        next: 'Choice',
+        checksStatus: true,
+      });
     }
   });
 
@@ -192,7 +289,11 @@ describe.each(MACHINES)('ASL %s', (key) => {
     const fails = ofType(key, 'Fail');
     expect(fails.length).toBeGreaterThan(0);
     for (const { name, state } of fails) {
-      expect({ name, ErrorPath: state.ErrorPath, CausePath: state.CausePath }).toEqual({ name, ErrorPath: '$.error.Error', CausePath: '$.error.Cause' });
+      expect({ name, ErrorPath: state.ErrorPath, CausePath: state.CausePath }).toEqual({
+        name,
+        ErrorPath: '$.error.Error',
+        CausePath: '$.error.Cause',
+      });
     }
     for (const { name, state } of states(key)) {
       for (const catcher of state.Catch ?? []) {
@@ -213,15 +314,23 @@ describe('ASL cluster-update', () => {
     expect(machine.StartAt).toBe('Prepare');
     expect(machine.States.Prepare.Next).toBe('DecideAction');
     const branches = Object.fromEntries(decide.Choices!.map((c) => [c.StringEquals, c.Next]));
-    expect(branches).toEqual({ NOOP: 'NoChanges', SKIP: 'Skipped', UPDATE: 'RenderConfig', DECOMMISSION: 'ScaleDownControllers' });
+    expect(branches).toEqual({
+      NOOP: 'NoChanges',
+      SKIP: 'Skipped',
+      UPDATE: 'RenderConfig',
+      DECOMMISSION: 'ScaleDownControllers',
+    });
     expect(Object.keys(branches).sort()).toEqual(Object.values(DECISION).sort());
     expect(machine.States.NoChanges.Type).toBe('Succeed');
     expect(machine.States.Skipped.Type).toBe('Succeed');
   });
 
   it('uses every deploy stage, delete stage and manifest phase', () => {
-    const values = (placeholder: string, field: string) => lambdaTasks('clusterUpdate')
-      .filter((s) => placeholderOf(s.state) === placeholder).map((s) => (s.state.Parameters!.params as Record<string, string>)[field]).sort();
+    const values = (placeholder: string, field: string) =>
+      lambdaTasks('clusterUpdate')
+        .filter((s) => placeholderOf(s.state) === placeholder)
+        .map((s) => (s.state.Parameters!.params as Record<string, string>)[field])
+        .sort();
     expect(values(TASK_FUNCTIONS.DeployStacks.placeholder, 'stage')).toEqual([...DEPLOY_STAGES].sort());
     expect(values(TASK_FUNCTIONS.DeleteStacks.placeholder, 'stage')).toEqual([...DELETE_STAGES].sort());
     expect(values(TASK_FUNCTIONS.ApplyManifests.placeholder, 'phase')).toEqual([...MANIFEST_PHASES].sort());
@@ -234,19 +343,35 @@ describe('ASL cluster-update', () => {
       ['RollWorkerPools', '$.resources.rollWorkerPools'],
     ]);
     for (const { name, state } of maps) {
-      expect({ name, MaxConcurrency: state.MaxConcurrency, ResultPath: state.ResultPath }).toEqual({ name, MaxConcurrency: 1, ResultPath: null });
+      expect({ name, MaxConcurrency: state.MaxConcurrency, ResultPath: state.ResultPath }).toEqual({
+        name,
+        MaxConcurrency: 1,
+        ResultPath: null,
+      });
       expect(state.ItemSelector).toEqual({
-        'clusterId.$': '$.clusterId', 'targetVersion.$': '$.run.targetVersion', 'holder.$': '$.run.holder', 'pool.$': '$$.Map.Item.Value', 'options.$': '$.options',
+        'clusterId.$': '$.clusterId',
+        'targetVersion.$': '$.run.targetVersion',
+        'holder.$': '$.run.holder',
+        'pool.$': '$$.Map.Item.Value',
+        'options.$': '$.options',
       });
       const inner = state.ItemProcessor!;
       const start = inner.States[inner.StartAt];
       expect(start.Resource).toBe(START_CHILD_SYNC);
       expect(start.Parameters!.StateMachineArn).toBe('${NodePoolRolloutStateMachineArn}');
       const inputKeys = Object.keys(start.Parameters!.Input).map((k) => k.replace(/\.\$$/, ''));
-      expect(inputKeys.filter((k) => k !== 'AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID').sort()).toEqual(Object.keys(RolloutInput.shape).sort());
-      expect(Object.keys(start.ResultSelector!).map((k) => k.replace(/\.\$$/, '')).every((k) => k in RolloutOutput.shape)).toBe(true);
+      expect(inputKeys.filter((k) => k !== 'AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID').sort()).toEqual(
+        Object.keys(RolloutInput.shape).sort(),
+      );
+      expect(
+        Object.keys(start.ResultSelector!)
+          .map((k) => k.replace(/\.\$$/, ''))
+          .every((k) => k in RolloutOutput.shape),
+      ).toBe(true);
       const finished = inner.States[start.Next!];
-      expect(finished.Choices).toEqual([{ Variable: '$.rollout.status', StringEquals: ROLLOUT_RESULT.CONTINUE, Next: inner.StartAt }]);
+      expect(finished.Choices).toEqual([
+        { Variable: '$.rollout.status', StringEquals: ROLLOUT_RESULT.CONTINUE, Next: inner.StartAt },
+      ]);
       expect(inner.States[finished.Default!].Type).toBe('Succeed');
       const retried = start.Retry!.flatMap((r) => r.ErrorEquals);
       expect(retried).toEqual(expect.arrayContaining(SFN_SERVICE_ERRORS));
@@ -263,10 +388,27 @@ describe('ASL cluster-update', () => {
       // follow the "done" edge: a Choice's Default, else Next
       name = state.Type === 'Choice' ? state.Default : state.Next;
     }
-    expect(order.filter((n) => machine.States[n].Type === 'Task' || machine.States[n].Type === 'Map' || machine.States[n].Type === 'Succeed')).toEqual([
-      'RenderConfig', 'DeployMainStack', 'RenderClusterResources', 'DeployCfManifestStacks', 'DeployMasterPoolStacks',
-      'WaitForApiServer', 'RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions',
-      'ApplyManifests', 'PostApplyDeletions', 'RemoveDeletedPools', 'Finalize', 'Updated',
+    expect(
+      order.filter(
+        (n) =>
+          machine.States[n].Type === 'Task' || machine.States[n].Type === 'Map' || machine.States[n].Type === 'Succeed',
+      ),
+    ).toEqual([
+      'RenderConfig',
+      'DeployMainStack',
+      'RenderClusterResources',
+      'DeployCfManifestStacks',
+      'DeployMasterPoolStacks',
+      'WaitForApiServer',
+      'RollMasterPools',
+      'DeployWorkerPoolStacks',
+      'RollWorkerPools',
+      'PreApplyDeletions',
+      'ApplyManifests',
+      'PostApplyDeletions',
+      'RemoveDeletedPools',
+      'Finalize',
+      'Updated',
     ]);
   });
 
@@ -279,7 +421,11 @@ describe('ASL cluster-update', () => {
       name = state.Type === 'Choice' ? state.Default : state.Next;
     }
     expect(order.filter((n) => ['Task', 'Succeed'].includes(machine.States[n].Type))).toEqual([
-      'ScaleDownControllers', 'DeleteClusterStacks', 'DeleteMainStack', 'FinalizeDecommission', 'Decommissioned',
+      'ScaleDownControllers',
+      'DeleteClusterStacks',
+      'DeleteMainStack',
+      'FinalizeDecommission',
+      'Decommissioned',
     ]);
   });
 
@@ -291,7 +437,9 @@ describe('ASL cluster-update', () => {
     const catchers = all.filter((s) => s.name !== 'RecordProblem').flatMap((s) => s.state.Catch ?? []);
     expect(catchers.length).toBeGreaterThan(10);
     expect(new Set(catchers.map((c) => c.Next))).toEqual(new Set(['RecordProblem']));
-    expect(machine.States.UnknownDecision).toEqual(expect.objectContaining({ Type: 'Pass', ResultPath: '$.error', Next: 'RecordProblem' }));
+    expect(machine.States.UnknownDecision).toEqual(
+      expect.objectContaining({ Type: 'Pass', ResultPath: '$.error', Next: 'RecordProblem' }),
+    );
     expect(Object.values(ERROR_NAMES)).toContain(machine.States.UnknownDecision.Parameters!.Error);
   });
 });
@@ -308,14 +456,21 @@ describe('ASL node-pool-rollout', () => {
     ]);
     expect(machine.States.RollStepResult.Default).toBe('WaitForNodes');
     expect(machine.States.WaitForNodes.Next).toBe('RollStep');
-    expect(machine.States.RollStep.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'RolloutFailed' }]);
+    expect(machine.States.RollStep.Catch).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'RolloutFailed' },
+    ]);
   });
 
   it('returns the RolloutOutput contract from both end states', () => {
-    for (const [name, status] of [['RolloutDone', ROLLOUT_RESULT.DONE], ['HandOver', ROLLOUT_RESULT.CONTINUE]] as const) {
+    for (const [name, status] of [
+      ['RolloutDone', ROLLOUT_RESULT.DONE],
+      ['HandOver', ROLLOUT_RESULT.CONTINUE],
+    ] as const) {
       const state = machine.States[name];
       expect(state).toEqual(expect.objectContaining({ Type: 'Pass', End: true }));
-      const keys = Object.keys(state.Parameters!).map((k) => k.replace(/\.\$$/, '')).sort();
+      const keys = Object.keys(state.Parameters!)
+        .map((k) => k.replace(/\.\$$/, ''))
+        .sort();
       expect(keys).toEqual(Object.keys(RolloutOutput.shape).sort());
       expect(state.Parameters!.status).toBe(status);
     }

@@ -43,7 +43,9 @@ const built = new Map<AslMachine, StateMachine>();
 function build(machine: AslMachine): StateMachine {
   let sm = built.get(machine);
   if (!sm) {
-    sm = new StateMachine(machine as unknown as StateMachineDefinition, { validationOptions: { checkArn: true, checkPaths: true } });
+    sm = new StateMachine(machine as unknown as StateMachineDefinition, {
+      validationOptions: { checkArn: true, checkPaths: true },
+    });
     built.set(machine, sm);
   }
   return sm;
@@ -55,19 +57,28 @@ function build(machine: AslMachine): StateMachine {
  */
 function withStateName(name: string, fn: FakeTask): (payload: unknown) => Promise<never> {
   return async (payload: unknown) => {
-    const named = payload && typeof payload === 'object' && (payload as { stateName?: unknown }).stateName === LOCAL_STATE_NAME
-      ? { ...(payload as object), stateName: name } : payload;
+    const named =
+      payload && typeof payload === 'object' && (payload as { stateName?: unknown }).stateName === LOCAL_STATE_NAME
+        ? { ...(payload as object), stateName: name }
+        : payload;
     return fn(named) as never;
   };
 }
 
 const LOCAL_STATE_NAME = '(local)';
 
-async function execute(machine: AslMachine, input: unknown, tasks: Record<string, FakeTask>, executionId: string): Promise<HarnessRun> {
+async function execute(
+  machine: AslMachine,
+  input: unknown,
+  tasks: Record<string, FakeTask>,
+  executionId: string,
+): Promise<HarnessRun> {
   const { waits, retries } = zeroOverrides(machine);
   const execution = build(machine).run(input as never, {
     overrides: {
-      taskResourceLocalHandlers: Object.fromEntries(Object.entries(tasks).map(([name, fn]) => [name, withStateName(name, fn)])),
+      taskResourceLocalHandlers: Object.fromEntries(
+        Object.entries(tasks).map(([name, fn]) => [name, withStateName(name, fn)]),
+      ),
       waitTimeOverrides: waits,
       retryIntervalOverrides: retries,
     },
@@ -89,7 +100,12 @@ async function execute(machine: AslMachine, input: unknown, tasks: Record<string
   } catch (failure) {
     await collecting;
     const cause = (failure as { cause?: { name?: string; message?: string } }).cause;
-    return { error: { name: cause?.name ?? String(failure), cause: cause?.message ?? '' }, entered, retried, children: [] };
+    return {
+      error: { name: cause?.name ?? String(failure), cause: cause?.message ?? '' },
+      entered,
+      retried,
+      children: [],
+    };
   }
 }
 
@@ -98,12 +114,16 @@ async function execute(machine: AslMachine, input: unknown, tasks: Record<string
  * like `startExecution.sync:2` (`{ Output, Status }`); a failed child fails the task with `States.TaskFailed` and a
  * JSON cause holding the child's error, as Step Functions does.
  */
-const machines = { clusterUpdate: loadSubstitutedAsl('clusterUpdate'), nodePoolRollout: loadSubstitutedAsl('nodePoolRollout') };
+const machines = {
+  clusterUpdate: loadSubstitutedAsl('clusterUpdate'),
+  nodePoolRollout: loadSubstitutedAsl('nodePoolRollout'),
+};
 
 export async function runClusterUpdate(input: unknown, options: HarnessOptions): Promise<HarnessRun> {
   const parent = machines.clusterUpdate;
   const child = machines.nodePoolRollout;
-  const executionId = options.executionId ?? 'arn:aws:states:eu-central-1:123456789012:execution:clm-cluster-update:test-1';
+  const executionId =
+    options.executionId ?? 'arn:aws:states:eu-central-1:123456789012:execution:clm-cluster-update:test-1';
   const children: HarnessRun[] = [];
   const tasks: Record<string, FakeTask> = { ...options.tasks };
   for (const { name, state } of walkStates(parent)) {
@@ -113,9 +133,16 @@ export async function runClusterUpdate(input: unknown, options: HarnessOptions):
       const run = await execute(child, request.Input, { ...(options.childTasks ?? {}) }, childId);
       children.push(run);
       if (run.error) {
-        throw Object.assign(new Error(JSON.stringify({ Error: run.error.name, Cause: run.error.cause })), { name: 'States.TaskFailed' });
+        throw Object.assign(new Error(JSON.stringify({ Error: run.error.name, Cause: run.error.cause })), {
+          name: 'States.TaskFailed',
+        });
       }
-      return { Status: 'SUCCEEDED', ExecutionArn: childId, StateMachineArn: request.StateMachineArn, Output: run.output };
+      return {
+        Status: 'SUCCEEDED',
+        ExecutionArn: childId,
+        StateMachineArn: request.StateMachineArn,
+        Output: run.output,
+      };
     };
   }
   const run = await execute(parent, input, tasks, executionId);
@@ -123,6 +150,14 @@ export async function runClusterUpdate(input: unknown, options: HarnessOptions):
 }
 
 /** Run node-pool-rollout alone with fakes. */
-export async function runNodePoolRollout(input: unknown, tasks: Readonly<Record<string, FakeTask>>): Promise<HarnessRun> {
-  return execute(machines.nodePoolRollout, input, { ...tasks }, 'arn:aws:states:eu-central-1:123456789012:execution:clm-node-pool-rollout:test-1');
+export async function runNodePoolRollout(
+  input: unknown,
+  tasks: Readonly<Record<string, FakeTask>>,
+): Promise<HarnessRun> {
+  return execute(
+    machines.nodePoolRollout,
+    input,
+    { ...tasks },
+    'arn:aws:states:eu-central-1:123456789012:execution:clm-node-pool-rollout:test-1',
+  );
 }

@@ -1,4 +1,9 @@
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { createServer } from 'node:net';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -28,17 +33,37 @@ export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
   const libDir = dynamoDbLocalLibDir();
   const classDir = compiledLauncher(libDir);
   const classpath = [classDir, join(libDir, 'DynamoDBLocal.jar'), join(libDir, 'DynamoDBLocal_lib', '*')].join(':');
-  const child = spawn('java', [
-    `-Djava.library.path=${join(libDir, 'DynamoDBLocal_lib')}`, '-cp', classpath, 'DynamoDBLocalLoopback',
-    '-inMemory', '-port', String(port), '-disableTelemetry',
-  ], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0', JAVA_TOOL_OPTIONS: JVM_OPTIONS } });
+  const child = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(libDir, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      classpath,
+      'DynamoDBLocalLoopback',
+      '-inMemory',
+      '-port',
+      String(port),
+      '-disableTelemetry',
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, DDB_LOCAL_TELEMETRY: '0', JAVA_TOOL_OPTIONS: JVM_OPTIONS },
+    },
+  );
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
   // A JVM left behind when the test process dies is re-parented to PID 1 and keeps running: kill it on exit.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, requestHandler: { requestTimeout: 10_000, connectionTimeout: 2_000 } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    requestHandler: { requestTimeout: 10_000, connectionTimeout: 2_000 },
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -47,7 +72,9 @@ export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
     } catch (error) {
       if (child.exitCode !== null || Date.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`DynamoDB Local did not start on ${endpoint} (java exit code ${child.exitCode}): ${(error as Error).message}\n${stderr}`);
+        throw new Error(
+          `DynamoDB Local did not start on ${endpoint} (java exit code ${child.exitCode}): ${(error as Error).message}\n${stderr}`,
+        );
       }
       await new Promise((done) => setTimeout(done, 100));
     }
@@ -56,13 +83,26 @@ export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
     client,
     endpoint,
     async createTable(name) {
-      await client.send(new CreateTableCommand({
-        TableName: name,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
-      }));
-      await client.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } }));
+      await client.send(
+        new CreateTableCommand({
+          TableName: name,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [
+            { AttributeName: 'pk', AttributeType: 'S' },
+            { AttributeName: 'sk', AttributeType: 'S' },
+          ],
+          KeySchema: [
+            { AttributeName: 'pk', KeyType: 'HASH' },
+            { AttributeName: 'sk', KeyType: 'RANGE' },
+          ],
+        }),
+      );
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: name,
+          TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        }),
+      );
     },
     async stop() {
       client.destroy();
@@ -71,7 +111,10 @@ export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
         if (child.exitCode !== null) return done();
         child.once('exit', () => done());
         child.kill();
-        setTimeout(() => { child.kill('SIGKILL'); done(); }, 3000).unref();
+        setTimeout(() => {
+          child.kill('SIGKILL');
+          done();
+        }, 3000).unref();
       });
     },
   };
@@ -93,11 +136,24 @@ function compiledLauncher(libDir: string): string {
   const temp = `${target}.tmp-${process.pid}`;
   mkdirSync(temp, { recursive: true });
   try {
-    execFileSync('javac', ['-nowarn', '-cp', `${join(libDir, 'DynamoDBLocal.jar')}:${join(libDir, 'DynamoDBLocal_lib', '*')}`, '-d', temp, LAUNCHER_SOURCE], { stdio: 'pipe' });
+    execFileSync(
+      'javac',
+      [
+        '-nowarn',
+        '-cp',
+        `${join(libDir, 'DynamoDBLocal.jar')}:${join(libDir, 'DynamoDBLocal_lib', '*')}`,
+        '-d',
+        temp,
+        LAUNCHER_SOURCE,
+      ],
+      { stdio: 'pipe' },
+    );
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });
     const output = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
-    throw new Error(`dynamodb-local.ts: 'javac ${LAUNCHER_SOURCE}' failed (JDK 17 needed): ${(error as Error).message}\n${output}`);
+    throw new Error(
+      `dynamodb-local.ts: 'javac ${LAUNCHER_SOURCE}' failed (JDK 17 needed): ${(error as Error).message}\n${output}`,
+    );
   }
   try {
     renameSync(temp, target);

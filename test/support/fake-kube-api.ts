@@ -47,12 +47,27 @@ const BUILTIN: FakeResource[] = [
   { groupVersion: 'v1', plural: 'services', singular: 'service', kind: 'Service', namespaced: true },
   { groupVersion: 'apps/v1', plural: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true },
   { groupVersion: 'apps/v1', plural: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true },
-  { groupVersion: 'policy/v1', plural: 'poddisruptionbudgets', singular: 'poddisruptionbudget', kind: 'PodDisruptionBudget', namespaced: true },
-  { groupVersion: 'apiextensions.k8s.io/v1', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', kind: 'CustomResourceDefinition', namespaced: false },
+  {
+    groupVersion: 'policy/v1',
+    plural: 'poddisruptionbudgets',
+    singular: 'poddisruptionbudget',
+    kind: 'PodDisruptionBudget',
+    namespaced: true,
+  },
+  {
+    groupVersion: 'apiextensions.k8s.io/v1',
+    plural: 'customresourcedefinitions',
+    singular: 'customresourcedefinition',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+  },
   { groupVersion: 'example.org/v1', plural: 'widgets', singular: 'widget', kind: 'Widget', namespaced: true },
 ];
 const SUBRESOURCES: Record<string, { name: string; kind: string }[]> = {
-  'v1/pods': [{ name: 'pods/eviction', kind: 'Eviction' }, { name: 'pods/status', kind: 'Pod' }],
+  'v1/pods': [
+    { name: 'pods/eviction', kind: 'Eviction' },
+    { name: 'pods/status', kind: 'Pod' },
+  ],
   'apps/v1/deployments': [{ name: 'deployments/scale', kind: 'Scale' }],
 };
 
@@ -121,7 +136,9 @@ export class FakeKubeApi {
       res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
-    const hit = this.injected.find((i) => (!i.method || i.method === recorded.method) && matches(i.path, recorded.path) && (i.times ?? 0) > 0);
+    const hit = this.injected.find(
+      (i) => (!i.method || i.method === recorded.method) && matches(i.path, recorded.path) && (i.times ?? 0) > 0,
+    );
     if (hit) {
       hit.times = (hit.times ?? 1) - 1;
       return reply(hit.status, hit.body ?? statusBody(hit.status, 'Injected', `injected ${hit.status}`));
@@ -143,10 +160,22 @@ export class FakeKubeApi {
     const gv = m[1] ?? m[2];
     const served = this.resources.filter((x) => x.groupVersion === gv);
     if (!m[3]) {
-      if (served.length === 0) return [404, statusBody(404, 'NotFound', 'the server could not find the requested resource')];
+      if (served.length === 0)
+        return [404, statusBody(404, 'NotFound', 'the server could not find the requested resource')];
       const resources = served.flatMap((x) => [
-        { name: x.plural, singularName: x.singular, kind: x.kind, namespaced: x.namespaced, verbs: ['get', 'list', 'patch', 'delete'] },
-        ...(SUBRESOURCES[`${gv}/${x.plural}`] ?? []).map((sub) => ({ ...sub, singularName: '', namespaced: x.namespaced, verbs: ['create', 'get', 'patch'] })),
+        {
+          name: x.plural,
+          singularName: x.singular,
+          kind: x.kind,
+          namespaced: x.namespaced,
+          verbs: ['get', 'list', 'patch', 'delete'],
+        },
+        ...(SUBRESOURCES[`${gv}/${x.plural}`] ?? []).map((sub) => ({
+          ...sub,
+          singularName: '',
+          namespaced: x.namespaced,
+          verbs: ['create', 'get', 'patch'],
+        })),
       ]);
       return [200, { kind: 'APIResourceList', groupVersion: gv, resources }];
     }
@@ -159,7 +188,10 @@ export class FakeKubeApi {
     const [plural, name, sub] = segments;
     const resource = served.find((x) => x.plural === plural);
     if (!resource) return [404, statusBody(404, 'NotFound', 'the server could not find the requested resource')];
-    if (!name) return r.method === 'GET' ? [200, this.list(resource, namespace, r.query)] : [405, statusBody(405, 'MethodNotAllowed', 'no')];
+    if (!name)
+      return r.method === 'GET'
+        ? [200, this.list(resource, namespace, r.query)]
+        : [405, statusBody(405, 'MethodNotAllowed', 'no')];
     const id = key(resource, resource.namespaced ? namespace : undefined, name);
     const existing = this.objects.get(id);
     const missing: [number, unknown] = [404, statusBody(404, 'NotFound', `${plural} "${name}" not found`)];
@@ -168,7 +200,15 @@ export class FakeKubeApi {
       if (!existing) return missing;
       existing.spec = { ...existing.spec, replicas: (r.body as Obj).spec.replicas };
       this.bump(existing);
-      return [200, { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name, namespace }, spec: { replicas: existing.spec.replicas } }];
+      return [
+        200,
+        {
+          kind: 'Scale',
+          apiVersion: 'autoscaling/v1',
+          metadata: { name, namespace },
+          spec: { replicas: existing.spec.replicas },
+        },
+      ];
     }
     if (r.method === 'GET') return existing ? [200, existing] : missing;
     if (r.method === 'DELETE') {
@@ -208,7 +248,16 @@ export class FakeKubeApi {
 
   private evict(namespace: string, name: string, id: string): [number, unknown] {
     const custom = this.onEvict?.(namespace, name);
-    if (custom) return [custom.status, custom.body ?? statusBody(custom.status, 'TooManyRequests', 'Cannot evict pod as it would violate the pod\'s disruption budget.')];
+    if (custom)
+      return [
+        custom.status,
+        custom.body ??
+          statusBody(
+            custom.status,
+            'TooManyRequests',
+            "Cannot evict pod as it would violate the pod's disruption budget.",
+          ),
+      ];
     if (!this.objects.has(id)) return [404, statusBody(404, 'NotFound', `pods "${name}" not found`)];
     this.objects.delete(id);
     return [201, { kind: 'Status', apiVersion: 'v1', status: 'Success' }];
@@ -221,11 +270,18 @@ export class FakeKubeApi {
       .filter((o) => !namespace || o.metadata.namespace === namespace)
       .filter((o) => selects(query.labelSelector, o.metadata.labels ?? {}))
       .filter((o) => !query.fieldSelector || query.fieldSelector === `spec.nodeName=${o.spec?.nodeName}`)
-      .sort((a, b) => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`));
+      .sort((a, b) =>
+        `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`),
+      );
     const start = Number(query.continue ?? 0);
     const limit = query.limit ? Number(query.limit) : all.length;
     const next = start + limit < all.length ? String(start + limit) : undefined;
-    return { kind: `${resource.kind}List`, apiVersion: resource.groupVersion, metadata: { resourceVersion: String(this.revision), ...(next ? { continue: next } : {}) }, items: all.slice(start, start + limit) };
+    return {
+      kind: `${resource.kind}List`,
+      apiVersion: resource.groupVersion,
+      metadata: { resourceVersion: String(this.revision), ...(next ? { continue: next } : {}) },
+      items: all.slice(start, start + limit),
+    };
   }
 
   private groupList(): Obj {
@@ -292,7 +348,14 @@ function mergePatch(target: Obj, patch: unknown): Obj {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch as Obj;
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete target[k];
-    else if (typeof v === 'object' && !Array.isArray(v) && typeof target[k] === 'object' && target[k] !== null && !Array.isArray(target[k])) target[k] = mergePatch(target[k], v);
+    else if (
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      typeof target[k] === 'object' &&
+      target[k] !== null &&
+      !Array.isArray(target[k])
+    )
+      target[k] = mergePatch(target[k], v);
     else target[k] = structuredClone(v);
   }
   return target;

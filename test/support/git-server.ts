@@ -42,11 +42,18 @@ export async function startGitServer(options: GitServerOptions): Promise<GitServ
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const record = (status: number): void => {
-      requests.push({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, status });
+      requests.push({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        authorization: req.headers.authorization,
+        status,
+      });
     };
     if (options.token !== undefined && !authorized(req.headers.authorization, options.token)) {
       record(401);
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' }).end('authentication required\n');
+      res
+        .writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' })
+        .end('authentication required\n');
       req.resume();
       return;
     }
@@ -57,10 +64,11 @@ export async function startGitServer(options: GitServerOptions): Promise<GitServ
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -72,7 +80,13 @@ function authorized(header: string | undefined, token: string): boolean {
   return decoded.slice(decoded.indexOf(':') + 1) === token;
 }
 
-function runBackend(root: string, req: IncomingMessage, res: ServerResponse, url: URL, record: (status: number) => void): void {
+function runBackend(
+  root: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  record: (status: number) => void,
+): void {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     GIT_PROJECT_ROOT: root,
@@ -106,7 +120,9 @@ function runBackend(root: string, req: IncomingMessage, res: ServerResponse, url
     }
     if (split < 0) {
       record(500);
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(`git http-backend failed: ${Buffer.concat(err).toString()}`);
+      res
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end(`git http-backend failed: ${Buffer.concat(err).toString()}`);
       return;
     }
     const headers: Record<string, string> = {};
@@ -127,8 +143,14 @@ function runBackend(root: string, req: IncomingMessage, res: ServerResponse, url
 /** Fixed identity and dates so commits are reproducible. */
 const GIT_ENV = {
   ...process.env,
-  GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.org', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.org',
-  GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.org',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.org',
+  GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
 };
 
 export interface TestRepo {
@@ -146,7 +168,8 @@ export interface TestRepo {
 export function createBareRepo(root: string, name: string): TestRepo {
   const bareDir = join(root, `${name}.git`);
   const workDir = join(root, `${name}-work`);
-  const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
+  const git = (cwd: string, ...args: string[]): string =>
+    execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
   mkdirSync(bareDir, { recursive: true });
   git(bareDir, 'init', '--quiet', '--bare', '--initial-branch=main');
   mkdirSync(workDir, { recursive: true });
@@ -175,7 +198,10 @@ export function createBareRepo(root: string, name: string): TestRepo {
       git(workDir, 'add', '--all');
       tick += 1;
       const date = `2024-01-01T00:00:${String(tick).padStart(2, '0')}Z`;
-      execFileSync('git', ['commit', '--quiet', '--allow-empty', '-m', message], { cwd: workDir, env: { ...GIT_ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+      execFileSync('git', ['commit', '--quiet', '--allow-empty', '-m', message], {
+        cwd: workDir,
+        env: { ...GIT_ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      });
       git(workDir, 'push', '--quiet', 'origin', branch);
       return git(workDir, 'rev-parse', 'HEAD');
     },

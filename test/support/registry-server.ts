@@ -81,7 +81,13 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const path = decodeURIComponent(url.pathname);
       const body = parseBody(raw);
-      requests.push({ method: req.method ?? 'GET', path, query: Object.fromEntries(url.searchParams), headers: { ...req.headers }, body });
+      requests.push({
+        method: req.method ?? 'GET',
+        path,
+        query: Object.fromEntries(url.searchParams),
+        headers: { ...req.headers },
+        body,
+      });
 
       if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) {
         return send(res, 401, { code: 401, message: 'Unauthorized: missing or invalid bearer token' });
@@ -97,7 +103,8 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
   });
 
   function route(method: string, path: string, url: URL, body: unknown): { status: number; body: unknown } {
-    if (method === 'GET' && path === '/kubernetes-clusters') return { status: 200, body: { items: [...clusters.values()] } };
+    if (method === 'GET' && path === '/kubernetes-clusters')
+      return { status: 200, body: { items: [...clusters.values()] } };
     if (method === 'GET' && path === '/infrastructure-accounts') {
       const wanted = url.searchParams.get('lifecycle_status');
       return { status: 200, body: { items: accounts.filter((a) => !wanted || a.lifecycle_status === wanted) } };
@@ -138,10 +145,11 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
     clearFaults() {
       faults = [];
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

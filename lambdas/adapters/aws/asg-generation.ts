@@ -30,7 +30,9 @@ export function currentTemplate(group: AutoScalingGroup): TemplateRef {
   const asgName = group.AutoScalingGroupName ?? '(unnamed)';
   const spec = group.MixedInstancesPolicy?.LaunchTemplate?.LaunchTemplateSpecification ?? group.LaunchTemplate;
   if (!spec || (!spec.LaunchTemplateId && !spec.LaunchTemplateName)) {
-    throw new ConfigError(`Auto Scaling group ${asgName} has no launch template; launch configurations are not supported`);
+    throw new ConfigError(
+      `Auto Scaling group ${asgName} has no launch template; launch configurations are not supported`,
+    );
   }
   const version = spec.Version;
   if (!version || !/^\d+$/.test(version)) {
@@ -44,7 +46,9 @@ export function currentTemplate(group: AutoScalingGroup): TemplateRef {
 
 /** Instance types from MixedInstancesPolicy overrides; empty when there are none. */
 export function overrideTypes(group: AutoScalingGroup): string[] {
-  return (group.MixedInstancesPolicy?.LaunchTemplate?.Overrides ?? []).flatMap((o) => (o.InstanceType ? [o.InstanceType] : []));
+  return (group.MixedInstancesPolicy?.LaunchTemplate?.Overrides ?? []).flatMap((o) =>
+    o.InstanceType ? [o.InstanceType] : [],
+  );
 }
 
 /**
@@ -61,7 +65,12 @@ export function generationOf(group: AutoScalingGroup, facts: TemplateFacts | und
   const types = overrides.length > 0 ? overrides : facts?.instanceType ? [facts.instanceType] : [];
   const mixed = group.MixedInstancesPolicy;
   const spot = mixed ? mixed.InstancesDistribution?.OnDemandPercentageAboveBaseCapacity === 0 : (facts?.spot ?? false);
-  return { asgName: group.AutoScalingGroupName ?? '', template, ...(types.length > 0 ? { allowedTypes: new Set(types) } : {}), spot };
+  return {
+    asgName: group.AutoScalingGroupName ?? '',
+    template,
+    ...(types.length > 0 ? { allowedTypes: new Set(types) } : {}),
+    spot,
+  };
 }
 
 /** What EC2 says about a running instance; it wins over the Auto Scaling group's view of it. */
@@ -74,10 +83,17 @@ export interface InstanceFacts {
 }
 
 /** The launch template and version an instance was launched with: EC2's launch tags first, then the ASG's record. */
-export function launchedFrom(instance: AsgInstance, facts: InstanceFacts | undefined): { id?: string; name?: string; version?: string } | undefined {
+export function launchedFrom(
+  instance: AsgInstance,
+  facts: InstanceFacts | undefined,
+): { id?: string; name?: string; version?: string } | undefined {
   const lt = instance.LaunchTemplate;
   if (facts?.launchTemplateVersion) {
-    return { id: facts.launchTemplateId ?? lt?.LaunchTemplateId, name: lt?.LaunchTemplateName, version: facts.launchTemplateVersion };
+    return {
+      id: facts.launchTemplateId ?? lt?.LaunchTemplateId,
+      name: lt?.LaunchTemplateName,
+      version: facts.launchTemplateVersion,
+    };
   }
   return lt ? { id: lt.LaunchTemplateId, name: lt.LaunchTemplateName, version: lt.Version } : undefined;
 }
@@ -101,8 +117,13 @@ export function isOutdated(instance: AsgInstance, generation: Generation, facts:
  * Spread a new total over groups (CLM `Scale`): increases go one by one to the group with the smallest desired
  * capacity, decreases come from the largest; ties go by name, so equal groups take turns.
  */
-export function distributeDesired(groups: readonly { readonly name: string; readonly desired: number }[], total: number): Map<string, number> {
-  const sizes = [...groups].sort((a, b) => a.name.localeCompare(b.name)).map((g) => ({ name: g.name, desired: g.desired }));
+export function distributeDesired(
+  groups: readonly { readonly name: string; readonly desired: number }[],
+  total: number,
+): Map<string, number> {
+  const sizes = [...groups]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((g) => ({ name: g.name, desired: g.desired }));
   let current = sizes.reduce((sum, g) => sum + g.desired, 0);
   while (current < total && sizes.length > 0) {
     const smallest = sizes.reduce((best, g) => (g.desired < best.desired ? g : best));

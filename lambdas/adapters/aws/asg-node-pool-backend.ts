@@ -24,7 +24,14 @@ import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { ClusterRef, NodePoolBackend, PoolInstance, PoolState } from '../../ports/node-pool-backend';
 import { NotFoundError, RolloutError, ValidationError } from '../../shared/errors';
 import { awsErrorMessage, awsErrorName, toClmError } from './aws-errors';
-import { currentTemplate, distributeDesired, generationOf, isOutdated, launchedFrom, needsTemplateFacts } from './asg-generation';
+import {
+  currentTemplate,
+  distributeDesired,
+  generationOf,
+  isOutdated,
+  launchedFrom,
+  needsTemplateFacts,
+} from './asg-generation';
 import type { InstanceFacts, TemplateFacts, TemplateRef } from './asg-generation';
 
 export const CLUSTER_AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';
@@ -50,7 +57,12 @@ export class AsgNodePoolBackend implements NodePoolBackend {
 
     const factsCache = new Map<string, Promise<TemplateFacts>>();
     const generations = await Promise.all(
-      groups.map(async (group) => generationOf(group, needsTemplateFacts(group) ? await this.templateFacts(currentTemplate(group), factsCache) : undefined)),
+      groups.map(async (group) =>
+        generationOf(
+          group,
+          needsTemplateFacts(group) ? await this.templateFacts(currentTemplate(group), factsCache) : undefined,
+        ),
+      ),
     );
     const ec2 = await this.instanceFacts(groups.flatMap((g) => (g.Instances ?? []).map((i) => i.InstanceId ?? '')));
 
@@ -73,7 +85,12 @@ export class AsgNodePoolBackend implements NodePoolBackend {
         });
       }
     });
-    const pool = groups.map((g) => ({ name: g.AutoScalingGroupName ?? '', desired: g.DesiredCapacity ?? 0, min: g.MinSize ?? 0, max: g.MaxSize ?? 0 }));
+    const pool = groups.map((g) => ({
+      name: g.AutoScalingGroupName ?? '',
+      desired: g.DesiredCapacity ?? 0,
+      min: g.MinSize ?? 0,
+      max: g.MaxSize ?? 0,
+    }));
     return {
       poolName,
       desired: sum(pool.map((g) => g.desired)),
@@ -86,11 +103,17 @@ export class AsgNodePoolBackend implements NodePoolBackend {
 
   async scale(cluster: ClusterRef, poolName: string, desired: number): Promise<void> {
     if (!Number.isInteger(desired) || desired < 0) {
-      throw new ValidationError(`cannot scale node pool ${poolName} of cluster ${cluster.id} to ${desired}: a whole number >= 0 is required`);
+      throw new ValidationError(
+        `cannot scale node pool ${poolName} of cluster ${cluster.id} to ${desired}: a whole number >= 0 is required`,
+      );
     }
     const groups = await this.findGroups(cluster, poolName);
-    if (groups.length === 0) throw new NotFoundError(`node pool ${poolName} of cluster ${cluster.id} has no Auto Scaling group`);
-    const target = distributeDesired(groups.map((g) => ({ name: g.AutoScalingGroupName ?? '', desired: g.DesiredCapacity ?? 0 })), desired);
+    if (groups.length === 0)
+      throw new NotFoundError(`node pool ${poolName} of cluster ${cluster.id} has no Auto Scaling group`);
+    const target = distributeDesired(
+      groups.map((g) => ({ name: g.AutoScalingGroupName ?? '', desired: g.DesiredCapacity ?? 0 })),
+      desired,
+    );
     for (const group of groups) {
       const name = group.AutoScalingGroupName ?? '';
       const next = target.get(name) ?? 0;
@@ -120,12 +143,21 @@ export class AsgNodePoolBackend implements NodePoolBackend {
     }
     const min = group.MinSize ?? 0;
     const desired = group.DesiredCapacity ?? 0;
-    if (decrementDesired && min > 0 && desired - 1 < min) await this.updateGroup(member.AutoScalingGroupName, { MinSize: Math.max(0, desired - 1) });
+    if (decrementDesired && min > 0 && desired - 1 < min)
+      await this.updateGroup(member.AutoScalingGroupName, { MinSize: Math.max(0, desired - 1) });
     try {
-      await this.autoScaling.send(new TerminateInstanceInAutoScalingGroupCommand({ InstanceId: instanceId, ShouldDecrementDesiredCapacity: decrementDesired }));
+      await this.autoScaling.send(
+        new TerminateInstanceInAutoScalingGroupCommand({
+          InstanceId: instanceId,
+          ShouldDecrementDesiredCapacity: decrementDesired,
+        }),
+      );
     } catch (error) {
       if (awsErrorName(error) === 'ValidationError' && /not found|is not part of/i.test(awsErrorMessage(error))) return;
-      throw toClmError(error, `Auto Scaling TerminateInstanceInAutoScalingGroup ${instanceId} (${member.AutoScalingGroupName})`);
+      throw toClmError(
+        error,
+        `Auto Scaling TerminateInstanceInAutoScalingGroup ${instanceId} (${member.AutoScalingGroupName})`,
+      );
     }
   }
 
@@ -134,7 +166,11 @@ export class AsgNodePoolBackend implements NodePoolBackend {
       const name = group.AutoScalingGroupName ?? '';
       if (group.Tags?.some((t) => t.Key === CLUSTER_AUTOSCALER_TAG)) {
         await this.call(`Auto Scaling DeleteTags ${CLUSTER_AUTOSCALER_TAG} on ${name}`, () =>
-          this.autoScaling.send(new DeleteTagsCommand({ Tags: [{ ResourceId: name, ResourceType: 'auto-scaling-group', Key: CLUSTER_AUTOSCALER_TAG }] })),
+          this.autoScaling.send(
+            new DeleteTagsCommand({
+              Tags: [{ ResourceId: name, ResourceType: 'auto-scaling-group', Key: CLUSTER_AUTOSCALER_TAG }],
+            }),
+          ),
         );
       }
       if ((group.MinSize ?? 0) > 0) await this.updateGroup(name, { MinSize: 0 });
@@ -162,7 +198,10 @@ export class AsgNodePoolBackend implements NodePoolBackend {
     return out.AutoScalingGroups?.[0];
   }
 
-  private async updateGroup(name: string, change: { DesiredCapacity?: number; MinSize?: number; MaxSize?: number }): Promise<void> {
+  private async updateGroup(
+    name: string,
+    change: { DesiredCapacity?: number; MinSize?: number; MaxSize?: number },
+  ): Promise<void> {
     await this.call(`Auto Scaling UpdateAutoScalingGroup ${name}`, () =>
       this.autoScaling.send(new UpdateAutoScalingGroupCommand({ AutoScalingGroupName: name, ...change })),
     );
@@ -200,7 +239,10 @@ export class AsgNodePoolBackend implements NodePoolBackend {
     for (let start = 0; start < ids.length; start += INSTANCE_BATCH) {
       const batch = ids.slice(start, start + INSTANCE_BATCH);
       await this.call(`EC2 DescribeInstances (${batch.length} instances)`, async () => {
-        for await (const page of paginateDescribeInstances({ client: this.ec2 }, { Filters: [{ Name: 'instance-id', Values: batch }] })) {
+        for await (const page of paginateDescribeInstances(
+          { client: this.ec2 },
+          { Filters: [{ Name: 'instance-id', Values: batch }] },
+        )) {
           for (const reservation of page.Reservations ?? []) {
             for (const instance of reservation.Instances ?? []) {
               if (!instance.InstanceId) continue;

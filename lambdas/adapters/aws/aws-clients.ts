@@ -47,7 +47,9 @@ export interface AwsClients {
 }
 
 /** `CLM_AWS_ENDPOINT` wins over the SDK-wide `AWS_ENDPOINT_URL`; empty strings count as unset. */
-export function awsEndpointFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+export function awsEndpointFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
   return env.CLM_AWS_ENDPOINT || env.AWS_ENDPOINT_URL || undefined;
 }
 
@@ -81,7 +83,12 @@ export function roleArn(accountId: string, roleName: string): string {
  * Credentials of `arn:aws:iam::<accountId>:role/<roleName>` through STS AssumeRole, cached until five minutes before
  * they expire. `sts` carries the caller's own credentials.
  */
-export function assumeRoleCredentials(sts: STSClient, accountId: string, roleName: string, now: () => number = Date.now): IdentityProvider {
+export function assumeRoleCredentials(
+  sts: STSClient,
+  accountId: string,
+  roleName: string,
+  now: () => number = Date.now,
+): IdentityProvider {
   const arn = roleArn(accountId, roleName);
   let cached: Promise<Identity> | undefined;
   let expiresAt = 0;
@@ -91,9 +98,15 @@ export function assumeRoleCredentials(sts: STSClient, accountId: string, roleNam
       .send(new AssumeRoleCommand({ RoleArn: arn, RoleSessionName: ROLE_SESSION_NAME }))
       .then((out) => {
         const c = out.Credentials;
-        if (!c?.AccessKeyId || !c.SecretAccessKey) throw new ConfigError(`STS AssumeRole ${arn} returned no credentials`);
+        if (!c?.AccessKeyId || !c.SecretAccessKey)
+          throw new ConfigError(`STS AssumeRole ${arn} returned no credentials`);
         expiresAt = c.Expiration ? c.Expiration.getTime() : now() + 15 * 60_000;
-        return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
+        return {
+          accessKeyId: c.AccessKeyId,
+          secretAccessKey: c.SecretAccessKey,
+          sessionToken: c.SessionToken,
+          expiration: c.Expiration,
+        };
       })
       .catch((error: unknown) => {
         cached = undefined;
@@ -104,7 +117,9 @@ export function assumeRoleCredentials(sts: STSClient, accountId: string, roleNam
 }
 
 function asProvider(credentials: AwsCredentials): IdentityProvider {
-  return typeof credentials === 'function' ? (credentials as IdentityProvider) : () => Promise.resolve(credentials as Identity);
+  return typeof credentials === 'function'
+    ? (credentials as IdentityProvider)
+    : () => Promise.resolve(credentials as Identity);
 }
 
 /**
@@ -118,7 +133,9 @@ export function verifiedCredentials(base: IdentityProvider, accountId: string, s
     verified ??= sts.send(new GetCallerIdentityCommand({})).then(
       (out) => {
         if (out.Account !== accountId) {
-          throw new ConfigError(`invalid AWS account: expected ${accountId}, the credentials belong to ${out.Account ?? 'an unknown account'}`);
+          throw new ConfigError(
+            `invalid AWS account: expected ${accountId}, the credentials belong to ${out.Account ?? 'an unknown account'}`,
+          );
         }
       },
       (error: unknown) => {

@@ -58,9 +58,12 @@ export function awsClusterPortsFactory(options: AwsClusterPortsOptions = {}): (c
   return (cluster) => {
     const accountId = awsAccountId(cluster.infrastructureAccount);
     if (!cluster.infrastructureAccount.startsWith('aws:') || !/^\d{12}$/.test(accountId)) {
-      throw new ConfigError(`infrastructure_account must look like aws:<12-digit account id>, got "${cluster.infrastructureAccount}"`, {
-        location: { clusterId: cluster.id, field: 'infrastructure_account' },
-      });
+      throw new ConfigError(
+        `infrastructure_account must look like aws:<12-digit account id>, got "${cluster.infrastructureAccount}"`,
+        {
+          location: { clusterId: cluster.id, field: 'infrastructure_account' },
+        },
+      );
     }
     const key = `${accountId}/${cluster.region}`;
     let ports = cache.get(key);

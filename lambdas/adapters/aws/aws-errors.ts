@@ -142,10 +142,15 @@ export function toClmError(error: unknown, what: string, stackName?: string): Cl
   if (isThrottlingError(error)) return new ThrottledError(`${what}: throttled by AWS (${detail})`, options);
   if (isStackBusyError(error)) return new StackBusyError(`${what}: the stack is busy (${detail})`, options);
   const settled = refusedInSettledState(error);
-  if (settled && stackName) return new StackFailedError(stackName, settled, `${what} refused: ${awsErrorMessage(error)}`, options);
-  if (isTransientError(error)) return new TransientApiError(`${what}: AWS did not answer properly (${detail})`, options);
+  if (settled && stackName)
+    return new StackFailedError(stackName, settled, `${what} refused: ${awsErrorMessage(error)}`, options);
+  if (isTransientError(error))
+    return new TransientApiError(`${what}: AWS did not answer properly (${detail})`, options);
   if (ACCESS_DENIED.has(awsErrorName(error))) {
-    return new ClmError(`${what}: ${detail} (check the credentials and the role assumed in the cluster's account)`, options);
+    return new ClmError(
+      `${what}: ${detail} (check the credentials and the role assumed in the cluster's account)`,
+      options,
+    );
   }
   return new ClmError(`${what}: ${detail}`, options);
 }

@@ -46,29 +46,38 @@ export class AwsValuesProvider implements ValuesProvider {
     if (wanted.length > 0) {
       const missing = wanted.filter((id) => !subnets.some((s) => s.SubnetId === id));
       if (missing.length > 0) {
-        throw new ConfigError(`config item subnets lists ${missing.join(', ')}, not (non-custom) subnets of VPC ${vpcId}`, { location: { ...location, field: 'config_items.subnets' } });
+        throw new ConfigError(
+          `config item subnets lists ${missing.join(', ')}, not (non-custom) subnets of VPC ${vpcId}`,
+          { location: { ...location, field: 'config_items.subnets' } },
+        );
       }
       subnets = subnets.filter((s) => wanted.includes(s.SubnetId ?? ''));
     }
 
     const zones = commaList(cluster.configItems.availability_zones);
-    const restrict = (byZone: Map<string, Subnet>) => (zones.length > 0 ? new Map([...byZone].filter(([az]) => zones.includes(az))) : byZone);
+    const restrict = (byZone: Map<string, Subnet>) =>
+      zones.length > 0 ? new Map([...byZone].filter(([az]) => zones.includes(az))) : byZone;
     const nodes = restrict(selectPerZone(subnets, SUBNET_ROLE_TAGS.node));
     const values: Record<string, unknown> = {
       vpc_id: vpcId,
       vpc_ipv4_cidr: vpc.CidrBlock ?? '',
-      vpc_ipv6_cidrs: (vpc.Ipv6CidrBlockAssociationSet ?? []).flatMap((a) => (a.Ipv6CidrBlock ? [a.Ipv6CidrBlock] : [])).join(','),
+      vpc_ipv6_cidrs: (vpc.Ipv6CidrBlockAssociationSet ?? [])
+        .flatMap((a) => (a.Ipv6CidrBlock ? [a.Ipv6CidrBlock] : []))
+        .join(','),
       subnets: subnetMap(nodes),
       availability_zones: [...nodes.keys()].sort(),
       subnet_ipv6_cidrs: [...nodes.values()]
-        .flatMap((s) => (s.Ipv6CidrBlockAssociationSet ?? []).flatMap((a) => (a.Ipv6CidrBlock ? [a.Ipv6CidrBlock] : [])))
+        .flatMap((s) =>
+          (s.Ipv6CidrBlockAssociationSet ?? []).flatMap((a) => (a.Ipv6CidrBlock ? [a.Ipv6CidrBlock] : [])),
+        )
         .join(','),
       lb_subnets: subnetMap(restrict(selectPerZone(subnets, SUBNET_ROLE_TAGS.lb))),
       internal_node_subnets: subnetMap(restrict(selectPerZone(subnets, SUBNET_ROLE_TAGS.internalNode))),
       pod_subnets: subnetMap(selectPerZone(subnets, SUBNET_ROLE_TAGS.pod)),
       hosted_zone: hostedZone(cluster.apiServerUrl),
     };
-    if (cluster.configItems.load_balancer_certificate) values.load_balancer_certificate = cluster.configItems.load_balancer_certificate;
+    if (cluster.configItems.load_balancer_certificate)
+      values.load_balancer_certificate = cluster.configItems.load_balancer_certificate;
     return values;
   }
 
@@ -79,24 +88,35 @@ export class AwsValuesProvider implements ValuesProvider {
       vpcs = (await this.ec2.send(new DescribeVpcsCommand(configured ? { VpcIds: [configured] } : {}))).Vpcs ?? [];
     } catch (error) {
       if (configured && /InvalidVpcID/.test((error as Error).name ?? '')) {
-        throw new ConfigError(`config item vpc_id: VPC ${configured} does not exist in ${cluster.region}`, { cause: error, location: { clusterId: cluster.id, field: 'config_items.vpc_id' } });
+        throw new ConfigError(`config item vpc_id: VPC ${configured} does not exist in ${cluster.region}`, {
+          cause: error,
+          location: { clusterId: cluster.id, field: 'config_items.vpc_id' },
+        });
       }
       throw toClmError(error, `EC2 DescribeVpcs${configured ? ` ${configured}` : ''} (cluster ${cluster.id})`);
     }
     if (configured) {
       if (vpcs[0]) return vpcs[0];
-      throw new ConfigError(`config item vpc_id: VPC ${configured} does not exist in ${cluster.region}`, { location: { clusterId: cluster.id, field: 'config_items.vpc_id' } });
+      throw new ConfigError(`config item vpc_id: VPC ${configured} does not exist in ${cluster.region}`, {
+        location: { clusterId: cluster.id, field: 'config_items.vpc_id' },
+      });
     }
     if (vpcs.length === 1) return vpcs[0];
     const fallback = vpcs.find((v) => v.IsDefault);
     if (fallback) return fallback;
-    throw new ConfigError(`cannot choose a VPC in ${cluster.region}: found ${vpcs.length} and none is the default; set config item vpc_id`, { location: { clusterId: cluster.id } });
+    throw new ConfigError(
+      `cannot choose a VPC in ${cluster.region}: found ${vpcs.length} and none is the default; set config item vpc_id`,
+      { location: { clusterId: cluster.id } },
+    );
   }
 
   private async subnetsOf(vpcId: string): Promise<Subnet[]> {
     const subnets: Subnet[] = [];
     try {
-      for await (const page of paginateDescribeSubnets({ client: this.ec2 }, { Filters: [{ Name: 'vpc-id', Values: [vpcId] }] })) {
+      for await (const page of paginateDescribeSubnets(
+        { client: this.ec2 },
+        { Filters: [{ Name: 'vpc-id', Values: [vpcId] }] },
+      )) {
         subnets.push(...(page.Subnets ?? []));
       }
     } catch (error) {

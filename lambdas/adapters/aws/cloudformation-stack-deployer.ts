@@ -22,12 +22,23 @@ import {
   UpdateTerminationProtectionCommand,
   paginateDescribeStacks,
 } from '@aws-sdk/client-cloudformation';
-import type { Capability, CloudFormationClient, DescribeChangeSetCommandOutput, Stack } from '@aws-sdk/client-cloudformation';
+import type {
+  Capability,
+  CloudFormationClient,
+  DescribeChangeSetCommandOutput,
+  Stack,
+} from '@aws-sdk/client-cloudformation';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import type { StackChange, StackDeployer, StackSpec, StackState } from '../../ports/stack-deployer';
 import { isStackBusy } from '../../core/stacks/stack-status';
 import { ConfigError, StackBusyError, TransientApiError } from '../../shared/errors';
-import { awsErrorName, isNoUpdatesError, isStackMissingError, isTerminationProtectionError, toClmError } from './aws-errors';
+import {
+  awsErrorName,
+  isNoUpdatesError,
+  isStackMissingError,
+  isTerminationProtectionError,
+  toClmError,
+} from './aws-errors';
 import { formatTags, toChanges, toStackState, toTags } from './cloudformation-mapping';
 
 /** CloudFormation's limit for an inline TemplateBody, in bytes. */
@@ -87,7 +98,10 @@ export class CloudFormationStackDeployer implements StackDeployer {
         );
       } catch (error) {
         if (awsErrorName(error) === 'AlreadyExistsException') {
-          throw new StackBusyError(`CloudFormation CreateStack ${spec.name}: created by someone else meanwhile; retry to update it`, { cause: error });
+          throw new StackBusyError(
+            `CloudFormation CreateStack ${spec.name}: created by someone else meanwhile; retry to update it`,
+            { cause: error },
+          );
         }
         throw toClmError(error, `CloudFormation CreateStack ${spec.name}`, spec.name);
       }
@@ -98,10 +112,14 @@ export class CloudFormationStackDeployer implements StackDeployer {
     if (status === 'REVIEW_IN_PROGRESS') {
       // Left by an interrupted plan: no resources, but it blocks CreateStack. Remove it; the retry creates the stack.
       await this.cleanUpPlan(spec.name, { stackId: existing.StackId ?? spec.name });
-      throw new StackBusyError(`Stack ${spec.name} was left in REVIEW_IN_PROGRESS by an interrupted plan; deleted it, retry to create the stack`);
+      throw new StackBusyError(
+        `Stack ${spec.name} was left in REVIEW_IN_PROGRESS by an interrupted plan; deleted it, retry to create the stack`,
+      );
     }
-    if (isStackBusy(status)) throw new StackBusyError(`Stack ${spec.name} is ${status}; it cannot be updated until that finishes`);
-    if ((existing.EnableTerminationProtection ?? false) !== protect) await this.setTerminationProtection(spec.name, protect);
+    if (isStackBusy(status))
+      throw new StackBusyError(`Stack ${spec.name} is ${status}; it cannot be updated until that finishes`);
+    if ((existing.EnableTerminationProtection ?? false) !== protect)
+      await this.setTerminationProtection(spec.name, protect);
     try {
       await this.client.send(
         new UpdateStackCommand({
@@ -156,7 +174,8 @@ export class CloudFormationStackDeployer implements StackDeployer {
         for (const stack of page.Stacks ?? []) {
           if (stack.StackStatus === 'DELETE_COMPLETE') continue;
           const state = toStackState(stack);
-          if (wanted.every(([key, value]) => key in state.tags && (value === '*' || state.tags[key] === value))) result.push(state);
+          if (wanted.every(([key, value]) => key in state.tags && (value === '*' || state.tags[key] === value)))
+            result.push(state);
         }
       }
     } catch (error) {
@@ -194,7 +213,10 @@ export class CloudFormationStackDeployer implements StackDeployer {
       changes = await this.collectChanges(spec.name, created.id);
     } finally {
       // A CREATE change set leaves a REVIEW_IN_PROGRESS stack behind that only DeleteStack removes.
-      await this.cleanUpPlan(spec.name, exists ? { changeSetId: created.id } : { stackId: created.stackId ?? spec.name });
+      await this.cleanUpPlan(
+        spec.name,
+        exists ? { changeSetId: created.id } : { stackId: created.stackId ?? spec.name },
+      );
     }
     return { exists, changes };
   }
@@ -205,7 +227,9 @@ export class CloudFormationStackDeployer implements StackDeployer {
     let page = await this.describeChangeSet(stackName, changeSetId);
     for (let polls = 1; page.Status !== 'CREATE_COMPLETE' && page.Status !== 'FAILED'; polls++) {
       if (polls >= maxPolls) {
-        throw new TransientApiError(`CloudFormation change set for ${stackName} still ${page.Status ?? 'pending'} after ${polls} polls`);
+        throw new TransientApiError(
+          `CloudFormation change set for ${stackName} still ${page.Status ?? 'pending'} after ${polls} polls`,
+        );
       }
       await this.sleep(interval);
       page = await this.describeChangeSet(stackName, changeSetId);
@@ -213,7 +237,9 @@ export class CloudFormationStackDeployer implements StackDeployer {
     if (page.Status === 'FAILED') {
       const reason = page.StatusReason ?? '';
       if (/didn't contain changes|No updates are to be performed/i.test(reason)) return [];
-      throw new ConfigError(`CloudFormation cannot plan stack ${stackName}: ${reason || 'change set FAILED without a reason'}`);
+      throw new ConfigError(
+        `CloudFormation cannot plan stack ${stackName}: ${reason || 'change set FAILED without a reason'}`,
+      );
     }
     const changes = toChanges(page.Changes);
     while (page.NextToken) {
@@ -223,9 +249,15 @@ export class CloudFormationStackDeployer implements StackDeployer {
     return changes;
   }
 
-  private async describeChangeSet(stackName: string, id: string, nextToken?: string): Promise<DescribeChangeSetCommandOutput> {
+  private async describeChangeSet(
+    stackName: string,
+    id: string,
+    nextToken?: string,
+  ): Promise<DescribeChangeSetCommandOutput> {
     try {
-      return await this.client.send(new DescribeChangeSetCommand({ ChangeSetName: id, ...(nextToken ? { NextToken: nextToken } : {}) }));
+      return await this.client.send(
+        new DescribeChangeSetCommand({ ChangeSetName: id, ...(nextToken ? { NextToken: nextToken } : {}) }),
+      );
     } catch (error) {
       throw toClmError(error, `CloudFormation DescribeChangeSet for ${stackName}`, stackName);
     }
@@ -233,7 +265,8 @@ export class CloudFormationStackDeployer implements StackDeployer {
 
   private async cleanUpPlan(stackName: string, what: { changeSetId: string } | { stackId: string }): Promise<void> {
     try {
-      if ('changeSetId' in what) await this.client.send(new DeleteChangeSetCommand({ ChangeSetName: what.changeSetId }));
+      if ('changeSetId' in what)
+        await this.client.send(new DeleteChangeSetCommand({ ChangeSetName: what.changeSetId }));
       else await this.client.send(new DeleteStackCommand({ StackName: what.stackId }));
     } catch (error) {
       if (isStackMissingError(error) || awsErrorName(error) === 'ChangeSetNotFoundException') return;
@@ -243,9 +276,15 @@ export class CloudFormationStackDeployer implements StackDeployer {
 
   private async setTerminationProtection(stack: string, enabled: boolean, displayName = stack): Promise<void> {
     try {
-      await this.client.send(new UpdateTerminationProtectionCommand({ StackName: stack, EnableTerminationProtection: enabled }));
+      await this.client.send(
+        new UpdateTerminationProtectionCommand({ StackName: stack, EnableTerminationProtection: enabled }),
+      );
     } catch (error) {
-      throw toClmError(error, `CloudFormation UpdateTerminationProtection ${displayName} (${enabled ? 'enable' : 'disable'})`, displayName);
+      throw toClmError(
+        error,
+        `CloudFormation UpdateTerminationProtection ${displayName} (${enabled ? 'enable' : 'disable'})`,
+        displayName,
+      );
     }
   }
 

@@ -25,12 +25,19 @@ export class Ec2CloudLookups implements CloudLookups {
     return cached(this.images, `${ownerId}/${name}`, async () => {
       let images;
       try {
-        images = (await this.client.send(new DescribeImagesCommand({ Owners: [ownerId], Filters: [{ Name: 'name', Values: [name] }] }))).Images ?? [];
+        images =
+          (
+            await this.client.send(
+              new DescribeImagesCommand({ Owners: [ownerId], Filters: [{ Name: 'name', Values: [name] }] }),
+            )
+          ).Images ?? [];
       } catch (error) {
         throw toClmError(error, `EC2 DescribeImages name=${name} owner=${ownerId}`);
       }
       if (images.length !== 1 || !images[0].ImageId) {
-        throw new ConfigError(`amiID: expected exactly one image named ${name} owned by ${ownerId}, found ${images.length}`);
+        throw new ConfigError(
+          `amiID: expected exactly one image named ${name} owned by ${ownerId}, found ${images.length}`,
+        );
       }
       return images[0].ImageId;
     });
@@ -40,11 +47,15 @@ export class Ec2CloudLookups implements CloudLookups {
     return cached(this.types, type, async () => {
       const found: Ec2InstanceTypeInfo[] = [];
       try {
-        for await (const page of paginateDescribeInstanceTypes({ client: this.client }, { InstanceTypes: [type as never] })) {
+        for await (const page of paginateDescribeInstanceTypes(
+          { client: this.client },
+          { InstanceTypes: [type as never] },
+        )) {
           found.push(...(page.InstanceTypes ?? []));
         }
       } catch (error) {
-        if (awsErrorName(error) === 'InvalidInstanceType') throw new ConfigError(`unknown instance type ${type}`, { cause: error });
+        if (awsErrorName(error) === 'InvalidInstanceType')
+          throw new ConfigError(`unknown instance type ${type}`, { cause: error });
         throw toClmError(error, `EC2 DescribeInstanceTypes ${type}`);
       }
       const info = found.find((t) => t.InstanceType === type);
@@ -57,7 +68,10 @@ export class Ec2CloudLookups implements CloudLookups {
 export function toInstanceTypeInfo(type: string, info: Ec2InstanceTypeInfo): InstanceTypeInfo {
   const archs = info.ProcessorInfo?.SupportedArchitectures ?? [];
   const architecture = archs.includes('x86_64') ? 'amd64' : archs.includes('arm64') ? 'arm64' : undefined;
-  if (!architecture) throw new ConfigError(`instance type ${type} has no supported architecture (amd64 or arm64): ${archs.join(', ') || 'none'}`);
+  if (!architecture)
+    throw new ConfigError(
+      `instance type ${type} has no supported architecture (amd64 or arm64): ${archs.join(', ') || 'none'}`,
+    );
   const storage = info.InstanceStorageInfo;
   const disks = (storage?.Disks ?? []).reduce((sum, d) => sum + (d.Count ?? 0) * (d.SizeInGB ?? 0), 0);
   return {

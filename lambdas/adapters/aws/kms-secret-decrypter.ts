@@ -24,11 +24,15 @@ export class KmsSecretDecrypter implements SecretDecrypter {
     }
     let plaintext: Uint8Array | undefined;
     try {
-      plaintext = (await this.client.send(new DecryptCommand({ CiphertextBlob: Buffer.from(compact, 'base64') }))).Plaintext;
+      plaintext = (await this.client.send(new DecryptCommand({ CiphertextBlob: Buffer.from(compact, 'base64') })))
+        .Plaintext;
     } catch (error) {
       if (isThrottlingError(error) || isTransientError(error)) throw toClmError(error, 'KMS Decrypt');
       // The SDK message may quote request details; report only the error name.
-      throw new ConfigError(`KMS Decrypt failed: ${awsErrorName(error)} (is the value encrypted with a key this role may use?)`, { cause: error });
+      throw new ConfigError(
+        `KMS Decrypt failed: ${awsErrorName(error)} (is the value encrypted with a key this role may use?)`,
+        { cause: error },
+      );
     }
     if (!plaintext) throw new ConfigError('KMS Decrypt returned no plaintext');
     return Buffer.from(plaintext).toString('utf8');

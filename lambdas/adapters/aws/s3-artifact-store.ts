@@ -40,11 +40,20 @@ export class S3ArtifactStore implements ArtifactStore {
 
   async put(key: string, body: string): Promise<void> {
     const fullKey = this.fullKey(key);
-    const put = () => this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: fullKey, Body: body, ContentType: 'text/plain; charset=utf-8' }));
+    const put = () =>
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: this.options.bucket,
+          Key: fullKey,
+          Body: body,
+          ContentType: 'text/plain; charset=utf-8',
+        }),
+      );
     try {
       await put();
     } catch (error) {
-      if (!(this.options.createBucketIfMissing && awsErrorName(error) === 'NoSuchBucket')) throw toClmError(error, `S3 PutObject s3://${this.options.bucket}/${fullKey}`);
+      if (!(this.options.createBucketIfMissing && awsErrorName(error) === 'NoSuchBucket'))
+        throw toClmError(error, `S3 PutObject s3://${this.options.bucket}/${fullKey}`);
       await this.createBucket();
       try {
         await put();
@@ -58,7 +67,12 @@ export class S3ArtifactStore implements ArtifactStore {
   private async createBucket(): Promise<void> {
     const { bucket, region } = this.options;
     try {
-      await this.client.send(new CreateBucketCommand({ Bucket: bucket, ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as never } }) }));
+      await this.client.send(
+        new CreateBucketCommand({
+          Bucket: bucket,
+          ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as never } }),
+        }),
+      );
     } catch (error) {
       if (awsErrorName(error) === 'BucketAlreadyOwnedByYou') return;
       throw toClmError(error, `S3 CreateBucket ${bucket} (${region})`);

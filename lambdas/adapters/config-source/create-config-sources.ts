@@ -27,7 +27,10 @@ export interface CreateConfigSourcesOptions {
  * sources must exist now (a typo fails at start, not mid-run); git sources are fetched lazily on the first
  * `resolveVersion`. Only `http://` and `https://` git URLs are supported (no ssh: there is no git binary).
  */
-export function createConfigSources(specs: readonly ConfigSourceSpec[], options: CreateConfigSourcesOptions): ConfigSource[] {
+export function createConfigSources(
+  specs: readonly ConfigSourceSpec[],
+  options: CreateConfigSourcesOptions,
+): ConfigSource[] {
   return specs.map((spec) => (spec.kind === 'dir' ? directorySource(spec, options) : gitSource(spec, options)));
 }
 
@@ -53,7 +56,9 @@ function directorySource(spec: ConfigSourceSpec, options: CreateConfigSourcesOpt
 
 function gitSource(spec: ConfigSourceSpec, options: CreateConfigSourcesOptions): GitSource {
   if (!/^https?:\/\//i.test(spec.location)) {
-    throw new ConfigError(`config source ${spec.name}: ${spec.location} is not an http(s) URL; ssh and local git URLs are not supported (use NAME:dir:PATH for a local checkout)`);
+    throw new ConfigError(
+      `config source ${spec.name}: ${spec.location} is not an http(s) URL; ssh and local git URLs are not supported (use NAME:dir:PATH for a local checkout)`,
+    );
   }
   return new GitSource({
     ...options.git,

@@ -68,8 +68,11 @@ export class DirectorySource implements ConfigSource {
       root = await realpath(this.path);
       if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message;
-      throw new ConfigError(`config source ${this.name}: cannot read ${this.location} (${this.path}): ${reason}`, { cause: error });
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message;
+      throw new ConfigError(`config source ${this.name}: cannot read ${this.location} (${this.path}): ${reason}`, {
+        cause: error,
+      });
     }
     const buffers = new Map<string, Buffer>();
     await walk(root, '', new Set([root]), buffers);

@@ -72,7 +72,9 @@ export class GitSource implements ConfigSource {
     this.now = options.now ?? Date.now;
     const base = options.http ?? nodeHttp;
     const timeoutMs = options.timeoutMs ?? 60_000;
-    this.http = { request: (request) => base.request({ ...request, signal: request.signal ?? AbortSignal.timeout(timeoutMs) }) };
+    this.http = {
+      request: (request) => base.request({ ...request, signal: request.signal ?? AbortSignal.timeout(timeoutMs) }),
+    };
   }
 
   async resolveVersion(channel: string): Promise<string> {
@@ -80,25 +82,33 @@ export class GitSource implements ConfigSource {
     if (!fresh) await this.refresh();
     const sha = await this.resolveLocal(channel);
     if (!sha) {
-      throw new ConfigError(`config source ${this.name} (${this.location}): unknown ref ${JSON.stringify(channel)}: no branch, tag or commit of that name`);
+      throw new ConfigError(
+        `config source ${this.name} (${this.location}): unknown ref ${JSON.stringify(channel)}: no branch, tag or commit of that name`,
+      );
     }
     return sha;
   }
 
   async checkout(version: string): Promise<ConfigSnapshot> {
     if (!FULL_SHA.test(version)) {
-      throw new ConfigError(`config source ${this.name} (${this.location}): cannot check out ${JSON.stringify(version)}: expected a 40-character commit SHA from resolveVersion`);
+      throw new ConfigError(
+        `config source ${this.name} (${this.location}): cannot check out ${JSON.stringify(version)}: expected a 40-character commit SHA from resolveVersion`,
+      );
     }
     const sha = version.toLowerCase();
     if (!(await this.hasCommit(sha))) {
       await this.refresh();
       if (!(await this.hasCommit(sha))) {
-        throw new ConfigError(`config source ${this.name} (${this.location}): commit ${sha} is not on any branch or tag of the repository`);
+        throw new ConfigError(
+          `config source ${this.name} (${this.location}): commit ${sha} is not on any branch or tag of the repository`,
+        );
       }
     }
     const files = new Map<string, string>();
     await git.walk({
-      fs, gitdir: this.gitdir, trees: [git.TREE({ ref: sha })],
+      fs,
+      gitdir: this.gitdir,
+      trees: [git.TREE({ ref: sha })],
       map: async (filepath, [entry]) => {
         if (filepath === '.' || !entry) return true;
         const base = filepath.slice(filepath.lastIndexOf('/') + 1);
@@ -133,7 +143,14 @@ export class GitSource implements ConfigSource {
     this.logger.debug(`Fetching config source ${this.name} from ${this.location}`);
     try {
       await git.fetch({
-        fs, http: this.http, gitdir: this.gitdir, remote: 'origin', singleBranch: false, tags: true, prune: true, pruneTags: true,
+        fs,
+        http: this.http,
+        gitdir: this.gitdir,
+        remote: 'origin',
+        singleBranch: false,
+        tags: true,
+        prune: true,
+        pruneTags: true,
         headers: this.authHeaders(),
         onAuthFailure: () => ({ cancel: true }),
       });
@@ -159,9 +176,11 @@ export class GitSource implements ConfigSource {
 
   private async resolveLocal(channel: string): Promise<string | undefined> {
     if (channel === '') return undefined;
-    if (FULL_SHA.test(channel)) return (await this.hasCommit(channel.toLowerCase())) ? channel.toLowerCase() : undefined;
+    if (FULL_SHA.test(channel))
+      return (await this.hasCommit(channel.toLowerCase())) ? channel.toLowerCase() : undefined;
     const candidates = [`refs/tags/${channel}`, `refs/remotes/origin/${channel}`];
-    if (channel.startsWith('refs/heads/')) candidates.unshift(`refs/remotes/origin/${channel.slice('refs/heads/'.length)}`);
+    if (channel.startsWith('refs/heads/'))
+      candidates.unshift(`refs/remotes/origin/${channel.slice('refs/heads/'.length)}`);
     else if (channel.startsWith('refs/')) candidates.unshift(channel);
     for (const ref of candidates) {
       let oid: string;
@@ -177,7 +196,9 @@ export class GitSource implements ConfigSource {
         return await this.peel(await git.expandOid({ fs, gitdir: this.gitdir, oid: channel.toLowerCase() }), channel);
       } catch (error) {
         if ((error as { code?: string }).code === 'AmbiguousError') {
-          throw new ConfigError(`config source ${this.name} (${this.location}): ${JSON.stringify(channel)} is an ambiguous abbreviated SHA; give more characters`);
+          throw new ConfigError(
+            `config source ${this.name} (${this.location}): ${JSON.stringify(channel)} is an ambiguous abbreviated SHA; give more characters`,
+          );
         }
         return undefined;
       }
@@ -194,7 +215,9 @@ export class GitSource implements ConfigSource {
       if (object.type !== 'tag') break;
       current = (object.object as { object: string }).object;
     }
-    throw new ConfigError(`config source ${this.name} (${this.location}): ref ${JSON.stringify(channel)} does not point to a commit`);
+    throw new ConfigError(
+      `config source ${this.name} (${this.location}): ref ${JSON.stringify(channel)} does not point to a commit`,
+    );
   }
 
   private async hasCommit(sha: string): Promise<boolean> {
@@ -211,10 +234,14 @@ export class GitSource implements ConfigSource {
     const statusCode = (error as { data?: { statusCode?: number } }).data?.statusCode;
     const where = `config source ${this.name} (${this.location})`;
     if (code === 'UserCanceledError' || statusCode === 401 || statusCode === 403) {
-      return new ConfigError(`${where}: authentication failed (HTTP ${statusCode ?? 401}); check the token has read access to the repository`, { cause: error });
+      return new ConfigError(
+        `${where}: authentication failed (HTTP ${statusCode ?? 401}); check the token has read access to the repository`,
+        { cause: error },
+      );
     }
     if (statusCode === 404) return new ConfigError(`${where}: repository not found (HTTP 404)`, { cause: error });
-    if (statusCode !== undefined && statusCode >= 500) return new TransientApiError(`${where}: the git server failed (HTTP ${statusCode})`, { cause: error });
+    if (statusCode !== undefined && statusCode >= 500)
+      return new TransientApiError(`${where}: the git server failed (HTTP ${statusCode})`, { cause: error });
     const network = networkCode(error);
     if (network) return new TransientApiError(`${where}: cannot reach the git server: ${network}`, { cause: error });
     const message = this.redact((error as Error).message ?? String(error));
@@ -246,6 +273,11 @@ export function maskCredentials(url: string): string {
 /** `<repo name>-<8 hex>`: the last path segment without `.git`, plus a hash of the whole URL. */
 export function mirrorName(url: string): string {
   const path = url.replace(/[?#].*$/, '').replace(/\/+$/, '');
-  const repo = (path.slice(path.lastIndexOf('/') + 1).replace(/\.git$/, '').replace(/[^A-Za-z0-9_.-]/g, '_') || 'repo').replace(/^\.+/, '_');
+  const repo = (
+    path
+      .slice(path.lastIndexOf('/') + 1)
+      .replace(/\.git$/, '')
+      .replace(/[^A-Za-z0-9_.-]/g, '_') || 'repo'
+  ).replace(/^\.+/, '_');
   return `${repo}-${createHash('sha256').update(url).digest('hex').slice(0, 8)}`;
 }

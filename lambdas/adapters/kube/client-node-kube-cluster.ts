@@ -58,15 +58,24 @@ export class ClientNodeKubeCluster implements KubeCluster {
     }
   }
 
-  async apply(objects: readonly KubeObject[], options: { readonly fieldManager: string; readonly dryRun?: boolean }): Promise<ApplyResult[]> {
+  async apply(
+    objects: readonly KubeObject[],
+    options: { readonly fieldManager: string; readonly dryRun?: boolean },
+  ): Promise<ApplyResult[]> {
     // In a dry run a CRD is never created, so kinds it defines cannot be validated; they are reported as created.
     const definedHere = new Set(objects.filter(isCrd).flatMap(crdKinds));
     const results: ApplyResult[] = [];
     for (const object of objects) {
-      const resource = await this.resourceForObject(object, options.dryRun === true && definedHere.has(`${object.apiVersion}/${object.kind}`));
+      const resource = await this.resourceForObject(
+        object,
+        options.dryRun === true && definedHere.has(`${object.apiVersion}/${object.kind}`),
+      );
       const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
       if (!resource) {
-        results.push({ ref: { ...ref, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) }, action: 'created' });
+        results.push({
+          ref: { ...ref, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) },
+          action: 'created',
+        });
         continue;
       }
       const { namespace, action } = await applyObject(this.rest, resource, object, options);
@@ -84,17 +93,23 @@ export class ClientNodeKubeCluster implements KubeCluster {
     // A namespaced kind without a namespace addresses no object (CLM ends in "not found" the same way).
     if (resource.namespaced && !ref.namespace) return 'not-found';
     const path = resourcePath(resource, ref.namespace, ref.name);
-    const response = await this.rest.send({
-      method: 'DELETE',
-      path,
-      query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
-    }, `delete ${describeRef(ref)}`);
+    const response = await this.rest.send(
+      {
+        method: 'DELETE',
+        path,
+        query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
+      },
+      `delete ${describeRef(ref)}`,
+    );
     if (response.status === 404) return 'not-found';
     ensureOk(response, `delete ${describeRef(ref)}`);
     return 'deleted';
   }
 
-  async list(kind: string, options: { readonly namespace?: string; readonly labelSelector?: string } = {}): Promise<KubeObject[]> {
+  async list(
+    kind: string,
+    options: { readonly namespace?: string; readonly labelSelector?: string } = {},
+  ): Promise<KubeObject[]> {
     const resource = await this.resolve(kind);
     const items = await this.listAll<KubeObject>(
       resourcePath(resource, options.namespace),
@@ -107,12 +122,15 @@ export class ClientNodeKubeCluster implements KubeCluster {
   /** Merge-patches annotations. A missing object is left alone: the deletion that follows reports it. */
   async annotate(ref: ObjectRef, annotations: Readonly<Record<string, string>>): Promise<void> {
     const resource = await this.resolve(ref.kind, ref.apiVersion);
-    const response = await this.rest.send({
-      method: 'PATCH',
-      path: resourcePath(resource, ref.namespace, ref.name),
-      body: { metadata: { annotations } },
-      contentType: PatchStrategy.MergePatch,
-    }, `annotate ${describeRef(ref)}`);
+    const response = await this.rest.send(
+      {
+        method: 'PATCH',
+        path: resourcePath(resource, ref.namespace, ref.name),
+        body: { metadata: { annotations } },
+        contentType: PatchStrategy.MergePatch,
+      },
+      `annotate ${describeRef(ref)}`,
+    );
     if (response.status !== 404) ensureOk(response, `annotate ${describeRef(ref)}`);
   }
 
@@ -122,15 +140,29 @@ export class ClientNodeKubeCluster implements KubeCluster {
 
   async patchNode(name: string, patch: NodePatch): Promise<void> {
     await this.rest.ok(
-      { method: 'PATCH', path: `/api/v1/nodes/${encodeURIComponent(name)}`, body: nodePatchBody(patch), contentType: PatchStrategy.StrategicMergePatch },
+      {
+        method: 'PATCH',
+        path: `/api/v1/nodes/${encodeURIComponent(name)}`,
+        body: nodePatchBody(patch),
+        contentType: PatchStrategy.StrategicMergePatch,
+      },
       `patch node ${name}`,
     );
   }
 
-  async listPods(options: { readonly nodeName?: string; readonly namespace?: string; readonly labelSelector?: string } = {}): Promise<PodInfo[]> {
-    const path = options.namespace ? `/api/v1/namespaces/${encodeURIComponent(options.namespace)}/pods` : '/api/v1/pods';
-    const query = { fieldSelector: options.nodeName ? `spec.nodeName=${options.nodeName}` : undefined, labelSelector: options.labelSelector };
-    return (await this.listAll<V1Pod>(path, query, `list pods${options.nodeName ? ` on ${options.nodeName}` : ''}`)).map(toPodInfo);
+  async listPods(
+    options: { readonly nodeName?: string; readonly namespace?: string; readonly labelSelector?: string } = {},
+  ): Promise<PodInfo[]> {
+    const path = options.namespace
+      ? `/api/v1/namespaces/${encodeURIComponent(options.namespace)}/pods`
+      : '/api/v1/pods';
+    const query = {
+      fieldSelector: options.nodeName ? `spec.nodeName=${options.nodeName}` : undefined,
+      labelSelector: options.labelSelector,
+    };
+    return (
+      await this.listAll<V1Pod>(path, query, `list pods${options.nodeName ? ` on ${options.nodeName}` : ''}`)
+    ).map(toPodInfo);
   }
 
   /**
@@ -138,35 +170,50 @@ export class ClientNodeKubeCluster implements KubeCluster {
    * it so: the API server cannot decide, and only a human can fix the overlapping PDBs).
    */
   async evictPod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<EvictionResult> {
-    const response = await this.rest.send({
-      method: 'POST',
-      path: `${podPath(namespace, name)}/eviction`,
-      body: {
-        apiVersion: 'policy/v1',
-        kind: 'Eviction',
-        metadata: { name, namespace },
-        ...(gracePeriodSeconds !== undefined ? { deleteOptions: { gracePeriodSeconds } } : {}),
+    const response = await this.rest.send(
+      {
+        method: 'POST',
+        path: `${podPath(namespace, name)}/eviction`,
+        body: {
+          apiVersion: 'policy/v1',
+          kind: 'Eviction',
+          metadata: { name, namespace },
+          ...(gracePeriodSeconds !== undefined ? { deleteOptions: { gracePeriodSeconds } } : {}),
+        },
       },
-    }, `evict pod ${namespace}/${name}`);
+      `evict pod ${namespace}/${name}`,
+    );
     if (response.status >= 200 && response.status <= 299) return 'evicted';
     const error = new KubeHttpError(response.status, response.body);
     const status = kubeStatusOf(error);
     if (status?.code === 429) return 'blocked-by-pdb';
     if (status?.code === 404) return 'not-found';
-    if (status?.code === 500 && /more than one PodDisruptionBudget/i.test(status.message ?? '')) return 'blocked-by-pdb';
+    if (status?.code === 500 && /more than one PodDisruptionBudget/i.test(status.message ?? ''))
+      return 'blocked-by-pdb';
     throw toKubeError(error, `evict pod ${namespace}/${name}`);
   }
 
   async deletePod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<'deleted' | 'not-found'> {
-    const response = await this.rest.send({ method: 'DELETE', path: podPath(namespace, name), query: { gracePeriodSeconds } }, `delete pod ${namespace}/${name}`);
+    const response = await this.rest.send(
+      { method: 'DELETE', path: podPath(namespace, name), query: { gracePeriodSeconds } },
+      `delete pod ${namespace}/${name}`,
+    );
     if (response.status === 404) return 'not-found';
     ensureOk(response, `delete pod ${namespace}/${name}`);
     return 'deleted';
   }
 
   async listPdbs(namespace?: string): Promise<PdbInfo[]> {
-    const path = namespace ? `/apis/policy/v1/namespaces/${encodeURIComponent(namespace)}/poddisruptionbudgets` : '/apis/policy/v1/poddisruptionbudgets';
-    return (await this.listAll<V1PodDisruptionBudget>(path, {}, `list PodDisruptionBudgets${namespace ? ` in ${namespace}` : ''}`)).map(toPdbInfo);
+    const path = namespace
+      ? `/apis/policy/v1/namespaces/${encodeURIComponent(namespace)}/poddisruptionbudgets`
+      : '/apis/policy/v1/poddisruptionbudgets';
+    return (
+      await this.listAll<V1PodDisruptionBudget>(
+        path,
+        {},
+        `list PodDisruptionBudgets${namespace ? ` in ${namespace}` : ''}`,
+      )
+    ).map(toPdbInfo);
   }
 
   async scaleDeployment(namespace: string, name: string, replicas: number): Promise<void> {
@@ -183,7 +230,9 @@ export class ClientNodeKubeCluster implements KubeCluster {
 
   /** Resolve a user-written kind; one refresh of the discovery cache before giving up. */
   private async resolve(kind: string, apiVersion?: string): Promise<ResolvedResource> {
-    const found = (await this.discovery.resolve(kind, apiVersion)) ?? (this.discovery.invalidate(), await this.discovery.resolve(kind, apiVersion));
+    const found =
+      (await this.discovery.resolve(kind, apiVersion)) ??
+      (this.discovery.invalidate(), await this.discovery.resolve(kind, apiVersion));
     if (found) return found;
     throw new KubeApiError(
       `unknown kind "${kind}"${apiVersion ? ` in ${apiVersion}` : ''}: the API server serves no such Kind, singular or plural name ` +
@@ -197,16 +246,28 @@ export class ClientNodeKubeCluster implements KubeCluster {
       (this.discovery.invalidate(), await this.discovery.forObject(object.apiVersion, object.kind));
     if (found || mayBeUndefined) return found;
     const what = `${object.apiVersion} ${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`;
-    if (this.appliedCrd) throw new TransientApiError(`cannot apply ${what}: the kind is not served yet (a CustomResourceDefinition applied just now may not be established)`);
-    throw new KubeApiError(`cannot apply ${what}: the API server does not serve kind ${object.kind} in ${object.apiVersion}`);
+    if (this.appliedCrd)
+      throw new TransientApiError(
+        `cannot apply ${what}: the kind is not served yet (a CustomResourceDefinition applied just now may not be established)`,
+      );
+    throw new KubeApiError(
+      `cannot apply ${what}: the API server does not serve kind ${object.kind} in ${object.apiVersion}`,
+    );
   }
 
   /** GET a list, following `continue` tokens, PAGE_SIZE items per request. */
-  private async listAll<T>(path: string, query: Readonly<Record<string, string | undefined>>, what: string): Promise<T[]> {
+  private async listAll<T>(
+    path: string,
+    query: Readonly<Record<string, string | undefined>>,
+    what: string,
+  ): Promise<T[]> {
     const items: T[] = [];
     let token: string | undefined;
     do {
-      const { body } = await this.rest.ok({ method: 'GET', path, query: { ...query, limit: PAGE_SIZE, continue: token } }, what);
+      const { body } = await this.rest.ok(
+        { method: 'GET', path, query: { ...query, limit: PAGE_SIZE, continue: token } },
+        what,
+      );
       const page = body as { items?: T[]; metadata?: { continue?: string } };
       items.push(...(page.items ?? []));
       token = page.metadata?.continue || undefined;

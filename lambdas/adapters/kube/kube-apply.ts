@@ -41,7 +41,8 @@ export async function applyObject(
     },
     what,
   );
-  const action: ApplyAction = before.status === 404 ? 'created' : sameContent(before.body, after.body) ? 'unchanged' : 'configured';
+  const action: ApplyAction =
+    before.status === 404 ? 'created' : sameContent(before.body, after.body) ? 'unchanged' : 'configured';
   return { ...(namespace ? { namespace } : {}), action };
 }
 

@@ -31,24 +31,38 @@ export function kubeConfigFrom(connection: KubeConnection): KubeConfig {
     try {
       kc.loadFromFile(connection.kubeconfigPath);
     } catch (error) {
-      throw new ConfigError(`cannot read kubeconfig ${connection.kubeconfigPath}: ${(error as Error).message}`, { cause: error });
+      throw new ConfigError(`cannot read kubeconfig ${connection.kubeconfigPath}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     if (connection.context) {
       if (!kc.getContextObject(connection.context)) {
         const known = kc.getContexts().map((c) => c.name);
-        throw new ConfigError(`kubeconfig ${connection.kubeconfigPath} has no context "${connection.context}" (known: ${known.join(', ') || 'none'})`);
+        throw new ConfigError(
+          `kubeconfig ${connection.kubeconfigPath} has no context "${connection.context}" (known: ${known.join(', ') || 'none'})`,
+        );
       }
       kc.setCurrentContext(connection.context);
     }
     if (!kc.getCurrentCluster()) throw new ConfigError(`kubeconfig ${connection.kubeconfigPath} selects no cluster`);
     return kc;
   }
-  if (!/^https?:\/\//.test(connection.server)) throw new ConfigError(`API server URL must start with https:// (got "${connection.server}")`);
+  if (!/^https?:\/\//.test(connection.server))
+    throw new ConfigError(`API server URL must start with https:// (got "${connection.server}")`);
   if (connection.server.startsWith('http://') && !connection.skipTLSVerify) {
-    throw new ConfigError(`API server URL ${connection.server} is plain http; client-node only allows that with skipTLSVerify (test servers only)`);
+    throw new ConfigError(
+      `API server URL ${connection.server} is plain http; client-node only allows that with skipTLSVerify (test servers only)`,
+    );
   }
   kc.loadFromOptions({
-    clusters: [{ name: NAME, server: connection.server.replace(/\/+$/, ''), caData: connection.caData, skipTLSVerify: connection.skipTLSVerify ?? false }],
+    clusters: [
+      {
+        name: NAME,
+        server: connection.server.replace(/\/+$/, ''),
+        caData: connection.caData,
+        skipTLSVerify: connection.skipTLSVerify ?? false,
+      },
+    ],
     users: [{ name: NAME, ...(connection.token ? { token: connection.token } : {}) }],
     contexts: [{ name: NAME, cluster: NAME, user: NAME }],
     currentContext: NAME,

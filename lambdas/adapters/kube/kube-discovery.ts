@@ -71,12 +71,22 @@ export class KubeDiscovery {
     return this.find(await this.groupVersions(), matcher(kind));
   }
 
-  private async find(groupVersions: readonly string[], match: (r: ApiResource) => boolean): Promise<ResolvedResource | undefined> {
+  private async find(
+    groupVersions: readonly string[],
+    match: (r: ApiResource) => boolean,
+  ): Promise<ResolvedResource | undefined> {
     for (const groupVersion of groupVersions) {
       const found = (await this.resources(groupVersion)).find(match);
       if (found) {
         const [group, version] = groupVersion.includes('/') ? groupVersion.split('/') : ['', groupVersion];
-        return { group, version, apiVersion: groupVersion, kind: found.kind, plural: found.name, namespaced: found.namespaced };
+        return {
+          group,
+          version,
+          apiVersion: groupVersion,
+          kind: found.kind,
+          plural: found.name,
+          namespaced: found.namespaced,
+        };
       }
     }
     return undefined;
@@ -87,7 +97,9 @@ export class KubeDiscovery {
       const { body } = await this.rest.ok({ method: 'GET', path: '/apis' }, 'API discovery GET /apis');
       const groups = (body as GroupList).groups ?? [];
       const preferred = groups.flatMap((g) => (g.preferredVersion ? [g.preferredVersion.groupVersion] : []));
-      const others = groups.flatMap((g) => (g.versions ?? []).map((v) => v.groupVersion)).filter((gv) => !preferred.includes(gv));
+      const others = groups
+        .flatMap((g) => (g.versions ?? []).map((v) => v.groupVersion))
+        .filter((gv) => !preferred.includes(gv));
       return ['v1', ...preferred, ...others];
     })().catch((error: unknown) => {
       this.order = undefined;
@@ -116,7 +128,10 @@ export class KubeDiscovery {
 
 function matcher(kind: string): (r: ApiResource) => boolean {
   const wanted = kind.toLowerCase();
-  return (r) => r.kind.toLowerCase() === wanted || r.name.toLowerCase() === wanted || (r.singularName || r.kind).toLowerCase() === wanted;
+  return (r) =>
+    r.kind.toLowerCase() === wanted ||
+    r.name.toLowerCase() === wanted ||
+    (r.singularName || r.kind).toLowerCase() === wanted;
 }
 
 /** `/api/v1/namespaces/ns/pods/name`, `/apis/apps/v1/deployments` ... */

@@ -23,7 +23,18 @@ export class KubeHttpError extends Error {
   }
 }
 
-const NETWORK_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+const NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+]);
 
 /** HTTP status and Status fields of an error, if it carries an HTTP answer. */
 export function kubeStatusOf(error: unknown): KubeStatus | undefined {
@@ -38,7 +49,10 @@ export function kubeStatusOf(error: unknown): KubeStatus | undefined {
       parsed = { message: body.slice(0, 300) };
     }
   }
-  const status = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { reason?: unknown; message?: unknown };
+  const status = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
+    reason?: unknown;
+    message?: unknown;
+  };
   return {
     code,
     ...(typeof status.reason === 'string' ? { reason: status.reason } : {}),
@@ -70,16 +84,26 @@ export function toKubeError(error: unknown, what: string): ClmError {
   const options = { cause: error };
   const status = kubeStatusOf(error);
   if (!status) {
-    if (isNetworkError(error)) return new TransientApiError(`${what}: cannot reach the API server (${(error as Error).message})`, options);
+    if (isNetworkError(error))
+      return new TransientApiError(`${what}: cannot reach the API server (${(error as Error).message})`, options);
     return new KubeApiError(`${what}: ${error instanceof Error ? error.message : String(error)}`, options);
   }
   const said = [status.reason, status.message].filter(Boolean).join(': ') || 'no details';
   const detail = `HTTP ${status.code} (${said})`;
-  if (status.code === 401) return new KubeApiError(`${what}: ${detail}; the API server rejected the token: check that it is valid for this cluster and not expired`, options);
-  if (status.code === 403) return new KubeApiError(`${what}: ${detail}; the token's user lacks the permission: check its RBAC bindings`, options);
+  if (status.code === 401)
+    return new KubeApiError(
+      `${what}: ${detail}; the API server rejected the token: check that it is valid for this cluster and not expired`,
+      options,
+    );
+  if (status.code === 403)
+    return new KubeApiError(
+      `${what}: ${detail}; the token's user lacks the permission: check its RBAC bindings`,
+      options,
+    );
   if (status.code === 404) return new NotFoundError(`${what}: ${detail}`, options);
   if (status.code === 409) return new ConflictError(`${what}: ${detail}`, options);
-  if (status.code === 500 && PERMANENT_500.test(status.message ?? '')) return new KubeApiError(`${what}: ${detail}`, options);
+  if (status.code === 500 && PERMANENT_500.test(status.message ?? ''))
+    return new KubeApiError(`${what}: ${detail}`, options);
   if (status.code === 429 || status.code >= 500) return new TransientApiError(`${what}: ${detail}`, options);
   return new KubeApiError(`${what}: ${detail}`, options);
 }

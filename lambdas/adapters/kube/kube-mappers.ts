@@ -20,9 +20,11 @@ export function toNodeInfo(node: V1Node): NodeInfo {
     providerId: node.spec?.providerID ?? '',
     labels,
     annotations: node.metadata?.annotations ?? {},
-    taints: (node.spec?.taints ?? []).map(
-      (t): Taint => ({ key: t.key, ...(t.value !== undefined && t.value !== '' ? { value: t.value } : {}), effect: (TAINT_EFFECTS.has(t.effect) ? t.effect : 'NoSchedule') as Taint['effect'] }),
-    ),
+    taints: (node.spec?.taints ?? []).map((t): Taint => ({
+      key: t.key,
+      ...(t.value !== undefined && t.value !== '' ? { value: t.value } : {}),
+      effect: (TAINT_EFFECTS.has(t.effect) ? t.effect : 'NoSchedule') as Taint['effect'],
+    })),
     unschedulable: node.spec?.unschedulable === true,
     ready: (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
     volumesAttached: (node.status?.volumesAttached ?? []).length > 0,
@@ -54,7 +56,13 @@ export function toPdbInfo(pdb: V1PodDisruptionBudget): PdbInfo {
   const mapped: LabelSelector = {
     ...(selector?.matchLabels ? { matchLabels: selector.matchLabels } : {}),
     ...(selector?.matchExpressions
-      ? { matchExpressions: selector.matchExpressions.map((e) => ({ key: e.key, operator: e.operator, ...(e.values ? { values: e.values } : {}) })) }
+      ? {
+          matchExpressions: selector.matchExpressions.map((e) => ({
+            key: e.key,
+            operator: e.operator,
+            ...(e.values ? { values: e.values } : {}),
+          })),
+        }
       : {}),
   };
   return {
@@ -78,6 +86,11 @@ export function nodePatchBody(patch: NodePatch): Record<string, unknown> {
   const spec: Record<string, unknown> = {};
   if (patch.unschedulable !== undefined) spec.unschedulable = patch.unschedulable;
   // Node.spec.taints has no patch merge key, so a strategic merge patch replaces the list.
-  if (patch.taints) spec.taints = patch.taints.map((t) => ({ key: t.key, ...(t.value !== undefined ? { value: t.value } : {}), effect: t.effect }));
+  if (patch.taints)
+    spec.taints = patch.taints.map((t) => ({
+      key: t.key,
+      ...(t.value !== undefined ? { value: t.value } : {}),
+      effect: t.effect,
+    }));
   return { ...(Object.keys(metadata).length ? { metadata } : {}), ...(Object.keys(spec).length ? { spec } : {}) };
 }

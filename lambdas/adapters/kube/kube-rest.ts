@@ -40,7 +40,8 @@ export class KubeRest {
   /** Any HTTP answer comes back as a KubeResponse; only "no answer" throws (TransientApiError, named by `what`). */
   async send(request: KubeRequest, what = `${request.method} ${request.path}`): Promise<KubeResponse> {
     const context = this.configuration.baseServer.makeRequestContext(request.path, HttpMethod[request.method]);
-    for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) context.setQueryParam(key, String(value));
+    for (const [key, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) context.setQueryParam(key, String(value));
     context.setHeaderParam('Accept', 'application/json');
     if (request.body !== undefined) {
       context.setHeaderParam('Content-Type', request.contentType ?? 'application/json');
@@ -70,6 +71,7 @@ export class KubeRest {
 
 /** The response itself when 2xx; otherwise its classified error, named by `what`. */
 export function ensureOk(response: KubeResponse, what: string): KubeResponse {
-  if (response.status < 200 || response.status > 299) throw toKubeError(new KubeHttpError(response.status, response.body), what);
+  if (response.status < 200 || response.status > 299)
+    throw toKubeError(new KubeHttpError(response.status, response.body), what);
   return response;
 }

@@ -46,7 +46,10 @@ export interface ExecutionResult {
  * execution, Wait states take no real time but advance the virtual clock by what the polling task asked
  * for, and retries do not sleep.
  */
-export async function runClusterUpdate(input: ClusterUpdateInput, options: LocalExecutorOptions): Promise<ExecutionResult> {
+export async function runClusterUpdate(
+  input: ClusterUpdateInput,
+  options: LocalExecutorOptions,
+): Promise<ExecutionResult> {
   const stats: ExecutionStats = { stateTransitions: 0, maxHistoryEvents: 0, executions: 0 };
   try {
     const output = await runMachine(loadDefinition('cluster-update'), input, options.executionId, options, stats);
@@ -56,7 +59,13 @@ export async function runClusterUpdate(input: ClusterUpdateInput, options: Local
   }
 }
 
-async function runMachine(definition: AslDefinition, input: unknown, executionId: string, options: LocalExecutorOptions, stats: ExecutionStats): Promise<unknown> {
+async function runMachine(
+  definition: AslDefinition,
+  input: unknown,
+  executionId: string,
+  options: LocalExecutorOptions,
+  stats: ExecutionStats,
+): Promise<unknown> {
   stats.executions++;
   const logger = options.logger ?? createLogger();
   const handlers: Record<string, (payload: unknown) => Promise<unknown>> = {};
@@ -67,10 +76,15 @@ async function runMachine(definition: AslDefinition, input: unknown, executionId
       const task: AnyTask | undefined = TASKS[taskName];
       if (!task) throw new Error(`State ${name} calls ${taskName}, which has no task definition`);
       handlers[name] = async (payload) => {
-        const output = await invokeTask(task, withStateName(payload, name), options.ports, { executionId, stateName: name, logger });
+        const output = await invokeTask(task, withStateName(payload, name), options.ports, {
+          executionId,
+          stateName: name,
+          logger,
+        });
         await options.onTask?.({ executionId, stateName: name, task: taskName, output });
         const step = output as { status?: unknown; waitSeconds?: unknown };
-        if (step.status === 'IN_PROGRESS' && typeof step.waitSeconds === 'number') await options.advanceClock?.(step.waitSeconds);
+        if (step.status === 'IN_PROGRESS' && typeof step.waitSeconds === 'number')
+          await options.advanceClock?.(step.waitSeconds);
         return output as never;
       };
     } else if (resource.startsWith('arn:aws:states:::states:startExecution.sync')) {
@@ -78,7 +92,13 @@ async function runMachine(definition: AslDefinition, input: unknown, executionId
         const request = payload as { Input: Record<string, unknown> };
         const { AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID: _parent, ...childInput } = request.Input;
         const childId = `${executionId}/rollout-${String(childInput.pool)}-${++children}`;
-        const output = (await runMachine(loadDefinition('node-pool-rollout'), childInput, childId, options, stats)) as RolloutOutput;
+        const output = (await runMachine(
+          loadDefinition('node-pool-rollout'),
+          childInput,
+          childId,
+          options,
+          stats,
+        )) as RolloutOutput;
         return { Output: output, ExecutionArn: childId, Status: 'SUCCEEDED' } as never;
       };
     } else {
@@ -92,7 +112,10 @@ async function runMachine(definition: AslDefinition, input: unknown, executionId
       waitTimeOverrides: Object.fromEntries(waitStates(definition).map((name) => [name, 0])),
       retryIntervalOverrides: Object.fromEntries(taskStates(definition).map(({ name }) => [name, 0])),
     },
-    context: { Execution: { Id: executionId, Input: input as never, StartTime: new Date(0).toISOString() }, State: { Name: 'local', EnteredTime: new Date(0).toISOString() } } as never,
+    context: {
+      Execution: { Id: executionId, Input: input as never, StartTime: new Date(0).toISOString() },
+      State: { Name: 'local', EnteredTime: new Date(0).toISOString() },
+    } as never,
   });
   let history = 2;
   const counting = (async () => {

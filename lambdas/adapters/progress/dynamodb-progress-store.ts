@@ -18,19 +18,30 @@ import { ConflictError, LeaseHeldError } from '../../shared/errors';
 export class DynamoDbProgressStore implements ProgressStore {
   private readonly doc: DynamoDBDocumentClient;
 
-  constructor(client: DynamoDBClient, private readonly tableName: string) {
+  constructor(
+    client: DynamoDBClient,
+    private readonly tableName: string,
+  ) {
     this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   }
 
   async acquireLease(clusterId: string, holder: string, ttlMs: number, now: number): Promise<Lease> {
     const lease: Lease = { clusterId, holder, expiresAt: now + ttlMs };
     try {
-      await this.doc.send(new PutCommand({
-        TableName: this.tableName,
-        Item: { pk: pk(clusterId), sk: 'LEASE', holder, expiresAt: lease.expiresAt, ttl: Math.ceil(lease.expiresAt / 1000) + 86400 },
-        ConditionExpression: 'attribute_not_exists(pk) OR holder = :holder OR expiresAt < :now',
-        ExpressionAttributeValues: { ':holder': holder, ':now': now },
-      }));
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk: pk(clusterId),
+            sk: 'LEASE',
+            holder,
+            expiresAt: lease.expiresAt,
+            ttl: Math.ceil(lease.expiresAt / 1000) + 86400,
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR holder = :holder OR expiresAt < :now',
+          ExpressionAttributeValues: { ':holder': holder, ':now': now },
+        }),
+      );
       return lease;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -41,12 +52,14 @@ export class DynamoDbProgressStore implements ProgressStore {
 
   async releaseLease(clusterId: string, holder: string): Promise<void> {
     try {
-      await this.doc.send(new DeleteCommand({
-        TableName: this.tableName,
-        Key: { pk: pk(clusterId), sk: 'LEASE' },
-        ConditionExpression: 'holder = :holder',
-        ExpressionAttributeValues: { ':holder': holder },
-      }));
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: pk(clusterId), sk: 'LEASE' },
+          ConditionExpression: 'holder = :holder',
+          ExpressionAttributeValues: { ':holder': holder },
+        }),
+      );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
@@ -65,19 +78,27 @@ export class DynamoDbProgressStore implements ProgressStore {
   async putRun(run: RunRecord): Promise<RunRecord> {
     const next = { ...run, revision: run.revision + 1 };
     try {
-      await this.doc.send(new PutCommand({
-        TableName: this.tableName,
-        Item: { pk: pk(run.clusterId), sk: `RUN#${run.targetVersion}`, record: next, revision: next.revision },
-        ...(run.revision === 0
-          ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : { ConditionExpression: 'revision = :expected', ExpressionAttributeValues: { ':expected': run.revision } }),
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }));
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: pk(run.clusterId), sk: `RUN#${run.targetVersion}`, record: next, revision: next.revision },
+          ...(run.revision === 0
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : {
+                ConditionExpression: 'revision = :expected',
+                ExpressionAttributeValues: { ':expected': run.revision },
+              }),
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
       return next;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const current = await this.getRun(run.clusterId, run.targetVersion);
-      throw new ConflictError(`Run of ${run.clusterId} at ${run.targetVersion} was changed by someone else (expected revision ${run.revision})`, { current, cause: error });
+      throw new ConflictError(
+        `Run of ${run.clusterId} at ${run.targetVersion} was changed by someone else (expected revision ${run.revision})`,
+        { current, cause: error },
+      );
     }
   }
 
@@ -92,7 +113,13 @@ export class DynamoDbProgressStore implements ProgressStore {
   async recordProblem(clusterId: string, problem: Problem, now: number): Promise<StoredStatus> {
     for (let attempt = 0; ; attempt++) {
       const item = await this.get(clusterId, 'STATUS');
-      const current = (item?.record as StoredStatus | undefined) ?? { currentVersion: '', lastVersion: '', nextVersion: '', problems: [], updatedAt: 0 };
+      const current = (item?.record as StoredStatus | undefined) ?? {
+        currentVersion: '',
+        lastVersion: '',
+        nextVersion: '',
+        problems: [],
+        updatedAt: 0,
+      };
       const next: StoredStatus = { ...current, problems: appendProblem(current.problems, problem), updatedAt: now };
       const writeId = Number(item?.writeId ?? 0);
       // putStatus writes no writeId: an item without one is matched by its absence, not by `writeId = 0`.
@@ -102,11 +129,13 @@ export class DynamoDbProgressStore implements ProgressStore {
           ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(writeId)' }
           : { ConditionExpression: 'writeId = :w', ExpressionAttributeValues: { ':w': writeId } };
       try {
-        await this.doc.send(new PutCommand({
-          TableName: this.tableName,
-          Item: { pk: pk(clusterId), sk: 'STATUS', record: next, writeId: writeId + 1 },
-          ...condition,
-        }));
+        await this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { pk: pk(clusterId), sk: 'STATUS', record: next, writeId: writeId + 1 },
+            ...condition,
+          }),
+        );
         return next;
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException) || attempt >= 4) throw error;
@@ -131,7 +160,9 @@ export class DynamoDbProgressStore implements ProgressStore {
   }
 
   private async get(clusterId: string, sk: string): Promise<Record<string, unknown> | undefined> {
-    const result = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: pk(clusterId), sk }, ConsistentRead: true }));
+    const result = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: pk(clusterId), sk }, ConsistentRead: true }),
+    );
     return result.Item;
   }
 

@@ -62,7 +62,10 @@ export class MemoryProgressStore implements ProgressStore {
     const key = runKey(run.clusterId, run.targetVersion);
     const stored = this.data.runs[key];
     if ((stored?.revision ?? 0) !== run.revision) {
-      throw new ConflictError(`Run ${key} was changed by someone else (revision ${stored?.revision ?? 0}, expected ${run.revision})`, { current: clone(stored) });
+      throw new ConflictError(
+        `Run ${key} was changed by someone else (revision ${stored?.revision ?? 0}, expected ${run.revision})`,
+        { current: clone(stored) },
+      );
     }
     const next = { ...clone(run), revision: run.revision + 1 };
     this.data.runs[key] = next;
@@ -80,7 +83,13 @@ export class MemoryProgressStore implements ProgressStore {
   }
 
   async recordProblem(clusterId: string, problem: Problem, now: number): Promise<StoredStatus> {
-    const current = this.data.statuses[clusterId] ?? { currentVersion: '', lastVersion: '', nextVersion: '', problems: [], updatedAt: now };
+    const current = this.data.statuses[clusterId] ?? {
+      currentVersion: '',
+      lastVersion: '',
+      nextVersion: '',
+      problems: [],
+      updatedAt: now,
+    };
     const next: StoredStatus = { ...current, problems: appendProblem(current.problems, problem), updatedAt: now };
     this.data.statuses[clusterId] = next;
     this.changed();

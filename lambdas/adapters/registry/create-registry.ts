@@ -21,7 +21,8 @@ export interface CreateRegistryOptions {
   readonly http?: Omit<HttpRegistryOptions, 'baseUrl' | 'token' | 'logger'>;
 }
 
-export const REGISTRY_URI_FORMS = 'a path or file://PATH (clusters.yaml), http(s)://HOST[/PREFIX] (Cluster Registry API), or dynamodb://TABLE';
+export const REGISTRY_URI_FORMS =
+  'a path or file://PATH (clusters.yaml), http(s)://HOST[/PREFIX] (Cluster Registry API), or dynamodb://TABLE';
 
 /**
  * The registry named by `--registry`:
@@ -37,7 +38,8 @@ export function createRegistry(uri: string, options: CreateRegistryOptions): Reg
   switch (scheme) {
     case 'file': {
       const rest = uri.slice('file://'.length);
-      if (rest === '') throw new ValidationError(`--registry ${uri}: the file path is empty; use ${REGISTRY_URI_FORMS}`);
+      if (rest === '')
+        throw new ValidationError(`--registry ${uri}: the file path is empty; use ${REGISTRY_URI_FORMS}`);
       const path = rest.startsWith('/') ? fileURLToPath(uri) : rest;
       return fileRegistry(path, rest, options);
     }
@@ -47,7 +49,9 @@ export function createRegistry(uri: string, options: CreateRegistryOptions): Reg
     case 'dynamodb': {
       const table = uri.slice('dynamodb://'.length).replace(/\/+$/, '');
       if (!/^[a-zA-Z0-9_.-]{3,255}$/.test(table)) {
-        throw new ValidationError(`--registry ${uri}: ${JSON.stringify(table)} is not a DynamoDB table name (3-255 of a-z A-Z 0-9 _ . -)`);
+        throw new ValidationError(
+          `--registry ${uri}: ${JSON.stringify(table)} is not a DynamoDB table name (3-255 of a-z A-Z 0-9 _ . -)`,
+        );
       }
       return new DynamoDbRegistry({ tableName: table, client: options.dynamoDb });
     }
@@ -57,5 +61,9 @@ export function createRegistry(uri: string, options: CreateRegistryOptions): Reg
 }
 
 function fileRegistry(path: string, displayName: string, options: CreateRegistryOptions): FileRegistry {
-  return new FileRegistry({ path: isAbsolute(path) ? path : resolve(options.cwd, path), displayName, logger: options.logger });
+  return new FileRegistry({
+    path: isAbsolute(path) ? path : resolve(options.cwd, path),
+    displayName,
+    logger: options.logger,
+  });
 }

@@ -45,9 +45,10 @@ export class DynamoDbRegistry implements Registry {
     this.tableName = options.tableName;
     this.description = `dynamodb://${options.tableName}`;
     const client = options.client ?? new DynamoDBClient({});
-    this.doc = client instanceof DynamoDBDocumentClient
-      ? client
-      : DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    this.doc =
+      client instanceof DynamoDBDocumentClient
+        ? client
+        : DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
     this.now = options.now ?? Date.now;
   }
 
@@ -55,12 +56,16 @@ export class DynamoDbRegistry implements Registry {
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.call('scan the registry', () => this.doc.send(new ScanCommand({
-        TableName: this.tableName,
-        FilterExpression: 'sk = :sk',
-        ExpressionAttributeValues: { ':sk': REGISTRY_SORT_KEY },
-        ExclusiveStartKey: startKey,
-      })));
+      const page = await this.call('scan the registry', () =>
+        this.doc.send(
+          new ScanCommand({
+            TableName: this.tableName,
+            FilterExpression: 'sk = :sk',
+            ExpressionAttributeValues: { ':sk': REGISTRY_SORT_KEY },
+            ExclusiveStartKey: startKey,
+          }),
+        ),
+      );
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -74,7 +79,10 @@ export class DynamoDbRegistry implements Registry {
     return clusters.sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id.localeCompare(b.id));
   }
 
-  async updateStatus(clusterId: string, update: { lifecycleStatus?: LifecycleStatus; status: ClusterStatus }): Promise<void> {
+  async updateStatus(
+    clusterId: string,
+    update: { lifecycleStatus?: LifecycleStatus; status: ClusterStatus },
+  ): Promise<void> {
     const names: Record<string, string> = { '#status': 'status', '#updated': 'updated_at' };
     const values: Record<string, unknown> = { ':status': toWireStatus(update.status), ':now': this.now() };
     const sets = ['#status = :status', '#updated = :now'];
@@ -90,7 +98,9 @@ export class DynamoDbRegistry implements Registry {
     const keys = Object.keys(items);
     const badKeys = keys.filter((key) => !CONFIG_KEY_PATTERN.test(key));
     if (badKeys.length > 0) {
-      throw new ValidationError(`config item keys ${badKeys.join(', ')} must match ${CONFIG_KEY_PATTERN.source}`, { location: { clusterId } });
+      throw new ValidationError(`config item keys ${badKeys.join(', ')} must match ${CONFIG_KEY_PATTERN.source}`, {
+        location: { clusterId },
+      });
     }
     if (keys.length === 0) return;
     const names: Record<string, string> = { '#items': 'config_items', '#updated': 'updated_at' };
@@ -100,7 +110,13 @@ export class DynamoDbRegistry implements Registry {
       values[`:v${i}`] = items[key];
       return `#items.#k${i} = :v${i}`;
     });
-    await this.updateExisting(clusterId, 'update config items', `SET ${sets.join(', ')}, #updated = :now`, names, values);
+    await this.updateExisting(
+      clusterId,
+      'update config items',
+      `SET ${sets.join(', ')}, #updated = :now`,
+      names,
+      values,
+    );
   }
 
   /**
@@ -113,38 +129,64 @@ export class DynamoDbRegistry implements Registry {
     if (!result.cluster) {
       const id = typeof document.id === 'string' ? document.id : '(no id)';
       throw new ValidationError(`cluster ${id} is not valid`, {
-        issues: result.issues.map((issue) => `${issue.path.length ? `${formatPath(issue.path)}: ` : ''}${issue.message}`),
+        issues: result.issues.map(
+          (issue) => `${issue.path.length ? `${formatPath(issue.path)}: ` : ''}${issue.message}`,
+        ),
       });
     }
     const cluster = result.cluster;
-    await this.call(`put cluster ${cluster.id}`, () => this.doc.send(new PutCommand({
-      TableName: this.tableName,
-      Item: { pk: partitionKey(cluster.id), sk: REGISTRY_SORT_KEY, ...toWireCluster(cluster), updated_at: this.now() },
-    })));
+    await this.call(`put cluster ${cluster.id}`, () =>
+      this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk: partitionKey(cluster.id),
+            sk: REGISTRY_SORT_KEY,
+            ...toWireCluster(cluster),
+            updated_at: this.now(),
+          },
+        }),
+      ),
+    );
     return cluster;
   }
 
   /** Remove a cluster from the registry; true if it was there. */
   async deleteCluster(clusterId: string): Promise<boolean> {
-    const result = await this.call(`delete cluster ${clusterId}`, () => this.doc.send(new DeleteCommand({
-      TableName: this.tableName,
-      Key: { pk: partitionKey(clusterId), sk: REGISTRY_SORT_KEY },
-      ReturnValues: 'ALL_OLD',
-    })));
+    const result = await this.call(`delete cluster ${clusterId}`, () =>
+      this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: partitionKey(clusterId), sk: REGISTRY_SORT_KEY },
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
+    );
     return result.Attributes !== undefined;
   }
 
   private async updateExisting(
-    clusterId: string, what: string, expression: string, names: Record<string, string>, values: Record<string, unknown>,
+    clusterId: string,
+    what: string,
+    expression: string,
+    names: Record<string, string>,
+    values: Record<string, unknown>,
   ): Promise<void> {
-    await this.call(`${what} of cluster ${clusterId}`, () => this.doc.send(new UpdateCommand({
-      TableName: this.tableName,
-      Key: { pk: partitionKey(clusterId), sk: REGISTRY_SORT_KEY },
-      UpdateExpression: expression,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    })), clusterId);
+    await this.call(
+      `${what} of cluster ${clusterId}`,
+      () =>
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: partitionKey(clusterId), sk: REGISTRY_SORT_KEY },
+            UpdateExpression: expression,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          }),
+        ),
+      clusterId,
+    );
   }
 
   /** Run one SDK call (the SDK has already retried), translating failures: throttling/5xx/network → retryable, missing item → NotFoundError. */
@@ -159,16 +201,27 @@ export class DynamoDbRegistry implements Registry {
       }
       const code = (error as { code?: string }).code ?? '';
       if (RETRYABLE_NAMES.has(name) || NETWORK_CODES.has(code) || (status !== undefined && status >= 500)) {
-        throw new RegistryUnavailableError(`cannot ${what} in ${this.description}: ${name || 'error'}: ${(error as Error).message}`, { cause: error });
+        throw new RegistryUnavailableError(
+          `cannot ${what} in ${this.description}: ${name || 'error'}: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
-      throw new RegistryError(`cannot ${what} in ${this.description}: ${name}: ${(error as Error).message}`, { cause: error });
+      throw new RegistryError(`cannot ${what} in ${this.description}: ${name}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 }
 
 const RETRYABLE_NAMES = new Set([
-  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError',
-  'ServiceUnavailable', 'LimitExceededException', 'TimeoutError', 'AbortError',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'LimitExceededException',
+  'TimeoutError',
+  'AbortError',
 ]);
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -48,8 +48,11 @@ export class FileRegistry implements Registry {
       text = await readFile(this.options.path, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-      throw new RegistryError(`cannot read the cluster registry file ${name} (${this.options.path}): ${reason}`, { cause: error });
+      const reason =
+        code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+      throw new RegistryError(`cannot read the cluster registry file ${name} (${this.options.path}): ${reason}`, {
+        cause: error,
+      });
     }
     const { clusters, warnings } = parseClustersYaml(text, name);
     this.warnings = warnings;
@@ -63,7 +66,10 @@ export class FileRegistry implements Registry {
     return clusters.map((cluster) => this.overlay(cluster));
   }
 
-  async updateStatus(clusterId: string, update: { lifecycleStatus?: LifecycleStatus; status: ClusterStatus }): Promise<void> {
+  async updateStatus(
+    clusterId: string,
+    update: { lifecycleStatus?: LifecycleStatus; status: ClusterStatus },
+  ): Promise<void> {
     const overlay = this.overlayFor(clusterId);
     overlay.status = update.status;
     if (update.lifecycleStatus !== undefined) overlay.lifecycleStatus = update.lifecycleStatus;
@@ -76,7 +82,9 @@ export class FileRegistry implements Registry {
 
   private overlayFor(clusterId: string): Overlay {
     if (!this.knownIds.has(clusterId)) {
-      throw new NotFoundError(`cluster ${clusterId} is not in ${this.description}${this.knownIds.size === 0 ? ' (or the file was not read yet)' : ''}`);
+      throw new NotFoundError(
+        `cluster ${clusterId} is not in ${this.description}${this.knownIds.size === 0 ? ' (or the file was not read yet)' : ''}`,
+      );
     }
     let overlay = this.overlays.get(clusterId);
     if (!overlay) {

@@ -59,9 +59,11 @@ export class HttpJsonClient {
       const result = await this.attempt(method, path, body);
       if (result.response && result.response.status < 400) return parseJson(method, path, result.response.text);
       if (result.response && result.response.status !== 429 && result.response.status < 500) {
-        throw new RegistryError(`${method} ${path} failed: ${describeStatus(result.response)}${serverMessage(result.response.text)}`);
+        throw new RegistryError(
+          `${method} ${path} failed: ${describeStatus(result.response)}${serverMessage(result.response.text)}`,
+        );
       }
-      lastProblem = result.response ? describeStatus(result.response) : result.failure ?? 'unknown failure';
+      lastProblem = result.response ? describeStatus(result.response) : (result.failure ?? 'unknown failure');
       if (attempt === maxAttempts) break;
 
       const retryAfterMs = parseRetryAfter(result.response?.retryAfter ?? null);
@@ -75,7 +77,9 @@ export class HttpJsonClient {
       this.logger.warn(`Retrying ${method} ${path} in ${delayMs} ms after ${lastProblem}`, { attempt, maxAttempts });
       await sleep(delayMs);
     }
-    throw new RegistryUnavailableError(`${method} ${path}: registry unavailable after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}; last: ${lastProblem}`);
+    throw new RegistryUnavailableError(
+      `${method} ${path}: registry unavailable after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}; last: ${lastProblem}`,
+    );
   }
 
   private backoff(attempt: number): number {
@@ -100,7 +104,14 @@ export class HttpJsonClient {
         signal: controller.signal,
       });
       const text = await response.text();
-      return { response: { status: response.status, statusText: response.statusText, text, retryAfter: response.headers.get('retry-after') } };
+      return {
+        response: {
+          status: response.status,
+          statusText: response.statusText,
+          text,
+          retryAfter: response.headers.get('retry-after'),
+        },
+      };
     } catch (error) {
       if (controller.signal.aborted) return { failure: `no response within ${timeoutMs} ms` };
       return { failure: `network error: ${networkReason(error)}` };
@@ -115,7 +126,10 @@ function parseJson(method: string, path: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new RegistryError(`${method} ${path}: the registry answered with malformed JSON (${(error as Error).message}): ${preview(text)}`, { cause: error });
+    throw new RegistryError(
+      `${method} ${path}: the registry answered with malformed JSON (${(error as Error).message}): ${preview(text)}`,
+      { cause: error },
+    );
   }
 }
 

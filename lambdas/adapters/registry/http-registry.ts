@@ -34,7 +34,9 @@ export class HttpRegistry implements Registry {
     const accounts = await this.readyAccounts();
     const { clusters, issues } = parseRegistryClusters(items, 'lenient');
     if (issues.length > 0) {
-      throw new RegistryError(`GET ${listPath} returned ${issues.length} invalid field${issues.length === 1 ? '' : 's'}:\n  - ${issues.join('\n  - ')}`);
+      throw new RegistryError(
+        `GET ${listPath} returned ${issues.length} invalid field${issues.length === 1 ? '' : 's'}:\n  - ${issues.join('\n  - ')}`,
+      );
     }
     return clusters.map((cluster) => {
       const account = accounts.get(cluster.infrastructureAccount);
@@ -47,7 +49,10 @@ export class HttpRegistry implements Registry {
     });
   }
 
-  async updateStatus(clusterId: string, update: { lifecycleStatus?: LifecycleStatus; status: ClusterStatus }): Promise<void> {
+  async updateStatus(
+    clusterId: string,
+    update: { lifecycleStatus?: LifecycleStatus; status: ClusterStatus },
+  ): Promise<void> {
     const body = {
       ...(update.lifecycleStatus !== undefined ? { lifecycle_status: update.lifecycleStatus } : {}),
       status: toWireStatus(update.status),
@@ -58,10 +63,16 @@ export class HttpRegistry implements Registry {
   async updateConfigItems(clusterId: string, items: ConfigItems): Promise<void> {
     const badKeys = Object.keys(items).filter((key) => !CONFIG_KEY_PATTERN.test(key));
     if (badKeys.length > 0) {
-      throw new ValidationError(`config item keys ${badKeys.join(', ')} must match ${CONFIG_KEY_PATTERN.source}`, { location: { clusterId } });
+      throw new ValidationError(`config item keys ${badKeys.join(', ')} must match ${CONFIG_KEY_PATTERN.source}`, {
+        location: { clusterId },
+      });
     }
     for (const [key, value] of Object.entries(items)) {
-      await this.client.request('PUT', `/kubernetes-clusters/${pathSegment(clusterId)}/config-items/${pathSegment(key)}`, { value });
+      await this.client.request(
+        'PUT',
+        `/kubernetes-clusters/${pathSegment(clusterId)}/config-items/${pathSegment(key)}`,
+        { value },
+      );
     }
   }
 
@@ -83,7 +94,10 @@ export class HttpRegistry implements Registry {
 
 function itemsOf(body: unknown, what: string): unknown[] {
   const items = body && typeof body === 'object' ? (body as { items?: unknown }).items : undefined;
-  if (!Array.isArray(items)) throw new RegistryError(`${what}: expected a JSON object {"items": [...]}, got ${body === undefined ? 'an empty body' : typeof body}`);
+  if (!Array.isArray(items))
+    throw new RegistryError(
+      `${what}: expected a JSON object {"items": [...]}, got ${body === undefined ? 'an empty body' : typeof body}`,
+    );
   return items;
 }
 

@@ -17,7 +17,13 @@ export interface ClusterSnapshot {
     readonly desired: number;
     readonly min: number;
     readonly max: number;
-    readonly instances: readonly { readonly id: string; readonly az: string; readonly state: string; readonly outdated: boolean; readonly node?: string }[];
+    readonly instances: readonly {
+      readonly id: string;
+      readonly az: string;
+      readonly state: string;
+      readonly outdated: boolean;
+      readonly node?: string;
+    }[];
   }[];
   readonly nodes: readonly {
     readonly name: string;
@@ -30,8 +36,20 @@ export interface ClusterSnapshot {
     readonly pods: number;
     readonly taints: readonly string[];
   }[];
-  readonly pods: { readonly total: number; readonly ready: number; readonly pending: number; readonly terminating: number };
-  readonly pdbs: readonly { readonly namespace: string; readonly name: string; readonly disruptionsAllowed: number; readonly currentHealthy: number; readonly desiredHealthy: number; readonly expectedPods: number }[];
+  readonly pods: {
+    readonly total: number;
+    readonly ready: number;
+    readonly pending: number;
+    readonly terminating: number;
+  };
+  readonly pdbs: readonly {
+    readonly namespace: string;
+    readonly name: string;
+    readonly disruptionsAllowed: number;
+    readonly currentHealthy: number;
+    readonly desiredHealthy: number;
+    readonly expectedPods: number;
+  }[];
 }
 
 export function describeCluster(ctx: SimContext, clusterId: string): ClusterSnapshot {
@@ -43,17 +61,22 @@ export function describeCluster(ctx: SimContext, clusterId: string): ClusterSnap
   const nodesByInstance = new Map(Object.values(kube?.nodes ?? {}).map((node) => [node.instanceId, node]));
   const outdatedInstances = new Set<string>();
 
-  const asgs = Object.values(account?.asgs ?? {}).filter((asg) => owned(Object.fromEntries(Object.entries(asg.tags).map(([k, v]) => [k, v.value]))));
+  const asgs = Object.values(account?.asgs ?? {}).filter((asg) =>
+    owned(Object.fromEntries(Object.entries(asg.tags).map(([k, v]) => [k, v.value]))),
+  );
   const poolNames = [...new Set(asgs.map((asg) => poolOfAsg(asg) ?? asg.name))].sort();
   const pools = poolNames.map((name) => {
     const groups = asgs.filter((asg) => (poolOfAsg(asg) ?? asg.name) === name);
-    const instances = groups.flatMap((asg) => asgInstances(account!, asg.name).map((instance) => {
-      const outdated = isOutdated(account!, asg, instance);
-      if (outdated) outdatedInstances.add(instance.id);
-      const node = nodesByInstance.get(instance.id)?.name;
-      return { id: instance.id, az: instance.az, state: instance.state, outdated, ...(node ? { node } : {}) };
-    }));
-    const sum = (pick: (g: (typeof groups)[number]) => number): number => groups.reduce((total, g) => total + pick(g), 0);
+    const instances = groups.flatMap((asg) =>
+      asgInstances(account!, asg.name).map((instance) => {
+        const outdated = isOutdated(account!, asg, instance);
+        if (outdated) outdatedInstances.add(instance.id);
+        const node = nodesByInstance.get(instance.id)?.name;
+        return { id: instance.id, az: instance.az, state: instance.state, outdated, ...(node ? { node } : {}) };
+      }),
+    );
+    const sum = (pick: (g: (typeof groups)[number]) => number): number =>
+      groups.reduce((total, g) => total + pick(g), 0);
     return { name, desired: sum((g) => g.desired), min: sum((g) => g.min), max: sum((g) => g.max), instances };
   });
 
@@ -93,7 +116,14 @@ export function describeCluster(ctx: SimContext, clusterId: string): ClusterSnap
     pdbs: kube
       ? pdbObjects(kube).map((stored) => {
           const s = pdbStatus(ctx, kube, stored);
-          return { namespace: s.namespace, name: s.name, disruptionsAllowed: s.disruptionsAllowed, currentHealthy: s.currentHealthy, desiredHealthy: s.desiredHealthy, expectedPods: s.expectedPods };
+          return {
+            namespace: s.namespace,
+            name: s.name,
+            disruptionsAllowed: s.disruptionsAllowed,
+            currentHealthy: s.currentHealthy,
+            desiredHealthy: s.desiredHealthy,
+            expectedPods: s.expectedPods,
+          };
         })
       : [],
   };

@@ -26,17 +26,22 @@ export function kubeFor(ctx: SimContext, clusterId: string): KubeState {
 
 /** The cluster id behind a `kubernetes.io/cluster/<name>` tag (the name is the alias for EKS clusters). */
 function clusterIdForName(ctx: SimContext, account: AccountState, name: string): string {
-  const info = Object.values(ctx.state.clusters).find((c) => c.name === name && accountKey(c.accountId, c.region) === account.key);
+  const info = Object.values(ctx.state.clusters).find(
+    (c) => c.name === name && accountKey(c.accountId, c.region) === account.key,
+  );
   return info?.id ?? name;
 }
 
 function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
   const asg = account.asgs[instance.asg];
-  const tag = asg && Object.keys(asg.tags).find((key) => key.startsWith(CLUSTER_TAG_PREFIX) && asg.tags[key].value === 'owned');
+  const tag =
+    asg && Object.keys(asg.tags).find((key) => key.startsWith(CLUSTER_TAG_PREFIX) && asg.tags[key].value === 'owned');
   if (!asg || !tag) return;
   const clusterId = clusterIdForName(ctx, account, tag.slice(CLUSTER_TAG_PREFIX.length));
   const pool = poolOfAsg(asg) ?? asg.name;
-  const master = (asg.tags[TAG_NODE_POOL_PROFILE]?.value ?? '').includes('master') || (ctx.state.clusters[clusterId]?.masterPools ?? []).includes(pool);
+  const master =
+    (asg.tags[TAG_NODE_POOL_PROFILE]?.value ?? '').includes('master') ||
+    (ctx.state.clusters[clusterId]?.masterPools ?? []).includes(pool);
   joinNode(ctx, kubeFor(ctx, clusterId), {
     name: privateDnsName(instance.privateIp, account.region),
     instanceId: instance.id,
@@ -111,7 +116,15 @@ export function advanceTo(ctx: SimContext, time: number): void {
   ctx.state.now = Math.max(ctx.state.now, time);
 }
 
-const SERVING = new Set(['CREATE_COMPLETE', 'UPDATE_IN_PROGRESS', 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS', 'UPDATE_COMPLETE', 'UPDATE_ROLLBACK_IN_PROGRESS', 'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS', 'UPDATE_ROLLBACK_COMPLETE']);
+const SERVING = new Set([
+  'CREATE_COMPLETE',
+  'UPDATE_IN_PROGRESS',
+  'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS',
+  'UPDATE_COMPLETE',
+  'UPDATE_ROLLBACK_IN_PROGRESS',
+  'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS',
+  'UPDATE_ROLLBACK_COMPLETE',
+]);
 
 /**
  * GET /readyz: a Ready master node exists; for a cluster without master pools (EKS) the main stack
@@ -121,7 +134,12 @@ export function apiReady(ctx: SimContext, clusterId: string): boolean {
   const info = ctx.state.clusters[clusterId];
   if (info && info.masterPools.length === 0) {
     const account = ctx.state.accounts[accountKey(info.accountId, info.region)];
-    return Object.values(account?.stacks ?? {}).some((stack) => stack.tags[TAG_MAIN_STACK] === 'true' && stack.tags[clusterTagKey(clusterId)] === 'owned' && SERVING.has(stack.status));
+    return Object.values(account?.stacks ?? {}).some(
+      (stack) =>
+        stack.tags[TAG_MAIN_STACK] === 'true' &&
+        stack.tags[clusterTagKey(clusterId)] === 'owned' &&
+        SERVING.has(stack.status),
+    );
   }
   return Object.values(ctx.state.kube[clusterId]?.nodes ?? {}).some((node) => node.role === 'master' && node.ready);
 }

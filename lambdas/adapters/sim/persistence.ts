@@ -43,13 +43,19 @@ export function loadWorld(dir: string): { state: WorldState; artifacts: Artifact
   try {
     state = JSON.parse(readFileSync(file, 'utf8')) as WorldState;
   } catch (error) {
-    throw new ValidationError(`${file}: cannot read the simulated world: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new ValidationError(
+      `${file}: cannot read the simulated world: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
-  if (state?.format !== 1) throw new ValidationError(`${file}: not a simulated world (format ${String(state?.format)})`);
+  if (state?.format !== 1)
+    throw new ValidationError(`${file}: not a simulated world (format ${String(state?.format)})`);
   const objects = new Map<string, string>();
   const artifactDir = join(dir, ARTIFACT_DIR);
   if (existsSync(artifactDir)) {
-    for (const name of readdirSync(artifactDir).filter((n) => n.endsWith('.json')).sort()) {
+    for (const name of readdirSync(artifactDir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       const { key, body } = JSON.parse(readFileSync(join(artifactDir, name), 'utf8')) as { key: string; body: string };
       objects.set(key, body);
     }

@@ -10,14 +10,21 @@ export function workloadObjects(workload: Workload): KubeObject {
     containers: [{ name: 'main', image: `registry.example/${workload.name}:1` }],
     ...(workload.nodeSelector ? { nodeSelector: workload.nodeSelector } : {}),
     ...(workload.tolerations ? { tolerations: workload.tolerations } : {}),
-    ...(workload.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds } : {}),
+    ...(workload.terminationGracePeriodSeconds !== undefined
+      ? { terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds }
+      : {}),
   };
   const template = { metadata: { labels }, spec: podSpec };
   switch (workload.kind) {
     case 'Pod':
       return { apiVersion: 'v1', kind: 'Pod', metadata, spec: podSpec };
     case 'DaemonSet':
-      return { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata, spec: { selector: { matchLabels: labels }, template } };
+      return {
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata,
+        spec: { selector: { matchLabels: labels }, template },
+      };
     case 'StatefulSet':
       return {
         apiVersion: 'apps/v1',
@@ -35,7 +42,12 @@ export function workloadObjects(workload: Workload): KubeObject {
         },
       };
     case 'Deployment':
-      return { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec: { replicas: workload.replicas, selector: { matchLabels: labels }, template } };
+      return {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata,
+        spec: { replicas: workload.replicas, selector: { matchLabels: labels }, template },
+      };
   }
 }
 

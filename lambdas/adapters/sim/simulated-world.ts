@@ -52,7 +52,11 @@ export class SimulatedWorld {
   readonly artifacts: ArtifactStore;
   private readonly ctx: SimContext;
 
-  private constructor(state: WorldState, private readonly artifactData: ArtifactData, private savedDir?: string) {
+  private constructor(
+    state: WorldState,
+    private readonly artifactData: ArtifactData,
+    private savedDir?: string,
+  ) {
     this.ctx = new SimContext(state);
     this.clock = { now: () => this.ctx.state.now };
     this.artifacts = simArtifactStore(this.ctx, artifactData);
@@ -129,7 +133,8 @@ export class SimulatedWorld {
   /** Advance until nothing is scheduled (or `limitMs` has passed); returns the virtual ms that passed. */
   runUntilIdle(limitMs = 24 * 3600 * 1000): number {
     const start = this.now;
-    for (let next = this.nextEventAt(); next !== undefined && next - start <= limitMs; next = this.nextEventAt()) this.advanceTo(next);
+    for (let next = this.nextEventAt(); next !== undefined && next - start <= limitMs; next = this.nextEventAt())
+      this.advanceTo(next);
     return this.now - start;
   }
 
@@ -143,8 +148,11 @@ export class SimulatedWorld {
       region: cluster.region,
       localId: cluster.localId,
       apiServerUrl: cluster.apiServerUrl,
-      masterPools: cluster.provider === 'zalando-eks' ? [] : cluster.nodePools.filter(isMasterPool).map((pool) => pool.name),
-      ...(cluster.lifecycleStatus === 'decommission-requested' || cluster.lifecycleStatus === 'decommissioned' ? { decommissioning: true } : {}),
+      masterPools:
+        cluster.provider === 'zalando-eks' ? [] : cluster.nodePools.filter(isMasterPool).map((pool) => pool.name),
+      ...(cluster.lifecycleStatus === 'decommission-requested' || cluster.lifecycleStatus === 'decommissioned'
+        ? { decommissioning: true }
+        : {}),
     };
     const account = ensureAccount(this.ctx, accountId, cluster.region);
     return {
@@ -201,8 +209,18 @@ export class SimulatedWorld {
   private startWorkloads(): void {
     for (const [clusterId, spec] of Object.entries(this.ctx.state.scenario.clusters)) {
       const kube = kubeFor(this.ctx, clusterId);
-      const objects = [...(spec.manifests as never[]), ...spec.workloads.map(workloadObjects), ...spec.pdbs.map(pdbObject)];
-      const namespaces = [...new Set(objects.map((o) => (o as { metadata?: { namespace?: string } }).metadata?.namespace).filter((n): n is string => !!n))]
+      const objects = [
+        ...(spec.manifests as never[]),
+        ...spec.workloads.map(workloadObjects),
+        ...spec.pdbs.map(pdbObject),
+      ];
+      const namespaces = [
+        ...new Set(
+          objects
+            .map((o) => (o as { metadata?: { namespace?: string } }).metadata?.namespace)
+            .filter((n): n is string => !!n),
+        ),
+      ]
         .filter((name) => !kube.objects[`/Namespace//${name}`])
         .map(namespaceObject);
       applyObjects(this.ctx, kube, [...namespaces, ...objects], false);

@@ -53,14 +53,16 @@ export class CloudLookupCache {
     if (!lookups) return;
     const requests = [...round.pending.values()];
     round.pending.clear();
-    await Promise.all(requests.map(async (request) => {
-      try {
-        const value = await this.call(request, lookups);
-        this.values.set(request.key, value);
-      } catch (error) {
-        round.failures.set(request.key, error);
-      }
-    }));
+    await Promise.all(
+      requests.map(async (request) => {
+        try {
+          const value = await this.call(request, lookups);
+          this.values.set(request.key, value);
+        } catch (error) {
+          round.failures.set(request.key, error);
+        }
+      }),
+    );
   }
 
   private call(request: LookupRequest, lookups: CloudLookups): Promise<unknown> {

@@ -60,7 +60,9 @@ export class HandlebarsTemplateEngine implements TemplateEngine {
       }
       if (pass === MAX_PASSES) {
         const labels = [...round.pending.values()].map((r) => r.label).join(', ');
-        throw new TemplateRenderError(`lookups still unresolved after ${MAX_PASSES} passes: ${labels}`, { location: { file: request.template.path } });
+        throw new TemplateRenderError(`lookups still unresolved after ${MAX_PASSES} passes: ${labels}`, {
+          location: { file: request.template.path },
+        });
       }
       await this.lookups.settle(round);
     }
@@ -80,7 +82,10 @@ export class HandlebarsTemplateEngine implements TemplateEngine {
   private renderNested(file: TemplateFile, scope: RenderScope): string {
     // Plain text (large CRDs, say) needs no parsing: without "{{" handlebars outputs it unchanged.
     if (!file.content.includes('{{')) return file.content;
-    return interpret(this.parse(file), scope.request.context, { file: file.path, helper: (name) => clmHelper(name, scope) });
+    return interpret(this.parse(file), scope.request.context, {
+      file: file.path,
+      helper: (name) => clmHelper(name, scope),
+    });
   }
 
   private parse(file: TemplateFile): Program {

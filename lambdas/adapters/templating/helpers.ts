@@ -118,8 +118,20 @@ export const CLM_HELPERS: Readonly<Record<string, HelperSpec>> = {
   generateOIDCDiscoveryDocument: pure(cryptoDocs.generateOIDCDiscoveryDocument),
   // through the CloudLookups port
   amiID: { min: 2, max: 2, fn: amiID },
-  instanceTypeCPUQuantity: { min: 1, max: 1, fn: (scope, [type]) => instanceTypeQuantity(scope, 'instanceTypeCPUQuantity', type, (info) => quantities.cpuQuantity(info.vcpu)) },
-  instanceTypeMemoryQuantity: { min: 1, max: 1, fn: (scope, [type]) => instanceTypeQuantity(scope, 'instanceTypeMemoryQuantity', type, (info) => quantities.memoryQuantityFromMiB(info.memoryMiB)) },
+  instanceTypeCPUQuantity: {
+    min: 1,
+    max: 1,
+    fn: (scope, [type]) =>
+      instanceTypeQuantity(scope, 'instanceTypeCPUQuantity', type, (info) => quantities.cpuQuantity(info.vcpu)),
+  },
+  instanceTypeMemoryQuantity: {
+    min: 1,
+    max: 1,
+    fn: (scope, [type]) =>
+      instanceTypeQuantity(scope, 'instanceTypeMemoryQuantity', type, (info) =>
+        quantities.memoryQuantityFromMiB(info.memoryMiB),
+      ),
+  },
 };
 
 /*
@@ -129,29 +141,48 @@ export const CLM_HELPERS: Readonly<Record<string, HelperSpec>> = {
  */
 const PLACEHOLDER_MARK = '\u0000pending';
 const AMI_PLACEHOLDER = `ami-00000000000000000${PLACEHOLDER_MARK}`;
-const PLACEHOLDER_INSTANCE: InstanceTypeInfo = { instanceType: 'pending', vcpu: 1, memoryMiB: 1024, architecture: 'amd64', instanceStorageGiB: 0 };
+const PLACEHOLDER_INSTANCE: InstanceTypeInfo = {
+  instanceType: 'pending',
+  vcpu: 1,
+  memoryMiB: 1024,
+  architecture: 'amd64',
+  instanceStorageGiB: 0,
+};
 
 function amiID(scope: RenderScope, [name, owner]: unknown[]): string {
   const imageName = expectString(name, 'image name');
   const ownerId = expectString(owner, 'image owner');
   // Arguments made from a placeholder: wait for the real value instead of asking AWS about a made-up name.
   if (imageName.includes(PLACEHOLDER_MARK) || ownerId.includes(PLACEHOLDER_MARK)) return AMI_PLACEHOLDER;
-  const value = scope.lookups.read('amiID', {
-    key: `amiId\u0000${imageName}\u0000${ownerId}`,
-    label: `amiID(${JSON.stringify(imageName)}, ${JSON.stringify(ownerId)})`,
-    run: (lookups) => lookups.amiId(imageName, ownerId),
-  }, scope.round);
+  const value = scope.lookups.read(
+    'amiID',
+    {
+      key: `amiId\u0000${imageName}\u0000${ownerId}`,
+      label: `amiID(${JSON.stringify(imageName)}, ${JSON.stringify(ownerId)})`,
+      run: (lookups) => lookups.amiId(imageName, ownerId),
+    },
+    scope.round,
+  );
   return value === PENDING ? AMI_PLACEHOLDER : expectString(value, 'the AMI id found');
 }
 
-function instanceTypeQuantity(scope: RenderScope, helper: string, type: unknown, pick: (info: InstanceTypeInfo) => string): string {
+function instanceTypeQuantity(
+  scope: RenderScope,
+  helper: string,
+  type: unknown,
+  pick: (info: InstanceTypeInfo) => string,
+): string {
   const instanceType = expectString(type, 'instance type');
   if (instanceType.includes(PLACEHOLDER_MARK)) return pick(PLACEHOLDER_INSTANCE);
-  const value = scope.lookups.read(helper, {
-    key: `instanceType\u0000${instanceType}`,
-    label: `${helper}(${JSON.stringify(instanceType)})`,
-    run: (lookups) => lookups.instanceType(instanceType),
-  }, scope.round);
+  const value = scope.lookups.read(
+    helper,
+    {
+      key: `instanceType\u0000${instanceType}`,
+      label: `${helper}(${JSON.stringify(instanceType)})`,
+      run: (lookups) => lookups.instanceType(instanceType),
+    },
+    scope.round,
+  );
   return pick(value === PENDING ? PLACEHOLDER_INSTANCE : (value as InstanceTypeInfo));
 }
 
@@ -175,18 +206,30 @@ function plural(n: number, word: string): string {
 }
 
 function arityError(spec: HelperSpec, got: number): TemplateRenderError {
-  const wanted = spec.max === undefined ? `at least ${plural(spec.min, 'argument')}`
-    : spec.min === spec.max ? plural(spec.min, 'argument') : `${spec.min} to ${spec.max} arguments`;
+  const wanted =
+    spec.max === undefined
+      ? `at least ${plural(spec.min, 'argument')}`
+      : spec.min === spec.max
+        ? plural(spec.min, 'argument')
+        : `${spec.min} to ${spec.max} arguments`;
   return helperError(`wants ${wanted}, got ${got}`);
 }
 
 const SPECS: ReadonlyMap<string, HelperSpec> = new Map(Object.entries(CLM_HELPERS));
 
 /** Calls a CLM helper: checks the call, and reports any error with the template path, the line and the helper's name. */
-function callHelper(name: string, spec: HelperSpec, scope: RenderScope, args: unknown[], hash: Record<string, unknown>, line: number): unknown {
+function callHelper(
+  name: string,
+  spec: HelperSpec,
+  scope: RenderScope,
+  args: unknown[],
+  hash: Record<string, unknown>,
+  line: number,
+): unknown {
   try {
     if (Object.keys(hash).length > 0) throw helperError('takes no key=value arguments');
-    if (args.length < spec.min || (spec.max !== undefined && args.length > spec.max)) throw arityError(spec, args.length);
+    if (args.length < spec.min || (spec.max !== undefined && args.length > spec.max))
+      throw arityError(spec, args.length);
     return spec.fn(scope, args);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -102,7 +102,10 @@ class Interpreter {
       case 'BlockStatement':
         return this.block(node as hbs.AST.BlockStatement, frame);
       default:
-        throw this.fail(`${node.type.replace(/Statement$|Block$/, '').toLowerCase() || node.type} is not supported (partials and decorators are not)`, node);
+        throw this.fail(
+          `${node.type.replace(/Statement$|Block$/, '').toLowerCase() || node.type} is not supported (partials and decorators are not)`,
+          node,
+        );
     }
   }
 
@@ -111,7 +114,8 @@ class Interpreter {
     if (node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0) return this.call(node, frame);
     if (node.path.type !== 'PathExpression') return this.expression(node.path, frame);
     const name = this.simpleName(path);
-    if (name !== undefined && (this.env.helper(name) || BLOCK_HELPERS.has(name) || name === 'lookup')) return this.call(node, frame);
+    if (name !== undefined && (this.env.helper(name) || BLOCK_HELPERS.has(name) || name === 'lookup'))
+      return this.call(node, frame);
     return this.path(path, frame);
   }
 
@@ -168,7 +172,7 @@ class Interpreter {
   private blockParam(name: string | undefined, frame: Frame): unknown {
     for (let i = frame.blockParams.length - 1; i >= 0; i--) {
       const params = frame.blockParams[i];
-      const index = name === undefined ? -1 : params?.names.indexOf(name) ?? -1;
+      const index = name === undefined ? -1 : (params?.names.indexOf(name) ?? -1);
       if (params && index >= 0) return params.values[index];
     }
     return MISSING;
@@ -181,7 +185,13 @@ class Interpreter {
   }
 
   /** Runs a block's program with a context (a new depth when it differs), data and block parameters. */
-  private run(program: hbs.AST.Program | undefined, frame: Frame, context: unknown, data = frame.data, values?: unknown[]): string {
+  private run(
+    program: hbs.AST.Program | undefined,
+    frame: Frame,
+    context: unknown,
+    data = frame.data,
+    values?: unknown[],
+  ): string {
     if (!program) return '';
     const names = program.blockParams ?? [];
     return this.program(program, {
@@ -213,17 +223,22 @@ class Interpreter {
   }
 
   private builtinBlock(name: string, node: hbs.AST.BlockStatement, frame: Frame): string {
-    if (node.params.length !== 1) throw this.fail(`#${name} needs exactly one argument, got ${node.params.length}`, node);
+    if (node.params.length !== 1)
+      throw this.fail(`#${name} needs exactly one argument, got ${node.params.length}`, node);
     const value = this.expression(node.params[0] as Expression, frame);
     const hash = this.hash(node, frame);
     switch (name) {
       case 'if':
       case 'unless': {
         const truthy = !((!hash.includeZero && !value) || isEmpty(value));
-        return truthy === (name === 'if') ? this.run(node.program, frame, frame.context) : this.run(node.inverse, frame, frame.context);
+        return truthy === (name === 'if')
+          ? this.run(node.program, frame, frame.context)
+          : this.run(node.inverse, frame, frame.context);
       }
       case 'with':
-        return isEmpty(value) ? this.run(node.inverse, frame, frame.context) : this.run(node.program, frame, value, frame.data, [value]);
+        return isEmpty(value)
+          ? this.run(node.inverse, frame, frame.context)
+          : this.run(node.program, frame, value, frame.data, [value]);
       default:
         return this.each(value, node, frame);
     }
@@ -232,11 +247,20 @@ class Interpreter {
   private each(value: unknown, node: hbs.AST.BlockStatement, frame: Frame): string {
     const entries: [key: string | number, item: unknown][] = Array.isArray(value)
       ? value.map((item, i) => [i, item])
-      : value !== null && typeof value === 'object' ? Object.entries(value) : [];
+      : value !== null && typeof value === 'object'
+        ? Object.entries(value)
+        : [];
     if (entries.length === 0) return this.run(node.inverse, frame, frame.context);
     let out = '';
     entries.forEach(([key, item], index) => {
-      const data: DataFrame = { ...frame.data, _parent: frame.data, key, index, first: index === 0, last: index === entries.length - 1 };
+      const data: DataFrame = {
+        ...frame.data,
+        _parent: frame.data,
+        key,
+        index,
+        first: index === 0,
+        last: index === entries.length - 1,
+      };
       out += this.run(node.program, frame, item, data, [item, key]);
     });
     return out;
@@ -245,7 +269,11 @@ class Interpreter {
   private call(node: CallNode, frame: Frame): unknown {
     const path = node.path as PathExpression;
     const name = node.path.type === 'PathExpression' ? this.simpleName(path) : undefined;
-    if (name === undefined) throw this.fail(`"${(node.path as PathExpression).original ?? node.path.type}" cannot be called: only helpers can`, node);
+    if (name === undefined)
+      throw this.fail(
+        `"${(node.path as PathExpression).original ?? node.path.type}" cannot be called: only helpers can`,
+        node,
+      );
     if (BLOCK_HELPERS.has(name)) throw this.fail(`${name} is a block helper: use {{#${name} …}}…{{/${name}}}`, node);
     const args = node.params.map((param) => this.expression(param, frame));
     const hash = this.hash(node, frame);

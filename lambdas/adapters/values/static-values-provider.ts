@@ -28,7 +28,10 @@ export class StaticValuesProvider implements ValuesProvider {
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      throw new ConfigError(`cannot read the values file: ${(error as Error).message}`, { cause: error, location: { file: path } });
+      throw new ConfigError(`cannot read the values file: ${(error as Error).message}`, {
+        cause: error,
+        location: { file: path },
+      });
     }
     return new StaticValuesProvider(parseValuesFile(text, path));
   }
@@ -49,21 +52,35 @@ export function parseValuesFile(text: string, file: string): ValuesFile {
     doc = yaml.load(text, { filename: file });
   } catch (error) {
     const line = error instanceof yaml.YAMLException && error.mark ? error.mark.line + 1 : undefined;
-    throw new ConfigError(`invalid YAML: ${error instanceof yaml.YAMLException ? error.reason : String(error)}`, { cause: error, location: { file, line } });
+    throw new ConfigError(`invalid YAML: ${error instanceof yaml.YAMLException ? error.reason : String(error)}`, {
+      cause: error,
+      location: { file, line },
+    });
   }
   if (doc === undefined || doc === null) return EMPTY_VALUES_FILE;
-  if (!isRecord(doc)) throw new ValidationError(`${file}: a values file is a mapping (values for all clusters, or defaults: and clusters:)`);
+  if (!isRecord(doc))
+    throw new ValidationError(
+      `${file}: a values file is a mapping (values for all clusters, or defaults: and clusters:)`,
+    );
   if (!('defaults' in doc) && !('clusters' in doc)) return { defaults: doc, clusters: {} };
   const issues: string[] = [];
   const extra = Object.keys(doc).filter((key) => key !== 'defaults' && key !== 'clusters');
-  if (extra.length) issues.push(`${file}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} next to defaults/clusters (put shared values under defaults:)`);
+  if (extra.length)
+    issues.push(
+      `${file}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} next to defaults/clusters (put shared values under defaults:)`,
+    );
   const defaults = doc.defaults ?? {};
   if (!isRecord(defaults)) issues.push(`${file}: defaults must be a mapping of value names to values`);
   const clusters = doc.clusters ?? {};
   if (!isRecord(clusters)) issues.push(`${file}: clusters must be a mapping of cluster ids to values`);
-  else for (const [id, values] of Object.entries(clusters)) if (!isRecord(values)) issues.push(`${file}: clusters.${id} must be a mapping of value names to values`);
+  else
+    for (const [id, values] of Object.entries(clusters))
+      if (!isRecord(values)) issues.push(`${file}: clusters.${id} must be a mapping of value names to values`);
   if (issues.length) throw new ValidationError(`${file}: invalid values file`, { issues });
-  return { defaults: defaults as Record<string, unknown>, clusters: clusters as Record<string, Record<string, unknown>> };
+  return {
+    defaults: defaults as Record<string, unknown>,
+    clusters: clusters as Record<string, Record<string, unknown>>,
+  };
 }
 
 /**
@@ -72,8 +89,13 @@ export function parseValuesFile(text: string, file: string): ValuesFile {
  * 10.0.0.0/16 VPC and no stack outputs yet (`ClusterStackOutputs: {}`).
  */
 export function offlineValues(cluster: Cluster): Record<string, unknown> {
-  const configured = (cluster.configItems.availability_zones ?? '').split(',').map((az) => az.trim()).filter(Boolean);
-  const zones = (configured.length ? [...new Set(configured)] : ['a', 'b', 'c'].map((suffix) => `${cluster.region}${suffix}`)).sort();
+  const configured = (cluster.configItems.availability_zones ?? '')
+    .split(',')
+    .map((az) => az.trim())
+    .filter(Boolean);
+  const zones = (
+    configured.length ? [...new Set(configured)] : ['a', 'b', 'c'].map((suffix) => `${cluster.region}${suffix}`)
+  ).sort();
   const subnets = (prefix: string): Record<string, string> => {
     const byZone = Object.fromEntries(zones.map((az) => [az, `${prefix}-${az}`]));
     return { ...byZone, '*': Object.values(byZone).join(',') };
@@ -93,4 +115,3 @@ export function offlineValues(cluster: Cluster): Record<string, unknown> {
     ClusterStackOutputs: {},
   };
 }
-

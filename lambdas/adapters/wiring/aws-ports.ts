@@ -39,8 +39,11 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
   });
   const kubes = new Map<string, KubeCluster>();
   const kubeconfigPath = options.kubeconfig;
-  const kubeFor = options.kubeFor
-    ?? (kubeconfigPath ? () => new ClientNodeKubeCluster({ kubeconfigPath }) : kubeFactory(options.token ? { clusterToken: options.token } : {}));
+  const kubeFor =
+    options.kubeFor ??
+    (kubeconfigPath
+      ? () => new ClientNodeKubeCluster({ kubeconfigPath })
+      : kubeFactory(options.token ? { clusterToken: options.token } : {}));
   return {
     registry: options.registry,
     sources: options.sources,

@@ -58,9 +58,15 @@ export function cloudFactories(env: CloudSettings): CloudFactories {
       if (!deployer) {
         const own = clientsFor(accountId, cluster.region);
         const templateStore = new S3ArtifactStore(own.s3, {
-          bucket: clmBucketName(accountId, cluster.region), region: cluster.region, endpoint: own.endpoint, createBucketIfMissing: true,
+          bucket: clmBucketName(accountId, cluster.region),
+          region: cluster.region,
+          endpoint: own.endpoint,
+          createBucketIfMissing: true,
         });
-        deployer = new CloudFormationStackDeployer(own.cloudFormation, { templateStore, ...(env.stackRoleArn ? { roleArn: env.stackRoleArn } : {}) });
+        deployer = new CloudFormationStackDeployer(own.cloudFormation, {
+          templateStore,
+          ...(env.stackRoleArn ? { roleArn: env.stackRoleArn } : {}),
+        });
         stackDeployers.set(key, deployer);
       }
       return deployer;
@@ -68,7 +74,8 @@ export function cloudFactories(env: CloudSettings): CloudFactories {
     pools: (cluster) => clusterPorts(cluster).pools,
     values: (cluster) => clusterPorts(cluster).values,
     lookupsFor(accountId, region) {
-      if (!/^\d{12}$/.test(accountId)) throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);
+      if (!/^\d{12}$/.test(accountId))
+        throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);
       const key = `${accountId}/${region}`;
       let found = lookups.get(key);
       if (!found) {

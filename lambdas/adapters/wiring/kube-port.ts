@@ -5,5 +5,9 @@ import type { ClmTokens } from './secret-tokens';
 
 /** A cluster's API server at its registry `api_server_url`, with the cluster token (CLM's `--token`). */
 export function kubeFactory(tokens: ClmTokens): (cluster: Cluster) => KubeCluster {
-  return (cluster) => new ClientNodeKubeCluster({ server: cluster.apiServerUrl, ...(tokens.clusterToken ? { token: tokens.clusterToken } : {}) });
+  return (cluster) =>
+    new ClientNodeKubeCluster({
+      server: cluster.apiServerUrl,
+      ...(tokens.clusterToken ? { token: tokens.clusterToken } : {}),
+    });
 }

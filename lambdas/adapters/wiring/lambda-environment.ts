@@ -32,7 +32,10 @@ export function lambdaEnvironment(env: Readonly<Record<string, string | undefine
     ...(secretArn ? { secretArn } : {}),
     required(name) {
       const value = optional(name);
-      if (!value) throw new ConfigError(`environment variable ${name} is not set; the CDK app sets it (infra/task-environment.ts)`);
+      if (!value)
+        throw new ConfigError(
+          `environment variable ${name} is not set; the CDK app sets it (infra/task-environment.ts)`,
+        );
       return value;
     },
   };

@@ -22,7 +22,9 @@ export function wiringContext(env: Readonly<Record<string, string | undefined>>)
   const settings = lambdaEnvironment(env);
   return {
     env: settings,
-    tokens: cachedTokens(settings.secretArn, async () => (await import('./secrets-manager-reader')).secretsManagerReader(settings)),
+    tokens: cachedTokens(settings.secretArn, async () =>
+      (await import('./secrets-manager-reader')).secretsManagerReader(settings),
+    ),
   };
 }
 
@@ -35,8 +37,18 @@ export interface TaskWiring<N extends TaskName> {
 export const preparePorts: TaskWiring<'Prepare'> = {
   task: 'Prepare',
   async load({ env, tokens }) {
-    const [stores, registry, sources, t] = await Promise.all([import('./store-ports'), import('./registry-port'), import('./source-ports'), tokens()]);
-    return { ...stores.storeFactories(env), registry: registry.registryFactory(env, t), sources: sources.sourcesFactory(env, t), cluster: {} };
+    const [stores, registry, sources, t] = await Promise.all([
+      import('./store-ports'),
+      import('./registry-port'),
+      import('./source-ports'),
+      tokens(),
+    ]);
+    return {
+      ...stores.storeFactories(env),
+      registry: registry.registryFactory(env, t),
+      sources: sources.sourcesFactory(env, t),
+      cluster: {},
+    };
   },
 };
 
@@ -44,7 +56,11 @@ export const renderConfigPorts: TaskWiring<'RenderConfig'> = {
   task: 'RenderConfig',
   async load({ env, tokens }) {
     const [stores, sources, cloud, templates, t] = await Promise.all([
-      import('./store-ports'), import('./source-ports'), import('./cloud-ports'), import('./template-port'), tokens(),
+      import('./store-ports'),
+      import('./source-ports'),
+      import('./cloud-ports'),
+      import('./template-port'),
+      tokens(),
     ]);
     const aws = cloud.cloudFactories(env);
     return {
@@ -60,9 +76,18 @@ export const renderConfigPorts: TaskWiring<'RenderConfig'> = {
 export const renderClusterResourcesPorts: TaskWiring<'RenderClusterResources'> = {
   task: 'RenderClusterResources',
   async load({ env }) {
-    const [stores, cloud, templates] = await Promise.all([import('./store-ports'), import('./cloud-ports'), import('./template-port')]);
+    const [stores, cloud, templates] = await Promise.all([
+      import('./store-ports'),
+      import('./cloud-ports'),
+      import('./template-port'),
+    ]);
     const aws = cloud.cloudFactories(env);
-    return { ...stores.storeFactories(env), templates: templates.templatesFactory(aws.lookupsFor), secrets: aws.secrets, cluster: { values: aws.values } };
+    return {
+      ...stores.storeFactories(env),
+      templates: templates.templatesFactory(aws.lookupsFor),
+      secrets: aws.secrets,
+      cluster: { values: aws.values },
+    };
   },
 };
 
@@ -101,25 +126,49 @@ export const scaleDownControllersPorts: TaskWiring<'ScaleDownControllers'> = {
 export const applyManifestsPorts: TaskWiring<'ApplyManifests'> = {
   task: 'ApplyManifests',
   async load({ env, tokens }) {
-    const [stores, cloud, kube, t] = await Promise.all([import('./store-ports'), import('./cloud-ports'), import('./kube-port'), tokens()]);
-    return { ...stores.storeFactories(env), cluster: { stacks: cloud.cloudFactories(env).stacks, kube: kube.kubeFactory(t) } };
+    const [stores, cloud, kube, t] = await Promise.all([
+      import('./store-ports'),
+      import('./cloud-ports'),
+      import('./kube-port'),
+      tokens(),
+    ]);
+    return {
+      ...stores.storeFactories(env),
+      cluster: { stacks: cloud.cloudFactories(env).stacks, kube: kube.kubeFactory(t) },
+    };
   },
 };
 
 export const removeDeletedPoolsPorts: TaskWiring<'RemoveDeletedPools'> = {
   task: 'RemoveDeletedPools',
   async load({ env, tokens }) {
-    const [stores, cloud, kube, t] = await Promise.all([import('./store-ports'), import('./cloud-ports'), import('./kube-port'), tokens()]);
+    const [stores, cloud, kube, t] = await Promise.all([
+      import('./store-ports'),
+      import('./cloud-ports'),
+      import('./kube-port'),
+      tokens(),
+    ]);
     const aws = cloud.cloudFactories(env);
-    return { ...stores.storeFactories(env), cluster: { stacks: aws.stacks, pools: aws.pools, kube: kube.kubeFactory(t) } };
+    return {
+      ...stores.storeFactories(env),
+      cluster: { stacks: aws.stacks, pools: aws.pools, kube: kube.kubeFactory(t) },
+    };
   },
 };
 
 export const rollNodePoolPorts: TaskWiring<'RollNodePool'> = {
   task: 'RollNodePool',
   async load({ env, tokens }) {
-    const [stores, cloud, kube, t] = await Promise.all([import('./store-ports'), import('./cloud-ports'), import('./kube-port'), tokens()]);
-    return { ...stores.storeFactories(env), cluster: { pools: cloud.cloudFactories(env).pools, kube: kube.kubeFactory(t) } };
+    const [stores, cloud, kube, t] = await Promise.all([
+      import('./store-ports'),
+      import('./cloud-ports'),
+      import('./kube-port'),
+      tokens(),
+    ]);
+    return {
+      ...stores.storeFactories(env),
+      cluster: { pools: cloud.cloudFactories(env).pools, kube: kube.kubeFactory(t) },
+    };
   },
 };
 

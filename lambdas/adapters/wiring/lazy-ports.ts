@@ -40,20 +40,44 @@ export function lazyPorts<N extends TaskName>(task: N, factories: TaskPortFactor
   };
 
   return {
-    get registry() { return member('registry'); },
-    get sources() { return member('sources'); },
-    get artifacts() { return member('artifacts'); },
-    get progress() { return member('progress'); },
-    get clock() { return member('clock'); },
-    get templates() { return member('templates'); },
-    get secrets() { return member('secrets'); },
+    get registry() {
+      return member('registry');
+    },
+    get sources() {
+      return member('sources');
+    },
+    get artifacts() {
+      return member('artifacts');
+    },
+    get progress() {
+      return member('progress');
+    },
+    get clock() {
+      return member('clock');
+    },
+    get templates() {
+      return member('templates');
+    },
+    get secrets() {
+      return member('secrets');
+    },
     forCluster(cluster: Cluster): ClusterPorts {
       return {
-        get stacks() { return clusterMember(cluster, 'stacks'); },
-        get pools() { return clusterMember(cluster, 'pools'); },
-        get kube() { return clusterMember(cluster, 'kube'); },
-        get lookups() { return clusterMember(cluster, 'lookups'); },
-        get values() { return clusterMember(cluster, 'values'); },
+        get stacks() {
+          return clusterMember(cluster, 'stacks');
+        },
+        get pools() {
+          return clusterMember(cluster, 'pools');
+        },
+        get kube() {
+          return clusterMember(cluster, 'kube');
+        },
+        get lookups() {
+          return clusterMember(cluster, 'lookups');
+        },
+        get values() {
+          return clusterMember(cluster, 'values');
+        },
       };
     },
   };

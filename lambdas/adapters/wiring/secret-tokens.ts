@@ -30,22 +30,33 @@ export function parseTokens(secretString: string, secretId: string): ClmTokens {
     json = JSON.parse(secretString);
   } catch {
     // JSON.parse's own message quotes the input: never pass it on.
-    throw new ConfigError(`secret ${secretId} is not JSON; expected {"registryToken": "...", "gitToken": "...", "clusterToken": "..."}`);
+    throw new ConfigError(
+      `secret ${secretId} is not JSON; expected {"registryToken": "...", "gitToken": "...", "clusterToken": "..."}`,
+    );
   }
   const parsed = TokenSecret.safeParse(json);
   if (!parsed.success) {
     const keys = [...new Set(parsed.error.issues.map((issue) => issue.path.map(String).join('.') || '(root)'))];
-    throw new ConfigError(`secret ${secretId}: ${keys.join(', ')} must be ${keys.includes('(root)') ? 'a JSON object of strings' : 'non-empty strings'}; expected {"registryToken": "...", "gitToken": "...", "clusterToken": "..."}`);
+    throw new ConfigError(
+      `secret ${secretId}: ${keys.join(', ')} must be ${keys.includes('(root)') ? 'a JSON object of strings' : 'non-empty strings'}; expected {"registryToken": "...", "gitToken": "...", "clusterToken": "..."}`,
+    );
   }
   const { registryToken, gitToken, clusterToken } = parsed.data;
-  return { ...(registryToken ? { registryToken } : {}), ...(gitToken ? { gitToken } : {}), ...(clusterToken ? { clusterToken } : {}) };
+  return {
+    ...(registryToken ? { registryToken } : {}),
+    ...(gitToken ? { gitToken } : {}),
+    ...(clusterToken ? { clusterToken } : {}),
+  };
 }
 
 /**
  * The tokens, read once: without a secret, none (public sources, an open registry); with one, its parsed content.
  * `reader` is only called (and, in Lambda, the Secrets Manager client only loaded) when there is a secret.
  */
-export function cachedTokens(secretId: string | undefined, reader: () => Promise<SecretReader>): () => Promise<ClmTokens> {
+export function cachedTokens(
+  secretId: string | undefined,
+  reader: () => Promise<SecretReader>,
+): () => Promise<ClmTokens> {
   let cached: Promise<ClmTokens> | undefined;
   return () => {
     if (!secretId) return Promise.resolve({});

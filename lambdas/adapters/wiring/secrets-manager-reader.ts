@@ -6,7 +6,8 @@ import type { SecretReader } from './secret-tokens';
 
 /** GetSecretValue in the task's own region and account; the value is returned, never logged. */
 export function secretsManagerReader(env: LambdaEnvironment, client?: SecretsManagerClient): SecretReader {
-  const sm = client ?? new SecretsManagerClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) });
+  const sm =
+    client ?? new SecretsManagerClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) });
   return async (secretId) => {
     let text: string | undefined;
     try {
@@ -14,7 +15,8 @@ export function secretsManagerReader(env: LambdaEnvironment, client?: SecretsMan
     } catch (error) {
       throw toClmError(error, `Secrets Manager GetSecretValue ${secretId}`);
     }
-    if (text === undefined) throw new ConfigError(`secret ${secretId} has no SecretString (binary secrets are not supported)`);
+    if (text === undefined)
+      throw new ConfigError(`secret ${secretId} has no SecretString (binary secrets are not supported)`);
     return text;
   };
 }

@@ -32,9 +32,10 @@ export interface SimulatedSetupOptions {
 
 export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedSetup {
   mkdirSync(options.stateDir, { recursive: true });
-  const world = existsSync(join(options.stateDir, 'world.json')) || !options.scenarioFile
-    ? SimulatedWorld.loadOrCreate(options.stateDir, {})
-    : SimulatedWorld.fromScenarioFile(options.scenarioFile);
+  const world =
+    existsSync(join(options.stateDir, 'world.json')) || !options.scenarioFile
+      ? SimulatedWorld.loadOrCreate(options.stateDir, {})
+      : SimulatedWorld.fromScenarioFile(options.scenarioFile);
   const { store: progress, save: saveProgress } = openFileProgressStore(options.stateDir);
   const tearingDown = new Set<string>();
   const first = options.clusters[0];

@@ -9,8 +9,14 @@ export const LAMBDA_GIT_WORKDIR = '/tmp/clm-workdir';
 
 /** The config sources `CLM_CONFIG_SOURCES` lists (`NAME:git:URL`, comma-separated, in order), with the git token. */
 export function sourcesFactory(env: LambdaEnvironment, tokens: ClmTokens): () => readonly ConfigSource[] {
-  return () => configSourcesFromFlags(
-    { configSources: env.required(TASK_ENV.configSources).split(/[\s,]+/).filter(Boolean) },
-    { cwd: '/tmp', workdir: LAMBDA_GIT_WORKDIR, ...(tokens.gitToken ? { gitToken: tokens.gitToken } : {}) },
-  );
+  return () =>
+    configSourcesFromFlags(
+      {
+        configSources: env
+          .required(TASK_ENV.configSources)
+          .split(/[\s,]+/)
+          .filter(Boolean),
+      },
+      { cwd: '/tmp', workdir: LAMBDA_GIT_WORKDIR, ...(tokens.gitToken ? { gitToken: tokens.gitToken } : {}) },
+    );
 }

@@ -19,12 +19,17 @@ export interface StoreFactories {
 export function storeFactories(env: LambdaEnvironment): StoreFactories {
   const endpoint = env.endpoint ? { endpoint: env.endpoint } : {};
   return {
-    progress: () => new DynamoDbProgressStore(new DynamoDBClient({ region: env.region, ...endpoint }), env.required(TASK_ENV.tableName)),
-    artifacts: () => new S3ArtifactStore(
-      // Path-style URLs: emulators do not serve virtual-hosted bucket names.
-      new S3Client({ region: env.region, ...endpoint, ...(env.endpoint ? { forcePathStyle: true } : {}) }),
-      { bucket: env.required(TASK_ENV.artifactBucket), region: env.region, ...endpoint },
-    ),
+    progress: () =>
+      new DynamoDbProgressStore(
+        new DynamoDBClient({ region: env.region, ...endpoint }),
+        env.required(TASK_ENV.tableName),
+      ),
+    artifacts: () =>
+      new S3ArtifactStore(
+        // Path-style URLs: emulators do not serve virtual-hosted bucket names.
+        new S3Client({ region: env.region, ...endpoint, ...(env.endpoint ? { forcePathStyle: true } : {}) }),
+        { bucket: env.required(TASK_ENV.artifactBucket), region: env.region, ...endpoint },
+      ),
     clock: () => systemClock,
   };
 }

@@ -8,7 +8,9 @@ import { HandlebarsTemplateEngine } from '../templating/handlebars-template-engi
  * per account and region, picked from the render context's `Cluster.InfrastructureAccount` and `Cluster.Region`.
  * Lookups are only built when a template calls one.
  */
-export function templatesFactory(lookupsFor: (accountId: string, region: string) => CloudLookups): () => TemplateEngine {
+export function templatesFactory(
+  lookupsFor: (accountId: string, region: string) => CloudLookups,
+): () => TemplateEngine {
   return () => {
     const engines = new Map<string, TemplateEngine>();
     return {
@@ -17,7 +19,9 @@ export function templatesFactory(lookupsFor: (accountId: string, region: string)
         const key = target ? `${target.accountId}/${target.region}` : '';
         let engine = engines.get(key);
         if (!engine) {
-          engine = new HandlebarsTemplateEngine(target ? { lookups: deferred(() => lookupsFor(target.accountId, target.region)) } : {});
+          engine = new HandlebarsTemplateEngine(
+            target ? { lookups: deferred(() => lookupsFor(target.accountId, target.region)) } : {},
+          );
           engines.set(key, engine);
         }
         return engine.render(request);

@@ -51,14 +51,28 @@ Exit codes: 0 every cluster succeeded (or had nothing to do), 1 a cluster failed
 
 export function registerProvisionCommands(program: Command, io: CliIo): void {
   for (const verb of ['provision', 'decommission'] as const) {
-    program.command(verb)
-      .description(verb === 'provision'
-        ? 'Create or update clusters: stacks, node pools (rolled without disruption), manifests and deletions.'
-        : 'Decommission clusters: scale down controllers, delete every stack of the cluster, then the main stack.')
-      .requiredOption('-f, --registry <uri>', 'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://')
+    program
+      .command(verb)
+      .description(
+        verb === 'provision'
+          ? 'Create or update clusters: stacks, node pools (rolled without disruption), manifests and deletions.'
+          : 'Decommission clusters: scale down controllers, delete every stack of the cluster, then the main stack.',
+      )
+      .requiredOption(
+        '-f, --registry <uri>',
+        'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://',
+      )
       .option('--directory <path>', 'a single local config directory (the source "main"); not with --config-source')
-      .option('--config-source <name:type:location>', 'config source NAME:dir:PATH or NAME:git:URL, repeatable, in order', collect)
-      .option('--cluster <id>', 'only this cluster id, repeatable (default: every cluster that passes --include/--exclude)', collect)
+      .option(
+        '--config-source <name:type:location>',
+        'config source NAME:dir:PATH or NAME:git:URL, repeatable, in order',
+        collect,
+      )
+      .option(
+        '--cluster <id>',
+        'only this cluster id, repeatable (default: every cluster that passes --include/--exclude)',
+        collect,
+      )
       .option('--include <regex>', 'infrastructure accounts to process', '.*')
       .option('--exclude <regex>', 'infrastructure accounts to skip (wins over --include)', '^$')
       .option('--apply-only', 'apply stacks and manifests but never roll nodes')
@@ -69,7 +83,9 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
       .option('--token <token>', 'bearer token for the registry and the API servers')
       .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
       .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1')
-      .addOption(new Option('-o, --output <format>', 'what to print at the end').choices(['text', 'json']).default('text'))
+      .addOption(
+        new Option('-o, --output <format>', 'what to print at the end').choices(['text', 'json']).default('text'),
+      )
       .addHelpText('after', EXAMPLES(verb))
       .action(async (options: ProvisionOptions) => {
         const code = await runProvision(verb, options, io);
@@ -96,12 +112,22 @@ interface ClusterSummary {
   problems: { title: string }[];
 }
 
-export async function runProvision(verb: 'provision' | 'decommission', options: ProvisionOptions, io: CliIo): Promise<ExitCode> {
+export async function runProvision(
+  verb: 'provision' | 'decommission',
+  options: ProvisionOptions,
+  io: CliIo,
+): Promise<ExitCode> {
   if (options.scenario && !options.simulate) throw new UsageError('--scenario needs --simulate');
-  const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }));
-  const sources = usage(() => configSourcesFromFlags({ configSources: options.configSource, directory: options.directory }, { cwd: io.cwd }));
+  const registry = usage(() =>
+    createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }),
+  );
+  const sources = usage(() =>
+    configSourcesFromFlags({ configSources: options.configSource, directory: options.directory }, { cwd: io.cwd }),
+  );
   const clusters = await usageAsync(() => registry.listClusters());
-  const { selected, skipped } = usage(() => selectClusters(clusters, { clusterIds: options.cluster, include: options.include, exclude: options.exclude }));
+  const { selected, skipped } = usage(() =>
+    selectClusters(clusters, { clusterIds: options.cluster, include: options.include, exclude: options.exclude }),
+  );
   for (const s of skipped) io.stderr(`skipping ${s.cluster.id}: ${s.reason}\n`);
   const stateDir = resolve(io.cwd, options.state);
 
@@ -109,21 +135,32 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
   let ports: Ports;
   let saveProgress: () => void = () => undefined;
   if (options.simulate) {
-    sim = createSimulatedSetup({ stateDir, registry, sources, clusters: selected, ...(options.scenario ? { scenarioFile: resolve(io.cwd, options.scenario) } : {}) });
+    sim = createSimulatedSetup({
+      stateDir,
+      registry,
+      sources,
+      clusters: selected,
+      ...(options.scenario ? { scenarioFile: resolve(io.cwd, options.scenario) } : {}),
+    });
     ports = sim.ports;
   } else {
-    if (!options.bucket) throw new UsageError('--bucket is required without --simulate (rendered configs are stored there)');
+    if (!options.bucket)
+      throw new UsageError('--bucket is required without --simulate (rendered configs are stored there)');
     // Loaded only here: the SDK clients and client-node take seconds to import, which every --simulate
     // run (and every resume after a kill) would otherwise pay.
     const [{ createAwsPorts }, { S3ArtifactStore }, { createAwsClients }] = await Promise.all([
-      import('../../adapters/wiring/aws-ports'), import('../../adapters/aws/s3-artifact-store'), import('../../adapters/aws/aws-clients'),
+      import('../../adapters/wiring/aws-ports'),
+      import('../../adapters/aws/s3-artifact-store'),
+      import('../../adapters/aws/aws-clients'),
     ]);
     const clients = createAwsClients({ region: options.region ?? 'eu-central-1' });
     // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
     const progress = openFileProgressStore(stateDir);
     saveProgress = progress.save;
     ports = createAwsPorts({
-      registry, sources, region: options.region ?? 'eu-central-1',
+      registry,
+      sources,
+      region: options.region ?? 'eu-central-1',
       progress: progress.store,
       artifacts: new S3ArtifactStore(clients.s3, { bucket: options.bucket, region: options.region ?? 'eu-central-1' }),
       ...(options.token ? { token: options.token } : {}),
@@ -139,7 +176,9 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
       sim.decommissioning(cluster.id);
     }
     const before = sim?.world.invariants();
-    const print = (line: string) => { if (options.output === 'text') io.stdout(`${line}\n`); };
+    const print = (line: string) => {
+      if (options.output === 'text') io.stdout(`${line}\n`);
+    };
     print(`${cluster.id}: ${verb} starting`);
     const eta = rollEta();
     const result: ExecutionResult = await runClusterUpdate(
@@ -165,7 +204,9 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
   if (options.output === 'json') {
     io.stdout(`${JSON.stringify({ clusters: summaries }, null, 2)}\n`);
   } else {
-    io.stdout(`\n${summaries.map((s) => `${s.status.padEnd(9)} ${s.id}  ${s.version || '-'}  nodes replaced ${s.nodesReplaced}, PDB violations ${s.pdbViolations}, state transitions ${s.stateTransitions}${sim ? `, simulated ${formatDuration(s.simulatedSeconds)}` : ''}`).join('\n')}\n`);
+    io.stdout(
+      `\n${summaries.map((s) => `${s.status.padEnd(9)} ${s.id}  ${s.version || '-'}  nodes replaced ${s.nodesReplaced}, PDB violations ${s.pdbViolations}, state transitions ${s.stateTransitions}${sim ? `, simulated ${formatDuration(s.simulatedSeconds)}` : ''}`).join('\n')}\n`,
+    );
   }
   return summaries.some((s) => s.status === 'failed') ? EXIT.FAILED : EXIT.OK;
 }
@@ -173,8 +214,10 @@ export async function runProvision(verb: 'provision' | 'decommission', options: 
 function progressLine(cluster: Cluster, event: TaskEvent, elapsedMs: number, eta: RollEta): string {
   const output = event.output as { message?: string; decision?: string; replaced?: number; total?: number } | undefined;
   const message = output?.message ?? JSON.stringify(output);
-  const roll = event.task === 'RollNodePool' && output?.replaced !== undefined && output.total !== undefined
-    ? eta(message.split(':')[0] ?? '', output.replaced, output.total, elapsedMs) : '';
+  const roll =
+    event.task === 'RollNodePool' && output?.replaced !== undefined && output.total !== undefined
+      ? eta(message.split(':')[0] ?? '', output.replaced, output.total, elapsedMs)
+      : '';
   return `  [${formatDuration(Math.round(elapsedMs / 1000)).padStart(7)}] ${event.stateName}: ${message}${roll}`;
 }
 
@@ -193,25 +236,46 @@ export function rollEta(): RollEta {
     if (!start) first.set(pool, { at: nowMs, replaced });
     const done = replaced - (start?.replaced ?? replaced);
     if (!start || done <= 0 || replaced >= total) return '';
-    return `; ETA ${formatDuration(Math.round(((nowMs - start.at) / done) * (total - replaced) / 1000))}`;
+    return `; ETA ${formatDuration(Math.round((((nowMs - start.at) / done) * (total - replaced)) / 1000))}`;
   };
 }
 
-async function summarize(cluster: Cluster, result: ExecutionResult, ports: Ports, sim: SimulatedSetup | undefined, started: number, before: Invariants | undefined): Promise<ClusterSummary> {
+async function summarize(
+  cluster: Cluster,
+  result: ExecutionResult,
+  ports: Ports,
+  sim: SimulatedSetup | undefined,
+  started: number,
+  before: Invariants | undefined,
+): Promise<ClusterSummary> {
   const current = await withStoredStatus(ports, cluster);
   const output = result.output ?? {};
   const run = (output.run ?? {}) as { decision?: string; targetVersion?: string; message?: string };
   const targetVersion = run.targetVersion ?? '';
   const record = targetVersion ? await ports.progress.getRun(cluster.id, targetVersion) : undefined;
   const invariants = sim?.world.invariants();
-  const stacks = sim ? sim.world.describe(cluster.id).stacks.map((s: { name: string; status: string }) => ({ name: s.name, status: s.status })) : Object.entries(record?.stacks ?? {}).map(([name, s]) => ({ name, status: s.status }));
-  const status: ClusterSummary['status'] = result.status === 'FAILED' ? 'failed' : run.decision === 'NOOP' ? 'unchanged' : run.decision === 'SKIP' ? 'skipped' : 'succeeded';
+  const stacks = sim
+    ? sim.world
+        .describe(cluster.id)
+        .stacks.map((s: { name: string; status: string }) => ({ name: s.name, status: s.status }))
+    : Object.entries(record?.stacks ?? {}).map(([name, s]) => ({ name, status: s.status }));
+  const status: ClusterSummary['status'] =
+    result.status === 'FAILED'
+      ? 'failed'
+      : run.decision === 'NOOP'
+        ? 'unchanged'
+        : run.decision === 'SKIP'
+          ? 'skipped'
+          : 'succeeded';
   const final = (output.final ?? {}) as { message?: string };
   return {
     id: cluster.id,
     status,
     version: current.status.currentVersion,
-    message: result.status === 'FAILED' ? `${result.error?.Error}: ${result.error?.Cause ?? ''}` : final.message ?? run.message ?? '',
+    message:
+      result.status === 'FAILED'
+        ? `${result.error?.Error}: ${result.error?.Cause ?? ''}`
+        : (final.message ?? run.message ?? ''),
     stacks,
     nodesReplaced: Object.values(record?.pools ?? {}).reduce((n, p) => n + p.replaced, 0),
     // The world counts since it was created; this run's share is the difference.
@@ -226,7 +290,7 @@ async function summarize(cluster: Cluster, result: ExecutionResult, ports: Ports
 function formatDuration(seconds: number): string {
   if (seconds < 60) return `${seconds}s`;
   const m = Math.floor(seconds / 60);
-  return m < 60 ? `${m}m${String(seconds % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+  return m < 60
+    ? `${m}m${String(seconds % 60).padStart(2, '0')}s`
+    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
-
-

@@ -57,13 +57,23 @@ Exit codes: 0 all clusters rendered, 1 at least one cluster had errors, 2 usage 
 
 /** `clm render`: renders every selected cluster without touching any cloud. */
 export function registerRenderCommand(program: Command, io: CliIo): void {
-  program.command('render')
-    .description('Render the stacks, manifests and deletions of clusters from their config, offline (nothing is deployed).')
+  program
+    .command('render')
+    .description(
+      'Render the stacks, manifests and deletions of clusters from their config, offline (nothing is deployed).',
+    )
     .requiredOption('-f, --registry <uri>', 'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://')
     .option('--directory <path>', 'a single local config directory (the source "main"); not with --config-source')
-    .option('--config-source <name:type:location>', 'config source NAME:dir:PATH or NAME:git:URL, repeatable, in order', collect)
+    .option(
+      '--config-source <name:type:location>',
+      'config source NAME:dir:PATH or NAME:git:URL, repeatable, in order',
+      collect,
+    )
     .option('--cluster <id>', 'render only this cluster id, repeatable (default: all clusters)', collect)
-    .option('--values <file>', 'YAML with deploy-time values: a map for all clusters, or defaults: and clusters: {<id>: ...}')
+    .option(
+      '--values <file>',
+      'YAML with deploy-time values: a map for all clusters, or defaults: and clusters: {<id>: ...}',
+    )
     .option('--out <dir>', 'write the rendered files to DIR/<cluster id with ":" as "_">/...')
     .addOption(new Option('-o, --output <format>', 'what to print').choices(['text', 'json']).default('text'))
     .addHelpText('after', EXAMPLES)
@@ -79,7 +89,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
 
 /** The whole command; returns the exit code. Usage problems throw UsageError. */
 export async function runRender(options: RenderOptions, io: CliIo): Promise<ExitCode> {
-  const specs = usage(() => parseConfigSourceFlags({ configSources: options.configSource, directory: options.directory }));
+  const specs = usage(() =>
+    parseConfigSourceFlags({ configSources: options.configSource, directory: options.directory }),
+  );
   const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd }));
   const clusters = await usageAsync(() => registry.listClusters());
   const { selected } = usage(() => selectClusters(clusters, { clusterIds: options.cluster }));
@@ -87,7 +99,8 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   const values = options.values
     ? await usageAsync(() => StaticValuesProvider.fromFile(resolve(io.cwd, options.values!)))
     : new StaticValuesProvider();
-  for (const id of values.unknownClusterIds(clusters.map((c) => c.id))) io.stderr(`warning: ${options.values}: cluster ${id} is not in the registry\n`);
+  for (const id of values.unknownClusterIds(clusters.map((c) => c.id)))
+    io.stderr(`warning: ${options.values}: cluster ${id} is not in the registry\n`);
 
   const engine = new HandlebarsTemplateEngine();
   const decrypter = offlineDecrypter();
@@ -110,7 +123,9 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   } else {
     for (const render of renders) io.stdout(`${renderSummary(render)}\n`);
     const failed = renders.filter((r) => r.errors.length).length;
-    io.stdout(`${renders.length} cluster${renders.length === 1 ? '' : 's'} rendered, ${failed} with errors${options.out ? `; files written to ${options.out}` : ''}\n`);
+    io.stdout(
+      `${renders.length} cluster${renders.length === 1 ? '' : 's'} rendered, ${failed} with errors${options.out ? `; files written to ${options.out}` : ''}\n`,
+    );
   }
   return renders.some((r) => r.errors.length) ? EXIT.FAILED : EXIT.OK;
 }
@@ -127,8 +142,16 @@ interface RenderDeps {
 /** One cluster: its config version, checkouts (shared between clusters), values, render. Errors stay with the cluster. */
 async function renderOne(cluster: Cluster, deps: RenderDeps): Promise<ClusterRender> {
   const failed = (issue: RenderIssue): ClusterRender => ({
-    id: cluster.id, version: '', configItems: cluster.configItems, nodePools: cluster.nodePools.map((p) => ({ name: p.name, configItems: p.configItems })),
-    stacks: [], manifests: [], deletions: { preApply: [], postApply: [] }, cfDeletions: { preApply: [], postApply: [] }, poolDetails: [], errors: [issue],
+    id: cluster.id,
+    version: '',
+    configItems: cluster.configItems,
+    nodePools: cluster.nodePools.map((p) => ({ name: p.name, configItems: p.configItems })),
+    stacks: [],
+    manifests: [],
+    deletions: { preApply: [], postApply: [] },
+    cfDeletions: { preApply: [], postApply: [] },
+    poolDetails: [],
+    errors: [issue],
   });
   let snapshots: ConfigSnapshot[];
   let version: string;
@@ -137,10 +160,20 @@ async function renderOne(cluster: Cluster, deps: RenderDeps): Promise<ClusterRen
     version = targetVersion(resolved.id, cluster);
     snapshots = await Promise.all(resolved.sources.map((s, i) => checkout(deps, deps.sources[i], s.version)));
   } catch (error) {
-    return failed({ error: error instanceof ClmError ? error.name : 'ConfigError', message: error instanceof Error ? error.message : String(error) });
+    return failed({
+      error: error instanceof ClmError ? error.name : 'ConfigError',
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
   const values = await deps.values.clusterValues(cluster);
-  const render = await renderCluster({ cluster, snapshots, values, engine: deps.engine, decrypter: deps.decrypter, version });
+  const render = await renderCluster({
+    cluster,
+    snapshots,
+    values,
+    engine: deps.engine,
+    decrypter: deps.decrypter,
+    version,
+  });
   const outputsKnown = Object.keys((values.ClusterStackOutputs as object | undefined) ?? {}).length > 0;
   return outputsKnown ? render : { ...render, errors: render.errors.map(withOutputsHint) };
 }
@@ -158,7 +191,10 @@ function checkout(deps: RenderDeps, source: ConfigSource, version: string): Prom
 /** Offline there are no stack outputs unless --values gives them: say so where a template needed one. */
 function withOutputsHint(issue: RenderIssue): RenderIssue {
   if (!issue.message.includes('ClusterStackOutputs')) return issue;
-  return { ...issue, message: `${issue.message} (the main stack's outputs are unknown offline: pass them with --values FILE under ClusterStackOutputs)` };
+  return {
+    ...issue,
+    message: `${issue.message} (the main stack's outputs are unknown offline: pass them with --values FILE under ClusterStackOutputs)`,
+  };
 }
 
 /** `aws:kms:` items cannot be decrypted without AWS; show where a secret would go. */
@@ -173,7 +209,3 @@ async function writeTree(outDir: string, files: Map<string, string>): Promise<vo
     await writeFile(target, content);
   }
 }
-
-
-
-

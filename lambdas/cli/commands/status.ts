@@ -29,10 +29,16 @@ Examples:
 Reads the registry and the progress kept under --state (the same directory clm provision uses); changes nothing.`;
 
 export function registerStatusCommand(program: Command, io: CliIo): void {
-  program.command('status')
-    .description('Show each cluster\'s versions, problems, lease and the progress of its current or last run (read-only).')
+  program
+    .command('status')
+    .description(
+      "Show each cluster's versions, problems, lease and the progress of its current or last run (read-only).",
+    )
     .requiredOption('-f, --registry <uri>', 'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://')
-    .option('--cluster <id>', 'only this cluster id, repeatable', (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .option('--cluster <id>', 'only this cluster id, repeatable', (value: string, previous: string[] | undefined) => [
+      ...(previous ?? []),
+      value,
+    ])
     .option('--state <dir>', 'where clm provision keeps progress', '.clm-state')
     .option('--token <token>', 'bearer token for an HTTP registry')
     .addOption(new Option('-o, --output <format>', 'what to print').choices(['text', 'json']).default('text'))
@@ -43,8 +49,12 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
 }
 
 export async function runStatus(options: StatusOptions, io: CliIo): Promise<ExitCode> {
-  const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }));
-  const clusters = await registry.listClusters().catch((error: Error) => { throw new UsageError(error.message, { cause: error }); });
+  const registry = usage(() =>
+    createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }),
+  );
+  const clusters = await registry.listClusters().catch((error: Error) => {
+    throw new UsageError(error.message, { cause: error });
+  });
   const { selected } = usage(() => selectClusters(clusters, { clusterIds: options.cluster }));
   const { store } = openFileProgressStore(resolve(io.cwd, options.state));
   const ports = { registry, progress: store } as Pick<Ports, 'registry' | 'progress'>;
@@ -54,9 +64,14 @@ export async function runStatus(options: StatusOptions, io: CliIo): Promise<Exit
     const cluster = await withStoredStatus(ports, listed);
     const version = cluster.status.nextVersion || cluster.status.currentVersion;
     const run = version ? await store.getRun(cluster.id, version) : undefined;
-    reports.push(clusterReport(cluster, run, await store.getLease(cluster.id), await store.getControls(cluster.id), now));
+    reports.push(
+      clusterReport(cluster, run, await store.getLease(cluster.id), await store.getControls(cluster.id), now),
+    );
   }
-  io.stdout(options.output === 'json' ? `${JSON.stringify({ clusters: reports }, null, 2)}\n` : `${reports.map(formatClusterReport).join('\n')}\n`);
+  io.stdout(
+    options.output === 'json'
+      ? `${JSON.stringify({ clusters: reports }, null, 2)}\n`
+      : `${reports.map(formatClusterReport).join('\n')}\n`,
+  );
   return EXIT.OK;
 }
-

@@ -12,18 +12,36 @@ type Kind = 'scalar' | 'sequence' | 'mapping';
 
 /** `!Name` → `Fn::Name`, for every tag that maps one-to-one. */
 const FN_TAGS = [
-  'Base64', 'Cidr', 'FindInMap', 'GetAZs', 'ImportValue', 'Join', 'Select', 'Split', 'Sub', 'Transform',
-  'And', 'Equals', 'If', 'Not', 'Or', 'ToJsonString', 'Length',
+  'Base64',
+  'Cidr',
+  'FindInMap',
+  'GetAZs',
+  'ImportValue',
+  'Join',
+  'Select',
+  'Split',
+  'Sub',
+  'Transform',
+  'And',
+  'Equals',
+  'If',
+  'Not',
+  'Or',
+  'ToJsonString',
+  'Length',
 ] as const;
 
 const KINDS: readonly Kind[] = ['scalar', 'sequence', 'mapping'];
 
 function typesFor(tag: string, construct: (data: unknown) => unknown): yaml.Type[] {
-  return KINDS.map((kind) => new yaml.Type(`!${tag}`, {
-    kind,
-    // A tag without a value (`!GetAZs`) is an empty string: `!GetAZs ''` means "the current region".
-    construct: (data: unknown) => construct(data ?? ''),
-  }));
+  return KINDS.map(
+    (kind) =>
+      new yaml.Type(`!${tag}`, {
+        kind,
+        // A tag without a value (`!GetAZs`) is an empty string: `!GetAZs ''` means "the current region".
+        construct: (data: unknown) => construct(data ?? ''),
+      }),
+  );
 }
 
 /** `!GetAtt Resource.Attribute` (scalar, split at the first dot) or `!GetAtt [Resource, Attribute]`. */
@@ -57,4 +75,3 @@ export function parseCfnTemplate(text: string, file: string): CfnTemplate | unde
   }
   return parsed as CfnTemplate;
 }
-

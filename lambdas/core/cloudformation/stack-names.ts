@@ -36,7 +36,10 @@ export function mainStackTags(cluster: Pick<Cluster, 'id'>): Record<string, stri
   return { [clusterTagKey(cluster.id)]: 'owned', [TAG_MAIN_STACK]: 'true' };
 }
 
-export function nodePoolStackTags(cluster: Pick<Cluster, 'id' | 'alias' | 'provider'>, pool: Pick<NodePool, 'name' | 'profile'>): Record<string, string> {
+export function nodePoolStackTags(
+  cluster: Pick<Cluster, 'id' | 'alias' | 'provider'>,
+  pool: Pick<NodePool, 'name' | 'profile'>,
+): Record<string, string> {
   return {
     [clusterTagKey(clusterName(cluster))]: 'owned',
     [TAG_NODE_POOL_ROLE]: 'true',
@@ -51,6 +54,9 @@ export function cfManifestStackTags(cluster: Pick<Cluster, 'id' | 'alias' | 'pro
 }
 
 /** The template's own tags first, CLM's tags win on conflicts. */
-export function mergeTags(templateTags: Readonly<Record<string, string>>, clmTags: Readonly<Record<string, string>>): Record<string, string> {
+export function mergeTags(
+  templateTags: Readonly<Record<string, string>>,
+  clmTags: Readonly<Record<string, string>>,
+): Record<string, string> {
   return { ...templateTags, ...clmTags };
 }

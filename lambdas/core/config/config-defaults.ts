@@ -14,7 +14,10 @@ export function parseConfigDefaults(text: string, file: string): ConfigItems {
   const doc = loadYaml(text, file, yaml.FAILSAFE_SCHEMA);
   if (doc === undefined || doc === null) return {};
   if (!isRecord(doc)) {
-    throw new ConfigError(`config defaults must be a mapping of config item names to strings, found ${yamlTypeName(doc)}`, { location: { file } });
+    throw new ConfigError(
+      `config defaults must be a mapping of config item names to strings, found ${yamlTypeName(doc)}`,
+      { location: { file } },
+    );
   }
   const items: ConfigItems = {};
   for (const [key, value] of Object.entries(doc)) {

@@ -35,7 +35,10 @@ export async function effectiveConfigItems(input: EffectiveConfigInput): Promise
   const configItems = sortedItems(await decryptConfigItems(merged, input.decrypter, input.cluster.id));
   return {
     configItems,
-    nodePools: input.cluster.nodePools.map((pool) => ({ name: pool.name, configItems: inheritConfigItems(configItems, pool.configItems) })),
+    nodePools: input.cluster.nodePools.map((pool) => ({
+      name: pool.name,
+      configItems: inheritConfigItems(configItems, pool.configItems),
+    })),
   };
 }
 
@@ -44,12 +47,19 @@ export function withEffectiveConfigItems(cluster: Cluster, effective: EffectiveC
   return {
     ...cluster,
     configItems: effective.configItems,
-    nodePools: cluster.nodePools.map((pool, index) => ({ ...pool, configItems: effective.nodePools[index].configItems })),
+    nodePools: cluster.nodePools.map((pool, index) => ({
+      ...pool,
+      configItems: effective.nodePools[index].configItems,
+    })),
   };
 }
 
 /** Each source's rendered defaults, in source order (sources without the file are skipped). */
-export async function renderConfigDefaults(cluster: Cluster, snapshots: readonly ConfigSnapshot[], engine: TemplateEngine): Promise<ConfigItems[]> {
+export async function renderConfigDefaults(
+  cluster: Cluster,
+  snapshots: readonly ConfigSnapshot[],
+  engine: TemplateEngine,
+): Promise<ConfigItems[]> {
   const context = renderContext({ ...cluster, configItems: {} });
   const results: ConfigItems[] = [];
   for (const template of templatesInEverySource(snapshots, CONFIG_DEFAULTS)) {
@@ -60,17 +70,26 @@ export async function renderConfigDefaults(cluster: Cluster, snapshots: readonly
 }
 
 /** Decrypt every `aws:kms:<base64>` value; other values pass unchanged. A failure names the item. */
-export async function decryptConfigItems(items: ConfigItems, decrypter: SecretDecrypter, clusterId?: string): Promise<ConfigItems> {
-  const entries = await Promise.all(Object.entries(items).map(async ([key, value]): Promise<[string, string]> => {
-    if (!value.startsWith(KMS_PREFIX)) return [key, value];
-    try {
-      return [key, await decrypter.decrypt(value.slice(KMS_PREFIX.length))];
-    } catch (error) {
-      if (isRetryable(error)) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ConfigError(`cannot decrypt config item "${key}": ${reason}`, { cause: error, location: { clusterId, field: `config_items.${key}` } });
-    }
-  }));
+export async function decryptConfigItems(
+  items: ConfigItems,
+  decrypter: SecretDecrypter,
+  clusterId?: string,
+): Promise<ConfigItems> {
+  const entries = await Promise.all(
+    Object.entries(items).map(async ([key, value]): Promise<[string, string]> => {
+      if (!value.startsWith(KMS_PREFIX)) return [key, value];
+      try {
+        return [key, await decrypter.decrypt(value.slice(KMS_PREFIX.length))];
+      } catch (error) {
+        if (isRetryable(error)) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new ConfigError(`cannot decrypt config item "${key}": ${reason}`, {
+          cause: error,
+          location: { clusterId, field: `config_items.${key}` },
+        });
+      }
+    }),
+  );
   return Object.fromEntries(entries);
 }
 

@@ -7,7 +7,10 @@ export function yamlError(error: unknown, file: string): ConfigError {
     const line = error.mark ? error.mark.line + 1 : undefined;
     return new ConfigError(`invalid YAML: ${error.reason}`, { cause: error, location: { file, line } });
   }
-  return new ConfigError(`invalid YAML: ${error instanceof Error ? error.message : String(error)}`, { cause: error, location: { file } });
+  return new ConfigError(`invalid YAML: ${error instanceof Error ? error.message : String(error)}`, {
+    cause: error,
+    location: { file },
+  });
 }
 
 /** Parse one YAML document; throws ConfigError with file and line. */

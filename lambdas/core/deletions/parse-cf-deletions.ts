@@ -19,7 +19,11 @@ export function parseCfDeletions(text: string, file: string): CfDeletions {
       if (deletion) (key === 'pre_apply' ? result.preApply : result.postApply).push(deletion);
     });
   }
-  if (issues.length) throw new ValidationError(`invalid cf-deletions (${issues.length} problem${issues.length > 1 ? 's' : ''})`, { location: { file }, issues });
+  if (issues.length)
+    throw new ValidationError(`invalid cf-deletions (${issues.length} problem${issues.length > 1 ? 's' : ''})`, {
+      location: { file },
+      issues,
+    });
   return result;
 }
 
@@ -34,6 +38,7 @@ function parseEntry(entry: unknown, where: string, issues: string[]): CfDeletion
   }
   const { stackName } = entry;
   if (stackName === undefined || stackName === null || stackName === '') issues.push(`${where}: stackName is required`);
-  else if (typeof stackName !== 'string') issues.push(`${where}: stackName must be a string, found ${yamlTypeName(stackName)}`);
+  else if (typeof stackName !== 'string')
+    issues.push(`${where}: stackName must be a string, found ${yamlTypeName(stackName)}`);
   return issues.length > before ? undefined : { stackName: stackName as string };
 }

@@ -19,7 +19,11 @@ export function parseDeletions(text: string, file: string): Deletions {
       if (deletion) (key === 'pre_apply' ? result.preApply : result.postApply).push(deletion);
     });
   }
-  if (issues.length) throw new ValidationError(`invalid deletions (${issues.length} problem${issues.length > 1 ? 's' : ''})`, { location: { file }, issues });
+  if (issues.length)
+    throw new ValidationError(`invalid deletions (${issues.length} problem${issues.length > 1 ? 's' : ''})`, {
+      location: { file },
+      issues,
+    });
   return result;
 }
 
@@ -48,7 +52,16 @@ export function topLevelLists(doc: unknown, file: string, issues: string[]): [To
   return lists.sort(([a], [b]) => TOP_LEVEL_KEYS.indexOf(a) - TOP_LEVEL_KEYS.indexOf(b));
 }
 
-const ENTRY_FIELDS = ['kind', 'namespace', 'name', 'selector', 'labels', 'has_owner', 'propagation_policy', 'grace_period_seconds'];
+const ENTRY_FIELDS = [
+  'kind',
+  'namespace',
+  'name',
+  'selector',
+  'labels',
+  'has_owner',
+  'propagation_policy',
+  'grace_period_seconds',
+];
 
 function parseEntry(entry: unknown, where: string, issues: string[]): Deletion | undefined {
   if (!isRecord(entry)) {
@@ -57,7 +70,8 @@ function parseEntry(entry: unknown, where: string, issues: string[]): Deletion |
   }
   const before = issues.length;
   for (const key of Object.keys(entry)) {
-    if (!ENTRY_FIELDS.includes(key)) issues.push(`${where}: unknown field "${key}" (allowed: ${ENTRY_FIELDS.join(', ')})`);
+    if (!ENTRY_FIELDS.includes(key))
+      issues.push(`${where}: unknown field "${key}" (allowed: ${ENTRY_FIELDS.join(', ')})`);
   }
   const kind = optionalString(entry, 'kind', where, issues);
   if (!kind) issues.push(`${where}: kind is required`);
@@ -67,10 +81,13 @@ function parseEntry(entry: unknown, where: string, issues: string[]): Deletion |
   const labels = optionalLabels(entry, where, issues);
   const targets = [name ? 'name' : '', selector ? 'selector' : '', labels ? 'labels' : ''].filter(Boolean);
   if (targets.length !== 1) {
-    issues.push(`${where}: exactly one of name, selector or labels is required, found ${targets.length ? targets.join(' and ') : 'none'}`);
+    issues.push(
+      `${where}: exactly one of name, selector or labels is required, found ${targets.length ? targets.join(' and ') : 'none'}`,
+    );
   }
   const hasOwner = optionalBoolean(entry, 'has_owner', where, issues);
-  if (hasOwner !== undefined && !selector && !labels) issues.push(`${where}: has_owner is only valid with selector or labels`);
+  if (hasOwner !== undefined && !selector && !labels)
+    issues.push(`${where}: has_owner is only valid with selector or labels`);
   const propagationPolicy = optionalPolicy(entry, where, issues);
   const gracePeriodSeconds = optionalGracePeriod(entry, where, issues);
   if (issues.length > before || !kind) return undefined;
@@ -88,7 +105,12 @@ function parseEntry(entry: unknown, where: string, issues: string[]): Deletion |
 }
 
 /** A string field; empty counts as absent (as a Go string field). Numbers are taken as their text. */
-function optionalString(entry: Record<string, unknown>, key: string, where: string, issues: string[]): string | undefined {
+function optionalString(
+  entry: Record<string, unknown>,
+  key: string,
+  where: string,
+  issues: string[],
+): string | undefined {
   if (!(key in entry)) return undefined;
   const text = scalarText(entry[key]);
   if (text === undefined) {
@@ -98,7 +120,11 @@ function optionalString(entry: Record<string, unknown>, key: string, where: stri
   return text || undefined;
 }
 
-function optionalLabels(entry: Record<string, unknown>, where: string, issues: string[]): Record<string, string> | undefined {
+function optionalLabels(
+  entry: Record<string, unknown>,
+  where: string,
+  issues: string[],
+): Record<string, string> | undefined {
   const value = entry.labels;
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value)) {
@@ -114,7 +140,12 @@ function optionalLabels(entry: Record<string, unknown>, where: string, issues: s
   return Object.keys(labels).length ? labels : undefined;
 }
 
-function optionalBoolean(entry: Record<string, unknown>, key: string, where: string, issues: string[]): boolean | undefined {
+function optionalBoolean(
+  entry: Record<string, unknown>,
+  key: string,
+  where: string,
+  issues: string[],
+): boolean | undefined {
   const value = entry[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') {
@@ -124,11 +155,17 @@ function optionalBoolean(entry: Record<string, unknown>, key: string, where: str
   return value;
 }
 
-function optionalPolicy(entry: Record<string, unknown>, where: string, issues: string[]): PropagationPolicy | undefined {
+function optionalPolicy(
+  entry: Record<string, unknown>,
+  where: string,
+  issues: string[],
+): PropagationPolicy | undefined {
   const value = entry.propagation_policy;
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || !(PROPAGATION_POLICIES as readonly string[]).includes(value)) {
-    issues.push(`${where}: propagation_policy must be one of ${PROPAGATION_POLICIES.join(', ')}, found ${JSON.stringify(value)}`);
+    issues.push(
+      `${where}: propagation_policy must be one of ${PROPAGATION_POLICIES.join(', ')}, found ${JSON.stringify(value)}`,
+    );
     return undefined;
   }
   return value as PropagationPolicy;

@@ -27,9 +27,25 @@ export type WireMode = 'strict' | 'lenient';
 
 /** The known keys per level, for unknown-field messages. */
 export const WIRE_KEYS = {
-  cluster: ['id', 'alias', 'local_id', 'api_server_url', 'channel', 'config_items', 'criticality_level', 'environment',
-    'infrastructure_account', 'lifecycle_status', 'node_pools', 'provider', 'region', 'status', 'owner', 'account_name',
-    'created_at'],
+  cluster: [
+    'id',
+    'alias',
+    'local_id',
+    'api_server_url',
+    'channel',
+    'config_items',
+    'criticality_level',
+    'environment',
+    'infrastructure_account',
+    'lifecycle_status',
+    'node_pools',
+    'provider',
+    'region',
+    'status',
+    'owner',
+    'account_name',
+    'created_at',
+  ],
   nodePool: ['name', 'profile', 'instance_types', 'discount_strategy', 'min_size', 'max_size', 'config_items'],
   status: ['current_version', 'last_version', 'next_version', 'problems'],
   problem: ['type', 'title', 'status', 'detail', 'instance'],
@@ -37,10 +53,17 @@ export const WIRE_KEYS = {
 
 function schemas(mode: WireMode) {
   const object = mode === 'strict' ? z.strictObject : z.object;
-  const configItems = z.record(
-    z.string().regex(CONFIG_KEY_PATTERN, `config item keys must match ${CONFIG_KEY_PATTERN.source} (lowercase letters, digits, underscores)`),
-    z.string(),
-  ).nullish();
+  const configItems = z
+    .record(
+      z
+        .string()
+        .regex(
+          CONFIG_KEY_PATTERN,
+          `config item keys must match ${CONFIG_KEY_PATTERN.source} (lowercase letters, digits, underscores)`,
+        ),
+      z.string(),
+    )
+    .nullish();
   const nonEmpty = z.string().min(1, 'must not be empty');
   const size = z.number().int().min(0, 'must be 0 or more');
 
@@ -58,7 +81,9 @@ function schemas(mode: WireMode) {
     problems: z.array(problem).nullish(),
   });
   const nodePool = object({
-    name: z.string().regex(NODE_POOL_NAME_PATTERN, `must match ${NODE_POOL_NAME_PATTERN.source} (lowercase letters, digits, dashes)`),
+    name: z
+      .string()
+      .regex(NODE_POOL_NAME_PATTERN, `must match ${NODE_POOL_NAME_PATTERN.source} (lowercase letters, digits, dashes)`),
     profile: nonEmpty,
     instance_types: z.array(nonEmpty).nullish(),
     discount_strategy: z.string().nullish(),
@@ -67,7 +92,9 @@ function schemas(mode: WireMode) {
     config_items: configItems,
   });
   const cluster = object({
-    id: z.string().regex(CLUSTER_ID_PATTERN, `must match ${CLUSTER_ID_PATTERN.source}, e.g. aws:123456789012:eu-central-1:kube-1`),
+    id: z
+      .string()
+      .regex(CLUSTER_ID_PATTERN, `must match ${CLUSTER_ID_PATTERN.source}, e.g. aws:123456789012:eu-central-1:kube-1`),
     alias: z.string().regex(ALIAS_PATTERN, `must match ${ALIAS_PATTERN.source} (lowercase letters, digits, dashes)`),
     local_id: nonEmpty,
     api_server_url: z.string().refine(isAbsoluteUrl, 'must be an absolute URL, e.g. https://kube-1.example.org'),
@@ -75,7 +102,9 @@ function schemas(mode: WireMode) {
     config_items: configItems,
     criticality_level: z.number().int().min(INT32_MIN).max(INT32_MAX),
     environment: nonEmpty,
-    infrastructure_account: z.string().regex(INFRASTRUCTURE_ACCOUNT_PATTERN, 'must be aws:<12-digit account id>, e.g. aws:123456789012'),
+    infrastructure_account: z
+      .string()
+      .regex(INFRASTRUCTURE_ACCOUNT_PATTERN, 'must be aws:<12-digit account id>, e.g. aws:123456789012'),
     lifecycle_status: z.enum(LIFECYCLE_STATUSES),
     node_pools: z.array(nodePool).nullish(),
     provider: z.enum(PROVIDERS),
@@ -106,20 +135,33 @@ function checkNodePools(pools: readonly WireNodePool[], ctx: z.RefinementCtx): v
     const types = pool.instance_types ?? [];
     if (types.length === 0 && !isKarpenterPool(pool)) {
       ctx.addIssue({
-        code: 'custom', path: ['node_pools', index, 'instance_types'],
+        code: 'custom',
+        path: ['node_pools', index, 'instance_types'],
         message: `pool ${pool.name} (profile ${pool.profile}) needs at least one instance type; only worker-karpenter pools may have none`,
       });
     }
     const duplicates = types.filter((type, i) => types.indexOf(type) !== i);
     if (duplicates.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['node_pools', index, 'instance_types'], message: `duplicate instance types: ${[...new Set(duplicates)].join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['node_pools', index, 'instance_types'],
+        message: `duplicate instance types: ${[...new Set(duplicates)].join(', ')}`,
+      });
     }
     if (pool.min_size > pool.max_size) {
-      ctx.addIssue({ code: 'custom', path: ['node_pools', index, 'min_size'], message: `min_size ${pool.min_size} is larger than max_size ${pool.max_size}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['node_pools', index, 'min_size'],
+        message: `min_size ${pool.min_size} is larger than max_size ${pool.max_size}`,
+      });
     }
     const first = seen.get(pool.name);
     if (first !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['node_pools', index, 'name'], message: `duplicate node pool name ${pool.name} (also node_pools[${first}])` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['node_pools', index, 'name'],
+        message: `duplicate node pool name ${pool.name} (also node_pools[${first}])`,
+      });
     } else {
       seen.set(pool.name, index);
     }

@@ -6,7 +6,13 @@
 export const PROVIDERS = ['zalando-aws', 'zalando-eks'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-export const LIFECYCLE_STATUSES = ['requested', 'creating', 'ready', 'decommission-requested', 'decommissioned'] as const;
+export const LIFECYCLE_STATUSES = [
+  'requested',
+  'creating',
+  'ready',
+  'decommission-requested',
+  'decommissioned',
+] as const;
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
 export type ConfigItems = Record<string, string>;

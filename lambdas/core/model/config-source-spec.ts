@@ -33,12 +33,19 @@ export function parseConfigSourceFlag(flag: string): ConfigSourceSpec {
   const location = flag.slice(second + 1);
   const kind = KINDS[kindText];
   if (!SOURCE_NAME_PATTERN.test(name)) {
-    throw new ValidationError(`--config-source ${JSON.stringify(flag)}: the name ${JSON.stringify(name)} must match ${SOURCE_NAME_PATTERN.source}`);
+    throw new ValidationError(
+      `--config-source ${JSON.stringify(flag)}: the name ${JSON.stringify(name)} must match ${SOURCE_NAME_PATTERN.source}`,
+    );
   }
   if (!kind) {
-    throw new ValidationError(`--config-source ${JSON.stringify(flag)}: unknown source type ${JSON.stringify(kindText)}; use git, dir or directory`);
+    throw new ValidationError(
+      `--config-source ${JSON.stringify(flag)}: unknown source type ${JSON.stringify(kindText)}; use git, dir or directory`,
+    );
   }
-  if (location === '') throw new ValidationError(`--config-source ${JSON.stringify(flag)}: the ${kind === 'git' ? 'URL' : 'path'} is empty; ${usage}`);
+  if (location === '')
+    throw new ValidationError(
+      `--config-source ${JSON.stringify(flag)}: the ${kind === 'git' ? 'URL' : 'path'} is empty; ${usage}`,
+    );
   return { name, kind, location };
 }
 
@@ -46,22 +53,30 @@ export function parseConfigSourceFlag(flag: string): ConfigSourceSpec {
  * All config sources from the flags, in flag order: repeated `--config-source`, or `--directory PATH`
  * (one source named `main`). Both together, none at all, or a name used twice are usage errors.
  */
-export function parseConfigSourceFlags(flags: { readonly configSources?: readonly string[]; readonly directory?: string }): ConfigSourceSpec[] {
+export function parseConfigSourceFlags(flags: {
+  readonly configSources?: readonly string[];
+  readonly directory?: string;
+}): ConfigSourceSpec[] {
   const configSources = flags.configSources ?? [];
   if (flags.directory !== undefined && configSources.length > 0) {
-    throw new ValidationError('--directory and --config-source cannot be used together; use --config-source main:dir:PATH alongside the others');
+    throw new ValidationError(
+      '--directory and --config-source cannot be used together; use --config-source main:dir:PATH alongside the others',
+    );
   }
   if (flags.directory !== undefined) {
     if (flags.directory === '') throw new ValidationError('--directory: the path is empty');
     return [{ name: DIRECTORY_SOURCE_NAME, kind: 'dir', location: flags.directory }];
   }
   if (configSources.length === 0) {
-    throw new ValidationError('at least one --config-source NAME:git:URL or NAME:dir:PATH (or --directory PATH) is required');
+    throw new ValidationError(
+      'at least one --config-source NAME:git:URL or NAME:dir:PATH (or --directory PATH) is required',
+    );
   }
   const specs = configSources.map(parseConfigSourceFlag);
   const seen = new Set<string>();
   for (const spec of specs) {
-    if (seen.has(spec.name)) throw new ValidationError(`--config-source: the name ${spec.name} is used twice; source names must be unique`);
+    if (seen.has(spec.name))
+      throw new ValidationError(`--config-source: the name ${spec.name} is used twice; source names must be unique`);
     seen.add(spec.name);
   }
   return specs;

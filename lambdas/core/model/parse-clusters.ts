@@ -34,7 +34,8 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
   };
 
   const root = doc.value;
-  if (root === null || root === undefined) return { clusters: [], warnings: [`${file}:1: the file defines no clusters`] };
+  if (root === null || root === undefined)
+    return { clusters: [], warnings: [`${file}:1: the file defines no clusters`] };
   if (typeof root !== 'object' || Array.isArray(root)) {
     throw new ValidationError(`${file}: not a cluster registry file`, {
       issues: [`${file}:1: expected a mapping with a "clusters:" list, got ${describeValue(root)}`],
@@ -43,12 +44,18 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
   const top = root as Record<string, unknown>;
   for (const key of Object.keys(top)) {
     if (!(FILE_KEYS as readonly string[]).includes(key)) {
-      issues.push({ line: at([key]), text: `${key}: unknown top-level field${didYouMean(key, FILE_KEYS)}; the file holds a "clusters:" list` });
+      issues.push({
+        line: at([key]),
+        text: `${key}: unknown top-level field${didYouMean(key, FILE_KEYS)}; the file holds a "clusters:" list`,
+      });
     }
   }
   const entries = top.clusters ?? [];
   if (!Array.isArray(entries)) {
-    issues.push({ line: at(['clusters']), text: `clusters: expected a list of clusters, got ${describeValue(entries)}` });
+    issues.push({
+      line: at(['clusters']),
+      text: `clusters: expected a list of clusters, got ${describeValue(entries)}`,
+    });
   }
 
   const clusters: Cluster[] = [];
@@ -65,7 +72,10 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
     if (typeof id === 'string') {
       const first = firstLineById.get(id);
       if (first !== undefined) {
-        issues.push({ line: at([...path, 'id']), text: `${label}id: duplicate cluster id (first defined at line ${first})` });
+        issues.push({
+          line: at([...path, 'id']),
+          text: `${label}id: duplicate cluster id (first defined at line ${first})`,
+        });
       } else {
         firstLineById.set(id, at(path));
       }
@@ -87,9 +97,12 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
   const render = (list: typeof issues): string[] =>
     [...list].sort((a, b) => a.line - b.line).map((item) => `${file}:${item.line}: ${item.text}`);
   if (issues.length > 0) {
-    throw new ValidationError(`${file}: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the cluster registry file`, {
-      issues: render(issues),
-    });
+    throw new ValidationError(
+      `${file}: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the cluster registry file`,
+      {
+        issues: render(issues),
+      },
+    );
   }
   return { clusters, warnings: render(warnings) };
 }
@@ -99,7 +112,10 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
  * `GET https://registry.example.org/kubernetes-clusters`). Returns the clusters and the issues, each
  * `cluster <id>: <field>: <message>`; the caller decides which error to raise.
  */
-export function parseRegistryClusters(items: readonly unknown[], mode: WireMode = 'lenient'): { clusters: Cluster[]; issues: string[] } {
+export function parseRegistryClusters(
+  items: readonly unknown[],
+  mode: WireMode = 'lenient',
+): { clusters: Cluster[]; issues: string[] } {
   const clusters: Cluster[] = [];
   const issues: string[] = [];
   const seen = new Set<string>();
@@ -107,7 +123,8 @@ export function parseRegistryClusters(items: readonly unknown[], mode: WireMode 
     const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
     const label = typeof id === 'string' && id !== '' ? `cluster ${id}` : `items[${index}]`;
     const result = validateWireCluster(item, mode);
-    for (const issue of result.issues) issues.push(`${label}: ${issue.path.length ? `${formatPath(issue.path)}: ` : ''}${issue.message}`);
+    for (const issue of result.issues)
+      issues.push(`${label}: ${issue.path.length ? `${formatPath(issue.path)}: ` : ''}${issue.message}`);
     if (!result.cluster) return;
     if (seen.has(result.cluster.id)) {
       issues.push(`${label}: id: duplicate cluster id`);

@@ -85,7 +85,10 @@ export interface RunRecord {
   readonly learnedBootMs?: Readonly<Record<string, number>>;
 }
 
-export function newRunRecord(init: Pick<RunRecord, 'clusterId' | 'targetVersion' | 'action' | 'holder' | 'previousVersion'>, now: number): RunRecord {
+export function newRunRecord(
+  init: Pick<RunRecord, 'clusterId' | 'targetVersion' | 'action' | 'holder' | 'previousVersion'>,
+  now: number,
+): RunRecord {
   return {
     ...init,
     revision: 0,

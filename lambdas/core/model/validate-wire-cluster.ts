@@ -37,7 +37,11 @@ export function validateWireCluster(raw: unknown, mode: WireMode): WireClusterRe
 }
 
 /** `instance_type: x` (README, deprecated) → `instance_types: [x]`, on a copy. */
-function normalizeInstanceType(raw: Record<string, unknown>, warnings: FieldIssue[], issues: FieldIssue[]): Record<string, unknown> {
+function normalizeInstanceType(
+  raw: Record<string, unknown>,
+  warnings: FieldIssue[],
+  issues: FieldIssue[],
+): Record<string, unknown> {
   if (!Array.isArray(raw.node_pools)) return raw;
   const pools = raw.node_pools.map((pool: unknown, index) => {
     if (pool === null || typeof pool !== 'object' || !('instance_type' in pool)) return pool;
@@ -48,7 +52,10 @@ function normalizeInstanceType(raw: Record<string, unknown>, warnings: FieldIssu
       return rest;
     }
     if (typeof single !== 'string' || single === '') {
-      issues.push({ path, message: `expected an instance type name, got ${describeValue(single)}; better: instance_types: [m5.large]` });
+      issues.push({
+        path,
+        message: `expected an instance type name, got ${describeValue(single)}; better: instance_types: [m5.large]`,
+      });
       return rest;
     }
     warnings.push({ path, message: `instance_type is deprecated, use instance_types: [${single}]` });
@@ -62,23 +69,40 @@ function describeIssue(issue: z.core.$ZodIssue, document: unknown): FieldIssue[]
   const value = valueAt(document, path);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((key) => ({ path: [...path, key], message: `unknown field${didYouMean(key, knownKeysAt(path))}` }));
+      return issue.keys.map((key) => ({
+        path: [...path, key],
+        message: `unknown field${didYouMean(key, knownKeysAt(path))}`,
+      }));
     case 'invalid_type': {
       if (value === undefined) return [{ path, message: 'is required' }];
       const expected = issue.expected === 'int' ? 'an integer' : article(issue.expected);
-      const hint = issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')
-        ? `; quote it in YAML: "${String(value)}"` : '';
+      const hint =
+        issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')
+          ? `; quote it in YAML: "${String(value)}"`
+          : '';
       return [{ path, message: `expected ${expected}, got ${describeValue(value)}${hint}` }];
     }
     case 'invalid_value': {
       const allowed = issue.values.map(String);
-      return [{ path, message: `${describeValue(value)} is not one of ${allowed.join(', ')}${typeof value === 'string' ? didYouMean(value, allowed) : ''}` }];
+      return [
+        {
+          path,
+          message: `${describeValue(value)} is not one of ${allowed.join(', ')}${typeof value === 'string' ? didYouMean(value, allowed) : ''}`,
+        },
+      ];
     }
     case 'invalid_key':
       return [{ path, message: issue.issues[0]?.message ?? 'invalid key' }];
     case 'too_small':
     case 'too_big':
-      return [{ path, message: issue.message.startsWith('Too') ? `${issue.message.toLowerCase()}, got ${describeValue(value)}` : issue.message }];
+      return [
+        {
+          path,
+          message: issue.message.startsWith('Too')
+            ? `${issue.message.toLowerCase()}, got ${describeValue(value)}`
+            : issue.message,
+        },
+      ];
     default:
       return [{ path, message: issue.message }];
   }

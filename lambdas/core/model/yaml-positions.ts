@@ -42,7 +42,11 @@ export function loadYamlWithPositions(text: string, file: string): PositionedYam
 
 function load(text: string, file: string, listener?: unknown): unknown {
   try {
-    return yaml.load(text, { filename: file, schema: yaml.CORE_SCHEMA, ...(listener ? { listener } : {}) } as yaml.LoadOptions);
+    return yaml.load(text, {
+      filename: file,
+      schema: yaml.CORE_SCHEMA,
+      ...(listener ? { listener } : {}),
+    } as yaml.LoadOptions);
   } catch (error) {
     if (error instanceof yaml.YAMLException) {
       const line = error.mark ? error.mark.line + 1 : undefined;
@@ -61,7 +65,10 @@ function trackPositions(text: string, file: string): (path: DocPath) => number |
   const keyLines = new WeakMap<object, Map<string, number>>();
   const stack: Frame[] = [];
 
-  const listener = (event: 'open' | 'close', state: { position: number; result: unknown; kind: string | null }): void => {
+  const listener = (
+    event: 'open' | 'close',
+    state: { position: number; result: unknown; kind: string | null },
+  ): void => {
     if (event === 'open') {
       stack.push({ start: state.position, children: [] });
       return;
@@ -74,7 +81,11 @@ function trackPositions(text: string, file: string): (path: DocPath) => number |
       if (state.kind === 'mapping' && !keyLines.has(node.result)) {
         const keys = recordKeyLines(node.result as Record<string, unknown>, frame.children);
         if (keys.size > 0) keyLines.set(node.result, keys);
-      } else if (state.kind === 'sequence' && Array.isArray(node.result) && frame.children.length === node.result.length) {
+      } else if (
+        state.kind === 'sequence' &&
+        Array.isArray(node.result) &&
+        frame.children.length === node.result.length
+      ) {
         keyLines.set(node.result, new Map(frame.children.map((child, index) => [String(index), child.line])));
       }
     }

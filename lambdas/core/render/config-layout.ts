@@ -55,12 +55,18 @@ export function mainSource(snapshots: readonly ConfigSnapshot[]): ConfigSnapshot
 export function clusterStackTemplate(snapshots: readonly ConfigSnapshot[]): SourceTemplate {
   const main = mainSource(snapshots);
   const template = sourceTemplate(main, CLUSTER_STACK);
-  if (!template) throw new ConfigError('the main cluster stack template is missing', { location: { file: `${main.sourceName}/${CLUSTER_STACK}` } });
+  if (!template)
+    throw new ConfigError('the main cluster stack template is missing', {
+      location: { file: `${main.sourceName}/${CLUSTER_STACK}` },
+    });
   return template;
 }
 
 /** `cluster/node-pools/<profile>/{files,userdata,stack}.yaml` of the first source; a missing file names the pool and profile. */
-export function nodePoolTemplates(snapshots: readonly ConfigSnapshot[], pool: Pick<NodePool, 'name' | 'profile'>): NodePoolTemplates {
+export function nodePoolTemplates(
+  snapshots: readonly ConfigSnapshot[],
+  pool: Pick<NodePool, 'name' | 'profile'>,
+): NodePoolTemplates {
   const main = mainSource(snapshots);
   const read = (name: string): SourceTemplate => {
     const sourcePath = `cluster/node-pools/${pool.profile}/${name}`;
@@ -82,9 +88,16 @@ export function templatesInEverySource(snapshots: readonly ConfigSnapshot[], sou
 
 /** `cluster/cf-manifests/*.y?ml` (without cf-deletions.yaml) of every source: sources in order, files lexical. */
 export function cfManifestTemplates(snapshots: readonly ConfigSnapshot[]): SourceTemplate[] {
-  return snapshots.flatMap((snapshot) => sortedKeys(snapshot)
-    .filter((path) => path.startsWith(CF_MANIFESTS_DIR) && path !== CF_DELETIONS && isTopLevelYaml(path.slice(CF_MANIFESTS_DIR.length)))
-    .map((path) => sourceTemplate(snapshot, path)!));
+  return snapshots.flatMap((snapshot) =>
+    sortedKeys(snapshot)
+      .filter(
+        (path) =>
+          path.startsWith(CF_MANIFESTS_DIR) &&
+          path !== CF_DELETIONS &&
+          isTopLevelYaml(path.slice(CF_MANIFESTS_DIR.length)),
+      )
+      .map((path) => sourceTemplate(snapshot, path)!),
+  );
 }
 
 /** Manifest components of every source: sources in order, components and their files lexical (CLM's apply order). */

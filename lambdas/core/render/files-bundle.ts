@@ -49,22 +49,31 @@ export function filesS3Path(bucket: string, localId: string, role: 'master' | 'w
 export function parseFilesYaml(text: string, file: string): RemoteFile[] {
   const doc = loadYaml(text, file, yaml.FAILSAFE_SCHEMA);
   if (doc === undefined || doc === null) return [];
-  if (!isRecord(doc)) throw new ConfigError(`expected a mapping with "files", found ${yamlTypeName(doc)}`, { location: { file } });
+  if (!isRecord(doc))
+    throw new ConfigError(`expected a mapping with "files", found ${yamlTypeName(doc)}`, { location: { file } });
   const unknown = Object.keys(doc).filter((key) => key !== 'files');
-  if (unknown.length) throw new ConfigError(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (only "files" is allowed)`, { location: { file } });
+  if (unknown.length)
+    throw new ConfigError(
+      `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (only "files" is allowed)`,
+      { location: { file } },
+    );
   const { files } = doc;
   if (files === undefined || files === null) return [];
-  if (!Array.isArray(files)) throw new ConfigError(`files must be a list, found ${yamlTypeName(files)}`, { location: { file, field: 'files' } });
+  if (!Array.isArray(files))
+    throw new ConfigError(`files must be a list, found ${yamlTypeName(files)}`, { location: { file, field: 'files' } });
   return files.map((entry, index) => parseEntry(entry, file, `files[${index}]`));
 }
 
 const ENTRY_FIELDS = ['path', 'data', 'encrypted', 'permissions'];
 
 function parseEntry(entry: unknown, file: string, field: string): RemoteFile {
-  const fail = (message: string): never => { throw new ConfigError(message, { location: { file, field } }); };
+  const fail = (message: string): never => {
+    throw new ConfigError(message, { location: { file, field } });
+  };
   if (!isRecord(entry)) return fail(`expected a mapping, found ${yamlTypeName(entry)}`);
   const unknown = Object.keys(entry).filter((key) => !ENTRY_FIELDS.includes(key));
-  if (unknown.length) fail(`unknown field ${unknown.map((k) => `"${k}"`).join(', ')} (allowed: ${ENTRY_FIELDS.join(', ')})`);
+  if (unknown.length)
+    fail(`unknown field ${unknown.map((k) => `"${k}"`).join(', ')} (allowed: ${ENTRY_FIELDS.join(', ')})`);
   const path = scalarText(entry.path);
   if (!path) return fail('path is required');
   const data = scalarText(entry.data ?? '');
@@ -73,7 +82,8 @@ function parseEntry(entry: unknown, file: string, field: string): RemoteFile {
   const encrypted = parseBool(scalarText(entry.encrypted ?? 'false'));
   if (encrypted === undefined) fail(`encrypted of ${path} must be true or false`);
   const permissions = parseGoInt(scalarText(entry.permissions ?? '0'));
-  if (permissions === undefined || permissions < 0 || permissions > 0o7777) fail(`permissions of ${path} must be a file mode such as 0644`);
+  if (permissions === undefined || permissions < 0 || permissions > 0o7777)
+    fail(`permissions of ${path} must be a file mode such as 0644`);
   return { path, data, encrypted: encrypted!, permissions: permissions! };
 }
 

@@ -26,18 +26,29 @@ export function encodeUserData(rendered: string): string {
  * `subnets["*"]` becoming the comma list of the kept subnets (CLM §4.3). An AZ without a subnet is an
  * error naming the pool.
  */
-export function restrictToPoolZones(values: Values, pool: Pick<NodePool, 'name' | 'configItems'>): Record<string, unknown> {
-  const wanted = (pool.configItems.availability_zones ?? '').split(',').map((az) => az.trim()).filter(Boolean);
+export function restrictToPoolZones(
+  values: Values,
+  pool: Pick<NodePool, 'name' | 'configItems'>,
+): Record<string, unknown> {
+  const wanted = (pool.configItems.availability_zones ?? '')
+    .split(',')
+    .map((az) => az.trim())
+    .filter(Boolean);
   if (!wanted.length) return { ...values };
   const zones = [...new Set(wanted)].sort();
   const subnets = values.subnets;
   if (!isRecord(subnets)) return { ...values, availability_zones: zones };
   const missing = zones.filter((az) => typeof subnets[az] !== 'string');
   if (missing.length) {
-    const known = Object.keys(subnets).filter((az) => az !== '*').sort();
-    throw new ConfigError(`node pool "${pool.name}": availability_zones lists ${missing.join(', ')}, which ha${missing.length > 1 ? 've' : 's'} no subnet (known zones: ${known.join(', ') || 'none'})`, {
-      location: { field: `node_pools.${pool.name}.config_items.availability_zones` },
-    });
+    const known = Object.keys(subnets)
+      .filter((az) => az !== '*')
+      .sort();
+    throw new ConfigError(
+      `node pool "${pool.name}": availability_zones lists ${missing.join(', ')}, which ha${missing.length > 1 ? 've' : 's'} no subnet (known zones: ${known.join(', ') || 'none'})`,
+      {
+        location: { field: `node_pools.${pool.name}.config_items.availability_zones` },
+      },
+    );
   }
   const kept: Record<string, string> = Object.fromEntries(zones.map((az) => [az, subnets[az] as string]));
   return { ...values, availability_zones: zones, subnets: { ...kept, '*': zones.map((az) => kept[az]).join(',') } };

@@ -20,7 +20,12 @@ export interface RenderedCfManifests {
  * Extra stacks from `cluster/cf-manifests/*.y?ml` of every source (CLM §6.2 step 14): each names its
  * stack in `Metadata.StackName`, is owned by the cluster and keeps its `Metadata.Tags`.
  */
-export async function renderCfManifests(cluster: Cluster, snapshots: readonly ConfigSnapshot[], values: Values, engine: TemplateEngine): Promise<RenderedCfManifests> {
+export async function renderCfManifests(
+  cluster: Cluster,
+  snapshots: readonly ConfigSnapshot[],
+  values: Values,
+  engine: TemplateEngine,
+): Promise<RenderedCfManifests> {
   const context = renderContext(cluster, values);
   const stacks: RenderedStack[] = [];
   const errors: RenderIssue[] = [];
@@ -33,7 +38,11 @@ export async function renderCfManifests(cluster: Cluster, snapshots: readonly Co
     if (!stack) continue;
     const first = seen.get(stack.name);
     if (first) {
-      errors.push({ error: 'ConfigError', file: template.path, message: `${template.path}: Metadata.StackName "${stack.name}" is already used by ${first}` });
+      errors.push({
+        error: 'ConfigError',
+        file: template.path,
+        message: `${template.path}: Metadata.StackName "${stack.name}" is already used by ${first}`,
+      });
       continue;
     }
     seen.set(stack.name, template.path);

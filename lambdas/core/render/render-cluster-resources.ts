@@ -44,7 +44,9 @@ export async function renderClusterResources(input: ClusterResourcesInput): Prom
   const nodePools: RenderedNodePool[] = [];
   for (const pool of cluster.nodePools) {
     if (cluster.provider === 'zalando-eks' && isMasterPool(pool)) continue;
-    const rendered = await collecting(errors, undefined, () => renderNodePool({ cluster, pool, snapshots, values, engine }));
+    const rendered = await collecting(errors, undefined, () =>
+      renderNodePool({ cluster, pool, snapshots, values, engine }),
+    );
     if (rendered) nodePools.push(rendered);
   }
   const cfManifests = await renderCfManifests(cluster, snapshots, values, engine);

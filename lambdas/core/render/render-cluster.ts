@@ -50,18 +50,32 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
   const { cluster, snapshots, engine } = input;
   const errors: RenderIssue[] = [];
   const base = { id: cluster.id, version: input.version ?? '' };
-  const effective = await collecting(errors, undefined, () => effectiveConfigItems({ cluster, snapshots, engine, decrypter: input.decrypter }));
+  const effective = await collecting(errors, undefined, () =>
+    effectiveConfigItems({ cluster, snapshots, engine, decrypter: input.decrypter }),
+  );
   if (!effective) {
     return {
-      ...base, configItems: cluster.configItems, nodePools: cluster.nodePools.map((p) => ({ name: p.name, configItems: p.configItems })),
-      stacks: [], manifests: [], deletions: NO_DELETIONS, cfDeletions: NO_CF_DELETIONS, poolDetails: [], errors,
+      ...base,
+      configItems: cluster.configItems,
+      nodePools: cluster.nodePools.map((p) => ({ name: p.name, configItems: p.configItems })),
+      stacks: [],
+      manifests: [],
+      deletions: NO_DELETIONS,
+      cfDeletions: NO_CF_DELETIONS,
+      poolDetails: [],
+      errors,
     };
   }
   const prepared = withEffectiveConfigItems(cluster, effective);
   // The main stack is rendered before it exists: no outputs yet, as in CLM.
   const { ClusterStackOutputs: outputs = {}, ...valuesBeforeStack } = input.values;
   const main = await renderMainStack({ cluster: prepared, snapshots, values: valuesBeforeStack, engine });
-  const resources = await renderClusterResources({ cluster: prepared, snapshots, values: { ...valuesBeforeStack, ClusterStackOutputs: outputs }, engine });
+  const resources = await renderClusterResources({
+    cluster: prepared,
+    snapshots,
+    values: { ...valuesBeforeStack, ClusterStackOutputs: outputs },
+    engine,
+  });
   return {
     ...base,
     configItems: effective.configItems,

@@ -22,17 +22,26 @@ export interface RenderedDeletions {
  * are templates (rendered with Cluster and Values), validated with CLM's semantics, lists concatenated
  * in source order. Every broken file is reported.
  */
-export async function renderDeletions(cluster: Cluster, snapshots: readonly ConfigSnapshot[], values: Values, engine: TemplateEngine): Promise<RenderedDeletions> {
+export async function renderDeletions(
+  cluster: Cluster,
+  snapshots: readonly ConfigSnapshot[],
+  values: Values,
+  engine: TemplateEngine,
+): Promise<RenderedDeletions> {
   const errors: RenderIssue[] = [];
   const context = renderContext(cluster, values);
   const deletions: Deletions[] = [];
   for (const template of templatesInEverySource(snapshots, DELETIONS)) {
-    const parsed = await collecting(errors, template.path, async () => parseDeletions(await engine.render({ template, context }), template.path));
+    const parsed = await collecting(errors, template.path, async () =>
+      parseDeletions(await engine.render({ template, context }), template.path),
+    );
     if (parsed) deletions.push(parsed);
   }
   const cfDeletions: CfDeletions[] = [];
   for (const template of templatesInEverySource(snapshots, CF_DELETIONS)) {
-    const parsed = await collecting(errors, template.path, async () => parseCfDeletions(await engine.render({ template, context }), template.path));
+    const parsed = await collecting(errors, template.path, async () =>
+      parseCfDeletions(await engine.render({ template, context }), template.path),
+    );
     if (parsed) cfDeletions.push(parsed);
   }
   return { deletions: concatDeletions(deletions), cfDeletions: concatCfDeletions(cfDeletions), errors };

@@ -39,9 +39,21 @@ export async function renderMainStack(input: MainStackInput): Promise<MainStackR
   const errors: RenderIssue[] = [];
   const stack = await collecting(errors, undefined, async () => {
     const template = clusterStackTemplate(input.snapshots);
-    const rendered = await renderCfnTemplate(input.engine, { template, context: renderContext(input.cluster, input.values) });
-    return namedStack(rendered, template.path, { name: mainStackName(input.cluster), kind: 'cluster', tags: mainStackTags(input.cluster) });
+    const rendered = await renderCfnTemplate(input.engine, {
+      template,
+      context: renderContext(input.cluster, input.values),
+    });
+    return namedStack(rendered, template.path, {
+      name: mainStackName(input.cluster),
+      kind: 'cluster',
+      tags: mainStackTags(input.cluster),
+    });
   });
   const deletions = await renderDeletions(input.cluster, input.snapshots, input.values, input.engine);
-  return { ...(stack ? { stack } : {}), deletions: deletions.deletions, cfDeletions: deletions.cfDeletions, errors: [...errors, ...deletions.errors] };
+  return {
+    ...(stack ? { stack } : {}),
+    deletions: deletions.deletions,
+    cfDeletions: deletions.cfDeletions,
+    errors: [...errors, ...deletions.errors],
+  };
 }

@@ -23,7 +23,12 @@ export interface RenderedManifests {
  * rendered with Cluster and Values (`manifestHash` resolves siblings relative to the file), then split into
  * objects. A broken file is reported and the others still render.
  */
-export async function renderManifests(cluster: Cluster, snapshots: readonly ConfigSnapshot[], values: Values, engine: TemplateEngine): Promise<RenderedManifests> {
+export async function renderManifests(
+  cluster: Cluster,
+  snapshots: readonly ConfigSnapshot[],
+  values: Values,
+  engine: TemplateEngine,
+): Promise<RenderedManifests> {
   const context = renderContext(cluster, values);
   const bySource = new Map(snapshots.map((snapshot) => [snapshot.sourceName, snapshot]));
   const files: RenderedManifestFile[] = [];
@@ -35,7 +40,8 @@ export async function renderManifests(cluster: Cluster, snapshots: readonly Conf
         const text = await engine.render({ template, context, sibling: siblingResolver(snapshot, template) });
         return splitManifests(text, template.path);
       });
-      if (objects?.length) files.push({ source: component.source, component: component.component, file: fileName(template), objects });
+      if (objects?.length)
+        files.push({ source: component.source, component: component.component, file: fileName(template), objects });
     }
   }
   return { files, errors };

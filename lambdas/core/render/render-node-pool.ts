@@ -44,7 +44,10 @@ export interface NodePoolInput {
 export async function renderNodePool(input: NodePoolInput): Promise<RenderedNodePool> {
   const { cluster, pool, engine } = input;
   if (isKarpenterPool(pool)) {
-    throw new ConfigError(`node pool "${pool.name}": Karpenter pools (profile worker-karpenter) are not supported yet`, { location: { clusterId: cluster.id, field: `node_pools.${pool.name}.profile` } });
+    throw new ConfigError(
+      `node pool "${pool.name}": Karpenter pools (profile worker-karpenter) are not supported yet`,
+      { location: { clusterId: cluster.id, field: `node_pools.${pool.name}.profile` } },
+    );
   }
   const templates = nodePoolTemplates(input.snapshots, pool);
   const master = isMasterPool(pool);
@@ -52,7 +55,10 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
 
   const filesText = await engine.render({ template: templates.files, context: renderContext(cluster, values, pool) });
   const sha512 = sha512Hex(filesText);
-  const bucket = typeof values.artifact_bucket === 'string' && values.artifact_bucket ? values.artifact_bucket : DEFAULT_ARTIFACT_BUCKET;
+  const bucket =
+    typeof values.artifact_bucket === 'string' && values.artifact_bucket
+      ? values.artifact_bucket
+      : DEFAULT_ARTIFACT_BUCKET;
   const kmsKeyOutput = master ? 'MasterFilesEncryptionKey' : 'WorkerFilesEncryptionKey';
   const kmsKeyId = clusterStackOutputs(values)[kmsKeyOutput];
   const files: FilesBundle = {
@@ -69,7 +75,10 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
   values.supports_t2_unlimited = supportsT2Unlimited(pool);
 
   const stackValues = restrictToPoolZones(values, pool);
-  const rendered = await renderCfnTemplate(engine, { template: templates.stack, context: renderContext(cluster, stackValues, pool) });
+  const rendered = await renderCfnTemplate(engine, {
+    template: templates.stack,
+    context: renderContext(cluster, stackValues, pool),
+  });
   const stack = namedStack(rendered, templates.stack.path, {
     name: nodePoolStackName(cluster, pool.name),
     kind: 'node-pool',

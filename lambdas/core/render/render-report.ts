@@ -13,7 +13,12 @@ export function renderJsonDocument(renders: readonly ClusterRender[]): { cluster
       version: render.version,
       configItems: render.configItems,
       nodePools: render.nodePools,
-      stacks: render.stacks.map((stack) => ({ name: stack.name, kind: stack.kind, template: templateObject(stack.template, stack.name), tags: stack.tags })),
+      stacks: render.stacks.map((stack) => ({
+        name: stack.name,
+        kind: stack.kind,
+        template: templateObject(stack.template, stack.name),
+        tags: stack.tags,
+      })),
       manifests: render.manifests,
       deletions: render.deletions,
       cfDeletions: render.cfDeletions,

@@ -24,7 +24,11 @@ export async function renderCfnTemplate(engine: TemplateEngine, request: RenderR
  * A stack whose name CLM decides (the main stack, node pools): tags are the template's `Metadata.Tags`
  * with CLM's tags winning. An empty render is an error.
  */
-export function namedStack(rendered: RenderedTemplate, file: string, spec: { name: string; kind: 'cluster' | 'node-pool'; tags: Record<string, string>; pool?: string }): RenderedStack {
+export function namedStack(
+  rendered: RenderedTemplate,
+  file: string,
+  spec: { name: string; kind: 'cluster' | 'node-pool'; tags: Record<string, string>; pool?: string },
+): RenderedStack {
   if (!rendered.template) throw new ConfigError('the stack template rendered empty', { location: { file } });
   const metadata = templateMetadata(rendered.template, file);
   return {
@@ -37,8 +41,17 @@ export function namedStack(rendered: RenderedTemplate, file: string, spec: { nam
 }
 
 /** A cf-manifest: its name comes from `Metadata.StackName` (required); an empty render is skipped (undefined). */
-export function cfManifestStack(rendered: RenderedTemplate, file: string, clmTags: Record<string, string>): RenderedStack | undefined {
+export function cfManifestStack(
+  rendered: RenderedTemplate,
+  file: string,
+  clmTags: Record<string, string>,
+): RenderedStack | undefined {
   if (!rendered.template) return undefined;
   const metadata = requireStackName(rendered.template, file);
-  return { name: metadata.stackName, kind: 'cf-manifest', template: rendered.text, tags: mergeTags(metadata.tags, clmTags) };
+  return {
+    name: metadata.stackName,
+    kind: 'cf-manifest',
+    template: rendered.text,
+    tags: mergeTags(metadata.tags, clmTags),
+  };
 }

@@ -21,21 +21,43 @@ import type { ClusterRender } from './render-cluster';
 export function renderTree(render: ClusterRender): Map<string, string> {
   const root = clusterDirName(render.id);
   const files = new Map<string, string>();
-  const put = (path: string, content: string): void => { files.set(`${root}/${path}`, content); };
+  const put = (path: string, content: string): void => {
+    files.set(`${root}/${path}`, content);
+  };
 
   put('config-items.yaml', dump(render.configItems));
   for (const pool of render.nodePools) put(`node-pools/${pool.name}/config-items.yaml`, dump(pool.configItems));
   for (const pool of render.poolDetails) {
     put(`node-pools/${pool.name}/userdata.yaml`, ensureNewline(pool.userData));
-    put(`node-pools/${pool.name}/files.yaml`, dump({ s3Path: pool.files.s3Path, kmsKeyOutput: pool.files.kmsKeyOutput, ...(pool.files.kmsKeyId ? { kmsKeyId: pool.files.kmsKeyId } : {}), files: pool.files.files }));
+    put(
+      `node-pools/${pool.name}/files.yaml`,
+      dump({
+        s3Path: pool.files.s3Path,
+        kmsKeyOutput: pool.files.kmsKeyOutput,
+        ...(pool.files.kmsKeyId ? { kmsKeyId: pool.files.kmsKeyId } : {}),
+        files: pool.files.files,
+      }),
+    );
   }
   for (const stack of render.stacks) put(`stacks/${stack.name}.yaml`, ensureNewline(stack.template));
   for (const file of render.manifests) {
-    put(`manifests/${file.source}/${file.component}/${file.file}`, file.objects.map((object) => dump(object)).join('---\n'));
+    put(
+      `manifests/${file.source}/${file.component}/${file.file}`,
+      file.objects.map((object) => dump(object)).join('---\n'),
+    );
   }
-  put('deletions.yaml', dump({ pre_apply: render.deletions.preApply.map(clmDeletion), post_apply: render.deletions.postApply.map(clmDeletion) }));
+  put(
+    'deletions.yaml',
+    dump({
+      pre_apply: render.deletions.preApply.map(clmDeletion),
+      post_apply: render.deletions.postApply.map(clmDeletion),
+    }),
+  );
   if (render.cfDeletions.preApply.length || render.cfDeletions.postApply.length) {
-    put('cf-deletions.yaml', dump({ pre_apply: render.cfDeletions.preApply, post_apply: render.cfDeletions.postApply }));
+    put(
+      'cf-deletions.yaml',
+      dump({ pre_apply: render.cfDeletions.preApply, post_apply: render.cfDeletions.postApply }),
+    );
   }
   if (render.errors.length) put('errors.txt', `${render.errors.map((e) => e.message).join('\n')}\n`);
   return files;
@@ -48,7 +70,12 @@ export function clusterDirName(id: string): string {
 
 /** A normalized deletion written back with CLM's snake_case keys. */
 function clmDeletion(deletion: Deletion): Record<string, unknown> {
-  const d = deletion as Deletion & { name?: string; selector?: string; labels?: Record<string, string>; hasOwner?: boolean };
+  const d = deletion as Deletion & {
+    name?: string;
+    selector?: string;
+    labels?: Record<string, string>;
+    hasOwner?: boolean;
+  };
   return {
     kind: d.kind,
     ...(d.namespace !== undefined ? { namespace: d.namespace } : {}),

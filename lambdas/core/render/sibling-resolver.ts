@@ -8,7 +8,10 @@ import { sourceTemplate } from './config-layout';
  * `manifestHash "configmap.yaml"` resolves a path relative to the calling template's directory, within
  * the same config source (CLM §4.4). Paths leaving the source root resolve to nothing.
  */
-export function siblingResolver(snapshot: ConfigSnapshot, template: Pick<SourceTemplate, 'sourcePath'>): (relativePath: string) => TemplateFile | undefined {
+export function siblingResolver(
+  snapshot: ConfigSnapshot,
+  template: Pick<SourceTemplate, 'sourcePath'>,
+): (relativePath: string) => TemplateFile | undefined {
   const dir = posix.dirname(template.sourcePath);
   return (relativePath) => {
     const resolved = posix.normalize(posix.join(dir, relativePath));

@@ -78,7 +78,9 @@ export function templateNodePool(pool: NodePool): TemplateNodePool {
 export function templateCluster(cluster: Cluster): TemplateCluster {
   const pools = cluster.nodePools.map(templateNodePool);
   // CLM trims the `aws:` prefix only (no validation).
-  const accountId = cluster.infrastructureAccount.startsWith('aws:') ? cluster.infrastructureAccount.slice(4) : cluster.infrastructureAccount;
+  const accountId = cluster.infrastructureAccount.startsWith('aws:')
+    ? cluster.infrastructureAccount.slice(4)
+    : cluster.infrastructureAccount;
   return {
     ID: cluster.id,
     Alias: cluster.alias,

@@ -28,7 +28,13 @@ export function isEvictable(pod: PodInfo): boolean {
  * through the Eviction API (PDBs respected); when a PDB refuses, force-delete only under CLM's "smart
  * force" rules; report what blocks.
  */
-export async function drainPass(kube: KubeCluster, nodeName: string, progress: NodeProgress, settings: DrainSettings, now: number): Promise<DrainOutcome> {
+export async function drainPass(
+  kube: KubeCluster,
+  nodeName: string,
+  progress: NodeProgress,
+  settings: DrainSettings,
+  now: number,
+): Promise<DrainOutcome> {
   const pods = (await kube.listPods({ nodeName })).filter(isEvictable);
   const leaving = pods.filter((p) => p.deleting);
   const active = pods.filter((p) => !p.deleting);
@@ -52,7 +58,9 @@ export async function drainPass(kube: KubeCluster, nodeName: string, progress: N
   if (refused.length > 0) {
     const pdbs = await kube.listPdbs();
     for (const pod of refused) {
-      const covering = pdbs.filter((pdb) => pdb.namespace === pod.namespace && matchesSelector(pdb.selector, pod.labels));
+      const covering = pdbs.filter(
+        (pdb) => pdb.namespace === pod.namespace && matchesSelector(pdb.selector, pod.labels),
+      );
       const force = forced.length === 0 && (await forceAllowed(kube, pod, covering, next, settings, now));
       if (force) {
         await kube.deletePod(pod.namespace, pod.name, pod.terminationGracePeriodSeconds);
@@ -79,13 +87,29 @@ function describeBlock(pod: PodInfo, pdbs: readonly PdbInfo[]): string {
  * CLM's smart force (§7.5): only after the node's drain grace period, at most one forced deletion per
  * interval, for pods old enough whose PDB siblings are old enough (Job pods and finished pods ignored).
  */
-export async function forceAllowed(kube: KubeCluster, pod: PodInfo, pdbs: readonly PdbInfo[], node: NodeProgress, settings: DrainSettings, now: number): Promise<boolean> {
+export async function forceAllowed(
+  kube: KubeCluster,
+  pod: PodInfo,
+  pdbs: readonly PdbInfo[],
+  node: NodeProgress,
+  settings: DrainSettings,
+  now: number,
+): Promise<boolean> {
   if (node.drainStartedAt === undefined || now < node.drainStartedAt + settings.gracePeriodMs) return false;
   if (now < (node.lastForcedAt ?? 0) + settings.forceEvictIntervalMs) return false;
   if (now - Date.parse(pod.createdAt) < settings.minPodLifetimeMs) return false;
   if (pdbs.length === 0) return true;
   const siblings = (await kube.listPods({ namespace: pod.namespace })).filter(
-    (p) => p.uid !== pod.uid && p.phase !== 'Succeeded' && p.phase !== 'Failed' && p.owner?.kind !== 'Job' && pdbs.some((pdb) => matchesSelector(pdb.selector, p.labels)),
+    (p) =>
+      p.uid !== pod.uid &&
+      p.phase !== 'Succeeded' &&
+      p.phase !== 'Failed' &&
+      p.owner?.kind !== 'Job' &&
+      pdbs.some((pdb) => matchesSelector(pdb.selector, p.labels)),
   );
-  return siblings.every((p) => now - Date.parse(p.createdAt) >= (p.ready ? settings.minHealthySiblingLifetimeMs : settings.minUnhealthySiblingLifetimeMs));
+  return siblings.every(
+    (p) =>
+      now - Date.parse(p.createdAt) >=
+      (p.ready ? settings.minHealthySiblingLifetimeMs : settings.minUnhealthySiblingLifetimeMs),
+  );
 }

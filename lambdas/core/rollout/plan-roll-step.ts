@@ -33,10 +33,16 @@ export function outdatedNodes(snapshot: PoolSnapshot): PoolNode[] {
  *  - the first node goes alone when `canary`, then the rest after the soak;
  *  - nodes with attached volumes go only when a new ready node in their AZ can take their pods.
  */
-export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, policy: RollPolicy, now: number): RollPlan {
+export function planRollStep(
+  snapshot: PoolSnapshot,
+  progress: PoolProgress,
+  policy: RollPolicy,
+  now: number,
+): RollPlan {
   const outdated = outdatedNodes(snapshot);
   const base = progress.baseDesired ?? snapshot.desired;
-  const inRoll = (n: PoolNode): boolean => progress.nodes[n.instanceId] !== undefined && progress.nodes[n.instanceId]!.state !== 'terminated';
+  const inRoll = (n: PoolNode): boolean =>
+    progress.nodes[n.instanceId] !== undefined && progress.nodes[n.instanceId]!.state !== 'terminated';
   const draining = outdated.filter(inRoll);
   // A node cordoned by a human (or a crashed run whose progress write was lost) is taken first (CLM).
   const adopted = outdated.filter((n) => !inRoll(n) && n.node?.unschedulable);
@@ -57,21 +63,32 @@ export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, pol
   if (policy.canary && progress.replaced === 0) {
     slots = Math.min(slots, 1 - busy);
     if (slots <= 0) waitingFor = 'the canary node to be replaced';
-  } else if (policy.canary && progress.replaced >= 1 && progress.firstReplacedAt !== undefined && now < progress.firstReplacedAt + policy.canarySoakMs) {
+  } else if (
+    policy.canary &&
+    progress.replaced >= 1 &&
+    progress.firstReplacedAt !== undefined &&
+    now < progress.firstReplacedAt + policy.canarySoakMs
+  ) {
     slots = 0;
     waitingFor = `canary soak until ${new Date(progress.firstReplacedAt + policy.canarySoakMs).toISOString()}`;
   }
   const schedulableOld = outdated.length - busy;
   const capacity = newReady.length + schedulableOld - Math.max(base - policy.maxUnavailable, 0);
-  if (slots > 0 && capacity <= 0) waitingFor = `${Math.max(1, -capacity + 1)} new node(s) to become Ready before draining`;
+  if (slots > 0 && capacity <= 0)
+    waitingFor = `${Math.max(1, -capacity + 1)} new node(s) to become Ready before draining`;
   slots = Math.min(slots, capacity);
 
   const cordon: PoolNode[] = [];
   // Pairing: new ready nodes per AZ minus nodes with volumes already draining there.
   const freeInAz = new Map<string, number>();
   for (const n of newReady) freeInAz.set(n.availabilityZone, (freeInAz.get(n.availabilityZone) ?? 0) + 1);
-  for (const n of draining) if (n.node?.volumesAttached) freeInAz.set(n.availabilityZone, (freeInAz.get(n.availabilityZone) ?? 0) - 1);
-  const candidates = [...adopted, ...waiting.filter((n) => !n.node?.volumesAttached), ...waiting.filter((n) => n.node?.volumesAttached)];
+  for (const n of draining)
+    if (n.node?.volumesAttached) freeInAz.set(n.availabilityZone, (freeInAz.get(n.availabilityZone) ?? 0) - 1);
+  const candidates = [
+    ...adopted,
+    ...waiting.filter((n) => !n.node?.volumesAttached),
+    ...waiting.filter((n) => n.node?.volumesAttached),
+  ];
   const unmatchedNodes: PoolNode[] = [];
   for (const node of candidates) {
     if (cordon.length >= slots) break;
@@ -91,9 +108,13 @@ export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, pol
   // surge (spot) never scale out for pairing (CLM §7.4).
   const booting = snapshot.nodes.some((n) => !n.outdated && !n.ready);
   const idle = unmatched > 0 && cordon.length === 0 && busy === 0 && !booting;
-  const finalScale = idle && policy.maxSurge > 0
-    ? Math.min(Math.max(scaleTo ?? snapshot.desired, snapshot.desired) + 1, Math.max(snapshot.max, base + policy.maxSurge + 1))
-    : scaleTo;
+  const finalScale =
+    idle && policy.maxSurge > 0
+      ? Math.min(
+          Math.max(scaleTo ?? snapshot.desired, snapshot.desired) + 1,
+          Math.max(snapshot.max, base + policy.maxSurge + 1),
+        )
+      : scaleTo;
   // CLM §7.4: unmatched nodes fill the slots left — at once in pools without surge, otherwise only when
   // waiting cannot help (nothing draining or booting, no room to scale out), so a roll never waits forever
   // for a zone the Auto Scaling group does not fill.
@@ -103,9 +124,11 @@ export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, pol
       cordon.push(node);
     }
   }
-  if (unmatched > 0 && cordon.length === 0 && !waitingFor) waitingFor = `a new node in the zone of ${unmatched} node(s) with volumes`;
+  if (unmatched > 0 && cordon.length === 0 && !waitingFor)
+    waitingFor = `a new node in the zone of ${unmatched} node(s) with volumes`;
 
-  const pairingScaleOut = idle && finalScale !== undefined ? finalScale - Math.max(scaleTo ?? snapshot.desired, snapshot.desired) : 0;
+  const pairingScaleOut =
+    idle && finalScale !== undefined ? finalScale - Math.max(scaleTo ?? snapshot.desired, snapshot.desired) : 0;
   return {
     done: false,
     ...(finalScale !== undefined && finalScale > snapshot.desired ? { scaleTo: finalScale } : {}),
@@ -122,20 +145,39 @@ export function planRollStep(snapshot: PoolSnapshot, progress: PoolProgress, pol
  * added for same-zone pairing (never more than it added, so a cluster autoscaler's scale-up is left alone):
  * one at a time, drained like any other (PDBs respected), preferring nodes without volumes in the fullest zone.
  */
-function finishRoll(snapshot: PoolSnapshot, progress: PoolProgress, base: number, inRoll: (n: PoolNode) => boolean): RollPlan {
+function finishRoll(
+  snapshot: PoolSnapshot,
+  progress: PoolProgress,
+  base: number,
+  inRoll: (n: PoolNode) => boolean,
+): RollPlan {
   const draining = snapshot.nodes.filter(inRoll);
   if (draining.length) return { done: false, mark: [], cordon: [], drain: draining };
   const ready = snapshot.nodes.filter((n) => n.ready);
   if (ready.length < snapshot.desired) {
-    return { done: false, mark: [], cordon: [], drain: [], waitingFor: `${snapshot.desired - ready.length} new node(s) to become Ready` };
+    return {
+      done: false,
+      mark: [],
+      cordon: [],
+      drain: [],
+      waitingFor: `${snapshot.desired - ready.length} new node(s) to become Ready`,
+    };
   }
   const surplus = Math.min(progress.pairingNodes ?? 0, snapshot.desired - base);
   if (surplus <= 0) return { done: true, mark: [], cordon: [], drain: [] };
   const perZone = new Map<string, number>();
   for (const n of ready) perZone.set(n.availabilityZone, (perZone.get(n.availabilityZone) ?? 0) + 1);
-  const [pick] = [...ready].sort((a, b) =>
-    Number(a.node?.volumesAttached ?? false) - Number(b.node?.volumesAttached ?? false)
-    || (perZone.get(b.availabilityZone) ?? 0) - (perZone.get(a.availabilityZone) ?? 0)
-    || a.instanceId.localeCompare(b.instanceId));
-  return { done: false, mark: [], cordon: pick ? [pick] : [], drain: [], waitingFor: `${surplus} node(s) added for same-zone pairing to be drained away` };
+  const [pick] = [...ready].sort(
+    (a, b) =>
+      Number(a.node?.volumesAttached ?? false) - Number(b.node?.volumesAttached ?? false) ||
+      (perZone.get(b.availabilityZone) ?? 0) - (perZone.get(a.availabilityZone) ?? 0) ||
+      a.instanceId.localeCompare(b.instanceId),
+  );
+  return {
+    done: false,
+    mark: [],
+    cordon: pick ? [pick] : [],
+    drain: [],
+    waitingFor: `${surplus} node(s) added for same-zone pairing to be drained away`,
+  };
 }

@@ -19,7 +19,14 @@ export interface PoolSnapshot {
   readonly nodes: readonly PoolNode[];
 }
 
-const GONE_STATES = new Set(['Terminating', 'Terminating:Wait', 'Terminating:Proceed', 'Terminated', 'Detaching', 'Detached']);
+const GONE_STATES = new Set([
+  'Terminating',
+  'Terminating:Wait',
+  'Terminating:Proceed',
+  'Terminated',
+  'Detaching',
+  'Detached',
+]);
 
 export function instanceIdFromProviderId(providerId: string): string | undefined {
   const match = /^aws:\/\/\/[^/]*\/(i-[0-9a-zA-Z]+)$/.exec(providerId);
@@ -63,5 +70,9 @@ export function isMarked(node: NodeInfo): boolean {
 
 /** CLM §7.2: taint decommission-pending=rolling-upgrade (PreferNoSchedule, or NoSchedule when asked and not a master). */
 export function decommissionTaint(noSchedule: boolean): Taint {
-  return { key: DECOMMISSION_TAINT_KEY, value: 'rolling-upgrade', effect: noSchedule ? 'NoSchedule' : 'PreferNoSchedule' };
+  return {
+    key: DECOMMISSION_TAINT_KEY,
+    value: 'rolling-upgrade',
+    effect: noSchedule ? 'NoSchedule' : 'PreferNoSchedule',
+  };
 }

@@ -37,19 +37,29 @@ export const DEFAULT_DRAIN: DrainSettings = {
   pollIntervalMs: 10_000,
 };
 
-export function rollPolicy(pool: Pick<NodePool, 'name' | 'maxSize' | 'discountStrategy'>, items: ConfigItems, clusterId: string): RollPolicy {
+export function rollPolicy(
+  pool: Pick<NodePool, 'name' | 'maxSize' | 'discountStrategy'>,
+  items: ConfigItems,
+  clusterId: string,
+): RollPolicy {
   const int = (key: string, fallback: number): number => {
     const raw = items[key];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) throw new ConfigError(`config item ${key} must be a non-negative integer, got "${raw}"`, { location: { clusterId, field: `node_pools[${pool.name}].config_items.${key}` } });
+    if (!Number.isInteger(value) || value < 0)
+      throw new ConfigError(`config item ${key} must be a non-negative integer, got "${raw}"`, {
+        location: { clusterId, field: `node_pools[${pool.name}].config_items.${key}` },
+      });
     return value;
   };
   const duration = (key: string, fallback: number): number => {
     const raw = items[key];
     if (raw === undefined || raw === '') return fallback;
     const value = parseGoDuration(raw);
-    if (value === undefined) throw new ConfigError(`config item ${key} must be a Go duration such as 30s, 10m or 6h, got "${raw}"`, { location: { clusterId, field: `config_items.${key}` } });
+    if (value === undefined)
+      throw new ConfigError(`config item ${key} must be a Go duration such as 30s, 10m or 6h, got "${raw}"`, {
+        location: { clusterId, field: `config_items.${key}` },
+      });
     return value;
   };
   const spot = isSpotPool(pool);
@@ -63,8 +73,14 @@ export function rollPolicy(pool: Pick<NodePool, 'name' | 'maxSize' | 'discountSt
     drain: {
       gracePeriodMs: duration('drain_grace_period', DEFAULT_DRAIN.gracePeriodMs),
       minPodLifetimeMs: duration('drain_min_pod_lifetime', DEFAULT_DRAIN.minPodLifetimeMs),
-      minHealthySiblingLifetimeMs: duration('drain_min_healthy_sibling_lifetime', DEFAULT_DRAIN.minHealthySiblingLifetimeMs),
-      minUnhealthySiblingLifetimeMs: duration('drain_min_unhealthy_sibling_lifetime', DEFAULT_DRAIN.minUnhealthySiblingLifetimeMs),
+      minHealthySiblingLifetimeMs: duration(
+        'drain_min_healthy_sibling_lifetime',
+        DEFAULT_DRAIN.minHealthySiblingLifetimeMs,
+      ),
+      minUnhealthySiblingLifetimeMs: duration(
+        'drain_min_unhealthy_sibling_lifetime',
+        DEFAULT_DRAIN.minUnhealthySiblingLifetimeMs,
+      ),
       forceEvictIntervalMs: duration('drain_force_evict_interval', DEFAULT_DRAIN.forceEvictIntervalMs),
       pollIntervalMs: duration('drain_poll_interval', DEFAULT_DRAIN.pollIntervalMs),
     },

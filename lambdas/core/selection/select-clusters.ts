@@ -31,7 +31,9 @@ export const DEFAULT_EXCLUDE = '^$';
  * an account is processed when it matches include and does not match exclude. Invalid expressions are a
  * usage error naming the flag.
  */
-export function createAccountFilter(options: Pick<SelectionOptions, 'include' | 'exclude'> = {}): (account: string) => boolean {
+export function createAccountFilter(
+  options: Pick<SelectionOptions, 'include' | 'exclude'> = {},
+): (account: string) => boolean {
   const include = compile('--include', options.include ?? DEFAULT_INCLUDE);
   const exclude = compile('--exclude', options.exclude ?? DEFAULT_EXCLUDE);
   return (account) => include.test(account) && !exclude.test(account);
@@ -44,7 +46,11 @@ export function createAccountFilter(options: Pick<SelectionOptions, 'include' | 
 export function selectClusters(clusters: readonly Cluster[], options: SelectionOptions = {}): Selection {
   const accepts = createAccountFilter(options);
   const wanted = options.clusterIds && options.clusterIds.length > 0 ? new Set(options.clusterIds) : undefined;
-  if (wanted) assertKnown([...wanted], clusters.map((c) => c.id));
+  if (wanted)
+    assertKnown(
+      [...wanted],
+      clusters.map((c) => c.id),
+    );
 
   const selected: Cluster[] = [];
   const skipped: SkippedCluster[] = [];
@@ -87,6 +93,9 @@ function compile(flag: string, source: string): RegExp {
   try {
     return new RegExp(source);
   } catch (error) {
-    throw new ValidationError(`${flag} ${JSON.stringify(source)} is not a valid regular expression: ${(error as Error).message}`, { cause: error });
+    throw new ValidationError(
+      `${flag} ${JSON.stringify(source)} is not a valid regular expression: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }

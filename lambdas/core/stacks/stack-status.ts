@@ -13,7 +13,12 @@
 
 export type StackStatusClass = 'in-progress' | 'succeeded' | 'failed';
 
-const SUCCEEDED: ReadonlySet<string> = new Set(['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'DELETE_COMPLETE', 'IMPORT_COMPLETE']);
+const SUCCEEDED: ReadonlySet<string> = new Set([
+  'CREATE_COMPLETE',
+  'UPDATE_COMPLETE',
+  'DELETE_COMPLETE',
+  'IMPORT_COMPLETE',
+]);
 
 const FAILED: ReadonlySet<string> = new Set([
   'CREATE_FAILED',

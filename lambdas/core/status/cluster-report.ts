@@ -17,12 +17,25 @@ export interface ClusterReport {
     readonly action: string;
     readonly phase: string;
     readonly finished: boolean;
-    readonly pools: readonly { readonly name: string; readonly status: string; readonly replaced: number; readonly total: number; readonly blockedBy?: string; readonly message?: string }[];
+    readonly pools: readonly {
+      readonly name: string;
+      readonly status: string;
+      readonly replaced: number;
+      readonly total: number;
+      readonly blockedBy?: string;
+      readonly message?: string;
+    }[];
   };
 }
 
 /** Pure: the report from what the registry, the progress store and the run record say. */
-export function clusterReport(cluster: Cluster, run: RunRecord | undefined, lease: Lease | undefined, controls: ClusterControls | undefined, now: number): ClusterReport {
+export function clusterReport(
+  cluster: Cluster,
+  run: RunRecord | undefined,
+  lease: Lease | undefined,
+  controls: ClusterControls | undefined,
+  now: number,
+): ClusterReport {
   return {
     id: cluster.id,
     lifecycleStatus: cluster.lifecycleStatus,
@@ -31,33 +44,55 @@ export function clusterReport(cluster: Cluster, run: RunRecord | undefined, leas
     problems: cluster.status.problems.map((p) => p.title),
     paused: controls?.paused === true,
     updateBlocked: 'cluster_update_block' in cluster.configItems,
-    ...(lease ? { lease: { holder: lease.holder, expiresAt: new Date(lease.expiresAt).toISOString(), expired: lease.expiresAt <= now } } : {}),
-    ...(run ? {
-      run: {
-        targetVersion: run.targetVersion,
-        action: run.action,
-        phase: run.phase,
-        finished: run.completedAt !== undefined,
-        pools: Object.entries(run.pools).map(([name, p]) => ({
-          name, status: p.status, replaced: p.replaced, total: p.total,
-          ...(p.blockedBy ? { blockedBy: p.blockedBy } : {}),
-          ...(p.message ? { message: p.message } : {}),
-        })),
-      },
-    } : {}),
+    ...(lease
+      ? {
+          lease: {
+            holder: lease.holder,
+            expiresAt: new Date(lease.expiresAt).toISOString(),
+            expired: lease.expiresAt <= now,
+          },
+        }
+      : {}),
+    ...(run
+      ? {
+          run: {
+            targetVersion: run.targetVersion,
+            action: run.action,
+            phase: run.phase,
+            finished: run.completedAt !== undefined,
+            pools: Object.entries(run.pools).map(([name, p]) => ({
+              name,
+              status: p.status,
+              replaced: p.replaced,
+              total: p.total,
+              ...(p.blockedBy ? { blockedBy: p.blockedBy } : {}),
+              ...(p.message ? { message: p.message } : {}),
+            })),
+          },
+        }
+      : {}),
   };
 }
 
 /** A few readable lines per cluster. */
 export function formatClusterReport(report: ClusterReport): string {
-  const lines = [`${report.id}  ${report.lifecycleStatus}  current ${report.currentVersion || '-'}${report.nextVersion ? `  next ${report.nextVersion}` : ''}`];
+  const lines = [
+    `${report.id}  ${report.lifecycleStatus}  current ${report.currentVersion || '-'}${report.nextVersion ? `  next ${report.nextVersion}` : ''}`,
+  ];
   if (report.updateBlocked) lines.push('  updates blocked by config item cluster_update_block');
   if (report.paused) lines.push('  updates paused');
-  if (report.lease) lines.push(`  lease: ${report.lease.holder} until ${report.lease.expiresAt}${report.lease.expired ? ' (expired)' : ''}`);
+  if (report.lease)
+    lines.push(
+      `  lease: ${report.lease.holder} until ${report.lease.expiresAt}${report.lease.expired ? ' (expired)' : ''}`,
+    );
   if (report.run) {
-    lines.push(`  ${report.run.finished ? 'last run' : 'run in progress'}: ${report.run.action} to ${report.run.targetVersion}, ${report.run.phase}`);
+    lines.push(
+      `  ${report.run.finished ? 'last run' : 'run in progress'}: ${report.run.action} to ${report.run.targetVersion}, ${report.run.phase}`,
+    );
     for (const pool of report.run.pools) {
-      lines.push(`    ${pool.name}: ${pool.replaced}/${pool.total} nodes replaced (${pool.status})${pool.blockedBy ? `; blocked by ${pool.blockedBy}` : ''}`);
+      lines.push(
+        `    ${pool.name}: ${pool.replaced}/${pool.total} nodes replaced (${pool.status})${pool.blockedBy ? `; blocked by ${pool.blockedBy}` : ''}`,
+      );
     }
   }
   for (const problem of report.problems) lines.push(`  problem: ${problem}`);

@@ -18,7 +18,13 @@ export function appendProblem(problems: readonly Problem[], problem: Problem): P
 }
 
 function sameProblem(a: Problem, b: Problem): boolean {
-  return a.type === b.type && a.title === b.title && a.detail === b.detail && a.status === b.status && a.instance === b.instance;
+  return (
+    a.type === b.type &&
+    a.title === b.title &&
+    a.detail === b.detail &&
+    a.status === b.status &&
+    a.instance === b.instance
+  );
 }
 
 /** CLM's general-error problem: the title is the error's first line; multi-line messages go to `detail`. */

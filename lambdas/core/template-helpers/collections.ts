@@ -3,7 +3,8 @@ import { describe, expectString, expectStringList, helperError, isPlainMap } fro
 
 /** A map from `key value` pairs: string keys, an even and non-zero argument count, no duplicates. */
 export function dict(...args: unknown[]): Record<string, unknown> {
-  if (args.length === 0 || args.length % 2 !== 0) throw helperError(`dict: invalid number of arguments: ${args.length}`);
+  if (args.length === 0 || args.length % 2 !== 0)
+    throw helperError(`dict: invalid number of arguments: ${args.length}`);
   const result: Record<string, unknown> = {};
   for (let i = 0; i < args.length; i += 2) {
     const key = args[i];
@@ -33,7 +34,8 @@ export function index(value: unknown, ...keys: unknown[]): unknown {
   for (const key of keys) {
     if (current === null || current === undefined) return '';
     if (Array.isArray(current) || typeof current === 'string') {
-      if (typeof key !== 'number' || !Number.isInteger(key)) throw helperError(`cannot index a list with ${describe(key)}; use an integer`);
+      if (typeof key !== 'number' || !Number.isInteger(key))
+        throw helperError(`cannot index a list with ${describe(key)}; use an integer`);
       const bytes = typeof current === 'string' ? Buffer.from(current, 'utf8') : undefined;
       const length = bytes ? bytes.length : (current as unknown[]).length;
       if (key < 0 || key >= length) throw helperError(`index out of range: ${key} (length ${length})`);

@@ -13,7 +13,10 @@ const PEM_BLOCK = /-----BEGIN ([^-\r\n]+)-----\r?\n([\s\S]*?)-----END \1-----/;
 function pemBody(pem: string, what: string): Buffer {
   const block = PEM_BLOCK.exec(pem);
   if (!block) throw helperError(`no PEM data found in ${what}`);
-  const body = (block[2] ?? '').split(/\r?\n/).filter((line) => !line.includes(':')).join('');
+  const body = (block[2] ?? '')
+    .split(/\r?\n/)
+    .filter((line) => !line.includes(':'))
+    .join('');
   return Buffer.from(body.replace(/\s+/g, ''), 'base64');
 }
 
@@ -48,7 +51,8 @@ export function certificateExpiry(certificatePem: unknown): string {
     throw helperError(`not an X.509 certificate: ${(error as Error).message}`, error);
   }
   const notAfter = new Date(certificate.validTo);
-  if (Number.isNaN(notAfter.getTime())) throw helperError(`cannot read the certificate's expiry ${JSON.stringify(certificate.validTo)}`);
+  if (Number.isNaN(notAfter.getTime()))
+    throw helperError(`cannot read the certificate's expiry ${JSON.stringify(certificate.validTo)}`);
   return notAfter.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -69,7 +73,14 @@ export function generateJWKSDocument(publicKeyPem: unknown): string {
   const kid = createHash('sha256').update(canonical).digest('base64url');
   const jwk = key.export({ format: 'jwk' });
   // Go marshals a map[string]string: keys sorted.
-  const entry = (keyId: string): Record<string, string> => ({ alg: 'RS256', e: String(jwk.e), kid: keyId, kty: 'RSA', n: String(jwk.n), use: 'sig' });
+  const entry = (keyId: string): Record<string, string> => ({
+    alg: 'RS256',
+    e: String(jwk.e),
+    kid: keyId,
+    kty: 'RSA',
+    n: String(jwk.n),
+    use: 'sig',
+  });
   return goJson({ keys: [entry(kid), entry('')] });
 }
 

@@ -11,7 +11,8 @@ export function base64(value: unknown): string {
 /** Strict standard base64 (padding required; only CR and LF are ignored), as Go's `base64.StdEncoding.DecodeString`. */
 export function base64Decode(value: unknown): string {
   const input = expectString(value, 'base64Decode input').replace(/[\r\n]/g, '');
-  if (!STD_BASE64.test(input)) throw helperError(`illegal base64 data in ${JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input)}`);
+  if (!STD_BASE64.test(input))
+    throw helperError(`illegal base64 data in ${JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input)}`);
   return Buffer.from(input, 'base64').toString('utf8');
 }
 

@@ -11,7 +11,10 @@ export function goString(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) return `[${value.map(goString).join(' ')}]`;
   if (isPlainMap(value)) {
-    return `map[${Object.keys(value).sort().map((k) => `${k}:${goString(value[k])}`).join(' ')}]`;
+    return `map[${Object.keys(value)
+      .sort()
+      .map((k) => `${k}:${goString(value[k])}`)
+      .join(' ')}]`;
   }
   return String(value);
 }
@@ -36,14 +39,19 @@ const VERB = /%([-+0 #]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/g;
 export function printf(format: unknown, ...args: unknown[]): string {
   if (typeof format !== 'string') throw helperError(`format must be a string, got ${describe(format)}`);
   let next = 0;
-  const out = format.replace(VERB, (_match, flags: string, width: string | undefined, precision: string | undefined, verb: string) => {
-    if (verb === '%') return '%';
-    if (next >= args.length) throw helperError(`format ${JSON.stringify(format)} has more verbs than arguments (${args.length})`);
-    const arg = args[next++];
-    const body = formatVerb(verb, arg, flags, precision === undefined ? undefined : Number(precision));
-    return pad(body, width === undefined ? 0 : Number(width), flags);
-  });
-  if (next < args.length) throw helperError(`format ${JSON.stringify(format)} uses ${next} of ${args.length} arguments`);
+  const out = format.replace(
+    VERB,
+    (_match, flags: string, width: string | undefined, precision: string | undefined, verb: string) => {
+      if (verb === '%') return '%';
+      if (next >= args.length)
+        throw helperError(`format ${JSON.stringify(format)} has more verbs than arguments (${args.length})`);
+      const arg = args[next++];
+      const body = formatVerb(verb, arg, flags, precision === undefined ? undefined : Number(precision));
+      return pad(body, width === undefined ? 0 : Number(width), flags);
+    },
+  );
+  if (next < args.length)
+    throw helperError(`format ${JSON.stringify(format)} uses ${next} of ${args.length} arguments`);
   return out;
 }
 

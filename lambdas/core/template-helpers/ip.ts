@@ -65,7 +65,8 @@ export function parseCidr(text: string): Cidr {
   const prefixText = slash < 0 ? '' : text.slice(slash + 1);
   const ip = addr.includes(':') ? parseIPv6(addr) : parseIPv4(addr);
   const bits = ip ? ip.length * 8 : 0;
-  if (!ip || !/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) throw helperError(`invalid CIDR address: ${text}`);
+  if (!ip || !/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits)
+    throw helperError(`invalid CIDR address: ${text}`);
   const prefix = Number(prefixText);
   const network = ip.map((byte, i) => {
     const keep = Math.max(0, Math.min(8, prefix - i * 8));
@@ -87,13 +88,23 @@ export function formatIp(bytes: Uint8Array): string {
   let bestStart = -1;
   let bestLength = 1;
   for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) { i++; continue; }
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLength) { bestStart = i; bestLength = j - i; }
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
     i = j;
   }
-  const hex = (from: number, to: number): string => groups.slice(from, to).map((g) => g.toString(16)).join(':');
+  const hex = (from: number, to: number): string =>
+    groups
+      .slice(from, to)
+      .map((g) => g.toString(16))
+      .join(':');
   if (bestStart < 0) return hex(0, 8);
   return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
 }

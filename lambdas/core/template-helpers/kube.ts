@@ -35,7 +35,10 @@ export function parseTaint(spec: string): Taint | undefined {
 /** The pool config item `taints`: a comma list; undefined when the item is absent (CLM returns nil). */
 export function parseTaints(item: string | undefined): Taint[] | undefined {
   if (item === undefined) return undefined;
-  return item.split(',').map(parseTaint).filter((t): t is Taint => t !== undefined);
+  return item
+    .split(',')
+    .map(parseTaint)
+    .filter((t): t is Taint => t !== undefined);
 }
 
 /** Pool size divided among `asgCount` ASGs; an error unless it divides exactly. */
@@ -54,10 +57,13 @@ export function azCount(subnets: unknown): number {
 }
 
 function expectPools(value: unknown, helper: string): TemplatePool[] {
-  if (!Array.isArray(value)) throw helperError(`${helper} needs a list of node pools (e.g. Cluster.NodePools), got ${describe(value)}`);
+  if (!Array.isArray(value))
+    throw helperError(`${helper} needs a list of node pools (e.g. Cluster.NodePools), got ${describe(value)}`);
   value.forEach((pool, i) => {
     if (!isPlainMap(pool) || typeof pool.Profile !== 'string' || !isPlainMap(pool.ConfigItems)) {
-      throw helperError(`${helper}: item ${i} is not a node pool (needs Profile and ConfigItems), got ${describe(pool)}`);
+      throw helperError(
+        `${helper}: item ${i} is not a node pool (needs Profile and ConfigItems), got ${describe(pool)}`,
+      );
     }
   });
   return value as TemplatePool[];
@@ -101,10 +107,12 @@ function sortedRecord<T>(entries: Iterable<[string, T]>): Record<string, T> {
 export function zoneDistributedNodePoolGroups(nodePools: unknown): Record<string, boolean> {
   const result: [string, boolean][] = [];
   for (const [group, pools] of groupByPurpose(expectPools(nodePools, 'zoneDistributedNodePoolGroups'))) {
-    const distributed = pools.every((pool) =>
-      (group === '' || pool.ConfigItems.taints === `dedicated=${group}:NoSchedule`)
-      && !Object.prototype.hasOwnProperty.call(pool.ConfigItems, 'availability_zones')
-      && (pool.Profile === 'worker-splitaz' || pool.Profile === 'worker-karpenter'));
+    const distributed = pools.every(
+      (pool) =>
+        (group === '' || pool.ConfigItems.taints === `dedicated=${group}:NoSchedule`) &&
+        !Object.prototype.hasOwnProperty.call(pool.ConfigItems, 'availability_zones') &&
+        (pool.Profile === 'worker-splitaz' || pool.Profile === 'worker-karpenter'),
+    );
     if (distributed) result.push([group, true]);
   }
   return sortedRecord(result);

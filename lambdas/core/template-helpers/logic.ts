@@ -27,7 +27,10 @@ function basicKind(value: unknown): 'string' | 'number' | 'boolean' | 'nil' | un
 function equal(a: unknown, b: unknown): boolean {
   const ka = basicKind(a);
   const kb = basicKind(b);
-  if (ka === undefined || kb === undefined) throw helperError(`cannot compare ${describe(a)} with ${describe(b)}: only strings, numbers, booleans and nil compare`);
+  if (ka === undefined || kb === undefined)
+    throw helperError(
+      `cannot compare ${describe(a)} with ${describe(b)}: only strings, numbers, booleans and nil compare`,
+    );
   if (ka === 'nil' || kb === 'nil') return ka === kb;
   if (ka !== kb) throw helperError(`incompatible types for comparison: ${describe(a)} and ${describe(b)}`);
   // == so that a number and a bigint compare by value

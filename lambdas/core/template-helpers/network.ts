@@ -31,7 +31,8 @@ function portRange(from: string, to: string, input: string): PortRange {
   if (fromPort === undefined) throw helperError(`invalid start port: ${from} in input: ${input}`);
   const toPort = atoi(to);
   if (toPort === undefined) throw helperError(`invalid end port: ${to} in input: ${input}`);
-  if (fromPort > toPort || toPort > 65535 || fromPort < 0) throw helperError(`port range ${fromPort}-${toPort} is invalid`);
+  if (fromPort > toPort || toPort > 65535 || fromPort < 0)
+    throw helperError(`port range ${fromPort}-${toPort} is invalid`);
   return { FromPort: fromPort, ToPort: toPort };
 }
 
@@ -51,8 +52,12 @@ export function sgIngressRanges(value: unknown): SGIngressRange[] {
   return input.split(',').map((range) => {
     const fields = range.split(':');
     if (fields.length !== 2 && fields.length !== 3) throw helperError(`invalid input for sgIngressRanges: ${input}`);
-    const [protocol, cidr, ports] = fields.length === 2 ? ['tcp', fields[0] ?? '', fields[1] ?? ''] : [fields[0] ?? '', fields[1] ?? '', fields[2] ?? ''];
-    if (protocol !== 'tcp' && protocol !== 'udp') throw helperError(`invalid protocol '${protocol}' only 'tcp' or 'udp' supported: ${input}`);
+    const [protocol, cidr, ports] =
+      fields.length === 2
+        ? ['tcp', fields[0] ?? '', fields[1] ?? '']
+        : [fields[0] ?? '', fields[1] ?? '', fields[2] ?? ''];
+    if (protocol !== 'tcp' && protocol !== 'udp')
+      throw helperError(`invalid protocol '${protocol}' only 'tcp' or 'udp' supported: ${input}`);
     const network = formatCidr(parseCidr(cidr));
     const bounds = ports.split('-');
     if (bounds.length > 2) throw helperError(`invalid input for sgIngressRanges: ${input}`);
@@ -64,7 +69,9 @@ export function sgIngressRanges(value: unknown): SGIngressRange[] {
 /** Go's net.SplitHostPort: `host:port` or `[v6]:port`. */
 export function splitHostPort(value: unknown): HostPort {
   const input = expectString(value, 'splitHostPort input');
-  const fail = (why: string): never => { throw helperError(`address ${input}: ${why}`); };
+  const fail = (why: string): never => {
+    throw helperError(`address ${input}: ${why}`);
+  };
   const colon = input.lastIndexOf(':');
   if (colon < 0) return fail('missing port in address');
   let host: string;
@@ -72,7 +79,8 @@ export function splitHostPort(value: unknown): HostPort {
     const close = input.indexOf(']');
     if (close < 0) return fail("missing ']' in address");
     if (close + 1 === input.length) return fail('missing port in address');
-    if (close + 1 !== colon) return fail(input[close + 1] === ':' ? 'too many colons in address' : 'missing port in address');
+    if (close + 1 !== colon)
+      return fail(input[close + 1] === ':' ? 'too many colons in address' : 'missing port in address');
     host = input.slice(1, close);
     if (host.includes('[') || host.includes(']')) return fail("unexpected '[' in address");
   } else {
@@ -90,7 +98,8 @@ function urlHostname(url: string): string {
   const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:/.exec(url);
   const rest = scheme ? url.slice(scheme[0].length) : url;
   if (!rest.startsWith('//')) {
-    if (!scheme && /^[^/]*:/.test(rest)) throw helperError(`unable to parse endpoint '${url}': first path segment in URL cannot contain colon`);
+    if (!scheme && /^[^/]*:/.test(rest))
+      throw helperError(`unable to parse endpoint '${url}': first path segment in URL cannot contain colon`);
     return '';
   }
   const authority = rest.slice(2).split(/[/?#]/, 1)[0] ?? '';
@@ -107,7 +116,9 @@ function urlHostname(url: string): string {
 /** `"url1,url2"` → unique, sorted hostnames; `http://` is added to entries not starting with `http`. */
 export function extractEndpointHosts(value: unknown): string[] {
   const input = expectString(value, 'extractEndpointHosts input');
-  const hosts = new Set(input.split(',').map((endpoint) => urlHostname(endpoint.startsWith('http') ? endpoint : `http://${endpoint}`)));
+  const hosts = new Set(
+    input.split(',').map((endpoint) => urlHostname(endpoint.startsWith('http') ? endpoint : `http://${endpoint}`)),
+  );
   return [...hosts].sort();
 }
 
@@ -162,7 +173,8 @@ function numberToIpv4(n: number): Uint8Array {
  */
 export function stupsNATSubnets(vpcCidr: unknown): string[] {
   const vpc = parseCidr(expectString(vpcCidr, 'VPC CIDR'));
-  if (vpc.prefix === 0 || vpc.prefix > 24) throw helperError(`invalid subnet, expecting at least /24: ${formatCidr(vpc)}`);
+  if (vpc.prefix === 0 || vpc.prefix > 24)
+    throw helperError(`invalid subnet, expecting at least /24: ${formatCidr(vpc)}`);
   if (vpc.network.length !== 4) throw helperError(`only ipv4 subnets are supported, got ${formatCidr(vpc)}`);
   const quarter = 2 ** (32 - (vpc.prefix + 2));
   const second = ipv4ToNumber(vpc.network) + quarter;

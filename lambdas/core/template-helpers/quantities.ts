@@ -20,7 +20,18 @@ export interface Quantity {
 const NANO = 1_000_000_000n;
 const MAX_INT64 = 2n ** 63n - 1n;
 
-const DECIMAL_SUFFIXES: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const DECIMAL_SUFFIXES: Readonly<Record<string, number>> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
 const BINARY_SUFFIXES: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const DECIMAL_BY_EXPONENT = new Map(Object.entries(DECIMAL_SUFFIXES).map(([suffix, exp]) => [exp, suffix]));
 const BINARY_BY_EXPONENT = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
@@ -41,7 +52,9 @@ function pow10(exp: number): bigint {
 export function parseQuantity(text: string): Quantity {
   const shape = SHAPE.exec(text);
   if (!shape || (shape[2] === '' && (shape[3] ?? '') === '')) {
-    throw helperError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${JSON.stringify(text)}`);
+    throw helperError(
+      `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${JSON.stringify(text)}`,
+    );
   }
   const negative = shape[1] === '-';
   const whole = shape[2] ?? '';

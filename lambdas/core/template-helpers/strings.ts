@@ -88,8 +88,10 @@ export function parseInt64(value: unknown): number {
   const s = expectString(value, 'parseInt64 input');
   if (!/^[-+]?\d+$/.test(s)) throw helperError(`parseInt64: parsing ${JSON.stringify(s)}: invalid syntax`);
   const big = BigInt(s);
-  if (big > INT64_MAX || big < INT64_MIN) throw helperError(`parseInt64: parsing ${JSON.stringify(s)}: value out of range`);
+  if (big > INT64_MAX || big < INT64_MIN)
+    throw helperError(`parseInt64: parsing ${JSON.stringify(s)}: value out of range`);
   const n = Number(big);
-  if (!Number.isSafeInteger(n)) throw helperError(`parseInt64: ${s} is beyond ±2^53 and cannot be used exactly in templates`);
+  if (!Number.isSafeInteger(n))
+    throw helperError(`parseInt64: ${s} is beyond ±2^53 and cannot be used exactly in templates`);
   return n;
 }

@@ -36,5 +36,7 @@ export function needsUpdate(current: string, target: string): boolean {
   const parsedTarget = parseVersion(target);
   if (!parsedCurrent) return true;
   if (!parsedTarget) return current !== target;
-  return parsedCurrent.configVersion !== parsedTarget.configVersion || parsedCurrent.clusterHash !== parsedTarget.clusterHash;
+  return (
+    parsedCurrent.configVersion !== parsedTarget.configVersion || parsedCurrent.clusterHash !== parsedTarget.clusterHash
+  );
 }

@@ -30,7 +30,10 @@ export const OVERRIDE_CHANNEL_ITEM = 'override_channel';
  * empty side, or naming a source twice is an error for this cluster naming the item. When `sourceNames`
  * is given, an unknown source name is an error too.
  */
-export function channelOverrides(cluster: Pick<Cluster, 'id' | 'configItems'>, sourceNames?: readonly string[]): Map<string, string> {
+export function channelOverrides(
+  cluster: Pick<Cluster, 'id' | 'configItems'>,
+  sourceNames?: readonly string[],
+): Map<string, string> {
   const overrides = new Map<string, string>();
   const raw = cluster.configItems[OVERRIDE_CHANNEL_ITEM];
   if (raw === undefined) return overrides;
@@ -48,7 +51,9 @@ export function channelOverrides(cluster: Pick<Cluster, 'id' | 'configItems'>, s
     if (name === '' || ref === '') fail(`entry ${JSON.stringify(trimmed)} is not source=ref`);
     if (overrides.has(name)) fail(`source ${name} is overridden twice`);
     if (sourceNames && !sourceNames.includes(name)) {
-      fail(`unknown config source ${JSON.stringify(name)}${didYouMean(name, sourceNames)}; known sources: ${sourceNames.join(', ')}`);
+      fail(
+        `unknown config source ${JSON.stringify(name)}${didYouMean(name, sourceNames)}; known sources: ${sourceNames.join(', ')}`,
+      );
     }
     overrides.set(name, ref);
   }
@@ -69,18 +74,30 @@ export async function resolveClusterConfigVersion(
   sources: readonly VersionResolver[],
   options: { cache?: Map<string, Promise<string>> } = {},
 ): Promise<ResolvedConfigVersion> {
-  if (sources.length === 0) throw new ConfigError('no config source configured', { location: { clusterId: cluster.id } });
-  const overrides = channelOverrides(cluster, sources.map((s) => s.name));
-  const resolved = await Promise.all(sources.map(async (source) => {
-    const channel = overrides.get(source.name) ?? cluster.channel;
-    const version = await cached(options.cache, `${source.name}\u0000${channel}`, () => source.resolveVersion(channel));
-    return { name: source.name, channel, version };
-  }));
+  if (sources.length === 0)
+    throw new ConfigError('no config source configured', { location: { clusterId: cluster.id } });
+  const overrides = channelOverrides(
+    cluster,
+    sources.map((s) => s.name),
+  );
+  const resolved = await Promise.all(
+    sources.map(async (source) => {
+      const channel = overrides.get(source.name) ?? cluster.channel;
+      const version = await cached(options.cache, `${source.name}\u0000${channel}`, () =>
+        source.resolveVersion(channel),
+      );
+      return { name: source.name, channel, version };
+    }),
+  );
   const id = resolved.length === 1 ? resolved[0].version : resolved.map((s) => `${s.name}=${s.version}`).join(';');
   return { id, sources: resolved };
 }
 
-function cached(cache: Map<string, Promise<string>> | undefined, key: string, load: () => Promise<string>): Promise<string> {
+function cached(
+  cache: Map<string, Promise<string>> | undefined,
+  key: string,
+  load: () => Promise<string>,
+): Promise<string> {
   if (!cache) return load();
   let entry = cache.get(key);
   if (!entry) {

@@ -25,7 +25,8 @@ const NEVER_PRUNED = new Set(['Namespace', 'CustomResourceDefinition', 'Persiste
 export async function applyManifests(ref: RunRef, phase: ManifestPhase, ports: Ports): Promise<StepOutput> {
   await renewLease(ports, ref);
   const run = await loadRun(ports, ref);
-  if (run.manifestPhases[phase] !== undefined) return { status: 'DONE', waitSeconds: 1, message: `${phase} already done in this run` };
+  if (run.manifestPhases[phase] !== undefined)
+    return { status: 'DONE', waitSeconds: 1, message: `${phase} already done in this run` };
   const { cluster } = await loadRunCluster(ports, ref);
   const resources = await getJson<ResourcesArtifact>(ports.artifacts, run.artifacts.resources ?? '');
   const cp = ports.forCluster(cluster);
@@ -40,19 +41,37 @@ export async function applyManifests(ref: RunRef, phase: ManifestPhase, ports: P
     // Kubernetes deletions run once per run; CloudFormation deletions are polled until the stacks are gone.
     const k8sKey = `${phase}:kubernetes`;
     const deleted = run.manifestPhases[k8sKey] === undefined ? await runDeletions(cp.kube, k8s, now) : [];
-    if (run.manifestPhases[k8sKey] === undefined) await updateRun(ports, ref, (r) => ({ ...r, manifestPhases: { ...r.manifestPhases, [k8sKey]: now } }));
+    if (run.manifestPhases[k8sKey] === undefined)
+      await updateRun(ports, ref, (r) => ({ ...r, manifestPhases: { ...r.manifestPhases, [k8sKey]: now } }));
     const pending = await deleteStacks(cp.stacks, cf);
     step = pending.length
-      ? { status: 'IN_PROGRESS', waitSeconds: 15, message: `Deleted ${deleted.length} object(s); waiting for stack deletion: ${pending.join(', ')}` }
-      : { status: 'DONE', waitSeconds: 1, message: `Deleted ${deleted.length} object(s)${deleted.length ? `: ${deleted.slice(0, 5).join(', ')}${deleted.length > 5 ? ', …' : ''}` : ''}; ${cf.length} stack deletion(s) done` };
+      ? {
+          status: 'IN_PROGRESS',
+          waitSeconds: 15,
+          message: `Deleted ${deleted.length} object(s); waiting for stack deletion: ${pending.join(', ')}`,
+        }
+      : {
+          status: 'DONE',
+          waitSeconds: 1,
+          message: `Deleted ${deleted.length} object(s)${deleted.length ? `: ${deleted.slice(0, 5).join(', ')}${deleted.length > 5 ? ', …' : ''}` : ''}; ${cf.length} stack deletion(s) done`,
+        };
   }
   if (step.status === 'DONE') {
-    await updateRun(ports, ref, (r) => ({ ...r, phase: `ApplyManifests ${phase}`, manifestPhases: { ...r.manifestPhases, [phase]: now } }));
+    await updateRun(ports, ref, (r) => ({
+      ...r,
+      phase: `ApplyManifests ${phase}`,
+      manifestPhases: { ...r.manifestPhases, [phase]: now },
+    }));
   }
   return step;
 }
 
-async function applyAll(ports: Ports, clusterId: string, resources: ResourcesArtifact, kube: ReturnType<Ports['forCluster']>['kube']): Promise<StepOutput> {
+async function applyAll(
+  ports: Ports,
+  clusterId: string,
+  resources: ResourcesArtifact,
+  kube: ReturnType<Ports['forCluster']>['kube'],
+): Promise<StepOutput> {
   const all = resources.manifests.flatMap((file) => file.objects);
   const first = all.filter((o) => FIRST_KINDS.has(o.kind));
   const counts = { created: 0, configured: 0, unchanged: 0 };
@@ -99,7 +118,12 @@ async function deleteStacks(deployer: StackDeployer, deletions: readonly CfDelet
 }
 
 export function refOf(object: KubeObject): ObjectRef {
-  return { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) };
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name: object.metadata.name,
+    ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+  };
 }
 
 function refKey(ref: ObjectRef): string {

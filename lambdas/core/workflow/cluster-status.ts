@@ -13,7 +13,10 @@ export async function loadCluster(ports: Pick<Ports, 'registry' | 'progress'>, c
   return withStoredStatus(ports, cluster);
 }
 
-export async function withStoredStatus(ports: Pick<Ports, 'registry' | 'progress'>, cluster: Cluster): Promise<Cluster> {
+export async function withStoredStatus(
+  ports: Pick<Ports, 'registry' | 'progress'>,
+  cluster: Cluster,
+): Promise<Cluster> {
   if (ports.registry.persistsStatus) return cluster;
   const stored = await ports.progress.getStatus(cluster.id);
   if (!stored) return cluster;
@@ -28,6 +31,10 @@ export async function writeStatus(
   status: ClusterStatus,
   lifecycleStatus?: LifecycleStatus,
 ): Promise<void> {
-  await ports.progress.putStatus(cluster.id, { ...status, ...(lifecycleStatus ? { lifecycleStatus } : {}), updatedAt: ports.clock.now() });
+  await ports.progress.putStatus(cluster.id, {
+    ...status,
+    ...(lifecycleStatus ? { lifecycleStatus } : {}),
+    updatedAt: ports.clock.now(),
+  });
   await ports.registry.updateStatus(cluster.id, { ...(lifecycleStatus ? { lifecycleStatus } : {}), status });
 }

@@ -9,8 +9,16 @@ interface StoredSnapshot {
 }
 
 /** Keep the checked-out config with the run, so later steps render without fetching git again. */
-export async function storeConfigFiles(store: ArtifactStore, key: string, snapshots: readonly ConfigSnapshot[]): Promise<string> {
-  const stored: StoredSnapshot[] = snapshots.map((s) => ({ sourceName: s.sourceName, version: s.version, files: [...s.files.entries()] }));
+export async function storeConfigFiles(
+  store: ArtifactStore,
+  key: string,
+  snapshots: readonly ConfigSnapshot[],
+): Promise<string> {
+  const stored: StoredSnapshot[] = snapshots.map((s) => ({
+    sourceName: s.sourceName,
+    version: s.version,
+    files: [...s.files.entries()],
+  }));
   return putJson(store, key, stored);
 }
 

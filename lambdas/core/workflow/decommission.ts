@@ -10,12 +10,17 @@ export async function scaleDownControllers(ref: RunRef, ports: Ports): Promise<S
   const { cluster } = await loadRunCluster(ports, ref);
   const kube = ports.forCluster(cluster).kube;
   try {
-    if (!(await kube.ready())) return { status: 'DONE', waitSeconds: 1, message: 'API server not reachable; nothing to scale down' };
+    if (!(await kube.ready()))
+      return { status: 'DONE', waitSeconds: 1, message: 'API server not reachable; nothing to scale down' };
     const deployments = await kube.list('Deployment', { namespace: 'kube-system' });
     for (const d of deployments) await kube.scaleDeployment('kube-system', d.metadata.name, 0);
     return { status: 'DONE', waitSeconds: 1, message: `Scaled ${deployments.length} kube-system Deployment(s) to 0` };
   } catch (error) {
-    return { status: 'DONE', waitSeconds: 1, message: `Could not scale down kube-system controllers (ignored, as CLM): ${(error as Error).message}` };
+    return {
+      status: 'DONE',
+      waitSeconds: 1,
+      message: `Could not scale down kube-system controllers (ignored, as CLM): ${(error as Error).message}`,
+    };
   }
 }
 
@@ -24,9 +29,12 @@ export async function deleteClusterStacks(ref: RunRef, stage: 'others' | 'main',
   await renewLease(ports, ref);
   const { cluster } = await loadRunCluster(ports, ref);
   const stacks = ports.forCluster(cluster).stacks;
-  const names = stage === 'main'
-    ? [mainStackName(cluster)]
-    : (await stacks.list({ [clusterTagKey(clusterRef(cluster).name)]: 'owned' })).filter((s) => s.tags[TAG_MAIN_STACK] !== 'true').map((s) => s.name);
+  const names =
+    stage === 'main'
+      ? [mainStackName(cluster)]
+      : (await stacks.list({ [clusterTagKey(clusterRef(cluster).name)]: 'owned' }))
+          .filter((s) => s.tags[TAG_MAIN_STACK] !== 'true')
+          .map((s) => s.name);
   const pending: string[] = [];
   for (const name of names) {
     const state = await stacks.describe(name);
@@ -38,5 +46,10 @@ export async function deleteClusterStacks(ref: RunRef, stage: 'others' | 'main',
   await updateRun(ports, ref, (r) => ({ ...r, phase: `DeleteStacks ${stage}` }));
   return pending.length
     ? { status: 'IN_PROGRESS', waitSeconds: 15, message: `Deleting ${pending.length} stack(s): ${pending.join(', ')}` }
-    : { status: 'DONE', waitSeconds: 1, message: stage === 'main' ? `Main stack ${mainStackName(cluster)} deleted` : 'All stacks but the main one deleted' };
+    : {
+        status: 'DONE',
+        waitSeconds: 1,
+        message:
+          stage === 'main' ? `Main stack ${mainStackName(cluster)} deleted` : 'All stacks but the main one deleted',
+      };
 }

@@ -19,7 +19,13 @@ export async function deployStacks(ref: RunRef, stage: DeployStage, ports: Ports
   const run = await loadRun(ports, ref);
   const { cluster } = await loadRunCluster(ports, ref);
   const stacks = await stageStacks(ports, run.artifacts, stage);
-  const result = await ensureStacks(ports.forCluster(cluster).stacks, stacks, run, ports.clock.now(), stage === 'cf-manifests' ? 'sequential' : 'parallel');
+  const result = await ensureStacks(
+    ports.forCluster(cluster).stacks,
+    stacks,
+    run,
+    ports.clock.now(),
+    stage === 'cf-manifests' ? 'sequential' : 'parallel',
+  );
   const mainOutputs = stage === 'main' ? result.outputs[stacks[0]?.name ?? ''] : undefined;
   await updateRun(ports, ref, (r) => ({
     ...r,
@@ -30,7 +36,11 @@ export async function deployStacks(ref: RunRef, stage: DeployStage, ports: Ports
   return result.step;
 }
 
-async function stageStacks(ports: Ports, artifacts: Readonly<Record<string, string>>, stage: DeployStage): Promise<readonly RenderedStack[]> {
+async function stageStacks(
+  ports: Ports,
+  artifacts: Readonly<Record<string, string>>,
+  stage: DeployStage,
+): Promise<readonly RenderedStack[]> {
   if (stage === 'main') return [(await getJson<MainArtifact>(ports.artifacts, artifacts.main ?? '')).mainStack];
   const resources = await getJson<ResourcesArtifact>(ports.artifacts, artifacts.resources ?? '');
   if (stage === 'cf-manifests') return resources.cfManifestStacks;
@@ -41,15 +51,24 @@ async function stageStacks(ports: Ports, artifacts: Readonly<Record<string, stri
 export async function waitForApiServer(ref: RunRef, ports: Ports): Promise<StepOutput> {
   await renewLease(ports, ref);
   const { cluster } = await loadRunCluster(ports, ref);
-  if (cluster.provider === 'zalando-eks') return { status: 'DONE', waitSeconds: 1, message: 'EKS runs the control plane' };
+  if (cluster.provider === 'zalando-eks')
+    return { status: 'DONE', waitSeconds: 1, message: 'EKS runs the control plane' };
   const now = ports.clock.now();
   if (await ports.forCluster(cluster).kube.ready()) {
     return { status: 'DONE', waitSeconds: 1, message: `API server ${cluster.apiServerUrl} is ready` };
   }
-  const run = await updateRun(ports, ref, (r) => (r.counters.apiWaitStartedAt ? r : { ...r, counters: { ...r.counters, apiWaitStartedAt: now } }));
+  const run = await updateRun(ports, ref, (r) =>
+    r.counters.apiWaitStartedAt ? r : { ...r, counters: { ...r.counters, apiWaitStartedAt: now } },
+  );
   const waited = now - (run.counters.apiWaitStartedAt ?? now);
   if (waited > API_SERVER_TIMEOUT_MS) {
-    throw new KubeApiError(`API server ${cluster.apiServerUrl} was not ready within ${API_SERVER_TIMEOUT_MS / 60000} minutes after the master pools were deployed`);
+    throw new KubeApiError(
+      `API server ${cluster.apiServerUrl} was not ready within ${API_SERVER_TIMEOUT_MS / 60000} minutes after the master pools were deployed`,
+    );
   }
-  return { status: 'IN_PROGRESS', waitSeconds: API_SERVER_POLL_SECONDS, message: `Waiting for API server ${cluster.apiServerUrl} (${Math.round(waited / 1000)} s)` };
+  return {
+    status: 'IN_PROGRESS',
+    waitSeconds: API_SERVER_POLL_SECONDS,
+    message: `Waiting for API server ${cluster.apiServerUrl} (${Math.round(waited / 1000)} s)`,
+  };
 }

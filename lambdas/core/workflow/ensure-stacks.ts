@@ -39,14 +39,18 @@ export async function ensureStacks(
       continue;
     }
     if (mode === 'sequential' && waiting.length > 0) break;
-    const result = known?.status === 'deploying'
-      ? await checkStack(deployer, stack.name)
-      : await startStack(deployer, stack);
+    const result =
+      known?.status === 'deploying' ? await checkStack(deployer, stack.name) : await startStack(deployer, stack);
     if (result.busy) {
       // Not started: deploy again on the next pass, once the operation running now has ended.
       waiting.push(`${stack.name} (busy)`);
     } else if (result.finished) {
-      progress[stack.name] = { status: 'done', startedAt: known?.startedAt ?? now, completedAt: now, ...(result.noChanges ? { noChanges: true } : {}) };
+      progress[stack.name] = {
+        status: 'done',
+        startedAt: known?.startedAt ?? now,
+        completedAt: now,
+        ...(result.noChanges ? { noChanges: true } : {}),
+      };
       outputs[stack.name] = result.outputs;
       done++;
     } else {
@@ -56,8 +60,16 @@ export async function ensureStacks(
   }
   const total = stacks.length;
   const step: StepOutput = waiting.length
-    ? { status: 'IN_PROGRESS', waitSeconds: STACK_POLL_SECONDS, message: `${done}/${total} stacks ready; waiting for ${waiting.join(', ')}` }
-    : { status: 'DONE', waitSeconds: 1, message: total ? `${total} stack${total === 1 ? '' : 's'} ready` : 'no stacks in this stage' };
+    ? {
+        status: 'IN_PROGRESS',
+        waitSeconds: STACK_POLL_SECONDS,
+        message: `${done}/${total} stacks ready; waiting for ${waiting.join(', ')}`,
+      }
+    : {
+        status: 'DONE',
+        waitSeconds: 1,
+        message: total ? `${total} stack${total === 1 ? '' : 's'} ready` : 'no stacks in this stage',
+      };
   return { step, stacks: progress, outputs };
 }
 
@@ -83,19 +95,35 @@ async function startStack(deployer: StackDeployer, stack: RenderedStack): Promis
   if (result === 'STARTED') return { finished: false, outputs: {} };
   // Nothing to update: the stack must still be healthy (a stack left in UPDATE_ROLLBACK_COMPLETE keeps failing, as CLM).
   const state = await deployer.describe(stack.name);
-  if (!state) throw new StackFailedError(stack.name, 'MISSING', 'CloudFormation reported no changes for a stack that does not exist');
+  if (!state)
+    throw new StackFailedError(
+      stack.name,
+      'MISSING',
+      'CloudFormation reported no changes for a stack that does not exist',
+    );
   const kind = classifyStackStatus(state.status);
-  if (kind === 'failed') throw new StackFailedError(stack.name, state.status, state.reason ?? 'the stack is in a failed state and the template did not change');
+  if (kind === 'failed')
+    throw new StackFailedError(
+      stack.name,
+      state.status,
+      state.reason ?? 'the stack is in a failed state and the template did not change',
+    );
   if (kind === 'in-progress') return { finished: false, outputs: {} };
   return { finished: true, noChanges: true, outputs: { ...state.outputs } };
 }
 
 async function checkStack(deployer: StackDeployer, name: string): Promise<StackCheck> {
   const state = await deployer.describe(name);
-  if (!state) throw new StackFailedError(name, 'MISSING', 'the stack disappeared while it was being deployed (creation failed and was rolled back with OnFailure=DELETE?)');
+  if (!state)
+    throw new StackFailedError(
+      name,
+      'MISSING',
+      'the stack disappeared while it was being deployed (creation failed and was rolled back with OnFailure=DELETE?)',
+    );
   const kind = classifyStackStatus(state.status);
   if (kind === 'failed') throw new StackFailedError(name, state.status, state.reason);
   if (kind === 'in-progress') return { finished: false, outputs: {} };
-  if (state.status === 'DELETE_COMPLETE') throw new StackFailedError(name, state.status, 'the stack was deleted while it was being deployed');
+  if (state.status === 'DELETE_COMPLETE')
+    throw new StackFailedError(name, state.status, 'the stack was deleted while it was being deployed');
   return { finished: true, outputs: { ...state.outputs } };
 }

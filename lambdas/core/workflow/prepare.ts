@@ -15,28 +15,54 @@ import { loadCluster, writeStatus } from './cluster-status';
 export async function prepare(input: ClusterUpdateInput, holder: string, ports: Ports): Promise<PrepareOutput> {
   const cluster = await loadCluster(ports, input.clusterId);
   const previousVersion = cluster.status.currentVersion;
-  const skip = (message: string, targetVersion = ''): PrepareOutput => ({ decision: 'SKIP', targetVersion, previousVersion, holder, message });
+  const skip = (message: string, targetVersion = ''): PrepareOutput => ({
+    decision: 'SKIP',
+    targetVersion,
+    previousVersion,
+    holder,
+    message,
+  });
 
   const controls = await ports.progress.getControls(cluster.id);
-  if (controls?.paused) return skip(`Updates of ${cluster.id} are paused${controls.reason ? `: ${controls.reason}` : ''}; run \`clm resume\` to continue`);
+  if (controls?.paused)
+    return skip(
+      `Updates of ${cluster.id} are paused${controls.reason ? `: ${controls.reason}` : ''}; run \`clm resume\` to continue`,
+    );
   if ('cluster_update_block' in cluster.configItems) {
-    return skip(`Updates of ${cluster.id} are blocked by config item cluster_update_block${cluster.configItems.cluster_update_block ? ` (${cluster.configItems.cluster_update_block})` : ''}`);
+    return skip(
+      `Updates of ${cluster.id} are blocked by config item cluster_update_block${cluster.configItems.cluster_update_block ? ` (${cluster.configItems.cluster_update_block})` : ''}`,
+    );
   }
 
   const decommission = input.action === 'decommission' || cluster.lifecycleStatus === 'decommission-requested';
-  if (!decommission && cluster.lifecycleStatus === 'decommissioned') return skip(`Cluster ${cluster.id} is decommissioned`);
+  if (!decommission && cluster.lifecycleStatus === 'decommissioned')
+    return skip(`Cluster ${cluster.id} is decommissioned`);
 
   const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
   const configVersion = resolved.id;
   const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
-  const target = decommission ? `decommission#${composeTargetVersion(configVersion, cluster)}` : composeTargetVersion(configVersion, cluster);
+  const target = decommission
+    ? `decommission#${composeTargetVersion(configVersion, cluster)}`
+    : composeTargetVersion(configVersion, cluster);
 
   const unfinished = await ports.progress.getRun(cluster.id, target);
   if (decommission && unfinished?.completedAt !== undefined) {
-    return { decision: 'NOOP', targetVersion: target, previousVersion, holder, message: `Cluster ${cluster.id} was already decommissioned` };
+    return {
+      decision: 'NOOP',
+      targetVersion: target,
+      previousVersion,
+      holder,
+      message: `Cluster ${cluster.id} was already decommissioned`,
+    };
   }
   if (!decommission && target === previousVersion && !(unfinished && unfinished.completedAt === undefined)) {
-    return { decision: 'NOOP', targetVersion: target, previousVersion, holder, message: `Cluster ${cluster.id} is up to date at ${target}` };
+    return {
+      decision: 'NOOP',
+      targetVersion: target,
+      previousVersion,
+      holder,
+      message: `Cluster ${cluster.id} is up to date at ${target}`,
+    };
   }
 
   const now = ports.clock.now();
@@ -47,11 +73,24 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
     throw error;
   }
 
-  await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), { cluster, configVersion, sourceVersions } satisfies ClusterArtifact);
+  await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), {
+    cluster,
+    configVersion,
+    sourceVersions,
+  } satisfies ClusterArtifact);
   const resumed = unfinished !== undefined && unfinished.completedAt === undefined;
   if (!unfinished || unfinished.completedAt !== undefined) {
     const fresh = {
-      ...newRunRecord({ clusterId: cluster.id, targetVersion: target, action: decommission ? 'decommission' : 'provision', holder, previousVersion }, now),
+      ...newRunRecord(
+        {
+          clusterId: cluster.id,
+          targetVersion: target,
+          action: decommission ? 'decommission' : 'provision',
+          holder,
+          previousVersion,
+        },
+        now,
+      ),
       ...(await learnedBootTimes(ports, cluster.id, previousVersion)),
     };
     await ports.progress.putRun(unfinished ? { ...fresh, revision: unfinished.revision } : fresh);
@@ -70,9 +109,12 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   };
 }
 
-
 /** Boot times the previous run learned (and those it inherited), so this run need not learn them again. */
-async function learnedBootTimes(ports: Ports, clusterId: string, previousVersion: string): Promise<{ learnedBootMs?: Record<string, number> }> {
+async function learnedBootTimes(
+  ports: Ports,
+  clusterId: string,
+  previousVersion: string,
+): Promise<{ learnedBootMs?: Record<string, number> }> {
   if (!previousVersion) return {};
   const previous = await ports.progress.getRun(clusterId, previousVersion);
   if (!previous) return {};

@@ -18,7 +18,10 @@ export interface FailureInput {
 export async function recordProblem(input: FailureInput, ports: Ports): Promise<{ problem: string }> {
   const message = causeMessage(input.error);
   // Without a Cause the message is the error name itself: do not say it twice ("States.Timeout: States.Timeout").
-  const problem = problemFromError(input.error.Cause ? { name: input.error.Error, message } : { message }, input.executionId);
+  const problem = problemFromError(
+    input.error.Cause ? { name: input.error.Error, message } : { message },
+    input.executionId,
+  );
   const now = ports.clock.now();
   const clusters = await ports.registry.listClusters().catch(() => []);
   const cluster = clusters.find((c) => c.id === input.clusterId);
@@ -49,7 +52,10 @@ export function causeMessage(error: { readonly Error: string; readonly Cause?: s
     const parsed = JSON.parse(error.Cause) as { errorMessage?: unknown; Error?: unknown; Cause?: unknown };
     if (typeof parsed.errorMessage === 'string') return parsed.errorMessage;
     if (typeof parsed.Error === 'string') {
-      return causeMessage({ Error: parsed.Error, ...(typeof parsed.Cause === 'string' ? { Cause: parsed.Cause } : {}) });
+      return causeMessage({
+        Error: parsed.Error,
+        ...(typeof parsed.Cause === 'string' ? { Cause: parsed.Cause } : {}),
+      });
     }
   } catch {
     // not JSON: a plain message

@@ -21,7 +21,10 @@ export async function removeDeletedPools(ref: RunRef, ports: Ports): Promise<Ste
   const main = await getJson<MainArtifact>(ports.artifacts, run.artifacts.main ?? '');
   const cp = ports.forCluster(cluster);
   const current = new Set(cluster.nodePools.filter((p) => !isKarpenterPool(p)).map((p) => p.name));
-  const stacks = await cp.stacks.list({ [clusterTagKey(clusterRef(cluster).name)]: 'owned', [TAG_NODE_POOL_ROLE]: 'true' });
+  const stacks = await cp.stacks.list({
+    [clusterTagKey(clusterRef(cluster).name)]: 'owned',
+    [TAG_NODE_POOL_ROLE]: 'true',
+  });
   const removed = stacks.filter((s) => s.tags[TAG_NODE_POOL] && !current.has(s.tags[TAG_NODE_POOL]!));
   if (removed.length === 0) return { status: 'DONE', waitSeconds: 1, message: 'No node pools to remove' };
 
@@ -39,18 +42,38 @@ export async function removeDeletedPools(ref: RunRef, ports: Ports): Promise<Ste
     const drained = await drainPool(cp, cluster, pool, main, nodes, now);
     nodes = drained.nodes;
     if (drained.remaining > 0) {
-      messages.push(`${pool}: ${drained.remaining} node(s) left${drained.blocked ? `; blocked by ${drained.blocked}` : ''}`);
+      messages.push(
+        `${pool}: ${drained.remaining} node(s) left${drained.blocked ? `; blocked by ${drained.blocked}` : ''}`,
+      );
       waitSeconds = Math.min(waitSeconds, drained.waitSeconds);
       continue;
     }
     await cp.stacks.delete(stack.name);
     messages.push(`deleting stack ${stack.name}`);
   }
-  await updateRun(ports, ref, (r) => ({ ...r, phase: 'RemoveDeletedPools', pools: { ...r.pools, removed: { ...(r.pools['removed'] ?? { status: 'rolling', total: 0, replaced: 0, steps: 0 }), nodes } } }));
-  return { status: 'IN_PROGRESS', waitSeconds, message: `Removing ${removed.length} node pool(s): ${messages.join('; ')}` };
+  await updateRun(ports, ref, (r) => ({
+    ...r,
+    phase: 'RemoveDeletedPools',
+    pools: {
+      ...r.pools,
+      removed: { ...(r.pools['removed'] ?? { status: 'rolling', total: 0, replaced: 0, steps: 0 }), nodes },
+    },
+  }));
+  return {
+    status: 'IN_PROGRESS',
+    waitSeconds,
+    message: `Removing ${removed.length} node pool(s): ${messages.join('; ')}`,
+  };
 }
 
-async function drainPool(cp: ClusterPorts, cluster: Cluster, pool: string, main: MainArtifact, known: Record<string, NodeProgress>, now: number) {
+async function drainPool(
+  cp: ClusterPorts,
+  cluster: Cluster,
+  pool: string,
+  main: MainArtifact,
+  known: Record<string, NodeProgress>,
+  now: number,
+) {
   const target = clusterRef(cluster);
   const state = await cp.pools.getPool(target, pool);
   if (!state || state.instances.length === 0) return { nodes: known, remaining: 0, waitSeconds: 1, blocked: undefined };
@@ -62,10 +85,20 @@ async function drainPool(cp: ClusterPorts, cluster: Cluster, pool: string, main:
   let waitSeconds = Math.ceil(policy.drain.pollIntervalMs / 1000);
   for (const n of snapshot.nodes) {
     if (nodes[n.instanceId]?.state === 'terminated') continue;
-    let progress = nodes[n.instanceId] ?? { instanceId: n.instanceId, availabilityZone: n.availabilityZone, state: 'draining' as const, cordonedAt: now, drainStartedAt: now };
+    let progress = nodes[n.instanceId] ?? {
+      instanceId: n.instanceId,
+      availabilityZone: n.availabilityZone,
+      state: 'draining' as const,
+      cordonedAt: now,
+      drainStartedAt: now,
+    };
     if (n.node) {
       if (!n.node.unschedulable) {
-        await cp.kube.patchNode(n.node.name, { unschedulable: true, labels: { [LIFECYCLE_LABEL]: 'draining' }, annotations: { [DRAIN_START_ANNOTATION]: new Date(progress.drainStartedAt ?? now).toISOString() } });
+        await cp.kube.patchNode(n.node.name, {
+          unschedulable: true,
+          labels: { [LIFECYCLE_LABEL]: 'draining' },
+          annotations: { [DRAIN_START_ANNOTATION]: new Date(progress.drainStartedAt ?? now).toISOString() },
+        });
       }
       const outcome = await drainPass(cp.kube, n.node.name, { ...progress, nodeName: n.node.name }, policy.drain, now);
       progress = outcome.progress;

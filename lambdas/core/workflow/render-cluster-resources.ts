@@ -11,14 +11,21 @@ import { loadRun, loadRunCluster, renewLease, updateRun, type RunRef } from './r
  * With the main stack's outputs known: render node pools, cf-manifests, manifests and deletions, store
  * the files bundles, and decide which pools roll (none under --apply-only or while the cluster is new).
  */
-export async function renderClusterResources(ref: RunRef, options: UpdateOptions, ports: Ports): Promise<RenderResourcesOutput> {
+export async function renderClusterResources(
+  ref: RunRef,
+  options: UpdateOptions,
+  ports: Ports,
+): Promise<RenderResourcesOutput> {
   await renewLease(ports, ref);
   const run = await loadRun(ports, ref);
   const { cluster } = await loadRunCluster(ports, ref);
   const main = await getJson<MainArtifact>(ports.artifacts, run.artifacts.main ?? '');
   const snapshots = await loadConfigFiles(ports.artifacts, main.configFilesKey);
   const configured = await decryptedCluster(cluster, main.configItems, ports);
-  const values = { ...(await ports.forCluster(configured).values.clusterValues(configured)), ClusterStackOutputs: run.stackOutputs };
+  const values = {
+    ...(await ports.forCluster(configured).values.clusterValues(configured)),
+    ClusterStackOutputs: run.stackOutputs,
+  };
   const rendered = await renderResources({ cluster: configured, snapshots, values, engine: ports.templates });
   throwIfIssues(rendered.errors, `Rendering the resources of ${cluster.id}`);
 
@@ -36,13 +43,26 @@ export async function renderClusterResources(ref: RunRef, options: UpdateOptions
     cfDeletions: rendered.cfDeletions,
     filesKeys,
   };
-  const artifactKey = await putJson(ports.artifacts, runArtifactKey(ref.clusterId, ref.targetVersion, 'resources'), artifact);
-  await updateRun(ports, ref, (r) => ({ ...r, phase: 'RenderClusterResources', artifacts: { ...r.artifacts, resources: artifactKey } }));
+  const artifactKey = await putJson(
+    ports.artifacts,
+    runArtifactKey(ref.clusterId, ref.targetVersion, 'resources'),
+    artifact,
+  );
+  await updateRun(ports, ref, (r) => ({
+    ...r,
+    phase: 'RenderClusterResources',
+    artifacts: { ...r.artifacts, resources: artifactKey },
+  }));
 
   const rolls = !options.applyOnly && cluster.lifecycleStatus !== 'requested' && cluster.lifecycleStatus !== 'creating';
-  const pools = (master: boolean) => (rolls ? rendered.nodePools.filter((p) => p.master === master).map((p) => p.name) : []);
+  const pools = (master: boolean) =>
+    rolls ? rendered.nodePools.filter((p) => p.master === master).map((p) => p.name) : [];
   const objects = rendered.manifests.reduce((n, f) => n + f.objects.length, 0);
-  const why = rolls ? '' : options.applyOnly ? '; nodes are not rolled (--apply-only)' : `; nodes are not rolled while the cluster is ${cluster.lifecycleStatus}`;
+  const why = rolls
+    ? ''
+    : options.applyOnly
+      ? '; nodes are not rolled (--apply-only)'
+      : `; nodes are not rolled while the cluster is ${cluster.lifecycleStatus}`;
   return {
     artifactKey,
     rollMasterPools: pools(true),

@@ -3,7 +3,16 @@ import type { NodeProgress, PoolProgress } from '../model/run';
 import { inheritConfigItems } from '../config/effective-config-items';
 import { drainPass } from '../rollout/drain-node';
 import { planRollStep, outdatedNodes, type RollPlan } from '../rollout/plan-roll-step';
-import { DRAIN_START_ANNOTATION, LAST_FORCED_ANNOTATION, LIFECYCLE_LABEL, decommissionTaint, isMarked, poolSnapshot, type PoolNode, type PoolSnapshot } from '../rollout/pool-snapshot';
+import {
+  DRAIN_START_ANNOTATION,
+  LAST_FORCED_ANNOTATION,
+  LIFECYCLE_LABEL,
+  decommissionTaint,
+  isMarked,
+  poolSnapshot,
+  type PoolNode,
+  type PoolSnapshot,
+} from '../rollout/pool-snapshot';
 import { rollPolicy, type RollPolicy } from '../rollout/roll-policy';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import type { ClusterRef } from '../../ports/node-pool-backend';
@@ -26,24 +35,46 @@ export async function rollNodePool(input: RolloutState, ports: Ports): Promise<R
   const { cluster } = await loadRunCluster(ports, ref);
   const pool = cluster.nodePools.find((p) => p.name === input.pool);
   const main = await getJson<MainArtifact>(ports.artifacts, run.artifacts.main ?? '');
-  if (!pool) return { status: 'DONE', waitSeconds: 1, message: `Pool ${input.pool} is no longer in the registry`, iteration, replaced: 0, total: 0 };
+  if (!pool)
+    return {
+      status: 'DONE',
+      waitSeconds: 1,
+      message: `Pool ${input.pool} is no longer in the registry`,
+      iteration,
+      replaced: 0,
+      total: 0,
+    };
   const policy = rollPolicy(pool, inheritConfigItems(main.configItems, pool.configItems), cluster.id);
   const cp = ports.forCluster(cluster);
   const target = clusterRef(cluster);
   const now = ports.clock.now();
 
   const poolState = await cp.pools.getPool(target, pool.name);
-  if (!poolState) return { status: 'DONE', waitSeconds: 1, message: `Pool ${pool.name} has no Auto Scaling group`, iteration, replaced: 0, total: 0 };
+  if (!poolState)
+    return {
+      status: 'DONE',
+      waitSeconds: 1,
+      message: `Pool ${pool.name} has no Auto Scaling group`,
+      iteration,
+      replaced: 0,
+      total: 0,
+    };
   const snapshot = poolSnapshot(poolState, await cp.kube.listNodes());
 
   let progress = reconcile(run.pools[pool.name], snapshot, now, run.learnedBootMs?.[pool.name]);
   if (!run.pools[pool.name]) {
     // Persist the base capacity before the first scale-out, so a restart never adds surge twice.
-    await updateRun(ports, ref, (r) => ({ ...r, phase: `RollNodePool ${pool.name}`, pools: { ...r.pools, [pool.name]: progress } }));
+    await updateRun(ports, ref, (r) => ({
+      ...r,
+      phase: `RollNodePool ${pool.name}`,
+      pools: { ...r.pools, [pool.name]: progress },
+    }));
   }
 
   const plan = planRollStep(snapshot, progress, policy, now);
-  const acted = plan.done ? { progress, blocked: [] as string[], terminatingSeconds: 0, terminated: 0, replacements: 0 } : await act(cp, target, pool, plan, snapshot, progress, policy, now);
+  const acted = plan.done
+    ? { progress, blocked: [] as string[], terminatingSeconds: 0, terminated: 0, replacements: 0 }
+    : await act(cp, target, pool, plan, snapshot, progress, policy, now);
   progress = acted.progress;
   const done = plan.done;
   const waitSeconds = done ? 1 : waitFor(plan, acted, progress, snapshot, policy, now);
@@ -70,10 +101,21 @@ export async function rollNodePool(input: RolloutState, ports: Ports): Promise<R
 }
 
 /** Fold what the world shows into the stored progress: nodes gone count as replaced; learn boot times. */
-function reconcile(stored: PoolProgress | undefined, snapshot: PoolSnapshot, now: number, learnedBootMs?: number): PoolProgress {
+function reconcile(
+  stored: PoolProgress | undefined,
+  snapshot: PoolSnapshot,
+  now: number,
+  learnedBootMs?: number,
+): PoolProgress {
   const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
   const base: PoolProgress = stored ?? {
-    status: 'rolling', total: 0, replaced: 0, nodes: {}, steps: 0, baseDesired: snapshot.desired, startedAt: now,
+    status: 'rolling',
+    total: 0,
+    replaced: 0,
+    nodes: {},
+    steps: 0,
+    baseDesired: snapshot.desired,
+    startedAt: now,
     ...(learnedBootMs !== undefined ? { bootEstimateMs: learnedBootMs } : {}),
   };
   const nodes: Record<string, NodeProgress> = { ...base.nodes };
@@ -98,7 +140,15 @@ function reconcile(stored: PoolProgress | undefined, snapshot: PoolSnapshot, now
   }
   for (const id of Object.keys(launches)) if (!alive.has(id)) delete launches[id];
   const outdatedAlive = outdatedNodes(snapshot).length;
-  return { ...base, nodes, replaced, ...(pairingNodes !== (base.pairingNodes ?? 0) ? { pairingNodes } : {}), total: Math.max(base.total, replaced + outdatedAlive), launches, ...(bootEstimateMs !== undefined ? { bootEstimateMs } : {}) };
+  return {
+    ...base,
+    nodes,
+    replaced,
+    ...(pairingNodes !== (base.pairingNodes ?? 0) ? { pairingNodes } : {}),
+    total: Math.max(base.total, replaced + outdatedAlive),
+    launches,
+    ...(bootEstimateMs !== undefined ? { bootEstimateMs } : {}),
+  };
 }
 
 interface Acted {
@@ -110,7 +160,16 @@ interface Acted {
   readonly replacements: number;
 }
 
-async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: RollPlan, snapshot: PoolSnapshot, start: PoolProgress, policy: RollPolicy, now: number): Promise<Acted> {
+async function act(
+  cp: ClusterPorts,
+  target: ClusterRef,
+  pool: NodePool,
+  plan: RollPlan,
+  snapshot: PoolSnapshot,
+  start: PoolProgress,
+  policy: RollPolicy,
+  now: number,
+): Promise<Acted> {
   let progress = start;
   const taint = decommissionTaint(policy.noScheduleTaint && !pool.profile.includes('master'));
   for (const n of plan.mark) {
@@ -136,8 +195,13 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
       });
     }
     nodes[n.instanceId] = {
-      instanceId: n.instanceId, ...(n.node ? { nodeName: n.node.name } : {}), availabilityZone: n.availabilityZone,
-      state: 'draining', cordonedAt: now, drainStartedAt, ...(Number.isNaN(lastForced) ? {} : { lastForcedAt: lastForced }),
+      instanceId: n.instanceId,
+      ...(n.node ? { nodeName: n.node.name } : {}),
+      availabilityZone: n.availabilityZone,
+      state: 'draining',
+      cordonedAt: now,
+      drainStartedAt,
+      ...(Number.isNaN(lastForced) ? {} : { lastForcedAt: lastForced }),
       ...(n.outdated ? {} : { surplus: true }),
     };
   }
@@ -167,7 +231,8 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
     // decrement, and extra nodes added for same-AZ pairing are taken back the same way.
     const decrement = desired - base >= outdatedLeft;
     await cp.pools.terminate(target, n.instanceId, decrement);
-    if (decrement) desired--; else replacements++;
+    if (decrement) desired--;
+    else replacements++;
     nodes[n.instanceId] = { ...nodes[n.instanceId]!, state: 'terminated', terminatedAt: now };
     if (nodes[n.instanceId]!.surplus) {
       surplusRemoved++;
@@ -180,14 +245,23 @@ async function act(cp: ClusterPorts, target: ClusterRef, pool: NodePool, plan: R
     ...progress,
     nodes,
     replaced: progress.replaced + terminated,
-    ...(plan.pairingScaleOut || surplusRemoved ? { pairingNodes: Math.max(0, (progress.pairingNodes ?? 0) + (plan.pairingScaleOut ?? 0) - surplusRemoved) } : {}),
+    ...(plan.pairingScaleOut || surplusRemoved
+      ? { pairingNodes: Math.max(0, (progress.pairingNodes ?? 0) + (plan.pairingScaleOut ?? 0) - surplusRemoved) }
+      : {}),
     ...(terminated > 0 && progress.firstReplacedAt === undefined ? { firstReplacedAt: now } : {}),
   };
   return { progress, blocked, terminatingSeconds, terminated, replacements };
 }
 
 /** Sleep until the first thing we wait for can have happened: a pod gone, a node booted, a PDB re-checked. */
-function waitFor(plan: RollPlan, acted: Acted, progress: PoolProgress, snapshot: PoolSnapshot, policy: RollPolicy, now: number): number {
+function waitFor(
+  plan: RollPlan,
+  acted: Acted,
+  progress: PoolProgress,
+  snapshot: PoolSnapshot,
+  policy: RollPolicy,
+  now: number,
+): number {
   const candidates: number[] = [];
   if (acted.terminatingSeconds > 0) candidates.push(acted.terminatingSeconds + 1);
   if (acted.blocked.length > 0) candidates.push(Math.ceil(policy.drain.pollIntervalMs / 1000));
@@ -208,13 +282,22 @@ function waitFor(plan: RollPlan, acted: Acted, progress: PoolProgress, snapshot:
   return Math.min(Math.max(wait, 1), 300);
 }
 
-function describe(pool: NodePool, progress: PoolProgress, plan: RollPlan, blocked: readonly string[], done: boolean): string {
+function describe(
+  pool: NodePool,
+  progress: PoolProgress,
+  plan: RollPlan,
+  blocked: readonly string[],
+  done: boolean,
+): string {
   const head = `${pool.name}: ${progress.replaced}/${progress.total} nodes replaced`;
   if (done) return `${head}; pool is up to date`;
-  const draining = Object.values(progress.nodes).filter((n) => n.state === 'draining').map((n) => n.nodeName ?? n.instanceId);
+  const draining = Object.values(progress.nodes)
+    .filter((n) => n.state === 'draining')
+    .map((n) => n.nodeName ?? n.instanceId);
   const parts = [head];
   if (draining.length) parts.push(`draining ${draining.join(', ')}`);
-  if (blocked.length) parts.push(`blocked by ${blocked[0]}${blocked.length > 1 ? ` (+${blocked.length - 1} more)` : ''}`);
+  if (blocked.length)
+    parts.push(`blocked by ${blocked[0]}${blocked.length > 1 ? ` (+${blocked.length - 1} more)` : ''}`);
   if (plan.waitingFor) parts.push(`waiting for ${plan.waitingFor}`);
   return parts.join('; ');
 }

@@ -15,17 +15,34 @@ export async function runDeletions(kube: KubeCluster, deletions: readonly Deleti
     };
     if ('name' in entry) {
       if (entry.kind === 'Namespace') await annotateNamespace(kube, entry.name, now);
-      const result = await kube.delete({ kind: entry.kind, name: entry.name, ...(entry.namespace ? { namespace: entry.namespace } : {}) }, options);
-      if (result === 'deleted') deleted.push(`${entry.kind} ${entry.namespace ? `${entry.namespace}/` : ''}${entry.name}`);
+      const result = await kube.delete(
+        { kind: entry.kind, name: entry.name, ...(entry.namespace ? { namespace: entry.namespace } : {}) },
+        options,
+      );
+      if (result === 'deleted')
+        deleted.push(`${entry.kind} ${entry.namespace ? `${entry.namespace}/` : ''}${entry.name}`);
       continue;
     }
-    const labelSelector = 'selector' in entry ? entry.selector : Object.entries(entry.labels).map(([k, v]) => `${k}=${v}`).join(',');
-    const matches = await kube.list(entry.kind, { labelSelector, ...(entry.namespace ? { namespace: entry.namespace } : {}) });
+    const labelSelector =
+      'selector' in entry
+        ? entry.selector
+        : Object.entries(entry.labels)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',');
+    const matches = await kube.list(entry.kind, {
+      labelSelector,
+      ...(entry.namespace ? { namespace: entry.namespace } : {}),
+    });
     for (const object of matches) {
       const owned = (object.metadata.ownerReferences?.length ?? 0) > 0;
       if (entry.hasOwner !== undefined && owned !== entry.hasOwner) continue;
-      const ref = { kind: entry.kind, name: object.metadata.name, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) };
-      if ((await kube.delete(ref, options)) === 'deleted') deleted.push(`${object.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`);
+      const ref = {
+        kind: entry.kind,
+        name: object.metadata.name,
+        ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+      };
+      if ((await kube.delete(ref, options)) === 'deleted')
+        deleted.push(`${object.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`);
     }
   }
   return deleted;
@@ -34,7 +51,10 @@ export async function runDeletions(kube: KubeCluster, deletions: readonly Deleti
 async function annotateNamespace(kube: KubeCluster, name: string, now: number): Promise<void> {
   const date = new Date(now).toISOString().slice(0, 10);
   try {
-    await kube.annotate({ kind: 'Namespace', name }, { 'zalando.org/delete-date': date, 'zalando.org/delete-namespace': name });
+    await kube.annotate(
+      { kind: 'Namespace', name },
+      { 'zalando.org/delete-date': date, 'zalando.org/delete-namespace': name },
+    );
   } catch {
     // the namespace may already be gone; the delete below reports not-found
   }

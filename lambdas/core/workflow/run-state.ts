@@ -17,7 +17,10 @@ export interface RunRef {
 
 export async function loadRun(ports: Pick<Ports, 'progress'>, ref: RunRef): Promise<RunRecord> {
   const run = await ports.progress.getRun(ref.clusterId, ref.targetVersion);
-  if (!run) throw new NotFoundError(`No run for cluster ${ref.clusterId} at version ${ref.targetVersion}; Prepare must run first`);
+  if (!run)
+    throw new NotFoundError(
+      `No run for cluster ${ref.clusterId} at version ${ref.targetVersion}; Prepare must run first`,
+    );
   return run;
 }
 
@@ -46,10 +49,23 @@ export async function renewLease(ports: Pick<Ports, 'progress' | 'clock'>, ref: 
 }
 
 /** The cluster as Prepare pinned it for this run. */
-export async function loadRunCluster(ports: Pick<Ports, 'artifacts'>, ref: Pick<RunRef, 'clusterId' | 'targetVersion'>): Promise<ClusterArtifact> {
+export async function loadRunCluster(
+  ports: Pick<Ports, 'artifacts'>,
+  ref: Pick<RunRef, 'clusterId' | 'targetVersion'>,
+): Promise<ClusterArtifact> {
   return getJson<ClusterArtifact>(ports.artifacts, runArtifactKey(ref.clusterId, ref.targetVersion, 'cluster'));
 }
 
-export function clusterRef(cluster: Cluster): { id: string; name: string; region: string; infrastructureAccount: string } {
-  return { id: cluster.id, name: clusterName(cluster), region: cluster.region, infrastructureAccount: cluster.infrastructureAccount };
+export function clusterRef(cluster: Cluster): {
+  id: string;
+  name: string;
+  region: string;
+  infrastructureAccount: string;
+} {
+  return {
+    id: cluster.id,
+    name: clusterName(cluster),
+    region: cluster.region,
+    infrastructureAccount: cluster.infrastructureAccount,
+  };
 }

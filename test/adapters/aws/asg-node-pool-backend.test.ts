@@ -17,7 +17,12 @@ import { sdkError } from './sdk-errors';
 
 const asg = mockClient(AutoScalingClient);
 const ec2 = mockClient(EC2Client);
-const cluster: ClusterRef = { id: 'aws:123456789012:eu-central-1:kube-1', name: 'aws:123456789012:eu-central-1:kube-1', region: 'eu-central-1', infrastructureAccount: 'aws:123456789012' };
+const cluster: ClusterRef = {
+  id: 'aws:123456789012:eu-central-1:kube-1',
+  name: 'aws:123456789012:eu-central-1:kube-1',
+  region: 'eu-central-1',
+  infrastructureAccount: 'aws:123456789012',
+};
 const OWNED = { Key: `kubernetes.io/cluster/${cluster.name}`, Value: 'owned' };
 const LT = { LaunchTemplateId: 'lt-1', LaunchTemplateName: 'worker', Version: '3' };
 
@@ -56,7 +61,11 @@ function ec2Instances(spotIds: readonly string[], onDemandIds: readonly string[]
     Reservations: [
       {
         Instances: [
-          ...spotIds.map((InstanceId) => ({ InstanceId, SpotInstanceRequestId: `sir-${InstanceId}`, InstanceLifecycle: 'spot' as const })),
+          ...spotIds.map((InstanceId) => ({
+            InstanceId,
+            SpotInstanceRequestId: `sir-${InstanceId}`,
+            InstanceLifecycle: 'spot' as const,
+          })),
           ...onDemandIds.map((InstanceId) => ({ InstanceId })),
         ],
       },
@@ -64,7 +73,8 @@ function ec2Instances(spotIds: readonly string[], onDemandIds: readonly string[]
   };
 }
 
-const backend = () => new AsgNodePoolBackend(new AutoScalingClient({ region: 'eu-central-1' }), new EC2Client({ region: 'eu-central-1' }));
+const backend = () =>
+  new AsgNodePoolBackend(new AutoScalingClient({ region: 'eu-central-1' }), new EC2Client({ region: 'eu-central-1' }));
 
 beforeEach(() => {
   asg.reset();
@@ -116,8 +126,12 @@ describe('AsgNodePoolBackend.getPool', () => {
         }),
       ],
     });
-    ec2.on(DescribeLaunchTemplateVersionsCommand).resolves({ LaunchTemplateVersions: [{ LaunchTemplateData: { InstanceType: 'm5.large' } }] });
-    ec2.on(DescribeInstancesCommand).resolves(ec2Instances(['i-spot'], ['i-current', 'i-oldversion', 'i-booting', 'i-wrongtype', 'i-nolt']));
+    ec2
+      .on(DescribeLaunchTemplateVersionsCommand)
+      .resolves({ LaunchTemplateVersions: [{ LaunchTemplateData: { InstanceType: 'm5.large' } }] });
+    ec2
+      .on(DescribeInstancesCommand)
+      .resolves(ec2Instances(['i-spot'], ['i-current', 'i-oldversion', 'i-booting', 'i-wrongtype', 'i-nolt']));
 
     // Act
     const pool = await backend().getPool(cluster, 'default-worker');
@@ -142,7 +156,10 @@ describe('AsgNodePoolBackend.getPool', () => {
     expect(byId['i-spot'].outdated).toBe(true);
     expect(byId['i-nolt'].outdated).toBe(true);
     expect(ec2).toHaveReceivedCommandTimes(DescribeLaunchTemplateVersionsCommand, 1);
-    expect(ec2).toHaveReceivedCommandWith(DescribeLaunchTemplateVersionsCommand, { LaunchTemplateId: 'lt-1', Versions: ['3'] });
+    expect(ec2).toHaveReceivedCommandWith(DescribeLaunchTemplateVersionsCommand, {
+      LaunchTemplateId: 'lt-1',
+      Versions: ['3'],
+    });
     expect(ec2).toHaveReceivedCommandTimes(DescribeInstancesCommand, 1);
   });
 
@@ -153,11 +170,17 @@ describe('AsgNodePoolBackend.getPool', () => {
         group('spot-pool', {
           LaunchTemplate: undefined,
           MixedInstancesPolicy: {
-            LaunchTemplate: { LaunchTemplateSpecification: { LaunchTemplateName: 'worker', Version: '7' }, Overrides: [{ InstanceType: 'm5.large' }, { InstanceType: 'm5a.large' }] },
+            LaunchTemplate: {
+              LaunchTemplateSpecification: { LaunchTemplateName: 'worker', Version: '7' },
+              Overrides: [{ InstanceType: 'm5.large' }, { InstanceType: 'm5a.large' }],
+            },
             InstancesDistribution: { OnDemandBaseCapacity: 0, OnDemandPercentageAboveBaseCapacity: 0 },
           },
           Instances: [
-            instance('i-a', { LaunchTemplate: { LaunchTemplateName: 'worker', Version: '7' }, InstanceType: 'm5a.large' }),
+            instance('i-a', {
+              LaunchTemplate: { LaunchTemplateName: 'worker', Version: '7' },
+              InstanceType: 'm5a.large',
+            }),
             instance('i-ondemand', { LaunchTemplate: { LaunchTemplateName: 'worker', Version: '7' } }),
           ],
         }),
@@ -176,16 +199,25 @@ describe('AsgNodePoolBackend.getPool', () => {
     expect(ec2).toHaveReceivedCommandTimes(DescribeLaunchTemplateVersionsCommand, 0);
   });
 
-  it('takes each instance\'s version from its EC2 launch tags, which moto gets right and its ASG view does not', async () => {
+  it("takes each instance's version from its EC2 launch tags, which moto gets right and its ASG view does not", async () => {
     // Arrange: moto reports every instance at the template's current default version; the tags keep the launch version
-    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('g', { Instances: [instance('i-old'), instance('i-new')] })] });
-    ec2.on(DescribeLaunchTemplateVersionsCommand).resolves({ LaunchTemplateVersions: [{ LaunchTemplateData: { InstanceType: 'm5.large' } }] });
+    asg
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolves({ AutoScalingGroups: [group('g', { Instances: [instance('i-old'), instance('i-new')] })] });
+    ec2
+      .on(DescribeLaunchTemplateVersionsCommand)
+      .resolves({ LaunchTemplateVersions: [{ LaunchTemplateData: { InstanceType: 'm5.large' } }] });
     const tagged = (InstanceId: string, version: string) => ({
       InstanceId,
       InstanceType: 'm5.large' as const,
-      Tags: [{ Key: 'aws:ec2launchtemplate:id', Value: 'lt-1' }, { Key: 'aws:ec2launchtemplate:version', Value: version }],
+      Tags: [
+        { Key: 'aws:ec2launchtemplate:id', Value: 'lt-1' },
+        { Key: 'aws:ec2launchtemplate:version', Value: version },
+      ],
     });
-    ec2.on(DescribeInstancesCommand).resolves({ Reservations: [{ Instances: [tagged('i-old', '2'), tagged('i-new', '3')] }] });
+    ec2
+      .on(DescribeInstancesCommand)
+      .resolves({ Reservations: [{ Instances: [tagged('i-old', '2'), tagged('i-new', '3')] }] });
 
     // Act
     const pool = await backend().getPool(cluster, 'default-worker');
@@ -195,14 +227,20 @@ describe('AsgNodePoolBackend.getPool', () => {
       ['i-old', '2', true],
       ['i-new', '3', false],
     ]);
-    expect(ec2).toHaveReceivedCommandWith(DescribeInstancesCommand, { Filters: [{ Name: 'instance-id', Values: ['i-old', 'i-new'] }] });
+    expect(ec2).toHaveReceivedCommandWith(DescribeInstancesCommand, {
+      Filters: [{ Name: 'instance-id', Values: ['i-old', 'i-new'] }],
+    });
   });
 
   it('reads spot-ness from the launch template market type when there is no MixedInstancesPolicy', async () => {
     // Arrange
-    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('g', { Instances: [instance('i-spot'), instance('i-od')] })] });
+    asg
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolves({ AutoScalingGroups: [group('g', { Instances: [instance('i-spot'), instance('i-od')] })] });
     ec2.on(DescribeLaunchTemplateVersionsCommand).resolves({
-      LaunchTemplateVersions: [{ LaunchTemplateData: { InstanceType: 'm5.large', InstanceMarketOptions: { MarketType: 'spot' } } }],
+      LaunchTemplateVersions: [
+        { LaunchTemplateData: { InstanceType: 'm5.large', InstanceMarketOptions: { MarketType: 'spot' } } },
+      ],
     });
     ec2.on(DescribeInstancesCommand).resolves(ec2Instances(['i-spot'], ['i-od']));
 
@@ -216,17 +254,24 @@ describe('AsgNodePoolBackend.getPool', () => {
     ]);
   });
 
-  it.each(['$Latest', '$Default', undefined])('rejects a group that references launch template version %s, naming the group', async (version) => {
-    // Arrange
-    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('pool-a', { LaunchTemplate: { LaunchTemplateId: 'lt-1', Version: version } })] });
+  it.each(['$Latest', '$Default', undefined])(
+    'rejects a group that references launch template version %s, naming the group',
+    async (version) => {
+      // Arrange
+      asg
+        .on(DescribeAutoScalingGroupsCommand)
+        .resolves({
+          AutoScalingGroups: [group('pool-a', { LaunchTemplate: { LaunchTemplateId: 'lt-1', Version: version } })],
+        });
 
-    // Act
-    const act = backend().getPool(cluster, 'default-worker');
+      // Act
+      const act = backend().getPool(cluster, 'default-worker');
 
-    // Assert
-    await expect(act).rejects.toThrow(ConfigError);
-    await expect(act).rejects.toThrow(/Auto Scaling group pool-a references launch template lt-1 with version/);
-  });
+      // Assert
+      await expect(act).rejects.toThrow(ConfigError);
+      await expect(act).rejects.toThrow(/Auto Scaling group pool-a references launch template lt-1 with version/);
+    },
+  );
 
   it('pages through DescribeAutoScalingGroups', async () => {
     // Arrange
@@ -234,7 +279,9 @@ describe('AsgNodePoolBackend.getPool', () => {
       .on(DescribeAutoScalingGroupsCommand)
       .resolvesOnce({ AutoScalingGroups: [group('g1')], NextToken: 'n1' })
       .resolvesOnce({ AutoScalingGroups: [group('g2')] });
-    ec2.on(DescribeLaunchTemplateVersionsCommand).resolves({ LaunchTemplateVersions: [{ LaunchTemplateData: { InstanceType: 'm5.large' } }] });
+    ec2
+      .on(DescribeLaunchTemplateVersionsCommand)
+      .resolves({ LaunchTemplateVersions: [{ LaunchTemplateData: { InstanceType: 'm5.large' } }] });
 
     // Act
     const pool = await backend().getPool(cluster, 'default-worker');
@@ -256,7 +303,12 @@ describe('AsgNodePoolBackend.scale', () => {
   it('adds capacity to the smallest groups in turn and widens MaxSize, touching only changed groups', async () => {
     // Arrange
     asg.on(DescribeAutoScalingGroupsCommand).resolves({
-      AutoScalingGroups: [group('a', { DesiredCapacity: 2 }), group('b', { DesiredCapacity: 1, MaxSize: 1 }), group('c', { DesiredCapacity: 1 }), group('d', { DesiredCapacity: 3 })],
+      AutoScalingGroups: [
+        group('a', { DesiredCapacity: 2 }),
+        group('b', { DesiredCapacity: 1, MaxSize: 1 }),
+        group('c', { DesiredCapacity: 1 }),
+        group('d', { DesiredCapacity: 3 }),
+      ],
     });
     asg.on(UpdateAutoScalingGroupCommand).resolves({});
 
@@ -265,14 +317,28 @@ describe('AsgNodePoolBackend.scale', () => {
 
     // Assert: +3 → b 2, c 2, then a, b, c tie at 2 → a 3
     expect(asg).toHaveReceivedCommandTimes(UpdateAutoScalingGroupCommand, 3);
-    expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, { AutoScalingGroupName: 'a', DesiredCapacity: 3 });
-    expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, { AutoScalingGroupName: 'b', DesiredCapacity: 2, MaxSize: 2 });
-    expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, { AutoScalingGroupName: 'c', DesiredCapacity: 2 });
+    expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, {
+      AutoScalingGroupName: 'a',
+      DesiredCapacity: 3,
+    });
+    expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, {
+      AutoScalingGroupName: 'b',
+      DesiredCapacity: 2,
+      MaxSize: 2,
+    });
+    expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, {
+      AutoScalingGroupName: 'c',
+      DesiredCapacity: 2,
+    });
   });
 
   it('removes capacity from the largest groups and lowers MinSize when needed', async () => {
     // Arrange
-    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 3, MinSize: 3 }), group('b', { DesiredCapacity: 1 })] });
+    asg
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolves({
+        AutoScalingGroups: [group('a', { DesiredCapacity: 3, MinSize: 3 }), group('b', { DesiredCapacity: 1 })],
+      });
     asg.on(UpdateAutoScalingGroupCommand).resolves({});
 
     // Act
@@ -280,7 +346,11 @@ describe('AsgNodePoolBackend.scale', () => {
 
     // Assert
     expect(asg).toHaveReceivedCommandTimes(UpdateAutoScalingGroupCommand, 1);
-    expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, { AutoScalingGroupName: 'a', DesiredCapacity: 1, MinSize: 1 });
+    expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, {
+      AutoScalingGroupName: 'a',
+      DesiredCapacity: 1,
+      MinSize: 1,
+    });
   });
 
   it('fails with NotFoundError for a pool without groups and ValidationError for a negative size', async () => {
@@ -299,7 +369,16 @@ describe('AsgNodePoolBackend.terminate', () => {
 
   it('is a no-op for an instance that is already terminating', async () => {
     asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [{ InstanceId: 'i-1', AutoScalingGroupName: 'a', LifecycleState: 'Terminating:Wait', AvailabilityZone: 'x', HealthStatus: 'Healthy', ProtectedFromScaleIn: false }],
+      AutoScalingInstances: [
+        {
+          InstanceId: 'i-1',
+          AutoScalingGroupName: 'a',
+          LifecycleState: 'Terminating:Wait',
+          AvailabilityZone: 'x',
+          HealthStatus: 'Healthy',
+          ProtectedFromScaleIn: false,
+        },
+      ],
     });
     await backend().terminate(cluster, 'i-1', true);
     expect(asg).toHaveReceivedCommandTimes(TerminateInstanceInAutoScalingGroupCommand, 0);
@@ -308,9 +387,20 @@ describe('AsgNodePoolBackend.terminate', () => {
   it('lowers MinSize before a decrementing terminate would go below it', async () => {
     // Arrange
     asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [{ InstanceId: 'i-1', AutoScalingGroupName: 'a', LifecycleState: 'InService', AvailabilityZone: 'x', HealthStatus: 'Healthy', ProtectedFromScaleIn: false }],
+      AutoScalingInstances: [
+        {
+          InstanceId: 'i-1',
+          AutoScalingGroupName: 'a',
+          LifecycleState: 'InService',
+          AvailabilityZone: 'x',
+          HealthStatus: 'Healthy',
+          ProtectedFromScaleIn: false,
+        },
+      ],
     });
-    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 2, MinSize: 2 })] });
+    asg
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 2, MinSize: 2 })] });
     asg.on(UpdateAutoScalingGroupCommand).resolves({});
     asg.on(TerminateInstanceInAutoScalingGroupCommand).resolves({});
 
@@ -318,17 +408,34 @@ describe('AsgNodePoolBackend.terminate', () => {
     await backend().terminate(cluster, 'i-1', true);
 
     // Assert
-    expect(asg).toHaveReceivedNthCommandWith(3, UpdateAutoScalingGroupCommand, { AutoScalingGroupName: 'a', MinSize: 1 });
-    expect(asg).toHaveReceivedNthCommandWith(4, TerminateInstanceInAutoScalingGroupCommand, { InstanceId: 'i-1', ShouldDecrementDesiredCapacity: true });
+    expect(asg).toHaveReceivedNthCommandWith(3, UpdateAutoScalingGroupCommand, {
+      AutoScalingGroupName: 'a',
+      MinSize: 1,
+    });
+    expect(asg).toHaveReceivedNthCommandWith(4, TerminateInstanceInAutoScalingGroupCommand, {
+      InstanceId: 'i-1',
+      ShouldDecrementDesiredCapacity: true,
+    });
     expect(asg.calls()).toHaveLength(4);
   });
 
   it('terminates without touching MinSize when a replacement is wanted', async () => {
     // Arrange
     asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [{ InstanceId: 'i-1', AutoScalingGroupName: 'a', LifecycleState: 'InService', AvailabilityZone: 'x', HealthStatus: 'Healthy', ProtectedFromScaleIn: false }],
+      AutoScalingInstances: [
+        {
+          InstanceId: 'i-1',
+          AutoScalingGroupName: 'a',
+          LifecycleState: 'InService',
+          AvailabilityZone: 'x',
+          HealthStatus: 'Healthy',
+          ProtectedFromScaleIn: false,
+        },
+      ],
     });
-    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 2, MinSize: 2 })] });
+    asg
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 2, MinSize: 2 })] });
     asg.on(TerminateInstanceInAutoScalingGroupCommand).resolves({});
 
     // Act
@@ -336,15 +443,31 @@ describe('AsgNodePoolBackend.terminate', () => {
 
     // Assert
     expect(asg).toHaveReceivedCommandTimes(UpdateAutoScalingGroupCommand, 0);
-    expect(asg).toHaveReceivedCommandWith(TerminateInstanceInAutoScalingGroupCommand, { InstanceId: 'i-1', ShouldDecrementDesiredCapacity: false });
+    expect(asg).toHaveReceivedCommandWith(TerminateInstanceInAutoScalingGroupCommand, {
+      InstanceId: 'i-1',
+      ShouldDecrementDesiredCapacity: false,
+    });
   });
 
   it('refuses to terminate an instance whose group is not owned by the cluster', async () => {
     // Arrange
     asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [{ InstanceId: 'i-1', AutoScalingGroupName: 'foreign', LifecycleState: 'InService', AvailabilityZone: 'x', HealthStatus: 'Healthy', ProtectedFromScaleIn: false }],
+      AutoScalingInstances: [
+        {
+          InstanceId: 'i-1',
+          AutoScalingGroupName: 'foreign',
+          LifecycleState: 'InService',
+          AvailabilityZone: 'x',
+          HealthStatus: 'Healthy',
+          ProtectedFromScaleIn: false,
+        },
+      ],
     });
-    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('foreign', { Tags: [{ Key: 'kubernetes.io/cluster/other', Value: 'owned' }] })] });
+    asg
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolves({
+        AutoScalingGroups: [group('foreign', { Tags: [{ Key: 'kubernetes.io/cluster/other', Value: 'owned' }] })],
+      });
 
     // Act / Assert
     await expect(backend().terminate(cluster, 'i-1', false)).rejects.toThrow(RolloutError);
@@ -353,10 +476,21 @@ describe('AsgNodePoolBackend.terminate', () => {
 
   it('treats "instance not found" from the terminate call as done', async () => {
     asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [{ InstanceId: 'i-1', AutoScalingGroupName: 'a', LifecycleState: 'InService', AvailabilityZone: 'x', HealthStatus: 'Healthy', ProtectedFromScaleIn: false }],
+      AutoScalingInstances: [
+        {
+          InstanceId: 'i-1',
+          AutoScalingGroupName: 'a',
+          LifecycleState: 'InService',
+          AvailabilityZone: 'x',
+          HealthStatus: 'Healthy',
+          ProtectedFromScaleIn: false,
+        },
+      ],
     });
     asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 3 })] });
-    asg.on(TerminateInstanceInAutoScalingGroupCommand).rejects(sdkError('ValidationError', 'Instance Id not found - No managed instance found for instance ID i-1'));
+    asg
+      .on(TerminateInstanceInAutoScalingGroupCommand)
+      .rejects(sdkError('ValidationError', 'Instance Id not found - No managed instance found for instance ID i-1'));
     await expect(backend().terminate(cluster, 'i-1', true)).resolves.toBeUndefined();
   });
 });
@@ -378,7 +512,9 @@ describe('AsgNodePoolBackend.markForDecommission', () => {
 
     // Assert
     expect(asg).toHaveReceivedCommandTimes(DeleteTagsCommand, 1);
-    expect(asg).toHaveReceivedCommandWith(DeleteTagsCommand, { Tags: [{ ResourceId: 'a', ResourceType: 'auto-scaling-group', Key: 'k8s.io/cluster-autoscaler/enabled' }] });
+    expect(asg).toHaveReceivedCommandWith(DeleteTagsCommand, {
+      Tags: [{ ResourceId: 'a', ResourceType: 'auto-scaling-group', Key: 'k8s.io/cluster-autoscaler/enabled' }],
+    });
     expect(asg).toHaveReceivedCommandTimes(UpdateAutoScalingGroupCommand, 1);
     expect(asg).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, { AutoScalingGroupName: 'a', MinSize: 0 });
   });

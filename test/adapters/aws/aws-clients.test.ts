@@ -19,8 +19,12 @@ beforeEach(() => sts.reset());
 
 describe('awsEndpointFromEnv', () => {
   it('prefers CLM_AWS_ENDPOINT over AWS_ENDPOINT_URL and ignores empty values', () => {
-    expect(awsEndpointFromEnv({ CLM_AWS_ENDPOINT: 'http://127.0.0.1:1', AWS_ENDPOINT_URL: 'http://127.0.0.1:2' })).toBe('http://127.0.0.1:1');
-    expect(awsEndpointFromEnv({ CLM_AWS_ENDPOINT: '', AWS_ENDPOINT_URL: 'http://127.0.0.1:2' })).toBe('http://127.0.0.1:2');
+    expect(awsEndpointFromEnv({ CLM_AWS_ENDPOINT: 'http://127.0.0.1:1', AWS_ENDPOINT_URL: 'http://127.0.0.1:2' })).toBe(
+      'http://127.0.0.1:1',
+    );
+    expect(awsEndpointFromEnv({ CLM_AWS_ENDPOINT: '', AWS_ENDPOINT_URL: 'http://127.0.0.1:2' })).toBe(
+      'http://127.0.0.1:2',
+    );
     expect(awsEndpointFromEnv({})).toBeUndefined();
   });
 });
@@ -28,10 +32,21 @@ describe('awsEndpointFromEnv', () => {
 describe('createAwsClients', () => {
   it('gives every client the endpoint and standard retries with 5 attempts, and S3 path-style URLs', async () => {
     // Act
-    const clients = createAwsClients({ region: 'eu-central-1', endpoint: 'http://127.0.0.1:5000', credentials: STATIC });
+    const clients = createAwsClients({
+      region: 'eu-central-1',
+      endpoint: 'http://127.0.0.1:5000',
+      credentials: STATIC,
+    });
 
     // Assert
-    for (const client of [clients.cloudFormation, clients.autoScaling, clients.ec2, clients.s3, clients.kms, clients.sts]) {
+    for (const client of [
+      clients.cloudFormation,
+      clients.autoScaling,
+      clients.ec2,
+      clients.s3,
+      clients.kms,
+      clients.sts,
+    ]) {
       expect(await client.config.maxAttempts()).toBe(DEFAULT_MAX_ATTEMPTS);
       expect(client.config.retryMode).toBe('standard');
       expect(await client.config.region()).toBe('eu-central-1');
@@ -61,9 +76,19 @@ describe('assumeRoleCredentials', () => {
     // Arrange
     let now = Date.parse('2026-01-01T00:00:00Z');
     sts.on(AssumeRoleCommand).resolves({
-      Credentials: { AccessKeyId: 'ASIA1', SecretAccessKey: 's', SessionToken: 't', Expiration: new Date(now + 60 * 60_000) },
+      Credentials: {
+        AccessKeyId: 'ASIA1',
+        SecretAccessKey: 's',
+        SessionToken: 't',
+        Expiration: new Date(now + 60 * 60_000),
+      },
     });
-    const provider = assumeRoleCredentials(new STSClient({ region: 'eu-central-1', credentials: STATIC }), '123456789012', 'cluster-lifecycle-manager-entrypoint', () => now);
+    const provider = assumeRoleCredentials(
+      new STSClient({ region: 'eu-central-1', credentials: STATIC }),
+      '123456789012',
+      'cluster-lifecycle-manager-entrypoint',
+      () => now,
+    );
 
     // Act
     const first = await provider();
@@ -82,8 +107,22 @@ describe('assumeRoleCredentials', () => {
 
   it('classifies a failed AssumeRole and tries again on the next use', async () => {
     // Arrange
-    sts.on(AssumeRoleCommand).rejectsOnce(sdkError('Throttling', 'Rate exceeded')).resolves({ Credentials: { AccessKeyId: 'A', SecretAccessKey: 'S', SessionToken: 'T', Expiration: new Date(Date.now() + 3_600_000) } });
-    const provider = assumeRoleCredentials(new STSClient({ region: 'eu-central-1', credentials: STATIC }), '123456789012', 'r');
+    sts
+      .on(AssumeRoleCommand)
+      .rejectsOnce(sdkError('Throttling', 'Rate exceeded'))
+      .resolves({
+        Credentials: {
+          AccessKeyId: 'A',
+          SecretAccessKey: 'S',
+          SessionToken: 'T',
+          Expiration: new Date(Date.now() + 3_600_000),
+        },
+      });
+    const provider = assumeRoleCredentials(
+      new STSClient({ region: 'eu-central-1', credentials: STATIC }),
+      '123456789012',
+      'r',
+    );
 
     // Act
     const failure = await provider().catch((e: unknown) => e);
@@ -99,7 +138,11 @@ describe('verifiedCredentials', () => {
   it('fails with "invalid AWS account" when the credentials belong to another account, and remembers it', async () => {
     // Arrange
     sts.on(GetCallerIdentityCommand).resolves({ Account: '999999999999' });
-    const provider = verifiedCredentials(async () => STATIC, '123456789012', new STSClient({ region: 'eu-central-1', credentials: STATIC }));
+    const provider = verifiedCredentials(
+      async () => STATIC,
+      '123456789012',
+      new STSClient({ region: 'eu-central-1', credentials: STATIC }),
+    );
 
     // Act
     const first = await provider().catch((e: unknown) => e);
@@ -107,14 +150,20 @@ describe('verifiedCredentials', () => {
 
     // Assert
     expect(first).toBeInstanceOf(ConfigError);
-    expect((first as Error).message).toBe('invalid AWS account: expected 123456789012, the credentials belong to 999999999999');
+    expect((first as Error).message).toBe(
+      'invalid AWS account: expected 123456789012, the credentials belong to 999999999999',
+    );
     expect(second).toBe(first);
     expect(sts).toHaveReceivedCommandTimes(GetCallerIdentityCommand, 1);
   });
 
   it('checks once and then hands out the credentials', async () => {
     sts.on(GetCallerIdentityCommand).resolves({ Account: '123456789012' });
-    const provider = verifiedCredentials(async () => STATIC, '123456789012', new STSClient({ region: 'eu-central-1', credentials: STATIC }));
+    const provider = verifiedCredentials(
+      async () => STATIC,
+      '123456789012',
+      new STSClient({ region: 'eu-central-1', credentials: STATIC }),
+    );
     await expect(provider()).resolves.toEqual(STATIC);
     await expect(provider()).resolves.toEqual(STATIC);
     expect(sts).toHaveReceivedCommandTimes(GetCallerIdentityCommand, 1);
@@ -124,9 +173,24 @@ describe('verifiedCredentials', () => {
 describe('createAccountClients', () => {
   it('assumes the role, verifies the account, then lets every client use the assumed credentials', async () => {
     // Arrange
-    sts.on(AssumeRoleCommand).resolves({ Credentials: { AccessKeyId: 'ASIAROLE', SecretAccessKey: 's', SessionToken: 't', Expiration: new Date(Date.now() + 3_600_000) } });
+    sts
+      .on(AssumeRoleCommand)
+      .resolves({
+        Credentials: {
+          AccessKeyId: 'ASIAROLE',
+          SecretAccessKey: 's',
+          SessionToken: 't',
+          Expiration: new Date(Date.now() + 3_600_000),
+        },
+      });
     sts.on(GetCallerIdentityCommand).resolves({ Account: '123456789012' });
-    const clients = createAccountClients({ accountId: '123456789012', assumedRole: 'clm', region: 'eu-central-1', credentials: STATIC, endpoint: 'http://127.0.0.1:5000' });
+    const clients = createAccountClients({
+      accountId: '123456789012',
+      assumedRole: 'clm',
+      region: 'eu-central-1',
+      credentials: STATIC,
+      endpoint: 'http://127.0.0.1:5000',
+    });
 
     // Act
     const cfnCredentials = await clients.cloudFormation.config.credentials();

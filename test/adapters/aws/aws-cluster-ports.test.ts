@@ -10,8 +10,20 @@ import { ConfigError } from '../../../lambdas/shared/errors';
 
 function cluster(id: string, infrastructureAccount: string, region = 'eu-central-1'): Cluster {
   return {
-    id, alias: id, localId: id, apiServerUrl: `https://${id}.example.org`, channel: 'stable', configItems: {}, criticalityLevel: 1,
-    environment: 'test', infrastructureAccount, lifecycleStatus: 'ready', nodePools: [], provider: 'zalando-aws', region, status: EMPTY_STATUS,
+    id,
+    alias: id,
+    localId: id,
+    apiServerUrl: `https://${id}.example.org`,
+    channel: 'stable',
+    configItems: {},
+    criticalityLevel: 1,
+    environment: 'test',
+    infrastructureAccount,
+    lifecycleStatus: 'ready',
+    nodePools: [],
+    provider: 'zalando-aws',
+    region,
+    status: EMPTY_STATUS,
   };
 }
 
@@ -22,7 +34,11 @@ describe('awsClusterPortsFactory', () => {
     const factory = awsClusterPortsFactory({
       createClients: (accountId, region) => {
         created.push(`${accountId}/${region}`);
-        return createAwsClients({ region, endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+        return createAwsClients({
+          region,
+          endpoint: 'http://127.0.0.1:9',
+          credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+        });
       },
     });
 
@@ -43,10 +59,16 @@ describe('awsClusterPortsFactory', () => {
   });
 
   it('rejects an infrastructure account that is not aws:<12 digits>, naming the cluster and field', () => {
-    const factory = awsClusterPortsFactory({ createClients: () => { throw new Error('not reached'); } });
+    const factory = awsClusterPortsFactory({
+      createClients: () => {
+        throw new Error('not reached');
+      },
+    });
     const act = () => factory(cluster('c1', 'gcp:123'));
     expect(act).toThrow(ConfigError);
-    expect(act).toThrow('cluster c1, field infrastructure_account: infrastructure_account must look like aws:<12-digit account id>, got "gcp:123"');
+    expect(act).toThrow(
+      'cluster c1, field infrastructure_account: infrastructure_account must look like aws:<12-digit account id>, got "gcp:123"',
+    );
   });
 
   it('names the CLM bucket after account and region', () => {

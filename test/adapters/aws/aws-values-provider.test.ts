@@ -39,7 +39,12 @@ function subnet(id: string, az: string, tags: string[] = [], ipv6?: string): Sub
   };
 }
 
-const VPC = { VpcId: 'vpc-1', CidrBlock: '172.31.0.0/16', IsDefault: true, Ipv6CidrBlockAssociationSet: [{ Ipv6CidrBlock: '2a05:d014::/56' }] };
+const VPC = {
+  VpcId: 'vpc-1',
+  CidrBlock: '172.31.0.0/16',
+  IsDefault: true,
+  Ipv6CidrBlockAssociationSet: [{ Ipv6CidrBlock: '2a05:d014::/56' }],
+};
 const SUBNETS = [
   subnet('subnet-b2', 'eu-central-1b'),
   subnet('subnet-a2', 'eu-central-1a', ['kubernetes.io/role/elb'], '2a05:d014:0:a2::/64'),
@@ -68,12 +73,32 @@ describe('AwsValuesProvider', () => {
       vpc_id: 'vpc-1',
       vpc_ipv4_cidr: '172.31.0.0/16',
       vpc_ipv6_cidrs: '2a05:d014::/56',
-      subnets: { 'eu-central-1a': 'subnet-a1', 'eu-central-1b': 'subnet-b1', 'eu-central-1c': 'subnet-c9', '*': 'subnet-a1,subnet-b1,subnet-c9' },
+      subnets: {
+        'eu-central-1a': 'subnet-a1',
+        'eu-central-1b': 'subnet-b1',
+        'eu-central-1c': 'subnet-c9',
+        '*': 'subnet-a1,subnet-b1,subnet-c9',
+      },
       availability_zones: ['eu-central-1a', 'eu-central-1b', 'eu-central-1c'],
       subnet_ipv6_cidrs: '2a05:d014:0:a1::/64',
-      lb_subnets: { 'eu-central-1a': 'subnet-a2', 'eu-central-1b': 'subnet-b1', 'eu-central-1c': 'subnet-c1', '*': 'subnet-a2,subnet-b1,subnet-c1' },
-      internal_node_subnets: { 'eu-central-1a': 'subnet-a1', 'eu-central-1b': 'subnet-b1', 'eu-central-1c': 'subnet-c9', '*': 'subnet-a1,subnet-b1,subnet-c9' },
-      pod_subnets: { 'eu-central-1a': 'subnet-a1', 'eu-central-1b': 'subnet-b1', 'eu-central-1c': 'subnet-c1', '*': 'subnet-a1,subnet-b1,subnet-c1' },
+      lb_subnets: {
+        'eu-central-1a': 'subnet-a2',
+        'eu-central-1b': 'subnet-b1',
+        'eu-central-1c': 'subnet-c1',
+        '*': 'subnet-a2,subnet-b1,subnet-c1',
+      },
+      internal_node_subnets: {
+        'eu-central-1a': 'subnet-a1',
+        'eu-central-1b': 'subnet-b1',
+        'eu-central-1c': 'subnet-c9',
+        '*': 'subnet-a1,subnet-b1,subnet-c9',
+      },
+      pod_subnets: {
+        'eu-central-1a': 'subnet-a1',
+        'eu-central-1b': 'subnet-b1',
+        'eu-central-1c': 'subnet-c1',
+        '*': 'subnet-a1,subnet-b1,subnet-c1',
+      },
       hosted_zone: 'teapot.example.org',
     });
     expect(ec2).toHaveReceivedCommandWith(DescribeSubnetsCommand, { Filters: [{ Name: 'vpc-id', Values: ['vpc-1'] }] });
@@ -81,7 +106,9 @@ describe('AwsValuesProvider', () => {
 
   it('takes the default VPC when there are several', async () => {
     // Arrange
-    ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [{ VpcId: 'vpc-x', CidrBlock: '10.0.0.0/16', IsDefault: false }, VPC] });
+    ec2
+      .on(DescribeVpcsCommand)
+      .resolves({ Vpcs: [{ VpcId: 'vpc-x', CidrBlock: '10.0.0.0/16', IsDefault: false }, VPC] });
     ec2.on(DescribeSubnetsCommand).resolves({ Subnets: [] });
 
     // Act
@@ -92,8 +119,15 @@ describe('AwsValuesProvider', () => {
   });
 
   it('fails when several VPCs exist and none is the default', async () => {
-    ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [{ VpcId: 'vpc-x', IsDefault: false }, { VpcId: 'vpc-y', IsDefault: false }] });
-    await expect(provider().clusterValues(cluster())).rejects.toThrow(/cannot choose a VPC in eu-central-1: found 2 and none is the default; set config item vpc_id/);
+    ec2.on(DescribeVpcsCommand).resolves({
+      Vpcs: [
+        { VpcId: 'vpc-x', IsDefault: false },
+        { VpcId: 'vpc-y', IsDefault: false },
+      ],
+    });
+    await expect(provider().clusterValues(cluster())).rejects.toThrow(
+      /cannot choose a VPC in eu-central-1: found 2 and none is the default; set config item vpc_id/,
+    );
   });
 
   it('uses config item vpc_id and reports a missing VPC as a ConfigError naming the field', async () => {
@@ -101,11 +135,15 @@ describe('AwsValuesProvider', () => {
     ec2.on(DescribeVpcsCommand).rejects(sdkError('InvalidVpcID.NotFound', "The vpc ID 'vpc-nope' does not exist"));
 
     // Act
-    const error = await provider().clusterValues(cluster({ vpc_id: 'vpc-nope' })).catch((e: unknown) => e);
+    const error = await provider()
+      .clusterValues(cluster({ vpc_id: 'vpc-nope' }))
+      .catch((e: unknown) => e);
 
     // Assert
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe(`cluster aws:123456789012:eu-central-1:kube-1, field config_items.vpc_id: config item vpc_id: VPC vpc-nope does not exist in eu-central-1`);
+    expect((error as Error).message).toBe(
+      `cluster aws:123456789012:eu-central-1:kube-1, field config_items.vpc_id: config item vpc_id: VPC vpc-nope does not exist in eu-central-1`,
+    );
     expect(ec2).toHaveReceivedCommandWith(DescribeVpcsCommand, { VpcIds: ['vpc-nope'] });
   });
 
@@ -116,11 +154,19 @@ describe('AwsValuesProvider', () => {
 
     // Act
     const values = await provider().clusterValues(cluster({ subnets: 'subnet-a2,subnet-b2' }));
-    const error = await provider().clusterValues(cluster({ subnets: 'subnet-a2,subnet-custom,subnet-zz' })).catch((e: unknown) => e);
+    const error = await provider()
+      .clusterValues(cluster({ subnets: 'subnet-a2,subnet-custom,subnet-zz' }))
+      .catch((e: unknown) => e);
 
     // Assert
-    expect(values.subnets).toEqual({ 'eu-central-1a': 'subnet-a2', 'eu-central-1b': 'subnet-b2', '*': 'subnet-a2,subnet-b2' });
-    expect((error as Error).message).toMatch(/config item subnets lists subnet-custom, subnet-zz, not \(non-custom\) subnets of VPC vpc-1/);
+    expect(values.subnets).toEqual({
+      'eu-central-1a': 'subnet-a2',
+      'eu-central-1b': 'subnet-b2',
+      '*': 'subnet-a2,subnet-b2',
+    });
+    expect((error as Error).message).toMatch(
+      /config item subnets lists subnet-custom, subnet-zz, not \(non-custom\) subnets of VPC vpc-1/,
+    );
   });
 
   it('restricts elb, node and internal-node subnets to availability_zones, but not pod subnets', async () => {
@@ -129,7 +175,9 @@ describe('AwsValuesProvider', () => {
     ec2.on(DescribeSubnetsCommand).resolves({ Subnets: SUBNETS });
 
     // Act
-    const values = await provider().clusterValues(cluster({ availability_zones: 'eu-central-1a,eu-central-1c,eu-central-1z' }));
+    const values = await provider().clusterValues(
+      cluster({ availability_zones: 'eu-central-1a,eu-central-1c,eu-central-1z' }),
+    );
 
     // Assert
     expect(values.availability_zones).toEqual(['eu-central-1a', 'eu-central-1c']);
@@ -141,7 +189,9 @@ describe('AwsValuesProvider', () => {
   it('passes load_balancer_certificate through from the config item (no ACM lookup)', async () => {
     ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [VPC] });
     ec2.on(DescribeSubnetsCommand).resolves({ Subnets: [] });
-    const values = await provider().clusterValues(cluster({ load_balancer_certificate: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc' }));
+    const values = await provider().clusterValues(
+      cluster({ load_balancer_certificate: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc' }),
+    );
     expect(values.load_balancer_certificate).toBe('arn:aws:acm:eu-central-1:123456789012:certificate/abc');
   });
 
@@ -156,7 +206,9 @@ describe('AwsValuesProvider', () => {
 
     // Act
     const values = await provider().clusterValues(cluster());
-    const error = await provider().clusterValues(cluster()).catch((e: unknown) => e);
+    const error = await provider()
+      .clusterValues(cluster())
+      .catch((e: unknown) => e);
 
     // Assert
     expect(values.availability_zones).toEqual(['eu-central-1a', 'eu-central-1b']);

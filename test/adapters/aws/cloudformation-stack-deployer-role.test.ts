@@ -17,14 +17,29 @@ const cfn = mockClient(CloudFormationClient);
 const ROLE = 'arn:aws:iam::123456789012:role/ClmWorkflow-ClusterAccessStackRole-1A2B3C';
 const STACK_ID = 'arn:aws:cloudformation:eu-central-1:123456789012:stack/kube-1/0a1b';
 const spec = { name: 'kube-1', templateBody: '{"Resources":{}}', tags: { application: 'kubernetes' } };
-const existing = { Stacks: [{ StackName: 'kube-1', StackId: STACK_ID, StackStatus: 'UPDATE_COMPLETE' as const, CreationTime: new Date(0), EnableTerminationProtection: true }] };
+const existing = {
+  Stacks: [
+    {
+      StackName: 'kube-1',
+      StackId: STACK_ID,
+      StackStatus: 'UPDATE_COMPLETE' as const,
+      CreationTime: new Date(0),
+      EnableTerminationProtection: true,
+    },
+  ],
+};
 
 function deployer(roleArn?: string) {
-  return new CloudFormationStackDeployer(new CloudFormationClient({ region: 'eu-central-1' }), { sleep: async () => undefined, ...(roleArn ? { roleArn } : {}) });
+  return new CloudFormationStackDeployer(new CloudFormationClient({ region: 'eu-central-1' }), {
+    sleep: async () => undefined,
+    ...(roleArn ? { roleArn } : {}),
+  });
 }
 
 /** RoleARN of every call of `command` the mock received. */
-function rolesOf(command: typeof CreateStackCommand | typeof UpdateStackCommand | typeof DeleteStackCommand): unknown[] {
+function rolesOf(
+  command: typeof CreateStackCommand | typeof UpdateStackCommand | typeof DeleteStackCommand,
+): unknown[] {
   return cfn.commandCalls(command).map((call) => (call.args[0].input as { RoleARN?: string }).RoleARN);
 }
 
@@ -58,8 +73,11 @@ describe('CloudFormationStackDeployer with a service role', () => {
   it('passes RoleARN on both DeleteStack calls when termination protection had to be lifted first', async () => {
     // Arrange
     cfn.on(DescribeStacksCommand).resolves(existing);
-    cfn.on(DeleteStackCommand)
-      .rejectsOnce(sdkError('ValidationError', 'Stack [kube-1] cannot be deleted while TerminationProtection is enabled'))
+    cfn
+      .on(DeleteStackCommand)
+      .rejectsOnce(
+        sdkError('ValidationError', 'Stack [kube-1] cannot be deleted while TerminationProtection is enabled'),
+      )
       .resolves({});
     cfn.on(UpdateTerminationProtectionCommand).resolves({ StackId: STACK_ID });
 
@@ -85,7 +103,13 @@ describe('CloudFormationStackDeployer with a service role', () => {
     await plain.delete('kube-1');
 
     // Assert
-    expect(cfn.calls().map((call) => Object.keys(call.args[0].input as object).includes('RoleARN'))).not.toContain(true);
-    expect([cfn.commandCalls(CreateStackCommand).length, cfn.commandCalls(UpdateStackCommand).length, cfn.commandCalls(DeleteStackCommand).length]).toEqual([1, 1, 1]);
+    expect(cfn.calls().map((call) => Object.keys(call.args[0].input as object).includes('RoleARN'))).not.toContain(
+      true,
+    );
+    expect([
+      cfn.commandCalls(CreateStackCommand).length,
+      cfn.commandCalls(UpdateStackCommand).length,
+      cfn.commandCalls(DeleteStackCommand).length,
+    ]).toEqual([1, 1, 1]);
   });
 });

@@ -12,23 +12,47 @@ import {
 import type { Stack } from '@aws-sdk/client-cloudformation';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import { CloudFormationStackDeployer, MAX_INLINE_TEMPLATE_BYTES } from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import {
+  CloudFormationStackDeployer,
+  MAX_INLINE_TEMPLATE_BYTES,
+} from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
 import type { ArtifactStore } from '../../../lambdas/ports/artifact-store';
-import { ClmError, ConfigError, StackBusyError, StackFailedError, ThrottledError, TransientApiError } from '../../../lambdas/shared/errors';
+import {
+  ClmError,
+  ConfigError,
+  StackBusyError,
+  StackFailedError,
+  ThrottledError,
+  TransientApiError,
+} from '../../../lambdas/shared/errors';
 import { networkError, sdkError } from './sdk-errors';
 
 const cfn = mockClient(CloudFormationClient);
 const STACK_ID = 'arn:aws:cloudformation:eu-central-1:123456789012:stack/kube-1/0a1b';
-const spec = { name: 'kube-1', templateBody: '{"Resources":{}}', tags: { 'kubernetes.io/cluster/aws:123:eu-central-1:kube-1': 'owned', application: 'kubernetes' } };
+const spec = {
+  name: 'kube-1',
+  templateBody: '{"Resources":{}}',
+  tags: { 'kubernetes.io/cluster/aws:123:eu-central-1:kube-1': 'owned', application: 'kubernetes' },
+};
 
 function stack(overrides: Partial<Stack> = {}): Stack {
-  return { StackName: 'kube-1', StackId: STACK_ID, StackStatus: 'UPDATE_COMPLETE', CreationTime: new Date('2026-01-01T00:00:00Z'), EnableTerminationProtection: true, ...overrides };
+  return {
+    StackName: 'kube-1',
+    StackId: STACK_ID,
+    StackStatus: 'UPDATE_COMPLETE',
+    CreationTime: new Date('2026-01-01T00:00:00Z'),
+    EnableTerminationProtection: true,
+    ...overrides,
+  };
 }
 
 const missing = () => sdkError('ValidationError', 'Stack with id kube-1 does not exist');
 
 function deployer(options: ConstructorParameters<typeof CloudFormationStackDeployer>[1] = {}) {
-  return new CloudFormationStackDeployer(new CloudFormationClient({ region: 'eu-central-1' }), { sleep: async () => undefined, ...options });
+  return new CloudFormationStackDeployer(new CloudFormationClient({ region: 'eu-central-1' }), {
+    sleep: async () => undefined,
+    ...options,
+  });
 }
 
 beforeEach(() => cfn.reset());
@@ -89,7 +113,10 @@ describe('CloudFormationStackDeployer.deploy', () => {
     await deployer().deploy(spec);
 
     // Assert
-    expect(cfn).toHaveReceivedNthCommandWith(2, UpdateTerminationProtectionCommand, { StackName: 'kube-1', EnableTerminationProtection: true });
+    expect(cfn).toHaveReceivedNthCommandWith(2, UpdateTerminationProtectionCommand, {
+      StackName: 'kube-1',
+      EnableTerminationProtection: true,
+    });
     expect(cfn).toHaveReceivedNthSpecificCommandWith(1, UpdateStackCommand, { StackName: 'kube-1' });
   });
 
@@ -119,12 +146,17 @@ describe('CloudFormationStackDeployer.deploy', () => {
 
   it('turns "is in UPDATE_IN_PROGRESS state" from UpdateStack into StackBusyError and keeps the cause', async () => {
     // Arrange
-    const refusal = sdkError('ValidationError', `Stack:${STACK_ID} is in UPDATE_IN_PROGRESS state and can not be updated.`);
+    const refusal = sdkError(
+      'ValidationError',
+      `Stack:${STACK_ID} is in UPDATE_IN_PROGRESS state and can not be updated.`,
+    );
     cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack()] });
     cfn.on(UpdateStackCommand).rejects(refusal);
 
     // Act
-    const error = await deployer().deploy(spec).catch((e: unknown) => e);
+    const error = await deployer()
+      .deploy(spec)
+      .catch((e: unknown) => e);
 
     // Assert
     expect(error).toBeInstanceOf(StackBusyError);
@@ -136,10 +168,14 @@ describe('CloudFormationStackDeployer.deploy', () => {
   it('reports a stack stuck in ROLLBACK_COMPLETE as StackFailedError', async () => {
     // Arrange
     cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ StackStatus: 'ROLLBACK_COMPLETE' })] });
-    cfn.on(UpdateStackCommand).rejects(sdkError('ValidationError', `Stack:${STACK_ID} is in ROLLBACK_COMPLETE state and can not be updated.`));
+    cfn
+      .on(UpdateStackCommand)
+      .rejects(sdkError('ValidationError', `Stack:${STACK_ID} is in ROLLBACK_COMPLETE state and can not be updated.`));
 
     // Act
-    const error = await deployer().deploy(spec).catch((e: unknown) => e);
+    const error = await deployer()
+      .deploy(spec)
+      .catch((e: unknown) => e);
 
     // Assert
     expect(error).toBeInstanceOf(StackFailedError);
@@ -178,7 +214,9 @@ describe('CloudFormationStackDeployer.deploy', () => {
     cfn.on(DescribeStacksCommand).rejects(raw);
 
     // Act
-    const error = await deployer().deploy(spec).catch((e: unknown) => e);
+    const error = await deployer()
+      .deploy(spec)
+      .catch((e: unknown) => e);
 
     // Assert
     expect(error).toBeInstanceOf(expected);
@@ -191,7 +229,9 @@ describe('CloudFormationStackDeployer.deploy', () => {
     cfn.on(DescribeStacksCommand).rejects(sdkError('AccessDenied', 'User is not authorized', 403));
 
     // Act
-    const error = await deployer().deploy(spec).catch((e: unknown) => e);
+    const error = await deployer()
+      .deploy(spec)
+      .catch((e: unknown) => e);
 
     // Assert
     expect(error).toBeInstanceOf(ClmError);
@@ -202,7 +242,11 @@ describe('CloudFormationStackDeployer.deploy', () => {
   it('uploads templates over 51,200 bytes and passes a TemplateURL', async () => {
     // Arrange
     const put = jest.fn(async () => undefined);
-    const store: ArtifactStore = { put, get: async () => undefined, urlFor: (key) => `https://bucket.s3.eu-central-1.amazonaws.com/${key}` };
+    const store: ArtifactStore = {
+      put,
+      get: async () => undefined,
+      urlFor: (key) => `https://bucket.s3.eu-central-1.amazonaws.com/${key}`,
+    };
     const big = { ...spec, templateBody: `{"Description":"${'x'.repeat(MAX_INLINE_TEMPLATE_BYTES)}"}` };
     cfn.on(DescribeStacksCommand).rejects(missing());
     cfn.on(CreateStackCommand).resolves({});
@@ -214,7 +258,9 @@ describe('CloudFormationStackDeployer.deploy', () => {
     expect(put).toHaveBeenCalledTimes(1);
     const [[key]] = put.mock.calls as unknown as [[string, string]];
     expect(key).toMatch(/^templates\/kube-1\/[0-9a-f]{64}\.template$/);
-    expect(cfn).toHaveReceivedCommandWith(CreateStackCommand, { TemplateURL: `https://bucket.s3.eu-central-1.amazonaws.com/${key}` });
+    expect(cfn).toHaveReceivedCommandWith(CreateStackCommand, {
+      TemplateURL: `https://bucket.s3.eu-central-1.amazonaws.com/${key}`,
+    });
     expect(cfn.commandCalls(CreateStackCommand)[0].args[0].input.TemplateBody).toBeUndefined();
   });
 
@@ -224,7 +270,11 @@ describe('CloudFormationStackDeployer.deploy', () => {
     const big = { ...spec, templateBody: 'x'.repeat(MAX_INLINE_TEMPLATE_BYTES + 1) };
 
     // Act / Assert
-    await expect(deployer().deploy(big)).rejects.toThrow(new ConfigError(`The template of stack kube-1 is 51201 bytes, over CloudFormation's 51200-byte limit for inline templates, and no template bucket is configured`));
+    await expect(deployer().deploy(big)).rejects.toThrow(
+      new ConfigError(
+        `The template of stack kube-1 is 51201 bytes, over CloudFormation's 51200-byte limit for inline templates, and no template bucket is configured`,
+      ),
+    );
     expect(cfn).toHaveReceivedCommandTimes(CreateStackCommand, 0);
   });
 });
@@ -291,7 +341,9 @@ describe('CloudFormationStackDeployer.delete', () => {
     cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack()] });
     cfn
       .on(DeleteStackCommand)
-      .rejectsOnce(sdkError('ValidationError', 'Stack [kube-1] cannot be deleted while TerminationProtection is enabled'))
+      .rejectsOnce(
+        sdkError('ValidationError', 'Stack [kube-1] cannot be deleted while TerminationProtection is enabled'),
+      )
       .resolves({});
     cfn.on(UpdateTerminationProtectionCommand).resolves({});
 
@@ -300,7 +352,10 @@ describe('CloudFormationStackDeployer.delete', () => {
 
     // Assert
     expect(result).toEqual({ result: 'STARTED' });
-    expect(cfn).toHaveReceivedCommandWith(UpdateTerminationProtectionCommand, { StackName: STACK_ID, EnableTerminationProtection: false });
+    expect(cfn).toHaveReceivedCommandWith(UpdateTerminationProtectionCommand, {
+      StackName: STACK_ID,
+      EnableTerminationProtection: false,
+    });
     expect(cfn).toHaveReceivedCommandTimes(DeleteStackCommand, 2);
   });
 
@@ -315,7 +370,11 @@ describe('CloudFormationStackDeployer.list', () => {
   it('pages through DescribeStacks and keeps stacks carrying every tag (* = any value)', async () => {
     // Arrange
     const tagged = (name: string, tags: Record<string, string>, status = 'CREATE_COMPLETE'): Stack =>
-      stack({ StackName: name, StackStatus: status as Stack['StackStatus'], Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) });
+      stack({
+        StackName: name,
+        StackStatus: status as Stack['StackStatus'],
+        Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+      });
     cfn
       .on(DescribeStacksCommand)
       .resolvesOnce({
@@ -355,12 +414,22 @@ describe('CloudFormationStackDeployer.plan', () => {
       .resolvesOnce({ Status: 'CREATE_IN_PROGRESS' })
       .resolvesOnce({
         Status: 'CREATE_COMPLETE',
-        Changes: [{ Type: 'Resource', ResourceChange: { Action: 'Add', LogicalResourceId: 'Topic', ResourceType: 'AWS::SNS::Topic' } }],
+        Changes: [
+          {
+            Type: 'Resource',
+            ResourceChange: { Action: 'Add', LogicalResourceId: 'Topic', ResourceType: 'AWS::SNS::Topic' },
+          },
+        ],
         NextToken: 't2',
       })
       .resolvesOnce({
         Status: 'CREATE_COMPLETE',
-        Changes: [{ Type: 'Resource', ResourceChange: { Action: 'Add', LogicalResourceId: 'Role', ResourceType: 'AWS::IAM::Role' } }],
+        Changes: [
+          {
+            Type: 'Resource',
+            ResourceChange: { Action: 'Add', LogicalResourceId: 'Role', ResourceType: 'AWS::IAM::Role' },
+          },
+        ],
       });
     cfn.on(DeleteStackCommand).resolves({});
 
@@ -375,9 +444,16 @@ describe('CloudFormationStackDeployer.plan', () => {
         { action: 'Add', logicalId: 'Role', resourceType: 'AWS::IAM::Role' },
       ],
     });
-    expect(cfn).toHaveReceivedCommandWith(CreateChangeSetCommand, { StackName: 'kube-1', ChangeSetType: 'CREATE', Capabilities: ['CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] });
+    expect(cfn).toHaveReceivedCommandWith(CreateChangeSetCommand, {
+      StackName: 'kube-1',
+      ChangeSetType: 'CREATE',
+      Capabilities: ['CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'],
+    });
     expect(sleeps).toEqual([7, 7]);
-    expect(cfn).toHaveReceivedNthSpecificCommandWith(4, DescribeChangeSetCommand, { ChangeSetName: 'cs-arn', NextToken: 't2' });
+    expect(cfn).toHaveReceivedNthSpecificCommandWith(4, DescribeChangeSetCommand, {
+      ChangeSetName: 'cs-arn',
+      NextToken: 't2',
+    });
     expect(cfn).toHaveReceivedCommandWith(DeleteStackCommand, { StackName: STACK_ID });
     expect(cfn).toHaveReceivedCommandTimes(DeleteChangeSetCommand, 0);
   });
@@ -388,7 +464,8 @@ describe('CloudFormationStackDeployer.plan', () => {
     cfn.on(CreateChangeSetCommand).resolves({ Id: 'cs-arn', StackId: STACK_ID });
     cfn.on(DescribeChangeSetCommand).resolves({
       Status: 'FAILED',
-      StatusReason: "The submitted information didn't contain changes. Submit different information to create a change set.",
+      StatusReason:
+        "The submitted information didn't contain changes. Submit different information to create a change set.",
     });
     cfn.on(DeleteChangeSetCommand).resolves({});
 
@@ -406,7 +483,9 @@ describe('CloudFormationStackDeployer.plan', () => {
     // Arrange
     cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack()] });
     cfn.on(CreateChangeSetCommand).resolves({ Id: 'cs-arn' });
-    cfn.on(DescribeChangeSetCommand).resolves({ Status: 'FAILED', StatusReason: 'Template format error: Unresolved resource dependencies [X]' });
+    cfn
+      .on(DescribeChangeSetCommand)
+      .resolves({ Status: 'FAILED', StatusReason: 'Template format error: Unresolved resource dependencies [X]' });
     cfn.on(DeleteChangeSetCommand).resolves({});
 
     // Act
@@ -422,7 +501,17 @@ describe('CloudFormationStackDeployer.plan', () => {
     // Arrange
     cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack()] });
     cfn.on(CreateChangeSetCommand).resolves({ Id: 'cs-arn' });
-    cfn.on(DescribeChangeSetCommand).resolves({ Status: 'CREATE_IN_PROGRESS', Changes: [{ Type: 'Resource', ResourceChange: { Action: 'Modify', LogicalResourceId: 'A', ResourceType: 'T', Replacement: 'True' } }] });
+    cfn
+      .on(DescribeChangeSetCommand)
+      .resolves({
+        Status: 'CREATE_IN_PROGRESS',
+        Changes: [
+          {
+            Type: 'Resource',
+            ResourceChange: { Action: 'Modify', LogicalResourceId: 'A', ResourceType: 'T', Replacement: 'True' },
+          },
+        ],
+      });
     cfn.on(DeleteChangeSetCommand).resolves({});
 
     // Act
@@ -440,7 +529,17 @@ describe('CloudFormationStackDeployer.plan', () => {
     cfn.on(CreateChangeSetCommand).resolves({ Id: 'cs-arn' });
     cfn.on(DescribeChangeSetCommand).resolves({
       Status: 'CREATE_COMPLETE',
-      Changes: [{ Type: 'Resource', ResourceChange: { Action: 'Modify', LogicalResourceId: 'LaunchTemplate', ResourceType: 'AWS::EC2::LaunchTemplate', Replacement: 'Conditional' } }],
+      Changes: [
+        {
+          Type: 'Resource',
+          ResourceChange: {
+            Action: 'Modify',
+            LogicalResourceId: 'LaunchTemplate',
+            ResourceType: 'AWS::EC2::LaunchTemplate',
+            Replacement: 'Conditional',
+          },
+        },
+      ],
     });
     cfn.on(DeleteChangeSetCommand).resolves({});
 
@@ -448,6 +547,13 @@ describe('CloudFormationStackDeployer.plan', () => {
     const plan = await deployer().plan(spec);
 
     // Assert
-    expect(plan.changes).toEqual([{ action: 'Modify', logicalId: 'LaunchTemplate', resourceType: 'AWS::EC2::LaunchTemplate', replacement: 'Conditional' }]);
+    expect(plan.changes).toEqual([
+      {
+        action: 'Modify',
+        logicalId: 'LaunchTemplate',
+        resourceType: 'AWS::EC2::LaunchTemplate',
+        replacement: 'Conditional',
+      },
+    ]);
   });
 });

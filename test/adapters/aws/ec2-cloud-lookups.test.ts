@@ -23,17 +23,28 @@ describe('Ec2CloudLookups.amiId', () => {
     // Assert
     expect([first, second]).toEqual(['ami-123', 'ami-123']);
     expect(ec2).toHaveReceivedCommandTimes(DescribeImagesCommand, 1);
-    expect(ec2).toHaveReceivedCommandWith(DescribeImagesCommand, { Owners: ['861068367966'], Filters: [{ Name: 'name', Values: ['kube-node-1.32'] }] });
+    expect(ec2).toHaveReceivedCommandWith(DescribeImagesCommand, {
+      Owners: ['861068367966'],
+      Filters: [{ Name: 'name', Values: ['kube-node-1.32'] }],
+    });
   });
 
-  it.each([[[]], [[{ ImageId: 'ami-1' }, { ImageId: 'ami-2' }]]])('fails unless exactly one image matches (%j)', async (images) => {
-    ec2.on(DescribeImagesCommand).resolves({ Images: images });
-    await expect(lookups().amiId('x', '1')).rejects.toThrow(new ConfigError(`amiID: expected exactly one image named x owned by 1, found ${images.length}`));
-  });
+  it.each([[[]], [[{ ImageId: 'ami-1' }, { ImageId: 'ami-2' }]]])(
+    'fails unless exactly one image matches (%j)',
+    async (images) => {
+      ec2.on(DescribeImagesCommand).resolves({ Images: images });
+      await expect(lookups().amiId('x', '1')).rejects.toThrow(
+        new ConfigError(`amiID: expected exactly one image named x owned by 1, found ${images.length}`),
+      );
+    },
+  );
 
   it('retries a failed lookup on the next call instead of caching the failure', async () => {
     // Arrange
-    ec2.on(DescribeImagesCommand).rejectsOnce(sdkError('RequestLimitExceeded', 'slow down', 503)).resolves({ Images: [{ ImageId: 'ami-9' }] });
+    ec2
+      .on(DescribeImagesCommand)
+      .rejectsOnce(sdkError('RequestLimitExceeded', 'slow down', 503))
+      .resolves({ Images: [{ ImageId: 'ami-9' }] });
     const subject = lookups();
 
     // Act
@@ -61,7 +72,14 @@ describe('Ec2CloudLookups.instanceType', () => {
       ],
     });
     ec2.on(DescribeInstanceTypesCommand, { InstanceTypes: ['m6g.xlarge'] }).resolves({
-      InstanceTypes: [{ InstanceType: 'm6g.xlarge', VCpuInfo: { DefaultVCpus: 4 }, MemoryInfo: { SizeInMiB: 16384 }, ProcessorInfo: { SupportedArchitectures: ['arm64'] } }],
+      InstanceTypes: [
+        {
+          InstanceType: 'm6g.xlarge',
+          VCpuInfo: { DefaultVCpus: 4 },
+          MemoryInfo: { SizeInMiB: 16384 },
+          ProcessorInfo: { SupportedArchitectures: ['arm64'] },
+        },
+      ],
     });
     const subject = lookups();
 
@@ -71,18 +89,38 @@ describe('Ec2CloudLookups.instanceType', () => {
     await subject.instanceType('m5d.large');
 
     // Assert
-    expect(m5d).toEqual({ instanceType: 'm5d.large', vcpu: 2, memoryMiB: 8192, architecture: 'amd64', instanceStorageGiB: 75 });
-    expect(m6g).toEqual({ instanceType: 'm6g.xlarge', vcpu: 4, memoryMiB: 16384, architecture: 'arm64', instanceStorageGiB: 0 });
+    expect(m5d).toEqual({
+      instanceType: 'm5d.large',
+      vcpu: 2,
+      memoryMiB: 8192,
+      architecture: 'amd64',
+      instanceStorageGiB: 75,
+    });
+    expect(m6g).toEqual({
+      instanceType: 'm6g.xlarge',
+      vcpu: 4,
+      memoryMiB: 16384,
+      architecture: 'arm64',
+      instanceStorageGiB: 0,
+    });
     expect(ec2).toHaveReceivedCommandTimes(DescribeInstanceTypesCommand, 2);
   });
 
   it('reports an unknown type as a ConfigError naming it', async () => {
-    ec2.on(DescribeInstanceTypesCommand).rejects(sdkError('InvalidInstanceType', 'The following supplied instance types do not exist: [m9.nope]'));
+    ec2
+      .on(DescribeInstanceTypesCommand)
+      .rejects(sdkError('InvalidInstanceType', 'The following supplied instance types do not exist: [m9.nope]'));
     await expect(lookups().instanceType('m9.nope')).rejects.toThrow(/^unknown instance type m9.nope$/);
   });
 
   it('rejects types without an amd64 or arm64 architecture', async () => {
-    ec2.on(DescribeInstanceTypesCommand).resolves({ InstanceTypes: [{ InstanceType: 'mac1.metal', ProcessorInfo: { SupportedArchitectures: ['x86_64_mac'] } }] });
-    await expect(lookups().instanceType('mac1.metal')).rejects.toThrow(/no supported architecture \(amd64 or arm64\): x86_64_mac/);
+    ec2
+      .on(DescribeInstanceTypesCommand)
+      .resolves({
+        InstanceTypes: [{ InstanceType: 'mac1.metal', ProcessorInfo: { SupportedArchitectures: ['x86_64_mac'] } }],
+      });
+    await expect(lookups().instanceType('mac1.metal')).rejects.toThrow(
+      /no supported architecture \(amd64 or arm64\): x86_64_mac/,
+    );
   });
 });

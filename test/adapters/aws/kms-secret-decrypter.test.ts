@@ -36,11 +36,15 @@ describe('KmsSecretDecrypter', () => {
     kms.on(DecryptCommand).rejects(sdkError('InvalidCiphertextException', `bad ciphertext ${ciphertext}`));
 
     // Act
-    const error = (await decrypter().decrypt(ciphertext).catch((e: unknown) => e)) as Error;
+    const error = (await decrypter()
+      .decrypt(ciphertext)
+      .catch((e: unknown) => e)) as Error;
 
     // Assert
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.message).toBe('KMS Decrypt failed: InvalidCiphertextException (is the value encrypted with a key this role may use?)');
+    expect(error.message).toBe(
+      'KMS Decrypt failed: InvalidCiphertextException (is the value encrypted with a key this role may use?)',
+    );
     expect(error.message).not.toContain(ciphertext);
   });
 

@@ -20,25 +20,40 @@ describe('S3ArtifactStore', () => {
     await store.put('kube-1/abc.json', '{"a":1}');
 
     // Assert
-    expect(s3).toHaveReceivedCommandWith(PutObjectCommand, { Bucket: 'clm-artifacts', Key: 'renders/kube-1/abc.json', Body: '{"a":1}' });
+    expect(s3).toHaveReceivedCommandWith(PutObjectCommand, {
+      Bucket: 'clm-artifacts',
+      Key: 'renders/kube-1/abc.json',
+      Body: '{"a":1}',
+    });
   });
 
   it('creates a missing bucket once when asked to, then puts again', async () => {
     // Arrange
-    s3.on(PutObjectCommand).rejectsOnce(sdkError('NoSuchBucket', 'The specified bucket does not exist', 404)).resolves({});
+    s3.on(PutObjectCommand)
+      .rejectsOnce(sdkError('NoSuchBucket', 'The specified bucket does not exist', 404))
+      .resolves({});
     s3.on(CreateBucketCommand).resolves({});
-    const store = new S3ArtifactStore(client, { bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1', region: 'eu-central-1', createBucketIfMissing: true });
+    const store = new S3ArtifactStore(client, {
+      bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1',
+      region: 'eu-central-1',
+      createBucketIfMissing: true,
+    });
 
     // Act
     await store.put('t.template', 'x');
 
     // Assert
-    expect(s3).toHaveReceivedCommandWith(CreateBucketCommand, { Bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1', CreateBucketConfiguration: { LocationConstraint: 'eu-central-1' } });
+    expect(s3).toHaveReceivedCommandWith(CreateBucketCommand, {
+      Bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1',
+      CreateBucketConfiguration: { LocationConstraint: 'eu-central-1' },
+    });
     expect(s3).toHaveReceivedCommandTimes(PutObjectCommand, 2);
   });
 
   it('sends no LocationConstraint in us-east-1 and accepts a bucket already owned', async () => {
-    s3.on(PutObjectCommand).rejectsOnce(sdkError('NoSuchBucket', 'missing', 404)).resolves({});
+    s3.on(PutObjectCommand)
+      .rejectsOnce(sdkError('NoSuchBucket', 'missing', 404))
+      .resolves({});
     s3.on(CreateBucketCommand).rejects(sdkError('BucketAlreadyOwnedByYou', 'yours', 409));
     await new S3ArtifactStore(client, { bucket: 'b', region: 'us-east-1', createBucketIfMissing: true }).put('k', 'v');
     expect(s3.commandCalls(CreateBucketCommand)[0].args[0].input.CreateBucketConfiguration).toBeUndefined();
@@ -47,13 +62,19 @@ describe('S3ArtifactStore', () => {
 
   it('does not create buckets unless asked to', async () => {
     s3.on(PutObjectCommand).rejects(sdkError('NoSuchBucket', 'missing', 404));
-    await expect(new S3ArtifactStore(client, { bucket: 'b', region: 'eu-central-1' }).put('k', 'v')).rejects.toThrow(/S3 PutObject s3:\/\/b\/k: NoSuchBucket/);
+    await expect(new S3ArtifactStore(client, { bucket: 'b', region: 'eu-central-1' }).put('k', 'v')).rejects.toThrow(
+      /S3 PutObject s3:\/\/b\/k: NoSuchBucket/,
+    );
     expect(s3).toHaveReceivedCommandTimes(CreateBucketCommand, 0);
   });
 
   it('gets text back and returns undefined for a missing key', async () => {
     // Arrange
-    s3.on(GetObjectCommand, { Key: 'kube-1/abc.json' }).resolves({ Body: { transformToString: async (encoding?: string) => Buffer.from('hällo').toString(encoding as BufferEncoding) } as never });
+    s3.on(GetObjectCommand, { Key: 'kube-1/abc.json' }).resolves({
+      Body: {
+        transformToString: async (encoding?: string) => Buffer.from('hällo').toString(encoding as BufferEncoding),
+      } as never,
+    });
     s3.on(GetObjectCommand, { Key: 'nope' }).rejects(sdkError('NoSuchKey', 'The specified key does not exist.', 404));
     const store = new S3ArtifactStore(client, { bucket: 'b', region: 'eu-central-1' });
 
@@ -63,7 +84,9 @@ describe('S3ArtifactStore', () => {
   });
 
   it('classifies other failures and names the object', async () => {
-    s3.on(GetObjectCommand).rejectsOnce(sdkError('AccessDenied', 'Access Denied', 403)).rejectsOnce(sdkError('SlowDown', 'Please reduce your request rate.', 503));
+    s3.on(GetObjectCommand)
+      .rejectsOnce(sdkError('AccessDenied', 'Access Denied', 403))
+      .rejectsOnce(sdkError('SlowDown', 'Please reduce your request rate.', 503));
     const store = new S3ArtifactStore(client, { bucket: 'b', region: 'eu-central-1' });
     const denied = await store.get('k').catch((e: unknown) => e);
     const slow = await store.get('k').catch((e: unknown) => e);
@@ -74,9 +97,19 @@ describe('S3ArtifactStore', () => {
   });
 
   it('builds virtual-hosted URLs on AWS and path-style AWS URLs (which moto parses) when an endpoint is set, encoding the key', () => {
-    const aws = new S3ArtifactStore(client, { bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1', prefix: 'templates/', region: 'eu-central-1' });
-    const moto = new S3ArtifactStore(client, { bucket: 'b', region: 'eu-central-1', endpoint: 'http://127.0.0.1:5000/' });
-    expect(aws.urlFor('kube 1/x.template')).toBe('https://cluster-lifecycle-manager-123456789012-eu-central-1.s3.eu-central-1.amazonaws.com/templates/kube%201/x.template');
+    const aws = new S3ArtifactStore(client, {
+      bucket: 'cluster-lifecycle-manager-123456789012-eu-central-1',
+      prefix: 'templates/',
+      region: 'eu-central-1',
+    });
+    const moto = new S3ArtifactStore(client, {
+      bucket: 'b',
+      region: 'eu-central-1',
+      endpoint: 'http://127.0.0.1:5000/',
+    });
+    expect(aws.urlFor('kube 1/x.template')).toBe(
+      'https://cluster-lifecycle-manager-123456789012-eu-central-1.s3.eu-central-1.amazonaws.com/templates/kube%201/x.template',
+    );
     expect(moto.urlFor('a/b.template')).toBe('https://s3.eu-central-1.amazonaws.com/b/a/b.template');
   });
 });

@@ -1,7 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configSourcesFromFlags, createConfigSources } from '../../../lambdas/adapters/config-source/create-config-sources';
+import {
+  configSourcesFromFlags,
+  createConfigSources,
+} from '../../../lambdas/adapters/config-source/create-config-sources';
 import { DirectorySource } from '../../../lambdas/adapters/config-source/directory-source';
 import { GitSource } from '../../../lambdas/adapters/config-source/git-source';
 import { ConfigError, ValidationError } from '../../../lambdas/shared/errors';
@@ -37,14 +40,20 @@ describe('createConfigSources', () => {
 
   it('refuses a directory that does not exist, at once', () => {
     expect(() => createConfigSources([{ name: 'x', kind: 'dir', location: 'nope' }], { cwd })).toThrow(ConfigError);
-    expect(() => createConfigSources([{ name: 'x', kind: 'dir', location: 'nope' }], { cwd })).toThrow(/^config source x: nope \(.*nope\) is not a directory$/);
+    expect(() => createConfigSources([{ name: 'x', kind: 'dir', location: 'nope' }], { cwd })).toThrow(
+      /^config source x: nope \(.*nope\) is not a directory$/,
+    );
   });
 
   it('refuses ssh git URLs', () => {
-    expect(() => configSourcesFromFlags({ configSources: ['main:git:git@github.com:org/repo.git'] }, { cwd })).toThrow(/is not an http\(s\) URL/);
+    expect(() => configSourcesFromFlags({ configSources: ['main:git:git@github.com:org/repo.git'] }, { cwd })).toThrow(
+      /is not an http\(s\) URL/,
+    );
   });
 
   it('passes flag errors through as usage errors', () => {
-    expect(() => configSourcesFromFlags({ directory: 'config', configSources: ['a:dir:config'] }, { cwd })).toThrow(ValidationError);
+    expect(() => configSourcesFromFlags({ directory: 'config', configSources: ['a:dir:config'] }, { cwd })).toThrow(
+      ValidationError,
+    );
   });
 });

@@ -56,7 +56,11 @@ describe('DirectorySource', () => {
 
     expect(snapshot.sourceName).toBe('main');
     expect(snapshot.version).toBe(version);
-    expect([...snapshot.files.keys()].sort()).toEqual(['cluster/cluster.yaml', 'cluster/config-defaults.yaml', 'cluster/manifests/01-a/deployment.yaml']);
+    expect([...snapshot.files.keys()].sort()).toEqual([
+      'cluster/cluster.yaml',
+      'cluster/config-defaults.yaml',
+      'cluster/manifests/01-a/deployment.yaml',
+    ]);
     expect(snapshot.files.get('cluster/config-defaults.yaml')).toBe('foo: bar\n');
   });
 
@@ -86,11 +90,15 @@ describe('DirectorySource', () => {
     const version = await source.resolveVersion('main');
     write('cluster/cluster.yaml', 'Resources: {changed: true}\n');
     await expect(source.checkout(version)).rejects.toThrow(ConfigError);
-    await expect(source.checkout(version)).rejects.toThrow(new RegExp(`^config source main \\(\\./config\\): the directory changed after version ${version} was resolved`));
+    await expect(source.checkout(version)).rejects.toThrow(
+      new RegExp(`^config source main \\(\\./config\\): the directory changed after version ${version} was resolved`),
+    );
   });
 
   it('names the source and path when the directory is missing', async () => {
     const missing = new DirectorySource({ name: 'extra', path: join(root, 'nope'), displayPath: 'nope' });
-    await expect(missing.resolveVersion('main')).rejects.toThrow(/^config source extra: cannot read nope \(.*nope\): no such directory$/);
+    await expect(missing.resolveVersion('main')).rejects.toThrow(
+      /^config source extra: cannot read nope \(.*nope\): no such directory$/,
+    );
   });
 });

@@ -22,10 +22,24 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'clm-git-server-'));
     repo = createBareRepo(root, 'kubernetes-config');
-    first = repo.commit({ 'cluster/cluster.yaml': 'v: 1\n', 'cluster/manifests/01-a/cm.yaml': 'kind: ConfigMap\n', '.github/ci.yaml': 'x' }, 'first');
+    first = repo.commit(
+      {
+        'cluster/cluster.yaml': 'v: 1\n',
+        'cluster/manifests/01-a/cm.yaml': 'kind: ConfigMap\n',
+        '.github/ci.yaml': 'x',
+      },
+      'first',
+    );
     repo.tag('v1.0.0');
     repo.tag('release-1', { annotated: true });
-    second = repo.commit({ 'cluster/cluster.yaml': 'v: 2\n', 'cluster/manifests/01-a/cm.yaml': null, 'cluster/manifests/02-b/sa.yaml': 'kind: ServiceAccount\n' }, 'second');
+    second = repo.commit(
+      {
+        'cluster/cluster.yaml': 'v: 2\n',
+        'cluster/manifests/01-a/cm.yaml': null,
+        'cluster/manifests/02-b/sa.yaml': 'kind: ServiceAccount\n',
+      },
+      'second',
+    );
     repo.commit({ 'cluster/cluster.yaml': 'v: beta\n' }, 'on beta', 'beta');
     server = await startGitServer({ projectRoot: root });
   });
@@ -42,7 +56,13 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
   afterEach(() => rmSync(workdir, { recursive: true, force: true }));
 
   function source(overrides: Partial<GitSourceOptions> = {}): GitSource {
-    return new GitSource({ name: 'main', url: `${server.url}/kubernetes-config.git`, workdir, fetchTtlMs: 0, ...overrides });
+    return new GitSource({
+      name: 'main',
+      url: `${server.url}/kubernetes-config.git`,
+      workdir,
+      fetchTtlMs: 0,
+      ...overrides,
+    });
   }
 
   it('resolves a branch to its commit SHA', async () => {
@@ -65,9 +85,13 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
   });
 
   it('fails for an unknown ref naming the source and the ref', async () => {
-    const error = await source().resolveVersion('no-such-branch').catch((e: unknown) => e);
+    const error = await source()
+      .resolveVersion('no-such-branch')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe(`config source main (${server.url}/kubernetes-config.git): unknown ref "no-such-branch": no branch, tag or commit of that name`);
+    expect((error as Error).message).toBe(
+      `config source main (${server.url}/kubernetes-config.git): unknown ref "no-such-branch": no branch, tag or commit of that name`,
+    );
   });
 
   it('fails for a SHA that is on no branch or tag', async () => {
@@ -113,8 +137,14 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
     const current = await s.checkout(second);
 
     expect(old.version).toBe(first);
-    expect(Object.fromEntries(old.files)).toEqual({ 'cluster/cluster.yaml': 'v: 1\n', 'cluster/manifests/01-a/cm.yaml': 'kind: ConfigMap\n' });
-    expect(Object.fromEntries(current.files)).toEqual({ 'cluster/cluster.yaml': 'v: 2\n', 'cluster/manifests/02-b/sa.yaml': 'kind: ServiceAccount\n' });
+    expect(Object.fromEntries(old.files)).toEqual({
+      'cluster/cluster.yaml': 'v: 1\n',
+      'cluster/manifests/01-a/cm.yaml': 'kind: ConfigMap\n',
+    });
+    expect(Object.fromEntries(current.files)).toEqual({
+      'cluster/cluster.yaml': 'v: 2\n',
+      'cluster/manifests/02-b/sa.yaml': 'kind: ServiceAccount\n',
+    });
     expect(current.sourceName).toBe('main');
   });
 
@@ -127,7 +157,9 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
     const down = await startGitServer({ projectRoot: root });
     const url = `${down.url}/kubernetes-config.git`;
     await down.close();
-    const error = await source({ url }).resolveVersion('main').catch((e: unknown) => e);
+    const error = await source({ url })
+      .resolveVersion('main')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransientApiError);
     expect(isRetryable(error)).toBe(true);
     expect((error as Error).message).toBe(`config source main (${url}): cannot reach the git server: ECONNREFUSED`);
@@ -141,14 +173,22 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
     const urlOf = (s: typeof failing): string => `http://127.0.0.1:${(s.address() as AddressInfo).port}/repo.git`;
     try {
       // Act
-      const failed = await source({ url: urlOf(failing) }).resolveVersion('main').catch((e: unknown) => e);
-      const timedOut = await source({ url: urlOf(hanging), timeoutMs: 200 }).resolveVersion('main').catch((e: unknown) => e);
+      const failed = await source({ url: urlOf(failing) })
+        .resolveVersion('main')
+        .catch((e: unknown) => e);
+      const timedOut = await source({ url: urlOf(hanging), timeoutMs: 200 })
+        .resolveVersion('main')
+        .catch((e: unknown) => e);
 
       // Assert
       expect(failed).toBeInstanceOf(TransientApiError);
-      expect((failed as Error).message).toBe(`config source main (${urlOf(failing)}): the git server failed (HTTP 500)`);
+      expect((failed as Error).message).toBe(
+        `config source main (${urlOf(failing)}): the git server failed (HTTP 500)`,
+      );
       expect(timedOut).toBeInstanceOf(TransientApiError);
-      expect((timedOut as Error).message).toBe(`config source main (${urlOf(hanging)}): cannot reach the git server: no response in time`);
+      expect((timedOut as Error).message).toBe(
+        `config source main (${urlOf(hanging)}): cannot reach the git server: no response in time`,
+      );
     } finally {
       for (const s of [failing, hanging]) {
         s.closeAllConnections();
@@ -158,7 +198,9 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
   });
 
   it('reports a missing repository', async () => {
-    await expect(source({ url: `${server.url}/nope.git` }).resolveVersion('main')).rejects.toThrow(/repository not found \(HTTP 404\)$/);
+    await expect(source({ url: `${server.url}/nope.git` }).resolveVersion('main')).rejects.toThrow(
+      /repository not found \(HTTP 404\)$/,
+    );
   });
 
   it('mirrors into <workdir>/<repo>-<hash>', () => {
@@ -168,7 +210,9 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
 
   it('masks credentials in the URL it shows', () => {
     expect(maskCredentials('https://user:secret@github.com/org/repo.git')).toBe('https://***@github.com/org/repo.git');
-    expect(source({ url: 'https://user:secret@github.com/org/repo.git' }).location).toBe('https://***@github.com/org/repo.git');
+    expect(source({ url: 'https://user:secret@github.com/org/repo.git' }).location).toBe(
+      'https://***@github.com/org/repo.git',
+    );
   });
 });
 
@@ -199,20 +243,32 @@ describe('GitSource with a server that requires a token', () => {
 
   it('authenticates with HTTP Basic (x-access-token) by default', async () => {
     expect(await new GitSource({ name: 'main', url: url(), workdir, token: TOKEN }).resolveVersion('main')).toBe(sha);
-    expect(server.requests.at(-1)!.authorization).toBe(`Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`);
+    expect(server.requests.at(-1)!.authorization).toBe(
+      `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`,
+    );
   });
 
   it('authenticates with a bearer token when asked to', async () => {
-    expect(await new GitSource({ name: 'main', url: url(), workdir, token: TOKEN, tokenType: 'bearer' }).resolveVersion('main')).toBe(sha);
+    expect(
+      await new GitSource({ name: 'main', url: url(), workdir, token: TOKEN, tokenType: 'bearer' }).resolveVersion(
+        'main',
+      ),
+    ).toBe(sha);
   });
 
   it('fails clearly without a token or with a wrong one, never showing the token', async () => {
-    const missing = await new GitSource({ name: 'main', url: url(), workdir }).resolveVersion('main').catch((e: unknown) => e);
-    const wrong = await new GitSource({ name: 'main', url: url(), workdir, token: 'wrong-token' }).resolveVersion('main').catch((e: unknown) => e);
+    const missing = await new GitSource({ name: 'main', url: url(), workdir })
+      .resolveVersion('main')
+      .catch((e: unknown) => e);
+    const wrong = await new GitSource({ name: 'main', url: url(), workdir, token: 'wrong-token' })
+      .resolveVersion('main')
+      .catch((e: unknown) => e);
 
     for (const error of [missing, wrong]) {
       expect(error).toBeInstanceOf(ConfigError);
-      expect((error as Error).message).toBe(`config source main (${url()}): authentication failed (HTTP 401); check the token has read access to the repository`);
+      expect((error as Error).message).toBe(
+        `config source main (${url()}): authentication failed (HTTP 401); check the token has read access to the repository`,
+      );
     }
     expect((wrong as Error).message).not.toContain('wrong-token');
   });

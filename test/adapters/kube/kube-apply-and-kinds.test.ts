@@ -24,9 +24,19 @@ const crd: KubeObject = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
   metadata: { name: 'gadgets.later.example.org' },
-  spec: { group: 'later.example.org', scope: 'Namespaced', names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget' }, versions: [{ name: 'v1', served: true, storage: true }] },
+  spec: {
+    group: 'later.example.org',
+    scope: 'Namespaced',
+    names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget' },
+    versions: [{ name: 'v1', served: true, storage: true }],
+  },
 };
-const gadget: KubeObject = { apiVersion: 'later.example.org/v1', kind: 'Gadget', metadata: { name: 'g1', namespace: 'kube-system' }, spec: { size: 1 } };
+const gadget: KubeObject = {
+  apiVersion: 'later.example.org/v1',
+  kind: 'Gadget',
+  metadata: { name: 'g1', namespace: 'kube-system' },
+  spec: { size: 1 },
+};
 
 describe('ClientNodeKubeCluster.apply', () => {
   it('server-side applies a new object verbatim with fieldManager and force, defaulting the namespace', async () => {
@@ -34,7 +44,9 @@ describe('ClientNodeKubeCluster.apply', () => {
     const results = await kube.apply([deployment('web')], { fieldManager: 'cluster-lifecycle-manager' });
 
     // Assert
-    expect(results).toEqual([{ ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }, action: 'created' }]);
+    expect(results).toEqual([
+      { ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }, action: 'created' },
+    ]);
     const patch = api.requests.find((r) => r.method === 'PATCH')!;
     expect(patch.path).toBe('/apis/apps/v1/namespaces/default/deployments/web');
     expect(patch.contentType).toBe('application/apply-patch+yaml');
@@ -65,7 +77,10 @@ describe('ClientNodeKubeCluster.apply', () => {
     const before = api.get('apps/v1', 'Deployment', 'web', 'default');
 
     // Act
-    const results = await kube.apply([deployment('web', { replicas: 9 }), deployment('api')], { fieldManager: 'clm', dryRun: true });
+    const results = await kube.apply([deployment('web', { replicas: 9 }), deployment('api')], {
+      fieldManager: 'clm',
+      dryRun: true,
+    });
 
     // Assert
     expect(results.map((r) => r.action)).toEqual(['configured', 'created']);
@@ -76,7 +91,10 @@ describe('ClientNodeKubeCluster.apply', () => {
 
   it('applies cluster-scoped objects without a namespace, dropping a stray one', async () => {
     // Act
-    const results = await kube.apply([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', namespace: 'oops' } }], { fieldManager: 'clm' });
+    const results = await kube.apply(
+      [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', namespace: 'oops' } }],
+      { fieldManager: 'clm' },
+    );
 
     // Assert
     expect(results[0].ref).toEqual({ apiVersion: 'v1', kind: 'Namespace', name: 'team-a' });
@@ -85,7 +103,7 @@ describe('ClientNodeKubeCluster.apply', () => {
     expect((patch.body as KubeObject).metadata.namespace).toBeUndefined();
   });
 
-  it('fetches each group version\'s discovery once for many objects', async () => {
+  it("fetches each group version's discovery once for many objects", async () => {
     // Act
     await kube.apply([deployment('a'), deployment('b'), deployment('c')], { fieldManager: 'clm' });
 
@@ -125,13 +143,23 @@ describe('ClientNodeKubeCluster.apply', () => {
 
     // Assert
     expect(before).toBeInstanceOf(KubeApiError);
-    expect((before as Error).message).toBe('cannot apply nope.example.org/v1 Thing t: the API server does not serve kind Thing in nope.example.org/v1');
+    expect((before as Error).message).toBe(
+      'cannot apply nope.example.org/v1 Thing t: the API server does not serve kind Thing in nope.example.org/v1',
+    );
     expect(afterCrd).toBeInstanceOf(TransientApiError);
   });
 
-  it('treats the API server\'s 500 for a field outside the schema as permanent', async () => {
+  it("treats the API server's 500 for a field outside the schema as permanent", async () => {
     // Arrange: what kube-apiserver 1.35 answers for server-side apply of an undeclared field
-    api.inject({ method: 'PATCH', status: 500, body: statusBody(500, 'InternalError', 'failed to create typed patch object (default/web; apps/v1, Kind=Deployment): .spec.futureField: field not declared in schema') });
+    api.inject({
+      method: 'PATCH',
+      status: 500,
+      body: statusBody(
+        500,
+        'InternalError',
+        'failed to create typed patch object (default/web; apps/v1, Kind=Deployment): .spec.futureField: field not declared in schema',
+      ),
+    });
 
     // Act
     const error = await kube.apply([deployment('web')], { fieldManager: 'clm' }).catch((e: unknown) => e);
@@ -141,10 +169,14 @@ describe('ClientNodeKubeCluster.apply', () => {
     expect((error as Error).message).toMatch(/field not declared in schema/);
   });
 
-  it('classifies a 5xx as transient and a 422 as KubeApiError with the server\'s message', async () => {
+  it("classifies a 5xx as transient and a 422 as KubeApiError with the server's message", async () => {
     // Arrange
     api.inject({ method: 'PATCH', status: 503 });
-    api.inject({ method: 'PATCH', status: 422, body: statusBody(422, 'Invalid', 'Deployment.apps "web" is invalid: spec.selector: Required value') });
+    api.inject({
+      method: 'PATCH',
+      status: 422,
+      body: statusBody(422, 'Invalid', 'Deployment.apps "web" is invalid: spec.selector: Required value'),
+    });
 
     // Act
     const first = await kube.apply([deployment('web')], { fieldManager: 'clm' }).catch((e: unknown) => e);
@@ -153,7 +185,9 @@ describe('ClientNodeKubeCluster.apply', () => {
     // Assert
     expect(first).toBeInstanceOf(TransientApiError);
     expect(second).toBeInstanceOf(KubeApiError);
-    expect((second as Error).message).toBe('apply Deployment default/web: HTTP 422 (Invalid: Deployment.apps "web" is invalid: spec.selector: Required value)');
+    expect((second as Error).message).toBe(
+      'apply Deployment default/web: HTTP 422 (Invalid: Deployment.apps "web" is invalid: spec.selector: Required value)',
+    );
   });
 });
 
@@ -180,7 +214,10 @@ describe('ClientNodeKubeCluster kind resolution (delete, list)', () => {
 
   it('passes propagationPolicy and gracePeriodSeconds and reports a missing object as not-found', async () => {
     // Act
-    const deleted = await kube.delete({ kind: 'Deployment', namespace: 'default', name: 'web' }, { propagationPolicy: 'Foreground', gracePeriodSeconds: 5 });
+    const deleted = await kube.delete(
+      { kind: 'Deployment', namespace: 'default', name: 'web' },
+      { propagationPolicy: 'Foreground', gracePeriodSeconds: 5 },
+    );
     const again = await kube.delete({ kind: 'Deployment', namespace: 'default', name: 'web' });
 
     // Assert
@@ -190,49 +227,77 @@ describe('ClientNodeKubeCluster kind resolution (delete, list)', () => {
     expect(del.query).toEqual({ propagationPolicy: 'Foreground', gracePeriodSeconds: '5' });
   });
 
-  it('treats a namespaced kind without namespace as not-found without a request (CLM\'s behaviour)', async () => {
+  it("treats a namespaced kind without namespace as not-found without a request (CLM's behaviour)", async () => {
     await expect(kube.delete({ kind: 'Deployment', name: 'web' })).resolves.toBe('not-found');
     expect(api.requests.some((r) => r.method === 'DELETE')).toBe(false);
   });
 
   it('lists across all namespaces or in one, with a label selector, and fills apiVersion and kind', async () => {
     // Arrange
-    api.seed({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'old', namespace: 'kube-system', labels: { version: 'v1' } } });
-    api.seed({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'new', namespace: 'kube-system', labels: { version: 'v2' } } });
+    api.seed({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'old', namespace: 'kube-system', labels: { version: 'v1' } },
+    });
+    api.seed({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'new', namespace: 'kube-system', labels: { version: 'v2' } },
+    });
 
     // Act
     const all = await kube.list('deployments');
     const selected = await kube.list('Deployment', { namespace: 'kube-system', labelSelector: 'version!=v2' });
 
     // Assert
-    expect(all.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['default/web', 'kube-system/new', 'kube-system/old']);
+    expect(all.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
+      'default/web',
+      'kube-system/new',
+      'kube-system/old',
+    ]);
     expect(selected.map((o) => [o.apiVersion, o.kind, o.metadata.name])).toEqual([['apps/v1', 'Deployment', 'old']]);
     const lists = api.requests.filter((r) => r.path.endsWith('/deployments'));
-    expect(lists.map((r) => r.path)).toEqual(['/apis/apps/v1/deployments', '/apis/apps/v1/namespaces/kube-system/deployments']);
+    expect(lists.map((r) => r.path)).toEqual([
+      '/apis/apps/v1/deployments',
+      '/apis/apps/v1/namespaces/kube-system/deployments',
+    ]);
     expect(lists[1].query).toEqual({ labelSelector: 'version!=v2', limit: '500' });
   });
 
   it('follows continue tokens', async () => {
     // Arrange
-    for (let i = 0; i < 501; i++) api.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(i).padStart(3, '0')}`, namespace: 'default' } });
+    for (let i = 0; i < 501; i++)
+      api.seed({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${String(i).padStart(3, '0')}`, namespace: 'default' },
+      });
 
     // Act
     const items = await kube.list('configmaps', { namespace: 'default' });
 
     // Assert
     expect(items).toHaveLength(501);
-    expect(api.requests.filter((r) => r.path === '/api/v1/namespaces/default/configmaps').map((r) => r.query.continue)).toEqual([undefined, '500']);
+    expect(
+      api.requests.filter((r) => r.path === '/api/v1/namespaces/default/configmaps').map((r) => r.query.continue),
+    ).toEqual([undefined, '500']);
   });
 
   it('annotates with a merge patch and leaves a missing object alone', async () => {
     // Act
     await kube.annotate({ kind: 'Namespace', name: 'gone' }, { 'zalando.org/delete-date': '2026-01-01' });
     api.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
-    await kube.annotate({ kind: 'Namespace', name: 'team-a' }, { 'zalando.org/delete-date': '2026-01-01', 'zalando.org/delete-namespace': 'team-a' });
+    await kube.annotate(
+      { kind: 'Namespace', name: 'team-a' },
+      { 'zalando.org/delete-date': '2026-01-01', 'zalando.org/delete-namespace': 'team-a' },
+    );
 
     // Assert
     const patch = api.requests.filter((r) => r.method === 'PATCH').at(-1)!;
     expect(patch.contentType).toBe('application/merge-patch+json');
-    expect(api.get('v1', 'Namespace', 'team-a')?.metadata.annotations).toEqual({ 'zalando.org/delete-date': '2026-01-01', 'zalando.org/delete-namespace': 'team-a' });
+    expect(api.get('v1', 'Namespace', 'team-a')?.metadata.annotations).toEqual({
+      'zalando.org/delete-date': '2026-01-01',
+      'zalando.org/delete-namespace': 'team-a',
+    });
   });
 });

@@ -15,11 +15,18 @@ beforeEach(async () => {
 
 afterEach(() => api.close());
 
-function seedNode(name: string, extra: { labels?: Record<string, string>; spec?: Record<string, unknown>; status?: Record<string, unknown> } = {}) {
+function seedNode(
+  name: string,
+  extra: { labels?: Record<string, string>; spec?: Record<string, unknown>; status?: Record<string, unknown> } = {},
+) {
   api.seed({
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, labels: { 'topology.kubernetes.io/zone': 'eu-central-1a', ...extra.labels }, annotations: { a: 'b' } },
+    metadata: {
+      name,
+      labels: { 'topology.kubernetes.io/zone': 'eu-central-1a', ...extra.labels },
+      annotations: { a: 'b' },
+    },
     spec: { providerID: `aws:///eu-central-1a/i-${name}`, ...extra.spec },
     status: { conditions: [{ type: 'Ready', status: 'True' }], ...extra.status },
   });
@@ -29,7 +36,13 @@ function seedPod(namespace: string, name: string, nodeName: string, extra: Recor
   api.seed({
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace, labels: { app: name }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-rs`, uid: 'u' }], ...extra },
+    metadata: {
+      name,
+      namespace,
+      labels: { app: name },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-rs`, uid: 'u' }],
+      ...extra,
+    },
     spec: { nodeName, containers: [{ name: 'c', image: 'i' }] },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
   });
@@ -38,7 +51,13 @@ function seedPod(namespace: string, name: string, nodeName: string, extra: Recor
 describe('ClientNodeKubeCluster nodes', () => {
   it('lists nodes with provider id, zone, taints, readiness, volumes and creation time', async () => {
     // Arrange
-    seedNode('n1', { spec: { unschedulable: true, taints: [{ key: 'decommission-pending', value: 'rolling-upgrade', effect: 'PreferNoSchedule' }] }, status: { volumesAttached: [{ name: 'vol', devicePath: '/dev/xvdb' }] } });
+    seedNode('n1', {
+      spec: {
+        unschedulable: true,
+        taints: [{ key: 'decommission-pending', value: 'rolling-upgrade', effect: 'PreferNoSchedule' }],
+      },
+      status: { volumesAttached: [{ name: 'vol', devicePath: '/dev/xvdb' }] },
+    });
     seedNode('n2', { status: { conditions: [{ type: 'Ready', status: 'False' }] } });
 
     // Act
@@ -57,13 +76,22 @@ describe('ClientNodeKubeCluster nodes', () => {
       zone: 'eu-central-1a',
       createdAt: '2026-01-01T00:00:00.000Z',
     });
-    expect(nodes[1]).toMatchObject({ name: 'n2', ready: false, unschedulable: false, volumesAttached: false, taints: [] });
+    expect(nodes[1]).toMatchObject({
+      name: 'n2',
+      ready: false,
+      unschedulable: false,
+      volumesAttached: false,
+      taints: [],
+    });
     expect(api.calls()[0]).toMatchObject({ method: 'GET', path: '/api/v1/nodes', query: { limit: '500' } });
   });
 
   it('cordons, relabels (null removes), annotates and replaces taints in one strategic merge patch', async () => {
     // Arrange
-    seedNode('n1', { labels: { 'lifecycle-status': 'ready', gone: 'x' }, spec: { taints: [{ key: 'old', effect: 'NoSchedule' }] } });
+    seedNode('n1', {
+      labels: { 'lifecycle-status': 'ready', gone: 'x' },
+      spec: { taints: [{ key: 'old', effect: 'NoSchedule' }] },
+    });
 
     // Act
     await kube.patchNode('n1', {
@@ -79,8 +107,13 @@ describe('ClientNodeKubeCluster nodes', () => {
     expect(patch.contentType).toBe('application/strategic-merge-patch+json');
     const node = api.get('v1', 'Node', 'n1')!;
     expect(node.spec.unschedulable).toBe(true);
-    expect(node.spec.taints).toEqual([{ key: 'decommission-pending', value: 'rolling-upgrade', effect: 'PreferNoSchedule' }]);
-    expect(node.metadata.labels).toEqual({ 'topology.kubernetes.io/zone': 'eu-central-1a', 'lifecycle-status': 'draining' });
+    expect(node.spec.taints).toEqual([
+      { key: 'decommission-pending', value: 'rolling-upgrade', effect: 'PreferNoSchedule' },
+    ]);
+    expect(node.metadata.labels).toEqual({
+      'topology.kubernetes.io/zone': 'eu-central-1a',
+      'lifecycle-status': 'draining',
+    });
     expect(node.metadata.annotations['cluster-lifecycle-manager.zalando.org/drain-start']).toBe('2026-01-01T00:00:00Z');
   });
 
@@ -116,13 +149,19 @@ describe('ClientNodeKubeCluster pods', () => {
       deleting: false,
     });
     expect(pods[1].deleting).toBe(true);
-    expect(api.calls()[0]).toMatchObject({ path: '/api/v1/pods', query: { fieldSelector: 'spec.nodeName=n1', limit: '500' } });
+    expect(api.calls()[0]).toMatchObject({
+      path: '/api/v1/pods',
+      query: { fieldSelector: 'spec.nodeName=n1', limit: '500' },
+    });
   });
 
   it('lists in one namespace with a label selector', async () => {
     seedPod('default', 'web-1', 'n1');
     await kube.listPods({ namespace: 'default', labelSelector: 'app=web-1' });
-    expect(api.calls()[0]).toMatchObject({ path: '/api/v1/namespaces/default/pods', query: { labelSelector: 'app=web-1' } });
+    expect(api.calls()[0]).toMatchObject({
+      path: '/api/v1/namespaces/default/pods',
+      query: { labelSelector: 'app=web-1' },
+    });
   });
 
   it('evicts through policy/v1 Eviction with the grace period', async () => {
@@ -136,13 +175,32 @@ describe('ClientNodeKubeCluster pods', () => {
     expect(result).toBe('evicted');
     const post = api.calls().find((r) => r.method === 'POST')!;
     expect(post.path).toBe('/api/v1/namespaces/default/pods/web-1/eviction');
-    expect(post.body).toMatchObject({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-1', namespace: 'default' }, deleteOptions: { gracePeriodSeconds: 45 } });
+    expect(post.body).toMatchObject({
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: 'web-1', namespace: 'default' },
+      deleteOptions: { gracePeriodSeconds: 45 },
+    });
     expect(api.get('v1', 'Pod', 'web-1', 'default')).toBeUndefined();
   });
 
   it.each([
-    ['a PDB refusal (429)', 'blocked-by-pdb', 429, statusBody(429, 'TooManyRequests', 'Cannot evict pod as it would violate the pod\'s disruption budget.')],
-    ['overlapping PDBs (500 "more than one PodDisruptionBudget")', 'blocked-by-pdb', 500, statusBody(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.')],
+    [
+      'a PDB refusal (429)',
+      'blocked-by-pdb',
+      429,
+      statusBody(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget."),
+    ],
+    [
+      'overlapping PDBs (500 "more than one PodDisruptionBudget")',
+      'blocked-by-pdb',
+      500,
+      statusBody(
+        500,
+        'InternalError',
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      ),
+    ],
     ['a missing pod (404)', 'not-found', 404, statusBody(404, 'NotFound', 'pods "x" not found')],
   ])('reports %s as %s', async (_label, expected, status, body) => {
     api.onEvict = () => ({ status, body });
@@ -164,7 +222,11 @@ describe('ClientNodeKubeCluster pods', () => {
 
     // Assert
     expect([first, second]).toEqual(['deleted', 'not-found']);
-    expect(api.calls()[0]).toMatchObject({ method: 'DELETE', path: '/api/v1/namespaces/default/pods/web-1', query: { gracePeriodSeconds: '10' } });
+    expect(api.calls()[0]).toMatchObject({
+      method: 'DELETE',
+      path: '/api/v1/namespaces/default/pods/web-1',
+      query: { gracePeriodSeconds: '10' },
+    });
   });
 });
 
@@ -175,7 +237,13 @@ describe('ClientNodeKubeCluster PDBs, scale, readiness', () => {
       apiVersion: 'policy/v1',
       kind: 'PodDisruptionBudget',
       metadata: { name: 'coredns', namespace: 'kube-system' },
-      spec: { minAvailable: 1, selector: { matchLabels: { app: 'coredns' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['dns'] }] } },
+      spec: {
+        minAvailable: 1,
+        selector: {
+          matchLabels: { app: 'coredns' },
+          matchExpressions: [{ key: 'tier', operator: 'In', values: ['dns'] }],
+        },
+      },
       status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 },
     });
 
@@ -188,7 +256,10 @@ describe('ClientNodeKubeCluster PDBs, scale, readiness', () => {
       {
         namespace: 'kube-system',
         name: 'coredns',
-        selector: { matchLabels: { app: 'coredns' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['dns'] }] },
+        selector: {
+          matchLabels: { app: 'coredns' },
+          matchExpressions: [{ key: 'tier', operator: 'In', values: ['dns'] }],
+        },
         minAvailable: 1,
         disruptionsAllowed: 0,
         currentHealthy: 1,
@@ -196,18 +267,31 @@ describe('ClientNodeKubeCluster PDBs, scale, readiness', () => {
         expectedPods: 1,
       },
     ]);
-    expect(api.calls().map((r) => r.path)).toEqual(['/apis/policy/v1/namespaces/kube-system/poddisruptionbudgets', '/apis/policy/v1/poddisruptionbudgets']);
+    expect(api.calls().map((r) => r.path)).toEqual([
+      '/apis/policy/v1/namespaces/kube-system/poddisruptionbudgets',
+      '/apis/policy/v1/poddisruptionbudgets',
+    ]);
   });
 
   it('scales a Deployment through its scale subresource with a merge patch', async () => {
     // Arrange
-    api.seed({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ingress', namespace: 'kube-system' }, spec: { replicas: 3 } });
+    api.seed({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'ingress', namespace: 'kube-system' },
+      spec: { replicas: 3 },
+    });
 
     // Act
     await kube.scaleDeployment('kube-system', 'ingress', 0);
 
     // Assert
-    expect(api.calls()[0]).toMatchObject({ method: 'PATCH', path: '/apis/apps/v1/namespaces/kube-system/deployments/ingress/scale', contentType: 'application/merge-patch+json', body: { spec: { replicas: 0 } } });
+    expect(api.calls()[0]).toMatchObject({
+      method: 'PATCH',
+      path: '/apis/apps/v1/namespaces/kube-system/deployments/ingress/scale',
+      contentType: 'application/merge-patch+json',
+      body: { spec: { replicas: 0 } },
+    });
     expect(api.get('apps/v1', 'Deployment', 'ingress', 'kube-system')?.spec.replicas).toBe(0);
   });
 
@@ -230,7 +314,11 @@ describe('ClientNodeKubeCluster errors and connections', () => {
     [401, /rejected the token: check that it is valid for this cluster and not expired/],
     [403, /lacks the permission: check its RBAC bindings/],
   ])('turns %s into KubeApiError with a hint about the token', async (status, hint) => {
-    api.inject({ path: '/api/v1/nodes', status, body: statusBody(status, status === 401 ? 'Unauthorized' : 'Forbidden', 'no') });
+    api.inject({
+      path: '/api/v1/nodes',
+      status,
+      body: statusBody(status, status === 401 ? 'Unauthorized' : 'Forbidden', 'no'),
+    });
     const error = await kube.listNodes().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KubeApiError);
     expect((error as Error).message).toMatch(hint);

@@ -20,11 +20,14 @@ afterAll(async () => {
 
 const stores: [string, () => Promise<ProgressStore>][] = [
   ['memory', async () => new MemoryProgressStore()],
-  ['dynamodb-local', async () => {
-    const name = `progress-${++tables}`;
-    await local.createTable(name);
-    return new DynamoDbProgressStore(local.client, name);
-  }],
+  [
+    'dynamodb-local',
+    async () => {
+      const name = `progress-${++tables}`;
+      await local.createTable(name);
+      return new DynamoDbProgressStore(local.client, name);
+    },
+  ],
 ];
 
 describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
@@ -34,7 +37,10 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
     const store = await create();
     await store.acquireLease(cluster, 'exec-a', 1000, 0);
     await expect(store.acquireLease(cluster, 'exec-b', 1000, 500)).rejects.toBeInstanceOf(LeaseHeldError);
-    await expect(store.acquireLease(cluster, 'exec-a', 1000, 900)).resolves.toMatchObject({ holder: 'exec-a', expiresAt: 1900 });
+    await expect(store.acquireLease(cluster, 'exec-a', 1000, 900)).resolves.toMatchObject({
+      holder: 'exec-a',
+      expiresAt: 1900,
+    });
     await expect(store.acquireLease(cluster, 'exec-b', 1000, 1800)).rejects.toBeInstanceOf(LeaseHeldError);
     await expect(store.acquireLease(cluster, 'exec-b', 1000, 2000)).resolves.toMatchObject({ holder: 'exec-b' });
     await store.releaseLease(cluster, 'exec-a'); // not the holder any more: no effect
@@ -45,7 +51,10 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
 
   it('writes runs with optimistic locking and reports a lost race as ConflictError', async () => {
     const store = await create();
-    const fresh = newRunRecord({ clusterId: cluster, targetVersion: 'v1#h', action: 'provision', holder: 'exec-a', previousVersion: '' }, 0);
+    const fresh = newRunRecord(
+      { clusterId: cluster, targetVersion: 'v1#h', action: 'provision', holder: 'exec-a', previousVersion: '' },
+      0,
+    );
     const first = await store.putRun(fresh);
     expect(first.revision).toBe(1);
     await expect(store.putRun(fresh)).rejects.toBeInstanceOf(ConflictError);
@@ -62,7 +71,8 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
     const repeated = await store.recordProblem(cluster, { type: 't', title: 'same' }, 2);
     expect(repeated.problems).toHaveLength(1);
     let status = repeated;
-    for (let i = 0; i < 30; i++) status = await store.recordProblem(cluster, { type: 't', title: `problem ${i}` }, 3 + i);
+    for (let i = 0; i < 30; i++)
+      status = await store.recordProblem(cluster, { type: 't', title: `problem ${i}` }, 3 + i);
     expect(status.problems).toHaveLength(MAX_PROBLEMS);
     expect(status.problems[0].title).toBe('<multiple problems>');
     expect(status.problems[MAX_PROBLEMS - 1].title).toBe('problem 29');
@@ -70,10 +80,21 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
 
   it('keeps status, controls and the applied-objects inventory', async () => {
     const store = await create();
-    await store.putStatus(cluster, { currentVersion: 'a', lastVersion: '', nextVersion: 'b', problems: [], updatedAt: 5, lifecycleStatus: 'ready' });
+    await store.putStatus(cluster, {
+      currentVersion: 'a',
+      lastVersion: '',
+      nextVersion: 'b',
+      problems: [],
+      updatedAt: 5,
+      lifecycleStatus: 'ready',
+    });
     await store.putControls(cluster, { paused: true, reason: 'freeze' });
     await store.putInventory(cluster, [{ kind: 'Deployment', namespace: 'default', name: 'web' }]);
-    expect(await store.getStatus(cluster)).toMatchObject({ currentVersion: 'a', nextVersion: 'b', lifecycleStatus: 'ready' });
+    expect(await store.getStatus(cluster)).toMatchObject({
+      currentVersion: 'a',
+      nextVersion: 'b',
+      lifecycleStatus: 'ready',
+    });
     expect(await store.getControls(cluster)).toEqual({ paused: true, reason: 'freeze' });
     expect(await store.getInventory(cluster)).toEqual([{ kind: 'Deployment', namespace: 'default', name: 'web' }]);
   });

@@ -27,7 +27,10 @@ describe('createRegistry', () => {
   });
 
   it('opens dynamodb://TABLE with the given client', () => {
-    const registry = createRegistry('dynamodb://clm-registry', { cwd, dynamoDb: new DynamoDBClient({ region: 'eu-central-1' }) });
+    const registry = createRegistry('dynamodb://clm-registry', {
+      cwd,
+      dynamoDb: new DynamoDBClient({ region: 'eu-central-1' }),
+    });
     expect(registry).toBeInstanceOf(DynamoDbRegistry);
     expect(registry.description).toBe('dynamodb://clm-registry');
   });

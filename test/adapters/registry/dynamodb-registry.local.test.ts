@@ -18,18 +18,29 @@ afterAll(async () => {
 });
 
 describe('DynamoDbRegistry against DynamoDB Local', () => {
-  const registry = (): DynamoDbRegistry => new DynamoDbRegistry({ tableName: 'clm-registry', client: local.client, now: () => 42 });
+  const registry = (): DynamoDbRegistry =>
+    new DynamoDbRegistry({ tableName: 'clm-registry', client: local.client, now: () => 42 });
 
   it('stores, lists, updates and deletes clusters, ignoring other items of a shared table', async () => {
     // Arrange: two clusters, plus a progress item under the same partition key
     await registry().putCluster(wireCluster('kube-1', { created_at: '2024-01-01T00:00:00Z' }));
     await registry().putCluster(wireCluster('kube-2', { created_at: '2024-02-01T00:00:00Z', status: undefined }));
-    await local.client.send(new PutItemCommand({ TableName: 'clm-registry', Item: { pk: { S: `CLUSTER#${ID}` }, sk: { S: 'LEASE' }, holder: { S: 'x' } } }));
+    await local.client.send(
+      new PutItemCommand({
+        TableName: 'clm-registry',
+        Item: { pk: { S: `CLUSTER#${ID}` }, sk: { S: 'LEASE' }, holder: { S: 'x' } },
+      }),
+    );
 
     // Act
     await registry().updateStatus(ID, {
       lifecycleStatus: 'decommission-requested',
-      status: { currentVersion: 'a#b', lastVersion: '', nextVersion: 'c#d', problems: [{ type: 'https://x/p', title: 'boom', status: 500 }] },
+      status: {
+        currentVersion: 'a#b',
+        lastVersion: '',
+        nextVersion: 'c#d',
+        problems: [{ type: 'https://x/p', title: 'boom', status: 500 }],
+      },
     });
     await registry().updateConfigItems(ID, { eks_endpoint: 'https://e' });
     const clusters = await registry().listClusters();
@@ -39,7 +50,12 @@ describe('DynamoDbRegistry against DynamoDB Local', () => {
     expect(clusters[0]).toMatchObject({
       lifecycleStatus: 'decommission-requested',
       configItems: { product_key: 'abc', eks_endpoint: 'https://e' },
-      status: { currentVersion: 'a#b', lastVersion: '', nextVersion: 'c#d', problems: [{ type: 'https://x/p', title: 'boom', status: 500 }] },
+      status: {
+        currentVersion: 'a#b',
+        lastVersion: '',
+        nextVersion: 'c#d',
+        problems: [{ type: 'https://x/p', title: 'boom', status: 500 }],
+      },
     });
     expect(clusters[1].status).toEqual({ currentVersion: '', lastVersion: '', nextVersion: '', problems: [] });
 
@@ -48,8 +64,13 @@ describe('DynamoDbRegistry against DynamoDB Local', () => {
   });
 
   it('refuses to update a cluster that is not there', async () => {
-    await expect(registry().updateConfigItems(`${ACCOUNT}:eu-central-1:nope`, { a_b: 'x' })).rejects.toThrow(NotFoundError);
-    await expect(registry().updateStatus(`${ACCOUNT}:eu-central-1:nope`, { status: { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] } }))
-      .rejects.toThrow(NotFoundError);
+    await expect(registry().updateConfigItems(`${ACCOUNT}:eu-central-1:nope`, { a_b: 'x' })).rejects.toThrow(
+      NotFoundError,
+    );
+    await expect(
+      registry().updateStatus(`${ACCOUNT}:eu-central-1:nope`, {
+        status: { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] },
+      }),
+    ).rejects.toThrow(NotFoundError);
   });
 });

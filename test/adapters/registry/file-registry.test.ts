@@ -59,27 +59,46 @@ describe('FileRegistry', () => {
   it('names the file when it is missing', async () => {
     const registry = new FileRegistry({ path: join(dir, 'missing.yaml'), displayName: 'missing.yaml' });
     await expect(registry.listClusters()).rejects.toThrow(RegistryError);
-    await expect(registry.listClusters()).rejects.toThrow(/^cannot read the cluster registry file missing\.yaml \(.*missing\.yaml\): no such file$/);
+    await expect(registry.listClusters()).rejects.toThrow(
+      /^cannot read the cluster registry file missing\.yaml \(.*missing\.yaml\): no such file$/,
+    );
   });
 
   it('fails with a ValidationError naming the displayed file name and line', async () => {
     writeFileSync(file, 'clusters:\n  - id: x\n');
-    const error = await new FileRegistry({ path: file, displayName: 'conf/clusters.yaml' }).listClusters().catch((e: unknown) => e);
+    const error = await new FileRegistry({ path: file, displayName: 'conf/clusters.yaml' })
+      .listClusters()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues[0]).toMatch(/^conf\/clusters\.yaml:2: cluster x: id: must match/);
   });
 
-  it('logs each warning once and exposes the last read\'s warnings', async () => {
-    const pools = [{ name: 'default', profile: 'worker-default', instance_type: 'm5.large', discount_strategy: 'none', min_size: 1, max_size: 3 }];
+  it("logs each warning once and exposes the last read's warnings", async () => {
+    const pools = [
+      {
+        name: 'default',
+        profile: 'worker-default',
+        instance_type: 'm5.large',
+        discount_strategy: 'none',
+        min_size: 1,
+        max_size: 3,
+      },
+    ];
     writeFileSync(file, dump({ clusters: [wireCluster('kube-1', { node_pools: pools })] }));
     const warnings: string[] = [];
-    const registry = new FileRegistry({ path: file, displayName: 'c.yaml', logger: { warn: (m) => warnings.push(m), debug: () => undefined } });
+    const registry = new FileRegistry({
+      path: file,
+      displayName: 'c.yaml',
+      logger: { warn: (m) => warnings.push(m), debug: () => undefined },
+    });
 
     await registry.listClusters();
     await registry.listClusters();
 
     expect(registry.warnings).toHaveLength(1);
     expect(warnings).toEqual(registry.warnings);
-    expect(warnings[0]).toMatch(/^c\.yaml:\d+: cluster .*: node_pools\[0\]\.instance_type: instance_type is deprecated/);
+    expect(warnings[0]).toMatch(
+      /^c\.yaml:\d+: cluster .*: node_pools\[0\]\.instance_type: instance_type is deprecated/,
+    );
   });
 });

@@ -17,7 +17,17 @@ export function wireCluster(localId: string, overrides: JsonObject = {}): JsonOb
     lifecycle_status: 'ready',
     provider: 'zalando-aws',
     region: 'eu-central-1',
-    node_pools: [{ name: 'default', profile: 'worker-default', instance_types: ['m5.large'], discount_strategy: 'none', min_size: 1, max_size: 3, config_items: {} }],
+    node_pools: [
+      {
+        name: 'default',
+        profile: 'worker-default',
+        instance_types: ['m5.large'],
+        discount_strategy: 'none',
+        min_size: 1,
+        max_size: 3,
+        config_items: {},
+      },
+    ],
     status: { current_version: '', last_version: '', next_version: '', problems: [] },
     ...overrides,
   };

@@ -26,8 +26,13 @@ describe('simulated Auto Scaling and EC2', () => {
     expect(stillPending.instances.every((i) => i.lifecycleState === 'Pending')).toBe(true);
     expect(booted.instances.every((i) => i.lifecycleState === 'InService' && i.healthy)).toBe(true);
     expect(nodesBefore).toHaveLength(1);
-    expect(nodesAfter.map((n) => n.providerId.split('/').pop()).sort()).toEqual([nodesBefore[0].providerId.split('/').pop(), ...booted.instances.map((i) => i.instanceId)].sort());
-    const perAz = booted.instances.reduce<Record<string, number>>((acc, i) => ({ ...acc, [i.availabilityZone]: (acc[i.availabilityZone] ?? 0) + 1 }), {});
+    expect(nodesAfter.map((n) => n.providerId.split('/').pop()).sort()).toEqual(
+      [nodesBefore[0].providerId.split('/').pop(), ...booted.instances.map((i) => i.instanceId)].sort(),
+    );
+    const perAz = booted.instances.reduce<Record<string, number>>(
+      (acc, i) => ({ ...acc, [i.availabilityZone]: (acc[i.availabilityZone] ?? 0) + 1 }),
+      {},
+    );
     expect(perAz).toEqual({ 'eu-central-1a': 2, 'eu-central-1b': 2, 'eu-central-1c': 2 });
     expect(booted.instances.every((i) => /^i-[0-9a-f]{17}$/.test(i.instanceId))).toBe(true);
   });
@@ -101,7 +106,9 @@ describe('simulated Auto Scaling and EC2', () => {
     expect(inv.nodesTerminatedTwice).toBe(2);
     expect(inv.details[0]).toContain(`instance ${a.instanceId}`);
     expect((await pool(r)).desired).toBe(once.desired);
-    await expect(r.ports.pools.terminate(clusterRef(r.cluster), 'i-00000000000000000', true)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(r.ports.pools.terminate(clusterRef(r.cluster), 'i-00000000000000000', true)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it('widens MinSize/MaxSize when scaling beyond them, and marks a pool for decommission', async () => {
@@ -131,6 +138,8 @@ describe('simulated Auto Scaling and EC2', () => {
     r.world.runUntilIdle();
 
     expect(await r.ports.pools.getPool(clusterRef(r.cluster), WORKERS)).toBeUndefined();
-    expect((await r.ports.kube.listNodes()).map((n) => n.labels['node.kubernetes.io/node-pool'])).toEqual(['master-default']);
+    expect((await r.ports.kube.listNodes()).map((n) => n.labels['node.kubernetes.io/node-pool'])).toEqual([
+      'master-default',
+    ]);
   });
 });

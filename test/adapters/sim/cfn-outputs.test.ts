@@ -132,10 +132,17 @@ describe('simulated CloudFormation outputs', () => {
   it('fails the stack when an import does not exist', async () => {
     const world = SimulatedWorld.create({ timings: { stackCreateSeconds: 10 } });
     const stacks = world.forCluster(testCluster()).stacks;
-    await stacks.deploy({ name: 'importer', templateBody: 'Resources:\n  T:\n    Type: AWS::SNS::Topic\nOutputs:\n  X:\n    Value: !ImportValue nope\n', tags: {} });
+    await stacks.deploy({
+      name: 'importer',
+      templateBody: 'Resources:\n  T:\n    Type: AWS::SNS::Topic\nOutputs:\n  X:\n    Value: !ImportValue nope\n',
+      tags: {},
+    });
     world.advance(10_000);
 
-    expect(await stacks.describe('importer')).toMatchObject({ status: 'ROLLBACK_COMPLETE', reason: 'No export named nope found' });
+    expect(await stacks.describe('importer')).toMatchObject({
+      status: 'ROLLBACK_COMPLETE',
+      reason: 'No export named nope found',
+    });
   });
 
   it('keeps termination protection: DeleteStack on a protected stack fails until it is disabled', () => {
@@ -146,7 +153,12 @@ describe('simulated CloudFormation outputs', () => {
 
     expect(() => deleteStack(ctx, account, 'kube-1')).toThrow(ValidationError);
     expect(describeStack(account, 'kube-1')?.status).toBe('CREATE_COMPLETE');
-    deployStack(ctx, account, { name: 'unprotected', templateBody: MAIN_TEMPLATE.replaceAll('${AWS::StackName}-sg', 'other-sg'), tags: {}, terminationProtection: false });
+    deployStack(ctx, account, {
+      name: 'unprotected',
+      templateBody: MAIN_TEMPLATE.replaceAll('${AWS::StackName}-sg', 'other-sg'),
+      tags: {},
+      terminationProtection: false,
+    });
     advanceTo(ctx, ctx.now + 3600_000);
     expect(deleteStack(ctx, account, 'unprotected')).toBe('STARTED');
   });

@@ -6,7 +6,10 @@ const cluster = testCluster();
 const spec = { name: 'kube-1', templateBody: MAIN_TEMPLATE, tags: { owner: 'team' } };
 
 function world(scenario = {}) {
-  const w = SimulatedWorld.create({ timings: { stackCreateSeconds: 60, stackUpdateSeconds: 40, stackDeleteSeconds: 30 }, ...scenario });
+  const w = SimulatedWorld.create({
+    timings: { stackCreateSeconds: 60, stackUpdateSeconds: 40, stackDeleteSeconds: 30 },
+    ...scenario,
+  });
   return { w, stacks: w.forCluster(cluster).stacks };
 }
 
@@ -55,7 +58,9 @@ describe('simulated CloudFormation', () => {
   });
 
   it('rolls back the next update of a named stack when a scenario fault says so, and succeeds on the retry', async () => {
-    const { w, stacks } = world({ faults: { stackFailures: [{ stack: 'kube-1', operation: 'update', reason: 'Simulated: role quota exceeded' }] } });
+    const { w, stacks } = world({
+      faults: { stackFailures: [{ stack: 'kube-1', operation: 'update', reason: 'Simulated: role quota exceeded' }] },
+    });
     await stacks.deploy(spec);
     w.advance(60_000);
     const outputsBefore = (await stacks.describe('kube-1'))!.outputs;
@@ -66,7 +71,11 @@ describe('simulated CloudFormation', () => {
     await stacks.deploy({ ...spec, tags: { owner: 'x' } });
     w.advance(40_000);
 
-    expect(failed).toMatchObject({ status: 'UPDATE_ROLLBACK_COMPLETE', reason: 'Simulated: role quota exceeded', tags: { owner: 'team' } });
+    expect(failed).toMatchObject({
+      status: 'UPDATE_ROLLBACK_COMPLETE',
+      reason: 'Simulated: role quota exceeded',
+      tags: { owner: 'team' },
+    });
     expect(failed?.outputs).toEqual(outputsBefore);
     expect((await stacks.describe('kube-1'))?.status).toBe('UPDATE_COMPLETE');
   });
@@ -87,18 +96,32 @@ describe('simulated CloudFormation', () => {
 
     const stack = await stacks.describe('pool');
     expect(stack?.status).toBe('ROLLBACK_COMPLETE');
-    expect(stack?.reason).toContain("AutoScalingGroup (AWS::AutoScaling::AutoScalingGroup): The subnet ID 'subnet-nope' does not exist");
+    expect(stack?.reason).toContain(
+      "AutoScalingGroup (AWS::AutoScaling::AutoScalingGroup): The subnet ID 'subnet-nope' does not exist",
+    );
     expect(w.nextEventAt()).toBeUndefined();
   });
 
   it('rejects broken templates before starting', async () => {
     const { stacks } = world();
 
-    await expect(stacks.deploy({ name: 'a', templateBody: 'Resources: [', tags: {} })).rejects.toBeInstanceOf(ValidationError);
-    await expect(stacks.deploy({ name: 'b', templateBody: 'Resources:\n  X:\n    Type: AWS::SNS::Topic\n    Properties:\n      Name: !Ref Missing\n', tags: {} }))
-      .rejects.toThrow('Unresolved resource dependencies [Missing]');
-    await expect(stacks.deploy({ name: 'c', templateBody: 'Parameters:\n  P:\n    Type: String\nResources:\n  X:\n    Type: AWS::SNS::Topic\n', tags: {} }))
-      .rejects.toThrow('Parameters: [P] must have values');
+    await expect(stacks.deploy({ name: 'a', templateBody: 'Resources: [', tags: {} })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(
+      stacks.deploy({
+        name: 'b',
+        templateBody: 'Resources:\n  X:\n    Type: AWS::SNS::Topic\n    Properties:\n      Name: !Ref Missing\n',
+        tags: {},
+      }),
+    ).rejects.toThrow('Unresolved resource dependencies [Missing]');
+    await expect(
+      stacks.deploy({
+        name: 'c',
+        templateBody: 'Parameters:\n  P:\n    Type: String\nResources:\n  X:\n    Type: AWS::SNS::Topic\n',
+        tags: {},
+      }),
+    ).rejects.toThrow('Parameters: [P] must have values');
     expect(await stacks.describe('a')).toBeUndefined();
   });
 
@@ -137,23 +160,47 @@ describe('simulated CloudFormation', () => {
     const fresh = await stacks.plan({ name: 'pool', templateBody: v1, tags: {} });
     await stacks.deploy({ name: 'pool', templateBody: v1, tags: {} });
     w.advance(60_000);
-    const v2 = poolTemplate({ subnets, userData: 'v2' }).replace('Outputs:', '  Extra:\n    Type: AWS::SNS::Topic\nOutputs:');
+    const v2 = poolTemplate({ subnets, userData: 'v2' }).replace(
+      'Outputs:',
+      '  Extra:\n    Type: AWS::SNS::Topic\nOutputs:',
+    );
     const before = w.snapshot();
 
     const changed = await stacks.plan({ name: 'pool', templateBody: v2, tags: {} });
-    const removal = await stacks.plan({ name: 'pool', templateBody: 'Resources:\n  Extra:\n    Type: AWS::SNS::Topic\n', tags: {} });
+    const removal = await stacks.plan({
+      name: 'pool',
+      templateBody: 'Resources:\n  Extra:\n    Type: AWS::SNS::Topic\n',
+      tags: {},
+    });
 
-    expect(fresh).toEqual({ exists: false, changes: [
-      { action: 'Add', logicalId: 'LaunchTemplate', resourceType: 'AWS::EC2::LaunchTemplate' },
-      { action: 'Add', logicalId: 'AutoScalingGroup', resourceType: 'AWS::AutoScaling::AutoScalingGroup' },
-    ] });
-    expect(changed).toEqual({ exists: true, changes: [
-      { action: 'Modify', logicalId: 'LaunchTemplate', resourceType: 'AWS::EC2::LaunchTemplate', replacement: 'False' },
-      { action: 'Add', logicalId: 'Extra', resourceType: 'AWS::SNS::Topic' },
-    ] });
-    expect(removal.changes.filter((c) => c.action === 'Remove').map((c) => c.logicalId)).toEqual(['LaunchTemplate', 'AutoScalingGroup']);
+    expect(fresh).toEqual({
+      exists: false,
+      changes: [
+        { action: 'Add', logicalId: 'LaunchTemplate', resourceType: 'AWS::EC2::LaunchTemplate' },
+        { action: 'Add', logicalId: 'AutoScalingGroup', resourceType: 'AWS::AutoScaling::AutoScalingGroup' },
+      ],
+    });
+    expect(changed).toEqual({
+      exists: true,
+      changes: [
+        {
+          action: 'Modify',
+          logicalId: 'LaunchTemplate',
+          resourceType: 'AWS::EC2::LaunchTemplate',
+          replacement: 'False',
+        },
+        { action: 'Add', logicalId: 'Extra', resourceType: 'AWS::SNS::Topic' },
+      ],
+    });
+    expect(removal.changes.filter((c) => c.action === 'Remove').map((c) => c.logicalId)).toEqual([
+      'LaunchTemplate',
+      'AutoScalingGroup',
+    ]);
     expect((await stacks.describe('pool'))?.status).toBe('CREATE_COMPLETE');
-    expect(w.snapshot()).toEqual({ ...before, apiCalls: { ...before.apiCalls, 'stacks.plan': 3, 'stacks.describe': 1 } });
+    expect(w.snapshot()).toEqual({
+      ...before,
+      apiCalls: { ...before.apiCalls, 'stacks.plan': 3, 'stacks.describe': 1 },
+    });
   });
 
   it('counts every call per port method', async () => {

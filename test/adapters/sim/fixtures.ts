@@ -1,4 +1,9 @@
-import { mainStackName, mainStackTags, nodePoolStackName, nodePoolStackTags } from '../../../lambdas/core/cloudformation/stack-names';
+import {
+  mainStackName,
+  mainStackTags,
+  nodePoolStackName,
+  nodePoolStackTags,
+} from '../../../lambdas/core/cloudformation/stack-names';
 import { EMPTY_STATUS } from '../../../lambdas/core/model/cluster';
 import type { Cluster, NodePool } from '../../../lambdas/core/model/cluster';
 import type { ClusterPorts } from '../../../lambdas/ports/ports';
@@ -12,7 +17,15 @@ export const ACCOUNT = '123456789012';
 export const REGION = 'eu-central-1';
 
 function pool(name: string, profile: string, min = 1, max = 10): NodePool {
-  return { name, profile, instanceTypes: ['m5.large'], discountStrategy: 'none', minSize: min, maxSize: max, configItems: {} };
+  return {
+    name,
+    profile,
+    instanceTypes: ['m5.large'],
+    discountStrategy: 'none',
+    minSize: min,
+    maxSize: max,
+    configItems: {},
+  };
 }
 
 export function testCluster(overrides: Partial<Cluster> = {}): Cluster {
@@ -36,7 +49,12 @@ export function testCluster(overrides: Partial<Cluster> = {}): Cluster {
 }
 
 export function clusterRef(cluster: Cluster): ClusterRef {
-  return { id: cluster.id, name: cluster.id, region: cluster.region, infrastructureAccount: cluster.infrastructureAccount };
+  return {
+    id: cluster.id,
+    name: cluster.id,
+    region: cluster.region,
+    infrastructureAccount: cluster.infrastructureAccount,
+  };
 }
 
 export const MAIN_TEMPLATE = `
@@ -128,18 +146,38 @@ export async function subnetsOf(ports: ClusterPorts, cluster: Cluster): Promise<
  * A world with the cluster's main stack, one master and `workers` worker nodes up and Ready (all stacks
  * complete, every event processed).
  */
-export async function runningCluster(scenario: ScenarioInput = {}, workers = 3, cluster = testCluster()): Promise<Running> {
+export async function runningCluster(
+  scenario: ScenarioInput = {},
+  workers = 3,
+  cluster = testCluster(),
+): Promise<Running> {
   const world = SimulatedWorld.create(scenario);
   const ports = world.forCluster(cluster);
   const subnets = await subnetsOf(ports, cluster);
-  const deployPool = async (poolName: string, options: Partial<PoolTemplateOptions> = {}): Promise<'STARTED' | 'NO_CHANGES'> => {
+  const deployPool = async (
+    poolName: string,
+    options: Partial<PoolTemplateOptions> = {},
+  ): Promise<'STARTED' | 'NO_CHANGES'> => {
     const spec = cluster.nodePools.find((p) => p.name === poolName)!;
     const master = poolName.startsWith('master');
-    const body = poolTemplate({ subnets, desired: master ? 1 : workers, min: master ? 1 : Math.min(1, workers), ...options });
-    const { result } = await ports.stacks.deploy({ name: nodePoolStackName(cluster, poolName), templateBody: body, tags: nodePoolStackTags(cluster, spec) });
+    const body = poolTemplate({
+      subnets,
+      desired: master ? 1 : workers,
+      min: master ? 1 : Math.min(1, workers),
+      ...options,
+    });
+    const { result } = await ports.stacks.deploy({
+      name: nodePoolStackName(cluster, poolName),
+      templateBody: body,
+      tags: nodePoolStackTags(cluster, spec),
+    });
     return result;
   };
-  await ports.stacks.deploy({ name: mainStackName(cluster), templateBody: MAIN_TEMPLATE, tags: mainStackTags(cluster) });
+  await ports.stacks.deploy({
+    name: mainStackName(cluster),
+    templateBody: MAIN_TEMPLATE,
+    tags: mainStackTags(cluster),
+  });
   world.runUntilIdle();
   for (const p of cluster.nodePools) await deployPool(p.name);
   world.runUntilIdle();

@@ -6,7 +6,12 @@ const CLUSTER = testCluster().id;
 function scenario(pdb: Record<string, unknown>, replicas = 3, extra: Record<string, unknown> = {}) {
   return {
     timings: { podStartSeconds: 10, podTerminationSeconds: 30 },
-    clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment' as const, name: 'web', replicas }], pdbs: [{ name: 'web', selector: { app: 'web' }, ...pdb }] } },
+    clusters: {
+      [CLUSTER]: {
+        workloads: [{ kind: 'Deployment' as const, name: 'web', replicas }],
+        pdbs: [{ name: 'web', selector: { app: 'web' }, ...pdb }],
+      },
+    },
     ...extra,
   };
 }
@@ -23,7 +28,18 @@ describe('simulated PodDisruptionBudgets', () => {
     world.advance(10_000);
     const two = await ports.kube.evictPod('default', second.name);
 
-    expect(before).toEqual([{ namespace: 'default', name: 'web', selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1, disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 }]);
+    expect(before).toEqual([
+      {
+        namespace: 'default',
+        name: 'web',
+        selector: { matchLabels: { app: 'web' } },
+        maxUnavailable: 1,
+        disruptionsAllowed: 1,
+        currentHealthy: 3,
+        desiredHealthy: 2,
+        expectedPods: 3,
+      },
+    ]);
     expect([one, blocked, two]).toEqual(['evicted', 'blocked-by-pdb', 'evicted']);
     expect(whileBlocked[0]).toMatchObject({ disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2 });
     expect(world.invariants()).toEqual({ pdbViolations: 0, nodesTerminatedTwice: 0, details: [] });
@@ -37,15 +53,25 @@ describe('simulated PodDisruptionBudgets', () => {
   ])('computes allowed disruptions like the disruption controller for %j', async (pdb, desired, expected, allowed) => {
     const { ports } = await runningCluster(scenario(pdb, 4));
 
-    expect((await ports.kube.listPdbs())[0]).toMatchObject({ desiredHealthy: desired, expectedPods: expected, currentHealthy: 4, disruptionsAllowed: allowed });
+    expect((await ports.kube.listPdbs())[0]).toMatchObject({
+      desiredHealthy: desired,
+      expectedPods: expected,
+      currentHealthy: 4,
+      disruptionsAllowed: allowed,
+    });
   });
 
   it('lets an unhealthy pod go while the budget is met, but not a healthy one', async () => {
     const { ports, world } = await runningCluster({
-      clusters: { [CLUSTER]: {
-        workloads: [{ kind: 'Deployment', name: 'web', replicas: 3 }, { kind: 'Pod', name: 'straggler', labels: { app: 'web' } }],
-        pdbs: [{ name: 'web', selector: { app: 'web' }, minAvailable: 3 }],
-      } },
+      clusters: {
+        [CLUSTER]: {
+          workloads: [
+            { kind: 'Deployment', name: 'web', replicas: 3 },
+            { kind: 'Pod', name: 'straggler', labels: { app: 'web' } },
+          ],
+          pdbs: [{ name: 'web', selector: { app: 'web' }, minAvailable: 3 }],
+        },
+      },
       faults: { podsNeverReady: [{ namePrefix: 'straggler' }] },
     });
     const healthy = (await ports.kube.listPods({ namespace: 'default' })).find((p) => p.ready)!;
@@ -56,7 +82,9 @@ describe('simulated PodDisruptionBudgets', () => {
   });
 
   it('refuses to evict an unhealthy pod while the budget is not met', async () => {
-    const { ports } = await runningCluster(scenario({ minAvailable: 2 }, 3, { faults: { podsNeverReady: [{ namePrefix: 'web-' }] } }));
+    const { ports } = await runningCluster(
+      scenario({ minAvailable: 2 }, 3, { faults: { podsNeverReady: [{ namePrefix: 'web-' }] } }),
+    );
     const pods = await ports.kube.listPods({ namespace: 'default' });
 
     expect(pods.every((p) => !p.ready)).toBe(true);
@@ -88,7 +116,9 @@ describe('simulated PodDisruptionBudgets', () => {
 
     const inv = world.invariants();
     expect(inv.pdbViolations).toBe(1);
-    expect(inv.details).toEqual([`t=220s cluster ${CLUSTER}: PDB default/web has 2 healthy pods, needs 3, after forced delete of pod default/${pod.name}`]);
+    expect(inv.details).toEqual([
+      `t=220s cluster ${CLUSTER}: PDB default/web has 2 healthy pods, needs 3, after forced delete of pod default/${pod.name}`,
+    ]);
   });
 
   it('counts a node terminated with pods a PDB needs still on it', async () => {
@@ -135,11 +165,18 @@ describe('simulated PodDisruptionBudgets', () => {
   it('does not count a node that was cordoned and drained within the budget first', async () => {
     const { world, ports, cluster } = await runningCluster(scenario({ maxUnavailable: 1 }), 3);
     const node = (await ports.kube.listPods({ namespace: 'default' }))[0].nodeName!;
-    const instanceId = (await ports.kube.listNodes()).find((n) => n.name === node)!.providerId.split('/').pop()!;
+    const instanceId = (await ports.kube.listNodes())
+      .find((n) => n.name === node)!
+      .providerId.split('/')
+      .pop()!;
     await ports.kube.patchNode(node, { unschedulable: true });
 
     let rounds = 0;
-    for (let left = await ports.kube.listPods({ nodeName: node }); left.some((p) => !p.deleting); left = await ports.kube.listPods({ nodeName: node })) {
+    for (
+      let left = await ports.kube.listPods({ nodeName: node });
+      left.some((p) => !p.deleting);
+      left = await ports.kube.listPods({ nodeName: node })
+    ) {
       for (const pod of left.filter((p) => !p.deleting)) await ports.kube.evictPod(pod.namespace, pod.name);
       world.advance(10_000);
       rounds += 1;

@@ -2,21 +2,33 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedWorld } from '../../../lambdas/adapters/sim';
-import { mainStackName, mainStackTags, nodePoolStackName, nodePoolStackTags } from '../../../lambdas/core/cloudformation/stack-names';
+import {
+  mainStackName,
+  mainStackTags,
+  nodePoolStackName,
+  nodePoolStackTags,
+} from '../../../lambdas/core/cloudformation/stack-names';
 import { ValidationError } from '../../../lambdas/shared/errors';
 import { MAIN_TEMPLATE, clusterRef, poolTemplate, subnetsOf, testCluster } from './fixtures';
 
 const cluster = testCluster();
 const SCENARIO = {
   seed: 99,
-  clusters: { [cluster.id]: {
-    workloads: [
-      { kind: 'Deployment' as const, name: 'web', replicas: 4 },
-      { kind: 'StatefulSet' as const, name: 'db', replicas: 2, volumeClaims: ['data'] },
-      { kind: 'DaemonSet' as const, name: 'agent', namespace: 'kube-system', tolerations: [{ operator: 'Exists' as const }] },
-    ],
-    pdbs: [{ name: 'web', selector: { app: 'web' }, maxUnavailable: 1 }],
-  } },
+  clusters: {
+    [cluster.id]: {
+      workloads: [
+        { kind: 'Deployment' as const, name: 'web', replicas: 4 },
+        { kind: 'StatefulSet' as const, name: 'db', replicas: 2, volumeClaims: ['data'] },
+        {
+          kind: 'DaemonSet' as const,
+          name: 'agent',
+          namespace: 'kube-system',
+          tolerations: [{ operator: 'Exists' as const }],
+        },
+      ],
+      pdbs: [{ name: 'web', selector: { app: 'web' }, maxUnavailable: 1 }],
+    },
+  },
 };
 
 type Hop = (world: SimulatedWorld) => SimulatedWorld;
@@ -28,26 +40,41 @@ async function drive(start: SimulatedWorld, hop: Hop): Promise<SimulatedWorld> {
   const pool = (userData: string) => poolTemplate({ subnets: ['x'], desired: 3, userData });
   const subnets = await subnetsOf(ports(), cluster);
   const workerTemplate = (userData: string) => pool(userData).replace('[x]', `[${subnets.join(', ')}]`);
-  await ports().stacks.deploy({ name: mainStackName(cluster), templateBody: MAIN_TEMPLATE, tags: mainStackTags(cluster) });
+  await ports().stacks.deploy({
+    name: mainStackName(cluster),
+    templateBody: MAIN_TEMPLATE,
+    tags: mainStackTags(cluster),
+  });
   await world.artifacts.put('rendered/config.json', '{"version":1}');
   world = hop(world);
   world.advance(60_000);
   for (const p of cluster.nodePools) {
-    await ports().stacks.deploy({ name: nodePoolStackName(cluster, p.name), templateBody: workerTemplate('v1'), tags: nodePoolStackTags(cluster, p) });
+    await ports().stacks.deploy({
+      name: nodePoolStackName(cluster, p.name),
+      templateBody: workerTemplate('v1'),
+      tags: nodePoolStackTags(cluster, p),
+    });
   }
   world = hop(world);
   world.runUntilIdle();
   world = hop(world);
-  await ports().stacks.deploy({ name: nodePoolStackName(cluster, 'default-worker'), templateBody: workerTemplate('v2'), tags: nodePoolStackTags(cluster, cluster.nodePools[1]) });
+  await ports().stacks.deploy({
+    name: nodePoolStackName(cluster, 'default-worker'),
+    templateBody: workerTemplate('v2'),
+    tags: nodePoolStackTags(cluster, cluster.nodePools[1]),
+  });
   world.advance(45_000);
   world = hop(world);
   await ports().pools.scale(clusterRef(cluster), 'default-worker', 4);
   world.advance(100_000);
   world = hop(world);
-  const outdated = (await ports().pools.getPool(clusterRef(cluster), 'default-worker'))!.instances.filter((i) => i.outdated);
+  const outdated = (await ports().pools.getPool(clusterRef(cluster), 'default-worker'))!.instances.filter(
+    (i) => i.outdated,
+  );
   const node = (await ports().kube.listNodes()).find((n) => n.providerId.endsWith(outdated[0].instanceId))!;
   await ports().kube.patchNode(node.name, { unschedulable: true });
-  for (const pod of await ports().kube.listPods({ nodeName: node.name })) await ports().kube.evictPod(pod.namespace, pod.name);
+  for (const pod of await ports().kube.listPods({ nodeName: node.name }))
+    await ports().kube.evictPod(pod.namespace, pod.name);
   world = hop(world);
   world.advance(5_000);
   world = hop(world);
@@ -79,7 +106,10 @@ describe('saving and loading the simulated world', () => {
   });
 
   it('gives different instance ids for a different seed, and the same for the same seed', async () => {
-    const ids = async (seed: number) => (await drive(SimulatedWorld.create({ ...SCENARIO, seed }), (w) => w)).describe(cluster.id).pools.flatMap((p) => p.instances.map((i) => i.id));
+    const ids = async (seed: number) =>
+      (await drive(SimulatedWorld.create({ ...SCENARIO, seed }), (w) => w))
+        .describe(cluster.id)
+        .pools.flatMap((p) => p.instances.map((i) => i.id));
 
     expect(await ids(1)).toEqual(await ids(1));
     expect(await ids(1)).not.toEqual(await ids(2));

@@ -1,7 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SimulatedWorld, loadScenarioFile, parseScenario, parseScenarioYaml } from '../../../lambdas/adapters/sim';
-import { ClmError, KubeApiError, ThrottledError, TransientApiError, ValidationError } from '../../../lambdas/shared/errors';
+import {
+  ClmError,
+  KubeApiError,
+  ThrottledError,
+  TransientApiError,
+  ValidationError,
+} from '../../../lambdas/shared/errors';
 import { clusterRef, runningCluster, testCluster } from './fixtures';
 
 const EXAMPLES = join(__dirname, '../../../examples/scenarios');
@@ -11,23 +17,35 @@ describe('simulation scenarios', () => {
     expect(parseScenario({})).toEqual({
       seed: 1,
       startTime: '2026-01-01T00:00:00.000Z',
-      timings: { stackCreateSeconds: 60, stackUpdateSeconds: 45, stackDeleteSeconds: 30, instanceBootSeconds: 90, instanceTerminateSeconds: 30, podStartSeconds: 10, podTerminationSeconds: 30 },
+      timings: {
+        stackCreateSeconds: 60,
+        stackUpdateSeconds: 45,
+        stackDeleteSeconds: 30,
+        instanceBootSeconds: 90,
+        instanceTerminateSeconds: 30,
+        podStartSeconds: 10,
+        podTerminationSeconds: 30,
+      },
       images: [],
       clusters: {},
       faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [] },
     });
   });
 
-  it.each(readdirSync(EXAMPLES).filter((f) => f.endsWith('.yaml')))('example %s is valid and starts a world', (file) => {
-    const scenario = loadScenarioFile(join(EXAMPLES, file));
-    const world = SimulatedWorld.fromScenarioFile(join(EXAMPLES, file));
+  it.each(readdirSync(EXAMPLES).filter((f) => f.endsWith('.yaml')))(
+    'example %s is valid and starts a world',
+    (file) => {
+      const scenario = loadScenarioFile(join(EXAMPLES, file));
+      const world = SimulatedWorld.fromScenarioFile(join(EXAMPLES, file));
 
-    expect(world.scenario).toEqual(scenario);
-    expect(Object.keys(scenario.clusters).length).toBeGreaterThan(0);
-  });
+      expect(world.scenario).toEqual(scenario);
+      expect(Object.keys(scenario.clusters).length).toBeGreaterThan(0);
+    },
+  );
 
   it('names the file, line and field of each mistake', () => {
-    const text = 'seed: 1\ntimings:\n  podStartSeconds: -1\n  bootSeconds: 3\nfaults:\n  apiErrors:\n    - on: kube\n      error: boom\n';
+    const text =
+      'seed: 1\ntimings:\n  podStartSeconds: -1\n  bootSeconds: 3\nfaults:\n  apiErrors:\n    - on: kube\n      error: boom\n';
 
     let error: unknown;
     try {
@@ -38,25 +56,33 @@ describe('simulation scenarios', () => {
 
     expect(error).toBeInstanceOf(ValidationError);
     const issues = (error as ValidationError).issues;
-    expect(issues).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^scenarios\/bad\.yaml:3: timings\.podStartSeconds: /),
-      expect.stringMatching(/^scenarios\/bad\.yaml:2: timings: .*bootSeconds/),
-      expect.stringMatching(/^scenarios\/bad\.yaml:7: faults\.apiErrors\[0\]\.on: expected <port>\.<method>/),
-      expect.stringMatching(/^scenarios\/bad\.yaml:8: faults\.apiErrors\[0\]\.error: /),
-    ]));
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^scenarios\/bad\.yaml:3: timings\.podStartSeconds: /),
+        expect.stringMatching(/^scenarios\/bad\.yaml:2: timings: .*bootSeconds/),
+        expect.stringMatching(/^scenarios\/bad\.yaml:7: faults\.apiErrors\[0\]\.on: expected <port>\.<method>/),
+        expect.stringMatching(/^scenarios\/bad\.yaml:8: faults\.apiErrors\[0\]\.error: /),
+      ]),
+    );
   });
 });
 
 describe('fault injection', () => {
   it('throws the configured error class on a port method, after N good calls, N times', async () => {
     const { world, ports } = await runningCluster();
-    world.addFaults({ apiErrors: [
-      { on: 'kube.listNodes', error: 'throttle', times: 2, after: 1 },
-      { on: 'kube.listPods', error: 'transient' },
-      { on: 'kube.listPdbs', error: 'fatal' },
-      { on: 'pools.getPool', error: 'fatal' },
-    ] });
-    const outcome = async (call: () => Promise<unknown>) => call().then(() => 'ok', (e: Error) => e.constructor.name);
+    world.addFaults({
+      apiErrors: [
+        { on: 'kube.listNodes', error: 'throttle', times: 2, after: 1 },
+        { on: 'kube.listPods', error: 'transient' },
+        { on: 'kube.listPdbs', error: 'fatal' },
+        { on: 'pools.getPool', error: 'fatal' },
+      ],
+    });
+    const outcome = async (call: () => Promise<unknown>) =>
+      call().then(
+        () => 'ok',
+        (e: Error) => e.constructor.name,
+      );
 
     const results = [];
     for (let i = 0; i < 4; i += 1) results.push(await outcome(() => ports.kube.listNodes()));
@@ -69,7 +95,9 @@ describe('fault injection', () => {
   });
 
   it('only affects the named cluster when a fault names one', async () => {
-    const { world, ports } = await runningCluster({ faults: { apiErrors: [{ on: 'stacks.describe', error: 'throttle', cluster: 'other', times: 5 }] } });
+    const { world, ports } = await runningCluster({
+      faults: { apiErrors: [{ on: 'stacks.describe', error: 'throttle', cluster: 'other', times: 5 }] },
+    });
 
     const other = world.forCluster(testCluster({ id: 'other', localId: 'other' }));
 
@@ -81,7 +109,9 @@ describe('fault injection', () => {
     const world = SimulatedWorld.create({ faults: { apiErrors: [{ on: 'stacks.deploy', error: 'throttle' }] } });
     const { stacks } = world.forCluster(testCluster());
 
-    await expect(stacks.deploy({ name: 's', templateBody: 'Resources:\n  T:\n    Type: AWS::SNS::Topic\n', tags: {} })).rejects.toBeInstanceOf(ThrottledError);
+    await expect(
+      stacks.deploy({ name: 's', templateBody: 'Resources:\n  T:\n    Type: AWS::SNS::Topic\n', tags: {} }),
+    ).rejects.toBeInstanceOf(ThrottledError);
     expect(await stacks.describe('s')).toBeUndefined();
   });
 });

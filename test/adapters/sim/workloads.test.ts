@@ -10,9 +10,16 @@ describe('simulated nodes, scheduler and controllers', () => {
     const nodes = await ports.kube.listNodes();
     const pool = await ports.pools.getPool(clusterRef(cluster), 'default-worker');
 
-    expect(nodes.map((n) => n.name)).toEqual(['ip-10-0-0-4.eu-central-1.compute.internal', 'ip-10-0-0-5.eu-central-1.compute.internal']);
+    expect(nodes.map((n) => n.name)).toEqual([
+      'ip-10-0-0-4.eu-central-1.compute.internal',
+      'ip-10-0-0-5.eu-central-1.compute.internal',
+    ]);
     const [master, worker] = nodes;
-    expect(master.labels).toMatchObject({ 'node.kubernetes.io/node-pool': 'master-default', 'node.kubernetes.io/role': 'master', 'lifecycle-status': 'ready' });
+    expect(master.labels).toMatchObject({
+      'node.kubernetes.io/node-pool': 'master-default',
+      'node.kubernetes.io/role': 'master',
+      'lifecycle-status': 'ready',
+    });
     expect(master.taints).toEqual([{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }]);
     expect(worker).toMatchObject({
       providerId: `aws:///eu-central-1a/${pool!.instances[0].instanceId}`,
@@ -31,7 +38,10 @@ describe('simulated nodes, scheduler and controllers', () => {
   });
 
   it('recreates a Deployment pod as soon as one is evicted, and the evicted pod goes after its grace period', async () => {
-    const { world, ports } = await runningCluster({ timings: { podTerminationSeconds: 30 }, clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'web', replicas: 3 }] } } });
+    const { world, ports } = await runningCluster({
+      timings: { podTerminationSeconds: 30 },
+      clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'web', replicas: 3 }] } },
+    });
     const [victim] = await ports.kube.listPods({ namespace: 'default' });
 
     expect(await ports.kube.evictPod('default', victim.name)).toBe('evicted');
@@ -47,9 +57,14 @@ describe('simulated nodes, scheduler and controllers', () => {
   });
 
   it('rolls a Deployment to a new ReplicaSet when its pod template changes', async () => {
-    const { world, ports } = await runningCluster({ clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'web', replicas: 2 }] } } });
+    const { world, ports } = await runningCluster({
+      clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'web', replicas: 2 }] } },
+    });
     const [web] = await ports.kube.list('deployments', { namespace: 'default' });
-    const changed = structuredClone(web) as unknown as { spec: { template: { metadata: { labels: Record<string, string> } } }; status?: unknown };
+    const changed = structuredClone(web) as unknown as {
+      spec: { template: { metadata: { labels: Record<string, string> } } };
+      status?: unknown;
+    };
     delete changed.status;
     changed.spec.template.metadata.labels.version = 'v2';
 
@@ -63,11 +78,20 @@ describe('simulated nodes, scheduler and controllers', () => {
   });
 
   it('reschedules a StatefulSet pod only in the zone its volume is bound to', async () => {
-    const { world, ports } = await runningCluster({ clusters: { [CLUSTER]: { workloads: [{ kind: 'StatefulSet', name: 'db', replicas: 1, volumeClaims: ['data'] }] } } }, 6);
+    const { world, ports } = await runningCluster(
+      {
+        clusters: {
+          [CLUSTER]: { workloads: [{ kind: 'StatefulSet', name: 'db', replicas: 1, volumeClaims: ['data'] }] },
+        },
+      },
+      6,
+    );
     const [db] = await ports.kube.listPods({ namespace: 'default' });
     const nodes = await ports.kube.listNodes();
     const home = nodes.find((n) => n.name === db.nodeName)!;
-    const sameZone = nodes.filter((n) => n.zone === home.zone && n.name !== home.name && n.labels['node.kubernetes.io/role'] === 'worker');
+    const sameZone = nodes.filter(
+      (n) => n.zone === home.zone && n.name !== home.name && n.labels['node.kubernetes.io/role'] === 'worker',
+    );
 
     await ports.kube.patchNode(home.name, { unschedulable: true });
     await ports.kube.evictPod('default', 'db-0');
@@ -88,12 +112,28 @@ describe('simulated nodes, scheduler and controllers', () => {
 
   it('runs one DaemonSet pod per tolerated node, never moves it, and covers new nodes', async () => {
     const tolerations = [{ operator: 'Exists' as const }];
-    const { world, ports, cluster } = await runningCluster({ clusters: { [CLUSTER]: { workloads: [{ kind: 'DaemonSet', name: 'agent', namespace: 'kube-system', tolerations }, { kind: 'DaemonSet', name: 'workers-only', namespace: 'kube-system' }] } } }, 2);
-    const byName = async (prefix: string) => (await ports.kube.listPods({ namespace: 'kube-system' })).filter((p) => p.name.startsWith(`${prefix}-`));
+    const { world, ports, cluster } = await runningCluster(
+      {
+        clusters: {
+          [CLUSTER]: {
+            workloads: [
+              { kind: 'DaemonSet', name: 'agent', namespace: 'kube-system', tolerations },
+              { kind: 'DaemonSet', name: 'workers-only', namespace: 'kube-system' },
+            ],
+          },
+        },
+      },
+      2,
+    );
+    const byName = async (prefix: string) =>
+      (await ports.kube.listPods({ namespace: 'kube-system' })).filter((p) => p.name.startsWith(`${prefix}-`));
     const agents = await byName('agent');
     const target = agents.find((p) => p.nodeName?.includes('10-0-32'))!;
 
-    await ports.kube.patchNode(target.nodeName!, { unschedulable: true, taints: [{ key: 'decommission-pending', value: 'rolling-upgrade', effect: 'NoSchedule' }] });
+    await ports.kube.patchNode(target.nodeName!, {
+      unschedulable: true,
+      taints: [{ key: 'decommission-pending', value: 'rolling-upgrade', effect: 'NoSchedule' }],
+    });
     world.runUntilIdle();
     const afterCordon = await byName('agent');
     await ports.kube.evictPod('kube-system', target.name);
@@ -114,13 +154,38 @@ describe('simulated nodes, scheduler and controllers', () => {
     const { world, ports } = await runningCluster({}, 3);
     const [, a, b, c] = await ports.kube.listNodes();
     await ports.kube.patchNode(a.name, { taints: [{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }] });
-    await ports.kube.patchNode(b.name, { taints: [{ key: 'decommission-pending', value: 'rolling-upgrade', effect: 'PreferNoSchedule' }] });
+    await ports.kube.patchNode(b.name, {
+      taints: [{ key: 'decommission-pending', value: 'rolling-upgrade', effect: 'PreferNoSchedule' }],
+    });
     await ports.kube.apply([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } }], OPTS);
 
-    await ports.kube.apply([1, 2, 3].map((i): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, namespace: 'apps' }, spec: {} })), OPTS);
-    await ports.kube.apply([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pinned', namespace: 'apps' }, spec: { nodeSelector: { 'kubernetes.io/hostname': a.name }, tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'x', effect: 'NoSchedule' }] } }], OPTS);
+    await ports.kube.apply(
+      [1, 2, 3].map((i): KubeObject => ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `p${i}`, namespace: 'apps' },
+        spec: {},
+      })),
+      OPTS,
+    );
+    await ports.kube.apply(
+      [
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'pinned', namespace: 'apps' },
+          spec: {
+            nodeSelector: { 'kubernetes.io/hostname': a.name },
+            tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'x', effect: 'NoSchedule' }],
+          },
+        },
+      ],
+      OPTS,
+    );
     world.runUntilIdle();
-    const placed = Object.fromEntries((await ports.kube.listPods({ namespace: 'apps' })).map((p) => [p.name, p.nodeName]));
+    const placed = Object.fromEntries(
+      (await ports.kube.listPods({ namespace: 'apps' })).map((p) => [p.name, p.nodeName]),
+    );
 
     expect([placed.p1, placed.p2, placed.p3]).toEqual([c.name, c.name, c.name]);
     expect(placed.pinned).toBe(a.name);
@@ -128,7 +193,14 @@ describe('simulated nodes, scheduler and controllers', () => {
 
   it('leaves pods that a scenario fault marks as never ready unready', async () => {
     const { ports } = await runningCluster({
-      clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'web', replicas: 2 }, { kind: 'Deployment', name: 'broken', replicas: 1 }] } },
+      clusters: {
+        [CLUSTER]: {
+          workloads: [
+            { kind: 'Deployment', name: 'web', replicas: 2 },
+            { kind: 'Deployment', name: 'broken', replicas: 1 },
+          ],
+        },
+      },
       faults: { podsNeverReady: [{ labelSelector: 'app=broken' }] },
     });
     const pods = await ports.kube.listPods({ namespace: 'default' });
@@ -138,7 +210,13 @@ describe('simulated nodes, scheduler and controllers', () => {
   });
 
   it('deletes a pod at once with a zero grace period, and after the given one otherwise', async () => {
-    const { world, ports } = await runningCluster({ clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'web', replicas: 2, terminationGracePeriodSeconds: 300 }] } } });
+    const { world, ports } = await runningCluster({
+      clusters: {
+        [CLUSTER]: {
+          workloads: [{ kind: 'Deployment', name: 'web', replicas: 2, terminationGracePeriodSeconds: 300 }],
+        },
+      },
+    });
     const [a, b] = await ports.kube.listPods({ namespace: 'default' });
 
     await ports.kube.deletePod('default', a.name, 0);
@@ -155,7 +233,11 @@ describe('simulated nodes, scheduler and controllers', () => {
   });
 
   it('scales a Deployment through scaleDeployment', async () => {
-    const { world, ports } = await runningCluster({ clusters: { [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'coredns', namespace: 'kube-system', replicas: 2 }] } } });
+    const { world, ports } = await runningCluster({
+      clusters: {
+        [CLUSTER]: { workloads: [{ kind: 'Deployment', name: 'coredns', namespace: 'kube-system', replicas: 2 }] },
+      },
+    });
     await ports.kube.scaleDeployment('kube-system', 'coredns', 0);
     world.runUntilIdle();
 

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import Handlebars from 'handlebars';
 import { HandlebarsTemplateEngine } from '../../../lambdas/adapters/templating/handlebars-template-engine';
-import type { CloudLookups, InstanceTypeInfo, RenderRequest, TemplateFile } from '../../../lambdas/ports/template-engine';
+import type {
+  CloudLookups,
+  InstanceTypeInfo,
+  RenderRequest,
+  TemplateFile,
+} from '../../../lambdas/ports/template-engine';
 import { TemplateRenderError, ThrottledError, TransientApiError, isRetryable } from '../../../lambdas/shared/errors';
 
 const DEPLOYMENT = 'main/cluster/manifests/coredns/deployment.yaml';
@@ -33,7 +38,10 @@ function request(content: string, options: { path?: string; siblings?: Record<st
 }
 
 async function failure(engine: HandlebarsTemplateEngine, req: RenderRequest): Promise<TemplateRenderError> {
-  const error = await engine.render(req).then(() => undefined, (e: unknown) => e);
+  const error = await engine.render(req).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(error instanceof TemplateRenderError)) throw new Error(`expected a TemplateRenderError, got ${String(error)}`);
   return error;
 }
@@ -43,14 +51,18 @@ describe('HandlebarsTemplateEngine: data and output', () => {
     // Arrange
     const engine = new HandlebarsTemplateEngine();
     // Act
-    const out = await engine.render(request('id: {{Cluster.ID}}\nlabels: {{Cluster.ConfigItems.labels}}\nzone: {{Values.hosted_zone}}\n'));
+    const out = await engine.render(
+      request('id: {{Cluster.ID}}\nlabels: {{Cluster.ConfigItems.labels}}\nzone: {{Values.hosted_zone}}\n'),
+    );
     // Assert
     expect(out).toBe('id: aws:123456789012:eu-central-1:kube-1\nlabels: a=<b>&c\nzone: example.org\n');
   });
 
   it('loops over node pools with @root access to the cluster', async () => {
     const engine = new HandlebarsTemplateEngine();
-    const out = await engine.render(request('{{#each Cluster.NodePools}}{{Name}}@{{@root.Cluster.Environment}}{{/each}}'));
+    const out = await engine.render(
+      request('{{#each Cluster.NodePools}}{{Name}}@{{@root.Cluster.Environment}}{{/each}}'),
+    );
     expect(out).toBe('default-worker@production');
   });
 
@@ -105,12 +117,16 @@ describe('HandlebarsTemplateEngine: missing keys', () => {
   });
 
   it('gives "" for index on a missing key, the way KoA probes optional items', async () => {
-    const out = await engine.render(request('[{{index Cluster.ConfigItems "taints"}}]{{#if (index Cluster.ConfigItems "taints")}}tainted{{/if}}'));
+    const out = await engine.render(
+      request('[{{index Cluster.ConfigItems "taints"}}]{{#if (index Cluster.ConfigItems "taints")}}tainted{{/if}}'),
+    );
     expect(out).toBe('[]');
   });
 
   it('accepts present keys with empty values, and null NodePool in #if', async () => {
-    const out = await engine.render(request('[{{#each Cluster.NodePools}}{{ConfigItems.taints}}{{/each}}]{{#if NodePool}}pool{{else}}cluster{{/if}}'));
+    const out = await engine.render(
+      request('[{{#each Cluster.NodePools}}{{ConfigItems.taints}}{{/each}}]{{#if NodePool}}pool{{else}}cluster{{/if}}'),
+    );
     expect(out).toBe('[]cluster');
   });
 });
@@ -150,26 +166,42 @@ describe('HandlebarsTemplateEngine: manifestHash', () => {
 
   it('passes the relative path as written to the sibling resolver', async () => {
     const asked: string[] = [];
-    const req: RenderRequest = { ...request('{{manifestHash "../common/cm.yaml"}}'), sibling: (rel) => { asked.push(rel); return { path: 'main/cluster/manifests/common/cm.yaml', content: 'x' }; } };
+    const req: RenderRequest = {
+      ...request('{{manifestHash "../common/cm.yaml"}}'),
+      sibling: (rel) => {
+        asked.push(rel);
+        return { path: 'main/cluster/manifests/common/cm.yaml', content: 'x' };
+      },
+    };
     await engine.render(req);
     expect(asked).toEqual(['../common/cm.yaml']);
   });
 
   it('is not reentrant', async () => {
-    const req = request('{{manifestHash "a.yaml"}}', { siblings: { 'a.yaml': '{{manifestHash "b.yaml"}}', 'b.yaml': 'b' } });
+    const req = request('{{manifestHash "a.yaml"}}', {
+      siblings: { 'a.yaml': '{{manifestHash "b.yaml"}}', 'b.yaml': 'b' },
+    });
     const error = await failure(engine, req);
-    expect(error.message).toBe(`${DEPLOYMENT}:1: manifestHash: main/cluster/manifests/coredns/a.yaml:1: manifestHash is not reentrant: main/cluster/manifests/coredns/a.yaml is itself rendered for manifestHash`);
+    expect(error.message).toBe(
+      `${DEPLOYMENT}:1: manifestHash: main/cluster/manifests/coredns/a.yaml:1: manifestHash is not reentrant: main/cluster/manifests/coredns/a.yaml is itself rendered for manifestHash`,
+    );
   });
 
   it('names both files when the sibling is missing', async () => {
     const error = await failure(engine, request('\n{{manifestHash "missing.yaml"}}'));
-    expect(error.message).toBe(`${DEPLOYMENT}:2: manifestHash: sibling template main/cluster/manifests/coredns/missing.yaml (from "missing.yaml") not found for ${DEPLOYMENT}`);
+    expect(error.message).toBe(
+      `${DEPLOYMENT}:2: manifestHash: sibling template main/cluster/manifests/coredns/missing.yaml (from "missing.yaml") not found for ${DEPLOYMENT}`,
+    );
   });
 
   it("names the sibling's own line when it fails, and the caller", async () => {
-    const req = request('a\n{{manifestHash "cm.yaml"}}', { siblings: { 'cm.yaml': 'x\ny\n{{Cluster.ConfigItems.nope}}' } });
+    const req = request('a\n{{manifestHash "cm.yaml"}}', {
+      siblings: { 'cm.yaml': 'x\ny\n{{Cluster.ConfigItems.nope}}' },
+    });
     const error = await failure(engine, req);
-    expect(error.message).toBe(`${DEPLOYMENT}:2: manifestHash: main/cluster/manifests/coredns/cm.yaml:3: "Cluster.ConfigItems.nope" is not defined`);
+    expect(error.message).toBe(
+      `${DEPLOYMENT}:2: manifestHash: main/cluster/manifests/coredns/cm.yaml:3: "Cluster.ConfigItems.nope" is not defined`,
+    );
   });
 });
 
@@ -190,8 +222,10 @@ class FakeLookups implements CloudLookups {
   async instanceType(type: string): Promise<InstanceTypeInfo> {
     this.calls.push(`instanceType ${type}`);
     await Promise.resolve();
-    if (type === 'm5.xlarge') return { instanceType: type, vcpu: 4, memoryMiB: 16384, architecture: 'amd64', instanceStorageGiB: 0 };
-    if (type === 'c5d.large') return { instanceType: type, vcpu: 2, memoryMiB: 4096, architecture: 'amd64', instanceStorageGiB: 50 };
+    if (type === 'm5.xlarge')
+      return { instanceType: type, vcpu: 4, memoryMiB: 16384, architecture: 'amd64', instanceStorageGiB: 0 };
+    if (type === 'c5d.large')
+      return { instanceType: type, vcpu: 2, memoryMiB: 4096, architecture: 'amd64', instanceStorageGiB: 50 };
     throw new Error(`unknown instance type ${type}`);
   }
 }
@@ -211,8 +245,14 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
     // Act
     const out = await engine.render(request(template));
     // Assert
-    expect(out).toBe('ami: ami-kube-node\nagain: ami-kube-node\nother: ami-kube-master\ncpu: 4 1200m\nmem: 16Gi 1717986944');
-    expect([...lookups.calls].sort()).toEqual(['amiId kube-master 123', 'amiId kube-node 123', 'instanceType m5.xlarge']);
+    expect(out).toBe(
+      'ami: ami-kube-node\nagain: ami-kube-node\nother: ami-kube-master\ncpu: 4 1200m\nmem: 16Gi 1717986944',
+    );
+    expect([...lookups.calls].sort()).toEqual([
+      'amiId kube-master 123',
+      'amiId kube-node 123',
+      'instanceType m5.xlarge',
+    ]);
   });
 
   it('caches per engine: a second render makes no calls', async () => {
@@ -226,7 +266,9 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
   it('shares a call between concurrent renders', async () => {
     const lookups = new FakeLookups();
     const engine = new HandlebarsTemplateEngine({ lookups });
-    const outs = await Promise.all([1, 2, 3].map((i) => engine.render(request(`${i} {{instanceTypeCPUQuantity "c5d.large"}}`))));
+    const outs = await Promise.all(
+      [1, 2, 3].map((i) => engine.render(request(`${i} {{instanceTypeCPUQuantity "c5d.large"}}`))),
+    );
     expect(outs).toEqual(['1 2', '2 2', '3 2']);
     expect(lookups.calls).toEqual(['instanceType c5d.large']);
   });
@@ -234,7 +276,9 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
   it('follows lookups that depend on looked-up values (one more pass)', async () => {
     const lookups = new FakeLookups();
     const engine = new HandlebarsTemplateEngine({ lookups });
-    const out = await engine.render(request('{{#if (eq (amiID "a" "1") "ami-a")}}{{amiID "b" "1"}}{{else}}{{amiID "c" "1"}}{{/if}}'));
+    const out = await engine.render(
+      request('{{#if (eq (amiID "a" "1") "ami-a")}}{{amiID "b" "1"}}{{else}}{{amiID "c" "1"}}{{/if}}'),
+    );
     expect(out).toBe('ami-b');
     // the placeholder sent pass 1 into the else branch, so "c" was looked up too; never "b" twice
     expect(lookups.calls).toEqual(['amiId a 1', 'amiId c 1', 'amiId b 1']);
@@ -249,7 +293,14 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
     const error = await failure(engine, request('{{amiID (amiID (amiID (amiID (amiID "b" "1") "1") "1") "1") "1"}}'));
     // Assert
     expect(three).toBe('ami-ami-ami-a');
-    expect(lookups.calls).toEqual(['amiId a 1', 'amiId ami-a 1', 'amiId ami-ami-a 1', 'amiId b 1', 'amiId ami-b 1', 'amiId ami-ami-b 1']);
+    expect(lookups.calls).toEqual([
+      'amiId a 1',
+      'amiId ami-a 1',
+      'amiId ami-ami-a 1',
+      'amiId b 1',
+      'amiId ami-b 1',
+      'amiId ami-ami-b 1',
+    ]);
     expect(error.message).toBe(`${DEPLOYMENT}: lookups still unresolved after 4 passes: amiID("ami-ami-ami-b", "1")`);
   });
 
@@ -270,7 +321,9 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
     const error = await failure(engine, request('a\n{{amiID "gone" "123"}}'));
     await failure(engine, request('a\n{{amiID "gone" "123"}}'));
     // Assert
-    expect(error.message).toBe(`${DEPLOYMENT}:2: amiID("gone", "123") failed: no image found with name: gone and owner: 123`);
+    expect(error.message).toBe(
+      `${DEPLOYMENT}:2: amiID("gone", "123") failed: no image found with name: gone and owner: 123`,
+    );
     expect(error.cause).toBeInstanceOf(TemplateRenderError);
     expect(lookups.calls).toEqual(['amiId gone 123', 'amiId gone 123']);
   });
@@ -281,7 +334,10 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
     lookups.throttled = true;
     const engine = new HandlebarsTemplateEngine({ lookups });
     // Act
-    const error = await engine.render(request('{{amiID "kube-node" "123"}}')).then(() => undefined, (e: unknown) => e);
+    const error = await engine.render(request('{{amiID "kube-node" "123"}}')).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     // Assert
     expect(error).toBeInstanceOf(TransientApiError);
     expect(isRetryable(error)).toBe(true);
@@ -291,7 +347,9 @@ describe('HandlebarsTemplateEngine: cloud lookups', () => {
   it('fails instance type lookups naming the helper', async () => {
     const engine = new HandlebarsTemplateEngine({ lookups: new FakeLookups() });
     const error = await failure(engine, request('{{instanceTypeMemoryQuantity "m6g.invalid"}}'));
-    expect(error.message).toBe(`${DEPLOYMENT}:1: instanceTypeMemoryQuantity("m6g.invalid") failed: unknown instance type m6g.invalid`);
+    expect(error.message).toBe(
+      `${DEPLOYMENT}:1: instanceTypeMemoryQuantity("m6g.invalid") failed: unknown instance type m6g.invalid`,
+    );
   });
 
   it('without a lookups port, explains what to do', async () => {
@@ -311,7 +369,10 @@ describe('HandlebarsTemplateEngine: parsed template cache', () => {
     jest.spyOn(Handlebars, 'create').mockImplementation(() => {
       const instance = create();
       const original = instance.parse.bind(instance);
-      instance.parse = ((input: string) => { parse(input); return original(input); }) as typeof instance.parse;
+      instance.parse = ((input: string) => {
+        parse(input);
+        return original(input);
+      }) as typeof instance.parse;
       return instance;
     });
     const first = new HandlebarsTemplateEngine();
@@ -322,7 +383,11 @@ describe('HandlebarsTemplateEngine: parsed template cache', () => {
     await first.render(request('{{Cluster.Environment}}'));
     await second.render(request('{{Cluster.ID}}'));
     // Assert
-    expect(parse.mock.calls.map(([input]) => input)).toEqual(['{{Cluster.ID}}', '{{Cluster.Environment}}', '{{Cluster.ID}}']);
+    expect(parse.mock.calls.map(([input]) => input)).toEqual([
+      '{{Cluster.ID}}',
+      '{{Cluster.Environment}}',
+      '{{Cluster.ID}}',
+    ]);
   });
 
   it('does not parse plain text at all', async () => {

@@ -63,14 +63,20 @@ describe('template interpreter: blocks', () => {
   });
 
   it('each over lists and maps, with @index @key @first @last, else, and block params', () => {
-    expect(render('{{#each pools}}{{@index}}:{{Name}}{{#if @first}}^{{/if}}{{#if @last}}${{/if}} {{/each}}')).toBe('0:a^ 1:b$ ');
+    expect(render('{{#each pools}}{{@index}}:{{Name}}{{#if @first}}^{{/if}}{{#if @last}}${{/if}} {{/each}}')).toBe(
+      '0:a^ 1:b$ ',
+    );
     expect(render('{{#each items}}{{@key}}={{this}};{{/each}}')).toBe('x=1;y=2;');
     expect(render('{{#each emptyList}}x{{else}}nothing{{/each}}')).toBe('nothing');
-    expect(render('{{#each pools as |pool i|}}{{#each pool.Zones as |zone|}}{{i}}{{pool.Name}}{{zone}} {{/each}}{{/each}}')).toBe('0a1a 0a1b ');
+    expect(
+      render('{{#each pools as |pool i|}}{{#each pool.Zones as |zone|}}{{i}}{{pool.Name}}{{zone}} {{/each}}{{/each}}'),
+    ).toBe('0a1a 0a1b ');
   });
 
   it('each reaches outer contexts with ../ and @root, and outer loop data with @../index', () => {
-    expect(render('{{#each pools}}{{#each Zones}}{{../Name}}-{{this}}-{{@root.name}}-{{@../index}} {{/each}}{{/each}}')).toBe('a-1a-kube-1-0 a-1b-kube-1-0 ');
+    expect(
+      render('{{#each pools}}{{#each Zones}}{{../Name}}-{{this}}-{{@root.name}}-{{@../index}} {{/each}}{{/each}}'),
+    ).toBe('a-1a-kube-1-0 a-1b-kube-1-0 ');
   });
 
   it('if does not add a context level: ../ inside if inside each is the outer context', () => {
@@ -78,11 +84,19 @@ describe('template interpreter: blocks', () => {
   });
 
   it('with enters a map, or runs else when empty', () => {
-    expect(render('{{#with nested.inner}}{{value}}{{/with}}{{#with empty}}x{{else}}none{{/with}}{{#with nested as |n|}}{{n.inner.value}}{{/with}}')).toBe('deepnonedeep');
+    expect(
+      render(
+        '{{#with nested.inner}}{{value}}{{/with}}{{#with empty}}x{{else}}none{{/with}}{{#with nested as |n|}}{{n.inner.value}}{{/with}}',
+      ),
+    ).toBe('deepnonedeep');
   });
 
   it('mustache sections loop over lists, enter maps, and skip false values', () => {
-    expect(render('{{#pools}}{{Name}}{{/pools}}|{{#nested}}{{inner.value}}{{/nested}}|{{#emptyList}}x{{/emptyList}}{{^emptyList}}inverted{{/emptyList}}')).toBe('ab|deep|inverted');
+    expect(
+      render(
+        '{{#pools}}{{Name}}{{/pools}}|{{#nested}}{{inner.value}}{{/nested}}|{{#emptyList}}x{{/emptyList}}{{^emptyList}}inverted{{/emptyList}}',
+      ),
+    ).toBe('ab|deep|inverted');
   });
 
   it('passes key=value arguments to helpers', () => {

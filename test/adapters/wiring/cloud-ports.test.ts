@@ -21,7 +21,9 @@ beforeEach(() => {
 describe('cloudFactories', () => {
   it('deploys through the CloudFormation service role of CLM_STACK_ROLE_ARN (same-account mode)', async () => {
     // Arrange
-    const stacks = cloudFactories(lambdaEnvironment({ AWS_REGION: 'eu-central-1', CLM_STACK_ROLE_ARN: STACK_ROLE })).stacks;
+    const stacks = cloudFactories(
+      lambdaEnvironment({ AWS_REGION: 'eu-central-1', CLM_STACK_ROLE_ARN: STACK_ROLE }),
+    ).stacks;
 
     // Act
     await stacks(testCluster()).deploy(spec);
@@ -32,7 +34,9 @@ describe('cloudFactories', () => {
 
   it('sends no RoleARN without CLM_STACK_ROLE_ARN (the assumed role carries the rights)', async () => {
     // Arrange
-    const stacks = cloudFactories(lambdaEnvironment({ AWS_REGION: 'eu-central-1', CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager' })).stacks;
+    const stacks = cloudFactories(
+      lambdaEnvironment({ AWS_REGION: 'eu-central-1', CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager' }),
+    ).stacks;
 
     // Act
     await stacks(testCluster()).deploy(spec);
@@ -46,7 +50,11 @@ describe('cloudFactories', () => {
     const stacks = cloudFactories(lambdaEnvironment({ AWS_REGION: 'eu-central-1' })).stacks;
 
     // Act
-    const deployers = [stacks(testCluster()), stacks(testCluster({ id: 'aws:123456789012:eu-central-1:kube-3' })), stacks(other)];
+    const deployers = [
+      stacks(testCluster()),
+      stacks(testCluster({ id: 'aws:123456789012:eu-central-1:kube-3' })),
+      stacks(other),
+    ];
 
     // Assert
     expect([deployers[0] === deployers[1], deployers[0] === deployers[2]]).toEqual([true, false]);

@@ -4,8 +4,12 @@ describe('lambdaEnvironment', () => {
   it('reads region, endpoint, assumed role, stack role and secret; empty values count as unset', () => {
     // Arrange
     const env = {
-      AWS_REGION: 'eu-west-1', CLM_AWS_ENDPOINT: '', AWS_ENDPOINT_URL: 'http://127.0.0.1:5000', CLM_ASSUMED_ROLE: '',
-      CLM_STACK_ROLE_ARN: 'arn:aws:iam::123456789012:role/stack', CLM_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:t',
+      AWS_REGION: 'eu-west-1',
+      CLM_AWS_ENDPOINT: '',
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:5000',
+      CLM_ASSUMED_ROLE: '',
+      CLM_STACK_ROLE_ARN: 'arn:aws:iam::123456789012:role/stack',
+      CLM_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:t',
     };
 
     // Act
@@ -13,8 +17,11 @@ describe('lambdaEnvironment', () => {
 
     // Assert
     expect({ ...settings, required: undefined }).toEqual({
-      region: 'eu-west-1', endpoint: 'http://127.0.0.1:5000', stackRoleArn: 'arn:aws:iam::123456789012:role/stack',
-      secretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:t', required: undefined,
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:5000',
+      stackRoleArn: 'arn:aws:iam::123456789012:role/stack',
+      secretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:t',
+      required: undefined,
     });
   });
 
@@ -31,6 +38,8 @@ describe('lambdaEnvironment', () => {
 
     // Assert
     expect(settings.required('CLM_TABLE_NAME')).toBe('clm');
-    expect(read).toThrow('environment variable CLM_REGISTRY is not set; the CDK app sets it (infra/task-environment.ts)');
+    expect(read).toThrow(
+      'environment variable CLM_REGISTRY is not set; the CDK app sets it (infra/task-environment.ts)',
+    );
   });
 });

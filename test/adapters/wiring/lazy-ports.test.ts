@@ -9,12 +9,27 @@ import { testCluster } from '../sim/fixtures';
 function counted() {
   const builds: string[] = [];
   const factories: TaskPortFactories<'RollNodePool'> = {
-    progress: () => { builds.push('progress'); return {} as never; },
-    artifacts: () => { builds.push('artifacts'); return {} as never; },
-    clock: () => { builds.push('clock'); return { now: () => 0 }; },
+    progress: () => {
+      builds.push('progress');
+      return {} as never;
+    },
+    artifacts: () => {
+      builds.push('artifacts');
+      return {} as never;
+    },
+    clock: () => {
+      builds.push('clock');
+      return { now: () => 0 };
+    },
     cluster: {
-      pools: (cluster: Cluster) => { builds.push(`pools ${cluster.id}`); return { id: cluster.id } as unknown as NodePoolBackend; },
-      kube: (cluster: Cluster) => { builds.push(`kube ${cluster.id}`); return { id: cluster.id } as unknown as KubeCluster; },
+      pools: (cluster: Cluster) => {
+        builds.push(`pools ${cluster.id}`);
+        return { id: cluster.id } as unknown as NodePoolBackend;
+      },
+      kube: (cluster: Cluster) => {
+        builds.push(`kube ${cluster.id}`);
+        return { id: cluster.id } as unknown as KubeCluster;
+      },
     },
   };
   return { factories, builds };
@@ -56,7 +71,10 @@ describe('lazyPorts', () => {
   it('refuses members the task does not list even when a factory is given', () => {
     // Arrange
     const { factories } = counted();
-    const ports = lazyPorts('RollNodePool', { ...factories, registry: () => ({}) } as TaskPortFactories<'RollNodePool'>);
+    const ports = lazyPorts('RollNodePool', {
+      ...factories,
+      registry: () => ({}),
+    } as TaskPortFactories<'RollNodePool'>);
 
     // Act
     const touch = () => ports.registry;

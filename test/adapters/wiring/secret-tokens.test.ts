@@ -1,4 +1,8 @@
-import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  GetSecretValueCommand,
+  ResourceNotFoundException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaEnvironment } from '../../../lambdas/adapters/wiring/lambda-environment';
 import { cachedTokens, parseTokens } from '../../../lambdas/adapters/wiring/secret-tokens';
@@ -19,14 +23,21 @@ function messageOf(fn: () => unknown): string {
 
 describe('parseTokens', () => {
   it('takes the three tokens, each optional, and ignores other keys', () => {
-    expect(parseTokens(JSON.stringify({ registryToken: 'r', gitToken: 'g', clusterToken: 'c', note: 'x' }), ARN)).toEqual({ registryToken: 'r', gitToken: 'g', clusterToken: 'c' });
+    expect(
+      parseTokens(JSON.stringify({ registryToken: 'r', gitToken: 'g', clusterToken: 'c', note: 'x' }), ARN),
+    ).toEqual({ registryToken: 'r', gitToken: 'g', clusterToken: 'c' });
     expect(parseTokens(JSON.stringify({ gitToken: 'g' }), ARN)).toEqual({ gitToken: 'g' });
     expect(parseTokens('{}', ARN)).toEqual({});
   });
 
   it('names the secret and the bad keys, never their values', () => {
     // Arrange
-    const cases = [`gitToken=${SECRET}`, JSON.stringify({ gitToken: 42, clusterToken: SECRET, registryToken: '' }), JSON.stringify([SECRET]), `{"gitToken": "${SECRET}"`];
+    const cases = [
+      `gitToken=${SECRET}`,
+      JSON.stringify({ gitToken: 42, clusterToken: SECRET, registryToken: '' }),
+      JSON.stringify([SECRET]),
+      `{"gitToken": "${SECRET}"`,
+    ];
 
     // Act
     const messages = cases.map((text) => messageOf(() => parseTokens(text, ARN)));
@@ -70,7 +81,8 @@ describe('cachedTokens', () => {
 
   it('does not keep a failed read: the next call reads again', async () => {
     // Arrange
-    const read = jest.fn<Promise<string>, [string]>()
+    const read = jest
+      .fn<Promise<string>, [string]>()
       .mockRejectedValueOnce(new ThrottledError('Secrets Manager GetSecretValue: throttled'))
       .mockResolvedValueOnce(JSON.stringify({ gitToken: 'g' }));
     const tokens = cachedTokens(ARN, async () => read);
@@ -98,14 +110,21 @@ describe('secretsManagerReader', () => {
 
   it('turns SDK errors into named errors that name the call and the secret', async () => {
     // Arrange
-    sm.on(GetSecretValueCommand).rejects(new ResourceNotFoundException({ message: "Secrets Manager can't find the specified secret.", $metadata: { httpStatusCode: 400 } }));
+    sm.on(GetSecretValueCommand).rejects(
+      new ResourceNotFoundException({
+        message: "Secrets Manager can't find the specified secret.",
+        $metadata: { httpStatusCode: 400 },
+      }),
+    );
 
     // Act
     const error: unknown = await secretsManagerReader(env)(ARN).catch((e: unknown) => e);
 
     // Assert
     expect(error).toBeInstanceOf(ClmError);
-    expect((error as Error).message).toBe(`Secrets Manager GetSecretValue ${ARN}: ResourceNotFoundException: Secrets Manager can't find the specified secret.`);
+    expect((error as Error).message).toBe(
+      `Secrets Manager GetSecretValue ${ARN}: ResourceNotFoundException: Secrets Manager can't find the specified secret.`,
+    );
   });
 
   it('refuses a binary secret', async () => {

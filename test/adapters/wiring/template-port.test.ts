@@ -8,8 +8,17 @@ function fakeLookups() {
   const lookupsFor = (accountId: string, region: string): CloudLookups => {
     built.push(`${accountId}/${region}`);
     return {
-      amiId: async (name) => { calls.push(`${accountId}/${region} ${name}`); return `ami-${accountId}-${region}-${name}`; },
-      instanceType: async (type) => ({ instanceType: type, vcpu: 2, memoryMiB: 8192, architecture: 'amd64', instanceStorageGiB: 0 }),
+      amiId: async (name) => {
+        calls.push(`${accountId}/${region} ${name}`);
+        return `ami-${accountId}-${region}-${name}`;
+      },
+      instanceType: async (type) => ({
+        instanceType: type,
+        vcpu: 2,
+        memoryMiB: 8192,
+        architecture: 'amd64',
+        instanceStorageGiB: 0,
+      }),
     };
   };
   return { lookupsFor, built, calls };

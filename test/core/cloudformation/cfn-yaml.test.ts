@@ -61,7 +61,9 @@ describe('parseCfnTemplate', () => {
   });
 
   it('accepts JSON templates', () => {
-    expect(parseCfnTemplate('{"Resources": {"T": {"Type": "AWS::SNS::Topic"}}}', 'f.json')).toEqual({ Resources: { T: { Type: 'AWS::SNS::Topic' } } });
+    expect(parseCfnTemplate('{"Resources": {"T": {"Type": "AWS::SNS::Topic"}}}', 'f.json')).toEqual({
+      Resources: { T: { Type: 'AWS::SNS::Topic' } },
+    });
   });
 
   it('gives undefined for an empty render (only comments or blank)', () => {
@@ -75,6 +77,8 @@ describe('parseCfnTemplate', () => {
   });
 
   it('fails when the template is not a mapping', () => {
-    expect(() => parseCfnTemplate('- a\n- b\n', 'x.yaml')).toThrow('x.yaml: a CloudFormation template must be a YAML mapping');
+    expect(() => parseCfnTemplate('- a\n- b\n', 'x.yaml')).toThrow(
+      'x.yaml: a CloudFormation template must be a YAML mapping',
+    );
   });
 });

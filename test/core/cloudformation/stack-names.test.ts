@@ -1,10 +1,21 @@
 import {
-  cfManifestStackTags, clusterName, mainStackName, mainStackTags, mergeTags, nodePoolStackName, nodePoolStackTags,
+  cfManifestStackTags,
+  clusterName,
+  mainStackName,
+  mainStackTags,
+  mergeTags,
+  nodePoolStackName,
+  nodePoolStackTags,
 } from '../../../lambdas/core/cloudformation/stack-names';
 import { requireStackName, templateMetadata } from '../../../lambdas/core/cloudformation/template-metadata';
 import { ConfigError } from '../../../lambdas/shared/errors';
 
-const awsCluster = { id: 'aws:123456789012:eu-central-1:kube-1', alias: 'kube-one', localId: 'kube-1', provider: 'zalando-aws' as const };
+const awsCluster = {
+  id: 'aws:123456789012:eu-central-1:kube-1',
+  alias: 'kube-one',
+  localId: 'kube-1',
+  provider: 'zalando-aws' as const,
+};
 const eksCluster = { ...awsCluster, provider: 'zalando-eks' as const };
 
 describe('stack names', () => {
@@ -13,7 +24,9 @@ describe('stack names', () => {
   });
 
   it('names node-pool stacks nodepool-<pool>-<id with dashes>', () => {
-    expect(nodePoolStackName(awsCluster, 'default-worker')).toBe('nodepool-default-worker-aws-123456789012-eu-central-1-kube-1');
+    expect(nodePoolStackName(awsCluster, 'default-worker')).toBe(
+      'nodepool-default-worker-aws-123456789012-eu-central-1-kube-1',
+    );
   });
 
   it("uses the id as CLM's Name() for zalando-aws and the alias for zalando-eks", () => {
@@ -41,7 +54,9 @@ describe('stack tags', () => {
   });
 
   it('tags EKS node-pool and cf-manifest stacks with the alias', () => {
-    expect(nodePoolStackTags(eksCluster, { name: 'db', profile: 'worker-default' })['kubernetes.io/cluster/kube-one']).toBe('owned');
+    expect(
+      nodePoolStackTags(eksCluster, { name: 'db', profile: 'worker-default' })['kubernetes.io/cluster/kube-one'],
+    ).toBe('owned');
     expect(cfManifestStackTags(eksCluster)).toEqual({ 'kubernetes.io/cluster/kube-one': 'owned' });
   });
 
@@ -52,8 +67,9 @@ describe('stack tags', () => {
 
 describe('templateMetadata', () => {
   it('reads StackName and Tags, taking numbers and booleans as text', () => {
-    expect(templateMetadata({ Metadata: { StackName: 'extra', Tags: { cost: 100, critical: true, team: 'x' } } }, 'f.yaml'))
-      .toEqual({ stackName: 'extra', tags: { cost: '100', critical: 'true', team: 'x' } });
+    expect(
+      templateMetadata({ Metadata: { StackName: 'extra', Tags: { cost: 100, critical: true, team: 'x' } } }, 'f.yaml'),
+    ).toEqual({ stackName: 'extra', tags: { cost: '100', critical: 'true', team: 'x' } });
   });
 
   it('gives no tags when there is no Metadata', () => {
@@ -61,14 +77,18 @@ describe('templateMetadata', () => {
   });
 
   it('fails naming the file and field for tags that are not a mapping of strings', () => {
-    expect(() => templateMetadata({ Metadata: { Tags: [{ Key: 'a', Value: 'b' }] } }, 'main/cluster/cf-manifests/x.yaml'))
-      .toThrow('main/cluster/cf-manifests/x.yaml, field Metadata.Tags: Metadata.Tags must be a mapping of tag names to values');
+    expect(() =>
+      templateMetadata({ Metadata: { Tags: [{ Key: 'a', Value: 'b' }] } }, 'main/cluster/cf-manifests/x.yaml'),
+    ).toThrow(
+      'main/cluster/cf-manifests/x.yaml, field Metadata.Tags: Metadata.Tags must be a mapping of tag names to values',
+    );
     expect(() => templateMetadata({ Metadata: { Tags: { a: { b: 1 } } } }, 'f.yaml')).toThrow(ConfigError);
   });
 
   it('requires Metadata.StackName for cf-manifests, naming the file', () => {
-    expect(() => requireStackName({ Resources: {} }, 'main/cluster/cf-manifests/alerts.yaml'))
-      .toThrow(/main\/cluster\/cf-manifests\/alerts\.yaml, field Metadata\.StackName: a cf-manifest must declare Metadata\.StackName/);
+    expect(() => requireStackName({ Resources: {} }, 'main/cluster/cf-manifests/alerts.yaml')).toThrow(
+      /main\/cluster\/cf-manifests\/alerts\.yaml, field Metadata\.StackName: a cf-manifest must declare Metadata\.StackName/,
+    );
     expect(requireStackName({ Metadata: { StackName: 'kube-1-alerts' } }, 'f.yaml').stackName).toBe('kube-1-alerts');
   });
 });

@@ -5,8 +5,18 @@ const FILE = 'main/cluster/config-defaults.yaml';
 
 describe('parseConfigDefaults', () => {
   it('reads a flat map, keeping every scalar as its source text', () => {
-    const items = parseConfigDefaults('replicas: 3\nenabled: true\nzone_count: 007\nperiod: 6h\nempty:\nquoted: "x: y"\n', FILE);
-    expect(items).toEqual({ replicas: '3', enabled: 'true', zone_count: '007', period: '6h', empty: '', quoted: 'x: y' });
+    const items = parseConfigDefaults(
+      'replicas: 3\nenabled: true\nzone_count: 007\nperiod: 6h\nempty:\nquoted: "x: y"\n',
+      FILE,
+    );
+    expect(items).toEqual({
+      replicas: '3',
+      enabled: 'true',
+      zone_count: '007',
+      period: '6h',
+      empty: '',
+      quoted: 'x: y',
+    });
   });
 
   it('gives no items for an empty render', () => {
@@ -21,8 +31,12 @@ describe('parseConfigDefaults', () => {
   });
 
   it('fails for a list value and for a document that is not a mapping', () => {
-    expect(() => parseConfigDefaults('zones: [a, b]\n', FILE)).toThrow(`${FILE}:1, field zones: config item "zones" must be a string, found a list`);
-    expect(() => parseConfigDefaults('- a\n', FILE)).toThrow(`${FILE}: config defaults must be a mapping of config item names to strings, found a list`);
+    expect(() => parseConfigDefaults('zones: [a, b]\n', FILE)).toThrow(
+      `${FILE}:1, field zones: config item "zones" must be a string, found a list`,
+    );
+    expect(() => parseConfigDefaults('- a\n', FILE)).toThrow(
+      `${FILE}: config defaults must be a mapping of config item names to strings, found a list`,
+    );
   });
 });
 
@@ -39,12 +53,21 @@ describe('lineOfKey', () => {
 
 describe('mergeConfigDefaults', () => {
   it('lets later sources override earlier ones', () => {
-    expect(mergeConfigDefaults([{ a: 'main', b: 'main' }, { b: 'extra', c: 'extra' }], {})).toEqual({ a: 'main', b: 'extra', c: 'extra' });
+    expect(
+      mergeConfigDefaults(
+        [
+          { a: 'main', b: 'main' },
+          { b: 'extra', c: 'extra' },
+        ],
+        {},
+      ),
+    ).toEqual({ a: 'main', b: 'extra', c: 'extra' });
   });
 
   it('lets registry items always win, defaults only fill absent keys', () => {
-    expect(mergeConfigDefaults([{ a: 'default', b: 'default' }, { a: 'later-default' }], { a: 'registry', z: 'registry' }))
-      .toEqual({ a: 'registry', b: 'default', z: 'registry' });
+    expect(
+      mergeConfigDefaults([{ a: 'default', b: 'default' }, { a: 'later-default' }], { a: 'registry', z: 'registry' }),
+    ).toEqual({ a: 'registry', b: 'default', z: 'registry' });
   });
 
   it('keeps an empty registry value (present is present)', () => {

@@ -1,5 +1,7 @@
 import {
-  effectiveConfigItems, inheritConfigItems, withEffectiveConfigItems,
+  effectiveConfigItems,
+  inheritConfigItems,
+  withEffectiveConfigItems,
 } from '../../../lambdas/core/config/effective-config-items';
 import type { RenderRequest, TemplateEngine } from '../../../lambdas/ports/template-engine';
 import { ConfigError, ThrottledError } from '../../../lambdas/shared/errors';
@@ -23,7 +25,12 @@ describe('effectiveConfigItems', () => {
     const c = cluster({ configItems: { c: 'registry' }, nodePools: [] });
 
     // Act
-    const result = await effectiveConfigItems({ cluster: c, snapshots: [main, extra], engine: engine(), decrypter: new FakeDecrypter() });
+    const result = await effectiveConfigItems({
+      cluster: c,
+      snapshots: [main, extra],
+      engine: engine(),
+      decrypter: new FakeDecrypter(),
+    });
 
     // Assert
     expect(result.configItems).toEqual({ a: 'main', b: 'extra', c: 'registry', d: 'extra' });
@@ -32,11 +39,19 @@ describe('effectiveConfigItems', () => {
   it('renders defaults with the cluster but without its config items, Values or NodePool', async () => {
     // Arrange
     const recording = new RecordingEngine();
-    const main = snapshot('main', { 'cluster/config-defaults.yaml': '{{#if (eq Cluster.Environment "production")}}grace: 6h{{else}}grace: 10m{{/if}}\n' });
+    const main = snapshot('main', {
+      'cluster/config-defaults.yaml':
+        '{{#if (eq Cluster.Environment "production")}}grace: 6h{{else}}grace: 10m{{/if}}\n',
+    });
     const c = cluster({ environment: 'production', configItems: { secret_item: 'x' } });
 
     // Act
-    const result = await effectiveConfigItems({ cluster: c, snapshots: [main], engine: recording, decrypter: new FakeDecrypter() });
+    const result = await effectiveConfigItems({
+      cluster: c,
+      snapshots: [main],
+      engine: recording,
+      decrypter: new FakeDecrypter(),
+    });
 
     // Assert
     expect(result.configItems.grace).toBe('6h');
@@ -49,14 +64,23 @@ describe('effectiveConfigItems', () => {
 
   it('fails when defaults try to read config items (they are empty there, as in CLM)', async () => {
     const main = snapshot('main', { 'cluster/config-defaults.yaml': 'x: {{Cluster.ConfigItems.team}}\n' });
-    const act = effectiveConfigItems({ cluster: cluster({ configItems: { team: 'a' } }), snapshots: [main], engine: engine(), decrypter: new FakeDecrypter() });
-    await expect(act).rejects.toThrow(/main\/cluster\/config-defaults\.yaml:1: "Cluster\.ConfigItems\.team" is not defined/);
+    const act = effectiveConfigItems({
+      cluster: cluster({ configItems: { team: 'a' } }),
+      snapshots: [main],
+      engine: engine(),
+      decrypter: new FakeDecrypter(),
+    });
+    await expect(act).rejects.toThrow(
+      /main\/cluster\/config-defaults\.yaml:1: "Cluster\.ConfigItems\.team" is not defined/,
+    );
   });
 
   it('decrypts aws:kms: values from the registry and from defaults, and nothing else', async () => {
     // Arrange
     const decrypter = new FakeDecrypter();
-    const main = snapshot('main', { 'cluster/config-defaults.yaml': 'from_defaults: aws:kms:cba\nplain: aws:kmsnot\n' });
+    const main = snapshot('main', {
+      'cluster/config-defaults.yaml': 'from_defaults: aws:kms:cba\nplain: aws:kmsnot\n',
+    });
     const c = cluster({
       configItems: { from_registry: 'aws:kms:zyx' },
       nodePools: [pool({ configItems: { pool_secret: 'aws:kms:abc' } })],
@@ -74,17 +98,36 @@ describe('effectiveConfigItems', () => {
 
   it('names the config item when decryption fails', async () => {
     const act = effectiveConfigItems({
-      cluster: cluster({ configItems: { db_password: 'aws:kms:bad' } }), snapshots: [snapshot('main', {})], engine: engine(), decrypter: new FakeDecrypter('bad'),
+      cluster: cluster({ configItems: { db_password: 'aws:kms:bad' } }),
+      snapshots: [snapshot('main', {})],
+      engine: engine(),
+      decrypter: new FakeDecrypter('bad'),
     });
     await expect(act).rejects.toThrow(ConfigError);
-    await expect(effectiveConfigItems({
-      cluster: cluster({ configItems: { db_password: 'aws:kms:bad' } }), snapshots: [snapshot('main', {})], engine: engine(), decrypter: new FakeDecrypter('bad'),
-    })).rejects.toThrow('cluster aws:123456789012:eu-central-1:kube-1, field config_items.db_password: cannot decrypt config item "db_password": AccessDeniedException: not allowed to use the key');
+    await expect(
+      effectiveConfigItems({
+        cluster: cluster({ configItems: { db_password: 'aws:kms:bad' } }),
+        snapshots: [snapshot('main', {})],
+        engine: engine(),
+        decrypter: new FakeDecrypter('bad'),
+      }),
+    ).rejects.toThrow(
+      'cluster aws:123456789012:eu-central-1:kube-1, field config_items.db_password: cannot decrypt config item "db_password": AccessDeniedException: not allowed to use the key',
+    );
   });
 
   it('lets retryable decrypter errors through unchanged (Step Functions retries them)', async () => {
-    const throttled = { decrypt: async () => { throw new ThrottledError('Rate exceeded'); } };
-    const act = effectiveConfigItems({ cluster: cluster({ configItems: { s: 'aws:kms:x' } }), snapshots: [snapshot('main', {})], engine: engine(), decrypter: throttled });
+    const throttled = {
+      decrypt: async () => {
+        throw new ThrottledError('Rate exceeded');
+      },
+    };
+    const act = effectiveConfigItems({
+      cluster: cluster({ configItems: { s: 'aws:kms:x' } }),
+      snapshots: [snapshot('main', {})],
+      engine: engine(),
+      decrypter: throttled,
+    });
     await expect(act).rejects.toBeInstanceOf(ThrottledError);
   });
 
@@ -93,7 +136,12 @@ describe('effectiveConfigItems', () => {
       configItems: { a: 'cluster', b: 'cluster' },
       nodePools: [pool({ name: 'p1', configItems: { b: 'pool' } }), pool({ name: 'p2' })],
     });
-    const result = await effectiveConfigItems({ cluster: c, snapshots: [snapshot('main', { 'cluster/config-defaults.yaml': 'd: default\n' })], engine: engine(), decrypter: new FakeDecrypter() });
+    const result = await effectiveConfigItems({
+      cluster: c,
+      snapshots: [snapshot('main', { 'cluster/config-defaults.yaml': 'd: default\n' })],
+      engine: engine(),
+      decrypter: new FakeDecrypter(),
+    });
     expect(result.nodePools).toEqual([
       { name: 'p1', configItems: { a: 'cluster', b: 'pool', d: 'default' } },
       { name: 'p2', configItems: { a: 'cluster', b: 'cluster', d: 'default' } },
@@ -102,7 +150,12 @@ describe('effectiveConfigItems', () => {
 
   it('applies the items to the cluster and its pools', async () => {
     const c = cluster({ configItems: { a: '1' } });
-    const effective = await effectiveConfigItems({ cluster: c, snapshots: [snapshot('main', {})], engine: engine(), decrypter: new FakeDecrypter() });
+    const effective = await effectiveConfigItems({
+      cluster: c,
+      snapshots: [snapshot('main', {})],
+      engine: engine(),
+      decrypter: new FakeDecrypter(),
+    });
     const applied = withEffectiveConfigItems(c, effective);
     expect(applied.configItems).toEqual({ a: '1' });
     expect(applied.nodePools.map((p) => p.configItems)).toEqual([{ a: '1' }, { a: '1' }]);

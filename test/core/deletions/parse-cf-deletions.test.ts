@@ -5,7 +5,9 @@ const FILE = 'main/cluster/cf-manifests/cf-deletions.yaml';
 
 describe('parseCfDeletions', () => {
   it('parses pre_apply and post_apply lists of stack names', () => {
-    expect(parseCfDeletions('pre_apply:\n  - stackName: a\npost_apply:\n  - stackName: b\n  - stackName: c\n', FILE)).toEqual({
+    expect(
+      parseCfDeletions('pre_apply:\n  - stackName: a\npost_apply:\n  - stackName: b\n  - stackName: c\n', FILE),
+    ).toEqual({
       preApply: [{ stackName: 'a' }],
       postApply: [{ stackName: 'b' }, { stackName: 'c' }],
     });
@@ -18,7 +20,10 @@ describe('parseCfDeletions', () => {
   it('reports every problem with file and entry index', () => {
     let error: unknown;
     try {
-      parseCfDeletions('pre_apply:\n  - {}\n  - stackName: [x]\n  - {stackName: ok, tags: {a: b}}\n  - name-only\nlater: []\n', FILE);
+      parseCfDeletions(
+        'pre_apply:\n  - {}\n  - stackName: [x]\n  - {stackName: ok, tags: {a: b}}\n  - name-only\nlater: []\n',
+        FILE,
+      );
     } catch (e) {
       error = e;
     }

@@ -38,7 +38,14 @@ describe('parseDeletions', () => {
     expect(deletions.preApply).toEqual([
       { kind: 'Deployment', namespace: 'web', name: 'old-web' },
       { kind: 'ConfigMap', selector: 'version != v2', hasOwner: true },
-      { kind: 'Job', namespace: 'data', labels: { app: 'backup', tier: '1' }, hasOwner: false, propagationPolicy: 'Foreground', gracePeriodSeconds: 0 },
+      {
+        kind: 'Job',
+        namespace: 'data',
+        labels: { app: 'backup', tier: '1' },
+        hasOwner: false,
+        propagationPolicy: 'Foreground',
+        gracePeriodSeconds: 0,
+      },
     ]);
     expect(deletions.postApply).toEqual([{ kind: 'deployments.v1.apps', name: 'cluster-wide' }]);
   });
@@ -58,18 +65,18 @@ describe('parseDeletions', () => {
     // Arrange: one entry per violation kind
     const text = [
       'pre_apply:',
-      '  - {name: no-kind}',                                                // 0 kind missing
-      '  - {kind: Pod}',                                                    // 1 no target
-      '  - {kind: Pod, name: a, selector: b=c}',                            // 2 two targets
-      '  - {kind: Pod, name: a, has_owner: true}',                          // 3 has_owner with name
-      '  - {kind: Pod, name: a, propagation_policy: Later}',                // 4 bad policy
-      '  - {kind: Pod, name: a, grace_period_seconds: -1}',                 // 5 negative grace
-      '  - {kind: Pod, name: a, grace_period_seconds: 1.5}',                // 6 fractional grace
-      '  - {kind: Pod, name: a, colour: red}',                              // 7 unknown field
-      '  - just-a-string',                                                  // 8 not a mapping
-      '  - {kind: Pod, labels: [a, b]}',                                    // 9 labels not a map
-      '  - {kind: Pod, selector: a=b, has_owner: "yes"}',                   // 10 has_owner not a bool
-      '  - {kind: Pod, name: {nested: true}}',                              // 11 name not a string
+      '  - {name: no-kind}', // 0 kind missing
+      '  - {kind: Pod}', // 1 no target
+      '  - {kind: Pod, name: a, selector: b=c}', // 2 two targets
+      '  - {kind: Pod, name: a, has_owner: true}', // 3 has_owner with name
+      '  - {kind: Pod, name: a, propagation_policy: Later}', // 4 bad policy
+      '  - {kind: Pod, name: a, grace_period_seconds: -1}', // 5 negative grace
+      '  - {kind: Pod, name: a, grace_period_seconds: 1.5}', // 6 fractional grace
+      '  - {kind: Pod, name: a, colour: red}', // 7 unknown field
+      '  - just-a-string', // 8 not a mapping
+      '  - {kind: Pod, labels: [a, b]}', // 9 labels not a map
+      '  - {kind: Pod, selector: a=b, has_owner: "yes"}', // 10 has_owner not a bool
+      '  - {kind: Pod, name: {nested: true}}', // 11 name not a string
       'post_apply:',
       '  - {kind: Pod, name: fine}',
       'mid_apply: []',
@@ -101,17 +108,23 @@ describe('parseDeletions', () => {
   it('names the file and the problem count in the thrown error', () => {
     const act = () => parseDeletions('pre_apply:\n  - {kind: Pod}\n', FILE);
     expect(act).toThrow(ValidationError);
-    expect(act).toThrow(`${FILE}: invalid deletions (1 problem)\n  - ${FILE}: pre_apply[0]: exactly one of name, selector or labels is required, found none`);
+    expect(act).toThrow(
+      `${FILE}: invalid deletions (1 problem)\n  - ${FILE}: pre_apply[0]: exactly one of name, selector or labels is required, found none`,
+    );
   });
 
   it('rejects a top level that is not a mapping, and lists that are not lists', () => {
-    expect(issuesOf('- kind: Pod\n')).toEqual([`${FILE}: expected a mapping with pre_apply and/or post_apply, found a list`]);
+    expect(issuesOf('- kind: Pod\n')).toEqual([
+      `${FILE}: expected a mapping with pre_apply and/or post_apply, found a list`,
+    ]);
     expect(issuesOf('pre_apply: {kind: Pod}\n')).toEqual([`${FILE}: pre_apply must be a list, found a mapping`]);
   });
 
   it('fails with the line of a YAML syntax error', () => {
     expect(() => parseDeletions('pre_apply:\n  - kind: Pod\n   name: x\n', FILE)).toThrow(ConfigError);
-    expect(() => parseDeletions('pre_apply:\n  - kind: Pod\n   name: x\n', FILE)).toThrow(new RegExp(`^${FILE}:3: invalid YAML`));
+    expect(() => parseDeletions('pre_apply:\n  - kind: Pod\n   name: x\n', FILE)).toThrow(
+      new RegExp(`^${FILE}:3: invalid YAML`),
+    );
   });
 });
 
@@ -120,7 +133,10 @@ describe('concatDeletions', () => {
     const main = parseDeletions('pre_apply: [{kind: A, name: a}]\npost_apply: [{kind: C, name: c}]\n', 'main/d.yaml');
     const extra = parseDeletions('pre_apply: [{kind: B, name: b}]\n', 'extra/d.yaml');
     expect(concatDeletions([main, extra])).toEqual({
-      preApply: [{ kind: 'A', name: 'a' }, { kind: 'B', name: 'b' }],
+      preApply: [
+        { kind: 'A', name: 'a' },
+        { kind: 'B', name: 'b' },
+      ],
       postApply: [{ kind: 'C', name: 'c' }],
     });
   });

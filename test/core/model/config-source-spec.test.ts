@@ -4,13 +4,19 @@ import { ValidationError } from '../../../lambdas/shared/errors';
 describe('parseConfigSourceFlag', () => {
   it('splits on the first two colons only, so URLs keep theirs', () => {
     expect(parseConfigSourceFlag('main:git:https://user@github.com:443/org/repo.git')).toEqual({
-      name: 'main', kind: 'git', location: 'https://user@github.com:443/org/repo.git',
+      name: 'main',
+      kind: 'git',
+      location: 'https://user@github.com:443/org/repo.git',
     });
   });
 
   it('accepts dir and its alias directory', () => {
     expect(parseConfigSourceFlag('local:dir:./config')).toEqual({ name: 'local', kind: 'dir', location: './config' });
-    expect(parseConfigSourceFlag('local:directory:/abs/c:d')).toEqual({ name: 'local', kind: 'dir', location: '/abs/c:d' });
+    expect(parseConfigSourceFlag('local:directory:/abs/c:d')).toEqual({
+      name: 'local',
+      kind: 'dir',
+      location: '/abs/c:d',
+    });
   });
 
   it.each([
@@ -37,11 +43,15 @@ describe('parseConfigSourceFlags', () => {
   });
 
   it('refuses --directory together with --config-source', () => {
-    expect(() => parseConfigSourceFlags({ directory: './cfg', configSources: ['a:dir:/a'] })).toThrow(/cannot be used together/);
+    expect(() => parseConfigSourceFlags({ directory: './cfg', configSources: ['a:dir:/a'] })).toThrow(
+      /cannot be used together/,
+    );
   });
 
   it('refuses duplicate names and no source at all', () => {
-    expect(() => parseConfigSourceFlags({ configSources: ['a:dir:/a', 'a:dir:/b'] })).toThrow(/the name a is used twice/);
+    expect(() => parseConfigSourceFlags({ configSources: ['a:dir:/a', 'a:dir:/b'] })).toThrow(
+      /the name a is used twice/,
+    );
     expect(() => parseConfigSourceFlags({})).toThrow(/at least one --config-source/);
   });
 });

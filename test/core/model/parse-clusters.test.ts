@@ -76,18 +76,36 @@ describe('parseClustersYaml', () => {
 
     // Assert
     expect(warnings).toEqual([]);
-    expect(clusters.map((c) => c.id)).toEqual(['aws:123456789012:eu-central-1:kube-1', 'aws:123456789012:eu-central-1:kube-2']);
+    expect(clusters.map((c) => c.id)).toEqual([
+      'aws:123456789012:eu-central-1:kube-1',
+      'aws:123456789012:eu-central-1:kube-2',
+    ]);
     const [first, second] = clusters;
     expect(first).toMatchObject({
-      alias: 'kube-1', localId: 'kube-1', apiServerUrl: 'https://kube-1.example.org', channel: 'main', criticalityLevel: 1,
-      infrastructureAccount: 'aws:123456789012', lifecycleStatus: 'ready', provider: 'zalando-aws', configItems: { product_x_key: 'abcde' },
+      alias: 'kube-1',
+      localId: 'kube-1',
+      apiServerUrl: 'https://kube-1.example.org',
+      channel: 'main',
+      criticalityLevel: 1,
+      infrastructureAccount: 'aws:123456789012',
+      lifecycleStatus: 'ready',
+      provider: 'zalando-aws',
+      configItems: { product_x_key: 'abcde' },
     });
     expect(first.nodePools[0]).toEqual({
-      name: 'master-default', profile: 'master-default', instanceTypes: ['m5.large'], discountStrategy: 'none', minSize: 1, maxSize: 2, configItems: {},
+      name: 'master-default',
+      profile: 'master-default',
+      instanceTypes: ['m5.large'],
+      discountStrategy: 'none',
+      minSize: 1,
+      maxSize: 2,
+      configItems: {},
     });
     expect(first.nodePools[1].instanceTypes).toEqual([]);
     expect(first.status).toEqual({
-      currentVersion: 'abc#def', lastVersion: '', nextVersion: '',
+      currentVersion: 'abc#def',
+      lastVersion: '',
+      nextVersion: '',
       problems: [{ type: 'https://example.org/problems/x', title: 'it broke', status: 500 }],
     });
     expect(second.status).toEqual({ currentVersion: '', lastVersion: '', nextVersion: '', problems: [] });
@@ -104,41 +122,66 @@ describe('parseClustersYaml', () => {
 
   it('fails with file, line, cluster id and field for a wrongly typed field', () => {
     const issues = issuesOf(withLine(22, '        max_size: ten'));
-    expect(issues).toEqual([`${FILE}:22: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].max_size: expected a number, got "ten"`]);
+    expect(issues).toEqual([
+      `${FILE}:22: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].max_size: expected a number, got "ten"`,
+    ]);
   });
 
   it('reports every problem at once, sorted by line', () => {
     // Arrange: a bad provider (line 12), an unknown lifecycle status (line 11) and a bad account in cluster 2 (line 43)
     let text = withLine(12, '    provider: zalando-gke');
-    text = text.split('\n').map((l, i) => (i === 10 ? '    lifecycle_status: running' : i === 42 ? '    infrastructure_account: aws:1234' : l)).join('\n');
+    text = text
+      .split('\n')
+      .map((l, i) =>
+        i === 10 ? '    lifecycle_status: running' : i === 42 ? '    infrastructure_account: aws:1234' : l,
+      )
+      .join('\n');
 
     // Act
     const issues = issuesOf(text);
 
     // Assert
     expect(issues).toHaveLength(3);
-    expect(issues[0]).toBe(`${FILE}:11: cluster aws:123456789012:eu-central-1:kube-1: lifecycle_status: "running" is not one of requested, creating, ready, decommission-requested, decommissioned`);
-    expect(issues[1]).toMatch(new RegExp(`^${FILE}:12: cluster aws:123456789012:eu-central-1:kube-1: provider: "zalando-gke" is not one of zalando-aws, zalando-eks \\(did you mean "zalando-eks"\\?\\)$`));
-    expect(issues[2]).toBe(`${FILE}:43: cluster aws:123456789012:eu-central-1:kube-2: infrastructure_account: must be aws:<12-digit account id>, e.g. aws:123456789012`);
+    expect(issues[0]).toBe(
+      `${FILE}:11: cluster aws:123456789012:eu-central-1:kube-1: lifecycle_status: "running" is not one of requested, creating, ready, decommission-requested, decommissioned`,
+    );
+    expect(issues[1]).toMatch(
+      new RegExp(
+        `^${FILE}:12: cluster aws:123456789012:eu-central-1:kube-1: provider: "zalando-gke" is not one of zalando-aws, zalando-eks \\(did you mean "zalando-eks"\\?\\)$`,
+      ),
+    );
+    expect(issues[2]).toBe(
+      `${FILE}:43: cluster aws:123456789012:eu-central-1:kube-2: infrastructure_account: must be aws:<12-digit account id>, e.g. aws:123456789012`,
+    );
   });
 
   it('rejects unknown fields with a did-you-mean', () => {
     const issues = issuesOf(withLine(7, '    chanel: main'));
-    expect(issues).toContain(`${FILE}:7: cluster aws:123456789012:eu-central-1:kube-1: chanel: unknown field (did you mean "channel"?)`);
+    expect(issues).toContain(
+      `${FILE}:7: cluster aws:123456789012:eu-central-1:kube-1: chanel: unknown field (did you mean "channel"?)`,
+    );
     expect(issues).toContain(`${FILE}:3: cluster aws:123456789012:eu-central-1:kube-1: channel: is required`);
   });
 
   it('rejects unknown node pool fields and unknown top-level keys', () => {
     const text = `${withLine(21, '        minsize: 1')}cluster_defaults: {}\n`;
     const issues = issuesOf(text);
-    expect(issues).toContain(`${FILE}:17: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].min_size: is required`);
-    expect(issues).toContain(`${FILE}:21: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].minsize: unknown field (did you mean "min_size"?)`);
-    expect(issues).toContain(`${FILE}:48: cluster_defaults: unknown top-level field; the file holds a "clusters:" list`);
+    expect(issues).toContain(
+      `${FILE}:17: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].min_size: is required`,
+    );
+    expect(issues).toContain(
+      `${FILE}:21: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].minsize: unknown field (did you mean "min_size"?)`,
+    );
+    expect(issues).toContain(
+      `${FILE}:48: cluster_defaults: unknown top-level field; the file holds a "clusters:" list`,
+    );
   });
 
   it('asks to quote config item values that YAML reads as numbers or booleans', () => {
     const issues = issuesOf(withLine(15, '      product_x_key: 8080'));
-    expect(issues).toEqual([`${FILE}:15: cluster aws:123456789012:eu-central-1:kube-1: config_items.product_x_key: expected a string, got number 8080; quote it in YAML: "8080"`]);
+    expect(issues).toEqual([
+      `${FILE}:15: cluster aws:123456789012:eu-central-1:kube-1: config_items.product_x_key: expected a string, got number 8080; quote it in YAML: "8080"`,
+    ]);
   });
 
   it('rejects config item keys and pool names that the registry API would refuse', () => {
@@ -161,7 +204,9 @@ describe('parseClustersYaml', () => {
   it('accepts the deprecated instance_type with a warning naming file and line', () => {
     const { clusters, warnings } = parseClustersYaml(withLine(19, '        instance_type: m5.xlarge'), FILE);
     expect(clusters[0].nodePools[0].instanceTypes).toEqual(['m5.xlarge']);
-    expect(warnings).toEqual([`${FILE}:19: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].instance_type: instance_type is deprecated, use instance_types: [m5.xlarge]`]);
+    expect(warnings).toEqual([
+      `${FILE}:19: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].instance_type: instance_type is deprecated, use instance_types: [m5.xlarge]`,
+    ]);
   });
 
   it('refuses instance_type and instance_types together', () => {

@@ -1,5 +1,10 @@
 import {
-  cfManifestTemplates, clusterStackTemplate, manifestComponents, mainSource, nodePoolTemplates, templatesInEverySource,
+  cfManifestTemplates,
+  clusterStackTemplate,
+  manifestComponents,
+  mainSource,
+  nodePoolTemplates,
+  templatesInEverySource,
 } from '../../../lambdas/core/render/config-layout';
 import { siblingResolver } from '../../../lambdas/core/render/sibling-resolver';
 import { ConfigError } from '../../../lambdas/shared/errors';
@@ -32,24 +37,39 @@ describe('config layout', () => {
   });
 
   it('takes the cluster stack from the first source only', () => {
-    expect(clusterStackTemplate([main, extra])).toMatchObject({ path: 'main/cluster/cluster.yaml', content: 'main stack', source: 'main' });
+    expect(clusterStackTemplate([main, extra])).toMatchObject({
+      path: 'main/cluster/cluster.yaml',
+      content: 'main stack',
+      source: 'main',
+    });
   });
 
   it('fails naming the file when the first source has no cluster.yaml', () => {
-    expect(() => clusterStackTemplate([snapshot('main', {}), main])).toThrow('main/cluster/cluster.yaml: the main cluster stack template is missing');
+    expect(() => clusterStackTemplate([snapshot('main', {}), main])).toThrow(
+      'main/cluster/cluster.yaml: the main cluster stack template is missing',
+    );
     expect(() => mainSource([])).toThrow(ConfigError);
   });
 
   it('finds node-pool profile files in the first source, naming pool and profile when one is missing', () => {
-    expect(nodePoolTemplates([main], { name: 'p', profile: 'worker-default' }).userdata.path).toBe('main/cluster/node-pools/worker-default/userdata.yaml');
-    expect(() => nodePoolTemplates([main], { name: 'db', profile: 'broken' }))
-      .toThrow('main/cluster/node-pools/broken/files.yaml, field node_pools.db.profile: node pool "db" uses profile "broken", which has no files.yaml');
-    expect(() => nodePoolTemplates([extra, main], { name: 'p', profile: 'worker-default' })).toThrow(/extra\/cluster\/node-pools\/worker-default/);
+    expect(nodePoolTemplates([main], { name: 'p', profile: 'worker-default' }).userdata.path).toBe(
+      'main/cluster/node-pools/worker-default/userdata.yaml',
+    );
+    expect(() => nodePoolTemplates([main], { name: 'db', profile: 'broken' })).toThrow(
+      'main/cluster/node-pools/broken/files.yaml, field node_pools.db.profile: node pool "db" uses profile "broken", which has no files.yaml',
+    );
+    expect(() => nodePoolTemplates([extra, main], { name: 'p', profile: 'worker-default' })).toThrow(
+      /extra\/cluster\/node-pools\/worker-default/,
+    );
   });
 
   it('lists manifest components per source in order, components and files lexical, top-level YAML only', () => {
     const components = manifestComponents([main, extra]);
-    expect(components.map((c) => `${c.source}/${c.component}: ${c.files.map((f) => f.sourcePath.split('/').pop()).join(',')}`)).toEqual([
+    expect(
+      components.map(
+        (c) => `${c.source}/${c.component}: ${c.files.map((f) => f.sourcePath.split('/').pop()).join(',')}`,
+      ),
+    ).toEqual([
       'main/10-dns: a.yaml',
       'main/20-web: configmap.yml,deployment.yaml',
       'main/Z-last: a.yaml',
@@ -60,12 +80,17 @@ describe('config layout', () => {
 
   it('lists cf-manifests of all sources without cf-deletions.yaml or subdirectories', () => {
     expect(cfManifestTemplates([main, extra]).map((t) => t.path)).toEqual([
-      'main/cluster/cf-manifests/a.yml', 'main/cluster/cf-manifests/b.yaml', 'extra/cluster/cf-manifests/c.yaml',
+      'main/cluster/cf-manifests/a.yml',
+      'main/cluster/cf-manifests/b.yaml',
+      'extra/cluster/cf-manifests/c.yaml',
     ]);
   });
 
   it('finds an optional file in every source that has it', () => {
-    expect(templatesInEverySource([main, extra], 'cluster/manifests/deletions.yaml').map((t) => t.content)).toEqual(['d', 'extra d']);
+    expect(templatesInEverySource([main, extra], 'cluster/manifests/deletions.yaml').map((t) => t.content)).toEqual([
+      'd',
+      'extra d',
+    ]);
     expect(templatesInEverySource([main, extra], 'cluster/config-defaults.yaml')).toEqual([]);
   });
 });
@@ -79,7 +104,10 @@ describe('siblingResolver', () => {
   const resolve = siblingResolver(source, { sourcePath: 'cluster/manifests/web/deployment.yaml' });
 
   it('resolves paths relative to the calling file', () => {
-    expect(resolve('configmap.yaml')).toMatchObject({ path: 'main/cluster/manifests/web/configmap.yaml', content: 'c' });
+    expect(resolve('configmap.yaml')).toMatchObject({
+      path: 'main/cluster/manifests/web/configmap.yaml',
+      content: 'c',
+    });
     expect(resolve('../shared/common.yaml')).toMatchObject({ path: 'main/cluster/manifests/shared/common.yaml' });
   });
 

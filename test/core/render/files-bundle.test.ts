@@ -5,7 +5,10 @@ const FILE = 'main/cluster/node-pools/worker-default/files.yaml';
 
 describe('parseFilesYaml', () => {
   it('reads files with YAML 1.1 modes (0644 is octal, as in CLM)', () => {
-    const files = parseFilesYaml('files:\n  - {path: /a, data: aGk=, permissions: 0644}\n  - {path: /b, data: "", encrypted: true, permissions: 0o400}\n  - {path: /c, permissions: 420}\n', FILE);
+    const files = parseFilesYaml(
+      'files:\n  - {path: /a, data: aGk=, permissions: 0644}\n  - {path: /b, data: "", encrypted: true, permissions: 0o400}\n  - {path: /c, permissions: 420}\n',
+      FILE,
+    );
     expect(files).toEqual([
       { path: '/a', data: 'aGk=', encrypted: false, permissions: 0o644 },
       { path: '/b', data: '', encrypted: true, permissions: 0o400 },
@@ -19,12 +22,24 @@ describe('parseFilesYaml', () => {
   });
 
   it('is strict: unknown keys, missing paths, bad data, modes and flags fail naming the entry', () => {
-    expect(() => parseFilesYaml('files: []\nextra: 1\n', FILE)).toThrow(`${FILE}: unknown key "extra" (only "files" is allowed)`);
-    expect(() => parseFilesYaml('files:\n  - {data: aGk=}\n', FILE)).toThrow(`${FILE}, field files[0]: path is required`);
-    expect(() => parseFilesYaml('files:\n  - {path: /a, owner: root}\n', FILE)).toThrow(/field files\[0\]: unknown field "owner"/);
-    expect(() => parseFilesYaml('files:\n  - {path: /a, data: "not base64!"}\n', FILE)).toThrow('data of /a is not base64');
-    expect(() => parseFilesYaml('files:\n  - {path: /a, permissions: rw}\n', FILE)).toThrow('permissions of /a must be a file mode such as 0644');
-    expect(() => parseFilesYaml('files:\n  - {path: /a, encrypted: maybe}\n', FILE)).toThrow('encrypted of /a must be true or false');
+    expect(() => parseFilesYaml('files: []\nextra: 1\n', FILE)).toThrow(
+      `${FILE}: unknown key "extra" (only "files" is allowed)`,
+    );
+    expect(() => parseFilesYaml('files:\n  - {data: aGk=}\n', FILE)).toThrow(
+      `${FILE}, field files[0]: path is required`,
+    );
+    expect(() => parseFilesYaml('files:\n  - {path: /a, owner: root}\n', FILE)).toThrow(
+      /field files\[0\]: unknown field "owner"/,
+    );
+    expect(() => parseFilesYaml('files:\n  - {path: /a, data: "not base64!"}\n', FILE)).toThrow(
+      'data of /a is not base64',
+    );
+    expect(() => parseFilesYaml('files:\n  - {path: /a, permissions: rw}\n', FILE)).toThrow(
+      'permissions of /a must be a file mode such as 0644',
+    );
+    expect(() => parseFilesYaml('files:\n  - {path: /a, encrypted: maybe}\n', FILE)).toThrow(
+      'encrypted of /a must be true or false',
+    );
     expect(() => parseFilesYaml('files: {path: /a}\n', FILE)).toThrow(ConfigError);
   });
 });

@@ -85,18 +85,27 @@ export const POOL_PROFILE = {
 
 /** A complete minimal source: cluster stack, both profiles, one manifest component. */
 export function mainSourceFiles(extra: Record<string, string> = {}): Record<string, string> {
-  const profile = (name: string) => Object.fromEntries(Object.entries(POOL_PROFILE).map(([file, content]) => [`cluster/node-pools/${name}/${file}`, content]));
+  const profile = (name: string) =>
+    Object.fromEntries(
+      Object.entries(POOL_PROFILE).map(([file, content]) => [`cluster/node-pools/${name}/${file}`, content]),
+    );
   return {
     'cluster/cluster.yaml': 'Metadata:\n  Tags: {team: platform}\nResources:\n  Topic: {Type: AWS::SNS::Topic}\n',
     ...profile('master-default'),
     ...profile('worker-default'),
-    'cluster/manifests/01-base/namespace.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: base-{{Cluster.Environment}}\n',
+    'cluster/manifests/01-base/namespace.yaml':
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: base-{{Cluster.Environment}}\n',
     ...extra,
   };
 }
 
 export const VALUES = {
   availability_zones: ['eu-central-1a', 'eu-central-1b', 'eu-central-1c'],
-  subnets: { 'eu-central-1a': 'subnet-a', 'eu-central-1b': 'subnet-b', 'eu-central-1c': 'subnet-c', '*': 'subnet-a,subnet-b,subnet-c' },
+  subnets: {
+    'eu-central-1a': 'subnet-a',
+    'eu-central-1b': 'subnet-b',
+    'eu-central-1c': 'subnet-c',
+    '*': 'subnet-a,subnet-b,subnet-c',
+  },
   ClusterStackOutputs: { WorkerFilesEncryptionKey: 'key-worker', MasterFilesEncryptionKey: 'key-master' },
 };

@@ -1,5 +1,10 @@
 import { gunzipSync } from 'node:zlib';
-import { clusterStackOutputs, encodeUserData, restrictToPoolZones, supportsT2Unlimited } from '../../../lambdas/core/render/pool-values';
+import {
+  clusterStackOutputs,
+  encodeUserData,
+  restrictToPoolZones,
+  supportsT2Unlimited,
+} from '../../../lambdas/core/render/pool-values';
 import { ConfigError } from '../../../lambdas/shared/errors';
 import { VALUES } from './fixtures';
 
@@ -11,20 +16,32 @@ describe('restrictToPoolZones', () => {
   });
 
   it('restricts zones and subnets, recomputing the "*" entry', () => {
-    const restricted = restrictToPoolZones(VALUES, { name: 'p', configItems: { availability_zones: 'eu-central-1c, eu-central-1a' } });
+    const restricted = restrictToPoolZones(VALUES, {
+      name: 'p',
+      configItems: { availability_zones: 'eu-central-1c, eu-central-1a' },
+    });
     expect(restricted.availability_zones).toEqual(['eu-central-1a', 'eu-central-1c']);
-    expect(restricted.subnets).toEqual({ 'eu-central-1a': 'subnet-a', 'eu-central-1c': 'subnet-c', '*': 'subnet-a,subnet-c' });
+    expect(restricted.subnets).toEqual({
+      'eu-central-1a': 'subnet-a',
+      'eu-central-1c': 'subnet-c',
+      '*': 'subnet-a,subnet-c',
+    });
     expect(restricted.ClusterStackOutputs).toBe(VALUES.ClusterStackOutputs);
   });
 
   it('fails naming the pool for a zone without a subnet', () => {
-    const act = () => restrictToPoolZones(VALUES, { name: 'db', configItems: { availability_zones: 'eu-central-1a,eu-central-1d' } });
+    const act = () =>
+      restrictToPoolZones(VALUES, { name: 'db', configItems: { availability_zones: 'eu-central-1a,eu-central-1d' } });
     expect(act).toThrow(ConfigError);
-    expect(act).toThrow('node pool "db": availability_zones lists eu-central-1d, which has no subnet (known zones: eu-central-1a, eu-central-1b, eu-central-1c)');
+    expect(act).toThrow(
+      'node pool "db": availability_zones lists eu-central-1d, which has no subnet (known zones: eu-central-1a, eu-central-1b, eu-central-1c)',
+    );
   });
 
   it('sets only availability_zones when there are no subnets in the values', () => {
-    expect(restrictToPoolZones({}, { name: 'p', configItems: { availability_zones: 'x' } })).toEqual({ availability_zones: ['x'] });
+    expect(restrictToPoolZones({}, { name: 'p', configItems: { availability_zones: 'x' } })).toEqual({
+      availability_zones: ['x'],
+    });
   });
 });
 

@@ -4,7 +4,12 @@ import { cluster, engine, mainSourceFiles, snapshot } from './fixtures';
 
 describe('renderMainStack', () => {
   it('renders cluster.yaml as the stack local_id with the main-stack tags', async () => {
-    const rendered = await renderMainStack({ cluster: cluster(), snapshots: [snapshot('main', mainSourceFiles())], values: {}, engine: engine() });
+    const rendered = await renderMainStack({
+      cluster: cluster(),
+      snapshots: [snapshot('main', mainSourceFiles())],
+      values: {},
+      engine: engine(),
+    });
     expect(rendered.errors).toEqual([]);
     expect(rendered.stack).toEqual({
       name: 'kube-1',
@@ -20,16 +25,26 @@ describe('renderMainStack', () => {
 
   it('validates the deletions of every source early, with Cluster and Values', async () => {
     // Arrange
-    const main = snapshot('main', mainSourceFiles({
-      'cluster/manifests/deletions.yaml': 'pre_apply:\n{{#if (eq Values.mode "cleanup")}}  - {kind: Pod, name: old}\n{{/if}}',
-    }));
+    const main = snapshot(
+      'main',
+      mainSourceFiles({
+        'cluster/manifests/deletions.yaml':
+          'pre_apply:\n{{#if (eq Values.mode "cleanup")}}  - {kind: Pod, name: old}\n{{/if}}',
+      }),
+    );
     const extra = snapshot('extra', {
-      'cluster/manifests/deletions.yaml': 'post_apply:\n  - {kind: Job, namespace: "{{Cluster.Alias}}", selector: "a=b"}\n',
+      'cluster/manifests/deletions.yaml':
+        'post_apply:\n  - {kind: Job, namespace: "{{Cluster.Alias}}", selector: "a=b"}\n',
       'cluster/cf-manifests/cf-deletions.yaml': 'pre_apply:\n  - stackName: {{Cluster.LocalID}}-old\n',
     });
 
     // Act
-    const rendered = await renderMainStack({ cluster: cluster(), snapshots: [main, extra], values: { mode: 'cleanup' }, engine: engine() });
+    const rendered = await renderMainStack({
+      cluster: cluster(),
+      snapshots: [main, extra],
+      values: { mode: 'cleanup' },
+      engine: engine(),
+    });
 
     // Assert
     expect(rendered.errors).toEqual([]);
@@ -46,21 +61,34 @@ describe('renderMainStack', () => {
     expect(rendered.stack).toBeUndefined();
     expect(rendered.errors.map((e) => e.error)).toEqual(['ConfigError', 'ValidationError']);
     expect(rendered.errors[0].message).toBe('main/cluster/cluster.yaml: the main cluster stack template is missing');
-    expect(rendered.errors[1].message).toContain('main/cluster/manifests/deletions.yaml: pre_apply[0]: exactly one of name, selector or labels');
+    expect(rendered.errors[1].message).toContain(
+      'main/cluster/manifests/deletions.yaml: pre_apply[0]: exactly one of name, selector or labels',
+    );
   });
 
   it('fails on an empty main stack render', async () => {
-    const rendered = await renderMainStack({ cluster: cluster(), snapshots: [snapshot('main', { 'cluster/cluster.yaml': '# nothing\n' })], values: {}, engine: engine() });
-    expect(rendered.errors.map((e) => e.message)).toEqual(['main/cluster/cluster.yaml: the stack template rendered empty']);
+    const rendered = await renderMainStack({
+      cluster: cluster(),
+      snapshots: [snapshot('main', { 'cluster/cluster.yaml': '# nothing\n' })],
+      values: {},
+      engine: engine(),
+    });
+    expect(rendered.errors.map((e) => e.message)).toEqual([
+      'main/cluster/cluster.yaml: the stack template rendered empty',
+    ]);
   });
 });
 
 describe('renderDeletions', () => {
   it('keeps good files when one source has a broken one', async () => {
     const good = snapshot('main', { 'cluster/manifests/deletions.yaml': 'pre_apply: [{kind: Pod, name: a}]\n' });
-    const bad = snapshot('extra', { 'cluster/manifests/deletions.yaml': 'pre_apply: [{kind: Pod, name: {{Values.missing}}}]\n' });
+    const bad = snapshot('extra', {
+      'cluster/manifests/deletions.yaml': 'pre_apply: [{kind: Pod, name: {{Values.missing}}}]\n',
+    });
     const rendered = await renderDeletions(cluster(), [good, bad], {}, engine());
     expect(rendered.deletions.preApply).toEqual([{ kind: 'Pod', name: 'a' }]);
-    expect(rendered.errors).toEqual([expect.objectContaining({ error: 'TemplateRenderError', file: 'extra/cluster/manifests/deletions.yaml' })]);
+    expect(rendered.errors).toEqual([
+      expect.objectContaining({ error: 'TemplateRenderError', file: 'extra/cluster/manifests/deletions.yaml' }),
+    ]);
   });
 });

@@ -14,25 +14,41 @@ describe('renderNodePool', () => {
     const c = cluster({ nodePools: [worker] });
 
     // Act
-    const rendered = await renderNodePool({ cluster: c, pool: worker, snapshots, values: { ...VALUES, artifact_bucket: 'my-bucket' }, engine: engine() });
+    const rendered = await renderNodePool({
+      cluster: c,
+      pool: worker,
+      snapshots,
+      values: { ...VALUES, artifact_bucket: 'my-bucket' },
+      engine: engine(),
+    });
 
     // Assert: the files bundle is addressed by the SHA-512 of the rendered files.yaml
     const filesText = 'files:\n  - path: /etc/pool\n    data: ZGVmYXVsdC13b3JrZXI=\n    permissions: 0644\n';
     expect(rendered.files.sha512).toBe(sha512Hex(filesText));
     expect(rendered.files.s3Path).toBe(`s3://my-bucket/kube-1/worker/${sha512Hex(filesText)}.userdata`);
-    expect(rendered.files.files).toEqual([{ path: '/etc/pool', data: 'ZGVmYXVsdC13b3JrZXI=', encrypted: false, permissions: 0o644 }]);
+    expect(rendered.files.files).toEqual([
+      { path: '/etc/pool', data: 'ZGVmYXVsdC13b3JrZXI=', encrypted: false, permissions: 0o644 },
+    ]);
     expect(rendered.files).toMatchObject({ kmsKeyOutput: 'WorkerFilesEncryptionKey', kmsKeyId: 'key-worker' });
     // the user data points at the files and is carried gzip+base64 in the stack
     expect(rendered.userData).toBe(`#cloud-config\npool: default-worker\nfiles: ${rendered.files.s3Path}\n`);
     const template = parseCfnTemplate(rendered.stack.template, 'x')! as any;
     const userData = template.Resources.LaunchTemplate.Properties.LaunchTemplateData.UserData;
     expect(gunzipSync(Buffer.from(userData, 'base64')).toString('utf8')).toBe(rendered.userData);
-    expect(template.Resources.AutoScalingGroup.Properties.LaunchTemplate.Version).toEqual({ 'Fn::GetAtt': ['LaunchTemplate', 'LatestVersionNumber'] });
+    expect(template.Resources.AutoScalingGroup.Properties.LaunchTemplate.Version).toEqual({
+      'Fn::GetAtt': ['LaunchTemplate', 'LatestVersionNumber'],
+    });
   });
 
   it('names and tags the stack as CLM does, CLM tags winning over Metadata.Tags', async () => {
     const worker = pool({ name: 'db', profile: 'worker-default' });
-    const rendered = await renderNodePool({ cluster: cluster({ nodePools: [worker] }), pool: worker, snapshots, values: VALUES, engine: engine() });
+    const rendered = await renderNodePool({
+      cluster: cluster({ nodePools: [worker] }),
+      pool: worker,
+      snapshots,
+      values: VALUES,
+      engine: engine(),
+    });
     expect(rendered.stack).toMatchObject({
       name: 'nodepool-db-aws-123456789012-eu-central-1-kube-1',
       kind: 'node-pool',
@@ -51,7 +67,13 @@ describe('renderNodePool', () => {
 
   it('uses the master path and key for master pools, and the default bucket', async () => {
     const master = pool({ name: 'master', profile: 'master-default' });
-    const rendered = await renderNodePool({ cluster: cluster({ nodePools: [master] }), pool: master, snapshots, values: VALUES, engine: engine() });
+    const rendered = await renderNodePool({
+      cluster: cluster({ nodePools: [master] }),
+      pool: master,
+      snapshots,
+      values: VALUES,
+      engine: engine(),
+    });
     expect(rendered.master).toBe(true);
     expect(rendered.files.s3Path).toMatch(/^s3:\/\/clm-artifacts\/kube-1\/master\/[0-9a-f]{128}\.userdata$/);
     expect(rendered.files.kmsKeyId).toBe('key-master');
@@ -59,7 +81,13 @@ describe('renderNodePool', () => {
 
   it('restricts zones for the stack only when the pool sets availability_zones', async () => {
     const zonal = pool({ name: 'zonal', configItems: { availability_zones: 'eu-central-1b' } });
-    const rendered = await renderNodePool({ cluster: cluster({ nodePools: [zonal] }), pool: zonal, snapshots, values: VALUES, engine: engine() });
+    const rendered = await renderNodePool({
+      cluster: cluster({ nodePools: [zonal] }),
+      pool: zonal,
+      snapshots,
+      values: VALUES,
+      engine: engine(),
+    });
     const asg = (parseCfnTemplate(rendered.stack.template, 'x') as any).Resources.AutoScalingGroup.Properties;
     expect(asg.VPCZoneIdentifier).toEqual({ 'Fn::Split': [',', 'subnet-b'] });
     expect(asg.AvailabilityZones).toEqual(['eu-central-1b']);
@@ -68,19 +96,41 @@ describe('renderNodePool', () => {
   it('does not change the values it was given (each pool works on a copy)', async () => {
     const values = structuredClone(VALUES);
     const worker = pool();
-    await renderNodePool({ cluster: cluster({ nodePools: [worker] }), pool: worker, snapshots, values, engine: engine() });
+    await renderNodePool({
+      cluster: cluster({ nodePools: [worker] }),
+      pool: worker,
+      snapshots,
+      values,
+      engine: engine(),
+    });
     expect(values).toEqual(VALUES);
   });
 
   it('fails naming pool and profile when the profile does not exist', async () => {
     const odd = pool({ name: 'odd', profile: 'worker-gpu' });
-    await expect(renderNodePool({ cluster: cluster({ nodePools: [odd] }), pool: odd, snapshots, values: VALUES, engine: engine() }))
-      .rejects.toThrow('main/cluster/node-pools/worker-gpu/files.yaml, field node_pools.odd.profile: node pool "odd" uses profile "worker-gpu", which has no files.yaml');
+    await expect(
+      renderNodePool({
+        cluster: cluster({ nodePools: [odd] }),
+        pool: odd,
+        snapshots,
+        values: VALUES,
+        engine: engine(),
+      }),
+    ).rejects.toThrow(
+      'main/cluster/node-pools/worker-gpu/files.yaml, field node_pools.odd.profile: node pool "odd" uses profile "worker-gpu", which has no files.yaml',
+    );
   });
 
   it('says Karpenter pools are not supported', async () => {
     const karpenter = pool({ name: 'k', profile: 'worker-karpenter' });
-    await expect(renderNodePool({ cluster: cluster({ nodePools: [karpenter] }), pool: karpenter, snapshots, values: VALUES, engine: engine() }))
-      .rejects.toThrow(ConfigError);
+    await expect(
+      renderNodePool({
+        cluster: cluster({ nodePools: [karpenter] }),
+        pool: karpenter,
+        snapshots,
+        values: VALUES,
+        engine: engine(),
+      }),
+    ).rejects.toThrow(ConfigError);
   });
 });

@@ -5,11 +5,22 @@ import { clusterDirName, renderTree } from '../../../lambdas/core/render/render-
 import { FakeDecrypter, VALUES, cluster, engine, mainSourceFiles, snapshot } from './fixtures';
 
 async function sample() {
-  const main = snapshot('main', mainSourceFiles({
-    'cluster/manifests/deletions.yaml': 'pre_apply:\n  - {kind: ConfigMap, labels: {a: b}, has_owner: false, propagation_policy: Orphan}\n',
-    'cluster/cf-manifests/cf-deletions.yaml': 'post_apply: [{stackName: old}]\n',
-  }));
-  return renderCluster({ cluster: cluster(), snapshots: [main], values: VALUES, engine: engine(), decrypter: new FakeDecrypter(), version: 'v#h' });
+  const main = snapshot(
+    'main',
+    mainSourceFiles({
+      'cluster/manifests/deletions.yaml':
+        'pre_apply:\n  - {kind: ConfigMap, labels: {a: b}, has_owner: false, propagation_policy: Orphan}\n',
+      'cluster/cf-manifests/cf-deletions.yaml': 'post_apply: [{stackName: old}]\n',
+    }),
+  );
+  return renderCluster({
+    cluster: cluster(),
+    snapshots: [main],
+    values: VALUES,
+    engine: engine(),
+    decrypter: new FakeDecrypter(),
+    version: 'v#h',
+  });
 }
 
 describe('renderTree', () => {
@@ -35,7 +46,9 @@ describe('renderTree', () => {
       pre_apply: [{ kind: 'ConfigMap', labels: { a: 'b' }, has_owner: false, propagation_policy: 'Orphan' }],
       post_apply: [],
     });
-    expect(tree.get('aws_123456789012_eu-central-1_kube-1/manifests/main/01-base/namespace.yaml')).toBe('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: base-test\n');
+    expect(tree.get('aws_123456789012_eu-central-1_kube-1/manifests/main/01-base/namespace.yaml')).toBe(
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: base-test\n',
+    );
   });
 
   it('makes cluster ids safe directory names', () => {
@@ -45,7 +58,10 @@ describe('renderTree', () => {
 
 describe('render reports', () => {
   it('prints a short summary with counts and errors', async () => {
-    const summary = renderSummary({ ...(await sample()), errors: [{ error: 'ConfigError', message: 'main/x.yaml:3: broken' }] });
+    const summary = renderSummary({
+      ...(await sample()),
+      errors: [{ error: 'ConfigError', message: 'main/x.yaml:3: broken' }],
+    });
     expect(summary).toContain('aws:123456789012:eu-central-1:kube-1  FAILED');
     expect(summary).toContain('  version    v#h');
     expect(summary).toContain('  stacks     3: kube-1, nodepool-master');
@@ -57,7 +73,19 @@ describe('render reports', () => {
   it('gives stack templates as parsed objects in JSON', async () => {
     const doc = renderJsonDocument([await sample()]);
     const stack = (doc.clusters[0].stacks as any[])[2];
-    expect(stack.template.Resources.AutoScalingGroup.Properties.LaunchTemplate.LaunchTemplateId).toEqual({ Ref: 'LaunchTemplate' });
-    expect(Object.keys(doc.clusters[0])).toEqual(['id', 'version', 'configItems', 'nodePools', 'stacks', 'manifests', 'deletions', 'cfDeletions', 'errors']);
+    expect(stack.template.Resources.AutoScalingGroup.Properties.LaunchTemplate.LaunchTemplateId).toEqual({
+      Ref: 'LaunchTemplate',
+    });
+    expect(Object.keys(doc.clusters[0])).toEqual([
+      'id',
+      'version',
+      'configItems',
+      'nodePools',
+      'stacks',
+      'manifests',
+      'deletions',
+      'cfDeletions',
+      'errors',
+    ]);
   });
 });

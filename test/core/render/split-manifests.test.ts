@@ -33,16 +33,31 @@ describe('splitManifests', () => {
   it('reports every document without apiVersion, kind or metadata.name by index', () => {
     // Arrange
     const text = [
-      'apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: fine}',
-      '---', 'kind: Secret', 'metadata: {name: no-version}',
-      '---', 'apiVersion: v1', 'kind: Pod', 'metadata: {generateName: web-}',
-      '---', '- a list',
-      '---', 'apiVersion: v1', 'kind: List', 'items: []',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata: {name: fine}',
+      '---',
+      'kind: Secret',
+      'metadata: {name: no-version}',
+      '---',
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata: {generateName: web-}',
+      '---',
+      '- a list',
+      '---',
+      'apiVersion: v1',
+      'kind: List',
+      'items: []',
     ].join('\n');
 
     // Act
     let error: unknown;
-    try { splitManifests(text, FILE); } catch (e) { error = e; }
+    try {
+      splitManifests(text, FILE);
+    } catch (e) {
+      error = e;
+    }
 
     // Assert
     expect(error).toBeInstanceOf(ValidationError);

@@ -21,7 +21,14 @@ const master: NodePool = {
   configItems: {},
 };
 
-const karpenter: NodePool = { ...master, name: 'karpenter', profile: 'worker-karpenter', instanceTypes: [], minSize: 0, maxSize: 0 };
+const karpenter: NodePool = {
+  ...master,
+  name: 'karpenter',
+  profile: 'worker-karpenter',
+  instanceTypes: [],
+  minSize: 0,
+  maxSize: 0,
+};
 
 const cluster: Cluster = {
   id: 'aws:123456789012:eu-central-1:kube-1',
@@ -102,8 +109,17 @@ describe('templateContext', () => {
   });
 
   it('classifies master and Karpenter pools', () => {
-    expect(templateContext(cluster, {}, master).NodePool).toMatchObject({ IsMaster: true, IsSpot: false, IsKarpenter: false, Taints: null });
-    expect(templateContext(cluster, {}, karpenter).NodePool).toMatchObject({ IsMaster: false, IsKarpenter: true, InstanceType: '' });
+    expect(templateContext(cluster, {}, master).NodePool).toMatchObject({
+      IsMaster: true,
+      IsSpot: false,
+      IsKarpenter: false,
+      Taints: null,
+    });
+    expect(templateContext(cluster, {}, karpenter).NodePool).toMatchObject({
+      IsMaster: false,
+      IsKarpenter: true,
+      InstanceType: '',
+    });
   });
 
   it('has Values ({} when none) and NodePool null outside node-pool templates', () => {

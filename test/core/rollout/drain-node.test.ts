@@ -22,15 +22,48 @@ function setup(): { clock: FakeClock; kube: FakeKubeCluster } {
 }
 
 /** A Deployment "web" with pods on the given nodes, created `ageMs` ago and Ready, guarded by a PDB. */
-function guardedWeb(kube: FakeKubeCluster, clock: FakeClock, nodes: string[], minAvailable: number, ageMs = 100 * HOUR): void {
-  nodes.forEach((nodeName, i) => kube.createPod({ namespace: 'default', name: `web-${i}`, nodeName, labels: { app: 'web' }, owner: { kind: 'ReplicaSet', name: 'web' }, createdAt: clock.now() - ageMs, readyAt: 0 }));
+function guardedWeb(
+  kube: FakeKubeCluster,
+  clock: FakeClock,
+  nodes: string[],
+  minAvailable: number,
+  ageMs = 100 * HOUR,
+): void {
+  nodes.forEach((nodeName, i) =>
+    kube.createPod({
+      namespace: 'default',
+      name: `web-${i}`,
+      nodeName,
+      labels: { app: 'web' },
+      owner: { kind: 'ReplicaSet', name: 'web' },
+      createdAt: clock.now() - ageMs,
+      readyAt: 0,
+    }),
+  );
   kube.addPdb('default', 'web', { app: 'web' }, minAvailable);
 }
 
-const draining = (drainStartedAt: number, extra: Partial<NodeProgress> = {}): NodeProgress => ({ instanceId: 'i-old', nodeName: 'old', state: 'draining', drainStartedAt, ...extra });
+const draining = (drainStartedAt: number, extra: Partial<NodeProgress> = {}): NodeProgress => ({
+  instanceId: 'i-old',
+  nodeName: 'old',
+  state: 'draining',
+  drainStartedAt,
+  ...extra,
+});
 
 describe('isEvictable', () => {
-  const base = { namespace: 'n', name: 'p', uid: 'u', phase: 'Running', ready: true, labels: {}, annotations: {}, createdAt: '2024-01-01T00:00:00Z', terminationGracePeriodSeconds: 30, deleting: false };
+  const base = {
+    namespace: 'n',
+    name: 'p',
+    uid: 'u',
+    phase: 'Running',
+    ready: true,
+    labels: {},
+    annotations: {},
+    createdAt: '2024-01-01T00:00:00Z',
+    terminationGracePeriodSeconds: 30,
+    deleting: false,
+  };
 
   it('skips DaemonSet pods, mirror pods and finished pods', () => {
     expect(isEvictable({ ...base, owner: { kind: 'DaemonSet', name: 'kube-proxy' } })).toBe(false);
@@ -44,8 +77,18 @@ describe('isEvictable', () => {
 describe('drainPass', () => {
   it('reports a node with only DaemonSet, mirror and finished pods as empty without evicting anything', async () => {
     const { clock, kube } = setup();
-    kube.createPod({ namespace: 'kube-system', name: 'proxy', nodeName: 'old', owner: { kind: 'DaemonSet', name: 'kube-proxy' } });
-    kube.createPod({ namespace: 'kube-system', name: 'apiserver-old', nodeName: 'old', annotations: { 'kubernetes.io/config.mirror': 'x' } });
+    kube.createPod({
+      namespace: 'kube-system',
+      name: 'proxy',
+      nodeName: 'old',
+      owner: { kind: 'DaemonSet', name: 'kube-proxy' },
+    });
+    kube.createPod({
+      namespace: 'kube-system',
+      name: 'apiserver-old',
+      nodeName: 'old',
+      annotations: { 'kubernetes.io/config.mirror': 'x' },
+    });
     kube.createPod({ namespace: 'jobs', name: 'done', nodeName: 'old', phase: 'Succeeded' });
 
     const outcome = await drainPass(kube, 'old', draining(clock.now()), SETTINGS, clock.now());
@@ -94,7 +137,14 @@ describe('drainPass', () => {
       expect(outcome.progress.lastForcedAt).toBe(clock.now());
       expect(kube.calls).toContain('deletePod default/web-0');
       // Kept on the node as CLM does, so the force interval holds across runs.
-      expect(kube.patches).toContainEqual({ node: 'old', patch: { annotations: { 'cluster-lifecycle-manager.zalando.org/last-forced-drain': new Date(clock.now()).toISOString() } } });
+      expect(kube.patches).toContainEqual({
+        node: 'old',
+        patch: {
+          annotations: {
+            'cluster-lifecycle-manager.zalando.org/last-forced-drain': new Date(clock.now()).toISOString(),
+          },
+        },
+      });
     });
 
     it('does not force before the drain grace period', async () => {
@@ -120,8 +170,20 @@ describe('drainPass', () => {
       const { clock, kube } = setup();
       guardedWeb(kube, clock, ['old', 'other'], 2);
 
-      const tooSoon = await drainPass(kube, 'old', draining(graceOver(clock), { lastForcedAt: clock.now() - 5 * 60_000 + 1 }), SETTINGS, clock.now());
-      const later = await drainPass(kube, 'old', draining(graceOver(clock), { lastForcedAt: clock.now() - 5 * 60_000 }), SETTINGS, clock.now());
+      const tooSoon = await drainPass(
+        kube,
+        'old',
+        draining(graceOver(clock), { lastForcedAt: clock.now() - 5 * 60_000 + 1 }),
+        SETTINGS,
+        clock.now(),
+      );
+      const later = await drainPass(
+        kube,
+        'old',
+        draining(graceOver(clock), { lastForcedAt: clock.now() - 5 * 60_000 }),
+        SETTINGS,
+        clock.now(),
+      );
 
       expect(tooSoon.forced).toEqual([]);
       expect(later.forced).toEqual(['default/web-0']);
@@ -139,7 +201,14 @@ describe('drainPass', () => {
     it('does not force while a healthy sibling is younger than the healthy-sibling lifetime', async () => {
       const { clock, kube } = setup();
       guardedWeb(kube, clock, ['old'], 2);
-      kube.createPod({ namespace: 'default', name: 'web-young', nodeName: 'other', labels: { app: 'web' }, createdAt: clock.now() - HOUR + 1, readyAt: 0 });
+      kube.createPod({
+        namespace: 'default',
+        name: 'web-young',
+        nodeName: 'other',
+        labels: { app: 'web' },
+        createdAt: clock.now() - HOUR + 1,
+        readyAt: 0,
+      });
 
       const young = await drainPass(kube, 'old', draining(graceOver(clock)), SETTINGS, clock.now());
       clock.advance(1);
@@ -152,7 +221,14 @@ describe('drainPass', () => {
     it('does not force while an unhealthy sibling is younger than the unhealthy-sibling lifetime', async () => {
       const { clock, kube } = setup();
       guardedWeb(kube, clock, ['old', 'other'], 2);
-      kube.createPod({ namespace: 'default', name: 'web-sick', nodeName: 'other', labels: { app: 'web' }, createdAt: clock.now() - 2 * HOUR, readyAt: undefined });
+      kube.createPod({
+        namespace: 'default',
+        name: 'web-sick',
+        nodeName: 'other',
+        labels: { app: 'web' },
+        createdAt: clock.now() - 2 * HOUR,
+        readyAt: undefined,
+      });
 
       const outcome = await drainPass(kube, 'old', draining(graceOver(clock)), SETTINGS, clock.now());
 
@@ -162,8 +238,22 @@ describe('drainPass', () => {
     it('ignores Job pods and finished pods among the siblings', async () => {
       const { clock, kube } = setup();
       guardedWeb(kube, clock, ['old', 'other'], 3);
-      kube.createPod({ namespace: 'default', name: 'web-job', nodeName: 'other', labels: { app: 'web' }, owner: { kind: 'Job', name: 'j' }, createdAt: clock.now() });
-      kube.createPod({ namespace: 'default', name: 'web-done', nodeName: 'other', labels: { app: 'web' }, phase: 'Succeeded', createdAt: clock.now() });
+      kube.createPod({
+        namespace: 'default',
+        name: 'web-job',
+        nodeName: 'other',
+        labels: { app: 'web' },
+        owner: { kind: 'Job', name: 'j' },
+        createdAt: clock.now(),
+      });
+      kube.createPod({
+        namespace: 'default',
+        name: 'web-done',
+        nodeName: 'other',
+        labels: { app: 'web' },
+        phase: 'Succeeded',
+        createdAt: clock.now(),
+      });
 
       const outcome = await drainPass(kube, 'old', draining(graceOver(clock)), SETTINGS, clock.now());
 

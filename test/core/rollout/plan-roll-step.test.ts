@@ -39,8 +39,10 @@ function poolNode(id: string, spec: NodeSpec = {}): PoolNode {
   };
 }
 
-const old = (n: number, spec: NodeSpec = {}, prefix = 'i-old'): PoolNode[] => Array.from({ length: n }, (_, i) => poolNode(`${prefix}${i}`, { outdated: true, marked: true, ...spec }));
-const fresh = (n: number, spec: NodeSpec = {}, prefix = 'i-new'): PoolNode[] => Array.from({ length: n }, (_, i) => poolNode(`${prefix}${i}`, spec));
+const old = (n: number, spec: NodeSpec = {}, prefix = 'i-old'): PoolNode[] =>
+  Array.from({ length: n }, (_, i) => poolNode(`${prefix}${i}`, { outdated: true, marked: true, ...spec }));
+const fresh = (n: number, spec: NodeSpec = {}, prefix = 'i-new'): PoolNode[] =>
+  Array.from({ length: n }, (_, i) => poolNode(`${prefix}${i}`, spec));
 
 function snapshot(nodes: PoolNode[], desired = nodes.length, max = 20): PoolSnapshot {
   return { desired, min: 0, max, nodes };
@@ -51,11 +53,17 @@ function progress(base: number, extra: Partial<PoolProgress> = {}): PoolProgress
 }
 
 function draining(...ids: string[]): PoolProgress['nodes'] {
-  return Object.fromEntries(ids.map((id) => [id, { instanceId: id, state: 'draining' as const, drainStartedAt: NOW - 1000 }]));
+  return Object.fromEntries(
+    ids.map((id) => [id, { instanceId: id, state: 'draining' as const, drainStartedAt: NOW - 1000 }]),
+  );
 }
 
 function policy(items: Record<string, string> = {}, spot = false, maxSize = 20): RollPolicy {
-  return rollPolicy({ name: 'workers', maxSize, discountStrategy: spot ? 'spot' : 'none' }, { update_canary: 'false', ...items }, 'aws:123:eu-central-1:kube-1');
+  return rollPolicy(
+    { name: 'workers', maxSize, discountStrategy: spot ? 'spot' : 'none' },
+    { update_canary: 'false', ...items },
+    'aws:123:eu-central-1:kube-1',
+  );
 }
 
 const ids = (nodes: readonly PoolNode[]): string[] => nodes.map((n) => n.instanceId);
@@ -86,13 +94,23 @@ describe('planRollStep', () => {
   });
 
   it('new nodes still booting do not count as capacity', () => {
-    const plan = planRollStep(snapshot([...old(6), ...fresh(1), ...fresh(2, { booting: true }, 'i-boot')], 9), progress(6), policy(), NOW);
+    const plan = planRollStep(
+      snapshot([...old(6), ...fresh(1), ...fresh(2, { booting: true }, 'i-boot')], 9),
+      progress(6),
+      policy(),
+      NOW,
+    );
 
     expect(ids(plan.cordon)).toHaveLength(1);
   });
 
   it('maxUnavailable > 0 allows cordoning without surge capacity', () => {
-    const plan = planRollStep(snapshot(old(4)), progress(4), policy({ update_max_surge: '0', update_max_unavailable: '1' }), NOW);
+    const plan = planRollStep(
+      snapshot(old(4)),
+      progress(4),
+      policy({ update_max_surge: '0', update_max_unavailable: '1' }),
+      NOW,
+    );
 
     expect(plan.scaleTo).toBeUndefined();
     expect(plan.cordon).toHaveLength(1);
@@ -116,14 +134,23 @@ describe('planRollStep', () => {
     });
 
     it('cordons nothing more while the canary drains', () => {
-      const plan = planRollStep(snapshot([...old(4), ...fresh(3)], 7), progress(4, { nodes: draining('i-old0') }), canary, NOW);
+      const plan = planRollStep(
+        snapshot([...old(4), ...fresh(3)], 7),
+        progress(4, { nodes: draining('i-old0') }),
+        canary,
+        NOW,
+      );
 
       expect(plan.cordon).toEqual([]);
       expect(ids(plan.drain)).toEqual(['i-old0']);
     });
 
     it('waits for the soak after the canary was replaced, then goes in a batch', () => {
-      const after = progress(4, { replaced: 1, firstReplacedAt: NOW, nodes: { 'i-old0': { instanceId: 'i-old0', state: 'terminated' } } });
+      const after = progress(4, {
+        replaced: 1,
+        firstReplacedAt: NOW,
+        nodes: { 'i-old0': { instanceId: 'i-old0', state: 'terminated' } },
+      });
       const nodes = [...old(3, {}, 'i-rest'), ...fresh(4)];
 
       const soaking = planRollStep(snapshot(nodes, 7), after, canary, NOW + 5 * 60_000);
@@ -137,15 +164,33 @@ describe('planRollStep', () => {
 
   describe('nodes with volumes', () => {
     it('pairs a node with volumes with a new Ready node in the same AZ', () => {
-      const nodes = [poolNode('i-a', { outdated: true, volumes: true, az: 'a' }), poolNode('i-b', { outdated: true, volumes: true, az: 'b' }), poolNode('i-new-b', { az: 'b' })];
-      const plan = planRollStep(snapshot(nodes, 3), progress(2, { baseDesired: 2 }), policy({ update_max_surge: '1' }), NOW);
+      const nodes = [
+        poolNode('i-a', { outdated: true, volumes: true, az: 'a' }),
+        poolNode('i-b', { outdated: true, volumes: true, az: 'b' }),
+        poolNode('i-new-b', { az: 'b' }),
+      ];
+      const plan = planRollStep(
+        snapshot(nodes, 3),
+        progress(2, { baseDesired: 2 }),
+        policy({ update_max_surge: '1' }),
+        NOW,
+      );
 
       expect(ids(plan.cordon)).toEqual(['i-b']);
     });
 
     it('does not pair two stateful nodes with one new node', () => {
-      const nodes = [poolNode('i-b1', { outdated: true, volumes: true, az: 'b' }), poolNode('i-b2', { outdated: true, volumes: true, az: 'b' }), poolNode('i-new-b', { az: 'b' })];
-      const plan = planRollStep(snapshot(nodes, 3), progress(2, { nodes: draining('i-b1') }), policy({ update_max_surge: '2' }), NOW);
+      const nodes = [
+        poolNode('i-b1', { outdated: true, volumes: true, az: 'b' }),
+        poolNode('i-b2', { outdated: true, volumes: true, az: 'b' }),
+        poolNode('i-new-b', { az: 'b' }),
+      ];
+      const plan = planRollStep(
+        snapshot(nodes, 3),
+        progress(2, { nodes: draining('i-b1') }),
+        policy({ update_max_surge: '2' }),
+        NOW,
+      );
 
       expect(plan.cordon).toEqual([]);
     });
@@ -160,14 +205,22 @@ describe('planRollStep', () => {
     });
 
     it('does not scale up again while the extra node is still booting', () => {
-      const nodes = [...old(2, { volumes: true, az: 'a' }), poolNode('i-new-b', { az: 'b' }), poolNode('i-boot', { booting: true, az: 'a' })];
+      const nodes = [
+        ...old(2, { volumes: true, az: 'a' }),
+        poolNode('i-new-b', { az: 'b' }),
+        poolNode('i-boot', { booting: true, az: 'a' }),
+      ];
       const plan = planRollStep(snapshot(nodes, 4), progress(2), policy({ update_max_surge: '1' }), NOW);
 
       expect(plan.scaleTo).toBeUndefined();
     });
 
     it('stateless nodes go before nodes with volumes', () => {
-      const nodes = [poolNode('i-vol', { outdated: true, volumes: true, az: 'a' }), poolNode('i-plain', { outdated: true, az: 'a' }), poolNode('i-new', { az: 'a' })];
+      const nodes = [
+        poolNode('i-vol', { outdated: true, volumes: true, az: 'a' }),
+        poolNode('i-plain', { outdated: true, az: 'a' }),
+        poolNode('i-new', { az: 'a' }),
+      ];
       const plan = planRollStep(snapshot(nodes, 3), progress(2), policy({ update_max_surge: '1' }), NOW);
 
       expect(ids(plan.cordon)).toEqual(['i-plain']);
@@ -180,7 +233,12 @@ describe('planRollStep', () => {
     });
 
     it('is not done while a desired node is not Ready yet', () => {
-      const plan = planRollStep(snapshot([...fresh(2), ...fresh(1, { booting: true }, 'i-boot')]), progress(3), policy(), NOW);
+      const plan = planRollStep(
+        snapshot([...fresh(2), ...fresh(1, { booting: true }, 'i-boot')]),
+        progress(3),
+        policy(),
+        NOW,
+      );
 
       expect(plan.done).toBe(false);
       expect(plan.waitingFor).toBe('1 new node(s) to become Ready');
@@ -209,7 +267,10 @@ describe('planRollStep', () => {
 
   it('spot pools take nodes with volumes at once even without a new node in their zone (they never scale out)', () => {
     const spot = policy({}, true);
-    const nodes = [poolNode('i-old-vol', { outdated: true, marked: true, volumes: true, az: 'eu-central-1b' }), ...fresh(1, { az: 'eu-central-1a' })];
+    const nodes = [
+      poolNode('i-old-vol', { outdated: true, marked: true, volumes: true, az: 'eu-central-1b' }),
+      ...fresh(1, { az: 'eu-central-1a' }),
+    ];
 
     const plan = planRollStep(snapshot(nodes), progress(2), spot, NOW);
 

@@ -4,9 +4,20 @@ import { ValidationError } from '../../../lambdas/shared/errors';
 
 function cluster(id: string, account: string): Cluster {
   return {
-    id, alias: id, localId: id, apiServerUrl: 'https://x.example.org', channel: 'main', configItems: {}, criticalityLevel: 1,
-    environment: 'test', infrastructureAccount: account, lifecycleStatus: 'ready', nodePools: [], provider: 'zalando-aws',
-    region: 'eu-central-1', status: { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] },
+    id,
+    alias: id,
+    localId: id,
+    apiServerUrl: 'https://x.example.org',
+    channel: 'main',
+    configItems: {},
+    criticalityLevel: 1,
+    environment: 'test',
+    infrastructureAccount: account,
+    lifecycleStatus: 'ready',
+    nodePools: [],
+    provider: 'zalando-aws',
+    region: 'eu-central-1',
+    status: { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] },
   };
 }
 

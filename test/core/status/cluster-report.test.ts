@@ -7,21 +7,60 @@ describe('clusterReport', () => {
     // Arrange
     const cluster = testCluster({
       configItems: { cluster_update_block: 'freeze' },
-      status: { currentVersion: 'a#1', lastVersion: '', nextVersion: 'b#1', problems: [{ type: 't', title: 'StackFailedError: boom' }] },
+      status: {
+        currentVersion: 'a#1',
+        lastVersion: '',
+        nextVersion: 'b#1',
+        problems: [{ type: 't', title: 'StackFailedError: boom' }],
+      },
     });
     const run = {
-      ...newRunRecord({ clusterId: cluster.id, targetVersion: 'b#1', action: 'provision' as const, holder: 'exec-1', previousVersion: 'a#1' }, 0),
+      ...newRunRecord(
+        {
+          clusterId: cluster.id,
+          targetVersion: 'b#1',
+          action: 'provision' as const,
+          holder: 'exec-1',
+          previousVersion: 'a#1',
+        },
+        0,
+      ),
       phase: 'RollNodePool workers',
-      pools: { workers: { status: 'rolling' as const, total: 4, replaced: 1, nodes: {}, steps: 3, blockedBy: 'PDB default/web allows 0 disruption(s) (2/2 healthy) for pod default/web-1' } },
+      pools: {
+        workers: {
+          status: 'rolling' as const,
+          total: 4,
+          replaced: 1,
+          nodes: {},
+          steps: 3,
+          blockedBy: 'PDB default/web allows 0 disruption(s) (2/2 healthy) for pod default/web-1',
+        },
+      },
     };
 
     // Act
-    const report = clusterReport(cluster, run, { clusterId: cluster.id, holder: 'exec-1', expiresAt: 1_000 }, { paused: true }, 2_000);
+    const report = clusterReport(
+      cluster,
+      run,
+      { clusterId: cluster.id, holder: 'exec-1', expiresAt: 1_000 },
+      { paused: true },
+      2_000,
+    );
     const text = formatClusterReport(report);
 
     // Assert
-    expect(report).toMatchObject({ currentVersion: 'a#1', nextVersion: 'b#1', paused: true, updateBlocked: true, lease: { holder: 'exec-1', expired: true } });
-    expect(report.run).toMatchObject({ finished: false, phase: 'RollNodePool workers', pools: [{ name: 'workers', replaced: 1, total: 4 }] });
+    expect(report).toMatchObject({
+      currentVersion: 'a#1',
+      nextVersion: 'b#1',
+      paused: true,
+      updateBlocked: true,
+      lease: { holder: 'exec-1', expired: true },
+    });
+    expect(report.run).toMatchObject({
+      finished: false,
+      phase: 'RollNodePool workers',
+      pools: [{ name: 'workers', replaced: 1, total: 4 }],
+    });
     expect(text).toContain('run in progress: provision to b#1');
     expect(text).toContain('workers: 1/4 nodes replaced (rolling); blocked by PDB default/web allows 0 disruption(s)');
     expect(text).toContain('lease: exec-1 until 1970-01-01T00:00:01.000Z (expired)');

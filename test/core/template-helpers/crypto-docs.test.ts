@@ -31,7 +31,12 @@ describe('publicKey', () => {
     expect(pem).toBe(RSA_PUBLIC_PEM);
     expect(pem.startsWith('-----BEGIN PUBLIC KEY-----\n')).toBe(true);
     expect(pem.endsWith('-----END PUBLIC KEY-----\n')).toBe(true);
-    expect(pem.split('\n').slice(1, -3).every((line) => line.length === 64)).toBe(true);
+    expect(
+      pem
+        .split('\n')
+        .slice(1, -3)
+        .every((line) => line.length === 64),
+    ).toBe(true);
   });
 
   it('fails for a PKCS#8 key, as Go x509.ParsePKCS1PrivateKey does', () => {
@@ -81,7 +86,14 @@ describe('generateJWKSDocument', () => {
     expect(firstKey[0]).toBe('{');
     expect(firstKey[1]).toBe('    "keys": [');
     expect(firstKey[2]).toBe('        {');
-    expect(firstKey.slice(3, 9).map((line) => line.trim().split('"')[1])).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+    expect(firstKey.slice(3, 9).map((line) => line.trim().split('"')[1])).toEqual([
+      'alg',
+      'e',
+      'kid',
+      'kty',
+      'n',
+      'use',
+    ]);
   });
 
   it('gives a kid that verifies against the key (a JWT consumer finds it)', () => {
@@ -92,7 +104,9 @@ describe('generateJWKSDocument', () => {
 
   it('fails for a key that is not RSA', () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-    expect(() => generateJWKSDocument(ec.publicKey.export({ type: 'spki', format: 'pem' }))).toThrow('Public key was not RSA');
+    expect(() => generateJWKSDocument(ec.publicKey.export({ type: 'spki', format: 'pem' }))).toThrow(
+      'Public key was not RSA',
+    );
   });
 });
 
@@ -108,10 +122,20 @@ describe('generateOIDCDiscoveryDocument', () => {
       id_token_signing_alg_values_supported: ['RS256'],
       claims_supported: ['sub', 'iss'],
     });
-    expect(Object.keys(JSON.parse(doc))).toEqual(['issuer', 'authorization_endpoint', 'jwks_uri', 'response_types_supported', 'subject_types_supported', 'id_token_signing_alg_values_supported', 'claims_supported']);
+    expect(Object.keys(JSON.parse(doc))).toEqual([
+      'issuer',
+      'authorization_endpoint',
+      'jwks_uri',
+      'response_types_supported',
+      'subject_types_supported',
+      'id_token_signing_alg_values_supported',
+      'claims_supported',
+    ]);
   });
 
   it("escapes <, > and & as Go's encoder does", () => {
-    expect(generateOIDCDiscoveryDocument('https://a.org/?x=1&y=<2>')).toContain('"issuer": "https://a.org/?x=1\\u0026y=\\u003c2\\u003e"');
+    expect(generateOIDCDiscoveryDocument('https://a.org/?x=1&y=<2>')).toContain(
+      '"issuer": "https://a.org/?x=1\\u0026y=\\u003c2\\u003e"',
+    );
   });
 });

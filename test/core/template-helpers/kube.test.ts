@@ -7,7 +7,11 @@ import {
 } from '../../../lambdas/core/template-helpers/kube';
 import type { TemplatePool } from '../../../lambdas/core/template-helpers/kube';
 
-const pool = (Profile: string, ConfigItems: Record<string, string> = {}, Name = Profile): TemplatePool => ({ Name, Profile, ConfigItems });
+const pool = (Profile: string, ConfigItems: Record<string, string> = {}, Name = Profile): TemplatePool => ({
+  Name,
+  Profile,
+  ConfigItems,
+});
 
 describe('zoneDistributedNodePoolGroups', () => {
   it('marks the default group when every untainted worker pool is split-AZ or Karpenter', () => {
@@ -20,7 +24,9 @@ describe('zoneDistributedNodePoolGroups', () => {
   });
 
   it('leaves out a group with a pool pinned to zones', () => {
-    expect(zoneDistributedNodePoolGroups([pool('worker-splitaz', { availability_zones: 'eu-central-1a' })])).toEqual({});
+    expect(zoneDistributedNodePoolGroups([pool('worker-splitaz', { availability_zones: 'eu-central-1a' })])).toEqual(
+      {},
+    );
   });
 
   it('needs the matching dedicated taint on every pool of a dedicated group', () => {
@@ -30,7 +36,11 @@ describe('zoneDistributedNodePoolGroups', () => {
   });
 
   it('ignores tainted pools without a dedicated label, and master pools', () => {
-    const pools = [pool('worker-combined', { taints: 'x=y:NoSchedule' }), pool('master-default'), pool('worker-splitaz')];
+    const pools = [
+      pool('worker-combined', { taints: 'x=y:NoSchedule' }),
+      pool('master-default'),
+      pool('worker-splitaz'),
+    ];
     expect(zoneDistributedNodePoolGroups(pools)).toEqual({ '': true });
   });
 
@@ -58,7 +68,10 @@ describe('nodeLifeCycleProviderPerNodePoolGroup', () => {
   });
 
   it('names dedicated groups by their label', () => {
-    const pools = [pool('worker-karpenter', { labels: 'dedicated=gpu', taints: 'dedicated=gpu:NoSchedule' }), pool('worker-splitaz')];
+    const pools = [
+      pool('worker-karpenter', { labels: 'dedicated=gpu', taints: 'dedicated=gpu:NoSchedule' }),
+      pool('worker-splitaz'),
+    ];
     expect(nodeLifeCycleProviderPerNodePoolGroup(pools)).toEqual({ default: 'zalando', gpu: 'karpenter' });
   });
 });

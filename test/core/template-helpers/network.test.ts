@@ -31,12 +31,21 @@ describe('parseCidr / formatCidr (Go net.ParseCIDR, IPNet.String)', () => {
     expect(formatCidr(parseCidr(input))).toBe(expected);
   });
 
-  it.each(['10.0.0.0', '10.0.0/8', '10.0.0.256/8', '010.0.0.0/8', '10.0.0.0/33', '10.0.0.0/-1', '1::2::3/64', '2a05::/129', 'example', '10.0.0.0/8/1', '1:2:3:4:5:6:7:8:9/64'])(
-    'rejects %p',
-    (input) => {
-      expect(() => parseCidr(input)).toThrow(`invalid CIDR address: ${input}`);
-    },
-  );
+  it.each([
+    '10.0.0.0',
+    '10.0.0/8',
+    '10.0.0.256/8',
+    '010.0.0.0/8',
+    '10.0.0.0/33',
+    '10.0.0.0/-1',
+    '1::2::3/64',
+    '2a05::/129',
+    'example',
+    '10.0.0.0/8/1',
+    '1:2:3:4:5:6:7:8:9/64',
+  ])('rejects %p', (input) => {
+    expect(() => parseCidr(input)).toThrow(`invalid CIDR address: ${input}`);
+  });
 
   it('prints IPv4 addresses dotted', () => {
     expect(formatIp(Uint8Array.of(192, 168, 0, 1))).toBe('192.168.0.1');
@@ -45,7 +54,10 @@ describe('parseCidr / formatCidr (Go net.ParseCIDR, IPNet.String)', () => {
 
 describe('portRanges', () => {
   it('parses a list of ranges', () => {
-    expect(portRanges('0-100,300-400')).toEqual([{ FromPort: 0, ToPort: 100 }, { FromPort: 300, ToPort: 400 }]);
+    expect(portRanges('0-100,300-400')).toEqual([
+      { FromPort: 0, ToPort: 100 },
+      { FromPort: 300, ToPort: 400 },
+    ]);
   });
 
   it.each([
@@ -157,7 +169,9 @@ describe('nodeCIDRMaxNodesPodCIDR / nodeCIDRMaxNodes / nodeCIDRMaxPods', () => {
   });
 
   it('wants integers, and says how to convert a config item', () => {
-    expect(() => nodeCIDRMaxPods('24', 0)).toThrow('node CIDR mask size must be an integer, got string "24" (convert strings with parseInt64)');
+    expect(() => nodeCIDRMaxPods('24', 0)).toThrow(
+      'node CIDR mask size must be an integer, got string "24" (convert strings with parseInt64)',
+    );
   });
 });
 

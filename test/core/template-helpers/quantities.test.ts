@@ -163,7 +163,9 @@ describe('scaleQuantity', () => {
   });
 
   it('fails for an invalid quantity, naming it', () => {
-    expect(() => scaleQuantity('InvalidQuantity', 1)).toThrow('failed to parse InvalidQuantity as k8sresource.Quantity');
+    expect(() => scaleQuantity('InvalidQuantity', 1)).toThrow(
+      'failed to parse InvalidQuantity as k8sresource.Quantity',
+    );
   });
 
   it('fails for a factor that is not a number', () => {

@@ -2,7 +2,14 @@ import { append, dict, index, len } from '../../../lambdas/core/template-helpers
 import { base64, base64Decode, sha256Hex } from '../../../lambdas/core/template-helpers/encoding';
 import { goString, print, printf } from '../../../lambdas/core/template-helpers/format';
 import { and, eq, ge, gt, le, lt, ne, not, or, truth } from '../../../lambdas/core/template-helpers/logic';
-import { accountID, getAWSAccountID, indent, join, parseInt64, split } from '../../../lambdas/core/template-helpers/strings';
+import {
+  accountID,
+  getAWSAccountID,
+  indent,
+  join,
+  parseInt64,
+  split,
+} from '../../../lambdas/core/template-helpers/strings';
 
 describe('strings', () => {
   it('split: empty gives no items, an empty separator gives characters', () => {
@@ -62,13 +69,23 @@ describe('format', () => {
   });
 
   it('printf pads, signs and quotes', () => {
-    expect(printf('%5s|%-5d|%+d|%03d|%q|%X|%x', 'ab', 42, 7, -5, 'a"b', 255, 'hi')).toBe('   ab|42   |+7|-05|"a\\"b"|FF|6869');
+    expect(printf('%5s|%-5d|%+d|%03d|%q|%X|%x', 'ab', 42, 7, -5, 'a"b', 255, 'hi')).toBe(
+      '   ab|42   |+7|-05|"a\\"b"|FF|6869',
+    );
   });
 });
 
 describe('logic', () => {
   it('truth is Go truth', () => {
-    expect([0, '', null, undefined, false, [], {}].map(truth)).toEqual([false, false, false, false, false, false, false]);
+    expect([0, '', null, undefined, false, [], {}].map(truth)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect([1, 'x', true, [0], { a: 1 }, -1].map(truth)).toEqual([true, true, true, true, true, true]);
   });
 

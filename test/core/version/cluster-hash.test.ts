@@ -15,13 +15,34 @@ function fixture(): Cluster {
     infrastructureAccount: 'aws:123456789012',
     lifecycleStatus: 'ready',
     nodePools: [
-      { name: 'master-default', profile: 'master-default', instanceTypes: ['m5.large'], discountStrategy: 'none', minSize: 1, maxSize: 2, configItems: {} },
       {
-        name: 'worker-default', profile: 'worker-splitaz', instanceTypes: ['m5.xlarge', 'm5.2xlarge'], discountStrategy: 'spot', minSize: 3, maxSize: 21,
+        name: 'master-default',
+        profile: 'master-default',
+        instanceTypes: ['m5.large'],
+        discountStrategy: 'none',
+        minSize: 1,
+        maxSize: 2,
+        configItems: {},
+      },
+      {
+        name: 'worker-default',
+        profile: 'worker-splitaz',
+        instanceTypes: ['m5.xlarge', 'm5.2xlarge'],
+        discountStrategy: 'spot',
+        minSize: 3,
+        maxSize: 21,
         // U+FF21 sorts before U+1F600 by UTF-8 bytes (Go) but after it by UTF-16 units (JS default sort).
         configItems: { taints: 'dedicated=x:NoSchedule', labels: 'a=b', '\uff21': '1', '\u{1F600}': '2' },
       },
-      { name: 'karpenter', profile: 'worker-karpenter', instanceTypes: [], discountStrategy: 'none', minSize: 0, maxSize: 0, configItems: {} },
+      {
+        name: 'karpenter',
+        profile: 'worker-karpenter',
+        instanceTypes: [],
+        discountStrategy: 'none',
+        minSize: 0,
+        maxSize: 0,
+        configItems: {},
+      },
     ],
     provider: 'zalando-aws',
     region: 'eu-central-1',
@@ -46,7 +67,10 @@ describe('clusterHash', () => {
   });
 
   it('is deterministic and ignores the order config items were written in', () => {
-    const reordered = { ...fixture(), configItems: { ünïcode_key: 'wert', vpc_id: 'vpc-123', etcd_instance_type: 'm5.large' } };
+    const reordered = {
+      ...fixture(),
+      configItems: { ünïcode_key: 'wert', vpc_id: 'vpc-123', etcd_instance_type: 'm5.large' },
+    };
     expect(clusterHash(fixture())).toBe(clusterHash(fixture()));
     expect(clusterHash(reordered)).toBe(clusterHash(fixture()));
   });
@@ -56,7 +80,17 @@ describe('clusterHash', () => {
     ['owner', { owner: 'team/bar' }],
     ['accountName', { accountName: 'bar' }],
     ['createdAt', { createdAt: '2021-01-01T00:00:00Z' }],
-    ['status', { status: { currentVersion: 'a#b', lastVersion: 'c#d', nextVersion: 'e#f', problems: [{ type: 't', title: 'x' }] } }],
+    [
+      'status',
+      {
+        status: {
+          currentVersion: 'a#b',
+          lastVersion: 'c#d',
+          nextVersion: 'e#f',
+          problems: [{ type: 't', title: 'x' }],
+        },
+      },
+    ],
   ] as const)('does not change when only %s changes', (_field, change) => {
     expect(clusterHash({ ...fixture(), ...change } as Cluster)).toBe(clusterHash(fixture()));
   });
@@ -72,8 +106,14 @@ describe('clusterHash', () => {
     ['lifecycleStatus', { lifecycleStatus: 'requested' }],
     ['provider', { provider: 'zalando-eks' }],
     ['region', { region: 'eu-west-1' }],
-    ['a config item value', { configItems: { vpc_id: 'vpc-999', etcd_instance_type: 'm5.large', ünïcode_key: 'wert' } }],
-    ['an added config item', { configItems: { vpc_id: 'vpc-123', etcd_instance_type: 'm5.large', ünïcode_key: 'wert', extra: '' } }],
+    [
+      'a config item value',
+      { configItems: { vpc_id: 'vpc-999', etcd_instance_type: 'm5.large', ünïcode_key: 'wert' } },
+    ],
+    [
+      'an added config item',
+      { configItems: { vpc_id: 'vpc-123', etcd_instance_type: 'm5.large', ünïcode_key: 'wert', extra: '' } },
+    ],
   ] as const)('changes when %s changes', (_field, change) => {
     expect(clusterHash({ ...fixture(), ...change } as Cluster)).not.toBe(clusterHash(fixture()));
   });
@@ -106,7 +146,13 @@ describe('clusterHash', () => {
 
 describe('compareCodePoints', () => {
   it('orders by code point like Go sort.Strings, not by UTF-16 unit', () => {
-    expect(['\u{1F600}', '\uff21', 'b', 'a', 'ab'].sort(compareCodePoints)).toEqual(['a', 'ab', 'b', '\uff21', '\u{1F600}']);
+    expect(['\u{1F600}', '\uff21', 'b', 'a', 'ab'].sort(compareCodePoints)).toEqual([
+      'a',
+      'ab',
+      'b',
+      '\uff21',
+      '\u{1F600}',
+    ]);
     expect(['\u{1F600}', '\uff21'].sort()).toEqual(['\u{1F600}', '\uff21']);
   });
 });

@@ -3,9 +3,19 @@ import { clusterHash } from '../../../lambdas/core/version/cluster-hash';
 import { needsUpdate, parseVersion, targetVersion } from '../../../lambdas/core/version/cluster-version';
 
 const cluster: Cluster = {
-  id: 'aws:123456789012:eu-central-1:kube-1', alias: 'kube-1', localId: 'kube-1', apiServerUrl: 'https://kube-1.example.org',
-  channel: 'main', configItems: {}, criticalityLevel: 1, environment: 'test', infrastructureAccount: 'aws:123456789012',
-  lifecycleStatus: 'ready', nodePools: [], provider: 'zalando-aws', region: 'eu-central-1',
+  id: 'aws:123456789012:eu-central-1:kube-1',
+  alias: 'kube-1',
+  localId: 'kube-1',
+  apiServerUrl: 'https://kube-1.example.org',
+  channel: 'main',
+  configItems: {},
+  criticalityLevel: 1,
+  environment: 'test',
+  infrastructureAccount: 'aws:123456789012',
+  lifecycleStatus: 'ready',
+  nodePools: [],
+  provider: 'zalando-aws',
+  region: 'eu-central-1',
   status: { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] },
 };
 
@@ -17,7 +27,10 @@ describe('targetVersion', () => {
 
 describe('parseVersion', () => {
   it('splits into config version and cluster hash', () => {
-    expect(parseVersion('main=abc;extra=dir-0123#hash')).toEqual({ configVersion: 'main=abc;extra=dir-0123', clusterHash: 'hash' });
+    expect(parseVersion('main=abc;extra=dir-0123#hash')).toEqual({
+      configVersion: 'main=abc;extra=dir-0123',
+      clusterHash: 'hash',
+    });
   });
 
   it.each(['', 'no-hash-sign', 'a#b#c'])('treats %j as the empty version', (value) => {

@@ -1,5 +1,7 @@
 import {
-  channelOverrides, resolveClusterConfigVersion, splitConfigVersion,
+  channelOverrides,
+  resolveClusterConfigVersion,
+  splitConfigVersion,
 } from '../../../lambdas/core/version/resolve-config-version';
 import type { VersionResolver } from '../../../lambdas/core/version/resolve-config-version';
 import { ConfigError } from '../../../lambdas/shared/errors';
@@ -19,7 +21,11 @@ function source(name: string, refs: Record<string, string>): VersionResolver & {
   };
 }
 
-const cluster = (configItems: Record<string, string> = {}, channel = 'main') => ({ id: 'aws:123456789012:eu-central-1:kube-1', channel, configItems });
+const cluster = (configItems: Record<string, string> = {}, channel = 'main') => ({
+  id: 'aws:123456789012:eu-central-1:kube-1',
+  channel,
+  configItems,
+});
 
 describe('resolveClusterConfigVersion', () => {
   it('uses the bare version id for a single source', async () => {
@@ -41,26 +47,34 @@ describe('resolveClusterConfigVersion', () => {
   });
 
   it('applies an override to a single source too', async () => {
-    const result = await resolveClusterConfigVersion(cluster({ override_channel: 'main=beta' }), [source('main', { beta: 'ccc' })]);
+    const result = await resolveClusterConfigVersion(cluster({ override_channel: 'main=beta' }), [
+      source('main', { beta: 'ccc' }),
+    ]);
     expect(result.id).toBe('ccc');
   });
 
   it('fails for an override naming an unknown source, naming the cluster and the item', async () => {
-    const promise = resolveClusterConfigVersion(cluster({ override_channel: 'extar=beta' }), [source('main', {}), source('extra', {})]);
+    const promise = resolveClusterConfigVersion(cluster({ override_channel: 'extar=beta' }), [
+      source('main', {}),
+      source('extra', {}),
+    ]);
     await expect(promise).rejects.toThrow(ConfigError);
     await expect(promise).rejects.toThrow(
       'cluster aws:123456789012:eu-central-1:kube-1, field config_items.override_channel: config item override_channel "extar=beta": unknown config source "extar" (did you mean "extra"?); known sources: main, extra',
     );
   });
 
-  it('lets an unknown ref fail with the source\'s error', async () => {
-    await expect(resolveClusterConfigVersion(cluster({}, 'nope'), [source('main', {})])).rejects.toThrow('config source main: unknown ref nope');
+  it("lets an unknown ref fail with the source's error", async () => {
+    await expect(resolveClusterConfigVersion(cluster({}, 'nope'), [source('main', {})])).rejects.toThrow(
+      'config source main: unknown ref nope',
+    );
   });
 
   it('resolves each distinct source and channel once when given a cache', async () => {
     const main = source('main', { main: 'aaa', beta: 'bbb' });
     const cache = new Map<string, Promise<string>>();
-    for (let i = 0; i < 50; i++) await resolveClusterConfigVersion(cluster({}, i % 2 ? 'main' : 'beta'), [main], { cache });
+    for (let i = 0; i < 50; i++)
+      await resolveClusterConfigVersion(cluster({}, i % 2 ? 'main' : 'beta'), [main], { cache });
     expect(main.calls.sort()).toEqual(['beta', 'main']);
   });
 
@@ -75,7 +89,10 @@ describe('resolveClusterConfigVersion', () => {
 
 describe('channelOverrides', () => {
   it('parses source=ref entries, ignoring blanks and spaces', () => {
-    expect([...channelOverrides(cluster({ override_channel: 'a=x, b = y ,' }))]).toEqual([['a', 'x'], ['b', 'y']]);
+    expect([...channelOverrides(cluster({ override_channel: 'a=x, b = y ,' }))]).toEqual([
+      ['a', 'x'],
+      ['b', 'y'],
+    ]);
   });
 
   it('is empty without the item', () => {
@@ -83,13 +100,18 @@ describe('channelOverrides', () => {
   });
 
   it.each(['a', 'a=', '=x', 'a=x,a=y'])('rejects the malformed value %j, naming the item', (value) => {
-    expect(() => channelOverrides(cluster({ override_channel: value }))).toThrow(/field config_items\.override_channel: config item override_channel/);
+    expect(() => channelOverrides(cluster({ override_channel: value }))).toThrow(
+      /field config_items\.override_channel: config item override_channel/,
+    );
   });
 });
 
 describe('splitConfigVersion', () => {
   it('inverts the combined id', () => {
-    expect([...splitConfigVersion('main=aaa;extra=bbb', ['main', 'extra'])!]).toEqual([['main', 'aaa'], ['extra', 'bbb']]);
+    expect([...splitConfigVersion('main=aaa;extra=bbb', ['main', 'extra'])!]).toEqual([
+      ['main', 'aaa'],
+      ['extra', 'bbb'],
+    ]);
     expect([...splitConfigVersion('aaa', ['main'])!]).toEqual([['main', 'aaa']]);
   });
 

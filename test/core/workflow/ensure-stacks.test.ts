@@ -6,10 +6,20 @@ import { FakeStackDeployer } from '../../support/fakes';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
 
-const stack = (name: string, template = `{"Resources":{"${name}":{}}}`): RenderedStack => ({ name, kind: 'cf-manifest', template, tags: { app: 'clm' } });
+const stack = (name: string, template = `{"Resources":{"${name}":{}}}`): RenderedStack => ({
+  name,
+  kind: 'cf-manifest',
+  template,
+  tags: { app: 'clm' },
+});
 
 /** Poll ensureStacks like the state machine does, merging progress, until DONE (or `max` passes). */
-async function untilDone(deployer: FakeStackDeployer, stacks: RenderedStack[], mode: 'sequential' | 'parallel', max = 20): Promise<{ passes: number; run: Pick<RunRecord, 'stacks'>; outputs: Record<string, Record<string, string>> }> {
+async function untilDone(
+  deployer: FakeStackDeployer,
+  stacks: RenderedStack[],
+  mode: 'sequential' | 'parallel',
+  max = 20,
+): Promise<{ passes: number; run: Pick<RunRecord, 'stacks'>; outputs: Record<string, Record<string, string>> }> {
   let run: Pick<RunRecord, 'stacks'> = { stacks: {} };
   const outputs: Record<string, Record<string, string>> = {};
   for (let pass = 1; pass <= max; pass++) {
@@ -85,12 +95,19 @@ describe('ensureStacks', () => {
 
   it('NO_CHANGES on a stack left in UPDATE_ROLLBACK_COMPLETE fails with StackFailedError', async () => {
     const deployer = new FakeStackDeployer();
-    deployer.setStack('a', stack('a').template, 'UPDATE_ROLLBACK_COMPLETE', 'Resource handler returned message: Invalid AMI');
+    deployer.setStack(
+      'a',
+      stack('a').template,
+      'UPDATE_ROLLBACK_COMPLETE',
+      'Resource handler returned message: Invalid AMI',
+    );
 
     const attempt = ensureStacks(deployer, [stack('a')], { stacks: {} }, NOW, 'parallel');
 
     await expect(attempt).rejects.toBeInstanceOf(StackFailedError);
-    await expect(ensureStacks(deployer, [stack('a')], { stacks: {} }, NOW, 'parallel')).rejects.toThrow('Stack a is UPDATE_ROLLBACK_COMPLETE: Resource handler returned message: Invalid AMI');
+    await expect(ensureStacks(deployer, [stack('a')], { stacks: {} }, NOW, 'parallel')).rejects.toThrow(
+      'Stack a is UPDATE_ROLLBACK_COMPLETE: Resource handler returned message: Invalid AMI',
+    );
   });
 
   it.each([
@@ -111,14 +128,23 @@ describe('ensureStacks', () => {
     const deployer = new FakeStackDeployer();
     const run: Pick<RunRecord, 'stacks'> = { stacks: { a: { status: 'deploying', startedAt: NOW } } };
 
-    await expect(ensureStacks(deployer, [stack('a')], run, NOW, 'parallel')).rejects.toMatchObject({ name: 'StackFailedError', status: 'MISSING' });
+    await expect(ensureStacks(deployer, [stack('a')], run, NOW, 'parallel')).rejects.toMatchObject({
+      name: 'StackFailedError',
+      status: 'MISSING',
+    });
   });
 
   it('never redeploys a stack the run already finished, even if its template changed', async () => {
     const deployer = new FakeStackDeployer();
     const done: StackProgress = { status: 'done', startedAt: NOW, completedAt: NOW };
 
-    const result = await ensureStacks(deployer, [stack('a', '{"changed":true}'), stack('b')], { stacks: { a: done } }, NOW, 'sequential');
+    const result = await ensureStacks(
+      deployer,
+      [stack('a', '{"changed":true}'), stack('b')],
+      { stacks: { a: done } },
+      NOW,
+      'sequential',
+    );
 
     expect(deployer.deploys).toEqual(['b']);
     expect(result.step.message).toBe('1/2 stacks ready; waiting for b');
@@ -154,7 +180,9 @@ describe('ensureStacks when the progress write after a start was lost', () => {
     expect(busy.step).toMatchObject({ status: 'IN_PROGRESS', message: '0/1 stacks ready; waiting for a (busy)' });
     expect(busy.stacks).toEqual({});
     // The fake's operations advance when observed: let the running update finish
-    while ((await deployer.describe('a'))?.status.endsWith('_IN_PROGRESS')) { /* polls */ }
+    while ((await deployer.describe('a'))?.status.endsWith('_IN_PROGRESS')) {
+      /* polls */
+    }
     const next = await ensureStacks(deployer, [s], { stacks: {} }, NOW + 60_000, 'parallel');
     expect(next.step.status).toBe('DONE');
     expect(next.stacks.a).toMatchObject({ status: 'done', noChanges: true });

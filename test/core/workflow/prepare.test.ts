@@ -5,7 +5,12 @@ import type { Cluster } from '../../../lambdas/core/model/cluster';
 import type { ClusterUpdateInput } from '../../../lambdas/contracts/cluster-update';
 import { fakeEnv, testCluster } from '../../support/fakes';
 
-const provision: ClusterUpdateInput = { clusterId: testCluster().id, action: 'provision', options: { applyOnly: false }, trigger: 'cli' };
+const provision: ClusterUpdateInput = {
+  clusterId: testCluster().id,
+  action: 'provision',
+  options: { applyOnly: false },
+  trigger: 'cli',
+};
 const decommission: ClusterUpdateInput = { ...provision, action: 'decommission' };
 
 function upToDate(cluster: Cluster): Cluster {
@@ -31,9 +36,19 @@ describe('prepare', () => {
     const out = await prepare(provision, 'exec-1', env.ports);
 
     const target = targetVersion('beef01', cluster);
-    expect(out).toMatchObject({ decision: 'UPDATE', targetVersion: target, previousVersion: cluster.status.currentVersion, holder: 'exec-1' });
+    expect(out).toMatchObject({
+      decision: 'UPDATE',
+      targetVersion: target,
+      previousVersion: cluster.status.currentVersion,
+      holder: 'exec-1',
+    });
     const run = await env.progress.getRun(cluster.id, target);
-    expect(run).toMatchObject({ action: 'provision', holder: 'exec-1', previousVersion: cluster.status.currentVersion, phase: 'Prepare' });
+    expect(run).toMatchObject({
+      action: 'provision',
+      holder: 'exec-1',
+      previousVersion: cluster.status.currentVersion,
+      phase: 'Prepare',
+    });
     expect(run?.completedAt).toBeUndefined();
     expect(env.artifacts.objects.has(runArtifactKey(cluster.id, target, 'cluster'))).toBe(true);
     expect((await env.progress.getLease(cluster.id))?.holder).toBe('exec-1');
@@ -44,8 +59,21 @@ describe('prepare', () => {
     const cluster = upToDate(testCluster());
     const env = fakeEnv({ clusters: [cluster] });
     const previous = await env.progress.putRun({
-      clusterId: cluster.id, targetVersion: cluster.status.currentVersion, action: 'provision', revision: 0, phase: 'Finalize', holder: 'old',
-      startedAt: 0, updatedAt: 0, completedAt: 1, previousVersion: '', artifacts: {}, stackOutputs: {}, stacks: {}, manifestPhases: {}, counters: {},
+      clusterId: cluster.id,
+      targetVersion: cluster.status.currentVersion,
+      action: 'provision',
+      revision: 0,
+      phase: 'Finalize',
+      holder: 'old',
+      startedAt: 0,
+      updatedAt: 0,
+      completedAt: 1,
+      previousVersion: '',
+      artifacts: {},
+      stackOutputs: {},
+      stacks: {},
+      manifestPhases: {},
+      counters: {},
       learnedBootMs: { masters: 80_000 },
       pools: { workers: { status: 'done', total: 2, replaced: 2, nodes: {}, steps: 5, bootEstimateMs: 95_000 } },
     });
@@ -54,7 +82,10 @@ describe('prepare', () => {
 
     const out = await prepare(provision, 'exec-1', env.ports);
 
-    expect((await env.progress.getRun(cluster.id, out.targetVersion))?.learnedBootMs).toEqual({ masters: 80_000, workers: 95_000 });
+    expect((await env.progress.getRun(cluster.id, out.targetVersion))?.learnedBootMs).toEqual({
+      masters: 80_000,
+      workers: 95_000,
+    });
   });
 
   it('keeps status in the progress store when the registry cannot persist it', async () => {
@@ -70,7 +101,13 @@ describe('prepare', () => {
   it('with a status-less registry, the stored status makes the next prepare a NOOP once finalized', async () => {
     const env = fakeEnv({ persistsStatus: false });
     const target = targetVersion('c0ffee', testCluster());
-    await env.progress.putStatus(provision.clusterId, { currentVersion: target, lastVersion: '', nextVersion: '', problems: [], updatedAt: 0 });
+    await env.progress.putStatus(provision.clusterId, {
+      currentVersion: target,
+      lastVersion: '',
+      nextVersion: '',
+      problems: [],
+      updatedAt: 0,
+    });
 
     const out = await prepare(provision, 'exec-1', env.ports);
 
@@ -78,7 +115,9 @@ describe('prepare', () => {
   });
 
   it('SKIPs clusters with cluster_update_block, naming the reason', async () => {
-    const env = fakeEnv({ clusters: [testCluster({ configItems: { cluster_update_block: 'migration in progress' } })] });
+    const env = fakeEnv({
+      clusters: [testCluster({ configItems: { cluster_update_block: 'migration in progress' } })],
+    });
 
     const out = await prepare(provision, 'exec-1', env.ports);
 
@@ -112,7 +151,11 @@ describe('prepare', () => {
     const env = fakeEnv();
     const first = await prepare(provision, 'exec-1', env.ports);
     const run = await env.progress.getRun(provision.clusterId, first.targetVersion);
-    await env.progress.putRun({ ...run!, phase: 'RollNodePool workers', stacks: { 'kube-1': { status: 'done', startedAt: 1 } } });
+    await env.progress.putRun({
+      ...run!,
+      phase: 'RollNodePool workers',
+      stacks: { 'kube-1': { status: 'done', startedAt: 1 } },
+    });
     await env.progress.releaseLease(provision.clusterId, 'exec-1');
 
     const second = await prepare(provision, 'exec-2', env.ports);
@@ -120,14 +163,34 @@ describe('prepare', () => {
     expect(second.decision).toBe('UPDATE');
     expect(second.message).toMatch(/resuming an unfinished run/);
     const resumed = await env.progress.getRun(provision.clusterId, first.targetVersion);
-    expect(resumed).toMatchObject({ holder: 'exec-2', phase: 'RollNodePool workers', stacks: { 'kube-1': { status: 'done' } } });
+    expect(resumed).toMatchObject({
+      holder: 'exec-2',
+      phase: 'RollNodePool workers',
+      stacks: { 'kube-1': { status: 'done' } },
+    });
   });
 
   it('resumes an unfinished run even when the target equals the current version', async () => {
     const cluster = upToDate(testCluster());
     const env = fakeEnv({ clusters: [cluster] });
     const target = targetVersion('c0ffee', cluster);
-    await env.progress.putRun({ clusterId: cluster.id, targetVersion: target, action: 'provision', revision: 0, phase: 'DeployStacks main', holder: 'exec-0', startedAt: 0, updatedAt: 0, previousVersion: '', artifacts: {}, stackOutputs: {}, stacks: {}, pools: {}, manifestPhases: {}, counters: {} });
+    await env.progress.putRun({
+      clusterId: cluster.id,
+      targetVersion: target,
+      action: 'provision',
+      revision: 0,
+      phase: 'DeployStacks main',
+      holder: 'exec-0',
+      startedAt: 0,
+      updatedAt: 0,
+      previousVersion: '',
+      artifacts: {},
+      stackOutputs: {},
+      stacks: {},
+      pools: {},
+      manifestPhases: {},
+      counters: {},
+    });
 
     const out = await prepare(provision, 'exec-1', env.ports);
 

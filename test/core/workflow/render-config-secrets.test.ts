@@ -18,19 +18,30 @@ describe('RenderConfig and RenderClusterResources with aws:kms: items', () => {
     const cluster = testCluster({ configItems: { db_password: `aws:kms:${CIPHERTEXT}` }, nodePools: [] });
     const env = fakeEnv({ clusters: [cluster] });
     Object.assign(env.source.files, {
-      'cluster/cluster.yaml': 'Resources:\n  Topic: {Type: AWS::SNS::Topic, Properties: {TopicName: "{{Cluster.ConfigItems.db_password}}"}}\n',
+      'cluster/cluster.yaml':
+        'Resources:\n  Topic: {Type: AWS::SNS::Topic, Properties: {TopicName: "{{Cluster.ConfigItems.db_password}}"}}\n',
       'cluster/config-defaults.yaml': `api_key: aws:kms:${CIPHERTEXT}\n`,
-      'cluster/manifests/app/secret.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\nstringData:\n  key: "{{Cluster.ConfigItems.api_key}}"\n',
+      'cluster/manifests/app/secret.yaml':
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\nstringData:\n  key: "{{Cluster.ConfigItems.api_key}}"\n',
     });
     let decrypts = 0;
     const clusterPorts = { ...env.ports.forCluster(cluster), values: new StaticValuesProvider() } as ClusterPorts;
     const ports: Ports = {
       ...env.ports,
       templates: new HandlebarsTemplateEngine(),
-      secrets: { decrypt: async (ciphertext) => { decrypts++; return Buffer.from(ciphertext, 'base64').toString('utf8'); } },
+      secrets: {
+        decrypt: async (ciphertext) => {
+          decrypts++;
+          return Buffer.from(ciphertext, 'base64').toString('utf8');
+        },
+      },
       forCluster: () => clusterPorts,
     };
-    const run = await prepare({ clusterId: cluster.id, action: 'provision', options: { applyOnly: false }, trigger: 'test' }, 'exec-1', ports);
+    const run = await prepare(
+      { clusterId: cluster.id, action: 'provision', options: { applyOnly: false }, trigger: 'test' },
+      'exec-1',
+      ports,
+    );
     const ref = { clusterId: cluster.id, targetVersion: run.targetVersion, holder: 'exec-1' };
 
     // Act
@@ -43,7 +54,10 @@ describe('RenderConfig and RenderClusterResources with aws:kms: items', () => {
     const stored = await env.artifacts.get(resources.artifactKey);
     expect(stored).toContain(SECRET); // the rendered manifest carries it, as it must to be applied
     // ...but the stored config items keep every aws:kms: value encrypted
-    expect(mainArtifact.configItems).toMatchObject({ db_password: `aws:kms:${CIPHERTEXT}`, api_key: `aws:kms:${CIPHERTEXT}` });
+    expect(mainArtifact.configItems).toMatchObject({
+      db_password: `aws:kms:${CIPHERTEXT}`,
+      api_key: `aws:kms:${CIPHERTEXT}`,
+    });
     expect(JSON.stringify(mainArtifact.configItems)).not.toContain(SECRET);
     expect(decrypts).toBe(4); // two items, decrypted once by each of the two steps
   });

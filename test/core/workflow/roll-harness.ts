@@ -30,7 +30,10 @@ export async function setupRoll(scenario: RollScenario): Promise<RollWorld> {
   env.kube.addDaemonSet('kube-proxy');
   env.pools.addPool('workers', scenario.size, scenario.zones ?? ['eu-central-1a', 'eu-central-1b', 'eu-central-1c']);
   const oldInstances = [...env.pools.pools.get('workers')!.instances.map((i) => i.id)];
-  scenario.workloads?.(env, oldInstances.map((id) => env.pools.nodeName(id)));
+  scenario.workloads?.(
+    env,
+    oldInstances.map((id) => env.pools.nodeName(id)),
+  );
   env.pools.bumpTemplate('workers');
   await seedRun(env, cluster, { targetVersion: TARGET, holder: HOLDER, configItems: scenario.configItems ?? {} });
   return { env, cluster, oldInstances, base: scenario.size };
@@ -42,19 +45,36 @@ export interface StepRecord {
 }
 
 /** One RollNodePool step, described by what changed in the world: scale, mark, cordon, evict, force, terminate. */
-export async function step(world: RollWorld, index: number, holder: string, previous?: RollStepOutput): Promise<StepRecord> {
+export async function step(
+  world: RollWorld,
+  index: number,
+  holder: string,
+  previous?: RollStepOutput,
+): Promise<StepRecord> {
   const { env } = world;
   const nodesBefore = new Map([...env.kube.nodes.values()].map((n) => [n.name, { marked: n.taints.length > 0 }]));
   const poolCalls = env.pools.calls.length;
   const kubeCalls = env.kube.calls.length;
   const terminatedBefore = env.pools.terminated.length;
   const patchesBefore = env.kube.patches.length;
-  const input: RolloutState = { clusterId: world.cluster.id, targetVersion: TARGET, holder, pool: 'workers', options: { applyOnly: false }, ...(previous ? { step: previous } : {}) };
+  const input: RolloutState = {
+    clusterId: world.cluster.id,
+    targetVersion: TARGET,
+    holder,
+    pool: 'workers',
+    options: { applyOnly: false },
+    ...(previous ? { step: previous } : {}),
+  };
   const output = await rollNodePool(input, env.ports);
   const newPool = env.pools.calls.slice(poolCalls);
   const newKube = env.kube.calls.slice(kubeCalls);
-  const marked = [...env.kube.nodes.values()].filter((n) => n.taints.length > 0 && nodesBefore.get(n.name)?.marked === false).map((n) => n.name);
-  const cordoned = env.kube.patches.slice(patchesBefore).filter((p) => p.patch.unschedulable === true).map((p) => p.node);
+  const marked = [...env.kube.nodes.values()]
+    .filter((n) => n.taints.length > 0 && nodesBefore.get(n.name)?.marked === false)
+    .map((n) => n.name);
+  const cordoned = env.kube.patches
+    .slice(patchesBefore)
+    .filter((p) => p.patch.unschedulable === true)
+    .map((p) => p.node);
   const parts = [
     ...newPool.filter((c) => c.startsWith('scale')).map((c) => `scale→${c.split(' ')[2]}`),
     ...(marked.length ? [`mark ${marked.length}`] : []),
@@ -81,7 +101,10 @@ export interface RollResult {
 }
 
 /** Run steps until DONE (or `maxSteps`), advancing the fake clock by each step's waitSeconds. */
-export async function rollUntilDone(world: RollWorld, options: { holder?: string; maxSteps?: number; from?: number; previous?: RollStepOutput } = {}): Promise<RollResult> {
+export async function rollUntilDone(
+  world: RollWorld,
+  options: { holder?: string; maxSteps?: number; from?: number; previous?: RollStepOutput } = {},
+): Promise<RollResult> {
   const lines: string[] = [];
   const pdbBreaches: string[] = [];
   let previous = options.previous;

@@ -14,7 +14,10 @@ const SCENARIO: RollScenario = {
   podStartMs: 25_000,
   configItems: { update_canary: 'false' },
   workloads: (env, nodes) => {
-    env.kube.addWorkload({ kind: 'Deployment', namespace: 'default', name: 'web', replicas: 12, labels: { app: 'web' } }, Array.from({ length: 12 }, (_, i) => nodes[i % nodes.length]!));
+    env.kube.addWorkload(
+      { kind: 'Deployment', namespace: 'default', name: 'web', replicas: 12, labels: { app: 'web' } },
+      Array.from({ length: 12 }, (_, i) => nodes[i % nodes.length]!),
+    );
     env.kube.addPdb('default', 'web', { app: 'web' }, 9);
   },
 };
@@ -53,7 +56,16 @@ describe('rollNodePool reentrancy', () => {
     const world = await setupRoll(SCENARIO);
     await runSteps(world, 1);
 
-    const steal = rollNodePool({ clusterId: world.cluster.id, targetVersion: TARGET, holder: 'exec-2', pool: 'workers', options: { applyOnly: false } }, world.env.ports);
+    const steal = rollNodePool(
+      {
+        clusterId: world.cluster.id,
+        targetVersion: TARGET,
+        holder: 'exec-2',
+        pool: 'workers',
+        options: { applyOnly: false },
+      },
+      world.env.ports,
+    );
 
     await expect(steal).rejects.toBeInstanceOf(LeaseHeldError);
   });
@@ -72,7 +84,8 @@ describe('rollNodePool reentrancy', () => {
       expect(resumed.last.status).toBe('DONE');
       expectFinishedCleanly(world);
       const clocksAfter = await drainClocks(world);
-      for (const [id, startedAt] of Object.entries(clocksBefore)) expect({ id, startedAt: clocksAfter[id] }).toEqual({ id, startedAt });
+      for (const [id, startedAt] of Object.entries(clocksBefore))
+        expect({ id, startedAt: clocksAfter[id] }).toEqual({ id, startedAt });
     }
   });
 
@@ -94,12 +107,16 @@ describe('rollNodePool reentrancy', () => {
       world.env.clock.advance(record.output.waitSeconds * 1000);
     }
     expect(cordonedAt).toBeGreaterThan(0);
-    const cordoned = [...world.env.kube.nodes.values()].filter((n) => n.unschedulable).map((n) => n.providerId.split('/').pop()!);
+    const cordoned = [...world.env.kube.nodes.values()]
+      .filter((n) => n.unschedulable)
+      .map((n) => n.providerId.split('/').pop()!);
     expect(cordoned.length).toBeGreaterThan(0);
     world.env.clock.advance(LEASE_TTL_MS + 60_000);
     // A forced deletion an earlier run made on one of them is on the node too (CLM's last-forced-drain).
     const forcedAt = cordonedAt + 1_000;
-    await world.env.kube.patchNode(world.env.pools.nodeName(cordoned[0]!), { annotations: { 'cluster-lifecycle-manager.zalando.org/last-forced-drain': new Date(forcedAt).toISOString() } });
+    await world.env.kube.patchNode(world.env.pools.nodeName(cordoned[0]!), {
+      annotations: { 'cluster-lifecycle-manager.zalando.org/last-forced-drain': new Date(forcedAt).toISOString() },
+    });
 
     await step(world, 1, 'exec-2');
 

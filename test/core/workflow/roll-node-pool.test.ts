@@ -19,21 +19,33 @@ function expectGolden(name: string, lines: readonly string[]): void {
   expect(text).toBe(readFileSync(file, 'utf8'));
 }
 
-const web = (replicas: number, minAvailable: number) => (world: RollWorld['env'], nodes: string[]): void => {
-  world.kube.addWorkload({ kind: 'Deployment', namespace: 'default', name: 'web', replicas, labels: { app: 'web' } }, Array.from({ length: replicas }, (_, i) => nodes[i % nodes.length]!));
-  world.kube.addPdb('default', 'web', { app: 'web' }, minAvailable);
-};
+const web =
+  (replicas: number, minAvailable: number) =>
+  (world: RollWorld['env'], nodes: string[]): void => {
+    world.kube.addWorkload(
+      { kind: 'Deployment', namespace: 'default', name: 'web', replicas, labels: { app: 'web' } },
+      Array.from({ length: replicas }, (_, i) => nodes[i % nodes.length]!),
+    );
+    world.kube.addPdb('default', 'web', { app: 'web' }, minAvailable);
+  };
 
 const SCENARIOS: Record<string, RollScenario & { pairingNodes?: number }> = {
   '6-nodes-surge-3': { size: 6, configItems: { update_canary: 'false' }, workloads: web(12, 9) },
-  '4-nodes-surge-1-canary': { size: 4, configItems: { update_max_surge: '1', update_canary: 'true', update_canary_soak: '10m' }, workloads: web(4, 3) },
+  '4-nodes-surge-1-canary': {
+    size: 4,
+    configItems: { update_max_surge: '1', update_canary: 'true', update_canary_soak: '10m' },
+    workloads: web(4, 3),
+  },
   'spot-pool-surge-0': { size: 3, pool: { discountStrategy: 'spot' }, workloads: web(3, 1) },
   'pdb-blocks-eviction-twice': {
     size: 3,
     podStartMs: 25_000,
     configItems: { update_max_surge: '1', update_canary: 'false' },
     workloads: (env, nodes) => {
-      env.kube.addWorkload({ kind: 'Deployment', namespace: 'db', name: 'db', replicas: 2, labels: { app: 'db' } }, [nodes[0]!, nodes[0]!]);
+      env.kube.addWorkload({ kind: 'Deployment', namespace: 'db', name: 'db', replicas: 2, labels: { app: 'db' } }, [
+        nodes[0]!,
+        nodes[0]!,
+      ]);
       env.kube.addPdb('db', 'db', { app: 'db' }, 1);
     },
   },
@@ -45,7 +57,10 @@ const SCENARIOS: Record<string, RollScenario & { pairingNodes?: number }> = {
     pairingNodes: 2,
     configItems: { update_max_surge: '1', update_canary: 'false' },
     workloads: (env, nodes) => {
-      env.kube.addWorkload({ kind: 'StatefulSet', namespace: 'data', name: 'pg', replicas: 3, labels: { app: 'pg' } }, nodes);
+      env.kube.addWorkload(
+        { kind: 'StatefulSet', namespace: 'data', name: 'pg', replicas: 3, labels: { app: 'pg' } },
+        nodes,
+      );
       env.kube.addPdb('data', 'pg', { app: 'pg' }, 2);
     },
   },
@@ -63,7 +78,9 @@ describe('rollNodePool over stateful fakes', () => {
       expect(result.last.replaced).toBe(world.oldInstances.length);
       expect(pool.instances.filter((i) => world.oldInstances.includes(i.id))).toEqual([]);
       const surplus = [...env.pools.terminated].filter((id) => !world.oldInstances.includes(id));
-      expect([...env.pools.terminated].filter((id) => world.oldInstances.includes(id)).sort()).toEqual([...world.oldInstances].sort());
+      expect([...env.pools.terminated].filter((id) => world.oldInstances.includes(id)).sort()).toEqual(
+        [...world.oldInstances].sort(),
+      );
       expect(surplus).toHaveLength(scenario.pairingNodes ?? 0);
       expect(env.pools.terminatedTwice).toBe(0);
       expect(env.kube.pdbViolations).toBe(0);
@@ -92,7 +109,9 @@ describe('rollNodePool over stateful fakes', () => {
     const result = await rollUntilDone(world);
 
     const firstTerminate = result.lines.findIndex((l) => l.includes('terminate'));
-    const cordonsBefore = result.lines.slice(0, firstTerminate + 1).flatMap((l) => /cordon ([^;\]]+)/.exec(l)?.[1]?.split(',') ?? []);
+    const cordonsBefore = result.lines
+      .slice(0, firstTerminate + 1)
+      .flatMap((l) => /cordon ([^;\]]+)/.exec(l)?.[1]?.split(',') ?? []);
     expect(cordonsBefore).toHaveLength(1);
     const terminatedAt = Number(/t\+(\d+)s/.exec(result.lines[firstTerminate]!)![1]);
     const nextCordon = result.lines.slice(firstTerminate + 1).find((l) => l.includes('cordon'))!;

@@ -1,12 +1,23 @@
 import { runDeletions } from '../../../lambdas/core/workflow/run-deletions';
 import { applyManifests } from '../../../lambdas/core/workflow/apply-manifests';
-import { putJson, runArtifactKey, type RenderedManifestFile, type ResourcesArtifact } from '../../../lambdas/core/workflow/artifacts';
+import {
+  putJson,
+  runArtifactKey,
+  type RenderedManifestFile,
+  type ResourcesArtifact,
+} from '../../../lambdas/core/workflow/artifacts';
 import type { KubeObject } from '../../../lambdas/ports/kube-cluster';
 import { FakeClock, FakeKubeCluster, fakeEnv, seedRun, testCluster, type FakeEnv } from '../../support/fakes';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
 
-function obj(kind: string, name: string, namespace?: string, extra: Partial<KubeObject['metadata']> = {}, apiVersion = 'v1'): KubeObject {
+function obj(
+  kind: string,
+  name: string,
+  namespace?: string,
+  extra: Partial<KubeObject['metadata']> = {},
+  apiVersion = 'v1',
+): KubeObject {
   return { apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}), ...extra } };
 }
 
@@ -23,7 +34,14 @@ describe('runDeletions', () => {
   it('deletes by name; not found is fine', async () => {
     const kube = await kubeWith([obj('Deployment', 'old', 'kube-system'), obj('Deployment', 'keep', 'kube-system')]);
 
-    const deleted = await runDeletions(kube, [{ kind: 'Deployment', namespace: 'kube-system', name: 'old' }, { kind: 'Deployment', namespace: 'kube-system', name: 'never-existed' }], NOW);
+    const deleted = await runDeletions(
+      kube,
+      [
+        { kind: 'Deployment', namespace: 'kube-system', name: 'old' },
+        { kind: 'Deployment', namespace: 'kube-system', name: 'never-existed' },
+      ],
+      NOW,
+    );
 
     expect(deleted).toEqual(['Deployment kube-system/old']);
     expect(names(kube)).toEqual(['Deployment/kube-system/keep']);
@@ -41,7 +59,10 @@ describe('runDeletions', () => {
     await runDeletions(kube, [{ kind: 'Namespace', name: 'legacy' }], NOW);
 
     expect(kube.calls).toEqual(['annotate Namespace//legacy', 'delete Namespace//legacy']);
-    expect(annotationsAtDelete).toEqual({ 'zalando.org/delete-date': '2024-05-01', 'zalando.org/delete-namespace': 'legacy' });
+    expect(annotationsAtDelete).toEqual({
+      'zalando.org/delete-date': '2024-05-01',
+      'zalando.org/delete-namespace': 'legacy',
+    });
   });
 
   it('deleting a Namespace that is already gone is fine', async () => {
@@ -66,7 +87,10 @@ describe('runDeletions', () => {
   });
 
   it('limits a selector to the given namespace', async () => {
-    const kube = await kubeWith([obj('ConfigMap', 'a', 'ns1', { labels: { app: 'old' } }), obj('ConfigMap', 'a', 'ns2', { labels: { app: 'old' } })]);
+    const kube = await kubeWith([
+      obj('ConfigMap', 'a', 'ns1', { labels: { app: 'old' } }),
+      obj('ConfigMap', 'a', 'ns2', { labels: { app: 'old' } }),
+    ]);
 
     await runDeletions(kube, [{ kind: 'ConfigMap', namespace: 'ns2', labels: { app: 'old' } }], NOW);
 
@@ -75,7 +99,10 @@ describe('runDeletions', () => {
 
   it('has_owner true deletes only owned objects, false only unowned ones', async () => {
     const owned = { labels: { app: 'x' }, ownerReferences: [{ kind: 'Deployment', name: 'x' }] };
-    const objects = [obj('ReplicaSet', 'owned', 'ns', owned), obj('ReplicaSet', 'bare', 'ns', { labels: { app: 'x' } })];
+    const objects = [
+      obj('ReplicaSet', 'owned', 'ns', owned),
+      obj('ReplicaSet', 'bare', 'ns', { labels: { app: 'x' } }),
+    ];
     const onlyOwned = await kubeWith(objects);
     const onlyBare = await kubeWith(objects);
 
@@ -89,7 +116,14 @@ describe('runDeletions', () => {
   it('runs entries in order', async () => {
     const kube = await kubeWith([obj('Service', 's', 'ns'), obj('Deployment', 'd', 'ns')]);
 
-    await runDeletions(kube, [{ kind: 'Service', namespace: 'ns', name: 's' }, { kind: 'Deployment', namespace: 'ns', name: 'd' }], NOW);
+    await runDeletions(
+      kube,
+      [
+        { kind: 'Service', namespace: 'ns', name: 's' },
+        { kind: 'Deployment', namespace: 'ns', name: 'd' },
+      ],
+      NOW,
+    );
 
     expect(kube.calls).toEqual(['delete Service/ns/s', 'delete Deployment/ns/d']);
   });
@@ -99,32 +133,55 @@ describe('applyManifests apply phase', () => {
   const TARGET = 'c0ffee#abc';
   const HOLDER = 'exec-1';
 
-  async function setup(manifests: RenderedManifestFile[], extra: Partial<ResourcesArtifact> = {}): Promise<{ env: FakeEnv; ref: { clusterId: string; targetVersion: string; holder: string } }> {
+  async function setup(
+    manifests: RenderedManifestFile[],
+    extra: Partial<ResourcesArtifact> = {},
+  ): Promise<{ env: FakeEnv; ref: { clusterId: string; targetVersion: string; holder: string } }> {
     const cluster = testCluster();
     const env = fakeEnv({ clusters: [cluster] });
     const run = await seedRun(env, cluster, { targetVersion: TARGET, holder: HOLDER });
     const resources: ResourcesArtifact = {
-      poolStacks: [], cfManifestStacks: [], manifests, deletions: { preApply: [], postApply: [] }, cfDeletions: { preApply: [], postApply: [] }, filesKeys: [], ...extra,
+      poolStacks: [],
+      cfManifestStacks: [],
+      manifests,
+      deletions: { preApply: [], postApply: [] },
+      cfDeletions: { preApply: [], postApply: [] },
+      filesKeys: [],
+      ...extra,
     };
     const key = await putJson(env.artifacts, runArtifactKey(cluster.id, TARGET, 'resources'), resources);
     await env.progress.putRun({ ...run, artifacts: { ...run.artifacts, resources: key } });
     return { env, ref: { clusterId: cluster.id, targetVersion: TARGET, holder: HOLDER } };
   }
 
-  const file = (component: string, objects: KubeObject[]): RenderedManifestFile => ({ source: 'main', component, file: `${component}/main.yaml`, objects });
+  const file = (component: string, objects: KubeObject[]): RenderedManifestFile => ({
+    source: 'main',
+    component,
+    file: `${component}/main.yaml`,
+    objects,
+  });
 
   it('applies CRDs and Namespaces first, then components in order', async () => {
     const { env, ref } = await setup([
       file('01-app', [obj('Deployment', 'app', 'team', {}, 'apps/v1'), obj('Namespace', 'team')]),
-      file('02-crd', [obj('Widget', 'w1', 'team', {}, 'example.org/v1'), obj('CustomResourceDefinition', 'widgets.example.org', undefined, {}, 'apiextensions.k8s.io/v1')]),
+      file('02-crd', [
+        obj('Widget', 'w1', 'team', {}, 'example.org/v1'),
+        obj('CustomResourceDefinition', 'widgets.example.org', undefined, {}, 'apiextensions.k8s.io/v1'),
+      ]),
     ]);
 
     const step = await applyManifests(ref, 'apply', env.ports);
 
     expect(env.kube.calls.filter((c) => c.startsWith('apply'))).toEqual([
-      'apply Namespace//team', 'apply CustomResourceDefinition//widgets.example.org', 'apply Deployment/team/app', 'apply Widget/team/w1',
+      'apply Namespace//team',
+      'apply CustomResourceDefinition//widgets.example.org',
+      'apply Deployment/team/app',
+      'apply Widget/team/w1',
     ]);
-    expect(step).toMatchObject({ status: 'DONE', message: 'Applied 4 object(s): 4 created, 0 configured, 0 unchanged; pruned 0' });
+    expect(step).toMatchObject({
+      status: 'DONE',
+      message: 'Applied 4 object(s): 4 created, 0 configured, 0 unchanged; pruned 0',
+    });
     expect(await env.progress.getInventory(ref.clusterId)).toHaveLength(4);
     expect((await env.progress.getRun(ref.clusterId, TARGET))?.manifestPhases.apply).toBe(env.clock.now());
   });
@@ -139,13 +196,23 @@ describe('applyManifests apply phase', () => {
       { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'team', name: 'data' },
     ];
     await env.progress.putInventory(ref.clusterId, previous);
-    await env.kube.apply([obj('ConfigMap', 'gone', 'team'), obj('Namespace', 'old-ns'), obj('CustomResourceDefinition', 'old.example.org'), obj('PersistentVolumeClaim', 'data', 'team')], { fieldManager: 'test' });
+    await env.kube.apply(
+      [
+        obj('ConfigMap', 'gone', 'team'),
+        obj('Namespace', 'old-ns'),
+        obj('CustomResourceDefinition', 'old.example.org'),
+        obj('PersistentVolumeClaim', 'data', 'team'),
+      ],
+      { fieldManager: 'test' },
+    );
 
     const step = await applyManifests(ref, 'apply', env.ports);
 
     expect(env.kube.calls.filter((c) => c.startsWith('delete'))).toEqual(['delete ConfigMap/team/gone']);
     expect(step.message).toMatch(/pruned 1 \(v1\/ConfigMap\/team\/gone\)$/);
-    expect(await env.progress.getInventory(ref.clusterId)).toEqual([{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'team', name: 'app' }]);
+    expect(await env.progress.getInventory(ref.clusterId)).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'team', name: 'app' },
+    ]);
   });
 
   it('a phase already done in this run is not repeated', async () => {
@@ -176,7 +243,10 @@ describe('applyManifests apply phase', () => {
       polls.push(step.status);
     }
 
-    expect(first).toMatchObject({ status: 'IN_PROGRESS', message: 'Deleted 1 object(s); waiting for stack deletion: legacy-stack' });
+    expect(first).toMatchObject({
+      status: 'IN_PROGRESS',
+      message: 'Deleted 1 object(s); waiting for stack deletion: legacy-stack',
+    });
     expect(step.status).toBe('DONE');
     expect(env.kube.callCount('delete ConfigMap/team/old')).toBe(1);
     expect(env.kube.objects.has('ConfigMap/team/old')).toBe(true);

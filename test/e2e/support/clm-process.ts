@@ -36,7 +36,9 @@ export function runClm(args: readonly string[], killAfter?: number): Promise<Pro
       progressLines += lines.filter((l) => PROGRESS.test(l)).length;
       if (killAfter !== undefined && progressLines >= killAfter && child.exitCode === null) child.kill('SIGKILL');
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { err += chunk; });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, out, err, progressLines }));
   });

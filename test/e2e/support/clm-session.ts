@@ -25,9 +25,15 @@ export interface CliRun {
 /** `clm <args>` in process, from the repository root. */
 export async function clm(args: readonly string[]): Promise<CliRun> {
   const io: CliIo & { out: string; err: string } = {
-    out: '', err: '', cwd: ROOT,
-    stdout(text) { io.out += text; },
-    stderr(text) { io.err += text; },
+    out: '',
+    err: '',
+    cwd: ROOT,
+    stdout(text) {
+      io.out += text;
+    },
+    stderr(text) {
+      io.err += text;
+    },
   };
   const code = await main([...args], io);
   return { code, out: io.out, err: io.err };
@@ -45,7 +51,10 @@ export function copyState(from: string, prefix: string): string {
 }
 
 /** A copy of examples/config with the node image of the given profiles changed (a new launch template version). */
-export function configWithNewImage(profiles: readonly string[] = ['worker-default'], image = 'ami-0feedface0001'): string {
+export function configWithNewImage(
+  profiles: readonly string[] = ['worker-default'],
+  image = 'ami-0feedface0001',
+): string {
   const dir = tempDir('config');
   cpSync(join(ROOT, 'examples/config'), dir, { recursive: true });
   for (const profile of profiles) {
@@ -90,7 +99,10 @@ export function poolInstances(world: SimulatedWorld, clusterId: string): Record<
       (instance.state === 'Pending' || instance.state === 'InService' ? pool.alive : pool.gone).push(instance.id);
     }
   }
-  for (const pool of Object.values(pools)) { pool.alive.sort(); pool.gone.sort(); }
+  for (const pool of Object.values(pools)) {
+    pool.alive.sort();
+    pool.gone.sort();
+  }
   return pools;
 }
 

@@ -2,7 +2,10 @@ import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { createAwsClients, type AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 import { AsgNodePoolBackend } from '../../../lambdas/adapters/aws/asg-node-pool-backend';
-import { CloudFormationStackDeployer, MAX_INLINE_TEMPLATE_BYTES } from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import {
+  CloudFormationStackDeployer,
+  MAX_INLINE_TEMPLATE_BYTES,
+} from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
 import { S3ArtifactStore } from '../../../lambdas/adapters/aws/s3-artifact-store';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import { problemFromError } from '../../../lambdas/core/status/problems';
@@ -10,7 +13,13 @@ import { ensureStacks } from '../../../lambdas/core/workflow/ensure-stacks';
 import type { ClusterRef } from '../../../lambdas/ports/node-pool-backend';
 import type { StackSpec } from '../../../lambdas/ports/stack-deployer';
 import { integrationEnvironment, MOTO_CREDENTIALS, REGION, resetMoto } from '../support/environment';
-import { EXAMPLE_CLUSTER, exampleConfigForIntegration, motoValues, renderExample, type RenderedExample } from '../support/example-config';
+import {
+  EXAMPLE_CLUSTER,
+  exampleConfigForIntegration,
+  motoValues,
+  renderExample,
+  type RenderedExample,
+} from '../support/example-config';
 import { propagateLaunchTemplateVersions } from '../support/moto-shims';
 
 // The CloudFormation and Auto Scaling adapters against moto_server, with the example config's own stacks.
@@ -19,7 +28,12 @@ let clients: AwsClients;
 let deployer: CloudFormationStackDeployer;
 let pools: AsgNodePoolBackend;
 let rendered: RenderedExample;
-const cluster: ClusterRef = { id: EXAMPLE_CLUSTER, name: EXAMPLE_CLUSTER, region: REGION, infrastructureAccount: 'aws:123456789012' };
+const cluster: ClusterRef = {
+  id: EXAMPLE_CLUSTER,
+  name: EXAMPLE_CLUSTER,
+  region: REGION,
+  infrastructureAccount: 'aws:123456789012',
+};
 const tags = { 'kubernetes.io/cluster/kube-test': 'owned' };
 const MAIN = 'kube-test';
 const WORKER = 'nodepool-default-worker-aws-123456789012-eu-central-1-kube-test';
@@ -27,8 +41,16 @@ const WORKER = 'nodepool-default-worker-aws-123456789012-eu-central-1-kube-test'
 beforeAll(async () => {
   await resetMoto(env.awsEndpoint);
   clients = createAwsClients({ region: REGION, endpoint: env.awsEndpoint, credentials: MOTO_CREDENTIALS });
-  const store = new S3ArtifactStore(clients.s3, { bucket: 'clm-int-templates', region: REGION, endpoint: env.awsEndpoint, createBucketIfMissing: true });
-  deployer = new CloudFormationStackDeployer(clients.cloudFormation, { templateStore: store, changeSetPollIntervalMs: 50 });
+  const store = new S3ArtifactStore(clients.s3, {
+    bucket: 'clm-int-templates',
+    region: REGION,
+    endpoint: env.awsEndpoint,
+    createBucketIfMissing: true,
+  });
+  deployer = new CloudFormationStackDeployer(clients.cloudFormation, {
+    templateStore: store,
+    changeSetPollIntervalMs: 50,
+  });
   pools = new AsgNodePoolBackend(clients.autoScaling, clients.ec2);
   rendered = renderExample(exampleConfigForIntegration(), await motoValues(clients.ec2));
 });
@@ -71,7 +93,8 @@ describe('CloudFormationStackDeployer + AsgNodePoolBackend on moto (example conf
     expect(pool).toMatchObject({ desired: 2, min: 2, max: 3 });
     expect(pool.instances).toHaveLength(2);
     expect(pool.instances.map((i) => [i.lifecycleState, i.outdated, i.launchTemplateVersion, i.instanceType])).toEqual([
-      ['InService', false, '1', 'm6i.large'], ['InService', false, '1', 'm6i.large'],
+      ['InService', false, '1', 'm6i.large'],
+      ['InService', false, '1', 'm6i.large'],
     ]);
   });
 
@@ -87,9 +110,24 @@ describe('CloudFormationStackDeployer + AsgNodePoolBackend on moto (example conf
   });
 
   it('an ensureStacks pass over an unchanged, finished stack reports it ready with its outputs', async () => {
-    const result = await ensureStacks(deployer, [{ name: MAIN, kind: 'cluster', template: rendered.stacks[MAIN]!, tags }], { stacks: {} }, 1, 'sequential');
+    const result = await ensureStacks(
+      deployer,
+      [{ name: MAIN, kind: 'cluster', template: rendered.stacks[MAIN]!, tags }],
+      { stacks: {} },
+      1,
+      'sequential',
+    );
     // moto reports STARTED + UPDATE_COMPLETE for a no-op, so the first pass may wait once; the second is done.
-    const second = result.step.status === 'DONE' ? result : await ensureStacks(deployer, [{ name: MAIN, kind: 'cluster', template: rendered.stacks[MAIN]!, tags }], { stacks: result.stacks }, 2, 'sequential');
+    const second =
+      result.step.status === 'DONE'
+        ? result
+        : await ensureStacks(
+            deployer,
+            [{ name: MAIN, kind: 'cluster', template: rendered.stacks[MAIN]!, tags }],
+            { stacks: result.stacks },
+            2,
+            'sequential',
+          );
     expect(second.step.status).toBe('DONE');
     expect(second.outputs[MAIN]?.WorkerSecurityGroup).toMatch(/^sg-/);
   });
@@ -108,20 +146,34 @@ describe('CloudFormationStackDeployer + AsgNodePoolBackend on moto (example conf
     await pools.terminate(cluster, victim, false);
     const rolled = (await pools.getPool(cluster, 'default-worker'))!;
     expect(rolled.instances.map((i) => i.instanceId)).not.toContain(victim);
-    expect(rolled.instances.filter((i) => !i.outdated).map((i) => [i.launchTemplateVersion, i.instanceType])).toEqual([['2', 'm5.large']]);
+    expect(rolled.instances.filter((i) => !i.outdated).map((i) => [i.launchTemplateVersion, i.instanceType])).toEqual([
+      ['2', 'm5.large'],
+    ]);
     expect(rolled.instances.filter((i) => i.outdated)).toHaveLength(1);
   });
 
   it('a failed update is reported as a problem naming the stack and the call; moto never rolls back', async () => {
     // Its own stack: moto half-applies a failed update (it drops the group it meant to replace), leaving it unusable.
     const name = 'kube-test-broken';
-    const good = rendered.stacks[WORKER]!.replace(/LaunchTemplateName: kube-test-default-worker/, 'LaunchTemplateName: kube-test-broken');
+    const good = rendered.stacks[WORKER]!.replace(
+      /LaunchTemplateName: kube-test-default-worker/,
+      'LaunchTemplateName: kube-test-broken',
+    );
     const brokenTags = { 'clm-integration/broken': 'true' };
     await deployer.deploy({ name, templateBody: good, tags: brokenTags });
     expect(await settled(name)).toBe('CREATE_COMPLETE');
     // The ASG points at a launch template that does not exist: moto's backend refuses, as AWS would during the update.
     const broken = good.replace('LaunchTemplateId: !Ref LaunchTemplate', 'LaunchTemplateId: lt-0000000000000dead');
-    const failure = await ensureStacks(deployer, [{ name, kind: 'node-pool', template: broken, tags: brokenTags }], { stacks: {} }, 1, 'parallel').then(() => undefined, (error: Error) => error);
+    const failure = await ensureStacks(
+      deployer,
+      [{ name, kind: 'node-pool', template: broken, tags: brokenTags }],
+      { stacks: {} },
+      1,
+      'parallel',
+    ).then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect(failure).toBeInstanceOf(Error);
     const progress = new MemoryProgressStore();
     const status = await progress.recordProblem(EXAMPLE_CLUSTER, problemFromError(failure!), 1);
@@ -138,16 +190,23 @@ describe('CloudFormationStackDeployer + AsgNodePoolBackend on moto (example conf
     await deployer.deploy(spec('kube-test-big', big));
     expect(await settled('kube-test-big')).toBe('CREATE_COMPLETE');
     expect((await deployer.describe('kube-test-big'))!.outputs.AutoScalingGroup).toBeTruthy();
-    const objects = await clients.s3.send(new ListObjectsV2Command({ Bucket: 'clm-int-templates', Prefix: 'templates/kube-test-big/' }));
-    expect(objects.Contents?.map((o) => o.Key)).toEqual([expect.stringMatching(/^templates\/kube-test-big\/[0-9a-f]{64}\.template$/)]);
+    const objects = await clients.s3.send(
+      new ListObjectsV2Command({ Bucket: 'clm-int-templates', Prefix: 'templates/kube-test-big/' }),
+    );
+    expect(objects.Contents?.map((o) => o.Key)).toEqual([
+      expect.stringMatching(/^templates\/kube-test-big\/[0-9a-f]{64}\.template$/),
+    ]);
     await deployer.delete('kube-test-big');
   });
 
-  it('deletes protected stacks (pool first, then main); the pool\'s instances go away; a second delete is ALREADY_GONE', async () => {
-    const stackId = (await clients.cloudFormation.send(new DescribeStacksCommand({ StackName: WORKER }))).Stacks![0]!.StackId!;
+  it("deletes protected stacks (pool first, then main); the pool's instances go away; a second delete is ALREADY_GONE", async () => {
+    const stackId = (await clients.cloudFormation.send(new DescribeStacksCommand({ StackName: WORKER }))).Stacks![0]!
+      .StackId!;
     await expect(deployer.delete(WORKER)).resolves.toEqual({ result: 'STARTED' });
     expect(await settled(WORKER)).toBe('GONE');
-    expect((await clients.cloudFormation.send(new DescribeStacksCommand({ StackName: stackId }))).Stacks![0]!.StackStatus).toBe('DELETE_COMPLETE');
+    expect(
+      (await clients.cloudFormation.send(new DescribeStacksCommand({ StackName: stackId }))).Stacks![0]!.StackStatus,
+    ).toBe('DELETE_COMPLETE');
     expect(await pools.getPool(cluster, 'default-worker')).toBeUndefined();
     await expect(deployer.delete(WORKER)).resolves.toEqual({ result: 'ALREADY_GONE' });
     await expect(deployer.delete(MAIN)).resolves.toEqual({ result: 'STARTED' });

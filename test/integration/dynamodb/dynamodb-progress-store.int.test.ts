@@ -22,7 +22,11 @@ afterAll(async () => {
 async function twoWriters(): Promise<{ table: string; a: DynamoDbProgressStore; b: DynamoDbProgressStore }> {
   const table = `progress-int-${++tables}`;
   await local.createTable(table);
-  return { table, a: new DynamoDbProgressStore(local.client, table), b: new DynamoDbProgressStore(local.client, table) };
+  return {
+    table,
+    a: new DynamoDbProgressStore(local.client, table),
+    b: new DynamoDbProgressStore(local.client, table),
+  };
 }
 
 describe('DynamoDbProgressStore on DynamoDB Local', () => {
@@ -30,7 +34,10 @@ describe('DynamoDbProgressStore on DynamoDB Local', () => {
     const { a, b } = await twoWriters();
     for (let round = 0; round < 20; round++) {
       const id = `${cluster}-${round}`;
-      const results = await Promise.allSettled([a.acquireLease(id, 'exec-a', 60_000, 1000), b.acquireLease(id, 'exec-b', 60_000, 1000)]);
+      const results = await Promise.allSettled([
+        a.acquireLease(id, 'exec-a', 60_000, 1000),
+        b.acquireLease(id, 'exec-b', 60_000, 1000),
+      ]);
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(won).toHaveLength(1);
@@ -45,7 +52,10 @@ describe('DynamoDbProgressStore on DynamoDB Local', () => {
     const { a, b } = await twoWriters();
     await a.acquireLease(cluster, 'exec-a', 1000, 10_000);
     await expect(b.acquireLease(cluster, 'exec-b', 1000, 10_999)).rejects.toBeInstanceOf(LeaseHeldError);
-    await expect(b.acquireLease(cluster, 'exec-b', 1000, 11_001)).resolves.toMatchObject({ holder: 'exec-b', expiresAt: 12_001 });
+    await expect(b.acquireLease(cluster, 'exec-b', 1000, 11_001)).resolves.toMatchObject({
+      holder: 'exec-b',
+      expiresAt: 12_001,
+    });
     await a.releaseLease(cluster, 'exec-a');
     expect((await b.getLease(cluster))?.holder).toBe('exec-b');
   });
@@ -56,13 +66,24 @@ describe('DynamoDbProgressStore on DynamoDB Local', () => {
     await a.acquireLease(cluster, 'exec-a', 15 * 60_000, now);
     const ttl = await local.client.send(new DescribeTimeToLiveCommand({ TableName: table }));
     expect(ttl.TimeToLiveDescription).toMatchObject({ AttributeName: 'ttl', TimeToLiveStatus: 'ENABLED' });
-    const item = await local.client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: `CLUSTER#${cluster}` }, sk: { S: 'LEASE' } }, ConsistentRead: true }));
+    const item = await local.client.send(
+      new GetItemCommand({
+        TableName: table,
+        Key: { pk: { S: `CLUSTER#${cluster}` }, sk: { S: 'LEASE' } },
+        ConsistentRead: true,
+      }),
+    );
     expect(Number(item.Item?.ttl?.N)).toBe(Math.ceil((now + 15 * 60_000) / 1000) + 86_400);
   });
 
   it('lets exactly one of two writers with the same revision win a run update; the loser gets the current record', async () => {
     const { a, b } = await twoWriters();
-    const first = await a.putRun(newRunRecord({ clusterId: cluster, targetVersion: 'v1#abc', action: 'provision', holder: 'exec-a', previousVersion: '' }, 0));
+    const first = await a.putRun(
+      newRunRecord(
+        { clusterId: cluster, targetVersion: 'v1#abc', action: 'provision', holder: 'exec-a', previousVersion: '' },
+        0,
+      ),
+    );
     for (let round = 0; round < 10; round++) {
       const base = (await a.getRun(cluster, 'v1#abc'))!;
       const results = await Promise.allSettled([
@@ -82,10 +103,15 @@ describe('DynamoDbProgressStore on DynamoDB Local', () => {
 
   it('refuses to create a run twice (revision 0 means "must not exist")', async () => {
     const { a, b } = await twoWriters();
-    const fresh = newRunRecord({ clusterId: cluster, targetVersion: 'v2#def', action: 'provision', holder: 'exec-a', previousVersion: '' }, 0);
+    const fresh = newRunRecord(
+      { clusterId: cluster, targetVersion: 'v2#def', action: 'provision', holder: 'exec-a', previousVersion: '' },
+      0,
+    );
     const results = await Promise.allSettled([a.putRun(fresh), b.putRun(fresh)]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([expect.any(ConflictError)]);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([
+      expect.any(ConflictError),
+    ]);
   });
 
   it('caps problems at 25 with a marker, and loses none when two writers record problems at the same time', async () => {
@@ -100,7 +126,9 @@ describe('DynamoDbProgressStore on DynamoDB Local', () => {
       ]);
     }
     const afterRace = (await a.getStatus(cluster))!.problems.map((p) => p.title);
-    expect([...afterRace].sort()).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7'].sort());
+    expect([...afterRace].sort()).toEqual(
+      ['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7'].sort(),
+    );
 
     for (let i = 0; i < 20; i++) await b.recordProblem(cluster, { type: 'urn:c', title: `c${i}` }, 2);
     await b.recordProblem(cluster, { type: 'urn:c', title: 'c19' }, 3); // a repeat is compacted
@@ -113,7 +141,14 @@ describe('DynamoDbProgressStore on DynamoDB Local', () => {
 
   it('records a problem on a status written by putStatus (which stores no write counter)', async () => {
     const { a, b } = await twoWriters();
-    await a.putStatus(cluster, { currentVersion: 'v1', lastVersion: '', nextVersion: 'v2', problems: [], lifecycleStatus: 'ready', updatedAt: 1 });
+    await a.putStatus(cluster, {
+      currentVersion: 'v1',
+      lastVersion: '',
+      nextVersion: 'v2',
+      problems: [],
+      lifecycleStatus: 'ready',
+      updatedAt: 1,
+    });
     const next = await b.recordProblem(cluster, { type: 'urn:x', title: 'stack failed' }, 2);
     expect(next).toMatchObject({ currentVersion: 'v1', nextVersion: 'v2', problems: [{ title: 'stack failed' }] });
     expect((await a.getStatus(cluster))?.problems).toEqual([{ type: 'urn:x', title: 'stack failed' }]);

@@ -27,27 +27,74 @@ let registryFile: string;
 let proxy: MotoUpdateProxy;
 
 interface Summary {
-  readonly clusters: { id: string; status: string; version: string; message: string; nodesReplaced: number; stacks: { name: string; status: string }[]; problems: { title: string }[] }[];
+  readonly clusters: {
+    id: string;
+    status: string;
+    version: string;
+    message: string;
+    nodesReplaced: number;
+    stacks: { name: string; status: string }[];
+    problems: { title: string }[];
+  }[];
 }
 
-function clm(verb: 'provision' | 'decommission'): Promise<{ code: number; summary: Summary | undefined; output: string }> {
+function clm(
+  verb: 'provision' | 'decommission',
+): Promise<{ code: number; summary: Summary | undefined; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [
-      join(REPO_ROOT, 'bin', 'clm.mjs'), verb,
-      '--registry', registryFile, '--directory', configDir, '--cluster', EXAMPLE_CLUSTER,
-      '--kubeconfig', env.kubeconfig, '--bucket', BUCKET, '--region', REGION, '--state', stateDir, '--output', 'json',
-    ], { env: { ...process.env, AWS_ENDPOINT_URL: proxy.endpoint, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_REGION: REGION }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'bin', 'clm.mjs'),
+        verb,
+        '--registry',
+        registryFile,
+        '--directory',
+        configDir,
+        '--cluster',
+        EXAMPLE_CLUSTER,
+        '--kubeconfig',
+        env.kubeconfig,
+        '--bucket',
+        BUCKET,
+        '--region',
+        REGION,
+        '--state',
+        stateDir,
+        '--output',
+        'json',
+      ],
+      {
+        env: {
+          ...process.env,
+          AWS_ENDPOINT_URL: proxy.endpoint,
+          AWS_ACCESS_KEY_ID: 'testing',
+          AWS_SECRET_ACCESS_KEY: 'testing',
+          AWS_REGION: REGION,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('error', fail);
     child.on('exit', (code) => {
       const output = `--- clm ${verb} (exit ${code})\n${stdout}\n${stderr}`;
-      if (process.env.CLM_INTEGRATION_STATE) appendFileSync(join(process.env.CLM_INTEGRATION_STATE, 'e2e-clm.log'), output);
+      if (process.env.CLM_INTEGRATION_STATE)
+        appendFileSync(join(process.env.CLM_INTEGRATION_STATE, 'e2e-clm.log'), output);
       const start = stdout.indexOf('{\n');
       let summary: Summary | undefined;
-      try { summary = start >= 0 ? JSON.parse(stdout.slice(start)) as Summary : undefined; } catch { summary = undefined; }
+      try {
+        summary = start >= 0 ? (JSON.parse(stdout.slice(start)) as Summary) : undefined;
+      } catch {
+        summary = undefined;
+      }
       done({ code: code ?? -1, summary, output });
     });
   });
@@ -56,7 +103,9 @@ function clm(verb: 'provision' | 'decommission'): Promise<{ code: number; summar
 beforeAll(async () => {
   await resetMoto(env.awsEndpoint);
   clients = createAwsClients({ region: REGION, endpoint: env.awsEndpoint, credentials: MOTO_CREDENTIALS });
-  await clients.s3.send(new CreateBucketCommand({ Bucket: BUCKET, CreateBucketConfiguration: { LocationConstraint: REGION } }));
+  await clients.s3.send(
+    new CreateBucketCommand({ Bucket: BUCKET, CreateBucketConfiguration: { LocationConstraint: REGION } }),
+  );
   configDir = exampleConfigForIntegration();
   stateDir = mkdtempSync(join(tmpdir(), 'clm-e2e-state-'));
   registryFile = join(stateDir, 'clusters.yaml');
@@ -77,16 +126,29 @@ describe('clm provision / decommission against moto + a real control plane', () 
     const { code, summary, output } = await clm('provision');
     expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
     expect(summary?.clusters[0]).toMatchObject({ id: EXAMPLE_CLUSTER, status: 'succeeded', problems: [] });
-    const stacks = await new CloudFormationStackDeployer(clients.cloudFormation).list({ [`kubernetes.io/cluster/${EXAMPLE_CLUSTER}`]: '*' });
+    const stacks = await new CloudFormationStackDeployer(clients.cloudFormation).list({
+      [`kubernetes.io/cluster/${EXAMPLE_CLUSTER}`]: '*',
+    });
     expect(stacks.length).toBeGreaterThan(0);
     const nodes = await kube.listNodes();
-    expect(nodes.filter((n) => n.labels['node.kubernetes.io/node-pool'] === 'default-worker' && n.ready)).toHaveLength(2);
-    await eventually('web pods running', async () => (await kube.listPods({ namespace: 'web' })).filter((p) => p.phase === 'Running' && p.ready).length === 2, 60_000);
+    expect(nodes.filter((n) => n.labels['node.kubernetes.io/node-pool'] === 'default-worker' && n.ready)).toHaveLength(
+      2,
+    );
+    await eventually(
+      'web pods running',
+      async () =>
+        (await kube.listPods({ namespace: 'web' })).filter((p) => p.phase === 'Running' && p.ready).length === 2,
+      60_000,
+    );
     expect(harness.errors).toEqual([]);
   }, 900_000);
 
   it('rolls the worker pool after a node-pool change through the eviction API without violating a PDB', async () => {
-    const workerNodes = async () => (await kube.listNodes()).filter((n) => n.labels['node.kubernetes.io/node-pool'] === 'default-worker').map((n) => n.name).sort();
+    const workerNodes = async () =>
+      (await kube.listNodes())
+        .filter((n) => n.labels['node.kubernetes.io/node-pool'] === 'default-worker')
+        .map((n) => n.name)
+        .sort();
     const before = await workerNodes();
     // The registry changes the worker pool's instance types: a new launch-template version for that pool only.
     const registry = readFileSync(registryFile, 'utf8');
@@ -102,7 +164,11 @@ describe('clm provision / decommission against moto + a real control plane', () 
     expect(summary?.clusters[0]?.nodesReplaced).toBe(before.length);
     // The harness removes a terminated instance's node on its next pass (it plays the cloud controller), so the
     // last replaced node may still be listed for a moment after clm returns: wait for the pool to settle.
-    await eventually('the old worker nodes removed', async () => (await workerNodes()).filter((n) => before.includes(n)).length === 0, 60_000);
+    await eventually(
+      'the old worker nodes removed',
+      async () => (await workerNodes()).filter((n) => before.includes(n)).length === 0,
+      60_000,
+    );
     const after = await workerNodes();
     expect(after).toHaveLength(before.length);
     expect(after.filter((n) => before.includes(n))).toEqual([]);

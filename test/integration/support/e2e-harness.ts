@@ -29,9 +29,16 @@ export class E2eHarness {
   /** Groups deleted by the moto shim deleteReplacedGroups, for the report. */
   readonly replacedGroups: string[] = [];
 
-  constructor(private readonly clients: AwsClients, private readonly kube: KubeCluster, private readonly clusterTag: string, private readonly stackPrefix: string) {
+  constructor(
+    private readonly clients: AwsClients,
+    private readonly kube: KubeCluster,
+    private readonly clusterTag: string,
+    private readonly stackPrefix: string,
+  ) {
     this.joiner = new NodeJoiner(clients, kube, clusterTag);
-    this.heartbeat = new LeaseHeartbeat(kube, async () => (await kube.listNodes()).filter((n) => n.labels['clm-integration/joined'] === 'true').map((n) => n.name));
+    this.heartbeat = new LeaseHeartbeat(kube, async () =>
+      (await kube.listNodes()).filter((n) => n.labels['clm-integration/joined'] === 'true').map((n) => n.name),
+    );
   }
 
   async tick(): Promise<void> {
@@ -41,7 +48,7 @@ export class E2eHarness {
         await propagateLaunchTemplateVersions(this.clients, stack.StackName);
       }
     }
-    this.replacedGroups.push(...await deleteReplacedGroups(this.clients, this.clusterTag));
+    this.replacedGroups.push(...(await deleteReplacedGroups(this.clients, this.clusterTag)));
     await this.joiner.sync();
     if (Date.now() - this.lastBeat > 5000) {
       await this.heartbeat.beat();
@@ -51,16 +58,22 @@ export class E2eHarness {
     for (const pdb of await this.kube.listPdbs()) {
       // expectedPods 0: the workload is not there (yet, or any more); nothing to protect.
       if (pdb.expectedPods > 0 && pdb.currentHealthy < pdb.desiredHealthy) {
-        this.pdbViolations.add(`${pdb.namespace}/${pdb.name}: healthy ${pdb.currentHealthy} < desired ${pdb.desiredHealthy}`);
+        this.pdbViolations.add(
+          `${pdb.namespace}/${pdb.name}: healthy ${pdb.currentHealthy} < desired ${pdb.desiredHealthy}`,
+        );
       }
     }
   }
 
   start(intervalMs = 500): void {
     const loop = () => {
-      this.running = this.tick().catch((error: Error) => { this.errors.push(error); }).finally(() => {
-        if (this.timer) this.timer = setTimeout(loop, intervalMs);
-      });
+      this.running = this.tick()
+        .catch((error: Error) => {
+          this.errors.push(error);
+        })
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(loop, intervalMs);
+        });
     };
     this.timer = setTimeout(loop, 0);
   }

@@ -20,7 +20,10 @@ export const MOTO_CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'test
 export function integrationEnvironment(): IntegrationEnvironment {
   const need = (name: string): string => {
     const value = process.env[name];
-    if (!value) throw new Error(`${name} is not set: run the integration suite with 'npm run test:integration' (test/integration/run.sh starts moto and the control plane and exports it)`);
+    if (!value)
+      throw new Error(
+        `${name} is not set: run the integration suite with 'npm run test:integration' (test/integration/run.sh starts moto and the control plane and exports it)`,
+      );
     return value;
   };
   return {

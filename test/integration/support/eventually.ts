@@ -3,7 +3,12 @@
  * that value. Failing after `timeoutMs` names what was awaited and the last error: a condition, not a duration,
  * is what the tests assert.
  */
-export async function eventually<T>(what: string, check: () => Promise<T>, timeoutMs = 60_000, intervalMs = 250): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T>,
+  timeoutMs = 60_000,
+  intervalMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -15,7 +20,9 @@ export async function eventually<T>(what: string, check: () => Promise<T>, timeo
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for: ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`,
+      );
     }
     await new Promise((done) => setTimeout(done, intervalMs));
   }

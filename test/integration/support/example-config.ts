@@ -24,12 +24,28 @@ export function exampleConfigForIntegration(): string {
 
 /** The deploy-time values production derives from EC2, here from moto's default VPC. */
 export async function motoValues(ec2: EC2Client): Promise<Record<string, unknown>> {
-  const vpc = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] }))).Vpcs?.[0];
+  const vpc = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] })))
+    .Vpcs?.[0];
   if (!vpc?.VpcId) throw new Error('moto has no default VPC');
-  const subnets = (await ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpc.VpcId] }, { Name: 'default-for-az', Values: ['true'] }] }))).Subnets ?? [];
+  const subnets =
+    (
+      await ec2.send(
+        new DescribeSubnetsCommand({
+          Filters: [
+            { Name: 'vpc-id', Values: [vpc.VpcId] },
+            { Name: 'default-for-az', Values: ['true'] },
+          ],
+        }),
+      )
+    ).Subnets ?? [];
   const byZone: Record<string, string> = {};
-  for (const subnet of subnets.sort((a, b) => a.AvailabilityZone!.localeCompare(b.AvailabilityZone!))) byZone[subnet.AvailabilityZone!] = subnet.SubnetId!;
-  return { vpc_ipv4_cidr: vpc.CidrBlock, availability_zones: Object.keys(byZone), subnets: { ...byZone, '*': Object.values(byZone).join(',') } };
+  for (const subnet of subnets.sort((a, b) => a.AvailabilityZone!.localeCompare(b.AvailabilityZone!)))
+    byZone[subnet.AvailabilityZone!] = subnet.SubnetId!;
+  return {
+    vpc_ipv4_cidr: vpc.CidrBlock,
+    availability_zones: Object.keys(byZone),
+    subnets: { ...byZone, '*': Object.values(byZone).join(',') },
+  };
 }
 
 export interface RenderedExample {
@@ -39,13 +55,35 @@ export interface RenderedExample {
 }
 
 /** `clm render` of one example cluster (the real CLI), with the given values. */
-export function renderExample(configDir: string, values: Record<string, unknown>, clusterId = EXAMPLE_CLUSTER): RenderedExample {
+export function renderExample(
+  configDir: string,
+  values: Record<string, unknown>,
+  clusterId = EXAMPLE_CLUSTER,
+): RenderedExample {
   const out = mkdtempSync(join(tmpdir(), 'clm-int-render-'));
   const valuesFile = join(out, 'values.json');
   writeFileSync(valuesFile, JSON.stringify({ clusters: { [clusterId]: values } }));
-  execFileSync(process.execPath, [join(REPO_ROOT, 'bin', 'clm.mjs'), 'render', '--registry', join(REPO_ROOT, 'examples', 'clusters.yaml'), '--directory', configDir, '--cluster', clusterId, '--values', valuesFile, '--out', out], { stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'bin', 'clm.mjs'),
+      'render',
+      '--registry',
+      join(REPO_ROOT, 'examples', 'clusters.yaml'),
+      '--directory',
+      configDir,
+      '--cluster',
+      clusterId,
+      '--values',
+      valuesFile,
+      '--out',
+      out,
+    ],
+    { stdio: 'pipe' },
+  );
   const dir = join(out, clusterId.replace(/:/g, '_'));
   const stacks: Record<string, string> = {};
-  for (const file of readdirSync(join(dir, 'stacks'))) stacks[file.replace(/\.yaml$/, '')] = readFileSync(join(dir, 'stacks', file), 'utf8');
+  for (const file of readdirSync(join(dir, 'stacks')))
+    stacks[file.replace(/\.yaml$/, '')] = readFileSync(join(dir, 'stacks', file), 'utf8');
   return { dir, stacks };
 }

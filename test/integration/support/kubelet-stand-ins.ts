@@ -15,12 +15,18 @@ export class LeaseHeartbeat {
   private running: Promise<unknown> = Promise.resolve();
   readonly errors: Error[] = [];
 
-  constructor(private readonly kube: KubeCluster, private readonly nodes: () => Promise<string[]>, private readonly intervalMs = 5000) {}
+  constructor(
+    private readonly kube: KubeCluster,
+    private readonly nodes: () => Promise<string[]>,
+    private readonly intervalMs = 5000,
+  ) {}
 
   async beat(): Promise<void> {
     const renewTime = new Date().toISOString().replace(/Z$/, '').padEnd(23, '0').concat('000Z');
     const leases: KubeObject[] = (await this.nodes()).map((name) => ({
-      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'kube-node-lease' },
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name, namespace: 'kube-node-lease' },
       spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
     }));
     if (leases.length > 0) await this.kube.apply(leases, { fieldManager: FIELD_MANAGER });
@@ -28,9 +34,13 @@ export class LeaseHeartbeat {
 
   start(): void {
     const tick = () => {
-      this.running = this.beat().catch((error: Error) => { this.errors.push(error); }).finally(() => {
-        if (this.timer) this.timer = setTimeout(tick, this.intervalMs);
-      });
+      this.running = this.beat()
+        .catch((error: Error) => {
+          this.errors.push(error);
+        })
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, this.intervalMs);
+        });
     };
     this.timer = setTimeout(tick, 0);
   }
@@ -46,8 +56,15 @@ export class LeaseHeartbeat {
 /** `count` unclassed ReadWriteOnce PersistentVolumes of `size` (hostPath: KWOK never mounts anything). */
 export async function staticVolumes(kube: KubeCluster, prefix: string, count: number, size = '10Gi'): Promise<void> {
   const volumes: KubeObject[] = Array.from({ length: count }, (_, i) => ({
-    apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: `${prefix}-${i}` },
-    spec: { capacity: { storage: size }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Delete', hostPath: { path: `/tmp/${prefix}-${i}` } },
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: `${prefix}-${i}` },
+    spec: {
+      capacity: { storage: size },
+      accessModes: ['ReadWriteOnce'],
+      persistentVolumeReclaimPolicy: 'Delete',
+      hostPath: { path: `/tmp/${prefix}-${i}` },
+    },
   }));
   await kube.apply(volumes, { fieldManager: FIELD_MANAGER });
 }

@@ -17,7 +17,10 @@ export interface MotoUpdateProxy {
   close(): Promise<void>;
 }
 
-export async function startMotoUpdateProxy(motoEndpoint: string, clients: Pick<AwsClients, 'cloudFormation' | 'ec2' | 'autoScaling'>): Promise<MotoUpdateProxy> {
+export async function startMotoUpdateProxy(
+  motoEndpoint: string,
+  clients: Pick<AwsClients, 'cloudFormation' | 'ec2' | 'autoScaling'>,
+): Promise<MotoUpdateProxy> {
   const target = new URL(motoEndpoint);
   const propagated: string[] = [];
   const server: Server = createServer((incoming, outgoing) => {
@@ -25,23 +28,37 @@ export async function startMotoUpdateProxy(motoEndpoint: string, clients: Pick<A
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
-      const form = /x-www-form-urlencoded/.test(incoming.headers['content-type'] ?? '') ? new URLSearchParams(body.toString()) : undefined;
-      const upstream = request({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: target.host } }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
-        answer.on('end', () => {
-          const reply = () => {
-            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-            outgoing.end(Buffer.concat(parts));
-          };
-          const stackName = form?.get('Action') === 'UpdateStack' && (answer.statusCode ?? 500) < 300 ? form.get('StackName') : null;
-          if (!stackName) return reply();
-          propagateLaunchTemplateVersions(clients, stackName)
-            .then((moved) => { if (moved.length > 0) propagated.push(stackName); })
-            .catch(() => undefined)
-            .finally(reply);
-        });
-      });
+      const form = /x-www-form-urlencoded/.test(incoming.headers['content-type'] ?? '')
+        ? new URLSearchParams(body.toString())
+        : undefined;
+      const upstream = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: target.host },
+        },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const reply = () => {
+              outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+              outgoing.end(Buffer.concat(parts));
+            };
+            const stackName =
+              form?.get('Action') === 'UpdateStack' && (answer.statusCode ?? 500) < 300 ? form.get('StackName') : null;
+            if (!stackName) return reply();
+            propagateLaunchTemplateVersions(clients, stackName)
+              .then((moved) => {
+                if (moved.length > 0) propagated.push(stackName);
+              })
+              .catch(() => undefined)
+              .finally(reply);
+          });
+        },
+      );
       upstream.on('error', (error) => {
         outgoing.writeHead(502);
         outgoing.end(`moto-update-proxy: ${error.message}`);

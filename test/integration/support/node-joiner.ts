@@ -60,9 +60,13 @@ export class NodeJoiner {
   /** Sync every `intervalMs` in the background until stop(). */
   start(intervalMs = 500): void {
     const tick = () => {
-      this.running = this.sync().catch((error: Error) => { this.errors.push(error); }).finally(() => {
-        if (this.timer) this.timer = setTimeout(tick, intervalMs);
-      });
+      this.running = this.sync()
+        .catch((error: Error) => {
+          this.errors.push(error);
+        })
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, intervalMs);
+        });
     };
     this.timer = setTimeout(tick, 0);
   }
@@ -78,7 +82,12 @@ export class NodeJoiner {
     const groups: AutoScalingGroup[] = [];
     let NextToken: string | undefined;
     do {
-      const page = await this.clients.autoScaling.send(new DescribeAutoScalingGroupsCommand({ Filters: [{ Name: 'tag-key', Values: [this.clusterTag] }], ...(NextToken ? { NextToken } : {}) }));
+      const page = await this.clients.autoScaling.send(
+        new DescribeAutoScalingGroupsCommand({
+          Filters: [{ Name: 'tag-key', Values: [this.clusterTag] }],
+          ...(NextToken ? { NextToken } : {}),
+        }),
+      );
       groups.push(...(page.AutoScalingGroups ?? []));
       NextToken = page.NextToken;
     } while (NextToken);

@@ -36,13 +36,26 @@ export class FakeNodePoolBackend implements NodePoolBackend {
   terminatedTwice = 0;
   private seq = 0;
 
-  constructor(readonly clock: FakeClock, readonly kube: FakeKubeCluster, readonly bootMs = 120_000) {
+  constructor(
+    readonly clock: FakeClock,
+    readonly kube: FakeKubeCluster,
+    readonly bootMs = 120_000,
+  ) {
     kube.beforeCall = () => this.boot();
   }
 
   /** A pool with `size` InService instances and Ready nodes. */
   addPool(name: string, size: number, zones: readonly string[], limits: { min?: number; max?: number } = {}): void {
-    const pool: FakePool = { name, desired: size, min: limits.min ?? 0, max: limits.max ?? Math.max(size * 3, 10), zones: [...zones], templateVersion: 1, instances: [], decommissioned: false };
+    const pool: FakePool = {
+      name,
+      desired: size,
+      min: limits.min ?? 0,
+      max: limits.max ?? Math.max(size * 3, 10),
+      zones: [...zones],
+      templateVersion: 1,
+      instances: [],
+      decommissioned: false,
+    };
     this.pools.set(name, pool);
     for (let i = 0; i < size; i++) this.launch(pool, this.clock.now() - this.bootMs);
     this.boot();
@@ -68,7 +81,13 @@ export class FakeNodePoolBackend implements NodePoolBackend {
       max: pool.max,
       groups: [{ name: `asg-${poolName}`, desired: pool.desired, min: pool.min, max: pool.max }],
       instances: pool.instances.map((i) => ({
-        instanceId: i.id, availabilityZone: i.az, lifecycleState: i.state, healthy: true, outdated: i.version !== pool.templateVersion, launchTemplateVersion: String(i.version), asgName: `asg-${poolName}`,
+        instanceId: i.id,
+        availabilityZone: i.az,
+        lifecycleState: i.state,
+        healthy: true,
+        outdated: i.version !== pool.templateVersion,
+        launchTemplateVersion: String(i.version),
+        asgName: `asg-${poolName}`,
       })),
     };
   }
@@ -119,7 +138,8 @@ export class FakeNodePoolBackend implements NodePoolBackend {
     while (pool.instances.length < pool.desired) this.launch(pool, this.clock.now());
     while (pool.instances.length > pool.desired) {
       // Scale-in: the ASG terminates outdated instances first.
-      const victim = pool.instances.find((i) => i.version !== pool.templateVersion) ?? pool.instances[pool.instances.length - 1]!;
+      const victim =
+        pool.instances.find((i) => i.version !== pool.templateVersion) ?? pool.instances[pool.instances.length - 1]!;
       pool.instances = pool.instances.filter((i) => i !== victim);
       this.terminated.push(victim.id);
       this.kube.removeNode(this.nodeName(victim.id));
@@ -140,7 +160,9 @@ export class FakeNodePoolBackend implements NodePoolBackend {
       for (const instance of pool.instances) {
         if (instance.state === 'Pending' && now >= instance.launchedAt + this.bootMs) {
           instance.state = 'InService';
-          this.kube.addNode(this.nodeName(instance.id), instance.az, instance.id, { createdAt: new Date(instance.launchedAt + this.bootMs).toISOString() });
+          this.kube.addNode(this.nodeName(instance.id), instance.az, instance.id, {
+            createdAt: new Date(instance.launchedAt + this.bootMs).toISOString(),
+          });
         }
       }
     }

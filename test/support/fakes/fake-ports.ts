@@ -1,7 +1,18 @@
-import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus, NodePool } from '../../../lambdas/core/model/cluster';
+import type {
+  Cluster,
+  ClusterStatus,
+  ConfigItems,
+  LifecycleStatus,
+  NodePool,
+} from '../../../lambdas/core/model/cluster';
 import { EMPTY_STATUS } from '../../../lambdas/core/model/cluster';
 import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
-import { putJson, runArtifactKey, type ClusterArtifact, type MainArtifact } from '../../../lambdas/core/workflow/artifacts';
+import {
+  putJson,
+  runArtifactKey,
+  type ClusterArtifact,
+  type MainArtifact,
+} from '../../../lambdas/core/workflow/artifacts';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import type { ClusterPorts, Ports } from '../../../lambdas/ports/ports';
 import type { ConfigSnapshot, ConfigSource } from '../../../lambdas/ports/config-source';
@@ -13,14 +24,35 @@ import { FakeStackDeployer } from './fake-stack-deployer';
 import { MemoryArtifactStore } from './memory-artifact-store';
 
 export function testPool(overrides: Partial<NodePool> = {}): NodePool {
-  return { name: 'workers', profile: 'worker-default', instanceTypes: ['m6i.large'], discountStrategy: 'none', minSize: 0, maxSize: 20, configItems: {}, ...overrides };
+  return {
+    name: 'workers',
+    profile: 'worker-default',
+    instanceTypes: ['m6i.large'],
+    discountStrategy: 'none',
+    minSize: 0,
+    maxSize: 20,
+    configItems: {},
+    ...overrides,
+  };
 }
 
 export function testCluster(overrides: Partial<Cluster> = {}): Cluster {
   return {
-    id: 'aws:123456789012:eu-central-1:kube-1', alias: 'kube-1', localId: 'kube-1', apiServerUrl: 'https://kube-1.example.org', channel: 'main', configItems: {},
-    criticalityLevel: 1, environment: 'test', infrastructureAccount: 'aws:123456789012', lifecycleStatus: 'ready', nodePools: [testPool()], provider: 'zalando-aws',
-    region: 'eu-central-1', status: EMPTY_STATUS, ...overrides,
+    id: 'aws:123456789012:eu-central-1:kube-1',
+    alias: 'kube-1',
+    localId: 'kube-1',
+    apiServerUrl: 'https://kube-1.example.org',
+    channel: 'main',
+    configItems: {},
+    criticalityLevel: 1,
+    environment: 'test',
+    infrastructureAccount: 'aws:123456789012',
+    lifecycleStatus: 'ready',
+    nodePools: [testPool()],
+    provider: 'zalando-aws',
+    region: 'eu-central-1',
+    status: EMPTY_STATUS,
+    ...overrides,
   };
 }
 
@@ -28,20 +60,36 @@ export function testCluster(overrides: Partial<Cluster> = {}): Cluster {
 export class MemoryRegistry implements Registry {
   readonly description = 'memory://test';
   readonly statusWrites: { clusterId: string; lifecycleStatus?: LifecycleStatus; status: ClusterStatus }[] = [];
-  constructor(public clusters: Cluster[], readonly persistsStatus = true) {}
+  constructor(
+    public clusters: Cluster[],
+    readonly persistsStatus = true,
+  ) {}
 
   async listClusters(): Promise<Cluster[]> {
     return this.clusters.map((c) => ({ ...c }));
   }
 
-  async updateStatus(clusterId: string, update: { lifecycleStatus?: LifecycleStatus; status: ClusterStatus }): Promise<void> {
+  async updateStatus(
+    clusterId: string,
+    update: { lifecycleStatus?: LifecycleStatus; status: ClusterStatus },
+  ): Promise<void> {
     this.statusWrites.push({ clusterId, ...update });
     if (!this.persistsStatus) return;
-    this.clusters = this.clusters.map((c) => (c.id === clusterId ? { ...c, status: update.status, ...(update.lifecycleStatus ? { lifecycleStatus: update.lifecycleStatus } : {}) } : c));
+    this.clusters = this.clusters.map((c) =>
+      c.id === clusterId
+        ? {
+            ...c,
+            status: update.status,
+            ...(update.lifecycleStatus ? { lifecycleStatus: update.lifecycleStatus } : {}),
+          }
+        : c,
+    );
   }
 
   async updateConfigItems(clusterId: string, items: ConfigItems): Promise<void> {
-    this.clusters = this.clusters.map((c) => (c.id === clusterId ? { ...c, configItems: { ...c.configItems, ...items } } : c));
+    this.clusters = this.clusters.map((c) =>
+      c.id === clusterId ? { ...c, configItems: { ...c.configItems, ...items } } : c,
+    );
   }
 }
 
@@ -49,7 +97,11 @@ export class MemoryRegistry implements Registry {
 export class FixedConfigSource implements ConfigSource {
   readonly kind = 'dir' as const;
   readonly location = '/test/config';
-  constructor(readonly name: string, public version: string, readonly files: Record<string, string> = {}) {}
+  constructor(
+    readonly name: string,
+    public version: string,
+    readonly files: Record<string, string> = {},
+  ) {}
 
   async resolveVersion(_channel: string): Promise<string> {
     return this.version;
@@ -87,12 +139,18 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const registry = new MemoryRegistry(options.clusters ?? [testCluster()], options.persistsStatus ?? true);
   const source = new FixedConfigSource('main', 'c0ffee');
   const clusterPorts: ClusterPorts = {
-    stacks, pools, kube,
+    stacks,
+    pools,
+    kube,
     lookups: new Proxy({}, { get: () => () => unused('lookups') }) as ClusterPorts['lookups'],
     values: new Proxy({}, { get: () => () => unused('values') }) as ClusterPorts['values'],
   };
   const ports: Ports = {
-    registry, sources: [source], artifacts, progress, clock,
+    registry,
+    sources: [source],
+    artifacts,
+    progress,
+    clock,
     templates: new Proxy({}, { get: () => () => unused('templates') }) as Ports['templates'],
     secrets: { decrypt: async () => unused('secrets') },
     forCluster: () => clusterPorts,
@@ -101,12 +159,31 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
 }
 
 /** What Prepare and RenderConfig leave behind: the run record, the pinned cluster, the main artefact. */
-export async function seedRun(env: FakeEnv, cluster: Cluster, init: { targetVersion: string; holder: string; configItems?: ConfigItems; action?: RunRecord['action'] }): Promise<RunRecord> {
+export async function seedRun(
+  env: FakeEnv,
+  cluster: Cluster,
+  init: { targetVersion: string; holder: string; configItems?: ConfigItems; action?: RunRecord['action'] },
+): Promise<RunRecord> {
   await env.progress.acquireLease(cluster.id, init.holder, 30 * 60_000, env.clock.now());
-  await putJson(env.artifacts, runArtifactKey(cluster.id, init.targetVersion, 'cluster'), { cluster, configVersion: 'c0ffee', sourceVersions: { main: 'c0ffee' } } satisfies ClusterArtifact);
+  await putJson(env.artifacts, runArtifactKey(cluster.id, init.targetVersion, 'cluster'), {
+    cluster,
+    configVersion: 'c0ffee',
+    sourceVersions: { main: 'c0ffee' },
+  } satisfies ClusterArtifact);
   const mainKey = await putJson(env.artifacts, runArtifactKey(cluster.id, init.targetVersion, 'main'), {
-    configItems: init.configItems ?? {}, mainStack: { name: cluster.localId, kind: 'cluster', template: '{}', tags: {} }, configFilesKey: 'files',
+    configItems: init.configItems ?? {},
+    mainStack: { name: cluster.localId, kind: 'cluster', template: '{}', tags: {} },
+    configFilesKey: 'files',
   } satisfies MainArtifact);
-  const run = newRunRecord({ clusterId: cluster.id, targetVersion: init.targetVersion, action: init.action ?? 'provision', holder: init.holder, previousVersion: '' }, env.clock.now());
+  const run = newRunRecord(
+    {
+      clusterId: cluster.id,
+      targetVersion: init.targetVersion,
+      action: init.action ?? 'provision',
+      holder: init.holder,
+      previousVersion: '',
+    },
+    env.clock.now(),
+  );
   return env.progress.putRun({ ...run, artifacts: { main: mainKey } });
 }

@@ -35,12 +35,20 @@ export class FakeStackDeployer implements StackDeployer {
 
   /** Put an existing stack in any state (e.g. UPDATE_ROLLBACK_COMPLETE). */
   setStack(name: string, template: string, status: string, reason?: string): void {
-    this.stacks.set(name, { template, tags: {}, status, pollsLeft: 0, outputs: this.outputs.get(name) ?? {}, ...(reason ? { reason } : {}) });
+    this.stacks.set(name, {
+      template,
+      tags: {},
+      status,
+      pollsLeft: 0,
+      outputs: this.outputs.get(name) ?? {},
+      ...(reason ? { reason } : {}),
+    });
   }
 
   async deploy(spec: StackSpec): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES' }> {
     const existing = this.stacks.get(spec.name);
-    if (existing && existing.status.endsWith('_IN_PROGRESS')) throw new StackBusyError(`Stack ${spec.name} is ${existing.status}`);
+    if (existing && existing.status.endsWith('_IN_PROGRESS'))
+      throw new StackBusyError(`Stack ${spec.name} is ${existing.status}`);
     if (existing && existing.template === spec.templateBody) return { result: 'NO_CHANGES' };
     this.deploys.push(spec.name);
     const failWith = this.failures.get(spec.name);
@@ -63,7 +71,13 @@ export class FakeStackDeployer implements StackDeployer {
       stack.pollsLeft--;
       if (stack.pollsLeft <= 0) this.complete(stack);
     }
-    return { name, status: stack.status, outputs: { ...stack.outputs }, tags: { ...stack.tags }, ...(stack.reason ? { reason: stack.reason } : {}) };
+    return {
+      name,
+      status: stack.status,
+      outputs: { ...stack.outputs },
+      tags: { ...stack.tags },
+      ...(stack.reason ? { reason: stack.reason } : {}),
+    };
   }
 
   private complete(stack: FakeStack): void {
@@ -73,7 +87,11 @@ export class FakeStackDeployer implements StackDeployer {
       delete stack.failWith;
       return;
     }
-    stack.status = stack.status.startsWith('CREATE') ? 'CREATE_COMPLETE' : stack.status.startsWith('DELETE') ? 'DELETE_COMPLETE' : 'UPDATE_COMPLETE';
+    stack.status = stack.status.startsWith('CREATE')
+      ? 'CREATE_COMPLETE'
+      : stack.status.startsWith('DELETE')
+        ? 'DELETE_COMPLETE'
+        : 'UPDATE_COMPLETE';
     const key = [...this.stacks.entries()].find(([, s]) => s === stack)?.[0];
     if (key && this.outputs.has(key)) stack.outputs = { ...this.outputs.get(key)! };
     delete stack.reason;
@@ -88,12 +106,20 @@ export class FakeStackDeployer implements StackDeployer {
   }
 
   async list(tags: Readonly<Record<string, string>>): Promise<StackState[]> {
-    const all = [...this.stacks.entries()].filter(([, s]) => Object.entries(tags).every(([k, v]) => s.tags[k] !== undefined && (v === '*' || s.tags[k] === v)));
+    const all = [...this.stacks.entries()].filter(([, s]) =>
+      Object.entries(tags).every(([k, v]) => s.tags[k] !== undefined && (v === '*' || s.tags[k] === v)),
+    );
     return all.map(([name, s]) => ({ name, status: s.status, outputs: { ...s.outputs }, tags: { ...s.tags } }));
   }
 
   async plan(spec: StackSpec): Promise<{ readonly exists: boolean; readonly changes: readonly StackChange[] }> {
     const existing = this.stacks.get(spec.name);
-    return { exists: existing !== undefined, changes: existing?.template === spec.templateBody ? [] : [{ action: existing ? 'Modify' : 'Add', logicalId: 'Stack', resourceType: 'AWS::CloudFormation::Stack' }] };
+    return {
+      exists: existing !== undefined,
+      changes:
+        existing?.template === spec.templateBody
+          ? []
+          : [{ action: existing ? 'Modify' : 'Add', logicalId: 'Stack', resourceType: 'AWS::CloudFormation::Stack' }],
+    };
   }
 }

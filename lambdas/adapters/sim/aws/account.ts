@@ -31,7 +31,12 @@ export function ensureAccount(ctx: SimContext, accountId: string, region: string
   const subnets: SubnetState[] = [];
   availabilityZones(region).forEach((az, index) => {
     for (const role of ROLES) {
-      subnets.push({ id: `subnet-${hashOf([accountId, region, role, az], 17)}`, az, role, cidr: subnetCidr(role, index) });
+      subnets.push({
+        id: `subnet-${hashOf([accountId, region, role, az], 17)}`,
+        az,
+        role,
+        cidr: subnetCidr(role, index),
+      });
     }
   });
   const account: AccountState = {

@@ -1,5 +1,11 @@
 import type { SimContext } from '../sim-context';
-import type { AccountState, AsgRecord, InstanceRecord, LaunchTemplateRecord, LaunchTemplateVersion } from '../world-state';
+import type {
+  AccountState,
+  AsgRecord,
+  InstanceRecord,
+  LaunchTemplateRecord,
+  LaunchTemplateVersion,
+} from '../world-state';
 import { allocatePrivateIp } from './account';
 
 /**
@@ -22,17 +28,25 @@ export function asgInstances(account: AccountState, asgName: string): InstanceRe
     .sort((a, b) => a.seq - b.seq);
 }
 
-export function resolveLaunchTemplateVersion(account: AccountState, spec: AsgRecord['launchTemplate']): LaunchTemplateVersion | undefined {
+export function resolveLaunchTemplateVersion(
+  account: AccountState,
+  spec: AsgRecord['launchTemplate'],
+): LaunchTemplateVersion | undefined {
   if (!spec) return undefined;
   const template: LaunchTemplateRecord | undefined = account.launchTemplates[spec.id];
   if (!template) return undefined;
   const latest = template.versions[template.versions.length - 1];
-  const number = spec.version === '$Latest' ? latest.number : spec.version === '$Default' ? template.defaultVersion : Number(spec.version);
+  const number =
+    spec.version === '$Latest'
+      ? latest.number
+      : spec.version === '$Default'
+        ? template.defaultVersion
+        : Number(spec.version);
   return template.versions.find((version) => version.number === number);
 }
 
 function expectedSpot(asg: AsgRecord, version: LaunchTemplateVersion | undefined): boolean {
-  return asg.mixed ? asg.mixed.onDemandPercentage === 0 : version?.spot ?? false;
+  return asg.mixed ? asg.mixed.onDemandPercentage === 0 : (version?.spot ?? false);
 }
 
 function allowedTypes(asg: AsgRecord, version: LaunchTemplateVersion | undefined): string[] {
@@ -71,14 +85,22 @@ function launch(ctx: SimContext, account: AccountState, asg: AsgRecord, az: stri
     tags,
   };
   account.instances[instance.id] = instance;
-  ctx.schedule(ctx.timings.instanceBootSeconds, { type: 'instance-boot', account: account.key, instanceId: instance.id });
+  ctx.schedule(ctx.timings.instanceBootSeconds, {
+    type: 'instance-boot',
+    account: account.key,
+    instanceId: instance.id,
+  });
   return instance;
 }
 
 /** Start shutting an instance down; it is Terminated `instanceTerminateSeconds` later. */
 function beginTermination(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
   instance.state = 'Terminating';
-  ctx.schedule(ctx.timings.instanceTerminateSeconds, { type: 'instance-gone', account: account.key, instanceId: instance.id });
+  ctx.schedule(ctx.timings.instanceTerminateSeconds, {
+    type: 'instance-gone',
+    account: account.key,
+    instanceId: instance.id,
+  });
 }
 
 function countByAz(asg: AsgRecord, active: readonly InstanceRecord[]): Map<string, number> {
@@ -93,7 +115,9 @@ export function reconcileAsg(ctx: SimContext, account: AccountState, asg: AsgRec
   if (asg.azs.length === 0) return;
   for (let missing = asg.desired - active.length; missing > 0; missing -= 1) {
     const counts = countByAz(asg, active);
-    const az = asg.azs.reduce((best, candidate) => ((counts.get(candidate) ?? 0) < (counts.get(best) ?? 0) ? candidate : best));
+    const az = asg.azs.reduce((best, candidate) =>
+      (counts.get(candidate) ?? 0) < (counts.get(best) ?? 0) ? candidate : best,
+    );
     active.push(launch(ctx, account, asg, az));
   }
   for (let extra = active.length - asg.desired; extra > 0; extra -= 1) {
@@ -108,7 +132,12 @@ export function reconcileAsg(ctx: SimContext, account: AccountState, asg: AsgRec
 }
 
 /** TerminateInstanceInAutoScalingGroup. A second termination of the same instance is a no-op, counted as a bug. */
-export function terminateInstance(ctx: SimContext, account: AccountState, instance: InstanceRecord, decrement: boolean): 'terminating' | 'already' {
+export function terminateInstance(
+  ctx: SimContext,
+  account: AccountState,
+  instance: InstanceRecord,
+  decrement: boolean,
+): 'terminating' | 'already' {
   if (!isActive(instance)) {
     ctx.terminatedTwice(`instance ${instance.id} (${instance.asg}) terminated again while ${instance.state}`);
     return 'already';
@@ -153,7 +182,11 @@ export function poolAsgs(account: AccountState, clusterName: string, pool: strin
 }
 
 export function poolOfAsg(asg: AsgRecord): string | undefined {
-  return asg.tags.NodePool?.value ?? asg.tags['kubernetes.io/node-pool']?.value ?? asg.tags['node.kubernetes.io/node-pool']?.value;
+  return (
+    asg.tags.NodePool?.value ??
+    asg.tags['kubernetes.io/node-pool']?.value ??
+    asg.tags['node.kubernetes.io/node-pool']?.value
+  );
 }
 
 /** Set a pool's total desired capacity: increases go to the smallest groups, decreases come from the largest. */

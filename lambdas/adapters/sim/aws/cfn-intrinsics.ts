@@ -27,18 +27,35 @@ export interface EvalScope {
   azs(region: string): string[];
 }
 
-const PSEUDO = ['AWS::Region', 'AWS::AccountId', 'AWS::StackName', 'AWS::StackId', 'AWS::Partition', 'AWS::URLSuffix', 'AWS::NoValue', 'AWS::NotificationARNs'];
+const PSEUDO = [
+  'AWS::Region',
+  'AWS::AccountId',
+  'AWS::StackName',
+  'AWS::StackId',
+  'AWS::Partition',
+  'AWS::URLSuffix',
+  'AWS::NoValue',
+  'AWS::NotificationARNs',
+];
 
 function pseudo(name: string, scope: EvalScope): unknown {
   switch (name) {
-    case 'AWS::Region': return scope.region;
-    case 'AWS::AccountId': return scope.accountId;
-    case 'AWS::StackName': return scope.stackName;
-    case 'AWS::StackId': return scope.stackId;
-    case 'AWS::Partition': return 'aws';
-    case 'AWS::URLSuffix': return 'amazonaws.com';
-    case 'AWS::NotificationARNs': return [];
-    default: return NO_VALUE;
+    case 'AWS::Region':
+      return scope.region;
+    case 'AWS::AccountId':
+      return scope.accountId;
+    case 'AWS::StackName':
+      return scope.stackName;
+    case 'AWS::StackId':
+      return scope.stackId;
+    case 'AWS::Partition':
+      return 'aws';
+    case 'AWS::URLSuffix':
+      return 'amazonaws.com';
+    case 'AWS::NotificationARNs':
+      return [];
+    default:
+      return NO_VALUE;
   }
 }
 
@@ -51,7 +68,8 @@ function ref(name: unknown, scope: EvalScope): unknown {
   if (isPseudoParameter(name)) return pseudo(name, scope);
   if (name in scope.parameters) return scope.parameters[name];
   const value = scope.ref(name);
-  if (value === undefined) throw new CfnEvalError(`Unresolved resource dependencies [${name}] in the Resources block of the template`);
+  if (value === undefined)
+    throw new CfnEvalError(`Unresolved resource dependencies [${name}] in the Resources block of the template`);
   return value;
 }
 
@@ -74,7 +92,8 @@ function sub(args: unknown, scope: EvalScope): string {
     const key = name.trim();
     if (key in variables) return text(variables[key], `Fn::Sub \${${key}}`);
     const dot = key.indexOf('.');
-    if (dot > 0 && !isPseudoParameter(key)) return text(scope.getAtt(key.slice(0, dot), key.slice(dot + 1)), `Fn::Sub \${${key}}`);
+    if (dot > 0 && !isPseudoParameter(key))
+      return text(scope.getAtt(key.slice(0, dot), key.slice(dot + 1)), `Fn::Sub \${${key}}`);
     return text(ref(key, scope), `Fn::Sub \${${key}}`);
   });
 }
@@ -104,13 +123,16 @@ const FUNCTIONS: Record<string, Fn> = {
   'Fn::Sub': sub,
   'Fn::Join': (args, scope) => {
     const [separator, items] = list(args, 'Fn::Join');
-    return list(evaluate(items, scope), 'Fn::Join').map((item) => text(item, 'Fn::Join')).join(text(separator, 'Fn::Join'));
+    return list(evaluate(items, scope), 'Fn::Join')
+      .map((item) => text(item, 'Fn::Join'))
+      .join(text(separator, 'Fn::Join'));
   },
   'Fn::Select': (args, scope) => {
     const [index, items] = list(evaluate(args, scope), 'Fn::Select');
     const values = list(items, 'Fn::Select');
     const i = Number(index);
-    if (!Number.isInteger(i) || i < 0 || i >= values.length) throw new CfnEvalError(`Fn::Select: index ${String(index)} out of bounds (${values.length} items)`);
+    if (!Number.isInteger(i) || i < 0 || i >= values.length)
+      throw new CfnEvalError(`Fn::Select: index ${String(index)} out of bounds (${values.length} items)`);
     return values[i];
   },
   'Fn::Split': (args, scope) => {

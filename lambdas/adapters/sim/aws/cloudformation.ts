@@ -17,21 +17,30 @@ import { applyTemplate, makeScope, parameterValues, section, validateTemplate } 
  * next create or update of a named stack fail and roll back.
  */
 
-const FAILED_TO_UPDATE = new Set(['ROLLBACK_COMPLETE', 'ROLLBACK_FAILED', 'CREATE_FAILED', 'DELETE_FAILED', 'UPDATE_ROLLBACK_FAILED']);
+const FAILED_TO_UPDATE = new Set([
+  'ROLLBACK_COMPLETE',
+  'ROLLBACK_FAILED',
+  'CREATE_FAILED',
+  'DELETE_FAILED',
+  'UPDATE_ROLLBACK_FAILED',
+]);
 
 function parseTemplate(spec: Pick<StackSpec, 'name' | 'templateBody'>): CfnTemplate {
   let template: CfnTemplate | undefined;
   try {
     template = parseCfnTemplate(spec.templateBody, `template of stack ${spec.name}`);
   } catch (error) {
-    throw new ValidationError(`Template format error: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new ValidationError(`Template format error: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (!template) throw new ValidationError(`Template format error: the template of stack ${spec.name} is empty`);
   try {
     validateTemplate(template);
     parameterValues(template);
   } catch (error) {
-    if (error instanceof CfnEvalError) throw new ValidationError(`Stack ${spec.name}: ${error.message}`, { cause: error });
+    if (error instanceof CfnEvalError)
+      throw new ValidationError(`Stack ${spec.name}: ${error.message}`, { cause: error });
     throw error;
   }
   return template;
@@ -51,7 +60,13 @@ function takeStackFailure(ctx: SimContext, name: string, operation: 'create' | '
   return failures[index].reason;
 }
 
-function begin(ctx: SimContext, account: AccountState, stack: StackRecord, pending: NonNullable<StackRecord['pending']>, seconds: number): void {
+function begin(
+  ctx: SimContext,
+  account: AccountState,
+  stack: StackRecord,
+  pending: NonNullable<StackRecord['pending']>,
+  seconds: number,
+): void {
   stack.token += 1;
   stack.pending = pending;
   stack.lastUpdatedTime = ctx.now;
@@ -65,13 +80,25 @@ export function deployStack(ctx: SimContext, account: AccountState, spec: StackS
   const existing = account.stacks[spec.name];
   const protect = spec.terminationProtection ?? true;
   if (existing) {
-    if (existing.status.endsWith('_IN_PROGRESS')) throw new StackBusyError(`Stack:${existing.stackId} is in ${existing.status} state and can not be updated.`);
-    if (FAILED_TO_UPDATE.has(existing.status)) throw new StackFailedError(spec.name, existing.status, `Stack is in ${existing.status} state and can not be updated`);
+    if (existing.status.endsWith('_IN_PROGRESS'))
+      throw new StackBusyError(`Stack:${existing.stackId} is in ${existing.status} state and can not be updated.`);
+    if (FAILED_TO_UPDATE.has(existing.status))
+      throw new StackFailedError(
+        spec.name,
+        existing.status,
+        `Stack is in ${existing.status} state and can not be updated`,
+      );
     existing.terminationProtection = protect;
     if (existing.templateHash === templateHash) return 'NO_CHANGES';
     existing.status = 'UPDATE_IN_PROGRESS';
     const failReason = takeStackFailure(ctx, spec.name, 'update');
-    begin(ctx, account, existing, { operation: 'update', template, templateHash, tags: { ...spec.tags }, failReason }, ctx.timings.stackUpdateSeconds);
+    begin(
+      ctx,
+      account,
+      existing,
+      { operation: 'update', template, templateHash, tags: { ...spec.tags }, failReason },
+      ctx.timings.stackUpdateSeconds,
+    );
     return 'STARTED';
   }
   const stack: StackRecord = {
@@ -88,7 +115,13 @@ export function deployStack(ctx: SimContext, account: AccountState, spec: StackS
   };
   account.stacks[spec.name] = stack;
   const failReason = takeStackFailure(ctx, spec.name, 'create');
-  begin(ctx, account, stack, { operation: 'create', template, templateHash, tags: { ...spec.tags }, failReason }, ctx.timings.stackCreateSeconds);
+  begin(
+    ctx,
+    account,
+    stack,
+    { operation: 'create', template, templateHash, tags: { ...spec.tags }, failReason },
+    ctx.timings.stackCreateSeconds,
+  );
   return 'STARTED';
 }
 
@@ -101,11 +134,14 @@ export function deleteStack(ctx: SimContext, account: AccountState, name: string
   const stack = account.stacks[name];
   if (!stack) return 'ALREADY_GONE';
   if (stack.status === 'DELETE_IN_PROGRESS') return 'STARTED';
-  if (stack.terminationProtection) throw new ValidationError(`Stack [${name}] cannot be deleted while TerminationProtection is enabled`);
-  if (stack.status.endsWith('_IN_PROGRESS')) throw new StackBusyError(`Stack ${name} is in ${stack.status} state and can not be deleted now`);
+  if (stack.terminationProtection)
+    throw new ValidationError(`Stack [${name}] cannot be deleted while TerminationProtection is enabled`);
+  if (stack.status.endsWith('_IN_PROGRESS'))
+    throw new StackBusyError(`Stack ${name} is in ${stack.status} state and can not be deleted now`);
   stack.status = 'DELETE_IN_PROGRESS';
   // Auto Scaling groups go first: their instances start shutting down at once.
-  for (const record of Object.values(stack.resources)) if (record.type === 'AWS::AutoScaling::AutoScalingGroup') deleteAsg(ctx, account, record.physicalId);
+  for (const record of Object.values(stack.resources))
+    if (record.type === 'AWS::AutoScaling::AutoScalingGroup') deleteAsg(ctx, account, record.physicalId);
   begin(ctx, account, stack, { operation: 'delete' }, ctx.timings.stackDeleteSeconds);
   return 'STARTED';
 }
@@ -118,7 +154,8 @@ export function completeStackOperation(ctx: SimContext, account: AccountState, n
   stack.pending = undefined;
   if (pending.operation === 'delete') {
     for (const record of Object.values(stack.resources)) deleteResource(ctx, account, record);
-    for (const [exportName, exported] of Object.entries(account.exports)) if (exported.stack === name) delete account.exports[exportName];
+    for (const [exportName, exported] of Object.entries(account.exports))
+      if (exported.stack === name) delete account.exports[exportName];
     delete account.stacks[name];
     return;
   }
@@ -128,7 +165,13 @@ export function completeStackOperation(ctx: SimContext, account: AccountState, n
     stack.reason = pending.failReason;
     return;
   }
-  const snapshot = structuredClone({ launchTemplates: account.launchTemplates, asgs: account.asgs, instances: account.instances, exports: account.exports, ipCounters: account.ipCounters });
+  const snapshot = structuredClone({
+    launchTemplates: account.launchTemplates,
+    asgs: account.asgs,
+    instances: account.instances,
+    exports: account.exports,
+    ipCounters: account.ipCounters,
+  });
   const seqBefore = ctx.state.seq;
   try {
     const applied = applyTemplate(ctx, account, stack, pending.template!, pending.tags ?? {});
@@ -161,7 +204,9 @@ export function describeStack(account: AccountState, name: string): StackState |
 
 export function listStacks(account: AccountState, tags: Readonly<Record<string, string>>): StackState[] {
   return Object.values(account.stacks)
-    .filter((stack) => Object.entries(tags).every(([key, value]) => key in stack.tags && (value === '*' || stack.tags[key] === value)))
+    .filter((stack) =>
+      Object.entries(tags).every(([key, value]) => key in stack.tags && (value === '*' || stack.tags[key] === value)),
+    )
     .sort((a, b) => (a.name < b.name ? -1 : 1))
     .map((stack) => describeStack(account, stack.name)!);
 }
@@ -187,9 +232,12 @@ export function planStack(account: AccountState, spec: StackSpec): { exists: boo
     const previous = stack?.resources[id];
     const type = String(definition.Type);
     if (!previous) changes.push({ action: 'Add', logicalId: id, resourceType: type });
-    else if (previous.type !== type) changes.push({ action: 'Modify', logicalId: id, resourceType: type, replacement: 'True' });
-    else if (previous.defHash !== hashValue(definition)) changes.push({ action: 'Modify', logicalId: id, resourceType: type, replacement: 'False' });
+    else if (previous.type !== type)
+      changes.push({ action: 'Modify', logicalId: id, resourceType: type, replacement: 'True' });
+    else if (previous.defHash !== hashValue(definition))
+      changes.push({ action: 'Modify', logicalId: id, resourceType: type, replacement: 'False' });
   }
-  for (const [id, record] of Object.entries(stack?.resources ?? {})) if (!kept.has(id)) changes.push({ action: 'Remove', logicalId: id, resourceType: record.type });
+  for (const [id, record] of Object.entries(stack?.resources ?? {}))
+    if (!kept.has(id)) changes.push({ action: 'Remove', logicalId: id, resourceType: record.type });
   return { exists: stack !== undefined, changes };
 }

@@ -36,13 +36,22 @@ export function parameterValues(template: CfnTemplate): Record<string, unknown> 
 /** Static checks CloudFormation makes before it starts: known references, known conditions, no cycles. */
 export function validateTemplate(template: CfnTemplate): void {
   const resources = section(template, 'Resources');
-  if (Object.keys(resources).length === 0) throw new CfnEvalError('Template format error: At least one Resources member must be defined.');
+  if (Object.keys(resources).length === 0)
+    throw new CfnEvalError('Template format error: At least one Resources member must be defined.');
   const known = new Set([...Object.keys(resources), ...Object.keys(section(template, 'Parameters'))]);
   for (const [id, resource] of Object.entries(resources)) {
-    if (typeof resource.Type !== 'string') throw new CfnEvalError(`Template format error: [/Resources/${id}] Every Resources object must contain a Type member.`);
+    if (typeof resource.Type !== 'string')
+      throw new CfnEvalError(
+        `Template format error: [/Resources/${id}] Every Resources object must contain a Type member.`,
+      );
   }
-  const unresolved = [...referencedNames([resources, template.Outputs ?? {}])].filter((name) => !known.has(name) && !isPseudoParameter(name));
-  if (unresolved.length > 0) throw new CfnEvalError(`Template format error: Unresolved resource dependencies [${unresolved.join(', ')}] in the Resources block of the template`);
+  const unresolved = [...referencedNames([resources, template.Outputs ?? {}])].filter(
+    (name) => !known.has(name) && !isPseudoParameter(name),
+  );
+  if (unresolved.length > 0)
+    throw new CfnEvalError(
+      `Template format error: Unresolved resource dependencies [${unresolved.join(', ')}] in the Resources block of the template`,
+    );
   resourceOrder(template);
 }
 
@@ -50,24 +59,38 @@ export function validateTemplate(template: CfnTemplate): void {
 export function resourceOrder(template: CfnTemplate): string[] {
   const resources = section(template, 'Resources');
   const ids = Object.keys(resources);
-  const deps = new Map(ids.map((id) => {
-    const dependsOn = resources[id].DependsOn;
-    const explicit = Array.isArray(dependsOn) ? dependsOn.map(String) : typeof dependsOn === 'string' ? [dependsOn] : [];
-    const refs = [...referencedNames(resources[id])].filter((name) => name !== id && name in resources);
-    return [id, new Set([...refs, ...explicit])];
-  }));
+  const deps = new Map(
+    ids.map((id) => {
+      const dependsOn = resources[id].DependsOn;
+      const explicit = Array.isArray(dependsOn)
+        ? dependsOn.map(String)
+        : typeof dependsOn === 'string'
+          ? [dependsOn]
+          : [];
+      const refs = [...referencedNames(resources[id])].filter((name) => name !== id && name in resources);
+      return [id, new Set([...refs, ...explicit])];
+    }),
+  );
   const order: string[] = [];
   const placed = new Set<string>();
   while (order.length < ids.length) {
     const next = ids.find((id) => !placed.has(id) && [...deps.get(id)!].every((dep) => placed.has(dep)));
-    if (!next) throw new CfnEvalError(`Circular dependency between resources: [${ids.filter((id) => !placed.has(id)).join(', ')}]`);
+    if (!next)
+      throw new CfnEvalError(
+        `Circular dependency between resources: [${ids.filter((id) => !placed.has(id)).join(', ')}]`,
+      );
     order.push(next);
     placed.add(next);
   }
   return order;
 }
 
-export function makeScope(account: AccountState, stack: StackRecord, template: CfnTemplate, records: Readonly<Record<string, ResourceRecord>>): EvalScope {
+export function makeScope(
+  account: AccountState,
+  stack: StackRecord,
+  template: CfnTemplate,
+  records: Readonly<Record<string, ResourceRecord>>,
+): EvalScope {
   const conditions = section(template, 'Conditions');
   const cache = new Map<string, boolean>();
   const scope: EvalScope = {
@@ -78,7 +101,8 @@ export function makeScope(account: AccountState, stack: StackRecord, template: C
     parameters: parameterValues(template),
     mappings: section(template, 'Mappings'),
     condition(name) {
-      if (!(name in conditions)) throw new CfnEvalError(`Template format error: Unresolved condition dependency ${name}`);
+      if (!(name in conditions))
+        throw new CfnEvalError(`Template format error: Unresolved condition dependency ${name}`);
       if (!cache.has(name)) {
         cache.set(name, false);
         const value = evaluate(conditions[name], scope);
@@ -107,7 +131,13 @@ function included(scope: EvalScope, definition: Record<string, unknown>): boolea
 }
 
 /** Provision every resource of `template` into `stack`; returns the new resource records and outputs. */
-export function applyTemplate(ctx: SimContext, account: AccountState, stack: StackRecord, template: CfnTemplate, tags: Record<string, string>): { resources: Record<string, ResourceRecord>; outputs: Record<string, string> } {
+export function applyTemplate(
+  ctx: SimContext,
+  account: AccountState,
+  stack: StackRecord,
+  template: CfnTemplate,
+  tags: Record<string, string>,
+): { resources: Record<string, ResourceRecord>; outputs: Record<string, string> } {
   const resources = section(template, 'Resources');
   const records: Record<string, ResourceRecord> = {};
   const scope = makeScope(account, stack, template, records);
@@ -125,30 +155,46 @@ export function applyTemplate(ctx: SimContext, account: AccountState, stack: Sta
       continue;
     }
     try {
-      const provisioned = provisionResource({ ctx, account, stack, stackTags: tags, logicalId: id, previous }, type, props);
+      const provisioned = provisionResource(
+        { ctx, account, stack, stackTags: tags, logicalId: id, previous },
+        type,
+        props,
+      );
       records[id] = { type, ...provisioned, defHash, propsHash };
     } catch (error) {
       if (error instanceof CfnEvalError) throw new CfnEvalError(`Resource ${id} (${type}): ${error.message}`);
       throw error;
     }
   }
-  for (const [id, record] of Object.entries(stack.resources)) if (!(id in records)) deleteResource(ctx, account, record);
+  for (const [id, record] of Object.entries(stack.resources))
+    if (!(id in records)) deleteResource(ctx, account, record);
   return { resources: records, outputs: evaluateOutputs(account, stack, template, scope) };
 }
 
-function evaluateOutputs(account: AccountState, stack: StackRecord, template: CfnTemplate, scope: EvalScope): Record<string, string> {
+function evaluateOutputs(
+  account: AccountState,
+  stack: StackRecord,
+  template: CfnTemplate,
+  scope: EvalScope,
+): Record<string, string> {
   const outputs: Record<string, string> = {};
-  for (const [name, exported] of Object.entries(account.exports)) if (exported.stack === stack.name) delete account.exports[name];
+  for (const [name, exported] of Object.entries(account.exports))
+    if (exported.stack === stack.name) delete account.exports[name];
   for (const [key, definition] of Object.entries(section(template, 'Outputs'))) {
     if (!included(scope, definition)) continue;
     const value = evaluate(definition.Value, scope);
-    const text = Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    const text = Array.isArray(value)
+      ? value.join(',')
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
     outputs[key] = text;
     const exportName = (definition.Export as Record<string, unknown> | undefined)?.Name;
     if (exportName !== undefined) {
       const name = String(evaluate(exportName, scope));
       const owner = account.exports[name];
-      if (owner && owner.stack !== stack.name) throw new CfnEvalError(`Export with name ${name} is already exported by stack ${owner.stack}`);
+      if (owner && owner.stack !== stack.name)
+        throw new CfnEvalError(`Export with name ${name} is already exported by stack ${owner.stack}`);
       account.exports[name] = { value: text, stack: stack.name };
     }
   }

@@ -6,8 +6,19 @@ import type { KindInfo, KubeState } from '../world-state';
  * (`deployments.v1.apps`) and `resource.group`. Built-in kinds come from a table; applied CRDs add theirs.
  */
 
-const k = (kind: string, group: string, versions: string[], namespaced: boolean, plural = `${kind.toLowerCase()}s`): KindInfo => ({
-  kind, plural, singular: kind.toLowerCase(), group, versions, namespaced,
+const k = (
+  kind: string,
+  group: string,
+  versions: string[],
+  namespaced: boolean,
+  plural = `${kind.toLowerCase()}s`,
+): KindInfo => ({
+  kind,
+  plural,
+  singular: kind.toLowerCase(),
+  group,
+  versions,
+  namespaced,
 });
 
 export const BUILTIN_KINDS: readonly KindInfo[] = [
@@ -61,7 +72,9 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
 
 export function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 function allKinds(kube: KubeState): KindInfo[] {
@@ -77,14 +90,19 @@ const matchesName = (info: KindInfo, name: string): boolean => {
 export function resolveKind(kube: KubeState, name: string, apiVersion?: string): KindInfo {
   const kinds = allKinds(kube);
   const wanted = apiVersion ? splitApiVersion(apiVersion) : undefined;
-  const direct = kinds.filter((info) => matchesName(info, name) && (!wanted || (info.group === wanted.group && info.versions.includes(wanted.version))));
+  const direct = kinds.filter(
+    (info) =>
+      matchesName(info, name) && (!wanted || (info.group === wanted.group && info.versions.includes(wanted.version))),
+  );
   if (direct.length > 0) return direct[0];
   const [resource, ...rest] = name.split('.');
   if (rest.length > 0) {
     const versioned = /^v\d+((alpha|beta)\d+)?$/.test(rest[0]);
     const version = versioned ? rest[0] : undefined;
     const group = (versioned ? rest.slice(1) : rest).join('.');
-    const found = kinds.find((info) => matchesName(info, resource) && info.group === group && (!version || info.versions.includes(version)));
+    const found = kinds.find(
+      (info) => matchesName(info, resource) && info.group === group && (!version || info.versions.includes(version)),
+    );
     if (found) return found;
   }
   throw new KubeApiError(`the server doesn't have a resource type "${name}"${apiVersion ? ` in ${apiVersion}` : ''}`);
@@ -93,7 +111,9 @@ export function resolveKind(kube: KubeState, name: string, apiVersion?: string):
 /** The kind of an object being applied, by its apiVersion and kind. */
 export function kindForObject(kube: KubeState, apiVersion: string, kind: string): KindInfo {
   const { group, version } = splitApiVersion(apiVersion);
-  const found = allKinds(kube).find((info) => info.kind === kind && info.group === group && info.versions.includes(version));
+  const found = allKinds(kube).find(
+    (info) => info.kind === kind && info.group === group && info.versions.includes(version),
+  );
   if (!found) throw new KubeApiError(`no matches for kind "${kind}" in version "${apiVersion}"`);
   return found;
 }
@@ -103,7 +123,9 @@ export function registerCrd(kube: KubeState, crd: Record<string, unknown>): void
   const spec = (crd.spec ?? {}) as Record<string, unknown>;
   const names = (spec.names ?? {}) as Record<string, unknown>;
   if (typeof names.kind !== 'string' || typeof spec.group !== 'string') return;
-  const versions = Array.isArray(spec.versions) ? spec.versions.map((v) => String((v as Record<string, unknown>).name)) : [];
+  const versions = Array.isArray(spec.versions)
+    ? spec.versions.map((v) => String((v as Record<string, unknown>).name))
+    : [];
   kube.customKinds[names.kind.toLowerCase()] = {
     kind: names.kind,
     plural: String(names.plural ?? `${names.kind.toLowerCase()}s`).toLowerCase(),
@@ -115,5 +137,5 @@ export function registerCrd(kube: KubeState, crd: Record<string, unknown>): void
 }
 
 export function objectKey(info: KindInfo, namespace: string | undefined, name: string): string {
-  return `${info.group}/${info.kind}/${info.namespaced ? namespace ?? 'default' : ''}/${name}`;
+  return `${info.group}/${info.kind}/${info.namespaced ? (namespace ?? 'default') : ''}/${name}`;
 }

@@ -35,7 +35,15 @@ export function parseSelector(selector: string | undefined): Requirement[] {
   if (!selector) return [];
   return terms(selector).map((term) => {
     let match = /^([^\s!=]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(term);
-    if (match) return { key: match[1], op: match[2] as 'in' | 'notin', values: match[3].split(',').map((v) => v.trim()).filter(Boolean) };
+    if (match)
+      return {
+        key: match[1],
+        op: match[2] as 'in' | 'notin',
+        values: match[3]
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      };
     match = /^([^\s!=]+)\s*(==|=|!=)\s*(\S*)$/.exec(term);
     if (match) return { key: match[1], op: match[2] === '!=' ? 'notin' : 'in', values: [match[3]] };
     match = /^(!?)([^\s!=(),]+)$/.exec(term);
@@ -46,7 +54,11 @@ export function parseSelector(selector: string | undefined): Requirement[] {
 
 export function selectorRequirements(selector: LabelSelector | undefined): Requirement[] {
   if (!selector) return [];
-  const requirements: Requirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({ key, op: 'in', values: [value] }));
+  const requirements: Requirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({
+    key,
+    op: 'in',
+    values: [value],
+  }));
   for (const expression of selector.matchExpressions ?? []) {
     const op = expression.operator;
     requirements.push({
@@ -62,10 +74,14 @@ export function matches(requirements: readonly Requirement[], labels: Labels): b
   return requirements.every((r) => {
     const has = Object.prototype.hasOwnProperty.call(labels, r.key);
     switch (r.op) {
-      case 'in': return has && r.values.includes(labels[r.key]);
-      case 'notin': return !has || !r.values.includes(labels[r.key]);
-      case 'exists': return has;
-      case '!exists': return !has;
+      case 'in':
+        return has && r.values.includes(labels[r.key]);
+      case 'notin':
+        return !has || !r.values.includes(labels[r.key]);
+      case 'exists':
+        return has;
+      case '!exists':
+        return !has;
     }
   });
 }

@@ -91,11 +91,23 @@ export function nodeObject(ctx: SimContext, kube: KubeState, node: SimNode): Kub
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: node.name, uid: `node-${node.instanceId}`, labels: { ...node.labels }, annotations: { ...node.annotations }, creationTimestamp: ctx.iso(node.createdAt) },
-    spec: { providerID: node.providerId, unschedulable: node.unschedulable, taints: node.taints.map((taint) => ({ ...taint })) },
+    metadata: {
+      name: node.name,
+      uid: `node-${node.instanceId}`,
+      labels: { ...node.labels },
+      annotations: { ...node.annotations },
+      creationTimestamp: ctx.iso(node.createdAt),
+    },
+    spec: {
+      providerID: node.providerId,
+      unschedulable: node.unschedulable,
+      taints: node.taints.map((taint) => ({ ...taint })),
+    },
     status: {
       conditions: [{ type: 'Ready', status: node.ready ? 'True' : 'False' }],
-      volumesAttached: volumesAttached(kube, node.name) ? [{ name: 'kubernetes.io/aws-ebs/sim', devicePath: '/dev/xvdba' }] : [],
+      volumesAttached: volumesAttached(kube, node.name)
+        ? [{ name: 'kubernetes.io/aws-ebs/sim', devicePath: '/dev/xvdba' }]
+        : [],
     },
   };
 }

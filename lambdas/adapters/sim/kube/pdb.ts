@@ -17,7 +17,11 @@ export interface PdbStatus extends PdbInfo {
 
 export function pdbObjects(kube: KubeState, namespace?: string): StoredObject[] {
   return Object.entries(kube.objects)
-    .filter(([key]) => key.startsWith('policy/PodDisruptionBudget/') && (!namespace || key.startsWith(`policy/PodDisruptionBudget/${namespace}/`)))
+    .filter(
+      ([key]) =>
+        key.startsWith('policy/PodDisruptionBudget/') &&
+        (!namespace || key.startsWith(`policy/PodDisruptionBudget/${namespace}/`)),
+    )
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([, stored]) => stored);
 }
@@ -49,8 +53,15 @@ function expectedScale(kube: KubeState, pods: readonly SimPod[]): number {
     }
     if (owner.kind === 'ReplicaSet') {
       const rs = kube.objects[`apps/ReplicaSet/${pod.namespace}/${owner.name}`];
-      const deployment = ((rs?.obj.metadata as Record<string, unknown> | undefined)?.ownerReferences as { kind: string; name: string }[] | undefined)?.find((ref) => ref.kind === 'Deployment');
-      if (deployment) seen.set(`Deployment/${deployment.name}`, replicas(kube, 'apps', 'Deployment', pod.namespace, deployment.name) ?? 0);
+      const deployment = (
+        (rs?.obj.metadata as Record<string, unknown> | undefined)?.ownerReferences as
+          { kind: string; name: string }[] | undefined
+      )?.find((ref) => ref.kind === 'Deployment');
+      if (deployment)
+        seen.set(
+          `Deployment/${deployment.name}`,
+          replicas(kube, 'apps', 'Deployment', pod.namespace, deployment.name) ?? 0,
+        );
       else seen.set(`ReplicaSet/${owner.name}`, replicas(kube, 'apps', 'ReplicaSet', pod.namespace, owner.name) ?? 0);
     } else if (owner.kind === 'StatefulSet') {
       seen.set(`StatefulSet/${owner.name}`, replicas(kube, 'apps', 'StatefulSet', pod.namespace, owner.name) ?? 0);
@@ -78,8 +89,14 @@ function blockedUntil(ctx: SimContext, clusterId: string, namespace: string, nam
 export function pdbStatus(ctx: SimContext, kube: KubeState, stored: StoredObject): PdbStatus {
   const namespace = String(meta(stored).namespace ?? 'default');
   const name = String(meta(stored).name);
-  const { selector, minAvailable, maxUnavailable } = spec(stored) as { selector?: LabelSelector; minAvailable?: number | string; maxUnavailable?: number | string };
-  const pods = Object.values(kube.pods).filter((pod) => pod.namespace === namespace && matchesSelector(selector, pod.labels));
+  const { selector, minAvailable, maxUnavailable } = spec(stored) as {
+    selector?: LabelSelector;
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+  };
+  const pods = Object.values(kube.pods).filter(
+    (pod) => pod.namespace === namespace && matchesSelector(selector, pod.labels),
+  );
   const currentHealthy = pods.filter(isHealthy).length;
   let expectedPods = 0;
   let desiredHealthy = 0;
@@ -111,41 +128,62 @@ export function pdbStatus(ctx: SimContext, kube: KubeState, stored: StoredObject
 }
 
 export function pdbsForPod(kube: KubeState, pod: SimPod): StoredObject[] {
-  return pdbObjects(kube, pod.namespace).filter((stored) => matchesSelector((spec(stored).selector as LabelSelector | undefined), pod.labels));
+  return pdbObjects(kube, pod.namespace).filter((stored) =>
+    matchesSelector(spec(stored).selector as LabelSelector | undefined, pod.labels),
+  );
 }
 
 /**
  * Run `mutate` (which disrupts `pods`) and count a violation for each PDB that ends up with fewer healthy
  * pods than it requires because of it. A cluster being decommissioned is torn down on purpose: not counted.
  */
-export function withDisruption(ctx: SimContext, kube: KubeState, pods: readonly SimPod[], cause: string, mutate: () => void): void {
+export function withDisruption(
+  ctx: SimContext,
+  kube: KubeState,
+  pods: readonly SimPod[],
+  cause: string,
+  mutate: () => void,
+): void {
   if (ctx.state.clusters[kube.clusterId]?.decommissioning) {
     mutate();
     return;
   }
   const pdbs = new Map<string, StoredObject>();
-  for (const pod of pods.filter(isHealthy)) for (const stored of pdbsForPod(kube, pod)) pdbs.set(`${String(meta(stored).namespace)}/${String(meta(stored).name)}`, stored);
+  for (const pod of pods.filter(isHealthy))
+    for (const stored of pdbsForPod(kube, pod))
+      pdbs.set(`${String(meta(stored).namespace)}/${String(meta(stored).name)}`, stored);
   const before = new Map([...pdbs].map(([key, stored]) => [key, pdbStatus(ctx, kube, stored)]));
   mutate();
   for (const [key, stored] of pdbs) {
     const was = before.get(key)!;
     const now = pdbStatus(ctx, kube, stored);
     if (now.currentHealthy < was.currentHealthy && now.currentHealthy < was.desiredHealthy) {
-      ctx.pdbViolation(`cluster ${kube.clusterId}: PDB ${key} has ${now.currentHealthy} healthy pods, needs ${was.desiredHealthy}, after ${cause}`);
+      ctx.pdbViolation(
+        `cluster ${kube.clusterId}: PDB ${key} has ${now.currentHealthy} healthy pods, needs ${was.desiredHealthy}, after ${cause}`,
+      );
     }
   }
 }
 
 /** The Eviction API: refused (429) when a PDB covering the pod allows no disruption. */
-export function evictPod(ctx: SimContext, kube: KubeState, pod: SimPod | undefined, graceSeconds?: number): EvictionResult {
+export function evictPod(
+  ctx: SimContext,
+  kube: KubeState,
+  pod: SimPod | undefined,
+  graceSeconds?: number,
+): EvictionResult {
   if (!pod) return 'not-found';
   if (pod.deletingAt !== undefined) return 'evicted';
   for (const stored of pdbsForPod(kube, pod)) {
     const status = pdbStatus(ctx, kube, stored);
     // An unhealthy pod may go while the budget is met (unhealthyPodEvictionPolicy IfHealthyBudget).
-    const allowed = status.blockedUntil === undefined && (isHealthy(pod) ? status.disruptionsAllowed > 0 : status.currentHealthy >= status.desiredHealthy);
+    const allowed =
+      status.blockedUntil === undefined &&
+      (isHealthy(pod) ? status.disruptionsAllowed > 0 : status.currentHealthy >= status.desiredHealthy);
     if (!allowed) return 'blocked-by-pdb';
   }
-  withDisruption(ctx, kube, [pod], `eviction of ${pod.namespace}/${pod.name}`, () => beginPodDeletion(ctx, kube, pod, graceSeconds));
+  withDisruption(ctx, kube, [pod], `eviction of ${pod.namespace}/${pod.name}`, () =>
+    beginPodDeletion(ctx, kube, pod, graceSeconds),
+  );
   return 'evicted';
 }

@@ -26,11 +26,13 @@ export interface PodInit {
 export const podKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
 function neverReady(ctx: SimContext, clusterId: string, init: PodInit): boolean {
-  return ctx.state.scenario.faults.podsNeverReady.some((fault) =>
-    (!fault.cluster || fault.cluster === clusterId) &&
-    (!fault.namespace || fault.namespace === init.namespace) &&
-    (!fault.namePrefix || init.name.startsWith(fault.namePrefix)) &&
-    (!fault.labelSelector || matches(parseSelector(fault.labelSelector), init.labels ?? {})));
+  return ctx.state.scenario.faults.podsNeverReady.some(
+    (fault) =>
+      (!fault.cluster || fault.cluster === clusterId) &&
+      (!fault.namespace || fault.namespace === init.namespace) &&
+      (!fault.namePrefix || init.name.startsWith(fault.namePrefix)) &&
+      (!fault.labelSelector || matches(parseSelector(fault.labelSelector), init.labels ?? {})),
+  );
 }
 
 export function createPod(ctx: SimContext, kube: KubeState, init: PodInit): SimPod {
@@ -62,7 +64,13 @@ export function bindPod(ctx: SimContext, kube: KubeState, pod: SimPod, nodeName:
   pod.nodeName = nodeName;
   const zone = kube.nodes[nodeName]?.zone;
   for (const volume of pod.volumes ?? []) if (zone && !kube.volumes[volume]) kube.volumes[volume] = zone;
-  if (!pod.neverReady) ctx.schedule(ctx.timings.podStartSeconds, { type: 'pod-ready', cluster: kube.clusterId, pod: podKey(pod.namespace, pod.name), uid: pod.uid });
+  if (!pod.neverReady)
+    ctx.schedule(ctx.timings.podStartSeconds, {
+      type: 'pod-ready',
+      cluster: kube.clusterId,
+      pod: podKey(pod.namespace, pod.name),
+      uid: pod.uid,
+    });
 }
 
 /** Delete a pod: unscheduled pods and grace 0 go at once, others stay Terminating for the grace period. */
@@ -76,7 +84,12 @@ export function beginPodDeletion(ctx: SimContext, kube: KubeState, pod: SimPod, 
   }
   pod.deletingAt = ctx.now;
   pod.ready = false;
-  ctx.schedule(grace, { type: 'pod-gone', cluster: kube.clusterId, pod: podKey(pod.namespace, pod.name), uid: pod.uid });
+  ctx.schedule(grace, {
+    type: 'pod-gone',
+    cluster: kube.clusterId,
+    pod: podKey(pod.namespace, pod.name),
+    uid: pod.uid,
+  });
 }
 
 export function removePod(kube: KubeState, pod: SimPod): void {
@@ -129,7 +142,9 @@ export function podInfo(ctx: SimContext, pod: SimPod): PodInfo {
 }
 
 export function podObject(ctx: SimContext, pod: SimPod): KubeObject {
-  const ownerReferences = pod.owner ? [{ apiVersion: 'apps/v1', kind: pod.owner.kind, name: pod.owner.name, uid: pod.owner.uid, controller: true }] : undefined;
+  const ownerReferences = pod.owner
+    ? [{ apiVersion: 'apps/v1', kind: pod.owner.kind, name: pod.owner.name, uid: pod.owner.uid, controller: true }]
+    : undefined;
   return {
     apiVersion: 'v1',
     kind: 'Pod',

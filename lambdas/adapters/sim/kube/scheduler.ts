@@ -39,16 +39,24 @@ function preferAvoid(pod: SimPod, node: SimNode): number {
 
 /** Bind every pending pod that fits somewhere, oldest first. */
 export function schedulePending(ctx: SimContext, kube: KubeState): void {
-  const pending = Object.values(kube.pods).filter((pod) => !pod.nodeName && pod.deletingAt === undefined).sort((a, b) => a.seq - b.seq);
+  const pending = Object.values(kube.pods)
+    .filter((pod) => !pod.nodeName && pod.deletingAt === undefined)
+    .sort((a, b) => a.seq - b.seq);
   if (pending.length === 0) return;
   const nodes = Object.values(kube.nodes).sort((a, b) => (a.name < b.name ? -1 : 1));
   const load = new Map(nodes.map((node) => [node.name, 0]));
-  for (const pod of Object.values(kube.pods)) if (pod.nodeName) load.set(pod.nodeName, (load.get(pod.nodeName) ?? 0) + 1);
+  for (const pod of Object.values(kube.pods))
+    if (pod.nodeName) load.set(pod.nodeName, (load.get(pod.nodeName) ?? 0) + 1);
   for (const pod of pending) {
     let best: SimNode | undefined;
     for (const node of nodes) {
       if ((load.get(node.name) ?? 0) >= MAX_PODS_PER_NODE || !fits(kube, pod, node)) continue;
-      if (!best || preferAvoid(pod, node) < preferAvoid(pod, best) || (preferAvoid(pod, node) === preferAvoid(pod, best) && load.get(node.name)! < load.get(best.name)!)) best = node;
+      if (
+        !best ||
+        preferAvoid(pod, node) < preferAvoid(pod, best) ||
+        (preferAvoid(pod, node) === preferAvoid(pod, best) && load.get(node.name)! < load.get(best.name)!)
+      )
+        best = node;
     }
     if (!best) continue;
     bindPod(ctx, kube, pod, best.name);

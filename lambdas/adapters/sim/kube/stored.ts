@@ -20,12 +20,15 @@ export interface OwnerRef {
   readonly controller?: boolean;
 }
 
-export const ownersOf = (obj: Json): OwnerRef[] => (Array.isArray(metaOf(obj).ownerReferences) ? (metaOf(obj).ownerReferences as OwnerRef[]) : []);
+export const ownersOf = (obj: Json): OwnerRef[] =>
+  Array.isArray(metaOf(obj).ownerReferences) ? (metaOf(obj).ownerReferences as OwnerRef[]) : [];
 
 /** Stored objects of one kind (by key prefix `<group>/<Kind>/`), in key order. */
 export function storedOfKind(kube: KubeState, group: string, kind: string): [string, StoredObject][] {
   const prefix = `${group}/${kind}/`;
-  return Object.entries(kube.objects).filter(([key]) => key.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1));
+  return Object.entries(kube.objects)
+    .filter(([key]) => key.startsWith(prefix))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 /** Server-set metadata for a new object. */

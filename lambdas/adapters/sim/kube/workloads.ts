@@ -4,7 +4,18 @@ import type { KubeState, PodOwner, SimPod, StoredObject, TolerationSpec } from '
 import { POD_NAME_ALPHABET, beginPodDeletion, createPod, podKey } from './pods';
 import type { PodInit } from './pods';
 import { schedulePending, selectorFits, toleratesHard } from './scheduler';
-import { labelsOf, metaOf, nameOf, namespaceOf, ownersOf, replicasOf, serverMetadata, specOf, storedOfKind, uidOf } from './stored';
+import {
+  labelsOf,
+  metaOf,
+  nameOf,
+  namespaceOf,
+  ownersOf,
+  replicasOf,
+  serverMetadata,
+  specOf,
+  storedOfKind,
+  uidOf,
+} from './stored';
 import type { Json } from './stored';
 
 /**
@@ -18,7 +29,13 @@ function owner(kind: string, obj: Json): PodOwner {
   return { kind, name: nameOf(obj), uid: uidOf(obj) };
 }
 
-function podInit(template: Json, namespace: string, name: string, podOwner: PodOwner, extraLabels: Record<string, string> = {}): PodInit {
+function podInit(
+  template: Json,
+  namespace: string,
+  name: string,
+  podOwner: PodOwner,
+  extraLabels: Record<string, string> = {},
+): PodInit {
   const spec = specOf(template);
   return {
     namespace,
@@ -59,7 +76,9 @@ function uniquePodName(ctx: SimContext, kube: KubeState, namespace: string, base
 }
 
 export function templateHash(template: unknown): string {
-  return [...hashOf([JSON.stringify(template ?? {})], 10)].map((digit) => POD_NAME_ALPHABET[parseInt(digit, 16)]).join('');
+  return [...hashOf([JSON.stringify(template ?? {})], 10)]
+    .map((digit) => POD_NAME_ALPHABET[parseInt(digit, 16)])
+    .join('');
 }
 
 function deployments(ctx: SimContext, kube: KubeState): void {
@@ -71,7 +90,10 @@ function deployments(ctx: SimContext, kube: KubeState): void {
     const rsName = `${nameOf(d)}-${hash}`;
     const rsKey = `apps/ReplicaSet/${namespace}/${rsName}`;
     const want = replicasOf(d);
-    const labelled = { ...template, metadata: { ...metaOf(template), labels: { ...labelsOf(template), 'pod-template-hash': hash } } };
+    const labelled = {
+      ...template,
+      metadata: { ...metaOf(template), labels: { ...labelsOf(template), 'pod-template-hash': hash } },
+    };
     const existing = kube.objects[rsKey];
     if (!existing) {
       kube.objects[rsKey] = {
@@ -79,13 +101,22 @@ function deployments(ctx: SimContext, kube: KubeState): void {
         obj: {
           apiVersion: 'apps/v1',
           kind: 'ReplicaSet',
-          metadata: { name: rsName, namespace, labels: labelsOf(labelled), ...serverMetadata(ctx), ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: nameOf(d), uid: uidOf(d), controller: true }] },
+          metadata: {
+            name: rsName,
+            namespace,
+            labels: labelsOf(labelled),
+            ...serverMetadata(ctx),
+            ownerReferences: [
+              { apiVersion: 'apps/v1', kind: 'Deployment', name: nameOf(d), uid: uidOf(d), controller: true },
+            ],
+          },
           spec: { replicas: want, selector: specOf(d).selector ?? {}, template: labelled },
         },
       };
     } else if (replicasOf(existing.obj) !== want) specOf(existing.obj).replicas = want;
     for (const [key, rs] of storedOfKind(kube, 'apps', 'ReplicaSet')) {
-      if (key !== rsKey && ownersOf(rs.obj).some((ref) => ref.uid === uidOf(d)) && replicasOf(rs.obj) !== 0) specOf(rs.obj).replicas = 0;
+      if (key !== rsKey && ownersOf(rs.obj).some((ref) => ref.uid === uidOf(d)) && replicasOf(rs.obj) !== 0)
+        specOf(rs.obj).replicas = 0;
     }
   }
 }
@@ -103,8 +134,15 @@ function replicaSets(ctx: SimContext, kube: KubeState, index: OwnerIndex): void 
     const active = (index.get(uidOf(rs)) ?? []).filter((pod) => pod.deletingAt === undefined);
     const want = replicasOf(rs);
     const template = (specOf(rs).template ?? {}) as Json;
-    for (let i = active.length; i < want; i += 1) create(ctx, kube, index, podInit(template, namespace, uniquePodName(ctx, kube, namespace, nameOf(rs)), owner('ReplicaSet', rs)));
-    for (const pod of active.sort(surplusOrder).slice(0, Math.max(0, active.length - want))) beginPodDeletion(ctx, kube, pod);
+    for (let i = active.length; i < want; i += 1)
+      create(
+        ctx,
+        kube,
+        index,
+        podInit(template, namespace, uniquePodName(ctx, kube, namespace, nameOf(rs)), owner('ReplicaSet', rs)),
+      );
+    for (const pod of active.sort(surplusOrder).slice(0, Math.max(0, active.length - want)))
+      beginPodDeletion(ctx, kube, pod);
   }
 }
 
@@ -123,8 +161,13 @@ function statefulSets(ctx: SimContext, kube: KubeState, index: OwnerIndex): void
     for (let i = 0; i < want; i += 1) {
       const podName = `${name}-${i}`;
       if (kube.pods[podKey(namespace, podName)]) continue;
-      const init = podInit(template, namespace, podName, owner('StatefulSet', sts), { 'statefulset.kubernetes.io/pod-name': podName });
-      create(ctx, kube, index, { ...init, volumes: claimNames(sts).map((claim) => `${namespace}/${claim}-${podName}`) });
+      const init = podInit(template, namespace, podName, owner('StatefulSet', sts), {
+        'statefulset.kubernetes.io/pod-name': podName,
+      });
+      create(ctx, kube, index, {
+        ...init,
+        volumes: claimNames(sts).map((claim) => `${namespace}/${claim}-${podName}`),
+      });
     }
     for (const pod of index.get(uidOf(sts)) ?? []) {
       const ordinal = Number(pod.name.slice(name.length + 1));
@@ -141,8 +184,13 @@ function daemonSets(ctx: SimContext, kube: KubeState, index: OwnerIndex): void {
     const init = podInit(template, namespaceOf(ds), '', owner('DaemonSet', ds));
     const onNode = new Set((index.get(uidOf(ds)) ?? []).map((pod) => pod.nodeName));
     for (const node of nodes) {
-      if (onNode.has(node.name) || !toleratesHard(init.tolerations, node) || !selectorFits(init.nodeSelector, node)) continue;
-      create(ctx, kube, index, { ...init, name: uniquePodName(ctx, kube, init.namespace, nameOf(ds)), nodeName: node.name });
+      if (onNode.has(node.name) || !toleratesHard(init.tolerations, node) || !selectorFits(init.nodeSelector, node))
+        continue;
+      create(ctx, kube, index, {
+        ...init,
+        name: uniquePodName(ctx, kube, init.namespace, nameOf(ds)),
+        nodeName: node.name,
+      });
     }
   }
 }
@@ -162,10 +210,16 @@ export function workloadStatus(kube: KubeState, kind: string, stored: StoredObje
   const obj = stored.obj;
   const index = ownerIndex(kube);
   const pods = (uid: string): SimPod[] => (index.get(uid) ?? []).filter((pod) => pod.deletingAt === undefined);
-  const summary = (list: SimPod[]): Json => ({ replicas: list.length, readyReplicas: list.filter((p) => p.ready).length, availableReplicas: list.filter((p) => p.ready).length });
+  const summary = (list: SimPod[]): Json => ({
+    replicas: list.length,
+    readyReplicas: list.filter((p) => p.ready).length,
+    availableReplicas: list.filter((p) => p.ready).length,
+  });
   if (kind === 'ReplicaSet' || kind === 'StatefulSet') return summary(pods(uidOf(obj)));
   if (kind === 'Deployment') {
-    const sets = storedOfKind(kube, 'apps', 'ReplicaSet').filter(([, rs]) => ownersOf(rs.obj).some((ref) => ref.uid === uidOf(obj)));
+    const sets = storedOfKind(kube, 'apps', 'ReplicaSet').filter(([, rs]) =>
+      ownersOf(rs.obj).some((ref) => ref.uid === uidOf(obj)),
+    );
     const current = `${nameOf(obj)}-${templateHash(specOf(obj).template ?? {})}`;
     const all = sets.flatMap(([, rs]) => pods(uidOf(rs.obj)));
     const updated = sets.filter(([, rs]) => nameOf(rs.obj) === current).flatMap(([, rs]) => pods(uidOf(rs.obj)));
@@ -173,7 +227,11 @@ export function workloadStatus(kube: KubeState, kind: string, stored: StoredObje
   }
   if (kind === 'DaemonSet') {
     const list = pods(uidOf(obj));
-    return { currentNumberScheduled: list.filter((p) => p.nodeName).length, desiredNumberScheduled: list.length, numberReady: list.filter((p) => p.ready).length };
+    return {
+      currentNumberScheduled: list.filter((p) => p.nodeName).length,
+      desiredNumberScheduled: list.length,
+      numberReady: list.filter((p) => p.ready).length,
+    };
   }
   return undefined;
 }

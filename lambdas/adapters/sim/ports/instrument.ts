@@ -8,7 +8,9 @@ import type { SimContext } from '../sim-context';
  */
 
 /** The port with synchronous methods: the simulator's implementations compute their answer at once. */
-export type SyncPort<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : T[K] };
+export type SyncPort<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : T[K];
+};
 
 function faultError(name: string, kind: 'throttle' | 'transient' | 'fatal'): Error {
   const message = `simulated ${kind} error on ${name}`;
@@ -33,7 +35,12 @@ export function checkFaults(ctx: SimContext, name: string, clusterId: string | u
   }
 }
 
-export function instrument<T extends object>(ctx: SimContext, port: string, clusterId: string | undefined, impl: SyncPort<T>): T {
+export function instrument<T extends object>(
+  ctx: SimContext,
+  port: string,
+  clusterId: string | undefined,
+  impl: SyncPort<T>,
+): T {
   const wrapped: Record<string, unknown> = {};
   for (const [method, fn] of Object.entries(impl as Record<string, unknown>)) {
     if (typeof fn !== 'function') {

@@ -12,7 +12,8 @@ import { instrument } from './instrument';
 /** KubeCluster over one simulated cluster. Until its API server is up every call but `ready` fails as a refused connection would. */
 export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster {
   const kube = () => {
-    if (!apiReady(ctx, clusterId)) throw new TransientApiError(`cluster ${clusterId}: API server is not reachable yet (connection refused)`);
+    if (!apiReady(ctx, clusterId))
+      throw new TransientApiError(`cluster ${clusterId}: API server is not reachable yet (connection refused)`);
     return kubeFor(ctx, clusterId);
   };
   return instrument<KubeCluster>(ctx, 'kube', clusterId, {
@@ -23,13 +24,20 @@ export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster 
     annotate: (ref, annotations) => annotateObject(ctx, kube(), ref, annotations),
     listNodes() {
       const state = kube();
-      return Object.values(state.nodes).sort((a, b) => (a.name < b.name ? -1 : 1)).map((node) => nodeInfo(ctx, state, node));
+      return Object.values(state.nodes)
+        .sort((a, b) => (a.name < b.name ? -1 : 1))
+        .map((node) => nodeInfo(ctx, state, node));
     },
     patchNode: (name, patch) => patchNode(ctx, kube(), name, patch),
     listPods(options = {}) {
       const requirements = parseSelector(options.labelSelector);
       return Object.values(kube().pods)
-        .filter((pod) => (!options.nodeName || pod.nodeName === options.nodeName) && (!options.namespace || pod.namespace === options.namespace) && matches(requirements, pod.labels))
+        .filter(
+          (pod) =>
+            (!options.nodeName || pod.nodeName === options.nodeName) &&
+            (!options.namespace || pod.namespace === options.namespace) &&
+            matches(requirements, pod.labels),
+        )
         .sort((a, b) => (podKey(a.namespace, a.name) < podKey(b.namespace, b.name) ? -1 : 1))
         .map((pod) => podInfo(ctx, pod));
     },
@@ -41,7 +49,9 @@ export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster 
       const state = kube();
       const pod = state.pods[podKey(namespace, name)];
       if (!pod) return 'not-found';
-      withDisruption(ctx, state, [pod], `forced delete of pod ${namespace}/${name}`, () => beginPodDeletion(ctx, state, pod, gracePeriodSeconds));
+      withDisruption(ctx, state, [pod], `forced delete of pod ${namespace}/${name}`, () =>
+        beginPodDeletion(ctx, state, pod, gracePeriodSeconds),
+      );
       return 'deleted';
     },
     listPdbs(namespace) {

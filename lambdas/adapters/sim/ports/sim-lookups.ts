@@ -38,7 +38,10 @@ export function simLookups(ctx: SimContext, clusterId?: string): CloudLookups {
     },
     instanceType(type) {
       const info = INSTANCE_TYPES[type];
-      if (!info) throw new NotFoundError(`instance type ${type} is not offered (the simulated account knows ${Object.keys(INSTANCE_TYPES).join(', ')})`);
+      if (!info)
+        throw new NotFoundError(
+          `instance type ${type} is not offered (the simulated account knows ${Object.keys(INSTANCE_TYPES).join(', ')})`,
+        );
       return { instanceType: type, ...info };
     },
   });

@@ -10,23 +10,27 @@ const AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';
 
 /** NodePoolBackend over the simulated Auto Scaling groups; pools are found by tags as CLM does. */
 export function simNodePoolBackend(ctx: SimContext, clusterId?: string): NodePoolBackend {
-  const accountOf = (cluster: ClusterRef) => ensureAccount(ctx, awsAccountId(cluster.infrastructureAccount), cluster.region);
+  const accountOf = (cluster: ClusterRef) =>
+    ensureAccount(ctx, awsAccountId(cluster.infrastructureAccount), cluster.region);
   return instrument<NodePoolBackend>(ctx, 'pools', clusterId, {
     getPool(cluster, poolName) {
       const account = accountOf(cluster);
       const asgs = poolAsgs(account, cluster.name, poolName);
       if (asgs.length === 0) return undefined;
-      const instances: PoolInstance[] = asgs.flatMap((asg) => asgInstances(account, asg.name).map((instance) => ({
-        instanceId: instance.id,
-        availabilityZone: instance.az,
-        lifecycleState: instance.state,
-        healthy: instance.state !== 'Terminating',
-        outdated: isOutdated(account, asg, instance),
-        ...(instance.launchTemplateVersion ? { launchTemplateVersion: instance.launchTemplateVersion } : {}),
-        instanceType: instance.instanceType,
-        asgName: asg.name,
-      })));
-      const sum = (pick: (asg: (typeof asgs)[number]) => number): number => asgs.reduce((total, asg) => total + pick(asg), 0);
+      const instances: PoolInstance[] = asgs.flatMap((asg) =>
+        asgInstances(account, asg.name).map((instance) => ({
+          instanceId: instance.id,
+          availabilityZone: instance.az,
+          lifecycleState: instance.state,
+          healthy: instance.state !== 'Terminating',
+          outdated: isOutdated(account, asg, instance),
+          ...(instance.launchTemplateVersion ? { launchTemplateVersion: instance.launchTemplateVersion } : {}),
+          instanceType: instance.instanceType,
+          asgName: asg.name,
+        })),
+      );
+      const sum = (pick: (asg: (typeof asgs)[number]) => number): number =>
+        asgs.reduce((total, asg) => total + pick(asg), 0);
       return {
         poolName,
         desired: sum((asg) => asg.desired),
@@ -39,13 +43,19 @@ export function simNodePoolBackend(ctx: SimContext, clusterId?: string): NodePoo
     scale(cluster, poolName, desired) {
       const account = accountOf(cluster);
       const asgs = poolAsgs(account, cluster.name, poolName);
-      if (asgs.length === 0) throw new NotFoundError(`node pool ${poolName} has no Auto Scaling group`, { location: { clusterId: cluster.id } });
+      if (asgs.length === 0)
+        throw new NotFoundError(`node pool ${poolName} has no Auto Scaling group`, {
+          location: { clusterId: cluster.id },
+        });
       scalePool(ctx, account, asgs, desired);
     },
     terminate(cluster, instanceId, decrementDesired) {
       const account = accountOf(cluster);
       const instance = account.instances[instanceId];
-      if (!instance) throw new NotFoundError(`instance ${instanceId} does not exist in ${account.key}`, { location: { clusterId: cluster.id } });
+      if (!instance)
+        throw new NotFoundError(`instance ${instanceId} does not exist in ${account.key}`, {
+          location: { clusterId: cluster.id },
+        });
       terminateInstance(ctx, account, instance, decrementDesired);
     },
     markForDecommission(cluster, poolName) {

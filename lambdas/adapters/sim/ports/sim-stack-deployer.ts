@@ -1,5 +1,12 @@
 import type { StackDeployer } from '../../../ports/stack-deployer';
-import { deleteStack, deployStack, describeStack, listStacks, planStack, setTerminationProtection } from '../aws/cloudformation';
+import {
+  deleteStack,
+  deployStack,
+  describeStack,
+  listStacks,
+  planStack,
+  setTerminationProtection,
+} from '../aws/cloudformation';
 import type { SimContext } from '../sim-context';
 import type { AccountState } from '../world-state';
 import { instrument } from './instrument';

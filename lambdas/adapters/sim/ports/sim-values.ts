@@ -20,29 +20,44 @@ export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
       const account = ensureAccount(ctx, awsAccountId(cluster.infrastructureAccount), cluster.region);
       const location = { clusterId: cluster.id };
       const items = cluster.configItems;
-      if (items.vpc_id && items.vpc_id !== account.vpc.id) throw new ConfigError(`VPC ${items.vpc_id} not found (the simulated account has ${account.vpc.id})`, { location: { ...location, field: 'config_items.vpc_id' } });
+      if (items.vpc_id && items.vpc_id !== account.vpc.id)
+        throw new ConfigError(`VPC ${items.vpc_id} not found (the simulated account has ${account.vpc.id})`, {
+          location: { ...location, field: 'config_items.vpc_id' },
+        });
       let subnets: readonly SubnetState[] = account.subnets;
       if (items.subnets) {
-        const wanted = items.subnets.split(',').map((s) => s.trim()).filter(Boolean);
+        const wanted = items.subnets
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const missing = wanted.filter((id) => !subnets.some((s) => s.id === id));
-        if (missing.length > 0) throw new ConfigError(`subnets not found in ${account.vpc.id}: ${missing.join(', ')}`, { location: { ...location, field: 'config_items.subnets' } });
+        if (missing.length > 0)
+          throw new ConfigError(`subnets not found in ${account.vpc.id}: ${missing.join(', ')}`, {
+            location: { ...location, field: 'config_items.subnets' },
+          });
         subnets = subnets.filter((s) => wanted.includes(s.id));
       }
       const zones = items.availability_zones ? items.availability_zones.split(',').map((z) => z.trim()) : undefined;
       const byRole = (role: SubnetRole): Record<string, string> => {
-        const chosen = subnets.filter((s) => s.role === role && (!zones || zones.includes(s.az))).sort((a, b) => (a.az < b.az ? -1 : 1));
+        const chosen = subnets
+          .filter((s) => s.role === role && (!zones || zones.includes(s.az)))
+          .sort((a, b) => (a.az < b.az ? -1 : 1));
         const map: Record<string, string> = Object.fromEntries(chosen.map((s) => [s.az, s.id]));
         return chosen.length > 0 ? { ...map, '*': chosen.map((s) => s.id).join(',') } : {};
       };
       const nodeSubnets = byRole('node');
-      const host = new URL(cluster.apiServerUrl.includes('://') ? cluster.apiServerUrl : `https://${cluster.apiServerUrl}`).hostname;
+      const host = new URL(
+        cluster.apiServerUrl.includes('://') ? cluster.apiServerUrl : `https://${cluster.apiServerUrl}`,
+      ).hostname;
       const h = hashOf([account.key, host], 32);
       return {
         vpc_id: account.vpc.id,
         vpc_ipv4_cidr: account.vpc.cidr,
         vpc_ipv6_cidrs: '',
         subnets: nodeSubnets,
-        availability_zones: Object.keys(nodeSubnets).filter((key) => key !== '*').sort(),
+        availability_zones: Object.keys(nodeSubnets)
+          .filter((key) => key !== '*')
+          .sort(),
         subnet_ipv6_cidrs: '',
         lb_subnets: byRole('elb'),
         internal_node_subnets: byRole('internal-node'),

@@ -17,7 +17,7 @@ import { runClusterUpdate } from '../lambdas/adapters/local-executor/local-execu
 import { configSourcesFromFlags } from '../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../lambdas/adapters/registry/create-registry';
 import { createSimulatedSetup } from '../lambdas/adapters/wiring/simulated-ports';
-import type { ScenarioInput } from '../lambdas/adapters/sim';
+import type { ScenarioInput } from '../lambdas/sim';
 import type { PoolProgress } from '../lambdas/core/model/run';
 import type { BenchResult } from './bench-result';
 import { withBudget } from './bench-result';

@@ -1,7 +1,7 @@
 /**
  * Side-effect module: installs `Promise.withResolvers` (ES2024) when the runtime lacks it. Node 20 does;
  * aws-local-stepfunctions 3.0.0 calls it in every Task state (toolchain-notes.md §2). Import it once, before
- * running a state machine locally: `import '../shared/promise-with-resolvers';`. Idempotent; a no-op on Node 22+.
+ * running a state machine locally: `import './promise-with-resolvers';`. Idempotent; a no-op on Node 22+.
  */
 
 interface Resolvers<T> {

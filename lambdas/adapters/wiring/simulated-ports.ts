@@ -6,7 +6,7 @@ import type { Ports } from '../../ports/ports';
 import type { Registry } from '../../ports/registry';
 import type { MemoryProgressStore } from '../progress/memory-progress-store';
 import { openFileProgressStore } from '../progress/file-progress-store';
-import { SimulatedWorld } from '../sim';
+import { SimulatedWorld } from '../../sim';
 import { HandlebarsTemplateEngine } from '../templating/handlebars-template-engine';
 
 /** The simulated world and the progress kept with it under `--state DIR`. */

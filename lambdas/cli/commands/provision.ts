@@ -11,7 +11,7 @@ import { selectClusters } from '../../core/selection/select-clusters';
 import { withStoredStatus } from '../../core/workflow/cluster-status';
 import type { Cluster } from '../../core/model/cluster';
 import type { Ports } from '../../ports/ports';
-import type { Invariants } from '../../adapters/sim';
+import type { Invariants } from '../../sim';
 import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { usage, usageAsync } from '../usage';
 

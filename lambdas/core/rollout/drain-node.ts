@@ -1,6 +1,6 @@
 import type { NodeProgress } from '../model/run';
 import type { KubeCluster, PdbInfo, PodInfo } from '../../ports/kube-cluster';
-import { matchesSelector } from './label-selector';
+import { matchesSelector } from '../kube/label-selector';
 import { LAST_FORCED_ANNOTATION } from './pool-snapshot';
 import type { DrainSettings } from './roll-policy';
 

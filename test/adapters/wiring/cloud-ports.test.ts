@@ -4,7 +4,7 @@ import { cloudFactories } from '../../../lambdas/adapters/wiring/cloud-ports';
 import { lambdaEnvironment } from '../../../lambdas/adapters/wiring/lambda-environment';
 import type { Cluster } from '../../../lambdas/core/model/cluster';
 import { ConfigError } from '../../../lambdas/shared/errors';
-import { testCluster } from '../sim/fixtures';
+import { testCluster } from '../../sim/fixtures';
 import { sdkError } from '../aws/sdk-errors';
 
 const cfn = mockClient(CloudFormationClient);

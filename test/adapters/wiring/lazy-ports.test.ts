@@ -3,7 +3,7 @@ import type { TaskPortFactories } from '../../../lambdas/adapters/wiring/lazy-po
 import type { Cluster } from '../../../lambdas/core/model/cluster';
 import type { KubeCluster } from '../../../lambdas/ports/kube-cluster';
 import type { NodePoolBackend } from '../../../lambdas/ports/node-pool-backend';
-import { testCluster } from '../sim/fixtures';
+import { testCluster } from '../../sim/fixtures';
 
 /** RollNodePool's factories, each counting its builds. */
 function counted() {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../../lambdas/cli/main';
 import type { CliIo } from '../../../lambdas/cli/io';
-import { SimulatedWorld } from '../../../lambdas/adapters/sim';
+import { SimulatedWorld } from '../../../lambdas/sim';
 import type { ProgressData } from '../../../lambdas/adapters/progress/memory-progress-store';
 import type { RunRecord } from '../../../lambdas/core/model/run';
 

@@ -12,7 +12,7 @@ import type {
   PodInfo,
   Taint,
 } from '../../../lambdas/ports/kube-cluster';
-import { matchesSelector } from '../../../lambdas/core/rollout/label-selector';
+import { matchesSelector } from '../../../lambdas/core/kube/label-selector';
 import type { FakeClock } from './fake-clock';
 
 export interface FakeNode {

@@ -1,0 +1,145 @@
+import { TAG_MAIN_STACK, TAG_NODE_POOL_PROFILE, clusterTagKey } from '../core/cloudformation/stack-names';
+import { accountKey, privateDnsName } from './aws/account';
+import { instanceBooted, instanceGone, poolOfAsg } from './aws/autoscaling';
+import { completeStackOperation } from './aws/cloudformation';
+import { joinNode, nodeForInstance, removeNode } from './kube/nodes';
+import { newKubeState } from './kube/objects';
+import { podStarted, podTerminated } from './kube/pods';
+import { reconcileWorkloads } from './kube/workloads';
+import type { SimContext } from './sim-context';
+import type { AccountState, InstanceRecord, KubeState, SimEvent } from './world-state';
+
+/**
+ * Glue between the AWS and Kubernetes halves: events in time order, nodes joining when instances come up
+ * and leaving when they are gone, controllers settling after every change, and API-server readiness.
+ */
+
+const CLUSTER_TAG_PREFIX = 'kubernetes.io/cluster/';
+
+export function kubeFor(ctx: SimContext, clusterId: string): KubeState {
+  const existing = ctx.state.kube[clusterId];
+  if (existing) return existing;
+  const kube = newKubeState(ctx, clusterId);
+  ctx.state.kube[clusterId] = kube;
+  return kube;
+}
+
+/** The cluster id behind a `kubernetes.io/cluster/<name>` tag (the name is the alias for EKS clusters). */
+function clusterIdForName(ctx: SimContext, account: AccountState, name: string): string {
+  const info = Object.values(ctx.state.clusters).find(
+    (c) => c.name === name && accountKey(c.accountId, c.region) === account.key,
+  );
+  return info?.id ?? name;
+}
+
+function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
+  const asg = account.asgs[instance.asg];
+  const tag =
+    asg && Object.keys(asg.tags).find((key) => key.startsWith(CLUSTER_TAG_PREFIX) && asg.tags[key].value === 'owned');
+  if (!asg || !tag) return;
+  const clusterId = clusterIdForName(ctx, account, tag.slice(CLUSTER_TAG_PREFIX.length));
+  const pool = poolOfAsg(asg) ?? asg.name;
+  const master =
+    (asg.tags[TAG_NODE_POOL_PROFILE]?.value ?? '').includes('master') ||
+    (ctx.state.clusters[clusterId]?.masterPools ?? []).includes(pool);
+  joinNode(ctx, kubeFor(ctx, clusterId), {
+    name: privateDnsName(instance.privateIp, account.region),
+    instanceId: instance.id,
+    zone: instance.az,
+    region: account.region,
+    pool,
+    role: master ? 'master' : 'worker',
+    instanceType: instance.instanceType,
+  });
+}
+
+function nodeLeaves(ctx: SimContext, instance: InstanceRecord): void {
+  for (const kube of Object.values(ctx.state.kube)) {
+    const node = nodeForInstance(kube, instance.id);
+    if (node) removeNode(ctx, kube, node.name, `termination of instance ${instance.id} (node ${node.name})`);
+  }
+}
+
+export function handleEvent(ctx: SimContext, event: SimEvent): void {
+  switch (event.type) {
+    case 'stack-done': {
+      const account = ctx.state.accounts[event.account];
+      if (account) completeStackOperation(ctx, account, event.stack, event.token);
+      return;
+    }
+    case 'instance-boot': {
+      const account = ctx.state.accounts[event.account];
+      const instance = account && instanceBooted(account, event.instanceId);
+      if (instance) nodeJoins(ctx, account, instance);
+      return;
+    }
+    case 'instance-gone': {
+      const account = ctx.state.accounts[event.account];
+      const instance = account && instanceGone(account, event.instanceId);
+      if (instance) nodeLeaves(ctx, instance);
+      return;
+    }
+    case 'pod-ready': {
+      const kube = ctx.state.kube[event.cluster];
+      if (kube) podStarted(ctx, kube, event.pod, event.uid);
+      return;
+    }
+    case 'pod-gone': {
+      const kube = ctx.state.kube[event.cluster];
+      if (kube) podTerminated(ctx, kube, event.pod, event.uid);
+      return;
+    }
+  }
+}
+
+/** Run the controllers of every cluster that changed until nothing more changes. */
+export function settle(ctx: SimContext): void {
+  for (let round = 0; ctx.dirty.size > 0 && round < 20; round += 1) {
+    const ids = [...ctx.dirty].sort();
+    ctx.dirty.clear();
+    for (const id of ids) {
+      const kube = ctx.state.kube[id];
+      if (kube) reconcileWorkloads(ctx, kube);
+    }
+  }
+  ctx.dirty.clear();
+}
+
+/** Process every event due up to `time`, in (time, sequence) order, then set the clock to `time`. */
+export function advanceTo(ctx: SimContext, time: number): void {
+  settle(ctx);
+  for (let event = ctx.popDue(time); event; event = ctx.popDue(time)) {
+    ctx.state.now = Math.max(ctx.state.now, event.at);
+    handleEvent(ctx, event);
+    settle(ctx);
+  }
+  ctx.state.now = Math.max(ctx.state.now, time);
+}
+
+const SERVING = new Set([
+  'CREATE_COMPLETE',
+  'UPDATE_IN_PROGRESS',
+  'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS',
+  'UPDATE_COMPLETE',
+  'UPDATE_ROLLBACK_IN_PROGRESS',
+  'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS',
+  'UPDATE_ROLLBACK_COMPLETE',
+]);
+
+/**
+ * GET /readyz: a Ready master node exists; for a cluster without master pools (EKS) the main stack
+ * (tagged as such for this cluster) has been created.
+ */
+export function apiReady(ctx: SimContext, clusterId: string): boolean {
+  const info = ctx.state.clusters[clusterId];
+  if (info && info.masterPools.length === 0) {
+    const account = ctx.state.accounts[accountKey(info.accountId, info.region)];
+    return Object.values(account?.stacks ?? {}).some(
+      (stack) =>
+        stack.tags[TAG_MAIN_STACK] === 'true' &&
+        stack.tags[clusterTagKey(clusterId)] === 'owned' &&
+        SERVING.has(stack.status),
+    );
+  }
+  return Object.values(ctx.state.kube[clusterId]?.nodes ?? {}).some((node) => node.role === 'master' && node.ready);
+}

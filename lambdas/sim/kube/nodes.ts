@@ -1,0 +1,130 @@
+import type { KubeObject, NodeInfo, NodePatch } from '../../ports/kube-cluster';
+import { NotFoundError } from '../../shared/errors';
+import type { SimContext } from '../sim-context';
+import type { KubeState, SimNode } from '../world-state';
+import { withDisruption } from './pdb';
+import { removePod } from './pods';
+
+/**
+ * Nodes join when their instance is InService and leave when it is Terminated; everything on a node that
+ * leaves is lost at once (the controllers recreate what they own).
+ */
+
+export const MASTER_TAINT = { key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' } as const;
+
+export interface NodeJoin {
+  readonly name: string;
+  readonly instanceId: string;
+  readonly zone: string;
+  readonly region: string;
+  readonly pool: string;
+  readonly role: 'master' | 'worker';
+  readonly instanceType: string;
+}
+
+export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimNode {
+  const node: SimNode = {
+    name: join.name,
+    instanceId: join.instanceId,
+    providerId: `aws:///${join.zone}/${join.instanceId}`,
+    zone: join.zone,
+    pool: join.pool,
+    role: join.role,
+    labels: {
+      'kubernetes.io/hostname': join.name,
+      'kubernetes.io/os': 'linux',
+      'node.kubernetes.io/instance-type': join.instanceType,
+      'node.kubernetes.io/node-pool': join.pool,
+      'node.kubernetes.io/role': join.role,
+      'lifecycle-status': 'ready',
+      'topology.kubernetes.io/region': join.region,
+      'topology.kubernetes.io/zone': join.zone,
+    },
+    annotations: {},
+    taints: join.role === 'master' ? [{ ...MASTER_TAINT }] : [],
+    unschedulable: false,
+    ready: true,
+    createdAt: ctx.now,
+    seq: ctx.nextSeq(),
+  };
+  kube.nodes[node.name] = node;
+  ctx.dirty.add(kube.clusterId);
+  return node;
+}
+
+/** The node's instance is gone: the node and all its pods disappear (counted against PDBs). */
+export function removeNode(ctx: SimContext, kube: KubeState, name: string, cause: string): void {
+  const node = kube.nodes[name];
+  if (!node) return;
+  const pods = Object.values(kube.pods).filter((pod) => pod.nodeName === name);
+  withDisruption(ctx, kube, pods, cause, () => {
+    for (const pod of pods) removePod(kube, pod);
+    delete kube.nodes[name];
+  });
+  ctx.dirty.add(kube.clusterId);
+}
+
+export function nodeForInstance(kube: KubeState, instanceId: string): SimNode | undefined {
+  return Object.values(kube.nodes).find((node) => node.instanceId === instanceId);
+}
+
+function volumesAttached(kube: KubeState, name: string): boolean {
+  return Object.values(kube.pods).some((pod) => pod.nodeName === name && (pod.volumes?.length ?? 0) > 0);
+}
+
+export function nodeInfo(ctx: SimContext, kube: KubeState, node: SimNode): NodeInfo {
+  return {
+    name: node.name,
+    providerId: node.providerId,
+    labels: { ...node.labels },
+    annotations: { ...node.annotations },
+    taints: node.taints.map((taint) => ({ ...taint })),
+    unschedulable: node.unschedulable,
+    ready: node.ready,
+    volumesAttached: volumesAttached(kube, node.name),
+    zone: node.zone,
+    createdAt: ctx.iso(node.createdAt),
+  };
+}
+
+export function nodeObject(ctx: SimContext, kube: KubeState, node: SimNode): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: node.name,
+      uid: `node-${node.instanceId}`,
+      labels: { ...node.labels },
+      annotations: { ...node.annotations },
+      creationTimestamp: ctx.iso(node.createdAt),
+    },
+    spec: {
+      providerID: node.providerId,
+      unschedulable: node.unschedulable,
+      taints: node.taints.map((taint) => ({ ...taint })),
+    },
+    status: {
+      conditions: [{ type: 'Ready', status: node.ready ? 'True' : 'False' }],
+      volumesAttached: volumesAttached(kube, node.name)
+        ? [{ name: 'kubernetes.io/aws-ebs/sim', devicePath: '/dev/xvdba' }]
+        : [],
+    },
+  };
+}
+
+function applyMap(target: Record<string, string>, changes: Readonly<Record<string, string | null>> | undefined): void {
+  for (const [key, value] of Object.entries(changes ?? {})) {
+    if (value === null) delete target[key];
+    else target[key] = value;
+  }
+}
+
+export function patchNode(ctx: SimContext, kube: KubeState, name: string, patch: NodePatch): void {
+  const node = kube.nodes[name];
+  if (!node) throw new NotFoundError(`nodes "${name}" not found`, { location: { clusterId: kube.clusterId } });
+  if (patch.unschedulable !== undefined) node.unschedulable = patch.unschedulable;
+  applyMap(node.labels, patch.labels);
+  applyMap(node.annotations, patch.annotations);
+  if (patch.taints) node.taints = patch.taints.map((taint) => ({ ...taint }));
+  ctx.dirty.add(kube.clusterId);
+}

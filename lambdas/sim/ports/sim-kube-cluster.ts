@@ -1,0 +1,66 @@
+import type { KubeCluster, PdbInfo } from '../../ports/kube-cluster';
+import { TransientApiError } from '../../shared/errors';
+import { apiReady, kubeFor } from '../engine';
+import { matches, parseSelector } from '../../core/kube/label-selector';
+import { nodeInfo, patchNode } from '../kube/nodes';
+import { annotateObject, applyObjects, deleteObject, listObjects, scaleDeployment } from '../kube/objects';
+import { evictPod, pdbObjects, pdbStatus, withDisruption } from '../kube/pdb';
+import { beginPodDeletion, podInfo, podKey } from '../kube/pods';
+import type { SimContext } from '../sim-context';
+import { instrument } from './instrument';
+
+/** KubeCluster over one simulated cluster. Until its API server is up every call but `ready` fails as a refused connection would. */
+export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster {
+  const kube = () => {
+    if (!apiReady(ctx, clusterId))
+      throw new TransientApiError(`cluster ${clusterId}: API server is not reachable yet (connection refused)`);
+    return kubeFor(ctx, clusterId);
+  };
+  return instrument<KubeCluster>(ctx, 'kube', clusterId, {
+    ready: () => apiReady(ctx, clusterId),
+    apply: (objects, options) => applyObjects(ctx, kube(), objects, options.dryRun ?? false),
+    delete: (ref, options) => deleteObject(ctx, kube(), ref, options),
+    list: (kind, options) => listObjects(ctx, kube(), kind, options),
+    annotate: (ref, annotations) => annotateObject(ctx, kube(), ref, annotations),
+    listNodes() {
+      const state = kube();
+      return Object.values(state.nodes)
+        .sort((a, b) => (a.name < b.name ? -1 : 1))
+        .map((node) => nodeInfo(ctx, state, node));
+    },
+    patchNode: (name, patch) => patchNode(ctx, kube(), name, patch),
+    listPods(options = {}) {
+      const requirements = parseSelector(options.labelSelector);
+      return Object.values(kube().pods)
+        .filter(
+          (pod) =>
+            (!options.nodeName || pod.nodeName === options.nodeName) &&
+            (!options.namespace || pod.namespace === options.namespace) &&
+            matches(requirements, pod.labels),
+        )
+        .sort((a, b) => (podKey(a.namespace, a.name) < podKey(b.namespace, b.name) ? -1 : 1))
+        .map((pod) => podInfo(ctx, pod));
+    },
+    evictPod(namespace, name, gracePeriodSeconds) {
+      const state = kube();
+      return evictPod(ctx, state, state.pods[podKey(namespace, name)], gracePeriodSeconds);
+    },
+    deletePod(namespace, name, gracePeriodSeconds) {
+      const state = kube();
+      const pod = state.pods[podKey(namespace, name)];
+      if (!pod) return 'not-found';
+      withDisruption(ctx, state, [pod], `forced delete of pod ${namespace}/${name}`, () =>
+        beginPodDeletion(ctx, state, pod, gracePeriodSeconds),
+      );
+      return 'deleted';
+    },
+    listPdbs(namespace) {
+      const state = kube();
+      return pdbObjects(state, namespace).map((stored): PdbInfo => {
+        const { blockedUntil: _blocked, ...info } = pdbStatus(ctx, state, stored);
+        return info;
+      });
+    },
+    scaleDeployment: (namespace, name, replicas) => scaleDeployment(ctx, kube(), namespace, name, replicas),
+  });
+}

@@ -1,0 +1,27 @@
+import type { StackDeployer } from '../../ports/stack-deployer';
+import {
+  deleteStack,
+  deployStack,
+  describeStack,
+  listStacks,
+  planStack,
+  setTerminationProtection,
+} from '../aws/cloudformation';
+import type { SimContext } from '../sim-context';
+import type { AccountState } from '../world-state';
+import { instrument } from './instrument';
+
+/** StackDeployer over the simulated CloudFormation of one account and region. */
+export function simStackDeployer(ctx: SimContext, account: AccountState, clusterId?: string): StackDeployer {
+  return instrument<StackDeployer>(ctx, 'stacks', clusterId, {
+    deploy: (spec) => ({ result: deployStack(ctx, account, spec) }),
+    describe: (name) => describeStack(account, name),
+    delete: (name) => {
+      // Like the real adapter: termination protection off first, then DeleteStack.
+      setTerminationProtection(account, name, false);
+      return { result: deleteStack(ctx, account, name) };
+    },
+    list: (tags) => listStacks(account, tags),
+    plan: (spec) => planStack(account, spec),
+  });
+}

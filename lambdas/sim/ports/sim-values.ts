@@ -1,0 +1,70 @@
+import { awsAccountId } from '../../core/model/cluster';
+import type { Cluster } from '../../core/model/cluster';
+import type { ValuesProvider } from '../../ports/values-provider';
+import { ConfigError } from '../../shared/errors';
+import { ensureAccount } from '../aws/account';
+import { hashOf } from '../hash';
+import type { SimContext } from '../sim-context';
+import type { SubnetRole, SubnetState } from '../world-state';
+import { instrument } from './instrument';
+import { hostedZone } from '../../core/values/hosted-zone';
+
+/**
+ * The deploy-time values of the simulated account (CLM §4.3, §6.2 steps 4–7): the VPC, per-role subnets
+ * by AZ (with `*` listing them all), AZs, the hosted zone and an ACM certificate ARN. Honours the cluster
+ * config items `vpc_id`, `subnets` and `availability_zones` like CLM does.
+ */
+export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
+  return instrument<ValuesProvider>(ctx, 'values', clusterId, {
+    clusterValues(cluster: Cluster) {
+      const account = ensureAccount(ctx, awsAccountId(cluster.infrastructureAccount), cluster.region);
+      const location = { clusterId: cluster.id };
+      const items = cluster.configItems;
+      if (items.vpc_id && items.vpc_id !== account.vpc.id)
+        throw new ConfigError(`VPC ${items.vpc_id} not found (the simulated account has ${account.vpc.id})`, {
+          location: { ...location, field: 'config_items.vpc_id' },
+        });
+      let subnets: readonly SubnetState[] = account.subnets;
+      if (items.subnets) {
+        const wanted = items.subnets
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const missing = wanted.filter((id) => !subnets.some((s) => s.id === id));
+        if (missing.length > 0)
+          throw new ConfigError(`subnets not found in ${account.vpc.id}: ${missing.join(', ')}`, {
+            location: { ...location, field: 'config_items.subnets' },
+          });
+        subnets = subnets.filter((s) => wanted.includes(s.id));
+      }
+      const zones = items.availability_zones ? items.availability_zones.split(',').map((z) => z.trim()) : undefined;
+      const byRole = (role: SubnetRole): Record<string, string> => {
+        const chosen = subnets
+          .filter((s) => s.role === role && (!zones || zones.includes(s.az)))
+          .sort((a, b) => (a.az < b.az ? -1 : 1));
+        const map: Record<string, string> = Object.fromEntries(chosen.map((s) => [s.az, s.id]));
+        return chosen.length > 0 ? { ...map, '*': chosen.map((s) => s.id).join(',') } : {};
+      };
+      const nodeSubnets = byRole('node');
+      const host = new URL(
+        cluster.apiServerUrl.includes('://') ? cluster.apiServerUrl : `https://${cluster.apiServerUrl}`,
+      ).hostname;
+      const h = hashOf([account.key, host], 32);
+      return {
+        vpc_id: account.vpc.id,
+        vpc_ipv4_cidr: account.vpc.cidr,
+        vpc_ipv6_cidrs: '',
+        subnets: nodeSubnets,
+        availability_zones: Object.keys(nodeSubnets)
+          .filter((key) => key !== '*')
+          .sort(),
+        subnet_ipv6_cidrs: '',
+        lb_subnets: byRole('elb'),
+        internal_node_subnets: byRole('internal-node'),
+        pod_subnets: {},
+        hosted_zone: hostedZone(cluster.apiServerUrl),
+        load_balancer_certificate: `arn:aws:acm:${account.region}:${account.accountId}:certificate/${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`,
+      };
+    },
+  });
+}

@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { loadYamlWithPositions } from '../core/model/yaml-positions';
+import { ValidationError } from '../shared/errors';
+
+/**
+ * A simulation scenario (`examples/scenarios/*.yaml`): the seed, virtual timings, workloads that run in
+ * each cluster from the start, and faults to inject. Every field has a default, so `{}` is a valid scenario.
+ */
+
+const seconds = z.number().nonnegative();
+const intOrPercent = z.union([
+  z.number().int().nonnegative(),
+  z.string().regex(/^\d+%$/, 'expected an integer or a percentage like "50%"'),
+]);
+const stringMap = z.record(z.string(), z.string());
+
+export const Timings = z
+  .object({
+    stackCreateSeconds: seconds.default(60),
+    stackUpdateSeconds: seconds.default(45),
+    stackDeleteSeconds: seconds.default(30),
+    /** Pending → InService (the node joins Ready at the same moment). */
+    instanceBootSeconds: seconds.default(90),
+    /** Terminating → Terminated (the node and its pods disappear then). */
+    instanceTerminateSeconds: seconds.default(30),
+    /** Scheduled → Ready. */
+    podStartSeconds: seconds.default(10),
+    /** terminationGracePeriodSeconds of pods that do not set one. */
+    podTerminationSeconds: seconds.default(30),
+  })
+  .strict();
+export type Timings = z.infer<typeof Timings>;
+
+export const Toleration = z
+  .object({
+    key: z.string().optional(),
+    operator: z.enum(['Exists', 'Equal']).optional(),
+    value: z.string().optional(),
+    effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(),
+  })
+  .strict();
+
+/** A compact workload; `labels` default to `{ app: <name> }`. */
+export const Workload = z
+  .object({
+    kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet', 'Pod']),
+    name: z.string().min(1),
+    namespace: z.string().min(1).default('default'),
+    replicas: z.number().int().nonnegative().default(1),
+    labels: stringMap.optional(),
+    nodeSelector: stringMap.optional(),
+    tolerations: z.array(Toleration).optional(),
+    /** StatefulSet volumeClaimTemplates names: each pod's volume binds to the zone it first runs in. */
+    volumeClaims: z.array(z.string().min(1)).optional(),
+    terminationGracePeriodSeconds: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+export type Workload = z.infer<typeof Workload>;
+
+export const PdbSpec = z
+  .object({
+    name: z.string().min(1),
+    namespace: z.string().min(1).default('default'),
+    /** matchLabels */
+    selector: stringMap,
+    minAvailable: intOrPercent.optional(),
+    maxUnavailable: intOrPercent.optional(),
+    /** Refuse every eviction this PDB covers until this many virtual seconds after the world started. */
+    blockEvictionsUntilSeconds: seconds.optional(),
+  })
+  .strict();
+export type PdbSpec = z.infer<typeof PdbSpec>;
+
+export const ClusterScenario = z
+  .object({
+    workloads: z.array(Workload).default([]),
+    pdbs: z.array(PdbSpec).default([]),
+    /** Raw Kubernetes objects applied at start, as if by `kubectl apply`. */
+    manifests: z.array(z.record(z.string(), z.unknown())).default([]),
+  })
+  .strict();
+
+export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts)\.[a-zA-Z]+$/;
+
+export const ApiFault = z
+  .object({
+    /** `<port>.<method>`, e.g. `kube.evictPod`, `stacks.deploy`, `pools.terminate`. */
+    on: z.string().regex(PORT_METHOD, 'expected <port>.<method>, e.g. kube.evictPod'),
+    /** throttle → ThrottledError, transient → TransientApiError, fatal → KubeApiError (kube) or ClmError. */
+    error: z.enum(['throttle', 'transient', 'fatal']),
+    times: z.number().int().positive().default(1),
+    /** Let this many matching calls succeed first. */
+    after: z.number().int().nonnegative().default(0),
+    /** Only calls for this cluster id (default: any). */
+    cluster: z.string().optional(),
+  })
+  .strict();
+export type ApiFault = z.infer<typeof ApiFault>;
+
+export const PodNeverReady = z
+  .object({
+    cluster: z.string().optional(),
+    namespace: z.string().optional(),
+    labelSelector: z.string().optional(),
+    namePrefix: z.string().optional(),
+  })
+  .strict();
+export type PodNeverReady = z.infer<typeof PodNeverReady>;
+
+export const StackFailure = z
+  .object({
+    stack: z.string().min(1),
+    operation: z.enum(['create', 'update']).default('update'),
+    reason: z.string().default('Resource handler returned message: "Simulated failure"'),
+    times: z.number().int().positive().default(1),
+  })
+  .strict();
+export type StackFailure = z.infer<typeof StackFailure>;
+
+export const BlockedEviction = z
+  .object({
+    cluster: z.string().optional(),
+    namespace: z.string().min(1).default('default'),
+    pdb: z.string().min(1),
+    untilSeconds: seconds,
+  })
+  .strict();
+export type BlockedEviction = z.infer<typeof BlockedEviction>;
+
+export const Faults = z
+  .object({
+    apiErrors: z.array(ApiFault).default([]),
+    podsNeverReady: z.array(PodNeverReady).default([]),
+    stackFailures: z.array(StackFailure).default([]),
+    blockedEvictions: z.array(BlockedEviction).default([]),
+  })
+  .strict();
+export type Faults = z.infer<typeof Faults>;
+
+export const ImageSpec = z
+  .object({ name: z.string().min(1), owner: z.string().min(1), id: z.string().regex(/^ami-[0-9a-f]+$/) })
+  .strict();
+
+export const Scenario = z
+  .object({
+    seed: z.union([z.number().int(), z.string()]).default(1),
+    /** Virtual time zero. */
+    startTime: z.iso.datetime().default('2026-01-01T00:00:00.000Z'),
+    timings: Timings.prefault({}),
+    /** AMIs `amiID name owner` finds; other names get a stable id derived from name and owner. */
+    images: z.array(ImageSpec).default([]),
+    clusters: z.record(z.string(), ClusterScenario).default({}),
+    faults: Faults.prefault({}),
+  })
+  .strict();
+export type Scenario = z.infer<typeof Scenario>;
+export type ScenarioInput = z.input<typeof Scenario>;
+
+/** Validate a scenario object; `file` names the source in errors. */
+export function parseScenario(
+  input: unknown,
+  file = 'scenario',
+  lineOf?: (path: readonly (string | number)[]) => number | undefined,
+): Scenario {
+  const result = Scenario.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+    const line = lineOf?.(path);
+    const field = path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+      .join('')
+      .replace(/^\./, '');
+    return `${file}${line ? `:${line}` : ''}: ${field || '(top level)'}: ${issue.message}`;
+  });
+  throw new ValidationError(`${file}: invalid simulation scenario`, { issues });
+}
+
+/** Parse scenario YAML text; errors name the file, line and field. */
+export function parseScenarioYaml(text: string, file: string): Scenario {
+  const doc = loadYamlWithPositions(text, file);
+  return parseScenario(doc.value, file, (path) => doc.lineOf(path));
+}
+
+export function loadScenarioFile(path: string): Scenario {
+  return parseScenarioYaml(readFileSync(path, 'utf8'), path);
+}

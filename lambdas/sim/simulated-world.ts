@@ -1,0 +1,230 @@
+import type { z } from 'zod';
+import { clusterName } from '../core/cloudformation/stack-names';
+import { awsAccountId, isMasterPool } from '../core/model/cluster';
+import type { Cluster } from '../core/model/cluster';
+import type { ArtifactStore } from '../ports/artifact-store';
+import type { Clock } from '../ports/clock';
+import type { ClusterPorts } from '../ports/ports';
+import { ensureAccount } from './aws/account';
+import { describeCluster } from './describe';
+import type { ClusterSnapshot } from './describe';
+import { advanceTo, kubeFor, settle } from './engine';
+import { applyObjects } from './kube/objects';
+import { loadWorld, saveWorld, worldExists } from './persistence';
+import { simArtifactStore } from './ports/sim-artifact-store';
+import type { ArtifactData } from './ports/sim-artifact-store';
+import { simKubeCluster } from './ports/sim-kube-cluster';
+import { simLookups } from './ports/sim-lookups';
+import { simNodePoolBackend } from './ports/sim-node-pool-backend';
+import { simStackDeployer } from './ports/sim-stack-deployer';
+import { simValues } from './ports/sim-values';
+import { seedState } from './prng';
+import { Faults, loadScenarioFile, parseScenario } from './scenario';
+import type { Scenario, ScenarioInput } from './scenario';
+import { namespaceObject, pdbObject, workloadObjects } from './scenario-workloads';
+import { SimContext } from './sim-context';
+import type { WorldState } from './world-state';
+
+export interface Invariants {
+  /** Times a disruption left a PDB with fewer healthy pods than it requires. */
+  readonly pdbViolations: number;
+  /** Terminate calls on instances already terminating or terminated. */
+  readonly nodesTerminatedTwice: number;
+  readonly details: readonly string[];
+}
+
+/**
+ * A simulated AWS account (CloudFormation, Auto Scaling, EC2) and Kubernetes clusters on a virtual clock,
+ * behind the same ports as the real adapters. Deterministic for a given scenario and sequence of calls;
+ * nothing happens between calls except through `advance`/`advanceTo`, which process scheduled events
+ * (stack progress, instance boot and shutdown, pod start and termination) in time order.
+ *
+ * @example
+ * const world = SimulatedWorld.create({ seed: 7 });
+ * const ports = world.forCluster(cluster);
+ * await ports.stacks.deploy({ name: cluster.localId, templateBody, tags: {} });
+ * world.advance(60_000);
+ * await ports.stacks.describe(cluster.localId); // CREATE_COMPLETE
+ */
+export class SimulatedWorld {
+  readonly clock: Clock;
+  /** The simulated S3 bucket for rendered configs. */
+  readonly artifacts: ArtifactStore;
+  private readonly ctx: SimContext;
+
+  private constructor(
+    state: WorldState,
+    private readonly artifactData: ArtifactData,
+    private savedDir?: string,
+  ) {
+    this.ctx = new SimContext(state);
+    this.clock = { now: () => this.ctx.state.now };
+    this.artifacts = simArtifactStore(this.ctx, artifactData);
+  }
+
+  /** A new world; `scenario` is validated (errors name `file` and the field). */
+  static create(scenario: ScenarioInput | Scenario = {}, file = 'scenario'): SimulatedWorld {
+    const parsed = parseScenario(scenario, file);
+    const startTime = Date.parse(parsed.startTime);
+    const state: WorldState = {
+      format: 1,
+      now: startTime,
+      startTime,
+      rng: seedState(parsed.seed),
+      seq: 0,
+      scenario: parsed,
+      events: [],
+      clusters: {},
+      accounts: {},
+      kube: {},
+      apiCalls: {},
+      faultUses: { apiErrors: [], stackFailures: [] },
+      invariants: { pdbViolations: 0, nodesTerminatedTwice: 0, details: [] },
+    };
+    const world = new SimulatedWorld(state, { objects: new Map(), dirty: new Set() });
+    world.startWorkloads();
+    return world;
+  }
+
+  static fromScenarioFile(path: string): SimulatedWorld {
+    return SimulatedWorld.create(loadScenarioFile(path), path);
+  }
+
+  /** A world saved with `save(dir)`. */
+  static load(dir: string): SimulatedWorld {
+    const { state, artifacts } = loadWorld(dir);
+    return new SimulatedWorld(state, artifacts, dir);
+  }
+
+  /** `load(dir)` when the directory holds a world, else a new one from `scenario`. */
+  static loadOrCreate(dir: string, scenario: ScenarioInput | Scenario = {}, file?: string): SimulatedWorld {
+    return worldExists(dir) ? SimulatedWorld.load(dir) : SimulatedWorld.create(scenario, file);
+  }
+
+  /** Persist atomically (temp file + rename); cheap enough to call after every task. */
+  save(dir: string): void {
+    saveWorld(dir, this.ctx.state, this.artifactData, this.savedDir !== dir);
+    this.savedDir = dir;
+  }
+
+  get now(): number {
+    return this.ctx.state.now;
+  }
+
+  get scenario(): Scenario {
+    return this.ctx.state.scenario;
+  }
+
+  /** Let `ms` of virtual time pass. */
+  advance(ms: number): void {
+    advanceTo(this.ctx, this.ctx.state.now + ms);
+  }
+
+  /** Let virtual time pass until `time` (ms since the epoch); the past is ignored. */
+  advanceTo(time: number): void {
+    advanceTo(this.ctx, time);
+  }
+
+  /** When the next scheduled event happens, if any. */
+  nextEventAt(): number | undefined {
+    return this.ctx.state.events[0]?.at;
+  }
+
+  /** Advance until nothing is scheduled (or `limitMs` has passed); returns the virtual ms that passed. */
+  runUntilIdle(limitMs = 24 * 3600 * 1000): number {
+    const start = this.now;
+    for (let next = this.nextEventAt(); next !== undefined && next - start <= limitMs; next = this.nextEventAt())
+      this.advanceTo(next);
+    return this.now - start;
+  }
+
+  /** The ports acting on this cluster's account, region and API server. Registers the cluster with the world. */
+  forCluster(cluster: Cluster): ClusterPorts {
+    const accountId = awsAccountId(cluster.infrastructureAccount);
+    this.ctx.state.clusters[cluster.id] = {
+      id: cluster.id,
+      name: clusterName(cluster),
+      accountId,
+      region: cluster.region,
+      localId: cluster.localId,
+      apiServerUrl: cluster.apiServerUrl,
+      masterPools:
+        cluster.provider === 'zalando-eks' ? [] : cluster.nodePools.filter(isMasterPool).map((pool) => pool.name),
+      ...(cluster.lifecycleStatus === 'decommission-requested' || cluster.lifecycleStatus === 'decommissioned'
+        ? { decommissioning: true }
+        : {}),
+    };
+    const account = ensureAccount(this.ctx, accountId, cluster.region);
+    return {
+      stacks: simStackDeployer(this.ctx, account, cluster.id),
+      pools: simNodePoolBackend(this.ctx, cluster.id),
+      kube: simKubeCluster(this.ctx, cluster.id),
+      lookups: simLookups(this.ctx, cluster.id),
+      values: simValues(this.ctx, cluster.id),
+    };
+  }
+
+  /**
+   * The cluster is being torn down on purpose (`clm decommission`): pods it loses from now on do not count
+   * as PDB violations. Also set when `forCluster` gets a cluster whose lifecycle is decommission-requested.
+   */
+  markDecommissioning(clusterId: string): void {
+    const info = this.ctx.state.clusters[clusterId];
+    if (info) this.ctx.state.clusters[clusterId] = { ...info, decommissioning: true };
+  }
+
+  /** Add faults while the world runs (same shape as the scenario's `faults`). */
+  addFaults(faults: z.input<typeof Faults>): void {
+    const parsed = Faults.parse(faults);
+    const current = this.ctx.state.scenario.faults;
+    current.apiErrors.push(...parsed.apiErrors);
+    current.podsNeverReady.push(...parsed.podsNeverReady);
+    current.stackFailures.push(...parsed.stackFailures);
+    current.blockedEvictions.push(...parsed.blockedEvictions);
+  }
+
+  invariants(): Invariants {
+    const { pdbViolations, nodesTerminatedTwice, details } = this.ctx.state.invariants;
+    return { pdbViolations, nodesTerminatedTwice, details: [...details] };
+  }
+
+  /** Calls per port method (`kube.evictPod`, `stacks.deploy`, ...) since the world was created or last reset. */
+  apiCalls(): Record<string, number> {
+    return { ...this.ctx.state.apiCalls };
+  }
+
+  resetApiCalls(): void {
+    this.ctx.state.apiCalls = {};
+  }
+
+  describe(clusterId: string): ClusterSnapshot {
+    return describeCluster(this.ctx, clusterId);
+  }
+
+  /** A deep copy of the whole state (what `save` writes). */
+  snapshot(): WorldState {
+    return structuredClone(this.ctx.state);
+  }
+
+  private startWorkloads(): void {
+    for (const [clusterId, spec] of Object.entries(this.ctx.state.scenario.clusters)) {
+      const kube = kubeFor(this.ctx, clusterId);
+      const objects = [
+        ...(spec.manifests as never[]),
+        ...spec.workloads.map(workloadObjects),
+        ...spec.pdbs.map(pdbObject),
+      ];
+      const namespaces = [
+        ...new Set(
+          objects
+            .map((o) => (o as { metadata?: { namespace?: string } }).metadata?.namespace)
+            .filter((n): n is string => !!n),
+        ),
+      ]
+        .filter((name) => !kube.objects[`/Namespace//${name}`])
+        .map(namespaceObject);
+      applyObjects(this.ctx, kube, [...namespaces, ...objects], false);
+    }
+    settle(this.ctx);
+  }
+}

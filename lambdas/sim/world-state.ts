@@ -1,0 +1,252 @@
+import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
+import type { Taint } from '../ports/kube-cluster';
+import type { Scenario } from './scenario';
+
+/**
+ * Everything the simulated world knows, as plain JSON: `save()` writes it as is and `load()` reads it back,
+ * so a reloaded world continues exactly where it stopped. Times are virtual milliseconds since the epoch.
+ */
+export interface WorldState {
+  readonly format: 1;
+  now: number;
+  readonly startTime: number;
+  /** PRNG state (see prng.ts). */
+  rng: number;
+  /** Tie-breaker for events scheduled at the same time, and creation order of objects. */
+  seq: number;
+  readonly scenario: Scenario;
+  /** Pending events, sorted by (at, seq). */
+  events: SimEvent[];
+  /** Clusters seen through `forCluster`, by id. */
+  clusters: Record<string, ClusterInfo>;
+  /** `<account id>/<region>` → the simulated account. */
+  accounts: Record<string, AccountState>;
+  /** Cluster id → its Kubernetes API. */
+  kube: Record<string, KubeState>;
+  apiCalls: Record<string, number>;
+  /** Remaining counts of the scenario's faults, by index. */
+  faultUses: { apiErrors: FaultUse[]; stackFailures: number[] };
+  invariants: { pdbViolations: number; nodesTerminatedTwice: number; details: string[] };
+}
+
+export interface FaultUse {
+  seen: number;
+  thrown: number;
+}
+
+export type SimEvent =
+  | { type: 'stack-done'; at: number; seq: number; account: string; stack: string; token: number }
+  | { type: 'instance-boot'; at: number; seq: number; account: string; instanceId: string }
+  | { type: 'instance-gone'; at: number; seq: number; account: string; instanceId: string }
+  | { type: 'pod-ready'; at: number; seq: number; cluster: string; pod: string; uid: string }
+  | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string };
+
+export type SimEventInput = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at' | 'seq'> : never) : never;
+
+export interface ClusterInfo {
+  readonly id: string;
+  /** CLM `Name()`: the id, or the alias for zalando-eks; used in the `kubernetes.io/cluster/<name>` tag. */
+  readonly name: string;
+  readonly accountId: string;
+  readonly region: string;
+  readonly localId: string;
+  readonly apiServerUrl: string;
+  /** Master pool names; none (EKS) means the API is ready once the main stack exists. */
+  readonly masterPools: readonly string[];
+  /** Lifecycle decommission-requested/decommissioned: tearing down loses pods on purpose, PDBs are not counted. */
+  readonly decommissioning?: boolean;
+}
+
+// ---------------------------------------------------------------- AWS
+
+export interface AccountState {
+  readonly key: string;
+  readonly accountId: string;
+  readonly region: string;
+  readonly vpc: { readonly id: string; readonly cidr: string };
+  readonly subnets: readonly SubnetState[];
+  stacks: Record<string, StackRecord>;
+  launchTemplates: Record<string, LaunchTemplateRecord>;
+  asgs: Record<string, AsgRecord>;
+  instances: Record<string, InstanceRecord>;
+  exports: Record<string, { value: string; stack: string }>;
+  /** Private IPs handed out per AZ index. */
+  ipCounters: number[];
+}
+
+export type SubnetRole = 'node' | 'elb' | 'internal-node';
+
+export interface SubnetState {
+  readonly id: string;
+  readonly az: string;
+  readonly role: SubnetRole;
+  readonly cidr: string;
+}
+
+export interface ResourceRecord {
+  readonly type: string;
+  readonly physicalId: string;
+  readonly attributes: Record<string, string | number>;
+  /** Hash of the raw template definition, for plan (Modify when it differs). */
+  readonly defHash: string;
+  /** Hash of the evaluated properties, to know whether an update changes anything. */
+  readonly propsHash: string;
+}
+
+export interface StackRecord {
+  readonly name: string;
+  readonly stackId: string;
+  status: string;
+  reason?: string;
+  tags: Record<string, string>;
+  terminationProtection: boolean;
+  /** Hash of the template body + tags CloudFormation last accepted (for NO_CHANGES). */
+  templateHash: string;
+  resources: Record<string, ResourceRecord>;
+  outputs: Record<string, string>;
+  lastUpdatedTime: number;
+  /** Bumped on each operation; a stack-done event carries it so stale events are ignored. */
+  token: number;
+  /** The operation in progress. */
+  pending?: PendingOperation;
+}
+
+export interface PendingOperation {
+  readonly operation: 'create' | 'update' | 'delete';
+  readonly template?: CfnTemplate;
+  readonly templateHash?: string;
+  readonly tags?: Record<string, string>;
+  /** Set when a scenario fault makes this operation fail. */
+  readonly failReason?: string;
+}
+
+export interface LaunchTemplateVersion {
+  readonly number: number;
+  readonly dataHash: string;
+  readonly instanceType?: string;
+  readonly spot: boolean;
+}
+
+export interface LaunchTemplateRecord {
+  readonly id: string;
+  readonly name: string;
+  versions: LaunchTemplateVersion[];
+  defaultVersion: number;
+}
+
+export interface AsgRecord {
+  readonly name: string;
+  readonly stack: string;
+  min: number;
+  max: number;
+  desired: number;
+  launchTemplate?: { id: string; version: string };
+  /** MixedInstancesPolicy: allowed instance types and the on-demand percentage above base. */
+  mixed?: { instanceTypes: string[]; onDemandPercentage: number };
+  azs: string[];
+  tags: Record<string, { value: string; propagate: boolean }>;
+  readonly createdAt: number;
+}
+
+export type InstanceLifecycle = 'Pending' | 'InService' | 'Terminating' | 'Terminated';
+
+export interface InstanceRecord {
+  readonly id: string;
+  readonly asg: string;
+  readonly az: string;
+  state: InstanceLifecycle;
+  readonly launchTemplateId?: string;
+  readonly launchTemplateVersion?: string;
+  readonly instanceType: string;
+  readonly spot: boolean;
+  readonly privateIp: string;
+  readonly launchedAt: number;
+  readonly seq: number;
+  readonly tags: Record<string, string>;
+}
+
+// ---------------------------------------------------------------- Kubernetes
+
+export interface KubeState {
+  readonly clusterId: string;
+  /** Stored objects by `objectKey()` (everything but pods and nodes). */
+  objects: Record<string, StoredObject>;
+  /** By `<namespace>/<name>`. */
+  pods: Record<string, SimPod>;
+  /** By node name. */
+  nodes: Record<string, SimNode>;
+  /** Kinds added by CRDs, by lower-case kind. */
+  customKinds: Record<string, KindInfo>;
+  /** PVC `<namespace>/<claim>-<pod>` → the zone its volume lives in. */
+  volumes: Record<string, string>;
+}
+
+export interface KindInfo {
+  readonly kind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly group: string;
+  readonly versions: readonly string[];
+  readonly namespaced: boolean;
+}
+
+export interface StoredObject {
+  /** The live object: what was applied plus server-set metadata (uid, creationTimestamp, generation). */
+  obj: Record<string, unknown>;
+  /** The last object a field manager applied, to tell `configured` from `unchanged`. */
+  applied?: Record<string, unknown>;
+  readonly seq: number;
+}
+
+export interface PodOwner {
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+}
+
+export interface SimPod {
+  readonly uid: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+  owner?: PodOwner;
+  nodeName?: string;
+  phase: 'Pending' | 'Running';
+  ready: boolean;
+  readonly createdAt: number;
+  /** Deletion timestamp: the pod is Terminating. */
+  deletingAt?: number;
+  readonly grace: number;
+  readonly nodeSelector?: Record<string, string>;
+  readonly tolerations?: readonly TolerationSpec[];
+  /** PVC keys (`<namespace>/<claim>-<pod>`) whose zone pins this pod. */
+  readonly volumes?: readonly string[];
+  readonly neverReady?: boolean;
+  /** Hash of the manifest a field manager applied (pods created by `apply`). */
+  appliedHash?: string;
+  readonly seq: number;
+}
+
+export interface TolerationSpec {
+  readonly key?: string;
+  readonly operator?: string;
+  readonly value?: string;
+  readonly effect?: string;
+}
+
+export interface SimNode {
+  readonly name: string;
+  readonly instanceId: string;
+  readonly providerId: string;
+  readonly zone: string;
+  readonly pool: string;
+  readonly role: 'master' | 'worker';
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  taints: Taint[];
+  unschedulable: boolean;
+  ready: boolean;
+  readonly createdAt: number;
+  readonly seq: number;
+}

@@ -1,0 +1,214 @@
+import { SimulatedWorld } from '../../lambdas/sim';
+import { StackBusyError, StackFailedError, ValidationError } from '../../lambdas/shared/errors';
+import { MAIN_TEMPLATE, poolTemplate, subnetsOf, testCluster } from './fixtures';
+
+const cluster = testCluster();
+const spec = { name: 'kube-1', templateBody: MAIN_TEMPLATE, tags: { owner: 'team' } };
+
+function world(scenario = {}) {
+  const w = SimulatedWorld.create({
+    timings: { stackCreateSeconds: 60, stackUpdateSeconds: 40, stackDeleteSeconds: 30 },
+    ...scenario,
+  });
+  return { w, stacks: w.forCluster(cluster).stacks };
+}
+
+describe('simulated CloudFormation', () => {
+  it('creates a stack in stackCreateSeconds of virtual time', async () => {
+    const { w, stacks } = world();
+
+    expect(await stacks.deploy(spec)).toEqual({ result: 'STARTED' });
+    const creating = await stacks.describe('kube-1');
+    w.advance(59_999);
+    const almost = await stacks.describe('kube-1');
+    w.advance(1);
+    const done = await stacks.describe('kube-1');
+
+    expect(creating?.status).toBe('CREATE_IN_PROGRESS');
+    expect(creating?.outputs).toEqual({});
+    expect(almost?.status).toBe('CREATE_IN_PROGRESS');
+    expect(done?.status).toBe('CREATE_COMPLETE');
+    expect(done?.tags).toEqual({ owner: 'team' });
+    expect(done?.lastUpdatedTime).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('answers NO_CHANGES for the same template and tags, and updates when tags change', async () => {
+    const { w, stacks } = world();
+    await stacks.deploy(spec);
+    w.advance(60_000);
+
+    const same = await stacks.deploy(spec);
+    const retagged = await stacks.deploy({ ...spec, tags: { owner: 'other' } });
+    const updating = await stacks.describe('kube-1');
+    w.advance(40_000);
+
+    expect(same.result).toBe('NO_CHANGES');
+    expect(retagged.result).toBe('STARTED');
+    expect(updating?.status).toBe('UPDATE_IN_PROGRESS');
+    expect((await stacks.describe('kube-1'))?.status).toBe('UPDATE_COMPLETE');
+    expect((await stacks.describe('kube-1'))?.tags).toEqual({ owner: 'other' });
+  });
+
+  it('refuses to deploy or delete a stack that is in progress', async () => {
+    const { stacks } = world();
+    await stacks.deploy(spec);
+
+    await expect(stacks.deploy({ ...spec, tags: {} })).rejects.toBeInstanceOf(StackBusyError);
+    await expect(stacks.delete('kube-1')).rejects.toBeInstanceOf(StackBusyError);
+  });
+
+  it('rolls back the next update of a named stack when a scenario fault says so, and succeeds on the retry', async () => {
+    const { w, stacks } = world({
+      faults: { stackFailures: [{ stack: 'kube-1', operation: 'update', reason: 'Simulated: role quota exceeded' }] },
+    });
+    await stacks.deploy(spec);
+    w.advance(60_000);
+    const outputsBefore = (await stacks.describe('kube-1'))!.outputs;
+
+    await stacks.deploy({ ...spec, tags: { owner: 'x' } });
+    w.advance(40_000);
+    const failed = await stacks.describe('kube-1');
+    await stacks.deploy({ ...spec, tags: { owner: 'x' } });
+    w.advance(40_000);
+
+    expect(failed).toMatchObject({
+      status: 'UPDATE_ROLLBACK_COMPLETE',
+      reason: 'Simulated: role quota exceeded',
+      tags: { owner: 'team' },
+    });
+    expect(failed?.outputs).toEqual(outputsBefore);
+    expect((await stacks.describe('kube-1'))?.status).toBe('UPDATE_COMPLETE');
+  });
+
+  it('leaves a failed create in ROLLBACK_COMPLETE, which cannot be updated', async () => {
+    const { w, stacks } = world({ faults: { stackFailures: [{ stack: 'kube-1', operation: 'create' }] } });
+    await stacks.deploy(spec);
+    w.advance(60_000);
+
+    expect((await stacks.describe('kube-1'))?.status).toBe('ROLLBACK_COMPLETE');
+    await expect(stacks.deploy(spec)).rejects.toBeInstanceOf(StackFailedError);
+  });
+
+  it('rolls back a create whose resources cannot be made (unknown subnet), naming the resource', async () => {
+    const { w, stacks } = world();
+    await stacks.deploy({ name: 'pool', templateBody: poolTemplate({ subnets: ['subnet-nope'] }), tags: {} });
+    w.advance(60_000);
+
+    const stack = await stacks.describe('pool');
+    expect(stack?.status).toBe('ROLLBACK_COMPLETE');
+    expect(stack?.reason).toContain(
+      "AutoScalingGroup (AWS::AutoScaling::AutoScalingGroup): The subnet ID 'subnet-nope' does not exist",
+    );
+    expect(w.nextEventAt()).toBeUndefined();
+  });
+
+  it('rejects broken templates before starting', async () => {
+    const { stacks } = world();
+
+    await expect(stacks.deploy({ name: 'a', templateBody: 'Resources: [', tags: {} })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(
+      stacks.deploy({
+        name: 'b',
+        templateBody: 'Resources:\n  X:\n    Type: AWS::SNS::Topic\n    Properties:\n      Name: !Ref Missing\n',
+        tags: {},
+      }),
+    ).rejects.toThrow('Unresolved resource dependencies [Missing]');
+    await expect(
+      stacks.deploy({
+        name: 'c',
+        templateBody: 'Parameters:\n  P:\n    Type: String\nResources:\n  X:\n    Type: AWS::SNS::Topic\n',
+        tags: {},
+      }),
+    ).rejects.toThrow('Parameters: [P] must have values');
+    expect(await stacks.describe('a')).toBeUndefined();
+  });
+
+  it('deletes through the port even with termination protection (it disables it first)', async () => {
+    const { w, stacks } = world();
+    await stacks.deploy(spec);
+    w.advance(60_000);
+
+    const started = await stacks.delete('kube-1');
+    const deleting = await stacks.describe('kube-1');
+    w.advance(30_000);
+
+    expect(started.result).toBe('STARTED');
+    expect(deleting?.status).toBe('DELETE_IN_PROGRESS');
+    expect(await stacks.describe('kube-1')).toBeUndefined();
+    expect(await stacks.delete('kube-1')).toEqual({ result: 'ALREADY_GONE' });
+  });
+
+  it('lists stacks by tags, `*` matching any value', async () => {
+    const { stacks } = world();
+    await stacks.deploy({ ...spec, name: 'a', tags: { 'kubernetes.io/cluster/x': 'owned', role: 'main' } });
+    await stacks.deploy({ ...spec, name: 'b', tags: { 'kubernetes.io/cluster/x': 'owned', role: 'pool' } });
+    await stacks.deploy({ ...spec, name: 'c', tags: { 'kubernetes.io/cluster/y': 'owned' } });
+
+    const names = async (tags: Record<string, string>) => (await stacks.list(tags)).map((s) => s.name);
+
+    expect(await names({ 'kubernetes.io/cluster/x': 'owned' })).toEqual(['a', 'b']);
+    expect(await names({ role: '*' })).toEqual(['a', 'b']);
+    expect(await names({ role: 'pool' })).toEqual(['b']);
+  });
+
+  it('plans Add / Modify / Remove per logical id without changing anything', async () => {
+    const { w, stacks } = world();
+    const subnets = await subnetsOf(w.forCluster(cluster), cluster);
+    const v1 = poolTemplate({ subnets, userData: 'v1' });
+    const fresh = await stacks.plan({ name: 'pool', templateBody: v1, tags: {} });
+    await stacks.deploy({ name: 'pool', templateBody: v1, tags: {} });
+    w.advance(60_000);
+    const v2 = poolTemplate({ subnets, userData: 'v2' }).replace(
+      'Outputs:',
+      '  Extra:\n    Type: AWS::SNS::Topic\nOutputs:',
+    );
+    const before = w.snapshot();
+
+    const changed = await stacks.plan({ name: 'pool', templateBody: v2, tags: {} });
+    const removal = await stacks.plan({
+      name: 'pool',
+      templateBody: 'Resources:\n  Extra:\n    Type: AWS::SNS::Topic\n',
+      tags: {},
+    });
+
+    expect(fresh).toEqual({
+      exists: false,
+      changes: [
+        { action: 'Add', logicalId: 'LaunchTemplate', resourceType: 'AWS::EC2::LaunchTemplate' },
+        { action: 'Add', logicalId: 'AutoScalingGroup', resourceType: 'AWS::AutoScaling::AutoScalingGroup' },
+      ],
+    });
+    expect(changed).toEqual({
+      exists: true,
+      changes: [
+        {
+          action: 'Modify',
+          logicalId: 'LaunchTemplate',
+          resourceType: 'AWS::EC2::LaunchTemplate',
+          replacement: 'False',
+        },
+        { action: 'Add', logicalId: 'Extra', resourceType: 'AWS::SNS::Topic' },
+      ],
+    });
+    expect(removal.changes.filter((c) => c.action === 'Remove').map((c) => c.logicalId)).toEqual([
+      'LaunchTemplate',
+      'AutoScalingGroup',
+    ]);
+    expect((await stacks.describe('pool'))?.status).toBe('CREATE_COMPLETE');
+    expect(w.snapshot()).toEqual({
+      ...before,
+      apiCalls: { ...before.apiCalls, 'stacks.plan': 3, 'stacks.describe': 1 },
+    });
+  });
+
+  it('counts every call per port method', async () => {
+    const { w, stacks } = world();
+    await stacks.deploy(spec);
+    await stacks.describe('kube-1');
+    await stacks.describe('kube-1');
+
+    expect(w.apiCalls()).toMatchObject({ 'stacks.deploy': 1, 'stacks.describe': 2 });
+  });
+});

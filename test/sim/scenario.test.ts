@@ -1,0 +1,117 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SimulatedWorld, loadScenarioFile, parseScenario, parseScenarioYaml } from '../../lambdas/sim';
+import {
+  ClmError,
+  KubeApiError,
+  ThrottledError,
+  TransientApiError,
+  ValidationError,
+} from '../../lambdas/shared/errors';
+import { clusterRef, runningCluster, testCluster } from './fixtures';
+
+const EXAMPLES = join(__dirname, '../../examples/scenarios');
+
+describe('simulation scenarios', () => {
+  it('fills every default for an empty scenario', () => {
+    expect(parseScenario({})).toEqual({
+      seed: 1,
+      startTime: '2026-01-01T00:00:00.000Z',
+      timings: {
+        stackCreateSeconds: 60,
+        stackUpdateSeconds: 45,
+        stackDeleteSeconds: 30,
+        instanceBootSeconds: 90,
+        instanceTerminateSeconds: 30,
+        podStartSeconds: 10,
+        podTerminationSeconds: 30,
+      },
+      images: [],
+      clusters: {},
+      faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [] },
+    });
+  });
+
+  it.each(readdirSync(EXAMPLES).filter((f) => f.endsWith('.yaml')))(
+    'example %s is valid and starts a world',
+    (file) => {
+      const scenario = loadScenarioFile(join(EXAMPLES, file));
+      const world = SimulatedWorld.fromScenarioFile(join(EXAMPLES, file));
+
+      expect(world.scenario).toEqual(scenario);
+      expect(Object.keys(scenario.clusters).length).toBeGreaterThan(0);
+    },
+  );
+
+  it('names the file, line and field of each mistake', () => {
+    const text =
+      'seed: 1\ntimings:\n  podStartSeconds: -1\n  bootSeconds: 3\nfaults:\n  apiErrors:\n    - on: kube\n      error: boom\n';
+
+    let error: unknown;
+    try {
+      parseScenarioYaml(text, 'scenarios/bad.yaml');
+    } catch (caught) {
+      error = caught;
+    }
+
+    expect(error).toBeInstanceOf(ValidationError);
+    const issues = (error as ValidationError).issues;
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^scenarios\/bad\.yaml:3: timings\.podStartSeconds: /),
+        expect.stringMatching(/^scenarios\/bad\.yaml:2: timings: .*bootSeconds/),
+        expect.stringMatching(/^scenarios\/bad\.yaml:7: faults\.apiErrors\[0\]\.on: expected <port>\.<method>/),
+        expect.stringMatching(/^scenarios\/bad\.yaml:8: faults\.apiErrors\[0\]\.error: /),
+      ]),
+    );
+  });
+});
+
+describe('fault injection', () => {
+  it('throws the configured error class on a port method, after N good calls, N times', async () => {
+    const { world, ports } = await runningCluster();
+    world.addFaults({
+      apiErrors: [
+        { on: 'kube.listNodes', error: 'throttle', times: 2, after: 1 },
+        { on: 'kube.listPods', error: 'transient' },
+        { on: 'kube.listPdbs', error: 'fatal' },
+        { on: 'pools.getPool', error: 'fatal' },
+      ],
+    });
+    const outcome = async (call: () => Promise<unknown>) =>
+      call().then(
+        () => 'ok',
+        (e: Error) => e.constructor.name,
+      );
+
+    const results = [];
+    for (let i = 0; i < 4; i += 1) results.push(await outcome(() => ports.kube.listNodes()));
+
+    expect(results).toEqual(['ok', 'ThrottledError', 'ThrottledError', 'ok']);
+    await expect(ports.kube.listPods()).rejects.toBeInstanceOf(TransientApiError);
+    await expect(ports.kube.listPdbs()).rejects.toBeInstanceOf(KubeApiError);
+    await expect(ports.pools.getPool(clusterRef(testCluster()), 'default-worker')).rejects.toBeInstanceOf(ClmError);
+    expect(world.apiCalls()['kube.listNodes']).toBe(4);
+  });
+
+  it('only affects the named cluster when a fault names one', async () => {
+    const { world, ports } = await runningCluster({
+      faults: { apiErrors: [{ on: 'stacks.describe', error: 'throttle', cluster: 'other', times: 5 }] },
+    });
+
+    const other = world.forCluster(testCluster({ id: 'other', localId: 'other' }));
+
+    await expect(ports.stacks.describe('kube-1')).resolves.toBeDefined();
+    await expect(other.stacks.describe('kube-1')).rejects.toBeInstanceOf(ThrottledError);
+  });
+
+  it('a throttled deploy changes nothing', async () => {
+    const world = SimulatedWorld.create({ faults: { apiErrors: [{ on: 'stacks.deploy', error: 'throttle' }] } });
+    const { stacks } = world.forCluster(testCluster());
+
+    await expect(
+      stacks.deploy({ name: 's', templateBody: 'Resources:\n  T:\n    Type: AWS::SNS::Topic\n', tags: {} }),
+    ).rejects.toBeInstanceOf(ThrottledError);
+    expect(await stacks.describe('s')).toBeUndefined();
+  });
+});

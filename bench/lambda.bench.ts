@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Metafile } from 'esbuild';
 import { TASK_BUNDLING } from '../infra/constructs/task-function';
-import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../infra/state-machine-substitutions';
+import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../lambdas/runtime/asl-files';
 import type { BenchResult } from './bench-result';
 import { median, withBudget } from './bench-result';
 

@@ -13,10 +13,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runClusterUpdate } from '../lambdas/adapters/local-executor/local-executor';
+import { runClusterUpdate } from '../lambdas/runtime/local/asl-runner';
 import { configSourcesFromFlags } from '../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../lambdas/adapters/registry/create-registry';
-import { createSimulatedSetup } from '../lambdas/adapters/wiring/simulated-ports';
+import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
 import type { ScenarioInput } from '../lambdas/sim';
 import type { PoolProgress } from '../lambdas/core/model/run';
 import type { BenchResult } from './bench-result';

@@ -2,7 +2,17 @@ import { Aws } from 'aws-cdk-lib';
 import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable, IRole } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import type { CloudAccess } from '../task-permissions';
+
+/**
+ * Access to the cluster's AWS account. With `assumedRoleName` set the tasks only get `sts:AssumeRole` and the role
+ * carries the rights; otherwise these are granted directly in this account.
+ * - `stacks-read`: describe stacks and their outputs.
+ * - `stacks-write`: create/update/delete stacks and change sets (through the CloudFormation service role).
+ * - `lookups`: read-only EC2 lookups for templates (AMIs, AZs, subnets, instance types).
+ * - `nodes-write`: roll nodes: ASG desired capacity, processes, terminate instances; implies reading them.
+ * - `decrypt`: KMS Decrypt of `aws:kms:` config items.
+ */
+export type CloudAccess = 'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt';
 
 export interface ClusterCloudAccessProps {
   /**
@@ -58,7 +68,7 @@ const NODE_WRITE_ASG = [
 ];
 
 /**
- * The tasks' access to the clusters' AWS accounts, from the CloudAccess list in infra/task-permissions.ts.
+ * The tasks' access to the clusters' AWS accounts, from the CloudAccess each task's ports need (infra/task-grants.ts).
  * Same-account mode scopes every grant to this account and region; wildcards left are explained next to them.
  */
 export class ClusterCloudAccess extends Construct {

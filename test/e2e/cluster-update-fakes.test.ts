@@ -1,7 +1,7 @@
 // The whole cluster-update state machine (the deployed ASL, run in process by the local executor) over
 // the stateful in-memory fakes: a tiny config repository, CloudFormation that completes after two polls,
 // an Auto Scaling backend whose workers are outdated, and a Kubernetes API with a PDB-protected workload.
-import { runClusterUpdate, type ExecutionResult } from '../../lambdas/adapters/local-executor/local-executor';
+import { runClusterUpdate, type ExecutionResult } from '../../lambdas/runtime/local/asl-runner';
 import { HandlebarsTemplateEngine } from '../../lambdas/adapters/templating/handlebars-template-engine';
 import { StaticValuesProvider } from '../../lambdas/adapters/values/static-values-provider';
 import { nodePoolStackName } from '../../lambdas/core/cloudformation/stack-names';

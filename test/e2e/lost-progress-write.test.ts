@@ -4,10 +4,10 @@
 // Every task of the update that changed the world is tried as k.
 import { hostname } from 'node:os';
 import { rmSync } from 'node:fs';
-import { runClusterUpdate } from '../../lambdas/adapters/local-executor/local-executor';
+import { runClusterUpdate } from '../../lambdas/runtime/local/asl-runner';
 import { configSourcesFromFlags } from '../../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../../lambdas/adapters/registry/create-registry';
-import { createSimulatedSetup } from '../../lambdas/adapters/wiring/simulated-ports';
+import { createSimulatedSetup } from '../../lambdas/runtime/wiring/simulated-ports';
 import {
   EXAMPLES,
   ROOT,

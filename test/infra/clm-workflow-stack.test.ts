@@ -7,9 +7,9 @@ import {
   SUBSTITUTION_KEYS,
   TASK_FUNCTIONS,
   TASK_FUNCTION_NAMES,
-} from '../../infra/state-machine-substitutions';
-import type { TaskFunctionName } from '../../infra/state-machine-substitutions';
-import { TASK_NEEDS } from '../../infra/task-permissions';
+} from '../../lambdas/runtime/asl-files';
+import type { TaskFunctionName } from '../../lambdas/runtime/asl-files';
+import { TASK_NEEDS } from '../../infra/task-grants';
 import { ClmStatefulStack } from '../../infra/stacks/clm-stateful-stack';
 import { ClmWorkflowStack } from '../../infra/stacks/clm-workflow-stack';
 import { REPO_ROOT, actionsOf, logicalId, statementsOf, synthClm, testApp } from './synth';

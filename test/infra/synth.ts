@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../../infra/state-machine-substitutions';
+import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../../lambdas/runtime/asl-files';
 import { ClmStatefulStack } from '../../infra/stacks/clm-stateful-stack';
 import { ClmWorkflowStack } from '../../infra/stacks/clm-workflow-stack';
 import type { ClmWorkflowStackProps } from '../../infra/stacks/clm-workflow-stack';

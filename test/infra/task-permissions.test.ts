@@ -1,9 +1,9 @@
 // TASK_NEEDS (what IAM grants each task function) against TASK_PORTS (what each handler wires): every port a task uses
 // is granted, and nothing is granted that no port of the task uses.
 import { TASK_PORTS } from '../../lambdas/adapters/wiring/task-ports';
-import { TASK_FUNCTION_NAMES } from '../../infra/state-machine-substitutions';
-import { TASK_NEEDS } from '../../infra/task-permissions';
-import type { CloudAccess } from '../../infra/task-permissions';
+import { TASK_FUNCTION_NAMES } from '../../lambdas/runtime/asl-files';
+import { TASK_NEEDS } from '../../infra/task-grants';
+import type { CloudAccess } from '../../infra/task-grants';
 
 /** The grants a task's ports call for. Stacks: read or write (a wiring cannot tell), so compared as "some". */
 function grantsFor(task: keyof typeof TASK_PORTS) {

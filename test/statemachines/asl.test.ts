@@ -17,8 +17,8 @@ import {
   TASK_FUNCTIONS,
   placeholdersIn,
   substitutePlaceholders,
-} from '../../infra/state-machine-substitutions';
-import type { StateMachineKey } from '../../infra/state-machine-substitutions';
+} from '../../lambdas/runtime/asl-files';
+import type { StateMachineKey } from '../../lambdas/runtime/asl-files';
 import {
   aslText,
   fakeArns,

@@ -181,3 +181,34 @@ function finishRoll(
     waitingFor: `${surplus} node(s) added for same-zone pairing to be drained away`,
   };
 }
+
+/** Capacity bookkeeping while one step terminates the nodes it drained empty. */
+export interface TerminationLedger {
+  /** Desired capacity right now (after this step's scale-out). */
+  readonly desired: number;
+  /** Desired capacity before the roll; surge is added on top and taken back by decrements. */
+  readonly base: number;
+  /** Outdated nodes not terminated yet. */
+  readonly outdatedLeft: number;
+}
+
+/**
+ * Terminate one drained node with or without decrementing the Auto Scaling group (CLM §7.4): decrement only once
+ * the capacity above base covers the outdated nodes left (with surge 3, the last 3); before that the group's
+ * replacement is the next surge node. Pools without surge (spot) never decrement, and the extra nodes added for
+ * same-zone pairing (`surplus`) are taken back the same way.
+ */
+export function planTermination(
+  ledger: TerminationLedger,
+  surplus: boolean,
+): { readonly decrement: boolean; readonly ledger: TerminationLedger } {
+  const decrement = ledger.desired - ledger.base >= ledger.outdatedLeft;
+  return {
+    decrement,
+    ledger: {
+      ...ledger,
+      desired: decrement ? ledger.desired - 1 : ledger.desired,
+      outdatedLeft: surplus ? ledger.outdatedLeft : ledger.outdatedLeft - 1,
+    },
+  };
+}

@@ -12,7 +12,7 @@ import {
   runArtifactKey,
   type ClusterArtifact,
   type MainArtifact,
-} from '../../../lambdas/core/workflow/artifacts';
+} from '../../../lambdas/tasks/kit/artifacts';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import type { ClusterPorts, Ports } from '../../../lambdas/ports/ports';
 import type { ConfigSnapshot, ConfigSource } from '../../../lambdas/ports/config-source';

@@ -1,6 +1,6 @@
 /**
  * Lambda budgets (DESIGN.md §8): each handler bundle ≤ 1.5 MB minified, module init ≤ 300 ms on a 2-core machine.
- * Every handler of infra/state-machine-substitutions.ts is bundled with esbuild exactly as the TaskFunction bundles
+ * Every task of the catalogue (lambdas/tasks/catalogue.ts) is bundled from its generated entry with esbuild exactly as the TaskFunction bundles
  * it (TASK_BUNDLING), then required in a fresh `node --enable-source-maps` process (as NODE_OPTIONS sets it in
  * Lambda); init is the median of a few requires, measured inside the child so Node's own start-up is excluded.
  *
@@ -18,7 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Metafile } from 'esbuild';
 import { TASK_BUNDLING } from '../infra/constructs/task-function';
-import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../lambdas/runtime/asl-files';
+import { writeHandlerEntry } from '../infra/handler-entries';
+import { TASK_CATALOGUE } from '../lambdas/tasks/catalogue';
+import { taskFileName } from '../lambdas/tasks/define-task';
 import type { BenchResult } from './bench-result';
 import { median, withBudget } from './bench-result';
 
@@ -138,9 +140,9 @@ export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   const workdir = mkdtempSync(join(tmpdir(), 'clm-lambda-bench-'));
   try {
-    for (const task of TASK_FUNCTION_NAMES) {
-      const handler = TASK_FUNCTIONS[task].handler;
-      const entry = join(ROOT, 'lambdas', 'handlers', `${handler}.ts`);
+    for (const task of TASK_CATALOGUE) {
+      const handler = taskFileName(task.name);
+      const entry = writeHandlerEntry(task, ROOT);
       const outdir = join(workdir, handler);
       let bundled: { file: string; metafile: Metafile };
       try {

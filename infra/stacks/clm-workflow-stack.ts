@@ -8,7 +8,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { ASL_FILES, childMachinesIn, readAsl, type StateMachineKey } from '../../lambdas/runtime/asl-files';
 import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
@@ -159,7 +159,9 @@ export class ClmWorkflowStack extends Stack {
       if (existing) return existing;
       const children: Partial<Record<StateMachineKey, StateMachine>> = {};
       for (const child of childMachinesIn(text(key))) children[child] = create(child).stateMachine;
-      const machine = new AslStateMachine(this, `${key[0]!.toUpperCase()}${key.slice(1)}`, {
+      // `<Machine>/StateMachine`: the logical ids stay those of the earlier per-machine constructs.
+      const scope = new Construct(this, `${key[0]!.toUpperCase()}${key.slice(1)}`);
+      const machine = new AslStateMachine(scope, 'StateMachine', {
         definition: key,
         text: text(key),
         functions,

@@ -1,14 +1,16 @@
-import { lazyPorts } from '../../lambdas/runtime/restrict-ports';
-import type { TaskPortFactories } from '../../lambdas/runtime/restrict-ports';
+import { restrictPorts } from '../../lambdas/runtime/restrict-ports';
+import type { PortFactories } from '../../lambdas/runtime/restrict-ports';
 import type { Cluster } from '../../lambdas/core/model/cluster';
 import type { KubeCluster } from '../../lambdas/ports/kube-cluster';
 import type { NodePoolBackend } from '../../lambdas/ports/node-pool-backend';
 import { testCluster } from '../sim/fixtures';
 
+const NEEDS = { pools: 'write', kube: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+
 /** RollNodePool's factories, each counting its builds. */
 function counted() {
   const builds: string[] = [];
-  const factories: TaskPortFactories<'RollNodePool'> = {
+  const factories: PortFactories = {
     progress: () => {
       builds.push('progress');
       return {} as never;
@@ -35,11 +37,11 @@ function counted() {
   return { factories, builds };
 }
 
-describe('lazyPorts', () => {
+describe('restrictPorts', () => {
   it('builds nothing until a member is touched, then each member once', () => {
     // Arrange
     const { factories, builds } = counted();
-    const ports = lazyPorts('RollNodePool', factories);
+    const ports = restrictPorts('RollNodePool', NEEDS, factories);
     const before = [...builds];
 
     // Act
@@ -54,7 +56,7 @@ describe('lazyPorts', () => {
   it('builds cluster members once per cluster id', () => {
     // Arrange
     const { factories, builds } = counted();
-    const ports = lazyPorts('RollNodePool', factories);
+    const ports = restrictPorts('RollNodePool', NEEDS, factories);
     const one = testCluster();
     const two = testCluster({ id: 'aws:123456789012:eu-central-1:kube-2' });
 
@@ -71,15 +73,14 @@ describe('lazyPorts', () => {
   it('refuses members the task does not list even when a factory is given', () => {
     // Arrange
     const { factories } = counted();
-    const ports = lazyPorts('RollNodePool', {
-      ...factories,
-      registry: () => ({}),
-    } as TaskPortFactories<'RollNodePool'>);
+    const ports = restrictPorts('RollNodePool', NEEDS, { ...factories, registry: () => ({}) as never });
 
     // Act
     const touch = () => ports.registry;
 
     // Assert
-    expect(touch).toThrow('RollNodePool: ports.registry is not wired for this task');
+    expect(touch).toThrow(
+      "RollNodePool: ports.registry is not one of the task's ports (declared: artifacts, clock, kube, pools, progress)",
+    );
   });
 });

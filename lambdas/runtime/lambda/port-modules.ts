@@ -14,7 +14,7 @@ export const PORT_MODULES = {
   clock: 'stores',
   registry: 'registry',
   sources: 'sources',
-  templates: 'cloud',
+  templates: 'templates',
   secrets: 'cloud',
   stacks: 'cloud',
   pools: 'cloud',

@@ -1,6 +1,7 @@
-// Every handler bundled exactly as the TaskFunction bundles it (bench/lambda.bench.ts bundleHandler, TASK_BUNDLING):
-// within the 1.5 MB budget, leaving to the runtime only packages it provides, carrying only its own task's adapters,
-// and loading no AWS SDK package at module init (the wiring loads them on the first invocation).
+// Every task's generated Lambda entry bundled exactly as the TaskFunction bundles it (bench/lambda.bench.ts
+// bundleHandler, TASK_BUNDLING): within the 1.5 MB budget, leaving to the runtime only packages it provides, carrying
+// only the adapters of its own task's ports, and loading no AWS SDK package at module init (the port modules load
+// them on the first invocation).
 import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -8,11 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { bundleHandler } from '../../../bench/lambda.bench';
-import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../../../lambdas/runtime/asl-files';
-import { TASK_PORTS } from '../../../lambdas/adapters/wiring/task-ports';
+import { writeHandlerEntry } from '../../../infra/handler-entries';
+import { TASK_CATALOGUE } from '../../../lambdas/tasks/catalogue';
+import { taskFileName, type AnyTask } from '../../../lambdas/tasks/define-task';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 const BUDGET_BYTES = 1.5 * 1024 * 1024;
+const NAMES = TASK_CATALOGUE.map((task) => task.name);
 
 /**
  * What the nodejs22.x runtime provides: Node's built-ins and the AWS SDK v3 clients and document client. ws and
@@ -62,58 +65,57 @@ describe('handler bundles', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'clm-handler-bundles-'));
-    for (const task of TASK_FUNCTION_NAMES) {
-      const handler = TASK_FUNCTIONS[task].handler;
-      bundles.set(task, await bundleHandler(join(ROOT, 'lambdas', 'handlers', `${handler}.ts`), join(dir, handler)));
+    for (const task of TASK_CATALOGUE) {
+      const entry = writeHandlerEntry(task, ROOT);
+      bundles.set(task.name, await bundleHandler(entry, join(dir, taskFileName(task.name))));
     }
   }, 120_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('stay within 1.5 MB minified', () => {
-    const sizes = Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, statSync(bundles.get(task)!.file).size]));
+    const sizes = Object.fromEntries(NAMES.map((task) => [task, statSync(bundles.get(task)!.file).size]));
     expect(Object.entries(sizes).filter(([, bytes]) => bytes > BUDGET_BYTES)).toEqual([]);
   });
 
   it('leave to the runtime only what it provides (no SDK-internal package such as @aws-sdk/util-* or @smithy/*)', () => {
     const foreign = Object.fromEntries(
-      TASK_FUNCTION_NAMES.map((task) => [
+      NAMES.map((task) => [
         task,
         externals(bundles.get(task)!.metafile).filter((p) => !providedByRuntime(p)),
       ]),
     );
-    expect(foreign).toEqual(Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, []])));
+    expect(foreign).toEqual(Object.fromEntries(NAMES.map((task) => [task, []])));
   });
 
-  it('carry the heavy adapters only of the ports their task uses (TASK_PORTS)', () => {
+  it("carry the heavy adapters only of the ports their task declares (the task's ports)", () => {
     // Arrange: the package behind each port that costs bundle size
-    const expected = (task: keyof typeof TASK_PORTS) => {
-      const ports: readonly string[] = TASK_PORTS[task].ports;
-      const cluster: readonly string[] = TASK_PORTS[task].cluster;
+    const expected = (name: string) => {
+      const ports = (TASK_CATALOGUE.find((t) => t.name === name) as AnyTask).ports;
       return {
-        '@kubernetes/client-node': cluster.includes('kube'),
-        'isomorphic-git': ports.includes('sources'),
-        handlebars: ports.includes('templates'),
+        '@kubernetes/client-node': ports.kube !== undefined,
+        'isomorphic-git': ports.sources !== undefined,
+        handlebars: ports.templates !== undefined,
         tr46: false,
       };
     };
 
     // Act
     const found = Object.fromEntries(
-      TASK_FUNCTION_NAMES.map((task) => {
+      NAMES.map((task) => {
         const packages = bundledPackages(bundles.get(task)!.metafile);
         return [task, Object.fromEntries(Object.keys(expected(task)).map((p) => [p, packages.has(p)]))];
       }),
     );
 
     // Assert
-    expect(found).toEqual(Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, expected(task)])));
+    expect(found).toEqual(Object.fromEntries(NAMES.map((task) => [task, expected(task)])));
   });
 
   it('load no AWS SDK package at module init', () => {
     const loaded = Object.fromEntries(
-      TASK_FUNCTION_NAMES.map((task) => [task, sdkLoadedAtInit(bundles.get(task)!.file)]),
+      NAMES.map((task) => [task, sdkLoadedAtInit(bundles.get(task)!.file)]),
     );
-    expect(loaded).toEqual(Object.fromEntries(TASK_FUNCTION_NAMES.map((task) => [task, []])));
+    expect(loaded).toEqual(Object.fromEntries(NAMES.map((task) => [task, []])));
   }, 60_000);
 });

@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import type { TaskWiring } from '../../../lambdas/runtime/lambda/port-modules';
-import { finalizePorts } from '../../../lambdas/runtime/lambda/port-modules';
-import type { TaskPortFactories } from '../../../lambdas/runtime/restrict-ports';
-import { lambdaHandler } from '../../../lambdas/runtime/lambda/lambda-handler';
-import type { Ports } from '../../../lambdas/ports/ports';
+import { lambdaHandler, type PortModuleLoader } from '../../../lambdas/runtime/lambda/lambda-handler';
 import type { Registry } from '../../../lambdas/ports/registry';
 import { ConfigError, ERROR_NAMES, StackBusyError, ThrottledError } from '../../../lambdas/shared/errors';
 import type { Logger } from '../../../lambdas/shared/logger';
-import { defineTask } from '../../../lambdas/runtime/run-task';
+import { defineTask } from '../../../lambdas/tasks/define-task';
 
 /** A Logger that records what it was asked to do. */
 function recordingLogger() {
@@ -38,37 +34,26 @@ const Input = z.object({
 /** A Prepare-named task that reads the registry description and fails on request. */
 const task = defineTask({
   name: 'Prepare',
+  description: 'test task',
   input: Input,
   output: z.object({ cluster: z.string(), registry: z.string() }),
-  run: async (input: z.infer<typeof Input>, ports: Ports) => {
+  ports: { registry: 'read' },
+  step: async (input, ports) => {
     if (input.fail === 'busy') throw new StackBusyError('Stack kube-1 is UPDATE_IN_PROGRESS');
     return { cluster: input.state.clusterId, registry: ports.registry.description };
   },
 });
 
-/** A wiring for Prepare whose load can fail, counting its loads. */
-function wiring(failures: Error[] = []) {
+/** The port module of the registry, whose load can fail, counting its loads. */
+function wiring(failures: Error[] = []): { wired: PortModuleLoader[]; loads: () => number } {
   let loads = 0;
-  const unused = () => {
-    throw new Error('not used by this task');
+  const load: PortModuleLoader = async () => {
+    loads += 1;
+    const failure = failures.shift();
+    if (failure) throw failure;
+    return { portFactories: async () => ({ registry: () => ({ description: 'fake://registry' }) as Registry }) };
   };
-  const wired: TaskWiring<'Prepare'> = {
-    task: 'Prepare',
-    load: async () => {
-      loads += 1;
-      const failure = failures.shift();
-      if (failure) throw failure;
-      return {
-        registry: () => ({ description: 'fake://registry' }) as Registry,
-        sources: unused,
-        progress: unused,
-        artifacts: unused,
-        clock: unused,
-        cluster: {},
-      } as TaskPortFactories<'Prepare'>;
-    },
-  };
-  return { wired, loads: () => loads };
+  return { wired: [load], loads: () => loads };
 }
 
 const payload = (extra: Record<string, unknown> = {}) => ({
@@ -167,15 +152,17 @@ describe('lambdaHandler', () => {
     expect(loads()).toBe(2);
   });
 
-  it('refuses at module init a wiring built for another task', () => {
+  it('fails the first call with a ConfigError naming a declared port that no loaded module builds', async () => {
     // Arrange
-    const wrong = finalizePorts as unknown as TaskWiring<'Prepare'>;
+    const handler = lambdaHandler(task, [], { logger: recordingLogger().logger, env: {} });
 
     // Act
-    const build = () => lambdaHandler(task, wrong, { logger: recordingLogger().logger, env: {} });
+    const error = await handler(payload()).catch((e: unknown) => e as Error);
 
     // Assert
-    expect(build).toThrow(ConfigError);
-    expect(build).toThrow('the handler of task Prepare is wired for task Finalize');
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      'Prepare: ports.registry has no factory in this runtime (declared ports: registry)',
+    );
   });
 });

@@ -1,14 +1,15 @@
-// The real record-problem handler module, wired from the environment as in Lambda: progress and a dynamodb://
+// The real record-problem Lambda entry (generated from the catalogue as synth does), wired from the environment as in Lambda: progress and a dynamodb://
 // registry in DynamoDB Local, tokens from a (mocked) Secrets Manager secret. Checks the whole path from payload to
 // stored problem, that the secret is read once per container, and that no token reaches a log line or an error.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbProgressStore } from '../../../lambdas/adapters/progress/dynamodb-progress-store';
 import { DynamoDbRegistry } from '../../../lambdas/adapters/registry/dynamodb-registry';
-import { recordProblemPorts } from '../../../lambdas/runtime/lambda/port-modules';
+import { join } from 'node:path';
+import { writeHandlerEntry } from '../../../infra/handler-entries';
 import { lambdaHandler } from '../../../lambdas/runtime/lambda/lambda-handler';
 import { createLogger } from '../../../lambdas/shared/logger';
-import { recordProblemTask } from '../../../lambdas/tasks/cluster-update-tasks';
+import { task as recordProblemTask } from '../../../lambdas/tasks/record-problem';
 import { wireCluster } from '../../adapters/registry/fixtures';
 import { startDynamoDbLocal } from '../../support/dynamodb-local';
 import type { DynamoDbLocal } from '../../support/dynamodb-local';
@@ -89,11 +90,11 @@ beforeEach(() => {
   sm.on(GetSecretValueCommand, { SecretId: SECRET_ARN }).resolves({ SecretString: JSON.stringify(TOKENS) });
 });
 
-describe('handlers/record-problem.ts', () => {
+describe('the RecordProblem Lambda entry', () => {
   it('records the problem in the registry and the progress store, reading the token secret once, logging no token', async () => {
     // Arrange
     Object.assign(process.env, lambdaEnv());
-    const { handler } = await import('../../../lambdas/handlers/record-problem');
+    const { handler } = await import(writeHandlerEntry(recordProblemTask, join(__dirname, '..', '..', '..')));
     const progress = new DynamoDbProgressStore(local.client, TABLE);
     await progress.acquireLease(CLUSTER_ID, 'exec-1', 60_000, Date.now());
 
@@ -134,7 +135,14 @@ describe('handlers/record-problem.ts', () => {
   it('fails with a ConfigError that quotes neither the secret nor its tokens when the secret is not JSON', async () => {
     // Arrange
     sm.on(GetSecretValueCommand).resolves({ SecretString: `registryToken=${TOKENS.registryToken}` });
-    const handler = lambdaHandler(recordProblemTask, recordProblemPorts, { env: lambdaEnv(), logger: createLogger() });
+    const handler = lambdaHandler(
+      recordProblemTask,
+      [
+        () => import('../../../lambdas/runtime/lambda/ports/stores'),
+        () => import('../../../lambdas/runtime/lambda/ports/registry'),
+      ],
+      { env: lambdaEnv(), logger: createLogger() },
+    );
 
     // Act
     const { result, output } = await capturingOutput(() => handler(payload('exec-3')));

@@ -1,17 +1,12 @@
 import { awsAccountId } from '../../../core/model/cluster';
-import { cloudFactories } from '../../cloud/cloud-factories';
-import { templatesFactory } from '../../cloud/templates-factory';
 import type { PortFactories } from '../../restrict-ports';
 import type { WiringContext } from '../port-modules';
+import { sharedCloud } from './shared-cloud';
 
-/**
- * Port module of the AWS side of clusters (stacks, pools, values, lookups), KMS and the template engine whose
- * `amiID`/`instanceType*` ask EC2 in the rendered cluster's account (see ../port-modules.ts).
- */
+/** Port module of the AWS side of clusters (stacks, pools, values, lookups) and KMS (see ../port-modules.ts). */
 export async function portFactories({ env }: WiringContext): Promise<PortFactories> {
-  const aws = cloudFactories(env);
+  const aws = sharedCloud(env);
   return {
-    templates: templatesFactory(aws.lookupsFor),
     secrets: aws.secrets,
     cluster: {
       stacks: aws.stacks,

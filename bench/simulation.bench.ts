@@ -9,11 +9,12 @@
  * The isolated roll: one cluster, a worker pool of 9 nodes (surge 3), a 9-replica Deployment without PDB,
  * timings boot 90 s, pod termination 30 s, instance termination 30 s; canary off (and, reported apart, on).
  */
+import { ClusterUpdateOutput } from '../lambdas/contracts/cluster-update';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runClusterUpdate } from '../lambdas/runtime/local/asl-runner';
+import { runClusterUpdate } from '../lambdas/runtime/local/run-cluster-update';
 import { configSourcesFromFlags } from '../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../lambdas/adapters/registry/create-registry';
 import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
@@ -87,7 +88,7 @@ class Session {
         advanceClock: (seconds) => sim.world.advance(seconds * 1000),
         onTask: (event) => {
           const now = sim.world.apiCalls();
-          if (event.task === 'RollNodePool') {
+          if (event.task.name === 'RollNodePool') {
             for (const [call, count] of Object.entries(now)) {
               const delta = count - (last[call] ?? 0);
               if (call.startsWith('kube.')) rollCalls.kube += delta;
@@ -99,8 +100,8 @@ class Session {
       },
     );
     sim.save();
-    const run = (result.output?.run ?? {}) as { decision?: string; targetVersion?: string };
-    const record = run.targetVersion ? await sim.progress.getRun(clusterId, run.targetVersion) : undefined;
+    const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
+    const record = run?.targetVersion ? await sim.progress.getRun(clusterId, run.targetVersion) : undefined;
     const pools = record?.pools ?? {};
     if (result.status !== 'SUCCEEDED') throw new Error(`${clusterId}: ${result.error?.Error}: ${result.error?.Cause}`);
     const invariants = sim.world.invariants();
@@ -108,7 +109,7 @@ class Session {
       throw new Error(`${clusterId}: invariants broken: ${invariants.details.join('; ')}`);
     return {
       status: result.status,
-      decision: run.decision ?? '',
+      decision: run?.decision ?? '',
       transitions: result.stats.stateTransitions,
       maxHistoryEvents: result.stats.maxHistoryEvents,
       replaced: Object.values(pools).reduce((n, p) => n + p.replaced, 0),

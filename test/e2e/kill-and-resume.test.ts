@@ -102,9 +102,7 @@ function afterKill(state: string, lines: number): KillPoint {
 }
 
 /** Kill after each number of progress lines in turn (each a new run of the same command), then finish. */
-async function killAndResume(
-  killAfter: readonly number[],
-): Promise<{
+async function killAndResume(killAfter: readonly number[]): Promise<{
   state: string;
   before: Record<string, PoolInstances>;
   kills: KillPoint[];

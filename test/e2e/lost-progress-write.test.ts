@@ -4,7 +4,7 @@
 // Every task of the update that changed the world is tried as k.
 import { hostname } from 'node:os';
 import { rmSync } from 'node:fs';
-import { runClusterUpdate } from '../../lambdas/runtime/local/asl-runner';
+import { runClusterUpdate } from '../../lambdas/runtime/local/run-cluster-update';
 import { configSourcesFromFlags } from '../../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../../lambdas/adapters/registry/create-registry';
 import { createSimulatedSetup } from '../../lambdas/runtime/wiring/simulated-ports';

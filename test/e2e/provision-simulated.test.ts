@@ -2,7 +2,7 @@
 // the local executor against the simulated world kept under a temporary --state directory. The three
 // example clusters are created once; every test starts from a copy of that state.
 import { rmSync } from 'node:fs';
-import { rollEta } from '../../lambdas/cli/commands/provision';
+import { rollEta } from '../../lambdas/cli/provision/progress-line';
 import {
   EXAMPLES,
   PROD,

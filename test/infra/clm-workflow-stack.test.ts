@@ -7,9 +7,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { ASL_FILES, functionPlaceholder, placeholdersIn, readAsl } from '../../lambdas/runtime/asl-files';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
 import { taskGrants } from '../../infra/task-grants';
-import { ClmStatefulStack } from '../../infra/stacks/clm-stateful-stack';
-import { ClmWorkflowStack } from '../../infra/stacks/clm-workflow-stack';
-import { REPO_ROOT, actionsOf, logicalId, statementsOf, synthClm, testApp } from './synth';
+import { REPO_ROOT, actionsOf, logicalId, statementsOf, synthClm } from './synth';
 
 const SECRET = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens-AbCdEf';
 

@@ -2,7 +2,8 @@
 // store in the artefact store (S3) keeps them encrypted.
 import { HandlebarsTemplateEngine } from '../../lambdas/adapters/templating/handlebars-template-engine';
 import { StaticValuesProvider } from '../../lambdas/adapters/values/static-values-provider';
-import { getJson, type MainArtifact } from '../../lambdas/tasks/kit/artifacts';
+import { getArtifact } from '../../lambdas/tasks/kit/artifacts';
+import { MainArtifact } from '../../lambdas/contracts/artifacts';
 import { prepare } from '../../lambdas/tasks/prepare';
 import { renderClusterResources } from '../../lambdas/tasks/render-cluster-resources';
 import { renderConfig } from '../../lambdas/tasks/render-config';
@@ -49,7 +50,7 @@ describe('RenderConfig and RenderClusterResources with aws:kms: items', () => {
     const resources = await renderClusterResources(ref, { applyOnly: false }, ports);
 
     // Assert: the templates saw the plaintext...
-    const mainArtifact = await getJson<MainArtifact>(env.artifacts, main.artifactKey);
+    const mainArtifact = await getArtifact(env.artifacts, main.artifactKey, MainArtifact);
     expect(mainArtifact.mainStack.template).toContain(SECRET);
     const stored = await env.artifacts.get(resources.artifactKey);
     expect(stored).toContain(SECRET); // the rendered manifest carries it, as it must to be applied

@@ -9,7 +9,7 @@ import { rollUntilDone, setupRoll, type RollScenario, type RollWorld } from './r
  * Regenerate after an intended behaviour change with `UPDATE_GOLDEN=1 npx jest test/core/workflow/roll-node-pool`
  * and review the diff.
  */
-const GOLDEN_DIR = join(__dirname, '../../golden/rollout');
+const GOLDEN_DIR = join(__dirname, '../golden/rollout');
 
 function expectGolden(name: string, lines: readonly string[]): void {
   const file = join(GOLDEN_DIR, `${name}.golden`);

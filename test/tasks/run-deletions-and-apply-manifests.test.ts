@@ -1,11 +1,8 @@
 import { runDeletions } from '../../lambdas/tasks/kit/run-deletions';
 import { applyManifests } from '../../lambdas/tasks/apply-manifests';
-import {
-  putJson,
-  runArtifactKey,
-  type RenderedManifestFile,
-  type ResourcesArtifact,
-} from '../../lambdas/tasks/kit/artifacts';
+import { putJson, runArtifactKey } from '../../lambdas/tasks/kit/artifacts';
+import type { ResourcesArtifact } from '../../lambdas/contracts/artifacts';
+import type { RenderedManifestFile } from '../../lambdas/core/render/render-manifests';
 import type { KubeObject } from '../../lambdas/ports/kube-cluster';
 import { FakeClock, FakeKubeCluster, fakeEnv, seedRun, testCluster, type FakeEnv } from '../support/fakes';
 

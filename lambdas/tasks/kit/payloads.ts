@@ -14,8 +14,7 @@ export function clusterUpdatePayload<P extends z.ZodType = typeof NoParams>(para
 export const RolloutPayload = TaskPayload.extend({ state: RolloutState, params: NoParams });
 export type RolloutPayload = z.infer<typeof RolloutPayload>;
 
-const UpdatePayload = clusterUpdatePayload();
-type UpdatePayload = Pick<z.infer<typeof UpdatePayload>, 'state' | 'stateName'>;
+type UpdatePayload = Pick<z.infer<ReturnType<typeof clusterUpdatePayload>>, 'state' | 'stateName'>;
 
 /** The run a cluster-update task works on, from `$.run` (which Prepare wrote). */
 export function runRef(payload: UpdatePayload): RunRef {

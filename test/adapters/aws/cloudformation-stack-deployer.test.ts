@@ -501,17 +501,15 @@ describe('CloudFormationStackDeployer.plan', () => {
     // Arrange
     cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack()] });
     cfn.on(CreateChangeSetCommand).resolves({ Id: 'cs-arn' });
-    cfn
-      .on(DescribeChangeSetCommand)
-      .resolves({
-        Status: 'CREATE_IN_PROGRESS',
-        Changes: [
-          {
-            Type: 'Resource',
-            ResourceChange: { Action: 'Modify', LogicalResourceId: 'A', ResourceType: 'T', Replacement: 'True' },
-          },
-        ],
-      });
+    cfn.on(DescribeChangeSetCommand).resolves({
+      Status: 'CREATE_IN_PROGRESS',
+      Changes: [
+        {
+          Type: 'Resource',
+          ResourceChange: { Action: 'Modify', LogicalResourceId: 'A', ResourceType: 'T', Replacement: 'True' },
+        },
+      ],
+    });
     cfn.on(DeleteChangeSetCommand).resolves({});
 
     // Act

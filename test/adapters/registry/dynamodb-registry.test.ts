@@ -105,14 +105,12 @@ describe('DynamoDbRegistry', () => {
   });
 
   it('turns a failed condition into NotFoundError naming the cluster', async () => {
-    ddb
-      .on(UpdateCommand)
-      .rejects(
-        new ConditionalCheckFailedException({
-          message: 'The conditional request failed',
-          $metadata: { httpStatusCode: 400 },
-        }),
-      );
+    ddb.on(UpdateCommand).rejects(
+      new ConditionalCheckFailedException({
+        message: 'The conditional request failed',
+        $metadata: { httpStatusCode: 400 },
+      }),
+    );
     const error = await registry()
       .updateStatus(ID, { status: { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] } })
       .catch((e: unknown) => e);

@@ -80,10 +80,7 @@ describe('handler bundles', () => {
 
   it('leave to the runtime only what it provides (no SDK-internal package such as @aws-sdk/util-* or @smithy/*)', () => {
     const foreign = Object.fromEntries(
-      NAMES.map((task) => [
-        task,
-        externals(bundles.get(task)!.metafile).filter((p) => !providedByRuntime(p)),
-      ]),
+      NAMES.map((task) => [task, externals(bundles.get(task)!.metafile).filter((p) => !providedByRuntime(p))]),
     );
     expect(foreign).toEqual(Object.fromEntries(NAMES.map((task) => [task, []])));
   });
@@ -113,9 +110,7 @@ describe('handler bundles', () => {
   });
 
   it('load no AWS SDK package at module init', () => {
-    const loaded = Object.fromEntries(
-      NAMES.map((task) => [task, sdkLoadedAtInit(bundles.get(task)!.file)]),
-    );
+    const loaded = Object.fromEntries(NAMES.map((task) => [task, sdkLoadedAtInit(bundles.get(task)!.file)]));
     expect(loaded).toEqual(Object.fromEntries(NAMES.map((task) => [task, []])));
   }, 60_000);
 });

@@ -1,7 +1,8 @@
-import { drainPass, isEvictable } from '../../lambdas/core/rollout/drain-node';
-import type { DrainSettings } from '../../lambdas/core/rollout/roll-policy';
-import type { NodeProgress } from '../../lambdas/core/model/run';
-import { FakeClock, FakeKubeCluster } from '../../core/support/fakes';
+import { isEvictable } from '../../../lambdas/core/rollout/drain-rules';
+import { drainPass } from '../../../lambdas/tasks/kit/drain-pass';
+import type { DrainSettings } from '../../../lambdas/core/rollout/roll-policy';
+import type { NodeProgress } from '../../../lambdas/core/model/run';
+import { FakeClock, FakeKubeCluster } from '../../support/fakes';
 
 const HOUR = 3_600_000;
 const SETTINGS: DrainSettings = {

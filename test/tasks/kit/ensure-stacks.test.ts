@@ -1,8 +1,8 @@
-import { ensureStacks } from '../../lambdas/core/workflow/ensure-stacks';
-import type { RenderedStack } from '../../lambdas/core/workflow/artifacts';
-import type { RunRecord, StackProgress } from '../../lambdas/core/model/run';
-import { StackFailedError } from '../../lambdas/shared/errors';
-import { FakeStackDeployer } from '../../core/support/fakes';
+import { ensureStacks } from '../../../lambdas/tasks/kit/ensure-stacks';
+import type { RenderedStack } from '../../../lambdas/core/render/render-stack';
+import type { RunRecord, StackProgress } from '../../../lambdas/core/model/run';
+import { StackFailedError } from '../../../lambdas/shared/errors';
+import { FakeStackDeployer } from '../../support/fakes';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
 

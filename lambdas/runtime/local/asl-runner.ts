@@ -117,10 +117,9 @@ async function startChild(
   handler: TaskHandler,
   children: ExecutionRun[],
 ): Promise<unknown> {
-  const request = payload as { StateMachineArn: string; Input: Record<string, unknown> };
+  const request = payload as { StateMachineArn: string; Input: unknown };
   const key = request.StateMachineArn.slice(LOCAL_STATE_MACHINE_PREFIX.length) as StateMachineKey;
-  const { AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID: _parent, ...input } = request.Input;
-  const run = await runStateMachine(key, input, childId, handler);
+  const run = await runStateMachine(key, request.Input, childId, handler);
   children.push(run);
   if (run.error) {
     throw Object.assign(new Error(JSON.stringify(run.error)), { name: 'States.TaskFailed' });

@@ -1,5 +1,5 @@
 /**
- * Jest, fast tier (`npm test`): unit, contract, ASL static and local runs over fakes, CDK assertions, adapters against
+ * Jest, fast tier (`npm run test:fast`): unit, contract, ASL static and local runs over fakes, CDK assertions, adapters against
  * loopback servers and DynamoDB Local. The end-to-end runs over the simulated world are jest.e2e.config.cjs.
  * esbuild transpiles TS (and the ESM-only packages we use) to CJS; `tsc --noEmit` type-checks separately.
  */

@@ -136,6 +136,80 @@ function heaviest(metafile: Metafile): string {
     .join(', ');
 }
 
+/** The first line of a thrown error (or the line naming the error, for a child's stack). */
+function firstLine(error: unknown, pick: (lines: string[]) => string | undefined = (lines) => lines[0]): string {
+  if (!(error instanceof Error)) return String(error);
+  return pick(error.message.split('\n')) ?? error.message;
+}
+
+/** The bundle size of one task against its budget, or a failed figure when esbuild cannot bundle it. */
+async function bundleFigure(
+  handler: string,
+  entry: string,
+  outdir: string,
+): Promise<{ result: BenchResult; bundled?: { file: string; metafile: Metafile } }> {
+  let bundled: { file: string; metafile: Metafile };
+  try {
+    bundled = await bundleHandler(entry, outdir);
+  } catch (error) {
+    return {
+      result: {
+        name: `${handler} bundle`,
+        value: Number.NaN,
+        unit: 'MB',
+        budget: SIZE_BUDGET_MB,
+        ok: false,
+        note: `bundling failed: ${firstLine(error)}`,
+      },
+    };
+  }
+  const result = withBudget({
+    name: `${handler} bundle`,
+    value: statSync(bundled.file).size / MB,
+    unit: 'MB',
+    budget: SIZE_BUDGET_MB,
+    note: `largest: ${heaviest(bundled.metafile)}`,
+  });
+  return { result, bundled };
+}
+
+/** Module init (against its budget) and first call of a bundle, or a failed figure when the require fails. */
+function coldStartFigures(handler: string, file: string): BenchResult[] {
+  let runs: ColdStart[];
+  try {
+    runs = Array.from({ length: INIT_RUNS }, () => coldStart(file));
+  } catch (error) {
+    return [
+      {
+        name: `${handler} init`,
+        value: Number.NaN,
+        unit: 'ms',
+        budget: INIT_BUDGET_MS,
+        ok: false,
+        note: `require failed: ${firstLine(error, (lines) => lines.find((l) => l.includes('Error')))}`,
+      },
+    ];
+  }
+  const cpu = median(runs.map((r) => r.init.cpu));
+  const list = (packages: readonly string[]) => packages.join(' ') || 'none';
+  const errors = [...new Set(runs.map((r) => r.firstCallError.split(':')[0]))].join(', ');
+  return [
+    withBudget({
+      name: `${handler} init`,
+      value: median(runs.map((r) => r.init.wall)),
+      unit: 'ms',
+      budget: INIT_BUDGET_MS,
+      note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps; SDK loaded (from NODE_PATH): ${list(runs[0].sdkAtInit)}`,
+    }),
+    {
+      name: `${handler} first call`,
+      value: median(runs.map((r) => r.firstCall.wall)),
+      unit: 'ms',
+      note: `loads the task's adapters (CPU ${Math.round(median(runs.map((r) => r.firstCall.cpu)))} ms), SDK then: ${list(runs[0].sdkAfterFirstCall)}; empty payload, ended with ${errors}`,
+    },
+  ];
+}
+
 export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   const workdir = mkdtempSync(join(tmpdir(), 'clm-lambda-bench-'));
@@ -143,66 +217,9 @@ export async function run(): Promise<BenchResult[]> {
     for (const task of TASK_CATALOGUE) {
       const handler = taskFileName(task.name);
       const entry = writeHandlerEntry(task, ROOT);
-      const outdir = join(workdir, handler);
-      let bundled: { file: string; metafile: Metafile };
-      try {
-        bundled = await bundleHandler(entry, outdir);
-      } catch (error) {
-        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        results.push({
-          name: `${handler} bundle`,
-          value: Number.NaN,
-          unit: 'MB',
-          budget: SIZE_BUDGET_MB,
-          ok: false,
-          note: `bundling failed: ${message}`,
-        });
-        continue;
-      }
-      const size = statSync(bundled.file).size / MB;
-      results.push(
-        withBudget({
-          name: `${handler} bundle`,
-          value: size,
-          unit: 'MB',
-          budget: SIZE_BUDGET_MB,
-          note: `largest: ${heaviest(bundled.metafile)}`,
-        }),
-      );
-      try {
-        const runs = Array.from({ length: INIT_RUNS }, () => coldStart(bundled.file));
-        const cpu = median(runs.map((r) => r.init.cpu));
-        const list = (packages: readonly string[]) => packages.join(' ') || 'none';
-        results.push(
-          withBudget({
-            name: `${handler} init`,
-            value: median(runs.map((r) => r.init.wall)),
-            unit: 'ms',
-            budget: INIT_BUDGET_MS,
-            note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps; SDK loaded (from NODE_PATH): ${list(runs[0].sdkAtInit)}`,
-          }),
-        );
-        const errors = [...new Set(runs.map((r) => r.firstCallError.split(':')[0]))].join(', ');
-        results.push({
-          name: `${handler} first call`,
-          value: median(runs.map((r) => r.firstCall.wall)),
-          unit: 'ms',
-          note: `loads the task's adapters (CPU ${Math.round(median(runs.map((r) => r.firstCall.cpu)))} ms), SDK then: ${list(runs[0].sdkAfterFirstCall)}; empty payload, ended with ${errors}`,
-        });
-      } catch (error) {
-        const message =
-          error instanceof Error
-            ? (error.message.split('\n').find((l) => l.includes('Error')) ?? error.message)
-            : String(error);
-        results.push({
-          name: `${handler} init`,
-          value: Number.NaN,
-          unit: 'ms',
-          budget: INIT_BUDGET_MS,
-          ok: false,
-          note: `require failed: ${message}`,
-        });
-      }
+      const { result, bundled } = await bundleFigure(handler, entry, join(workdir, handler));
+      results.push(result);
+      if (bundled) results.push(...coldStartFigures(handler, bundled.file));
     }
   } finally {
     rmSync(workdir, { recursive: true, force: true });

@@ -12,10 +12,8 @@ import {
 import type { Stack } from '@aws-sdk/client-cloudformation';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import {
-  CloudFormationStackDeployer,
-  MAX_INLINE_TEMPLATE_BYTES,
-} from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { CloudFormationStackDeployer } from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { MAX_INLINE_TEMPLATE_BYTES } from '../../../lambdas/adapters/aws/cloudformation-template-source';
 import type { ArtifactStore } from '../../../lambdas/ports/artifact-store';
 import {
   ClmError,

@@ -7,7 +7,7 @@ import { DeleteCommand, DynamoDBDocumentClient, PutCommand, ScanCommand, UpdateC
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbRegistry } from '../../../lambdas/adapters/registry/dynamodb-registry';
 import { fromWireCluster } from '../../../lambdas/core/model/cluster-wire';
-import type { WireCluster } from '../../../lambdas/core/model/cluster-wire';
+import type { WireCluster } from '../../../lambdas/core/model/wire-cluster-schema';
 import {
   NotFoundError,
   RegistryError,

@@ -2,10 +2,8 @@ import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { createAwsClients, type AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 import { AsgNodePoolBackend } from '../../../lambdas/adapters/aws/asg-node-pool-backend';
-import {
-  CloudFormationStackDeployer,
-  MAX_INLINE_TEMPLATE_BYTES,
-} from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { CloudFormationStackDeployer } from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { MAX_INLINE_TEMPLATE_BYTES } from '../../../lambdas/adapters/aws/cloudformation-template-source';
 import { S3ArtifactStore } from '../../../lambdas/adapters/aws/s3-artifact-store';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import { problemFromError } from '../../../lambdas/core/status/problems';

@@ -3,7 +3,7 @@ import { planDispatch } from '../../../lambdas/core/dispatch/plan-dispatch';
 import type { DispatchInput } from '../../../lambdas/core/dispatch/plan-dispatch';
 import { recordStart, withNextAttempt } from '../../../lambdas/core/dispatch/record-start';
 import type { Cluster } from '../../../lambdas/core/model/cluster';
-import { COMMIT_A, COMMIT_B, fleetCluster, record, settings, state, targets, targetVersionOf } from './fleet-fixtures';
+import { COMMIT_A, fleetCluster, record, settings, state, targets, targetVersionOf } from './fleet-fixtures';
 
 const NOW = 50_000_000;
 

@@ -44,7 +44,7 @@ export type Assessment =
       readonly targetVersion?: string;
       /** A problem to record on the cluster (CLM records target errors). */
       readonly problem?: Problem;
-      readonly member?: { readonly configVersion: string; readonly state: MemberState };
+      readonly member?: Membership;
     }
   | {
       readonly kind: 'work';
@@ -56,8 +56,16 @@ export type Assessment =
       readonly resume?: { readonly name: string; readonly arn?: string };
       readonly message: string;
       /** Set for updates: the rollout it belongs to (decommissions are not held by waves). */
-      readonly member?: { readonly configVersion: string; readonly state: MemberState };
+      readonly member?: Membership;
     };
+
+/** A cluster's place in the rollout of its target config version. */
+export interface Membership {
+  readonly configVersion: string;
+  readonly state: MemberState;
+  /** Why a failed member failed. */
+  readonly failure?: { readonly error: string; readonly at: number };
+}
 
 export interface AssessInput {
   readonly cluster: Cluster;
@@ -111,8 +119,12 @@ function assessWork(input: AssessInput, target: Extract<FleetTarget, { ok: true 
   const record = input.state?.execution;
   const { currentVersion, nextVersion } = cluster.status;
   const failed = !decommission && holdsWaves(record, targetVersion, settings);
-  const member = (state: MemberState) =>
-    decommission ? undefined : { configVersion: target.configVersion, state: failed ? 'failed' : state };
+  const member = (state: MemberState): Membership | undefined => {
+    if (decommission) return undefined;
+    if (!failed) return { configVersion: target.configVersion, state };
+    const { error, at } = record!.lastFailure!;
+    return { configVersion: target.configVersion, state: 'failed', failure: { error, at } };
+  };
 
   if (record?.state === 'running') {
     const what = record.targetVersion === targetVersion ? '' : `; ${targetVersion} follows when it ends`;

@@ -196,7 +196,14 @@ function gateRollouts(
   for (const { cluster, wave, assessment } of assessed) {
     if (!assessment.member || !assessment.targetVersion) continue;
     const list = members.get(assessment.member.configVersion) ?? [];
-    list.push({ clusterId: cluster.id, wave, state: assessment.member.state, targetVersion: assessment.targetVersion });
+    const { state, failure } = assessment.member;
+    list.push({
+      clusterId: cluster.id,
+      wave,
+      state,
+      targetVersion: assessment.targetVersion,
+      ...(failure ? { failure } : {}),
+    });
     members.set(assessment.member.configVersion, list);
   }
   const byVersion = new Map(overrides.map((o) => [o.configVersion, o]));

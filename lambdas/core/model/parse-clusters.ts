@@ -59,7 +59,8 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
   }
 
   const clusters: Cluster[] = [];
-  const firstLineById = new Map<string, number>();
+  // Lines are looked up only for messages: finding one parses the file a second time.
+  const firstIndexById = new Map<string, number>();
   const stackOwners = new Map<string, string>();
   (Array.isArray(entries) ? entries : []).forEach((entry: unknown, index) => {
     const path = ['clusters', index];
@@ -70,14 +71,14 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
     result.warnings.forEach((warning) => report(warnings, path, label, warning));
 
     if (typeof id === 'string') {
-      const first = firstLineById.get(id);
+      const first = firstIndexById.get(id);
       if (first !== undefined) {
         issues.push({
           line: at([...path, 'id']),
-          text: `${label}id: duplicate cluster id (first defined at line ${first})`,
+          text: `${label}id: duplicate cluster id (first defined at line ${at(['clusters', first])})`,
         });
       } else {
-        firstLineById.set(id, at(path));
+        firstIndexById.set(id, index);
       }
     }
     const cluster = result.cluster;

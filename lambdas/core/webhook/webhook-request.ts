@@ -42,6 +42,11 @@ export interface WebhookEnvelope {
 /** GitHub caps payloads at 25 MB; a Lambda Function URL takes 6 MB. Pushes of many commits stay far below this. */
 export const DEFAULT_MAX_WEBHOOK_BODY_BYTES = 4 * 1024 * 1024;
 
+/** How long an accepted delivery id is remembered (GitHub redelivers from the last 3 days). */
+export const DELIVERY_TTL_MS = 3 * 24 * 3_600_000;
+/** A claim on a delivery id never finished (the handler died) may be taken over after this long. */
+export const DELIVERY_STALE_AFTER_MS = 15 * 60_000;
+
 export type Outcome<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: WebhookResponse };
 

@@ -12,6 +12,8 @@ import { matchPush, sourceCommits } from '../../../lambdas/core/webhook/push-mat
 import type { WebhookRequest, WebhookResponse } from '../../../lambdas/core/webhook/webhook-request';
 import {
   badSignature,
+  DELIVERY_STALE_AFTER_MS,
+  DELIVERY_TTL_MS,
   interpretDelivery,
   pushAnswer,
   readEnvelope,
@@ -23,8 +25,6 @@ import type { WebhookVerifier } from '../../../lambdas/ports/webhook-verifier';
 import { ConfigError } from '../../../lambdas/shared/errors';
 import { FakeClock } from '../fakes/fake-clock';
 import { FakeUpdateExecutions } from './fake-update-executions';
-
-const HOUR = 3_600_000;
 
 /**
  * A fleet without AWS: a registry (the clusters, mutable), one git source whose refs a test moves (a
@@ -120,8 +120,8 @@ export class FleetWorld {
     const now = this.clock.now();
     const claim = await this.store.claimDelivery(envelope.value.deliveryId, {
       now,
-      ttlMs: 72 * HOUR,
-      staleAfterMs: HOUR / 4,
+      ttlMs: DELIVERY_TTL_MS,
+      staleAfterMs: DELIVERY_STALE_AFTER_MS,
     });
     if (!claim.claimed) return replayed(envelope.value, claim.firstSeenAt);
     const match = matchPush(delivery.push, this.sources, this.clusters);

@@ -3,7 +3,7 @@ import { OctokitWebhookVerifier } from '../../../lambdas/adapters/webhook/octoki
 import type { Cluster } from '../../../lambdas/core/model/cluster';
 import { parseVersion } from '../../../lambdas/core/version/cluster-version';
 import { FleetWorld } from '../../support/fleet/fleet-world';
-import { headers, pushPayload } from '../webhook/payloads';
+import { fixtureText, headers, pushPayload } from '../webhook/payloads';
 import { COMMIT_A, COMMIT_B, fleetCluster, settings } from './fleet-fixtures';
 
 const COMMIT_C = 'c'.repeat(40);
@@ -196,5 +196,28 @@ describe('the dispatcher over a fleet of 220 clusters in 3 environments', () => 
     expect(world.store.data.commits).toEqual({});
     expect(world.executions.started).toEqual([]);
     expect((await world.receive(good)).status).toBe(202); // the same id, properly signed, is still new
+  });
+
+  it('answers a signed ping with 200 and a signed issues event with 202, recording and starting nothing', async () => {
+    const world = new FleetWorld(fleet().slice(0, 5), settings(), new OctokitWebhookVerifier([SECRET]));
+    world.refs.set('main', COMMIT_B);
+    const signed = (event: string, body: string, delivery: string) => ({
+      method: 'POST',
+      headers: headers(event, delivery, `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`),
+      body,
+    });
+    const pingPayload = JSON.parse(fixtureText('ping'));
+    pingPayload.repository.full_name = 'acme/cluster-config';
+    const ping = JSON.stringify(pingPayload);
+    expect(await world.receive(signed('ping', ping, 'p-1'))).toMatchObject({
+      status: 200,
+      body: { sources: ['main'] },
+    });
+    expect(await world.receive(signed('issues', fixtureText('issues-opened'), 'i-1'))).toMatchObject({
+      status: 202,
+      body: { ignored: true },
+    });
+    expect(world.store.data.deliveries).toEqual({});
+    expect(world.executions.started).toEqual([]);
   });
 });

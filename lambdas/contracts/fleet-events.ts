@@ -52,7 +52,7 @@ export const ClusterUpdateBlocked = z.object({
   clusterId: z.string(),
   currentVersion: z.string(),
   targetVersion: z.string().optional(),
-  /** update-blocked, paused, target-error, backoff, wave-halted. */
+  /** update-blocked, paused, target-error, backoff (clusters held by a halt: see WaveHalted). */
   reason: z.string(),
   /** What blocks, readable: "config item cluster_update_block (migration)", "wave test halted: …". */
   blockedBy: z.string(),

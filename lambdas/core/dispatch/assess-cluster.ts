@@ -24,13 +24,16 @@ export const SKIP_REASONS = [
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-/** Reasons that need a person (or time) to change something: announced as ClusterUpdateBlocked. */
+/**
+ * Reasons of one cluster's own that need a person (or time) to change something: announced as
+ * ClusterUpdateBlocked. Clusters held by a halted wave are not announced one by one: the WaveHalted event
+ * names the held waves (a halt in a fleet of 10,000 would otherwise send thousands of events).
+ */
 export const BLOCKING_REASONS: ReadonlySet<SkipReason> = new Set([
   'update-blocked',
   'paused',
   'target-error',
   'backoff',
-  'wave-halted',
 ]);
 
 /** CLM's priorities (§9.2): 3 an interrupted update, 2 a decommission, 1 an update or a target error. */

@@ -1,3 +1,4 @@
+import { isRetryable } from '../../shared/errors';
 import type { Cluster } from '../model/cluster';
 import { clusterHash } from '../version/cluster-hash';
 import { formatVersion } from '../version/cluster-version';
@@ -26,7 +27,8 @@ export function decommissionTarget(targetVersion: string): string {
 /**
  * Every cluster's target version, resolving each distinct (source, channel) once: a fleet of 10,000
  * clusters on three channels costs three lookups per source. Decommissioned clusters are left out. A
- * failure is kept per cluster, never thrown: one bad channel must not stop the fleet.
+ * failure is kept per cluster (one bad channel must not stop the fleet), except a retryable one (the git
+ * server did not answer): that fails the pass, rather than recording a problem on every cluster.
  */
 export async function resolveFleetTargets(
   clusters: readonly Cluster[],
@@ -43,6 +45,7 @@ export async function resolveFleetTargets(
           const targetVersion = formatVersion({ configVersion: id, clusterHash: hash });
           return [cluster.id, { ok: true, clusterHash: hash, configVersion: id, targetVersion }];
         } catch (error) {
+          if (isRetryable(error)) throw error;
           const { name = 'Error', message = String(error) } = error as Error;
           return [cluster.id, { ok: false, clusterHash: hash, error: { name, message } }];
         }

@@ -1,7 +1,7 @@
 import { decommissionTarget, resolveFleetTargets } from '../../../lambdas/core/dispatch/fleet-targets';
 import { clusterHash } from '../../../lambdas/core/version/cluster-hash';
 import type { VersionResolver } from '../../../lambdas/core/version/resolve-config-version';
-import { ConfigError } from '../../../lambdas/shared/errors';
+import { ConfigError, TransientApiError } from '../../../lambdas/shared/errors';
 import { COMMIT_A, COMMIT_B, fleetCluster } from './fleet-fixtures';
 
 function resolver(refs: Record<string, string>): VersionResolver & { calls: string[] } {
@@ -51,6 +51,18 @@ describe('resolveFleetTargets', () => {
       error: { message: expect.stringMatching(/unknown config source "nope"/) },
     });
     expect(targets.has(gone.id)).toBe(false);
+  });
+
+  it('fails the pass when the source cannot be reached, instead of blaming every cluster', async () => {
+    const down: VersionResolver = {
+      name: 'main',
+      resolveVersion: async () => {
+        throw new TransientApiError('config source main: cannot reach the git server: ECONNREFUSED');
+      },
+    };
+    await expect(resolveFleetTargets([fleetCluster('a'), fleetCluster('b')], [down])).rejects.toThrow(
+      TransientApiError,
+    );
   });
 
   it('names decommission targets as Prepare does', () => {

@@ -13,6 +13,10 @@ module.exports = {
     '/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|@octokit|universal-user-agent|before-after-hook|aws-local-stepfunctions)/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  // @octokit/webhooks-methods exports only an `import` entry; Jest resolves with `require` and would not find it.
+  moduleNameMapper: {
+    '^@octokit/webhooks-methods$': '<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js',
+  },
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 60000,

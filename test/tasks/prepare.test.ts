@@ -133,7 +133,7 @@ describe('prepare', () => {
     const out = await prepare(provision, 'exec-1', env.ports);
 
     expect(out.decision).toBe('SKIP');
-    expect(out.message).toMatch(/paused: incident 42/);
+    expect(out.message).toMatch(/paused by an operator: incident 42/);
   });
 
   it('SKIPs when another execution holds the lease', async () => {

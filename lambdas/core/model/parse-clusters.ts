@@ -81,7 +81,8 @@ function clusterEntries(top: Record<string, unknown>, { at, issues }: Findings):
 function validateEntries(entries: readonly unknown[], findings: Findings): Cluster[] {
   const { at, issues, warnings } = findings;
   const clusters: Cluster[] = [];
-  const firstLineById = new Map<string, number>();
+  // Lines are looked up only for messages: finding one parses the file a second time.
+  const firstIndexById = new Map<string, number>();
   const stackOwners = new Map<string, string>();
   entries.forEach((entry, index) => {
     const path = ['clusters', index];
@@ -96,13 +97,15 @@ function validateEntries(entries: readonly unknown[], findings: Findings): Clust
     result.warnings.forEach((warning) => report(warnings, warning));
 
     if (typeof id === 'string') {
-      const first = firstLineById.get(id);
-      if (first !== undefined)
+      const first = firstIndexById.get(id);
+      if (first !== undefined) {
         issues.push({
           line: at([...path, 'id']),
-          text: `${label}id: duplicate cluster id (first defined at line ${first})`,
+          text: `${label}id: duplicate cluster id (first defined at line ${at(['clusters', first])})`,
         });
-      else firstLineById.set(id, at(path));
+      } else {
+        firstIndexById.set(id, index);
+      }
     }
     const cluster = result.cluster;
     if (!cluster) return;

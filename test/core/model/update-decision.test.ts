@@ -12,7 +12,7 @@ describe('update decisions', () => {
   it('says why a cluster is blocked: paused, cluster_update_block, decommissioned', () => {
     expect(blockedReason(cluster, undefined, false)).toBeUndefined();
     expect(blockedReason(cluster, { paused: true, reason: 'incident 42' }, false)).toBe(
-      `Updates of ${cluster.id} are paused: incident 42; run \`clm resume\` to continue`,
+      `Updates of ${cluster.id} are paused by an operator: incident 42; run \`clm resume\` to continue`,
     );
     const blocked = { ...cluster, configItems: { cluster_update_block: 'freeze' } };
     expect(blockedReason(blocked, undefined, false)).toMatch(/blocked by config item cluster_update_block \(freeze\)$/);

@@ -1,45 +1,83 @@
 import type { AnyTask, PortAccess, PortName } from '../lambdas/tasks/define-task';
 import type { CloudAccess } from './constructs/cloud-access';
 
+/** What a port needs of CLM's own resources (the stack grants these; cluster accounts are CloudAccess). */
+type OwnAccess =
+  | 'table'
+  | 'artifacts-read'
+  | 'artifacts-write'
+  | 'tokens'
+  | 'executions-read'
+  | 'executions-write'
+  | 'events'
+  | 'webhook-secret';
+
+interface PortGrant {
+  readonly own?: readonly OwnAccess[];
+  readonly cloud?: readonly CloudAccess[];
+}
+
+const same = (grant: PortGrant): { readonly read: PortGrant; readonly write: PortGrant } => ({
+  read: grant,
+  write: grant,
+});
+
 /**
  * What a task may touch, derived from the ports it declares (lambdas/tasks/<task>.ts): one row per port and
  * access, never a table per task, so a new task needs no entry here.
  */
-const CLOUD_ACCESS: { readonly [K in PortName]: { readonly [A in PortAccess]: readonly CloudAccess[] } } = {
-  stacks: { read: ['stacks-read'], write: ['stacks-write'] },
-  pools: { read: ['lookups'], write: ['nodes-write'] },
-  lookups: { read: ['lookups'], write: ['lookups'] },
-  values: { read: ['lookups'], write: ['lookups'] },
-  templates: { read: ['lookups'], write: ['lookups'] },
-  secrets: { read: ['decrypt'], write: ['decrypt'] },
-  kube: { read: [], write: [] },
-  registry: { read: [], write: [] },
-  sources: { read: [], write: [] },
-  progress: { read: [], write: [] },
-  artifacts: { read: [], write: [] },
-  clock: { read: [], write: [] },
+const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: PortGrant } } = {
+  stacks: { read: { cloud: ['stacks-read'] }, write: { cloud: ['stacks-write'] } },
+  pools: { read: { cloud: ['lookups'] }, write: { cloud: ['nodes-write'] } },
+  lookups: same({ cloud: ['lookups'] }),
+  values: same({ cloud: ['lookups'] }),
+  templates: same({ cloud: ['lookups'] }),
+  secrets: same({ cloud: ['decrypt'] }),
+  // The registry, git and the API servers authenticate with a token of the tokens secret.
+  kube: same({ own: ['tokens'] }),
+  registry: same({ own: ['tokens'] }),
+  sources: same({ own: ['tokens'] }),
+  progress: same({ own: ['table'] }),
+  artifacts: { read: { own: ['artifacts-read'] }, write: { own: ['artifacts-read', 'artifacts-write'] } },
+  clock: same({}),
+  // The fleet's deliveries, commits and states live in the progress table.
+  fleet: same({ own: ['table'] }),
+  executions: { read: { own: ['executions-read'] }, write: { own: ['executions-read', 'executions-write'] } },
+  events: { read: {}, write: { own: ['events'] } },
+  webhooks: same({ own: ['webhook-secret'] }),
 };
 
-/** Ports that authenticate with a token of the tokens secret (registry, git, the clusters' API servers). */
-const TOKEN_PORTS: ReadonlySet<PortName> = new Set<PortName>(['registry', 'sources', 'kube']);
-
 export interface TaskGrants {
-  /** Reads and writes the progress table (lease, runs, status). */
+  /** Reads and writes the progress table (lease, runs, status, the fleet's items). */
   readonly table: boolean;
   /** Rendered artefacts in S3: renderers write, everyone else reads. */
   readonly artifacts?: PortAccess;
   /** Reads the tokens secret. */
   readonly tokens: boolean;
   readonly cloud: readonly CloudAccess[];
+  /** Cluster-update executions: `read` describes and lists them, `write` also starts and redrives. */
+  readonly executions?: PortAccess;
+  /** Puts events on the default bus. */
+  readonly events?: true;
+  /** Reads the webhook secret. */
+  readonly webhookSecret?: true;
 }
 
 export function taskGrants(task: AnyTask): TaskGrants {
-  const ports = Object.entries(task.ports) as [PortName, PortAccess][];
-  const cloud = new Set(ports.flatMap(([port, access]) => CLOUD_ACCESS[port][access]));
+  const grants = (Object.entries(task.ports) as [PortName, PortAccess][]).map(
+    ([port, access]) => PORT_GRANTS[port][access],
+  );
+  const own = new Set(grants.flatMap((g) => g.own ?? []));
+  const cloud = new Set(grants.flatMap((g) => g.cloud ?? []));
+  const artifacts = own.has('artifacts-write') ? 'write' : own.has('artifacts-read') ? 'read' : undefined;
+  const executions = own.has('executions-write') ? 'write' : own.has('executions-read') ? 'read' : undefined;
   return {
-    table: task.ports.progress !== undefined,
-    ...(task.ports.artifacts ? { artifacts: task.ports.artifacts } : {}),
-    tokens: ports.some(([port]) => TOKEN_PORTS.has(port)),
+    table: own.has('table'),
+    ...(artifacts ? { artifacts } : {}),
+    tokens: own.has('tokens'),
     cloud: [...cloud].sort(),
+    ...(executions ? { executions } : {}),
+    ...(own.has('events') ? { events: true } : {}),
+    ...(own.has('webhook-secret') ? { webhookSecret: true } : {}),
   };
 }

@@ -5,6 +5,9 @@ import type { ConfigSource } from '../ports/config-source';
 import type { Ports } from '../ports/ports';
 import type { Registry } from '../ports/registry';
 import { openFileProgressStore } from '../adapters/progress/file-progress-store';
+import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
+import type { FleetSettings } from '../core/dispatch/fleet-settings';
+import type { FleetServices } from '../runtime/wiring/fleet-services';
 import { createSimulatedSetup } from '../runtime/wiring/simulated-ports';
 import type { Invariants } from '../sim';
 import { UsageError, type CliIo } from './io';
@@ -44,6 +47,10 @@ export interface WorldInputs {
   readonly sources: readonly ConfigSource[];
   readonly clusters: readonly Cluster[];
   readonly io: CliIo;
+  /** `clm dispatch`/`serve`: how the dispatcher paces the fleet. */
+  readonly fleetSettings?: FleetSettings;
+  /** `clm dispatch`/`serve`: the execution service, event sink and webhook verifier. @default stand-ins */
+  readonly services?: Partial<FleetServices>;
 }
 
 export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorld> {
@@ -59,6 +66,8 @@ function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
     sources: inputs.sources,
     clusters: inputs.clusters,
     ...(flags.scenario ? { scenarioFile: resolve(inputs.io.cwd, flags.scenario) } : {}),
+    ...(inputs.fleetSettings ? { fleetSettings: inputs.fleetSettings } : {}),
+    ...(inputs.services ? { services: inputs.services } : {}),
   });
   return {
     ports: sim.ports,
@@ -84,7 +93,10 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
   ]);
   // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
   const progress = openFileProgressStore(stateDir);
+  const fleet = openFileFleetStore(stateDir, inputs.fleetSettings);
   const ports = createAwsPorts({
+    fleet: fleet.store,
+    ...(inputs.services ? { services: inputs.services } : {}),
     registry: inputs.registry,
     sources: inputs.sources,
     region,
@@ -98,7 +110,10 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
     ports,
     simulated: false,
     advanceClock: (seconds) => new Promise((done) => setTimeout(done, seconds * 1000 * scale)),
-    save: progress.save,
+    save: () => {
+      progress.save();
+      fleet.save();
+    },
     decommissioning: () => undefined,
     invariants: () => undefined,
     stacks: (_clusterId, record) =>

@@ -12,6 +12,7 @@ export const FLEET_EVENT_TYPES = [
   'ClusterUpdateFailed',
   'ClusterUpdateBlocked',
   'WaveHalted',
+  'PushAccepted',
 ] as const;
 export type FleetEventType = (typeof FLEET_EVENT_TYPES)[number];
 
@@ -67,11 +68,27 @@ export const WaveHalted = z.object({
   reason: z.string(),
 });
 
+/** A verified push that no earlier delivery announced, and what it matched; the dispatcher's rule starts a pass on it. */
+export const PushAccepted = z.object({
+  /** `owner/name`. */
+  repository: z.string(),
+  ref: z.string(),
+  commit: z.string(),
+  deleted: z.boolean(),
+  sources: z.array(z.string()),
+  deliveryId: z.string(),
+  /** Clusters following the ref. */
+  affected: z.number().int().min(0),
+  /** The first 100 of them. */
+  clusters: z.array(z.string()),
+});
+
 export const FleetEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ClusterUpdateStarted'), detail: ClusterUpdateStarted }),
   z.object({ type: z.literal('ClusterUpdateSucceeded'), detail: ClusterUpdateSucceeded }),
   z.object({ type: z.literal('ClusterUpdateFailed'), detail: ClusterUpdateFailed }),
   z.object({ type: z.literal('ClusterUpdateBlocked'), detail: ClusterUpdateBlocked }),
   z.object({ type: z.literal('WaveHalted'), detail: WaveHalted }),
+  z.object({ type: z.literal('PushAccepted'), detail: PushAccepted }),
 ]);
 export type FleetEvent = z.infer<typeof FleetEvent>;

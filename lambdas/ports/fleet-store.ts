@@ -1,3 +1,4 @@
+import type { FleetSettings } from '../core/dispatch/fleet-settings';
 import type { ClusterFleetState, FleetSnapshot, WaveHalt, WaveOverride } from '../core/dispatch/fleet-state';
 import type { SourceCommit } from '../core/webhook/push-match';
 
@@ -45,5 +46,10 @@ export interface FleetLedger {
   removeOverride(configVersion: string): Promise<void>;
 }
 
-/** Everything the webhook and the dispatcher keep (DynamoDB in AWS, a file under `--state` locally). */
-export interface FleetStore extends WebhookDeliveries, SourceCommits, FleetLedger {}
+/**
+ * Everything the webhook and the dispatcher keep (DynamoDB in AWS, a file under `--state` locally), and the
+ * settings the dispatcher paces the fleet by (CDK context in AWS, the CLI's flags locally).
+ */
+export interface FleetStore extends WebhookDeliveries, SourceCommits, FleetLedger {
+  readonly settings: FleetSettings;
+}

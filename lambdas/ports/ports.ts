@@ -2,6 +2,8 @@ import type { Cluster } from '../core/model/cluster';
 import type { ArtifactStore } from './artifact-store';
 import type { Clock } from './clock';
 import type { ConfigSource } from './config-source';
+import type { EventSink } from './event-sink';
+import type { FleetStore } from './fleet-store';
 import type { KubeCluster } from './kube-cluster';
 import type { NodePoolBackend } from './node-pool-backend';
 import type { ProgressStore } from './progress-store';
@@ -9,7 +11,9 @@ import type { Registry } from './registry';
 import type { SecretDecrypter } from './secrets';
 import type { StackDeployer } from './stack-deployer';
 import type { CloudLookups, TemplateEngine } from './template-engine';
+import type { UpdateExecutions } from './update-executions';
 import type { ValuesProvider } from './values-provider';
+import type { WebhookVerifier } from './webhook-verifier';
 
 /** The ports that act on one cluster's AWS account/region and its API server. */
 export interface ClusterPorts {
@@ -30,5 +34,13 @@ export interface Ports {
   readonly clock: Clock;
   readonly templates: TemplateEngine;
   readonly secrets: SecretDecrypter;
+  /** What the webhook and the dispatcher keep (deliveries, pushed commits, the fleet's states, halts), and its settings. */
+  readonly fleet: FleetStore;
+  /** The cluster-update executions the dispatcher starts and watches. */
+  readonly executions: UpdateExecutions;
+  /** Where fleet events go (ClusterUpdateStarted…, WaveHalted, PushAccepted). */
+  readonly events: EventSink;
+  /** Checks the signature of a webhook delivery. */
+  readonly webhooks: WebhookVerifier;
   forCluster(cluster: Cluster): ClusterPorts;
 }

@@ -37,11 +37,15 @@ export interface ProgressStore {
   putRun(run: RunRecord): Promise<RunRecord>;
 
   getStatus(clusterId: string): Promise<StoredStatus | undefined>;
+  /** Many clusters' stored statuses at once (the dispatcher's pass: batched reads); clusters without one are absent. */
+  getStatuses(clusterIds: readonly string[]): Promise<ReadonlyMap<string, StoredStatus>>;
   putStatus(clusterId: string, status: StoredStatus): Promise<void>;
   /** Append a problem: consecutive duplicates compacted, capped at 25 (CLM §9.4). Returns the new status. */
   recordProblem(clusterId: string, problem: Problem, now: number): Promise<StoredStatus>;
 
   getControls(clusterId: string): Promise<ClusterControls | undefined>;
+  /** Many clusters' controls at once (batched reads); clusters without any are absent. */
+  getControlsOf(clusterIds: readonly string[]): Promise<ReadonlyMap<string, ClusterControls>>;
   putControls(clusterId: string, controls: ClusterControls): Promise<void>;
 
   /** Objects this system applied to the cluster last time (for pruning). */

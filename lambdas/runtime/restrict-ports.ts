@@ -8,16 +8,29 @@ export type PortFactories = { readonly [K in SharedPortName]?: () => Ports[K] } 
   readonly cluster?: { readonly [K in ClusterPortName]?: (cluster: Cluster) => ClusterPorts[K] };
 };
 
-const SHARED: readonly SharedPortName[] = [
-  'registry',
-  'sources',
-  'artifacts',
-  'progress',
-  'clock',
-  'templates',
-  'secrets',
-];
-const PER_CLUSTER: readonly ClusterPortName[] = ['stacks', 'pools', 'kube', 'lookups', 'values'];
+/** Every port by name, so a port added to Ports that is missing here is a type error. */
+const SHARED: Readonly<Record<SharedPortName, true>> = {
+  registry: true,
+  sources: true,
+  artifacts: true,
+  progress: true,
+  clock: true,
+  templates: true,
+  secrets: true,
+  fleet: true,
+  executions: true,
+  events: true,
+  webhooks: true,
+};
+const PER_CLUSTER: Readonly<Record<ClusterPortName, true>> = {
+  stacks: true,
+  pools: true,
+  kube: true,
+  lookups: true,
+  values: true,
+};
+export const SHARED_PORTS = Object.keys(SHARED) as SharedPortName[];
+export const CLUSTER_PORTS = Object.keys(PER_CLUSTER) as ClusterPortName[];
 
 /**
  * The ports of one task: each member it declares (`task.ports`) is built by its factory on first access, shared
@@ -43,21 +56,21 @@ export function restrictPorts(task: string, needs: PortNeeds, factories: PortFac
   };
   const ports = Object.defineProperties(
     {} as Ports,
-    getters(SHARED, (name) => member(name)),
+    getters(SHARED_PORTS, (name) => member(name)),
   );
   return Object.assign(ports, {
     forCluster: (cluster: Cluster) =>
       Object.defineProperties(
         {} as ClusterPorts,
-        getters(PER_CLUSTER, (name) => clusterMember(cluster, name)),
+        getters(CLUSTER_PORTS, (name) => clusterMember(cluster, name)),
       ),
   });
 }
 
 /** Factories that hand out the members of complete ports (the CLI's and the tests' real or simulated world). */
 export function factoriesOf(ports: Ports): PortFactories {
-  const shared = Object.fromEntries(SHARED.map((name) => [name, () => ports[name]]));
-  const cluster = Object.fromEntries(PER_CLUSTER.map((name) => [name, (c: Cluster) => ports.forCluster(c)[name]]));
+  const shared = Object.fromEntries(SHARED_PORTS.map((name) => [name, () => ports[name]]));
+  const cluster = Object.fromEntries(CLUSTER_PORTS.map((name) => [name, (c: Cluster) => ports.forCluster(c)[name]]));
   return { ...shared, cluster } as PortFactories;
 }
 

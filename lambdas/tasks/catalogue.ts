@@ -2,9 +2,12 @@ import type { AnyTask } from './define-task';
 import { task as applyManifests } from './apply-manifests';
 import { task as deleteStacks } from './delete-stacks';
 import { task as deployStacks } from './deploy-stacks';
+import { task as dispatchFleet } from './dispatch-fleet';
 import { task as finalize } from './finalize';
+import { task as githubWebhook } from './github-webhook';
 import { task as prepare } from './prepare';
 import { task as recordProblem } from './record-problem';
+import { task as registryChanged } from './registry-changed';
 import { task as removeDeletedPools } from './remove-deleted-pools';
 import { task as renderClusterResources } from './render-cluster-resources';
 import { task as renderConfig } from './render-config';
@@ -14,8 +17,10 @@ import { task as waitForApiServer } from './wait-for-api-server';
 
 /**
  * Every Lambda task, one entry each. Infra derives from this list the functions (name, sizing, handler entry), the
- * ASL substitutions (`${<Name>FunctionArn}`) and the IAM grants (from each task's ports); the Lambda runtime derives
- * which adapters a function loads; the in-process runner maps the ASL's task states to these entries.
+ * ASL substitutions (`${<Name>FunctionArn}`) of state-machine tasks, the endpoint, schedule, stream mapping and
+ * rules of triggered tasks, and the IAM grants (from each task's ports); the Lambda runtime derives which adapters
+ * a function loads; the in-process runner maps the ASL's task states to these entries, `clm serve` and
+ * `clm dispatch` run the triggered ones.
  */
 export const TASK_CATALOGUE: readonly AnyTask[] = [
   prepare,
@@ -30,6 +35,9 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   deleteStacks,
   finalize,
   recordProblem,
+  githubWebhook,
+  dispatchFleet,
+  registryChanged,
 ];
 
 /** The catalogue's task called `name`, or undefined. */

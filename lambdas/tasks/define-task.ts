@@ -1,13 +1,15 @@
 import type { z } from 'zod';
+import type { TriggerKind } from '../contracts/triggers';
 import type { Cluster } from '../core/model/cluster';
 import type { ClusterPorts, Ports } from '../ports/ports';
 
 /**
- * A task is one Lambda-backed state of a state machine, written in one file (`lambdas/tasks/<kebab-name>.ts`,
- * exporting `task`): its name, its payload and output contracts, the ports its step uses, its Lambda sizing and
- * the step itself. Everything else is derived from the task catalogue (catalogue.ts): the Lambda function, its
- * handler entry and the adapters that entry loads, the ASL substitution `${<Name>FunctionArn}`, and the IAM grants
- * (one grant per port and access, see infra/task-grants.ts).
+ * A task is one Lambda function, written in one file (`lambdas/tasks/<kebab-name>.ts`, exporting `task`): its name,
+ * its payload and output contracts, the ports its step uses, its Lambda sizing, the step itself and, for a function
+ * that is not a state of a state machine, what triggers it. Everything else is derived from the task catalogue
+ * (catalogue.ts): the Lambda function, its handler entry and the adapters that entry loads, the ASL substitution
+ * `${<Name>FunctionArn}` (state-machine tasks) or the endpoint, schedule, stream mapping or EventBridge rule
+ * (triggered tasks), and the IAM grants (one grant per port and access, see infra/task-grants.ts).
  */
 
 export type SharedPortName = Exclude<keyof Ports, 'forCluster'>;
@@ -32,6 +34,27 @@ export interface LambdaSizing {
   readonly timeoutSeconds?: number;
 }
 
+/**
+ * What invokes a function that is not a state of a state machine; lambdas/contracts/triggers.ts says what each
+ * kind delivers (the runtimes turn their transports into those shapes):
+ * - `http`: a public HTTPS endpoint (a Lambda Function URL; `clm serve` locally). Input HttpRequest, output HttpResponse.
+ * - `schedule`: every N minutes (EventBridge Scheduler, CDK context `dispatchIntervalMinutes`). Input ScheduledPass.
+ * - `registry-stream`: changes of our DynamoDB registry (the table's stream, registry items only). Input RegistryChanges.
+ * - `execution-events`: a cluster-update execution ended (an EventBridge rule). Input ExecutionEndedPass.
+ * - `push-events`: the webhook accepted a push (an EventBridge rule on PushAccepted). Input PushPass.
+ */
+export interface TaskTrigger {
+  readonly kind: TriggerKind;
+}
+
+/** A figure a task publishes after each run (CloudWatch metric in namespace CLM; the dashboard reads them). */
+export interface TaskMetric {
+  readonly name: string;
+  readonly value: number;
+  /** @default 'Count' */
+  readonly unit?: 'Count' | 'None';
+}
+
 export interface TaskSpec<In, Out, N extends PortNeeds> {
   /** PascalCase; the ASL names the function `${<name>FunctionArn}` and the file is `lambdas/tasks/<kebab-name>.ts`. */
   readonly name: string;
@@ -43,6 +66,10 @@ export interface TaskSpec<In, Out, N extends PortNeeds> {
   readonly output: z.ZodType<Out>;
   readonly ports: N;
   readonly lambda?: LambdaSizing;
+  /** What invokes the function. @default - a state of a state machine (`${<Name>FunctionArn}` in an ASL file) */
+  readonly triggers?: readonly TaskTrigger[];
+  /** Figures to publish after each run, read from the step's output (pure). @default - none */
+  readonly metrics?: (output: Out) => readonly TaskMetric[];
   step(input: In, ports: PortsFor<N>): Promise<Out>;
 }
 
@@ -52,6 +79,16 @@ export type AnyTask = TaskSpec<any, any, PortNeeds>;
 
 export function defineTask<In, Out, const N extends PortNeeds>(spec: TaskSpec<In, Out, N>): TaskSpec<In, Out, N> {
   return spec;
+}
+
+/** True for a task that an ASL state invokes (it declares no trigger). */
+export function isStateMachineTask(task: Pick<AnyTask, 'triggers'>): boolean {
+  return !task.triggers?.length;
+}
+
+/** The tasks a trigger kind invokes. */
+export function triggeredBy(kind: TriggerKind, catalogue: readonly AnyTask[]): AnyTask[] {
+  return catalogue.filter((task) => task.triggers?.some((trigger) => trigger.kind === kind));
 }
 
 /** `DeployStacks` → `deploy-stacks`: the task's file name (and its Lambda entry's). */

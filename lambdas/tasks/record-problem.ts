@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { appendProblem, problemFromError } from '../core/status/problems';
+import { problemFromError } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
+import { recordClusterProblem } from './kit/cluster-status';
 import { clusterUpdatePayload } from './kit/payloads';
 import { updateRun } from './kit/run-record';
 
@@ -28,15 +29,9 @@ export async function recordProblem(input: FailureInput, ports: PortsFor<typeof 
   );
   const now = ports.clock.now();
   const clusters = await ports.registry.listClusters().catch(() => []);
+  // The registry holds the status when it can: its problems are the list to append to; the store mirrors it.
   const cluster = clusters.find((c) => c.id === input.clusterId);
-  if (cluster && ports.registry.persistsStatus) {
-    // The registry holds the status: its problems are the list to append to; the store mirrors it.
-    const problems = appendProblem(cluster.status.problems, problem);
-    await ports.progress.putStatus(cluster.id, { ...cluster.status, problems, updatedAt: now });
-    await ports.registry.updateStatus(cluster.id, { status: { ...cluster.status, problems } }).catch(() => undefined);
-  } else {
-    await ports.progress.recordProblem(input.clusterId, problem, now);
-  }
+  await recordClusterProblem(ports, input.clusterId, cluster, problem, now);
   if (input.targetVersion && input.holder) {
     const ref = { clusterId: input.clusterId, targetVersion: input.targetVersion, holder: input.holder };
     await updateRun(ports, ref, (run) => ({ ...run, phase: `Failed: ${problem.title}` })).catch(() => undefined);

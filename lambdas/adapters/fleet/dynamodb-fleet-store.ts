@@ -8,6 +8,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_FLEET_SETTINGS, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { ClusterFleetState, FleetSnapshot, WaveHalt, WaveOverride } from '../../core/dispatch/fleet-state';
 import type { SourceCommit } from '../../core/webhook/push-match';
 import type { DeliveryClaim, FleetStore } from '../../ports/fleet-store';
@@ -40,6 +41,7 @@ export class DynamoDbFleetStore implements FleetStore {
   constructor(
     client: DynamoDBClient,
     private readonly tableName: string,
+    readonly settings: FleetSettings = DEFAULT_FLEET_SETTINGS,
   ) {
     this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   }

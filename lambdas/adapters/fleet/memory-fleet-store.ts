@@ -1,3 +1,4 @@
+import { DEFAULT_FLEET_SETTINGS, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { ClusterFleetState, FleetSnapshot, WaveHalt, WaveOverride } from '../../core/dispatch/fleet-state';
 import type { SourceCommit } from '../../core/webhook/push-match';
 import type { DeliveryClaim, FleetStore } from '../../ports/fleet-store';
@@ -31,10 +32,12 @@ export function emptyFleetData(): FleetData {
  */
 export class MemoryFleetStore implements FleetStore {
   readonly data: FleetData;
+  readonly settings: FleetSettings;
   private readonly onChange?: (data: FleetData) => void;
 
-  constructor(options: { data?: FleetData; onChange?: (data: FleetData) => void } = {}) {
+  constructor(options: { data?: FleetData; onChange?: (data: FleetData) => void; settings?: FleetSettings } = {}) {
     this.data = options.data ?? emptyFleetData();
+    this.settings = options.settings ?? DEFAULT_FLEET_SETTINGS;
     this.onChange = options.onChange;
   }
 

@@ -6,6 +6,7 @@ import { appendProblem } from '../../core/status/problems';
 import type { ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterControls, Lease, ProgressStore, StoredStatus } from '../../ports/progress-store';
 import { ConflictError, LeaseHeldError } from '../../shared/errors';
+import { batchGetItems } from './dynamodb-batch-get';
 
 /**
  * The ProgressStore in one DynamoDB table (pk, sk; DESIGN.md §4), every write conditional:
@@ -14,6 +15,7 @@ import { ConflictError, LeaseHeldError } from '../../shared/errors';
  *   CLUSTER#<id> STATUS           record, writeId             — problems capped at 25
  *   CLUSTER#<id> CONTROLS         record
  *   CLUSTER#<id> INVENTORY        refs
+ * Statuses and controls of a whole fleet are read with BatchGetItem (100 keys a call), not one read each.
  */
 export class DynamoDbProgressStore implements ProgressStore {
   private readonly doc: DynamoDBDocumentClient;
@@ -106,6 +108,10 @@ export class DynamoDbProgressStore implements ProgressStore {
     return (await this.get(clusterId, 'STATUS'))?.record as StoredStatus | undefined;
   }
 
+  async getStatuses(clusterIds: readonly string[]): Promise<ReadonlyMap<string, StoredStatus>> {
+    return this.records<StoredStatus>(clusterIds, 'STATUS');
+  }
+
   async putStatus(clusterId: string, status: StoredStatus): Promise<void> {
     await this.put(clusterId, 'STATUS', { record: status });
   }
@@ -147,6 +153,10 @@ export class DynamoDbProgressStore implements ProgressStore {
     return (await this.get(clusterId, 'CONTROLS'))?.record as ClusterControls | undefined;
   }
 
+  async getControlsOf(clusterIds: readonly string[]): Promise<ReadonlyMap<string, ClusterControls>> {
+    return this.records<ClusterControls>(clusterIds, 'CONTROLS');
+  }
+
   async putControls(clusterId: string, controls: ClusterControls): Promise<void> {
     await this.put(clusterId, 'CONTROLS', { record: controls });
   }
@@ -157,6 +167,13 @@ export class DynamoDbProgressStore implements ProgressStore {
 
   async putInventory(clusterId: string, refs: readonly ObjectRef[]): Promise<void> {
     await this.put(clusterId, 'INVENTORY', { refs: [...refs] });
+  }
+
+  /** The `record` attribute of one sort key for many clusters, batched (eventually consistent: a pass re-reads). */
+  private async records<T>(clusterIds: readonly string[], sk: string): Promise<Map<string, T>> {
+    const keys = [...new Set(clusterIds)].map((id) => ({ pk: pk(id), sk }));
+    const items = await batchGetItems(this.doc, this.tableName, keys);
+    return new Map(items.map((item) => [String(item.pk).slice('CLUSTER#'.length), item.record as T]));
   }
 
   private async get(clusterId: string, sk: string): Promise<Record<string, unknown> | undefined> {

@@ -77,6 +77,10 @@ export class MemoryProgressStore implements ProgressStore {
     return clone(this.data.statuses[clusterId]);
   }
 
+  async getStatuses(clusterIds: readonly string[]): Promise<ReadonlyMap<string, StoredStatus>> {
+    return pick(this.data.statuses, clusterIds);
+  }
+
   async putStatus(clusterId: string, status: StoredStatus): Promise<void> {
     this.data.statuses[clusterId] = clone(status);
     this.changed();
@@ -100,6 +104,10 @@ export class MemoryProgressStore implements ProgressStore {
     return clone(this.data.controls[clusterId]);
   }
 
+  async getControlsOf(clusterIds: readonly string[]): Promise<ReadonlyMap<string, ClusterControls>> {
+    return pick(this.data.controls, clusterIds);
+  }
+
   async putControls(clusterId: string, controls: ClusterControls): Promise<void> {
     this.data.controls[clusterId] = clone(controls);
     this.changed();
@@ -121,6 +129,10 @@ export class MemoryProgressStore implements ProgressStore {
 
 export function runKey(clusterId: string, targetVersion: string): string {
   return `${clusterId}|${targetVersion}`;
+}
+
+function pick<T>(records: Readonly<Record<string, T>>, ids: readonly string[]): Map<string, T> {
+  return new Map(ids.flatMap((id) => (records[id] === undefined ? [] : [[id, clone(records[id])] as const])));
 }
 
 function clone<T>(value: T): T {

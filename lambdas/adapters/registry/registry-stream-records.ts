@@ -1,8 +1,7 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { RegistryChangeRecord } from '../../core/dispatch/registry-changes';
 import { REGISTRY_SORT_KEY, registryDocument } from './dynamodb-registry';
+import { unmarshallImage, type StreamAttribute } from './stream-image';
 
 const PARTITION_PREFIX = 'CLUSTER#';
 const EVENTS = new Set(['INSERT', 'MODIFY', 'REMOVE']);
@@ -33,5 +32,5 @@ export function registryChangeRecords(records: readonly DynamoDBRecord[]): Regis
 
 /** The Lambda event's attribute values have the SDK's shape, typed separately. */
 function image(attributes: object): Record<string, unknown> {
-  return unmarshall(attributes as Record<string, AttributeValue>);
+  return unmarshallImage(attributes as Record<string, StreamAttribute>);
 }

@@ -1,32 +1,38 @@
-import type { SkipReason } from './assess-cluster';
+import type { DispatchReport } from '../../contracts/dispatch-report';
 import type { WaveHalt, WaveOverride } from './fleet-state';
-import type { DispatchPlan } from './plan-dispatch';
 import { shortVersion } from './waves';
 
-const LISTED_PER_REASON = 5;
+const HOW: Record<DispatchReport['starts'][number]['how'], string> = {
+  planned: '',
+  started: '',
+  redriven: ' (redriven)',
+  'already-running': ' (already running: started by another pass)',
+  'not-started': ' (not started: every attempt name is taken)',
+};
 
 /** What `clm dispatch` prints: the summary, each start, the skips grouped by reason, the halts. */
-export function formatDispatchPlan(plan: DispatchPlan): string {
-  const { summary } = plan;
+export function formatDispatchReport(report: DispatchReport): string {
+  const { summary } = report;
   const lines = [
-    `${summary.clusters} clusters: ${summary.upToDate} up to date, ${summary.starts} started, ${summary.skipped} skipped; ${summary.running} running, room for ${summary.capacity}`,
+    `${summary.clusters} clusters: ${summary.upToDate} up to date, ${summary.behindTarget} behind target, ${summary.starts} started, ${summary.skipped} skipped; ${summary.running} running, room for ${summary.capacity}`,
   ];
-  for (const start of plan.starts) {
-    lines.push(`  start ${start.clusterId}: ${start.message} [${start.wave}] as ${start.executionName}`);
+  if (report.registry) {
+    const { added, modified, removed, ignored } = report.registry;
+    lines.push(
+      `  registry: ${added} added, ${modified} modified, ${removed} removed, ${ignored} without a hashed change`,
+    );
   }
-  const byReason = new Map<SkipReason, DispatchPlan['skipped'][number][]>();
-  for (const skip of plan.skipped) byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip]);
-  for (const [reason, skips] of byReason) {
-    lines.push(`  skipped, ${reason} (${skips.length}):`);
-    for (const skip of skips.slice(0, LISTED_PER_REASON)) lines.push(`    ${skip.clusterId}: ${skip.message}`);
-    if (skips.length > LISTED_PER_REASON) lines.push(`    … and ${skips.length - LISTED_PER_REASON} more`);
+  for (const start of report.starts) {
+    lines.push(
+      `  start ${start.clusterId}: ${start.message} [${start.wave}] as ${start.executionName}${HOW[start.how]}`,
+    );
   }
-  lines.push(
-    ...formatHalts(
-      plan.halts,
-      plan.rollouts.flatMap((r) => (r.overridden ? [r.overridden] : [])),
-    ),
-  );
+  for (const group of report.skipped) {
+    lines.push(`  skipped, ${group.reason} (${group.count}):`);
+    for (const skip of group.clusters) lines.push(`    ${skip.clusterId}: ${skip.message}`);
+    if (group.count > group.clusters.length) lines.push(`    … and ${group.count - group.clusters.length} more`);
+  }
+  lines.push(...formatHalts(report.halts, report.overrides));
   return lines.join('\n');
 }
 

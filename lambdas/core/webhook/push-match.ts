@@ -78,7 +78,19 @@ export function matchPush(
   sources: readonly ConfigSourceSpec[],
   clusters: readonly Cluster[],
 ): PushMatch {
-  const matched = sourcesForRepository(sources, push.repository.full_name).map((s) => s.name);
+  const following = clustersFollowing(push.repository.full_name, push.ref, sources, clusters);
+  const deleted = push.deleted === true || push.after === DELETED_REF_SHA;
+  return { repository: push.repository.full_name, ref: push.ref, commit: push.after, deleted, ...following };
+}
+
+/** The config sources of `repository` and the clusters (not decommissioned) that follow `ref` in one of them. */
+export function clustersFollowing(
+  repository: string,
+  ref: string,
+  sources: readonly ConfigSourceSpec[],
+  clusters: readonly Cluster[],
+): { sources: string[]; clusters: string[]; problems: string[] } {
+  const matched = sourcesForRepository(sources, repository).map((s) => s.name);
   const names = sources.map((s) => s.name);
   const affected: string[] = [];
   const problems: string[] = [];
@@ -90,20 +102,11 @@ export function matchPush(
     } catch (error) {
       problems.push((error as Error).message);
     }
-    if (matched.some((source) => refMatchesChannel(push.ref, overrides.get(source) ?? cluster.channel))) {
+    if (matched.some((source) => refMatchesChannel(ref, overrides.get(source) ?? cluster.channel))) {
       affected.push(cluster.id);
     }
   }
-  const deleted = push.deleted === true || push.after === DELETED_REF_SHA;
-  return {
-    repository: push.repository.full_name,
-    ref: push.ref,
-    commit: push.after,
-    deleted,
-    sources: matched,
-    clusters: affected,
-    problems,
-  };
+  return { sources: matched, clusters: affected, problems };
 }
 
 /** The commits to remember, one per matched source. */

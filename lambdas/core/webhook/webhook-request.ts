@@ -137,19 +137,34 @@ export function interpretDelivery(envelope: WebhookEnvelope, sources: readonly C
 
 const MAX_LISTED_CLUSTERS = 100;
 
+/** What became of the pass a push asked for: run inline (what started), or handed off to the dispatcher. */
+export type PushDispatch =
+  { readonly started: readonly string[]; readonly skipped: number } | { readonly requested: true };
+
 /**
- * The answer to an accepted push: what it matched and, when the pass ran, what started. 202: the updates
- * themselves run on.
+ * The answer to an accepted push: what it matched and, when the pass ran, what started (or that the pass was
+ * handed off). 202: the updates themselves run on.
  */
 export function pushAnswer(
   envelope: Pick<WebhookEnvelope, 'deliveryId'>,
   match: PushMatch,
-  dispatched?: { readonly started: readonly string[]; readonly skipped: number },
+  dispatched?: PushDispatch,
 ): WebhookResponse {
   const what = `push to ${match.ref} of ${match.repository} (${match.deleted ? 'deleted' : match.commit.slice(0, 12)})`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const outcome = !dispatched
+    ? ''
+    : 'requested' in dispatched
+      ? ', dispatch requested'
+      : `, ${plural(dispatched.started.length, 'update')} started`;
   const message = !match.sources.length
     ? `${what} matches no git config source`
-    : `${what} feeds config source${match.sources.length > 1 ? 's' : ''} ${match.sources.join(', ')}: ${match.clusters.length} cluster${match.clusters.length === 1 ? '' : 's'} follow the ref${dispatched ? `, ${dispatched.started.length} update${dispatched.started.length === 1 ? '' : 's'} started` : ''}`;
+    : `${what} feeds config source${match.sources.length > 1 ? 's' : ''} ${match.sources.join(', ')}: ${plural(match.clusters.length, 'cluster')} follow the ref${outcome}`;
+  const dispatch = !dispatched
+    ? {}
+    : 'requested' in dispatched
+      ? { dispatch: 'requested' }
+      : { started: dispatched.started.slice(0, MAX_LISTED_CLUSTERS), skipped: dispatched.skipped };
   return {
     status: 202,
     body: {
@@ -160,7 +175,7 @@ export function pushAnswer(
       sources: [...match.sources],
       affected: match.clusters.length,
       clusters: match.clusters.slice(0, MAX_LISTED_CLUSTERS),
-      ...(dispatched ? { started: dispatched.started.slice(0, MAX_LISTED_CLUSTERS), skipped: dispatched.skipped } : {}),
+      ...dispatch,
       ...(match.problems.length ? { problems: match.problems.slice(0, 10) } : {}),
       message,
     },

@@ -16,6 +16,8 @@ export interface LambdaEnvironment {
   readonly secretArn?: string;
   /** A variable the task cannot work without; a ConfigError naming it when unset or empty. */
   required(name: TaskEnvName): string;
+  /** A variable with a default: undefined when unset or empty. */
+  optional(name: TaskEnvName): string | undefined;
 }
 
 export function lambdaEnvironment(env: Readonly<Record<string, string | undefined>>): LambdaEnvironment {
@@ -30,6 +32,7 @@ export function lambdaEnvironment(env: Readonly<Record<string, string | undefine
     ...(assumedRole ? { assumedRole } : {}),
     ...(stackRoleArn ? { stackRoleArn } : {}),
     ...(secretArn ? { secretArn } : {}),
+    optional,
     required(name) {
       const value = optional(name);
       if (!value)

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { taskFileName, type AnyTask, type PortName } from '../../tasks/define-task';
 import { PORT_MODULES, type PortModuleName } from './port-modules';
+import { TRANSPORT_MODULES } from './transports/transport';
 
 /** Where the task and runtime sources live, and where the generated entry will be written. */
 export interface EntryPaths {
@@ -15,9 +16,14 @@ export function portModulesOf(task: AnyTask): PortModuleName[] {
   return [...new Set(Object.keys(task.ports).map((name) => PORT_MODULES[name as PortName]))].sort();
 }
 
+/** The transport modules a task's entry loads (its triggers that deliver another shape than the task's input). */
+export function transportModulesOf(task: AnyTask): string[] {
+  return [...new Set((task.triggers ?? []).flatMap((t) => TRANSPORT_MODULES[t.kind] ?? []))].sort();
+}
+
 /**
- * The source of a task's Lambda entry: its task file, the handler wrapper, and an `import()` per port module it
- * needs. Generated (by infra at synth, by the bundle tests), never written by hand: adding a task needs no entry file.
+ * The source of a task's Lambda entry: its task file, the handler wrapper, an `import()` per port module it
+ * needs and, for a triggered task, per transport its triggers need. Generated (by infra at synth, by the bundle tests), never written by hand: adding a task needs no entry file.
  */
 export function handlerEntrySource(task: AnyTask, paths: EntryPaths): string {
   const from = (path: string) => {
@@ -25,6 +31,10 @@ export function handlerEntrySource(task: AnyTask, paths: EntryPaths): string {
     return JSON.stringify(spec.startsWith('.') ? spec : `./${spec}`);
   };
   const loaders = portModulesOf(task).map((module) => `  () => import(${from(`runtime/lambda/ports/${module}`)}),`);
+  const transports = transportModulesOf(task).map(
+    (module) => `    () => import(${from(`runtime/lambda/transports/${module}`)}),`,
+  );
+  const close = transports.length ? ['], {', '  transports: [', ...transports, '  ],', '});'] : [']);'];
   return [
     `// Generated from the task catalogue (lambdas/runtime/lambda/handler-entry.ts): the Lambda entry of ${task.name}.`,
     `import { task } from ${from(`tasks/${taskFileName(task.name)}`)};`,
@@ -32,7 +42,7 @@ export function handlerEntrySource(task: AnyTask, paths: EntryPaths): string {
     '',
     'export const handler = lambdaHandler(task, [',
     ...loaders,
-    ']);',
+    ...close,
     '',
   ].join('\n');
 }

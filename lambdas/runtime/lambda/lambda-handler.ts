@@ -3,17 +3,25 @@ import { createLogger, type Logger } from '../../shared/logger';
 import type { AnyTask } from '../../tasks/define-task';
 import { restrictPorts, type PortFactories } from '../restrict-ports';
 import { runTask } from '../run-task';
+import { writeMetrics } from './emf-metrics';
 import { wiringContext, type PortModule, type WiringContext } from './port-modules';
+import type { Transport, TransportModule } from './transports/transport';
+
+/** Loads one module of runtime/lambda/ports/ (a generated entry passes `() => import('…/ports/stores')` and so on). */
+export type PortModuleLoader = () => Promise<PortModule>;
+/** Loads one module of runtime/lambda/transports/ (for tasks whose trigger delivers another shape than their input). */
+export type TransportLoader = () => Promise<TransportModule>;
 
 export interface LambdaHandlerOptions {
   /** @default process.env */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** @default createLogger() */
   readonly logger?: Logger;
+  /** The transports of the task's triggers; an event none accepts is the task's input as it is. @default [] */
+  readonly transports?: readonly TransportLoader[];
+  /** Where the task's metrics go. @default stdout, in CloudWatch's embedded metric format */
+  readonly writeMetric?: (line: string) => void;
 }
-
-/** Loads one module of runtime/lambda/ports/ (a generated entry passes `() => import('…/ports/stores')` and so on). */
-export type PortModuleLoader = () => Promise<PortModule>;
 
 /**
  * Wrap a task as a Lambda handler. Module init stays small: the port modules (only those of the task's ports) are
@@ -41,6 +49,12 @@ export function lambdaHandler(
     return ports;
   };
 
+  let transports: Promise<Transport[]> | undefined;
+  const transportsOnce = (): Promise<Transport[]> => {
+    transports ??= Promise.all((options.transports ?? []).map(async (load) => (await load()).transport));
+    return transports;
+  };
+
   return async (event: unknown) => {
     const payload = (event ?? {}) as {
       executionId?: string;
@@ -55,7 +69,10 @@ export function lambdaHandler(
     });
     logger.info(`Running ${task.name}`);
     try {
-      return await runTask(task, event, await portsOnce());
+      const transport = (await transportsOnce()).find((t) => t.accepts(event));
+      const result = await runTask(task, transport ? transport.input(event) : event, await portsOnce());
+      if (task.metrics) writeMetrics(task.metrics(result), { task: task.name }, options.writeMetric);
+      return transport ? transport.output(result) : result;
     } catch (error) {
       logger.error(`${task.name} failed`, error as Error);
       throw error;

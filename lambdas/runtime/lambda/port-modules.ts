@@ -21,6 +21,10 @@ export const PORT_MODULES = {
   values: 'cloud',
   lookups: 'cloud',
   kube: 'kube',
+  fleet: 'fleet',
+  executions: 'executions',
+  events: 'events',
+  webhooks: 'webhooks',
 } as const satisfies Record<PortName, string>;
 
 export type PortModuleName = (typeof PORT_MODULES)[PortName];

@@ -20,6 +20,15 @@ export const TASK_ENV = {
    * create/update/delete, so CloudFormation (not the task) holds the rights to create cluster resources.
    */
   stackRoleArn: 'CLM_STACK_ROLE_ARN',
+  /** The cluster-update state machine the dispatcher starts executions of. Set on tasks with the `executions` port. */
+  clusterUpdateArn: 'CLM_CLUSTER_UPDATE_ARN',
+  /** Fleet settings as JSON (`{"waveOrder": "test,staging,production", "maxConcurrent": 10}`; docs/fleet.md). Unset: defaults. */
+  fleetSettings: 'CLM_FLEET_SETTINGS',
+  /**
+   * Secrets Manager secret with the GitHub webhook secret: the plain secret, or JSON `{"secret": "...",
+   * "previous": "..."}` while one is rotated. Set on tasks with the `webhooks` port.
+   */
+  webhookSecretArn: 'CLM_WEBHOOK_SECRET_ARN',
   /** Powertools service name. */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
 } as const;

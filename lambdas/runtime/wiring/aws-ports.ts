@@ -11,6 +11,8 @@ import { ClientNodeKubeCluster } from '../../adapters/kube/client-node-kube-clus
 import { cloudFactories } from '../cloud/cloud-factories';
 import { kubeFactory } from '../cloud/kube-factory';
 import { templatesFactory } from '../cloud/templates-factory';
+import type { FleetStore } from '../../ports/fleet-store';
+import { fleetStandIns, type FleetServices } from './fleet-services';
 
 export interface AwsPortsOptions {
   readonly registry: Registry;
@@ -24,6 +26,10 @@ export interface AwsPortsOptions {
   readonly kubeFor?: (cluster: Cluster) => KubeCluster;
   readonly token?: string;
   readonly kubeconfig?: string;
+  /** The dispatcher's state (a file under --state for the CLI). */
+  readonly fleet: FleetStore;
+  /** The execution service, event sink and webhook verifier of `clm serve`/`dispatch`. @default stand-ins */
+  readonly services?: Partial<FleetServices>;
 }
 
 /**
@@ -53,6 +59,8 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
     // amiID/instanceType ask EC2 in the account and region of the cluster each template renders for.
     templates: templatesFactory(aws.lookupsFor)(),
     secrets: aws.secrets(),
+    fleet: options.fleet,
+    ...fleetStandIns(options.services),
     forCluster(cluster) {
       let kube = kubes.get(cluster.id);
       if (!kube) {

@@ -6,6 +6,10 @@ import type { Ports } from '../../ports/ports';
 import type { Registry } from '../../ports/registry';
 import type { MemoryProgressStore } from '../../adapters/progress/memory-progress-store';
 import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
+import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
+import type { FleetSettings } from '../../core/dispatch/fleet-settings';
+import type { MemoryFleetStore } from '../../adapters/fleet/memory-fleet-store';
+import { fleetStandIns, type FleetServices } from './fleet-services';
 import { SimulatedWorld } from '../../sim';
 import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-template-engine';
 
@@ -13,6 +17,8 @@ import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-t
 export interface SimulatedSetup {
   readonly world: SimulatedWorld;
   readonly progress: MemoryProgressStore;
+  /** The fleet state under the same directory (fleet.json). */
+  readonly fleet: MemoryFleetStore;
   readonly ports: Ports;
   /** Persist world and progress atomically (called after every task, so SIGKILL loses nothing finished). */
   save(): void;
@@ -28,6 +34,10 @@ export interface SimulatedSetupOptions {
   readonly scenarioFile?: string;
   /** Clusters whose account provides the AMI/instance-type lookups of the templates. */
   readonly clusters: readonly Cluster[];
+  /** How the dispatcher paces the fleet (`clm dispatch`, `clm serve`). @default DEFAULT_FLEET_SETTINGS */
+  readonly fleetSettings?: FleetSettings;
+  /** The execution service, event sink and webhook verifier of `clm serve`/`dispatch`. @default stand-ins */
+  readonly services?: Partial<FleetServices>;
 }
 
 export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedSetup {
@@ -37,6 +47,7 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
       ? SimulatedWorld.loadOrCreate(options.stateDir, {})
       : SimulatedWorld.fromScenarioFile(options.scenarioFile);
   const { store: progress, save: saveProgress } = openFileProgressStore(options.stateDir);
+  const { store: fleet, save: saveFleet } = openFileFleetStore(options.stateDir, options.fleetSettings);
   const tearingDown = new Set<string>();
   const first = options.clusters[0];
   const lookups = first ? world.forCluster(first).lookups : undefined;
@@ -49,6 +60,8 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
     templates: new HandlebarsTemplateEngine(lookups ? { lookups } : {}),
     // The simulated KMS: `aws:kms:` values are base64 of the plaintext.
     secrets: { decrypt: async (ciphertext) => Buffer.from(ciphertext, 'base64').toString('utf8') },
+    fleet,
+    ...fleetStandIns(options.services),
     forCluster: (cluster) => {
       const ports = world.forCluster(cluster);
       if (tearingDown.has(cluster.id)) world.markDecommissioning(cluster.id);
@@ -58,6 +71,7 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
   return {
     world,
     progress,
+    fleet,
     ports,
     decommissioning(clusterId) {
       tearingDown.add(clusterId);
@@ -65,6 +79,7 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
     save() {
       world.save(options.stateDir);
       saveProgress();
+      saveFleet();
     },
   };
 }

@@ -1,5 +1,7 @@
-import type { Cluster, ClusterStatus, LifecycleStatus } from '../../core/model/cluster';
+import type { Cluster, ClusterStatus, LifecycleStatus, Problem } from '../../core/model/cluster';
+import { appendProblem } from '../../core/status/problems';
 import type { Ports } from '../../ports/ports';
+import type { StoredStatus } from '../../ports/progress-store';
 import { NotFoundError } from '../../shared/errors';
 
 /**
@@ -18,7 +20,19 @@ export async function withStoredStatus(
   cluster: Cluster,
 ): Promise<Cluster> {
   if (ports.registry.persistsStatus) return cluster;
-  const stored = await ports.progress.getStatus(cluster.id);
+  return overlayStatus(cluster, await ports.progress.getStatus(cluster.id));
+}
+
+/** Every cluster of the registry, read once, with stored status overlaid (batched) when the registry keeps none. */
+export async function listWithStoredStatus(ports: Pick<Ports, 'registry' | 'progress'>): Promise<Cluster[]> {
+  const clusters = await ports.registry.listClusters();
+  if (ports.registry.persistsStatus) return clusters;
+  const stored = await ports.progress.getStatuses(clusters.map((c) => c.id));
+  return clusters.map((cluster) => overlayStatus(cluster, stored.get(cluster.id)));
+}
+
+/** The cluster with the stored status (and lifecycle) in place of the registry's. */
+export function overlayStatus(cluster: Cluster, stored: StoredStatus | undefined): Cluster {
   if (!stored) return cluster;
   const { updatedAt: _updatedAt, lifecycleStatus, ...status } = stored;
   return { ...cluster, status, lifecycleStatus: lifecycleStatus ?? cluster.lifecycleStatus };
@@ -37,4 +51,24 @@ export async function writeStatus(
     updatedAt: ports.clock.now(),
   });
   await ports.registry.updateStatus(cluster.id, { ...(lifecycleStatus ? { lifecycleStatus } : {}), status });
+}
+
+/**
+ * Append a problem to the cluster's status: in the registry when it holds status (the progress store mirrors
+ * it), else in the progress store. A registry that refuses the write does not fail the caller.
+ */
+export async function recordClusterProblem(
+  ports: Pick<Ports, 'registry' | 'progress'>,
+  clusterId: string,
+  cluster: Cluster | undefined,
+  problem: Problem,
+  now: number,
+): Promise<void> {
+  if (cluster && ports.registry.persistsStatus) {
+    const problems = appendProblem(cluster.status.problems, problem);
+    await ports.progress.putStatus(cluster.id, { ...cluster.status, problems, updatedAt: now });
+    await ports.registry.updateStatus(cluster.id, { status: { ...cluster.status, problems } }).catch(() => undefined);
+  } else {
+    await ports.progress.recordProblem(clusterId, problem, now);
+  }
 }

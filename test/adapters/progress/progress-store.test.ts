@@ -98,4 +98,30 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
     expect(await store.getControls(cluster)).toEqual({ paused: true, reason: 'freeze' });
     expect(await store.getInventory(cluster)).toEqual([{ kind: 'Deployment', namespace: 'default', name: 'web' }]);
   });
+
+  it('reads the statuses and controls of many clusters at once, leaving out clusters without any', async () => {
+    // Arrange: 250 clusters (three BatchGetItem calls of 100 keys), every third with a status, one paused
+    const store = await create();
+    const ids = Array.from({ length: 250 }, (_, i) => `aws:123456789012:eu-central-1:fleet-${i}`);
+    const status = (version: string) => ({
+      currentVersion: version,
+      lastVersion: '',
+      nextVersion: '',
+      problems: [],
+      updatedAt: 1,
+    });
+    for (const [i, id] of ids.entries()) if (i % 3 === 0) await store.putStatus(id, status(`v${i}`));
+    await store.putControls(ids[7]!, { paused: true, reason: 'freeze' });
+
+    // Act
+    const statuses = await store.getStatuses([...ids, 'aws:123456789012:eu-central-1:not-there']);
+    const controls = await store.getControlsOf(ids);
+
+    // Assert
+    expect(statuses.size).toBe(84);
+    expect(statuses.get(ids[249]!)?.currentVersion).toBe('v249');
+    expect(statuses.has(ids[1]!)).toBe(false);
+    expect([...controls]).toEqual([[ids[7], { paused: true, reason: 'freeze' }]]);
+    expect((await store.getStatuses([])).size).toBe(0);
+  });
 });

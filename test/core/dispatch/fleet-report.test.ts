@@ -1,4 +1,5 @@
-import { formatDispatchPlan, formatHalts, haltLine } from '../../../lambdas/core/dispatch/fleet-report';
+import { behindTarget, dispatchReport } from '../../../lambdas/core/dispatch/dispatch-report';
+import { formatDispatchReport, formatHalts, haltLine } from '../../../lambdas/core/dispatch/fleet-report';
 import type { WaveHalt } from '../../../lambdas/core/dispatch/fleet-state';
 import { planDispatch } from '../../../lambdas/core/dispatch/plan-dispatch';
 import { COMMIT_A, COMMIT_B, fleetCluster, record, settings, state, targets, targetVersionOf } from './fleet-fixtures';
@@ -40,8 +41,13 @@ describe('fleet report', () => {
       now: 60_000,
       trigger: 'cli',
     });
-    const text = formatDispatchPlan(plan).split('\n');
-    expect(text[0]).toBe('9 clusters: 0 up to date, 0 started, 9 skipped; 0 running, room for 10');
+    const report = dispatchReport(plan, { trigger: 'cli', behindTarget: behindTarget(clusters, targets(clusters)) });
+    const text = formatDispatchReport(report).split('\n');
+    expect(text[0]).toBe('9 clusters: 0 up to date, 9 behind target, 0 started, 9 skipped; 0 running, room for 10');
+    expect(report.skipped.map((s) => [s.reason, s.count, s.clusters.length])).toEqual([
+      ['backoff', 1, 1],
+      ['wave-halted', 8, 5],
+    ]);
     expect(text).toContain('  skipped, wave-halted (8):');
     expect(text).toContain('    … and 3 more');
     expect(text.at(-1)).toMatch(

@@ -1,5 +1,6 @@
 import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
+import { MemoryFleetStore } from '../../../lambdas/adapters/fleet/memory-fleet-store';
 import { createAwsPorts } from '../../../lambdas/runtime/wiring/aws-ports';
 import type { ArtifactStore } from '../../../lambdas/ports/artifact-store';
 import type { ProgressStore } from '../../../lambdas/ports/progress-store';
@@ -26,6 +27,7 @@ describe('createAwsPorts (clm provision against AWS)', () => {
       sources: [],
       progress: {} as ProgressStore,
       artifacts: {} as ArtifactStore,
+      fleet: new MemoryFleetStore(),
       region: 'eu-central-1',
     });
 

@@ -10,6 +10,9 @@ import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
 import { putJson, runArtifactKey } from '../../../lambdas/tasks/kit/artifacts';
 import type { ClusterArtifact, MainArtifact } from '../../../lambdas/contracts/artifacts';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
+import { MemoryFleetStore } from '../../../lambdas/adapters/fleet/memory-fleet-store';
+import { MemoryEventSink } from '../../../lambdas/adapters/events/memory-event-sink';
+import { FakeUpdateExecutions } from '../fleet/fake-update-executions';
 import type { ClusterPorts, Ports } from '../../../lambdas/ports/ports';
 import type { ConfigSnapshot, ConfigSource } from '../../../lambdas/ports/config-source';
 import type { Registry } from '../../../lambdas/ports/registry';
@@ -116,6 +119,9 @@ export interface FakeEnv {
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
   readonly registry: MemoryRegistry;
+  readonly fleet: MemoryFleetStore;
+  readonly executions: FakeUpdateExecutions;
+  readonly events: MemoryEventSink;
   readonly source: FixedConfigSource;
   readonly ports: Ports;
 }
@@ -134,6 +140,9 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const progress = new MemoryProgressStore();
   const registry = new MemoryRegistry(options.clusters ?? [testCluster()], options.persistsStatus ?? true);
   const source = new FixedConfigSource('main', 'c0ffee');
+  const fleet = new MemoryFleetStore();
+  const executions = new FakeUpdateExecutions(() => clock.now());
+  const events = new MemoryEventSink();
   const clusterPorts: ClusterPorts = {
     stacks,
     pools,
@@ -149,9 +158,13 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     clock,
     templates: new Proxy({}, { get: () => () => unused('templates') }) as Ports['templates'],
     secrets: { decrypt: async () => unused('secrets') },
+    fleet,
+    executions,
+    events,
+    webhooks: { verify: async () => unused('webhooks') },
     forCluster: () => clusterPorts,
   };
-  return { clock, kube, pools, stacks, artifacts, progress, registry, source, ports };
+  return { clock, kube, pools, stacks, artifacts, progress, registry, source, fleet, executions, events, ports };
 }
 
 /** What Prepare and RenderConfig leave behind: the run record, the pinned cluster, the main artefact. */

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * What a function that is not a state of a state machine receives, by trigger kind (`triggers` of a task,
+ * lambdas/tasks/define-task.ts). The transports differ (a Lambda Function URL or `clm serve`'s HTTP server, an
+ * EventBridge schedule or rule, a DynamoDB stream, `clm dispatch`); each runtime turns its transport into these
+ * shapes, so a task is written once.
+ */
+
+export const TRIGGER_KINDS = ['http', 'schedule', 'registry-stream', 'execution-events', 'push-events'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+/** An HTTP request, body decoded to text (the signature of a webhook covers these bytes). */
+export const HttpRequest = z.object({
+  method: z.string().min(1),
+  path: z.string(),
+  /** Header names in any case. */
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+});
+export type HttpRequest = z.infer<typeof HttpRequest>;
+
+/** An HTTP answer: a JSON body. */
+export const HttpResponse = z.object({
+  status: z.number().int().min(100).max(599),
+  body: z.record(z.string(), z.unknown()),
+});
+export type HttpResponse = z.infer<typeof HttpResponse>;
+
+/** `schedule`: every N minutes, the whole fleet; `changesOnly` limits starts to clusters the registry changed. */
+export const ScheduledPass = z.object({ trigger: z.literal('schedule'), changesOnly: z.boolean().optional() });
+
+/** `execution-events`: a cluster-update execution ended (Step Functions' status change, on the default bus). */
+export const ExecutionEndedPass = z.object({
+  trigger: z.literal('execution'),
+  execution: z.object({ name: z.string(), status: z.string(), arn: z.string().optional() }),
+});
+
+/** `push-events`: the webhook accepted a push (PushAccepted); the pass starts the clusters that follow the ref. */
+export const PushPass = z.object({
+  trigger: z.literal('webhook'),
+  push: z.object({ repository: z.string().min(1), ref: z.string().min(1), commit: z.string() }),
+});
+
+/** `clm dispatch`: the whole fleet, or some clusters, or only what the registry changed. */
+export const CliPass = z.object({
+  trigger: z.literal('cli'),
+  changesOnly: z.boolean().optional(),
+  clusters: z.array(z.string()).optional(),
+});
+
+/** Every way a dispatcher pass is asked for. */
+export const PassRequest = z.discriminatedUnion('trigger', [ScheduledPass, ExecutionEndedPass, PushPass, CliPass]);
+export type PassRequest = z.infer<typeof PassRequest>;
+
+/** One change of a registry item, unmarshalled (lambdas/adapters/registry/registry-stream-records.ts). */
+export const RegistryChange = z.object({
+  eventName: z.enum(['INSERT', 'MODIFY', 'REMOVE']),
+  clusterId: z.string().min(1),
+  newDocument: z.record(z.string(), z.unknown()).optional(),
+  oldDocument: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** `registry-stream`: a batch of our DynamoDB registry's changes (other items of the table are dropped). */
+export const RegistryChanges = z.object({ trigger: z.literal('registry'), changes: z.array(RegistryChange) });
+export type RegistryChanges = z.infer<typeof RegistryChanges>;
+
+/** The input of a scheduled pass (the schedule's fixed payload). */
+export const SCHEDULED_PASS_INPUT = { trigger: 'schedule' } as const satisfies z.infer<typeof ScheduledPass>;
+
+/**
+ * Where the fields of an `execution-events` input come from in Step Functions' "Execution Status Change" event
+ * (the rule's input transformer).
+ */
+export const EXECUTION_EVENT_FIELDS = {
+  name: '$.detail.name',
+  status: '$.detail.status',
+  arn: '$.detail.executionArn',
+} as const;
+
+/** Where the fields of a `push-events` input come from in a PushAccepted event. */
+export const PUSH_EVENT_FIELDS = {
+  repository: '$.detail.repository',
+  ref: '$.detail.ref',
+  commit: '$.detail.commit',
+} as const;
+
+/** The statuses of an ended execution the `execution-events` rule matches. */
+export const ENDED_EXECUTION_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;

@@ -96,6 +96,8 @@ export const RollStepOutput = StepOutput.extend({
   iteration: z.number().int().min(0),
   replaced: z.number().int().min(0),
   total: z.number().int().min(0),
+  /** Nodes this step finished replacing (the dashboard's NodesReplaced). */
+  replacedNow: z.number().int().min(0).optional(),
   blockedBy: z.string().optional(),
 });
 export type RollStepOutput = z.infer<typeof RollStepOutput>;

@@ -60,7 +60,17 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
   }
   const plan = planRollStep(snapshot, progress, context.policy, now);
   const acted = plan.done ? noActions(progress) : await rollActions(context, plan, snapshot, progress);
-  return recordStep(ports, ref, { pool, plan, acted, snapshot, policy: context.policy, now, iteration });
+  const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
+  return recordStep(ports, ref, {
+    pool,
+    plan,
+    acted,
+    snapshot,
+    policy: context.policy,
+    now,
+    iteration,
+    replacedBefore,
+  });
 }
 
 interface StepResult {
@@ -71,6 +81,8 @@ interface StepResult {
   readonly policy: RollPolicy;
   readonly now: number;
   readonly iteration: number;
+  /** Replaced nodes the run record held before this step. */
+  readonly replacedBefore: number;
 }
 
 /** Store the pool's progress after the step and tell the state machine how long to wait. */
@@ -94,6 +106,7 @@ async function recordStep(ports: RollPorts, ref: RunRef, step: StepResult): Prom
     iteration: step.iteration,
     replaced: progress.replaced,
     total: progress.total,
+    replacedNow: Math.max(0, progress.replaced - step.replacedBefore),
     ...(acted.blocked[0] ? { blockedBy: acted.blocked[0] } : {}),
   };
 }
@@ -104,5 +117,9 @@ export const task = defineTask({
   input: RolloutPayload,
   output: RollStepOutput,
   ports: PORTS,
+  metrics: (output) => [
+    { name: 'NodesReplaced', value: output.replacedNow ?? 0 },
+    { name: 'DrainsBlocked', value: output.blockedBy ? 1 : 0 },
+  ],
   step: (payload, ports) => rollNodePool(payload.state, ports),
 });

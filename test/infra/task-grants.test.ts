@@ -34,6 +34,24 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
     expect(taskGrants(withPorts({ templates: 'read', secrets: 'read' })).cloud).toEqual(['decrypt', 'lookups']);
   });
 
+  it('turns the fleet ports into the table, Step Functions, EventBridge and the webhook secret', () => {
+    expect(taskGrants(withPorts({ fleet: 'write', events: 'write' }))).toEqual({
+      table: true,
+      tokens: false,
+      cloud: [],
+      events: true,
+    });
+    expect(taskGrants(withPorts({ events: 'read' })).events).toBeUndefined();
+    expect(taskGrants(withPorts({ executions: 'read' })).executions).toBe('read');
+    expect(taskGrants(withPorts({ executions: 'write' })).executions).toBe('write');
+    expect(taskGrants(withPorts({ webhooks: 'read' }))).toEqual({
+      table: false,
+      tokens: false,
+      cloud: [],
+      webhookSecret: true,
+    });
+  });
+
   it("gives the catalogue's tasks what their steps do", () => {
     const grants = Object.fromEntries(TASK_CATALOGUE.map((task) => [task.name, taskGrants(task)]));
     // ApplyManifests deletes the cf-manifest stacks that cf-deletions.yaml names.
@@ -46,5 +64,8 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
       cloud: ['decrypt', 'lookups'],
     });
     expect(grants.DeployStacks!.tokens).toBe(false);
+    expect(grants.GithubWebhook).toEqual({ table: true, tokens: true, cloud: [], events: true, webhookSecret: true });
+    expect(grants.DispatchFleet).toMatchObject({ table: true, executions: 'write', events: true });
+    expect(grants.DispatchFleet!.webhookSecret).toBeUndefined();
   });
 });

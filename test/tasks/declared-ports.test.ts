@@ -8,49 +8,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 import type { Cluster } from '../../lambdas/core/model/cluster';
-import type { ClusterPorts, Ports } from '../../lambdas/ports/ports';
+import type { Ports } from '../../lambdas/ports/ports';
 import { configSourcesFromFlags } from '../../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../../lambdas/adapters/registry/create-registry';
 import { runClusterUpdate } from '../../lambdas/runtime/local/run-cluster-update';
 import { restrictPorts } from '../../lambdas/runtime/restrict-ports';
 import { createSimulatedSetup } from '../../lambdas/runtime/wiring/simulated-ports';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
-import type { AnyTask, ClusterPortName, SharedPortName } from '../../lambdas/tasks/define-task';
+import { isStateMachineTask } from '../../lambdas/tasks/define-task';
+import type { AnyTask } from '../../lambdas/tasks/define-task';
+import { recordingCatalogue, touchedAndDeclared, type TouchedPorts } from '../support/recording-ports';
 
 const ROOT = join(__dirname, '..', '..');
 const CLUSTER_ID = 'aws:123456789012:eu-central-1:kube-test';
-const SHARED: readonly SharedPortName[] = [
-  'registry',
-  'sources',
-  'artifacts',
-  'progress',
-  'clock',
-  'templates',
-  'secrets',
-];
-const PER_CLUSTER: readonly ClusterPortName[] = ['stacks', 'pools', 'kube', 'lookups', 'values'];
+/** The tasks the cluster-update and rollout machines run (the triggered ones: test/tasks/triggered-tasks.test.ts). */
+const MACHINE_TASKS = TASK_CATALOGUE.filter(isStateMachineTask);
 
 /** What each task touched, by port name. */
-const touched = new Map<string, Set<string>>();
-
-/** The ports a step receives, recording each member it touches under the task's name. */
-function recording(task: string, ports: Ports): Ports {
-  const seen = touched.get(task) ?? new Set<string>();
-  touched.set(task, seen);
-  const shared = Object.fromEntries(SHARED.map((name) => [name, { get: () => (seen.add(name), ports[name]) }]));
-  const perCluster = (c: Cluster) =>
-    Object.defineProperties(
-      {} as ClusterPorts,
-      Object.fromEntries(PER_CLUSTER.map((name) => [name, { get: () => (seen.add(name), ports.forCluster(c)[name]) }])),
-    );
-  return Object.assign(Object.defineProperties({} as Ports, shared), { forCluster: perCluster });
-}
+const touched: TouchedPorts = new Map();
 
 /** The catalogue with every step recording what it touches. */
-const catalogue: AnyTask[] = TASK_CATALOGUE.map((task) => ({
-  ...task,
-  step: (input: unknown, ports: never) => task.step(input, recording(task.name, ports) as never),
-}));
+const catalogue: AnyTask[] = recordingCatalogue(TASK_CATALOGUE, touched);
 
 interface RegistryPool {
   name: string;
@@ -140,9 +118,8 @@ describe('each task with only the ports it declares', () => {
     ]);
     expect(replaced).toBeGreaterThan(0);
     expect(sim.world.describe(CLUSTER_ID).stacks).toEqual([]);
-    expect(Object.fromEntries(TASK_CATALOGUE.map((t) => [t.name, [...(touched.get(t.name) ?? [])].sort()]))).toEqual(
-      Object.fromEntries(TASK_CATALOGUE.map((t) => [t.name, Object.keys(t.ports).sort()])),
-    );
+    const { touched: used, declared } = touchedAndDeclared(MACHINE_TASKS, touched);
+    expect(used).toEqual(declared);
   }, 60_000);
 
   it('refuses a port the task does not declare, naming the task and the port', () => {

@@ -16,7 +16,7 @@ describe('lambdaEnvironment', () => {
     const settings = lambdaEnvironment(env);
 
     // Assert
-    expect({ ...settings, required: undefined }).toEqual({
+    expect({ ...settings, required: undefined, optional: undefined }).toEqual({
       region: 'eu-west-1',
       endpoint: 'http://127.0.0.1:5000',
       stackRoleArn: 'arn:aws:iam::123456789012:role/stack',

@@ -5,6 +5,7 @@
  */
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { readAppConfig } from './app-config';
+import { readFleetConfig } from './fleet-config';
 import { ClmNagChecks } from './nag';
 import { ClmStatefulStack } from './stacks/clm-stateful-stack';
 import { ClmWorkflowStack } from './stacks/clm-workflow-stack';
@@ -16,6 +17,7 @@ if (app.node.tryGetContext('@aws-cdk/core:defaultCrossStackReferences') === unde
   app.node.setContext('@aws-cdk/core:defaultCrossStackReferences', 'strong');
 }
 const config = readAppConfig((key) => app.node.tryGetContext(key));
+const fleet = readFleetConfig((key) => app.node.tryGetContext(key));
 const env =
   process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
     ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
@@ -27,13 +29,18 @@ const stateful = new ClmStatefulStack(app, 'ClmStateful', {
 });
 new ClmWorkflowStack(app, 'ClmWorkflow', {
   env,
-  description: 'CLM: cluster-update and node-pool-rollout state machines and their tasks',
+  description:
+    'CLM: cluster-update and node-pool-rollout state machines and their tasks, the webhook, the dispatcher and its triggers',
   table: stateful.table,
   artifactBucket: stateful.artifactBucket,
   registryUri: config.registryUri,
   configSources: config.configSources,
   assumedRoleName: config.assumedRoleName,
   tokenSecretArn: config.tokenSecretArn,
+  dispatchIntervalMinutes: fleet.dispatchIntervalMinutes,
+  webhookSecretArn: fleet.webhookSecretArn,
+  alarmEmail: fleet.alarmEmail,
+  fleetSettings: fleet.fleetSettings,
 });
 
 Tags.of(app).add('app', 'clm');

@@ -82,7 +82,7 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
     rule: 'AwsSolutions-IAM5',
     finding: /^Resource::\*$/,
     reason:
-      'Actions without resource-level permissions: X-Ray (traces, sampling), CloudWatch Logs delivery for Step Functions logging, EC2 and Auto Scaling Describe*, CloudFormation ListStacks/ValidateTemplate.',
+      'Actions without resource-level permissions: X-Ray (traces, sampling), CloudWatch Logs delivery for Step Functions logging, EC2 and Auto Scaling Describe*, CloudFormation ListStacks/ValidateTemplate, DynamoDB ListStreams (the registry stream trigger).',
   },
   {
     rule: 'AwsSolutions-IAM5',
@@ -103,13 +103,14 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
   {
     rule: 'AwsSolutions-IAM5',
     finding: /^Resource::<[^>]*\.Arn>:\*$/,
-    reason: 'CDK grantInvoke covers a task function and its versions/aliases (<function ARN>:*).',
+    reason:
+      'CDK grantInvoke covers a task function and its versions/aliases (<function ARN>:*), for the state machines and the scheduler that invoke them.',
   },
   {
     rule: 'AwsSolutions-IAM5',
     finding: /^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<[^>]*\.Name>:\*$/,
     reason:
-      'startExecution.sync:2 describes and stops executions of the node-pool-rollout machine, whose names are generated at run time.',
+      'Executions are named at run time: startExecution.sync:2 describes and stops node-pool-rollout executions, and the dispatcher describes and redrives cluster-update executions (named per cluster and target version).',
   },
   {
     rule: 'AwsSolutions-IAM5',

@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { acknowledge } from '../nag';
@@ -24,6 +24,8 @@ export class ClmStatefulStack extends Stack {
   constructor(scope: Construct, id: string, props: ClmStatefulStackProps = {}) {
     super(scope, id, props);
     // Items and key names: DESIGN.md §4, lambdas/ports/progress-store.ts. TTL on `ttl` expires webhook deliveries.
+    // The stream carries the registry's changes when the registry is this table (the RegistryChanged trigger
+    // filters it to registry items; reading a stream is free, and nothing reads it otherwise).
     this.table = new Table(this, 'Table', {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },
@@ -31,6 +33,7 @@ export class ClmStatefulStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       timeToLiveAttribute: 'ttl',
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
     });

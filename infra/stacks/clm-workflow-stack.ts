@@ -12,10 +12,14 @@ import { Construct } from 'constructs';
 import { ASL_FILES, childMachinesIn, readAsl, type StateMachineKey } from '../../lambdas/runtime/asl-files';
 import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
-import type { AnyTask } from '../../lambdas/tasks/define-task';
+import { isStateMachineTask, type AnyTask } from '../../lambdas/tasks/define-task';
 import { AslStateMachine } from '../constructs/asl-state-machine';
+import { ClmMonitoring } from '../constructs/clm-monitoring';
 import { ClusterCloudAccess } from '../constructs/cloud-access';
+import { grantFleetAccess } from '../constructs/fleet-access';
 import { TaskFunction } from '../constructs/task-function';
+import { TaskTriggers } from '../constructs/task-triggers';
+import { acknowledge } from '../nag';
 import { writeHandlerEntry } from '../handler-entries';
 import { taskGrants } from '../task-grants';
 
@@ -47,6 +51,26 @@ export interface ClmWorkflowStackProps extends StackProps {
    */
   readonly tokenSecretArn?: string;
   /**
+   * Minutes between scheduled dispatcher passes.
+   * @default 5
+   */
+  readonly dispatchIntervalMinutes?: number;
+  /**
+   * Secrets Manager secret with the GitHub webhook secret.
+   * @default - a secret with a random value is created
+   */
+  readonly webhookSecretArn?: string;
+  /**
+   * An e-mail address subscribed to the alarm topic.
+   * @default - none
+   */
+  readonly alarmEmail?: string;
+  /**
+   * The dispatcher's settings (docs/fleet.md), passed as JSON.
+   * @default {} (the defaults)
+   */
+  readonly fleetSettings?: Readonly<Record<string, unknown>>;
+  /**
    * The tasks to deploy, one function each.
    * @default TASK_CATALOGUE (lambdas/tasks/catalogue.ts)
    */
@@ -58,24 +82,31 @@ export interface ClmWorkflowStackProps extends StackProps {
   readonly definitions?: Partial<Readonly<Record<StateMachineKey, string>>>;
 }
 
+/** `registryUri=dynamodb://` (no table): the registry is CLM's own table, whose stream then triggers passes. */
+export const OWN_TABLE_REGISTRY = 'dynamodb://';
+
 /**
- * The task functions and the two state machines. Takes the stateful resources as construct references, so they
- * survive this stack being replaced.
- */
-/**
- * The task functions and the state machines. Everything is derived from the task catalogue and the ASL files: one
- * function per task (its sizing, its generated entry, IAM from its ports), and per ASL file a state machine whose
- * substitutions and invoke grants follow the placeholders it names. Takes the stateful resources as construct
- * references, so they survive this stack being replaced.
+ * The task functions, the state machines and what triggers the rest. Everything is derived from the task catalogue
+ * and the ASL files: one function per task (its sizing, its generated entry, IAM from its ports), per ASL file a
+ * state machine whose substitutions and invoke grants follow the placeholders it names, and for the tasks that are
+ * not states the endpoint, schedule, stream mapping and rules of their triggers (TaskTriggers); an alarm topic and
+ * a dashboard (ClmMonitoring). Takes the stateful resources as construct references, so they survive this stack
+ * being replaced.
  */
 export class ClmWorkflowStack extends Stack {
   public readonly functions: ReadonlyMap<string, TaskFunction>;
   public readonly stateMachines: Readonly<Record<StateMachineKey, AslStateMachine>>;
   public readonly cloudAccess: ClusterCloudAccess;
+  public readonly triggers: TaskTriggers;
+  public readonly monitoring: ClmMonitoring;
+  /** The GitHub webhook secret (absent when no task verifies webhooks). */
+  public readonly webhookSecret?: ISecret;
 
   constructor(scope: Construct, id: string, props: ClmWorkflowStackProps) {
     super(scope, id, props);
-    if (!props.registryUri) {
+    const ownRegistry = props.registryUri === OWN_TABLE_REGISTRY;
+    const registryUri = ownRegistry ? `dynamodb://${props.table.tableName}` : props.registryUri;
+    if (!registryUri) {
       Annotations.of(this).addWarningV2(
         'clm:registryUri',
         `registryUri is not set: executions will fail at Prepare. Set it with -c registryUri=https://... or ${TASK_ENV.registryUri}.`,
@@ -90,15 +121,14 @@ export class ClmWorkflowStack extends Stack {
     const secret = tokenSecret(this, props.tokenSecretArn);
     this.cloudAccess = new ClusterCloudAccess(this, 'ClusterAccess', { assumedRoleName: props.assumedRoleName });
     const environment: Record<string, string> = {
-      ...(props.registryUri ? { [TASK_ENV.registryUri]: props.registryUri } : {}),
+      ...(registryUri ? { [TASK_ENV.registryUri]: registryUri } : {}),
       ...(props.configSources?.length ? { [TASK_ENV.configSources]: props.configSources.join(',') } : {}),
       ...(props.assumedRoleName ? { [TASK_ENV.assumedRoleName]: props.assumedRoleName } : {}),
       ...(secret ? { [TASK_ENV.secretArn]: secret.secretArn } : {}),
     };
+    const tasks = props.tasks ?? TASK_CATALOGUE;
     const functions = new Map<string, TaskFunction>();
-    for (const task of props.tasks ?? TASK_CATALOGUE) {
-      functions.set(task.name, this.taskFunction(task, props, environment, secret));
-    }
+    for (const task of tasks) functions.set(task.name, this.taskFunction(task, props, environment, secret));
     this.functions = functions;
     this.stateMachines = this.createStateMachines(functions, props.definitions ?? {});
     for (const [key, machine] of Object.entries(this.stateMachines)) {
@@ -106,6 +136,44 @@ export class ClmWorkflowStack extends Stack {
         value: machine.stateMachine.stateMachineArn,
       });
     }
+    this.webhookSecret = tasks.some((t) => t.ports.webhooks) ? webhookSecret(this, props.webhookSecretArn) : undefined;
+    const fleet = this.wireFleet(tasks, functions, props, ownRegistry);
+    this.triggers = fleet.triggers;
+    this.monitoring = fleet.monitoring;
+  }
+
+  /** The fleet ports' access, the triggers of the tasks that are not states, the alarm topic and the dashboard. */
+  private wireFleet(
+    tasks: readonly AnyTask[],
+    functions: ReadonlyMap<string, TaskFunction>,
+    props: ClmWorkflowStackProps,
+    ownRegistry: boolean,
+  ): { triggers: TaskTriggers; monitoring: ClmMonitoring } {
+    const clusterUpdate = this.stateMachines.clusterUpdate.stateMachine;
+    for (const task of tasks) {
+      grantFleetAccess(functions.get(task.name)!, task, taskGrants(task), {
+        clusterUpdate,
+        webhookSecret: this.webhookSecret!,
+        fleetSettings: props.fleetSettings ?? {},
+      });
+    }
+    const triggers = new TaskTriggers(this, 'Triggers', {
+      tasks,
+      functions,
+      clusterUpdate,
+      table: props.table,
+      registryStream: ownRegistry,
+      dispatchIntervalMinutes: props.dispatchIntervalMinutes ?? 5,
+    });
+    const triggered = tasks.filter((t) => !isStateMachineTask(t)).map((t) => [t.name, functions.get(t.name)!] as const);
+    const monitoring = new ClmMonitoring(this, 'Monitoring', {
+      clusterUpdate,
+      alarms: Object.values(this.stateMachines).map((m) => m.failureAlarm),
+      watchedFunctions: new Map(triggered),
+      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
+    return { triggers, monitoring };
   }
 
   /** cluster-update, the machine the dispatcher and operators start. */
@@ -176,8 +244,30 @@ export class ClmWorkflowStack extends Stack {
 }
 
 function tokenSecret(scope: Construct, arn: string | undefined): ISecret | undefined {
-  if (!arn) return undefined;
+  return arn ? importedSecret(scope, 'Tokens', arn) : undefined;
+}
+
+function importedSecret(scope: Construct, id: string, arn: string): ISecret {
   return /-[A-Za-z0-9]{6}$/.test(arn)
-    ? Secret.fromSecretCompleteArn(scope, 'Tokens', arn)
-    : Secret.fromSecretPartialArn(scope, 'Tokens', arn);
+    ? Secret.fromSecretCompleteArn(scope, id, arn)
+    : Secret.fromSecretPartialArn(scope, id, arn);
+}
+
+/** The given webhook secret, or a new one with a random value (read it to set up the GitHub hook). */
+function webhookSecret(scope: Construct, arn: string | undefined): ISecret {
+  const secret = arn
+    ? importedSecret(scope, 'WebhookSecret', arn)
+    : new Secret(scope, 'WebhookSecret', {
+        description: 'CLM: the secret GitHub signs webhook deliveries with (paste it into the hook)',
+        generateSecretString: { passwordLength: 40, excludePunctuation: true },
+      });
+  if (secret instanceof Secret) {
+    acknowledge(
+      secret,
+      'AwsSolutions-SMG4',
+      'The webhook secret is shared with GitHub: rotating it means changing the hook too. Rotate by hand with the {"secret", "previous"} form, which the webhook accepts during the change.',
+    );
+  }
+  new CfnOutput(scope, 'WebhookSecretArn', { value: secret.secretArn });
+  return secret;
 }

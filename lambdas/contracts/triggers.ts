@@ -65,6 +65,9 @@ export const RegistryChange = z.object({
 export const RegistryChanges = z.object({ trigger: z.literal('registry'), changes: z.array(RegistryChange) });
 export type RegistryChanges = z.infer<typeof RegistryChanges>;
 
+/** The sort key of our DynamoDB registry's items (`CLUSTER#<id>`, `REGISTRY`): the stream filter keeps only these. */
+export const REGISTRY_SORT_KEY = 'REGISTRY';
+
 /** The input of a scheduled pass (the schedule's fixed payload). */
 export const SCHEDULED_PASS_INPUT = { trigger: 'schedule' } as const satisfies z.infer<typeof ScheduledPass>;
 

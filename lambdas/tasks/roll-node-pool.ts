@@ -8,6 +8,7 @@ import { reconcilePool } from '../core/rollout/reconcile-pool';
 import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
 import { describeRoll, noActions, rollWaitSeconds, type RollActions } from '../core/rollout/roll-step-report';
 import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
+import { CLM_METRICS } from '../contracts/metrics';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
 import { RolloutPayload } from './kit/payloads';
@@ -118,8 +119,8 @@ export const task = defineTask({
   output: RollStepOutput,
   ports: PORTS,
   metrics: (output) => [
-    { name: 'NodesReplaced', value: output.replacedNow ?? 0 },
-    { name: 'DrainsBlocked', value: output.blockedBy ? 1 : 0 },
+    { name: CLM_METRICS.nodesReplaced, value: output.replacedNow ?? 0 },
+    { name: CLM_METRICS.drainsBlocked, value: output.blockedBy ? 1 : 0 },
   ],
   step: (payload, ports) => rollNodePool(payload.state, ports),
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { z } from 'zod';
-import { defineTask } from '../../lambdas/tasks/define-task';
+import { defineTask, isStateMachineTask } from '../../lambdas/tasks/define-task';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { ASL_FILES, functionPlaceholder, placeholdersIn, readAsl } from '../../lambdas/runtime/asl-files';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
@@ -137,6 +137,7 @@ describe('ClmWorkflowStack', () => {
   });
 
   it('lets cluster-update invoke exactly its eleven task functions, and the rollout only RollNodePool', () => {
+    const machineTasks = TASK_CATALOGUE.filter(isStateMachineTask).map((t) => t.name);
     const invoked = (prefix: 'ClusterUpdate' | 'NodePoolRollout') =>
       statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${prefix}StateMachineRole`))
         .filter((s) => actionsOf([s]).includes('lambda:InvokeFunction'))
@@ -147,7 +148,8 @@ describe('ClmWorkflowStack', () => {
         .sort();
     const ids = (tasks: readonly string[]) => tasks.map((t) => logicalId(template, 'AWS::Lambda::Function', t)).sort();
     expect(invoked('NodePoolRollout')).toEqual(ids(['RollNodePool']));
-    expect(invoked('ClusterUpdate')).toEqual(ids(TASK_FUNCTION_NAMES.filter((t) => t !== 'RollNodePool')));
+    expect(invoked('ClusterUpdate')).toEqual(ids(machineTasks.filter((t) => t !== 'RollNodePool')));
+    expect(machineTasks).toHaveLength(12);
   });
 
   it('lets cluster-update start, watch and stop rollout executions (.sync) and nothing else in Step Functions', () => {
@@ -176,7 +178,7 @@ describe('ClmWorkflowStack', () => {
   });
 
   it('alarms on the first failed execution of each state machine', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2);
+    template.resourcePropertiesCountIs('AWS::CloudWatch::Alarm', { Namespace: 'AWS/States' }, 2);
     for (const prefix of ['ClusterUpdate', 'NodePoolRollout'] as const) {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/States',
@@ -214,16 +216,18 @@ describe('ClmWorkflowStack', () => {
     }
   });
 
-  it('lets only the tasks that need tokens read the secret', () => {
+  it('lets only the tasks that need tokens read the secret, and only the webhook read the webhook secret', () => {
+    const webhookSecret = { Ref: logicalId(template, 'AWS::SecretsManager::Secret', 'WebhookSecret') };
     for (const task of TASK_FUNCTION_NAMES) {
       const reads = statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)).filter((s) =>
         actionsOf([s]).includes('secretsmanager:GetSecretValue'),
       );
-      expect({ task, reads: reads.map((s) => s.Resource) }).toEqual({
+      expect({ task, reads: reads.flatMap((s) => [s.Resource].flat()) }).toEqual({
         task,
-        reads: grantsOf(task).tokens ? [SECRET] : [],
+        reads: [...(grantsOf(task).tokens ? [SECRET] : []), ...(grantsOf(task).webhookSecret ? [webhookSecret] : [])],
       });
     }
+    expect(TASK_FUNCTION_NAMES.filter((t) => grantsOf(t).webhookSecret)).toEqual(['GithubWebhook']);
   });
 
   it('same-account mode: deploys through a CloudFormation service role, scoped by ARN pattern', () => {

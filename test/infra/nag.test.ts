@@ -36,6 +36,11 @@ describe('cdk-nag AwsSolutions', () => {
     expect(violations(app)).toEqual([]);
   });
 
+  it("finds nothing unexplained with the registry in CLM's table (its stream trigger) and an alarm e-mail", () => {
+    const { app } = synthClm({ registryUri: 'dynamodb://', alarmEmail: 'ops@example.org' });
+    expect(violations(app)).toEqual([]);
+  });
+
   it('still reports wildcards nobody justified', () => {
     const { app } = synthClm();
     const left = violations(

@@ -6,6 +6,7 @@ import { CONFIG_KEY_PATTERN } from '../../core/model/wire-cluster-schema';
 import { parseRegistryClusters } from '../../core/model/parse-clusters';
 import { validateWireCluster, formatPath } from '../../core/model/validate-wire-cluster';
 import type { Registry } from '../../ports/registry';
+import { REGISTRY_SORT_KEY } from '../../contracts/triggers';
 import { NotFoundError, RegistryError, RegistryUnavailableError, ValidationError } from '../../shared/errors';
 
 export interface DynamoDbRegistryOptions {
@@ -16,8 +17,8 @@ export interface DynamoDbRegistryOptions {
   readonly now?: () => number;
 }
 
-/** Sort key of registry items; the partition key is `CLUSTER#<id>`. */
-export const REGISTRY_SORT_KEY = 'REGISTRY';
+/** Sort key of registry items; the partition key is `CLUSTER#<id>` (the stream trigger filters on it). */
+export { REGISTRY_SORT_KEY };
 const KEY_ATTRIBUTES = ['pk', 'sk', 'updated_at'] as const;
 
 /**

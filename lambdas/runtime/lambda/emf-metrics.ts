@@ -1,7 +1,5 @@
+import { METRIC_NAMESPACE } from '../../contracts/metrics';
 import type { TaskMetric } from '../../tasks/define-task';
-
-/** The CloudWatch namespace of CLM's own metrics (the dashboard reads them). */
-export const METRIC_NAMESPACE = 'CLM';
 
 /**
  * One CloudWatch embedded-metric-format line: CloudWatch Logs turns it into metrics, so a task needs no

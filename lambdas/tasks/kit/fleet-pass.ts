@@ -1,5 +1,6 @@
 import type { DispatchReport } from '../../contracts/dispatch-report';
 import type { FleetEvent } from '../../contracts/fleet-events';
+import { CLM_METRICS } from '../../contracts/metrics';
 import { behindTarget, dispatchReport, type StartOutcome } from '../../core/dispatch/dispatch-report';
 import type { ClusterFleetState, FleetSnapshot } from '../../core/dispatch/fleet-state';
 import { resolveFleetTargets } from '../../core/dispatch/fleet-targets';
@@ -180,9 +181,9 @@ function registryFigures(diff: RegistryDiff): DispatchReport['registry'] {
 export function passMetrics(report: DispatchReport): TaskMetric[] {
   const started = report.starts.filter((s) => s.how === 'started' || s.how === 'redriven').length;
   return [
-    { name: 'ClustersBehindTarget', value: report.summary.behindTarget },
-    { name: 'UpdatesStarted', value: started },
-    { name: 'UpdatesRunning', value: report.summary.running + started },
-    { name: 'HaltedWaves', value: report.halts.length },
+    { name: CLM_METRICS.clustersBehindTarget, value: report.summary.behindTarget },
+    { name: CLM_METRICS.updatesStarted, value: started },
+    { name: CLM_METRICS.updatesRunning, value: report.summary.running + started },
+    { name: CLM_METRICS.haltedWaves, value: report.halts.length },
   ];
 }

@@ -1,0 +1,20 @@
+/**
+ * CLM's own CloudWatch metrics: what the tasks publish after each run (`metrics` of a task, written as embedded
+ * metric format by the Lambda runtime) and what the dashboard and alarms read. One list, so the two agree.
+ */
+export const METRIC_NAMESPACE = 'CLM';
+
+export const CLM_METRICS = {
+  /** DispatchFleet, RegistryChanged: clusters (not decommissioned) whose current version is not their target. */
+  clustersBehindTarget: 'ClustersBehindTarget',
+  /** Cluster-update executions a pass started or redrove. */
+  updatesStarted: 'UpdatesStarted',
+  /** Cluster-update executions running after a pass. */
+  updatesRunning: 'UpdatesRunning',
+  /** Rollouts held back by a failure (WaveHalted). */
+  haltedWaves: 'HaltedWaves',
+  /** RollNodePool: nodes a step finished replacing. */
+  nodesReplaced: 'NodesReplaced',
+  /** RollNodePool: steps whose drain a PodDisruptionBudget (or a pod) held up. */
+  drainsBlocked: 'DrainsBlocked',
+} as const;

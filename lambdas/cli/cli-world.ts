@@ -8,6 +8,7 @@ import { openFileProgressStore } from '../adapters/progress/file-progress-store'
 import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
 import type { FleetSettings } from '../core/dispatch/fleet-settings';
 import type { FleetServices } from '../runtime/wiring/fleet-services';
+import type { FleetStore } from '../ports/fleet-store';
 import { createSimulatedSetup } from '../runtime/wiring/simulated-ports';
 import type { Invariants } from '../sim';
 import { UsageError, type CliIo } from './io';
@@ -51,6 +52,8 @@ export interface WorldInputs {
   readonly fleetSettings?: FleetSettings;
   /** `clm dispatch`/`serve`: the execution service, event sink and webhook verifier. @default stand-ins */
   readonly services?: Partial<FleetServices>;
+  /** `clm dispatch`/`serve`: the fleet store they keep. @default `<state>/fleet.json`, saved with the world */
+  readonly fleet?: FleetStore;
 }
 
 export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorld> {
@@ -68,6 +71,7 @@ function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
     ...(flags.scenario ? { scenarioFile: resolve(inputs.io.cwd, flags.scenario) } : {}),
     ...(inputs.fleetSettings ? { fleetSettings: inputs.fleetSettings } : {}),
     ...(inputs.services ? { services: inputs.services } : {}),
+    ...(inputs.fleet ? { fleet: inputs.fleet } : {}),
   });
   return {
     ports: sim.ports,
@@ -93,9 +97,9 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
   ]);
   // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
   const progress = openFileProgressStore(stateDir);
-  const fleet = openFileFleetStore(stateDir, inputs.fleetSettings);
+  const fleet = inputs.fleet ? undefined : openFileFleetStore(stateDir, inputs.fleetSettings);
   const ports = createAwsPorts({
-    fleet: fleet.store,
+    fleet: inputs.fleet ?? fleet!.store,
     ...(inputs.services ? { services: inputs.services } : {}),
     registry: inputs.registry,
     sources: inputs.sources,
@@ -112,7 +116,7 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
     advanceClock: (seconds) => new Promise((done) => setTimeout(done, seconds * 1000 * scale)),
     save: () => {
       progress.save();
-      fleet.save();
+      fleet?.save();
     },
     decommissioning: () => undefined,
     invariants: () => undefined,

@@ -3,6 +3,9 @@ import { ClmError, ValidationError } from '../shared/errors';
 import { registerProvisionCommands } from './commands/provision';
 import { registerRenderCommand } from './commands/render';
 import { registerStatusCommand } from './commands/status';
+import { registerDispatchCommand } from './commands/dispatch';
+import { registerOverrideHaltCommand } from './commands/override-halt';
+import { registerServeCommand } from './commands/serve';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
 
@@ -13,7 +16,7 @@ import type { CliIo } from './io';
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const program = new Command('clm')
     .description(
-      'Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate).',
+      'Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate); dispatch updates across a fleet, or serve as a controller that git pushes trigger.',
     )
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -22,6 +25,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   registerRenderCommand(program, io);
   registerProvisionCommands(program, io);
   registerStatusCommand(program, io);
+  registerDispatchCommand(program, io);
+  registerServeCommand(program, io);
+  registerOverrideHaltCommand(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

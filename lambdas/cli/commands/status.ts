@@ -2,6 +2,12 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
+import { configSourcesFromFlags } from '../../adapters/config-source/create-config-sources';
+import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
+import { formatHalts, haltLine } from '../../core/dispatch/fleet-report';
+import type { FleetSnapshot } from '../../core/dispatch/fleet-state';
+import { resolveFleetTargets } from '../../core/dispatch/fleet-targets';
+import type { Cluster } from '../../core/model/cluster';
 import { createRegistry } from '../../adapters/registry/create-registry';
 import { clusterReport, formatClusterReport } from '../../core/status/cluster-report';
 import { selectClusters } from '../../core/selection/select-clusters';
@@ -16,6 +22,8 @@ interface StatusOptions {
   readonly state: string;
   readonly output: 'text' | 'json';
   readonly token?: string;
+  readonly directory?: string;
+  readonly configSource?: string[];
 }
 
 const EXAMPLES = `
@@ -26,7 +34,12 @@ Examples:
   # One cluster, as JSON
   $ clm status --registry examples/clusters.yaml --cluster aws:123456789012:eu-central-1:kube-test --output json
 
-Reads the registry and the progress kept under --state (the same directory clm provision uses); changes nothing.`;
+  # With the config sources of clm serve / clm dispatch: also which clusters a halted wave holds back
+  $ clm status --registry clusters.yaml --config-source main:git:file:///srv/git/acme/cluster-config.git
+
+Reads the registry, the progress and the fleet state kept under --state (the directory clm provision, dispatch
+and serve use); changes nothing. A halted rollout is shown with its reason (HALTED at <version>, wave …), and
+under each cluster it holds back, or whose failure halts it.`;
 
 export function registerStatusCommand(program: Command, io: CliIo): void {
   program
@@ -41,6 +54,12 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
     ])
     .option('--state <dir>', 'where clm provision keeps progress', '.clm-state')
     .option('--token <token>', 'bearer token for an HTTP registry')
+    .option('--directory <path>', 'with the config: show which clusters a halt holds back (like --config-source)')
+    .option(
+      '--config-source <name:type:location>',
+      'the config sources, to compute targets (repeatable)',
+      (v: string, p: string[] | undefined) => [...(p ?? []), v],
+    )
     .addOption(new Option('-o, --output <format>', 'what to print').choices(['text', 'json']).default('text'))
     .addHelpText('after', EXAMPLES)
     .action(async (options: StatusOptions) => {
@@ -56,22 +75,59 @@ export async function runStatus(options: StatusOptions, io: CliIo): Promise<Exit
     throw new UsageError(error.message, { cause: error });
   });
   const { selected } = usage(() => selectClusters(clusters, { clusterIds: options.cluster }));
-  const { store } = openFileProgressStore(resolve(io.cwd, options.state));
+  const stateDir = resolve(io.cwd, options.state);
+  const { store } = openFileProgressStore(stateDir);
+  const fleet = await openFileFleetStore(stateDir).store.loadFleet();
   const ports = { registry, progress: store } as Pick<Ports, 'registry' | 'progress'>;
   const now = Date.now();
+  const clustersNow = await Promise.all(selected.map((listed) => withStoredStatus(ports, listed)));
+  const targets = await targetVersions(clustersNow, fleet, options, io);
   const reports = [];
-  for (const listed of selected) {
-    const cluster = await withStoredStatus(ports, listed);
+  for (const cluster of clustersNow) {
     const version = cluster.status.nextVersion || cluster.status.currentVersion;
     const run = version ? await store.getRun(cluster.id, version) : undefined;
-    reports.push(
-      clusterReport(cluster, run, await store.getLease(cluster.id), await store.getControls(cluster.id), now),
+    const report = clusterReport(
+      cluster,
+      run,
+      await store.getLease(cluster.id),
+      await store.getControls(cluster.id),
+      now,
     );
+    const halt = haltLine({ id: cluster.id, targetVersion: targets.get(cluster.id) }, fleet.halts);
+    reports.push({ ...report, ...(halt ? { halt: halt.trim() } : {}) });
   }
+  const fleetLines = formatHalts(fleet.halts, fleet.overrides);
   io.stdout(
     options.output === 'json'
-      ? `${JSON.stringify({ clusters: reports }, null, 2)}\n`
-      : `${reports.map(formatClusterReport).join('\n')}\n`,
+      ? `${JSON.stringify({ clusters: reports, fleet: { halts: fleet.halts, overrides: fleet.overrides } }, null, 2)}\n`
+      : `${reports.map((r) => formatClusterReport(r) + (r.halt ? `\n  ${r.halt}` : '')).join('\n')}\n${fleetLines.length ? `fleet:\n${fleetLines.join('\n')}\n` : ''}`,
   );
   return EXIT.OK;
+}
+
+/**
+ * Each cluster's target, for the halt lines: computed from the config sources when given, else the one its last
+ * dispatched execution or its status (next version) names; a cluster a halt holds back before it ever started
+ * needs the sources.
+ */
+async function targetVersions(
+  clusters: readonly Cluster[],
+  fleet: FleetSnapshot,
+  options: StatusOptions,
+  io: CliIo,
+): Promise<Map<string, string | undefined>> {
+  const known = new Map(
+    clusters.map((c) => [
+      c.id,
+      fleet.clusters.get(c.id)?.execution?.targetVersion ?? (c.status.nextVersion || undefined),
+    ]),
+  );
+  if (!fleet.halts.length || (!options.directory && !options.configSource?.length)) return known;
+  const sources = usage(() =>
+    configSourcesFromFlags({ configSources: options.configSource, directory: options.directory }, { cwd: io.cwd }),
+  );
+  for (const [id, target] of await resolveFleetTargets(clusters, sources)) {
+    if (target.ok) known.set(id, target.targetVersion);
+  }
+  return known;
 }

@@ -8,7 +8,7 @@ import type { MemoryProgressStore } from '../../adapters/progress/memory-progres
 import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
 import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
 import type { FleetSettings } from '../../core/dispatch/fleet-settings';
-import type { MemoryFleetStore } from '../../adapters/fleet/memory-fleet-store';
+import type { FleetStore } from '../../ports/fleet-store';
 import { fleetStandIns, type FleetServices } from './fleet-services';
 import { SimulatedWorld } from '../../sim';
 import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-template-engine';
@@ -17,8 +17,8 @@ import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-t
 export interface SimulatedSetup {
   readonly world: SimulatedWorld;
   readonly progress: MemoryProgressStore;
-  /** The fleet state under the same directory (fleet.json). */
-  readonly fleet: MemoryFleetStore;
+  /** The fleet state (fleet.json under the same directory, unless the caller gave one). */
+  readonly fleet: FleetStore;
   readonly ports: Ports;
   /** Persist world and progress atomically (called after every task, so SIGKILL loses nothing finished). */
   save(): void;
@@ -38,6 +38,8 @@ export interface SimulatedSetupOptions {
   readonly fleetSettings?: FleetSettings;
   /** The execution service, event sink and webhook verifier of `clm serve`/`dispatch`. @default stand-ins */
   readonly services?: Partial<FleetServices>;
+  /** A fleet store the caller keeps (and saves). @default `<stateDir>/fleet.json`, saved with the world */
+  readonly fleet?: FleetStore;
 }
 
 export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedSetup {
@@ -47,7 +49,8 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
       ? SimulatedWorld.loadOrCreate(options.stateDir, {})
       : SimulatedWorld.fromScenarioFile(options.scenarioFile);
   const { store: progress, save: saveProgress } = openFileProgressStore(options.stateDir);
-  const { store: fleet, save: saveFleet } = openFileFleetStore(options.stateDir, options.fleetSettings);
+  const own = options.fleet ? undefined : openFileFleetStore(options.stateDir, options.fleetSettings);
+  const fleet = options.fleet ?? own!.store;
   const tearingDown = new Set<string>();
   const first = options.clusters[0];
   const lookups = first ? world.forCluster(first).lookups : undefined;
@@ -79,7 +82,7 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
     save() {
       world.save(options.stateDir);
       saveProgress();
-      saveFleet();
+      own?.save();
     },
   };
 }

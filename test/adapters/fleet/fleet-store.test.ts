@@ -140,4 +140,23 @@ describe('openFileFleetStore', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('saves every change with autosave, and sees an override another process put meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clm-fleet-'));
+    try {
+      const server = openFileFleetStore(dir, undefined, { autosave: true });
+      await server.store.saveClusterStates([{ clusterId: 'c1', revision: 0 }]);
+      expect((await openFileFleetStore(dir).store.loadFleet()).clusters.has('c1')).toBe(true);
+      const operator = openFileFleetStore(dir);
+      await operator.store.putOverride({ configVersion: 'v1', reason: 'known flake', by: 'jdoe', at: 5 });
+      expect((await server.store.loadFleet()).overrides).toEqual([
+        { configVersion: 'v1', reason: 'known flake', by: 'jdoe', at: 5 },
+      ]);
+      await server.store.saveHalts([]); // the server writing fleet.json keeps the operator's override
+      await operator.store.removeOverride('v1');
+      expect((await server.store.loadFleet()).overrides).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

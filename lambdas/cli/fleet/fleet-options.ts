@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { fleetSettings, type FleetSettings } from '../../core/dispatch/fleet-settings';
+import type { WorldFlags } from '../cli-world';
+
+/** The flags `clm dispatch` and `clm serve` share: the registry, the config, the world and the fleet's pace. */
+export interface FleetFlags extends WorldFlags {
+  readonly registry: string;
+  readonly directory?: string;
+  readonly configSource?: string[];
+  readonly include: string;
+  readonly exclude: string;
+  readonly maxConcurrent?: string;
+  readonly waveOrder?: string;
+  readonly wavesByCriticality: boolean;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function addFleetOptions(command: Command): Command {
+  return command
+    .requiredOption('-f, --registry <uri>', 'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://')
+    .option('--directory <path>', 'a single local config directory (the source "main"); not with --config-source')
+    .option(
+      '--config-source <name:type:location>',
+      'config source NAME:git:URL (https:// or file:// for a local repository) or NAME:dir:PATH, repeatable, in order',
+      collect,
+    )
+    .option('--simulate', 'run the updates against the built-in simulated AWS account and clusters')
+    .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
+    .option('--state <dir>', 'where progress, the fleet state (fleet.json) and the world are kept', '.clm-state')
+    .option('--include <regex>', 'infrastructure accounts to manage', '.*')
+    .option('--exclude <regex>', 'infrastructure accounts to leave alone (wins over --include)', '^$')
+    .option('--max-concurrent <n>', 'cluster updates running at once across the fleet (default 10)')
+    .option('--wave-order <envs>', 'environments in rollout order (default test,staging,production)')
+    .option('--no-waves-by-criticality', 'one wave per environment instead of one per criticality level in it')
+    .option('--token <token>', 'bearer token for the registry and the API servers')
+    .option('--kubeconfig <file>', 'kubeconfig for the API servers (real AWS)')
+    .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
+    .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1');
+}
+
+/** The fleet settings the flags give, the defaults filling the rest (docs/fleet.md). */
+export function settingsFromFlags(flags: FleetFlags): FleetSettings {
+  return fleetSettings({
+    include: flags.include,
+    exclude: flags.exclude,
+    maxConcurrent: flags.maxConcurrent,
+    waveOrder: flags.waveOrder,
+    wavesByCriticality: flags.wavesByCriticality,
+  });
+}

@@ -1,0 +1,86 @@
+import { resolve } from 'node:path';
+import { configSourcesFromFlags } from '../../adapters/config-source/create-config-sources';
+import { MemoryEventSink } from '../../adapters/events/memory-event-sink';
+import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
+import { createRegistry } from '../../adapters/registry/create-registry';
+import type { DispatchReport } from '../../contracts/dispatch-report';
+import type { FleetEvent } from '../../contracts/fleet-events';
+import type { HttpRequest, HttpResponse, PassRequest } from '../../contracts/triggers';
+import type { WebhookVerifier } from '../../ports/webhook-verifier';
+import { LocalUpdateExecutions } from '../../runtime/local/local-executions';
+import { factoriesOf, restrictPorts } from '../../runtime/restrict-ports';
+import { runTask } from '../../runtime/run-task';
+import { findTask } from '../../tasks/catalogue';
+import type { AnyTask } from '../../tasks/define-task';
+import { openCliWorld, type CliWorld } from '../cli-world';
+import type { CliIo } from '../io';
+import { usage, usageAsync } from '../usage';
+import { settingsFromFlags, type FleetFlags } from './fleet-options';
+import { takeStateLock } from './state-lock';
+
+/**
+ * What `clm dispatch` and `clm serve` share: the world (simulated or AWS) with the fleet's ports wired for this
+ * machine — the fleet state in `<state>/fleet.json`, executions run in process (`<state>/executions.json`), events
+ * to the log — and the catalogue's triggered tasks run through them exactly as Lambda runs them (their contracts,
+ * only their ports).
+ */
+export interface FleetSession {
+  readonly world: CliWorld;
+  readonly executions: LocalUpdateExecutions;
+  readonly events: MemoryEventSink;
+  /** One DispatchFleet pass. */
+  pass(request: PassRequest): Promise<DispatchReport>;
+  /** The GithubWebhook task. */
+  webhook(request: HttpRequest): Promise<HttpResponse>;
+  /** Release the state directory. */
+  close(): void;
+}
+
+export interface FleetSessionOptions {
+  /** `clm serve`: how webhook signatures are checked. */
+  readonly verifier?: WebhookVerifier;
+  /** Every event the tasks send (logged; PushAccepted asks `clm serve` for a pass). */
+  readonly onEvent?: (event: FleetEvent) => void;
+}
+
+export async function openFleetSession(
+  flags: FleetFlags,
+  io: CliIo,
+  options: FleetSessionOptions = {},
+): Promise<FleetSession> {
+  const stateDir = resolve(io.cwd, flags.state);
+  const lock = usage(() => takeStateLock(stateDir));
+  try {
+    const registry = usage(() =>
+      createRegistry(flags.registry, { cwd: io.cwd, ...(flags.token ? { token: flags.token } : {}) }),
+    );
+    const sources = usage(() =>
+      configSourcesFromFlags({ configSources: flags.configSource, directory: flags.directory }, { cwd: io.cwd }),
+    );
+    const settings = usage(() => settingsFromFlags(flags));
+    const clusters = await usageAsync(() => registry.listClusters());
+    const fleet = openFileFleetStore(stateDir, settings, { autosave: true }).store;
+    const events = new MemoryEventSink(options.onEvent);
+    // The world's clock drives the execution records, so back-off and simulated time agree.
+    const clock = { now: () => world.ports.clock.now() };
+    const executions = new LocalUpdateExecutions(stateDir, () => clock.now());
+    const services = { executions, events, ...(options.verifier ? { webhooks: options.verifier } : {}) };
+    const world: CliWorld = await openCliWorld(flags, { registry, sources, clusters, io, fleet, services });
+    const { ports } = world;
+    const run = (name: string, input: unknown) => {
+      const task = findTask(name) as AnyTask;
+      return runTask(task, input, restrictPorts(task.name, task.ports, factoriesOf(ports)));
+    };
+    return {
+      world,
+      executions,
+      events,
+      pass: async (request) => (await run('DispatchFleet', request)) as DispatchReport,
+      webhook: async (request) => (await run('GithubWebhook', request)) as HttpResponse,
+      close: lock.release,
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}

@@ -26,7 +26,7 @@ import { expectString, helperError } from '../../core/template-helpers/args';
 import * as collections from '../../core/template-helpers/collections';
 import * as cryptoDocs from '../../core/template-helpers/crypto-docs';
 import { base64, base64Decode, sha256Hex } from '../../core/template-helpers/encoding';
-import { print, printf } from '../../core/template-helpers/format';
+import { print, printf, println } from '../../core/template-helpers/format';
 import * as kube from '../../core/template-helpers/kube';
 import * as logic from '../../core/template-helpers/logic';
 import * as network from '../../core/template-helpers/network';
@@ -76,6 +76,7 @@ export const CLM_HELPERS: Readonly<Record<string, HelperSpec>> = {
   parseInt64: pure(strings.parseInt64),
   print: variadic(print),
   printf: variadic(printf, 1),
+  println: variadic(println),
   // collections
   dict: variadic(collections.dict),
   list: variadic(collections.list),

@@ -94,6 +94,7 @@ const OK: Record<string, [template: string, expected: string][]> = {
     ['{{parseInt64 Cluster.ConfigItems.number}}', '42'],
     ['{{parseInt64 "-7"}}', '-7'],
   ],
+  println: [['{{println "a" 1 2 "b"}}', 'a 1 2 b\n']],
   print: [
     ['{{print "a" 1 2 "b"}}', 'a1 2b'],
     ['{{print (list "x" "y")}}', '[x y]'],
@@ -246,6 +247,7 @@ const ERRORS: Record<string, [template: string, message: string][]> = {
     ['{{parseInt64 "12 "}}', 'invalid syntax'],
   ],
   print: [],
+  println: [],
   printf: [
     ['{{printf "%d" "x"}}', '%d needs an integer, got string "x"'],
     ['{{printf "%s %s" "x"}}', 'more verbs than arguments'],

@@ -147,7 +147,8 @@ const PLACEHOLDER_INSTANCE: InstanceTypeInfo = {
   vcpu: 1,
   memoryMiB: 1024,
   architecture: 'amd64',
-  instanceStorageGiB: 0,
+  instanceStorageDevices: 0,
+  instanceStorageDeviceSizeGB: 0,
 };
 
 function amiID(scope: RenderScope, [name, owner]: unknown[]): string {

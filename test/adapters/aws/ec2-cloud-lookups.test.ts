@@ -94,14 +94,16 @@ describe('Ec2CloudLookups.instanceType', () => {
       vcpu: 2,
       memoryMiB: 8192,
       architecture: 'amd64',
-      instanceStorageGiB: 75,
+      instanceStorageDevices: 1,
+      instanceStorageDeviceSizeGB: 75,
     });
     expect(m6g).toEqual({
       instanceType: 'm6g.xlarge',
       vcpu: 4,
       memoryMiB: 16384,
       architecture: 'arm64',
-      instanceStorageGiB: 0,
+      instanceStorageDevices: 0,
+      instanceStorageDeviceSizeGB: 0,
     });
     expect(ec2).toHaveReceivedCommandTimes(DescribeInstanceTypesCommand, 2);
   });
@@ -114,11 +116,9 @@ describe('Ec2CloudLookups.instanceType', () => {
   });
 
   it('rejects types without an amd64 or arm64 architecture', async () => {
-    ec2
-      .on(DescribeInstanceTypesCommand)
-      .resolves({
-        InstanceTypes: [{ InstanceType: 'mac1.metal', ProcessorInfo: { SupportedArchitectures: ['x86_64_mac'] } }],
-      });
+    ec2.on(DescribeInstanceTypesCommand).resolves({
+      InstanceTypes: [{ InstanceType: 'mac1.metal', ProcessorInfo: { SupportedArchitectures: ['x86_64_mac'] } }],
+    });
     await expect(lookups().instanceType('mac1.metal')).rejects.toThrow(
       /no supported architecture \(amd64 or arm64\): x86_64_mac/,
     );

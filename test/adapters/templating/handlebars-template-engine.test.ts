@@ -9,6 +9,7 @@ import type {
 } from '../../../lambdas/ports/template-engine';
 import { TemplateRenderError, ThrottledError, TransientApiError, isRetryable } from '../../../lambdas/shared/errors';
 
+const NO_DISKS = { instanceStorageDevices: 0, instanceStorageDeviceSizeGB: 0 };
 const DEPLOYMENT = 'main/cluster/manifests/coredns/deployment.yaml';
 
 const CONTEXT = {
@@ -223,9 +224,16 @@ class FakeLookups implements CloudLookups {
     this.calls.push(`instanceType ${type}`);
     await Promise.resolve();
     if (type === 'm5.xlarge')
-      return { instanceType: type, vcpu: 4, memoryMiB: 16384, architecture: 'amd64', instanceStorageGiB: 0 };
+      return { instanceType: type, vcpu: 4, memoryMiB: 16384, architecture: 'amd64', ...NO_DISKS };
     if (type === 'c5d.large')
-      return { instanceType: type, vcpu: 2, memoryMiB: 4096, architecture: 'amd64', instanceStorageGiB: 50 };
+      return {
+        instanceType: type,
+        vcpu: 2,
+        memoryMiB: 4096,
+        architecture: 'amd64',
+        instanceStorageDevices: 1,
+        instanceStorageDeviceSizeGB: 50,
+      };
     throw new Error(`unknown instance type ${type}`);
   }
 }

@@ -6,6 +6,9 @@
  * (bytes), `Architecture`, `AvailableStorage(instanceScale, rootVolumeSize, rootScale)` and
  * `MemoryFraction(percent)`.
  */
+import { isRetryable } from '../../shared/errors';
+import { isKarpenterPool } from '../model/cluster';
+import type { Cluster } from '../model/cluster';
 import { expectNumber, helperError } from '../template-helpers/args';
 import type { InstanceTypeInfo } from '../../ports/template-engine';
 
@@ -82,4 +85,50 @@ export function syntheticInstanceInfo(types: readonly InstanceTypeInfo[]): Templ
       { ...first, InstanceType: '<multiple>' },
     ),
   );
+}
+
+/**
+ * The values key under which a ValuesProvider gives the facts of the cluster's instance types
+ * (instance type → InstanceTypeInfo): from the EC2 API in AWS, from the pinned table and `--values` offline.
+ */
+export const INSTANCE_TYPE_FACTS = 'InstanceTypeFacts';
+
+/** `Values.InstanceInfo` of a pool, or undefined when the facts of one of its types are not known. */
+export function poolInstanceInfo(
+  instanceTypes: readonly string[],
+  values: Readonly<Record<string, unknown>>,
+): TemplateInstanceInfo | undefined {
+  const facts = values[INSTANCE_TYPE_FACTS] as Readonly<Record<string, InstanceTypeInfo>> | undefined;
+  if (!facts || instanceTypes.length === 0) return undefined;
+  const known = instanceTypes.map((type) =>
+    Object.prototype.hasOwnProperty.call(facts, type) ? facts[type] : undefined,
+  );
+  return known.every((info): info is InstanceTypeInfo => info !== undefined) ? syntheticInstanceInfo(known) : undefined;
+}
+
+/** The distinct instance types of the cluster's ASG-backed pools (CLM computes InstanceInfo for those only). */
+export function asgInstanceTypes(cluster: Cluster): string[] {
+  return [...new Set(cluster.nodePools.filter((p) => !isKarpenterPool(p)).flatMap((p) => p.instanceTypes))];
+}
+
+/**
+ * The facts of every instance type of the cluster's ASG pools, for `Values.InstanceTypeFacts`, asked of `lookup`
+ * (a ValuesProvider passes its CloudLookups). A type it does not know is left out (a pool template reading
+ * Values.InstanceInfo then fails); throttling and other retryable errors propagate.
+ */
+export async function collectInstanceTypeFacts(
+  cluster: Cluster,
+  lookup: (type: string) => Promise<InstanceTypeInfo>,
+): Promise<Record<string, InstanceTypeInfo>> {
+  const facts: Record<string, InstanceTypeInfo> = {};
+  await Promise.all(
+    asgInstanceTypes(cluster).map(async (type) => {
+      try {
+        facts[type] = await lookup(type);
+      } catch (error) {
+        if (isRetryable(error)) throw error;
+      }
+    }),
+  );
+  return facts;
 }

@@ -97,7 +97,8 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   const specs = usage(() =>
     parseConfigSourceFlags({ configSources: options.configSource, directory: options.directory }),
   );
-  const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd }));
+  const logger = { warn: (message: string) => io.stderr(`warning: ${message}\n`), debug: () => undefined };
+  const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd, logger }));
   const clusters = await usageAsync(() => registry.listClusters());
   const { selected } = usage(() => selectClusters(clusters, { clusterIds: options.cluster }));
   const sources = usage(() => createConfigSources(specs, { cwd: io.cwd }));
@@ -116,6 +117,8 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   for (const cluster of selected) {
     renders.push(await renderOne(cluster, { sources, engine, decrypter, values, checkouts, versionCache }));
   }
+  for (const render of renders)
+    for (const warning of render.warnings ?? []) io.stderr(`warning: ${render.id}: ${warning}\n`);
   if (selected.some((c) => Object.values(c.configItems).some((v) => v.startsWith(KMS_PREFIX)))) {
     io.stderr('note: aws:kms: config items are not decrypted offline; templates see a placeholder\n');
   }

@@ -5,6 +5,7 @@ import { describeValue, formatPath, validateWireCluster } from './validate-wire-
 import type { FieldIssue } from './validate-wire-cluster';
 import type { WireMode } from './cluster-wire';
 import { loadYamlWithPositions } from './yaml-positions';
+import { configItemNumbersAsText } from './config-item-numbers';
 import type { DocPath } from './yaml-positions';
 
 export interface ParsedClusters {
@@ -21,7 +22,8 @@ const FILE_KEYS = ['clusters'] as const;
  * snake_case format. Reports every problem at once in one ValidationError whose issues read like
  * `examples/clusters.yaml:14: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].max_size: expected a number, got "ten"`.
  * Unknown fields are errors; duplicate cluster ids, and two clusters sharing a main stack (same account,
- * region and local_id), are errors. A missing `status` block is an empty status.
+ * region and local_id), are errors. A missing `status` block is an empty status. An unquoted number as a config
+ * item value is taken as its text, with a warning (CLM reads config items as strings).
  */
 export function parseClustersYaml(text: string, file: string): ParsedClusters {
   const doc = loadYamlWithPositions(text, file);
@@ -59,6 +61,7 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
   }
 
   const clusters: Cluster[] = [];
+  const numberWarnings = configItemNumbersAsText(Array.isArray(entries) ? entries : [], text);
   const firstLineById = new Map<string, number>();
   const stackOwners = new Map<string, string>();
   (Array.isArray(entries) ? entries : []).forEach((entry: unknown, index) => {
@@ -68,6 +71,7 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
     const result = validateWireCluster(entry, 'strict');
     result.issues.forEach((issue) => report(issues, path, label, issue));
     result.warnings.forEach((warning) => report(warnings, path, label, warning));
+    numberWarnings.get(index)?.forEach((warning) => report(warnings, path, label, warning));
 
     if (typeof id === 'string') {
       const first = firstLineById.get(id);

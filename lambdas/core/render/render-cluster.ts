@@ -39,6 +39,8 @@ export interface ClusterRender {
   /** Files bundles and user data of each rendered pool. */
   readonly poolDetails: readonly RenderedNodePool[];
   readonly errors: readonly RenderIssue[];
+  /** Non-fatal findings (`file:line: …`), e.g. a key repeated in a manifest, whose last value is kept. */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -86,6 +88,7 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
     cfDeletions: resources.cfDeletions,
     poolDetails: resources.nodePools,
     errors: uniqueIssues([...errors, ...main.errors, ...resources.errors]),
+    warnings: resources.warnings,
   };
 }
 

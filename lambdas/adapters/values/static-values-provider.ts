@@ -108,7 +108,7 @@ export function parseValuesFile(text: string, file: string): ValuesFile {
 }
 
 /**
- * What AWS would give, made up from the cluster alone: zones a/b/c of the region (or the cluster's
+ * What AWS would give, made up from the cluster alone: a VPC `vpc-offline-render`, zones a/b/c of the region (or the cluster's
  * `availability_zones` item), one `subnet-<az>` per zone, the hosted zone from the API server URL, a
  * 10.0.0.0/16 VPC and no stack outputs yet (`ClusterStackOutputs: {}`).
  */
@@ -126,6 +126,7 @@ export function offlineValues(cluster: Cluster): Record<string, unknown> {
   };
   const accountId = cluster.infrastructureAccount.replace(/^aws:/, '');
   return {
+    vpc_id: 'vpc-offline-render',
     availability_zones: zones,
     subnets: subnets('subnet'),
     lb_subnets: subnets('subnet-lb'),

@@ -13,10 +13,14 @@
  *   {{ range $i, $p := .Cluster.NodePools }}       → {{#each Cluster.NodePools as |p i|}}…{{/each}}
  *   {{ range split .Cluster.ConfigItems.x "," }}   → {{#each (split Cluster.ConfigItems.x ",")}}{{this}}{{/each}}
  *   {{ $.Cluster.ID }} inside range                → {{@root.Cluster.ID}}
- *   {{ with $x := … }} / variables                 → {{#with (…) as |x|}}…{{/with}}
+ *   {{ with $x := … }}                             → {{#with (…) as |x|}}…{{/with}}
+ *   {{ $x := … }} / {{ $x = … }}                   → {{let x=(…)}} / {{set x=(…)}}
+ *   {{ define "n" }}…{{ end }} / {{ template "n" . }} → {{#*inline "n"}}…{{/inline}} / {{> n this}}
  *   {{- x -}} (trim whitespace)                    → {{~x~}}; a block tag alone on its line leaves no blank line
  *   {{ printf "%s-%d" .a .b }}                     → {{printf "%s-%d" a b}}
  *   {{ index .NodePool.ConfigItems "taints" }}     → {{index NodePool.ConfigItems "taints"}}   ("" when missing)
+ * `clm migrate` does all of this (core/migrate) and marks converted files with the Go-semantics pragma
+ * (core/render/go-semantics-pragma.ts), under which the differences below disappear.
  * Differences to keep in mind: values print as JavaScript does (a list prints `a,b`, Go prints `[a b]`; use
  * `join`); `{{#if}}` follows handlebars (0, "", null and [] are false, an empty map is true), while the
  * helpers `and`, `or` and `not` follow Go (an empty map is false).

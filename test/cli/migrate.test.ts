@@ -2,25 +2,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../lambdas/cli/main';
-import type { CliIo } from '../../lambdas/cli/io';
+import { captureIo } from '../support/cli-io';
 import { GO_SEMANTICS_HEADER } from '../../lambdas/core/render/go-semantics-pragma';
 
 const ROOT = resolve(__dirname, '../..');
-
-function capture(cwd = ROOT): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    cwd,
-    stdout(text: string) {
-      io.out += text;
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-  };
-  return io;
-}
 
 function write(root: string, files: Record<string, string>): void {
   for (const [path, content] of Object.entries(files)) {
@@ -52,7 +37,7 @@ describe('clm migrate', () => {
 
   it('converts templates, copies the rest, lists refusals with line and reason, and exits 1 when any is refused', async () => {
     // Arrange
-    const io = capture(tmp);
+    const io = captureIo(tmp);
 
     // Act
     const code = await main(['migrate', '--from', 'repo', '--to', 'out', '--report', 'report.md'], io);
@@ -82,11 +67,11 @@ describe('clm migrate', () => {
   it('writes a JSON report and exits 0 when everything converts; a second run copies what is converted', async () => {
     // Arrange
     rmSync(join(from, 'cluster/manifests/app/loop.yaml'));
-    const io = capture(tmp);
+    const io = captureIo(tmp);
 
     // Act
     const first = await main(['migrate', '--from', 'repo', '--to', 'out', '--report', 'report.json'], io);
-    const again = await main(['migrate', '--from', 'out', '--to', 'again'], capture(tmp));
+    const again = await main(['migrate', '--from', 'out', '--to', 'again'], captureIo(tmp));
 
     // Assert
     expect(first).toBe(0);
@@ -106,7 +91,7 @@ describe('clm migrate', () => {
     [['--from', 'repo', '--to', 'repo'], 'exists and is not an empty directory'],
     [['--from', 'repo'], "required option '--to <dir>' not specified"],
   ])('refuses %p with exit 2 and writes nothing', async (args, message) => {
-    const io = capture(tmp);
+    const io = captureIo(tmp);
     const code = await main(['migrate', ...args], io);
     expect(code).toBe(2);
     expect(io.err).toContain(message);
@@ -114,7 +99,7 @@ describe('clm migrate', () => {
   });
 
   it('explains itself with examples', async () => {
-    const io = capture();
+    const io = captureIo(ROOT);
     expect(await main(['migrate', '--help'], io)).toBe(0);
     expect(io.out).toContain('$ clm migrate --from');
     expect(io.out).toContain('Exit codes: 0 every template converted');

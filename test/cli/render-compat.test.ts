@@ -7,25 +7,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../lambdas/cli/main';
-import type { CliIo } from '../../lambdas/cli/io';
+import { captureIo } from '../support/cli-io';
 
 const ROOT = resolve(__dirname, '../..');
 const TEST = 'aws:123456789012:eu-central-1:kube-test';
-
-function capture(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    cwd: ROOT,
-    stdout(text: string) {
-      io.out += text;
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-  };
-  return io;
-}
 
 describe('clm render: CLM compatibility', () => {
   let tmp: string;
@@ -41,7 +26,7 @@ describe('clm render: CLM compatibility', () => {
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   async function render(...extra: string[]): Promise<{ code: number; out: string; err: string }> {
-    const io = capture();
+    const io = captureIo(ROOT);
     const code = await main(
       ['render', '--registry', registry, '--directory', config, '--cluster', TEST, '--output', 'json', ...extra],
       io,
@@ -122,7 +107,7 @@ describe('clm render: CLM compatibility', () => {
     expect(code).toBe(0);
     const worker = JSON.parse(out).clusters[0];
     expect(worker.errors).toEqual([]);
-    const io = capture();
+    const io = captureIo(ROOT);
     await main(['render', '--registry', registry, '--directory', config, '--cluster', TEST, '--out', tmp], io);
     const written = readFileSync(
       join(tmp, 'aws_123456789012_eu-central-1_kube-test/node-pools/default-worker/userdata.yaml'),

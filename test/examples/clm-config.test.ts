@@ -7,24 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import yaml from 'js-yaml';
 import { main } from '../../lambdas/cli/main';
-import type { CliIo } from '../../lambdas/cli/io';
+import { captureIo } from '../support/cli-io';
 
 const ROOT = resolve(__dirname, '../..');
-
-function capture(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    cwd: ROOT,
-    stdout(text: string) {
-      io.out += text;
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-  };
-  return io;
-}
 
 function templatesIn(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -41,15 +26,15 @@ describe('examples/clm-config: migrate, then render', () => {
     tmp = mkdtempSync(join(tmpdir(), 'clm-example-'));
     converted = join(tmp, 'config');
     out = join(tmp, 'rendered');
-    const migrate = capture();
+    const migrate = captureIo(ROOT);
     expect(await main(['migrate', '--from', 'examples/clm-config', '--to', converted], migrate)).toBe(0);
-    const render = capture();
+    const render = captureIo(ROOT);
     const args = ['--registry', 'examples/clm-clusters.yaml', '--directory', converted];
     const code = await main(['render', ...args, '--values', 'examples/clm-values.yaml', '--output', 'json'], render);
     expect(render.err).toBe('');
     expect(code).toBe(0);
     rendered = JSON.parse(render.out);
-    await main(['render', ...args, '--values', 'examples/clm-values.yaml', '--out', out], capture());
+    await main(['render', ...args, '--values', 'examples/clm-values.yaml', '--out', out], captureIo(ROOT));
   });
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

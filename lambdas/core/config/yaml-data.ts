@@ -9,9 +9,10 @@ import yaml from 'js-yaml';
 import { lineLocator } from '../model/yaml-positions';
 import { yamlError } from './yaml-error';
 
-/** js-yaml exports its built-in types at run time; its type declarations do not list them. */
-const TYPES = (yaml as unknown as { types: Readonly<Record<'merge' | 'binary' | 'omap' | 'pairs' | 'set', yaml.Type>> })
-  .types;
+type BuiltInType = 'null' | 'bool' | 'int' | 'float' | 'merge' | 'binary' | 'omap' | 'pairs' | 'set';
+/** js-yaml's built-in types: exported at run time, missing from its type declarations. */
+export const YAML_TYPES = (yaml as unknown as { types: Readonly<Record<BuiltInType, yaml.Type>> }).types;
+const TYPES = YAML_TYPES;
 
 export const DATA_SCHEMA: yaml.Schema = yaml.CORE_SCHEMA.extend({
   implicit: [TYPES.merge],

@@ -5,12 +5,12 @@
  * time with numbers kept as text (only when a config item is a number).
  */
 import yaml from 'js-yaml';
+import { isRecord } from '../config/plain-data';
+import { YAML_TYPES } from '../config/yaml-data';
 import type { FieldIssue } from './validate-wire-cluster';
 import type { DocPath } from './yaml-positions';
 
-type TypeName = 'null' | 'bool' | 'int' | 'float';
-/** js-yaml exports its built-in types at run time; its type declarations do not list them. */
-const TYPES = (yaml as unknown as { types: Readonly<Record<TypeName, yaml.Type>> }).types;
+const TYPES = YAML_TYPES;
 
 const asText = (tag: string, type: yaml.Type): yaml.Type =>
   new yaml.Type(tag, { kind: 'scalar', resolve: (data: string) => type.resolve(data), construct: String });
@@ -23,10 +23,6 @@ const NUMBERS_AS_TEXT = yaml.FAILSAFE_SCHEMA.extend({
     asText('tag:yaml.org,2002:float', TYPES.float),
   ],
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The `config_items` maps of one cluster document: its own and each pool's, with their paths. */
 function itemMaps(cluster: Record<string, unknown>): { path: DocPath; items: Record<string, unknown> }[] {

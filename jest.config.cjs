@@ -1,14 +1,22 @@
-/** Jest: esbuild transpiles TS (and the ESM-only packages we use) to CJS; `tsc --noEmit` type-checks separately. */
+/**
+ * Jest, fast tier (`npm run test:fast`): unit, contract, ASL static and local runs over fakes, CDK assertions, adapters against
+ * loopback servers and DynamoDB Local. The end-to-end runs over the simulated world are jest.e2e.config.cjs.
+ * esbuild transpiles TS (and the ESM-only packages we use) to CJS; `tsc --noEmit` type-checks separately.
+ */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/', '<rootDir>/test/e2e/'],
   transform: { '^.+\\.(ts|js|mjs)$': '<rootDir>/test/support/esbuild-transform.cjs' },
   transformIgnorePatterns: [
     '/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|@octokit|universal-user-agent|before-after-hook|aws-local-stepfunctions)/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  // @octokit/webhooks-methods exports only an `import` entry; Jest resolves with `require` and would not find it.
+  moduleNameMapper: {
+    '^@octokit/webhooks-methods$': '<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js',
+  },
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 60000,

@@ -110,7 +110,7 @@ async function versionBudget(): Promise<BenchResult[]> {
       const config = await resolveClusterConfigVersion(cluster, sources, { cache });
       if (needsUpdate(cluster.status.currentVersion, targetVersion(config.id, cluster))) outdated++;
     }
-    // TODO(dispatch): add the dispatch priority ordering here once lambdas/core/dispatch exists.
+    // The whole dispatcher pass (priorities, waves, cap) is measured in dispatch.bench.ts.
   };
   const durations = await timeRuns(RUNS, once);
   return [

@@ -34,7 +34,6 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   configSources: config.configSources,
   assumedRoleName: config.assumedRoleName,
   tokenSecretArn: config.tokenSecretArn,
-  handlersDir: config.handlersDir,
 });
 
 Tags.of(app).add('app', 'clm');

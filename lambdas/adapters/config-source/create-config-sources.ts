@@ -25,7 +25,8 @@ export interface CreateConfigSourcesOptions {
 /**
  * Open the config sources the flags name, in flag order (the first is the "main" source). Directory
  * sources must exist now (a typo fails at start, not mid-run); git sources are fetched lazily on the first
- * `resolveVersion`. Only `http://` and `https://` git URLs are supported (no ssh: there is no git binary).
+ * `resolveVersion`. Git URLs are `http://`, `https://` or `file://` (a repository on this machine, read in
+ * place); no ssh: there is no git binary.
  */
 export function createConfigSources(
   specs: readonly ConfigSourceSpec[],
@@ -55,9 +56,9 @@ function directorySource(spec: ConfigSourceSpec, options: CreateConfigSourcesOpt
 }
 
 function gitSource(spec: ConfigSourceSpec, options: CreateConfigSourcesOptions): GitSource {
-  if (!/^https?:\/\//i.test(spec.location)) {
+  if (!/^(https?|file):\/\//i.test(spec.location)) {
     throw new ConfigError(
-      `config source ${spec.name}: ${spec.location} is not an http(s) URL; ssh and local git URLs are not supported (use NAME:dir:PATH for a local checkout)`,
+      `config source ${spec.name}: ${spec.location} is not an http(s) or file:// URL; ssh is not supported (a local repository is file:///path/to/repo)`,
     );
   }
   return new GitSource({

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,11 +7,12 @@ import type { HttpClient } from 'isomorphic-git';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
 import { ConfigError, TransientApiError } from '../../shared/errors';
 import { silentLogger } from '../registry/registry-logger';
+import { isLocalGitUrl, localGitdir, maskCredentials, mirrorName } from './git-urls';
 import type { AdapterLogger } from '../registry/registry-logger';
 
 export interface GitSourceOptions {
   readonly name: string;
-  /** HTTP(S) URL of the repository. */
+  /** HTTP(S) URL of the repository, or `file:///path` of one on this machine (read in place, never fetched). */
   readonly url: string;
   /** Where mirrors live (`--workdir`). @default `<os tmpdir>/clm-workdir` */
   readonly workdir?: string;
@@ -46,6 +46,9 @@ const SYMLINK_MODE = 0o120000;
  * `checkout(sha)` reads the commit's tree straight from the object store (no working tree), skipping
  * entries whose name starts with a dot (as the directory source does), symlinks and submodules.
  *
+ * A `file://` URL names a repository on this machine (bare, or a work tree's `.git`): it is read in
+ * place, so a `git push` to it is seen at once; branches are its own `refs/heads/*`.
+ *
  * Errors: unknown ref, authentication failure, repository not found → ConfigError; server unreachable,
  * timeouts, 5xx → TransientApiError (retryable). Messages name the source and its URL (credentials in
  * the URL are masked), never the token.
@@ -61,13 +64,19 @@ export class GitSource implements ConfigSource {
   private readonly logger: AdapterLogger;
   private readonly now: () => number;
   private lastFetchAt?: number;
+  /** `refs/remotes/origin/` for a mirror, `refs/heads/` for a repository read in place. */
+  private readonly branches: string;
   private fetching?: Promise<void>;
 
   constructor(options: GitSourceOptions) {
     this.options = options;
     this.name = options.name;
     this.location = maskCredentials(options.url);
-    this.gitdir = join(options.workdir ?? join(tmpdir(), 'clm-workdir'), mirrorName(options.url));
+    const local = isLocalGitUrl(options.url);
+    this.gitdir = local
+      ? localGitdir(options.url)
+      : join(options.workdir ?? join(tmpdir(), 'clm-workdir'), mirrorName(options.url));
+    this.branches = local ? 'refs/heads/' : 'refs/remotes/origin/';
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? Date.now;
     const base = options.http ?? nodeHttp;
@@ -139,6 +148,7 @@ export class GitSource implements ConfigSource {
   }
 
   private async fetchAll(): Promise<void> {
+    if (this.branches === 'refs/heads/') return this.checkLocal();
     await this.ensureMirror();
     this.logger.debug(`Fetching config source ${this.name} from ${this.location}`);
     try {
@@ -156,6 +166,13 @@ export class GitSource implements ConfigSource {
       });
     } catch (error) {
       throw this.translate(error);
+    }
+    this.lastFetchAt = this.now();
+  }
+
+  private async checkLocal(): Promise<void> {
+    if (!fs.existsSync(join(this.gitdir, 'HEAD')) || !fs.existsSync(join(this.gitdir, 'objects'))) {
+      throw new ConfigError(`config source ${this.name} (${this.location}): ${this.gitdir} is not a git repository`);
     }
     this.lastFetchAt = this.now();
   }
@@ -178,9 +195,8 @@ export class GitSource implements ConfigSource {
     if (channel === '') return undefined;
     if (FULL_SHA.test(channel))
       return (await this.hasCommit(channel.toLowerCase())) ? channel.toLowerCase() : undefined;
-    const candidates = [`refs/tags/${channel}`, `refs/remotes/origin/${channel}`];
-    if (channel.startsWith('refs/heads/'))
-      candidates.unshift(`refs/remotes/origin/${channel.slice('refs/heads/'.length)}`);
+    const candidates = [`refs/tags/${channel}`, `${this.branches}${channel}`];
+    if (channel.startsWith('refs/heads/')) candidates.unshift(`${this.branches}${channel.slice('refs/heads/'.length)}`);
     else if (channel.startsWith('refs/')) candidates.unshift(channel);
     for (const ref of candidates) {
       let oid: string;
@@ -263,21 +279,4 @@ function networkCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-/** `https://user:secret@host/x` → `https://***@host/x`. */
-export function maskCredentials(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
-}
-
-/** `<repo name>-<8 hex>`: the last path segment without `.git`, plus a hash of the whole URL. */
-export function mirrorName(url: string): string {
-  const path = url.replace(/[?#].*$/, '').replace(/\/+$/, '');
-  const repo = (
-    path
-      .slice(path.lastIndexOf('/') + 1)
-      .replace(/\.git$/, '')
-      .replace(/[^A-Za-z0-9_.-]/g, '_') || 'repo'
-  ).replace(/^\.+/, '_');
-  return `${repo}-${createHash('sha256').update(url).digest('hex').slice(0, 8)}`;
 }

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { openJsonStateFile } from '../state-file/json-state-file';
 import { MemoryProgressStore, type ProgressData } from './memory-progress-store';
 
 export const PROGRESS_FILE = 'progress.json';
@@ -9,16 +8,7 @@ export const PROGRESS_FILE = 'progress.json';
  * atomically (temp file + rename), so a process killed at any moment leaves the last complete state.
  */
 export function openFileProgressStore(dir: string): { store: MemoryProgressStore; save(): void } {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, PROGRESS_FILE);
-  const data = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ProgressData) : undefined;
-  const store = new MemoryProgressStore(data ? { data } : {});
-  return {
-    store,
-    save() {
-      const tmp = `${path}.tmp`;
-      writeFileSync(tmp, JSON.stringify(store.data));
-      renameSync(tmp, path);
-    },
-  };
+  const file = openJsonStateFile<ProgressData>(dir, PROGRESS_FILE);
+  const store = new MemoryProgressStore(file.data ? { data: file.data } : {});
+  return { store, save: () => file.save(store.data) };
 }

@@ -1,7 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../core/model/cluster';
-import { CONFIG_KEY_PATTERN, toWireCluster, toWireStatus } from '../../core/model/cluster-wire';
+import { toWireCluster, toWireStatus } from '../../core/model/cluster-wire';
+import { CONFIG_KEY_PATTERN } from '../../core/model/wire-cluster-schema';
 import { parseRegistryClusters } from '../../core/model/parse-clusters';
 import { validateWireCluster, formatPath } from '../../core/model/validate-wire-cluster';
 import type { Registry } from '../../ports/registry';
@@ -70,7 +71,7 @@ export class DynamoDbRegistry implements Registry {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
 
-    const documents = items.map(withoutKeys);
+    const documents = items.map(registryDocument);
     const { clusters, issues } = parseRegistryClusters(documents, 'lenient');
     if (issues.length > 0) {
       throw new RegistryError(`${this.description} holds invalid clusters:\n  - ${issues.join('\n  - ')}`);
@@ -230,7 +231,8 @@ function partitionKey(clusterId: string): string {
   return `CLUSTER#${clusterId}`;
 }
 
-function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
+/** A registry item's cluster document: the item without the table's keys and bookkeeping. */
+export function registryDocument(item: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...item };
   for (const key of KEY_ATTRIBUTES) delete copy[key];
   return copy;

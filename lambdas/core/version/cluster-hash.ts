@@ -20,49 +20,51 @@ import type { Cluster, ConfigItems } from '../model/cluster';
  * (`channel: ab, environment: c` vs `a`/`bc`) gives the same hash; CLM has the same property.
  */
 export function clusterHash(cluster: Cluster): string {
+  // Text runs are joined and hashed in one update each (a fleet hashes 10,000 clusters per pass); only the
+  // binary integers split them, so the bytes hashed are exactly the concatenation described above.
   const hash = createHash('sha1');
-  const text = (value: string): void => {
-    hash.update(value, 'utf8');
+  let text = '';
+  const flush = (binary: Buffer): void => {
+    hash.update(text, 'utf8');
+    hash.update(binary);
+    text = '';
   };
   const int32 = (value: number): void => {
     const buffer = Buffer.allocUnsafe(4);
     buffer.writeInt32LE(value);
-    hash.update(buffer);
+    flush(buffer);
   };
   const int64 = (value: number): void => {
     const buffer = Buffer.allocUnsafe(8);
     buffer.writeBigInt64LE(BigInt(value));
-    hash.update(buffer);
+    flush(buffer);
   };
   const items = (configItems: ConfigItems): void => {
-    for (const key of Object.keys(configItems).sort(compareCodePoints)) {
-      text(key);
-      text(configItems[key]);
-    }
+    for (const key of sortedKeys(configItems)) text += key + configItems[key];
   };
 
-  text(cluster.id);
-  text(cluster.infrastructureAccount);
-  text(cluster.localId);
-  text(cluster.apiServerUrl);
-  text(cluster.channel);
-  text(cluster.environment);
+  text += cluster.id + cluster.infrastructureAccount + cluster.localId + cluster.apiServerUrl;
+  text += cluster.channel + cluster.environment;
   int32(cluster.criticalityLevel);
-  text(cluster.lifecycleStatus);
-  text(cluster.provider);
-  text(cluster.region);
+  text += cluster.lifecycleStatus + cluster.provider + cluster.region;
   items(cluster.configItems);
   for (const pool of cluster.nodePools) {
-    text(pool.name);
-    text(pool.profile);
-    pool.instanceTypes.forEach(text);
-    text(pool.discountStrategy);
+    text += pool.name + pool.profile + pool.instanceTypes.join('') + pool.discountStrategy;
     int64(pool.minSize);
     int64(pool.maxSize);
     items(pool.configItems);
   }
+  hash.update(text, 'utf8');
   return hash.digest('base64url');
 }
+
+/** Keys in Go's order; JS's default sort gives the same order unless a key holds a surrogate pair. */
+function sortedKeys(configItems: ConfigItems): string[] {
+  const keys = Object.keys(configItems);
+  return keys.some((key) => SURROGATE.test(key)) ? keys.sort(compareCodePoints) : keys.sort();
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * Go `sort.Strings` order, i.e. by UTF-8 bytes, which is Unicode code point order. JS's default string

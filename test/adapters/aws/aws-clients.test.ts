@@ -173,16 +173,14 @@ describe('verifiedCredentials', () => {
 describe('createAccountClients', () => {
   it('assumes the role, verifies the account, then lets every client use the assumed credentials', async () => {
     // Arrange
-    sts
-      .on(AssumeRoleCommand)
-      .resolves({
-        Credentials: {
-          AccessKeyId: 'ASIAROLE',
-          SecretAccessKey: 's',
-          SessionToken: 't',
-          Expiration: new Date(Date.now() + 3_600_000),
-        },
-      });
+    sts.on(AssumeRoleCommand).resolves({
+      Credentials: {
+        AccessKeyId: 'ASIAROLE',
+        SecretAccessKey: 's',
+        SessionToken: 't',
+        Expiration: new Date(Date.now() + 3_600_000),
+      },
+    });
     sts.on(GetCallerIdentityCommand).resolves({ Account: '123456789012' });
     const clients = createAccountClients({
       accountId: '123456789012',

@@ -47,7 +47,7 @@ describe('createConfigSources', () => {
 
   it('refuses ssh git URLs', () => {
     expect(() => configSourcesFromFlags({ configSources: ['main:git:git@github.com:org/repo.git'] }, { cwd })).toThrow(
-      /is not an http\(s\) URL/,
+      /is not an http\(s\) or file:\/\/ URL; ssh is not supported/,
     );
   });
 

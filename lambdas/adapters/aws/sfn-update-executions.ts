@@ -1,0 +1,149 @@
+import {
+  DescribeExecutionCommand,
+  ExecutionAlreadyExists,
+  ExecutionDoesNotExist,
+  ExecutionNotRedrivable,
+  ListExecutionsCommand,
+  RedriveExecutionCommand,
+  StartExecutionCommand,
+  type ExecutionStatus as SfnExecutionStatus,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
+import type { ExecutionOutcome } from '../../core/dispatch/fleet-state';
+import type { ExecutionRequest, StartAttempt, UpdateExecutions } from '../../ports/update-executions';
+import { ConfigError } from '../../shared/errors';
+import { toClmError } from './aws-errors';
+
+export interface SfnUpdateExecutionsOptions {
+  readonly client: SFNClient;
+  /** The cluster-update state machine. */
+  readonly stateMachineArn: string;
+  /** DescribeExecution calls in flight at once. @default 10 */
+  readonly describeConcurrency?: number;
+}
+
+const STATE_MACHINE_ARN = /^(arn:[^:]+:states:[^:]+:\d{12}):stateMachine:([^:]+)$/;
+
+/**
+ * Cluster-update executions in AWS Step Functions (Standard workflows).
+ *
+ * - start: StartExecution with the deterministic name. ExecutionAlreadyExists is harmless when that
+ *   execution still runs (`already-running`); when it has ended the name is `name-taken`.
+ * - resume: RedriveExecution (continues from the failed state, within Step Functions' 14-day window);
+ *   when it is not redrivable, a new execution (which continues from the stored progress) is started.
+ * - countRunning: ListExecutions RUNNING and PENDING_REDRIVE.
+ * - describe: DescribeExecution, a few at a time; a missing execution is NOT_FOUND.
+ */
+export class SfnUpdateExecutions implements UpdateExecutions {
+  private readonly client: SFNClient;
+  private readonly stateMachineArn: string;
+  private readonly executionPrefix: string;
+  private readonly describeConcurrency: number;
+
+  constructor(options: SfnUpdateExecutionsOptions) {
+    const match = STATE_MACHINE_ARN.exec(options.stateMachineArn);
+    if (!match) throw new ConfigError(`not a Step Functions state machine ARN: ${options.stateMachineArn}`);
+    this.client = options.client;
+    this.stateMachineArn = options.stateMachineArn;
+    this.executionPrefix = `${match[1]}:execution:${match[2]}:`;
+    this.describeConcurrency = options.describeConcurrency ?? 10;
+  }
+
+  /** The ARN Step Functions gives the execution `name` of this state machine. */
+  executionArn(name: string): string {
+    return `${this.executionPrefix}${name}`;
+  }
+
+  async start(request: ExecutionRequest): Promise<StartAttempt> {
+    try {
+      const result = await this.client.send(
+        new StartExecutionCommand({
+          stateMachineArn: this.stateMachineArn,
+          name: request.name,
+          input: JSON.stringify(request.input),
+        }),
+      );
+      return { how: 'started', name: request.name, arn: result.executionArn ?? this.executionArn(request.name) };
+    } catch (error) {
+      if (!(error instanceof ExecutionAlreadyExists))
+        throw toClmError(error, `Step Functions StartExecution ${request.name}`);
+      return this.existing(request.name);
+    }
+  }
+
+  async resume(execution: { name: string; arn?: string }, fallback: ExecutionRequest): Promise<StartAttempt> {
+    const arn = execution.arn ?? this.executionArn(execution.name);
+    try {
+      await this.client.send(new RedriveExecutionCommand({ executionArn: arn }));
+      return { how: 'redriven', name: execution.name, arn };
+    } catch (error) {
+      if (error instanceof ExecutionNotRedrivable) {
+        const existing = await this.existing(execution.name);
+        if (existing.how === 'already-running') return existing;
+      } else if (!(error instanceof ExecutionDoesNotExist)) {
+        throw toClmError(error, `Step Functions RedriveExecution ${execution.name}`);
+      }
+      return this.start(fallback);
+    }
+  }
+
+  async countRunning(): Promise<number> {
+    const [running, redriving] = await Promise.all([this.count('RUNNING'), this.count('PENDING_REDRIVE')]);
+    return running + redriving;
+  }
+
+  async describe(executions: readonly { name: string; arn?: string }[]): Promise<ExecutionOutcome[]> {
+    const outcomes: ExecutionOutcome[] = [];
+    for (let i = 0; i < executions.length; i += this.describeConcurrency) {
+      const batch = executions.slice(i, i + this.describeConcurrency);
+      outcomes.push(
+        ...(await Promise.all(batch.map((e) => this.describeOne(e.name, e.arn ?? this.executionArn(e.name))))),
+      );
+    }
+    return outcomes;
+  }
+
+  private async existing(name: string): Promise<StartAttempt> {
+    const outcome = await this.describeOne(name, this.executionArn(name));
+    const running = outcome.status === 'RUNNING' || outcome.status === 'PENDING_REDRIVE';
+    return running ? { how: 'already-running', name, arn: this.executionArn(name) } : { how: 'name-taken', name };
+  }
+
+  private async describeOne(name: string, arn: string): Promise<ExecutionOutcome> {
+    try {
+      const result = await this.client.send(new DescribeExecutionCommand({ executionArn: arn }));
+      return {
+        name,
+        status: result.status ?? 'RUNNING',
+        ...(result.stopDate ? { stoppedAt: result.stopDate.getTime() } : {}),
+        ...(result.error ? { error: result.error } : {}),
+        ...(result.cause ? { cause: result.cause } : {}),
+      };
+    } catch (error) {
+      if (error instanceof ExecutionDoesNotExist) return { name, status: 'NOT_FOUND' };
+      throw toClmError(error, `Step Functions DescribeExecution ${name}`);
+    }
+  }
+
+  private async count(statusFilter: SfnExecutionStatus): Promise<number> {
+    let total = 0;
+    let nextToken: string | undefined;
+    do {
+      try {
+        const page = await this.client.send(
+          new ListExecutionsCommand({
+            stateMachineArn: this.stateMachineArn,
+            statusFilter,
+            maxResults: 1000,
+            nextToken,
+          }),
+        );
+        total += page.executions?.length ?? 0;
+        nextToken = page.nextToken;
+      } catch (error) {
+        throw toClmError(error, `Step Functions ListExecutions ${statusFilter}`);
+      }
+    } while (nextToken);
+    return total;
+  }
+}

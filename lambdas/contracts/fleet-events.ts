@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * Events the fleet dispatcher sends (EventBridge, default bus; `source` below, `detail-type` the event's
+ * type). Subscribers match on these, so the shapes are a contract: add fields, never rename them.
+ */
+export const FLEET_EVENT_SOURCE = 'clm.fleet';
+
+export const FLEET_EVENT_TYPES = [
+  'ClusterUpdateStarted',
+  'ClusterUpdateSucceeded',
+  'ClusterUpdateFailed',
+  'ClusterUpdateBlocked',
+  'WaveHalted',
+] as const;
+export type FleetEventType = (typeof FLEET_EVENT_TYPES)[number];
+
+const action = z.enum(['update', 'decommission']);
+
+const execution = {
+  clusterId: z.string(),
+  action,
+  targetVersion: z.string(),
+  previousVersion: z.string(),
+  executionName: z.string(),
+  executionArn: z.string().optional(),
+  attempt: z.number().int().min(1),
+};
+
+export const ClusterUpdateStarted = z.object({
+  ...execution,
+  wave: z.string(),
+  /** webhook, registry, schedule, cli. */
+  trigger: z.string(),
+  /** Resumed a dead execution rather than starting afresh. */
+  resumed: z.boolean(),
+});
+
+export const ClusterUpdateSucceeded = z.object({ ...execution });
+
+export const ClusterUpdateFailed = z.object({
+  ...execution,
+  error: z.string(),
+  cause: z.string().optional(),
+  retryable: z.boolean(),
+  failures: z.number().int().min(1),
+  /** When the dispatcher will try again (ms since the epoch). */
+  nextAttemptAt: z.number().optional(),
+});
+
+export const ClusterUpdateBlocked = z.object({
+  clusterId: z.string(),
+  currentVersion: z.string(),
+  targetVersion: z.string().optional(),
+  /** update-blocked, paused, target-error, backoff (clusters held by a halt: see WaveHalted). */
+  reason: z.string(),
+  /** What blocks, readable: "config item cluster_update_block (migration)", "wave test halted: …". */
+  blockedBy: z.string(),
+});
+
+export const WaveHalted = z.object({
+  configVersion: z.string(),
+  wave: z.string(),
+  heldWaves: z.array(z.string()),
+  failed: z.array(z.object({ clusterId: z.string(), targetVersion: z.string(), error: z.string() })),
+  failedCount: z.number().int().min(1),
+  reason: z.string(),
+});
+
+export const FleetEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ClusterUpdateStarted'), detail: ClusterUpdateStarted }),
+  z.object({ type: z.literal('ClusterUpdateSucceeded'), detail: ClusterUpdateSucceeded }),
+  z.object({ type: z.literal('ClusterUpdateFailed'), detail: ClusterUpdateFailed }),
+  z.object({ type: z.literal('ClusterUpdateBlocked'), detail: ClusterUpdateBlocked }),
+  z.object({ type: z.literal('WaveHalted'), detail: WaveHalted }),
+]);
+export type FleetEvent = z.infer<typeof FleetEvent>;

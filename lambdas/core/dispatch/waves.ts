@@ -1,0 +1,171 @@
+import type { Cluster } from '../model/cluster';
+import type { FleetSettings } from './fleet-settings';
+import type { WaveHalt, WaveOverride } from './fleet-state';
+
+/** A wave: an environment (and, by default, one criticality level of it). */
+export interface Wave {
+  readonly label: string;
+  /** Sort key: environment rank, unlisted environment name, criticality. */
+  readonly order: readonly [number, string, number];
+}
+
+/** Where one cluster of a rollout stands. */
+export type MemberState = 'done' | 'running' | 'pending' | 'failed';
+
+export interface RolloutMember {
+  readonly clusterId: string;
+  readonly wave: Wave;
+  readonly state: MemberState;
+  readonly targetVersion: string;
+  /** For failed members: the error, and when. */
+  readonly failure?: { readonly error: string; readonly at: number };
+}
+
+export type WaveStatus = 'done' | 'in-progress' | 'waiting' | 'halted' | 'held';
+
+export interface WaveView {
+  readonly wave: string;
+  readonly status: WaveStatus;
+  readonly clusters: number;
+  readonly done: number;
+  readonly running: number;
+  readonly pending: number;
+  readonly failed: number;
+}
+
+/** One rollout (all clusters heading for one config version), wave by wave. */
+export interface RolloutView {
+  readonly configVersion: string;
+  readonly waves: readonly WaveView[];
+  readonly halted: boolean;
+  readonly overridden?: WaveOverride;
+}
+
+/** What one rollout lets start. */
+export interface RolloutGate {
+  readonly view: RolloutView;
+  readonly halt?: WaveHalt;
+  /** Undefined when the wave may start clusters; otherwise why not (and whether that is a halt). */
+  closed(wave: Wave): { readonly halted: boolean; readonly message: string } | undefined;
+}
+
+export function waveOf(cluster: Pick<Cluster, 'environment' | 'criticalityLevel'>, settings: FleetSettings): Wave {
+  const rank = settings.waveOrder.indexOf(cluster.environment);
+  const listed = rank >= 0;
+  const criticality = settings.wavesByCriticality ? cluster.criticalityLevel : 0;
+  const label = settings.wavesByCriticality
+    ? `${cluster.environment} (criticality ${cluster.criticalityLevel})`
+    : cluster.environment;
+  return {
+    label,
+    order: [listed ? rank : settings.waveOrder.length, listed ? '' : cluster.environment, criticality],
+  };
+}
+
+export function compareWaves(a: Wave, b: Wave): number {
+  return a.order[0] - b.order[0] || a.order[1].localeCompare(b.order[1]) || a.order[2] - b.order[2];
+}
+
+const MAX_LISTED_FAILURES = 10;
+
+/**
+ * Walk one rollout's waves in order. A wave with a failed member halts: it and every later wave start
+ * nothing new (the failed clusters themselves still retry after back-off). Otherwise the first wave not
+ * yet done is open and every later wave waits for it. An operator's override makes failed members count
+ * as neither done nor blocking, so the waves proceed.
+ */
+export function gateRollout(
+  configVersion: string,
+  members: readonly RolloutMember[],
+  override: WaveOverride | undefined,
+): RolloutGate {
+  const byWave = new Map<string, { wave: Wave; members: RolloutMember[] }>();
+  for (const member of members) {
+    const entry = byWave.get(member.wave.label) ?? { wave: member.wave, members: [] };
+    entry.members.push(member);
+    byWave.set(member.wave.label, entry);
+  }
+  const waves = [...byWave.values()].sort((a, b) => compareWaves(a.wave, b.wave));
+  const short = shortVersion(configVersion);
+  const views: WaveView[] = [];
+  let closedFrom: { index: number; halted: boolean; message: string } | undefined;
+  let halt: WaveHalt | undefined;
+  waves.forEach((entry, index) => {
+    const counts = countStates(entry.members);
+    const base = { wave: entry.wave.label, clusters: entry.members.length, ...counts };
+    if (closedFrom) {
+      views.push({ ...base, status: closedFrom.halted ? 'held' : 'waiting' });
+      return;
+    }
+    if (counts.failed > 0 && !override) {
+      halt = haltOf(
+        configVersion,
+        entry.wave.label,
+        entry.members,
+        waves.slice(index + 1).map((w) => w.wave.label),
+      );
+      closedFrom = { index, halted: true, message: `wave ${entry.wave.label} is halted at ${short}: ${halt.reason}` };
+      views.push({ ...base, status: 'halted' });
+      return;
+    }
+    if (counts.pending + counts.running + (override ? 0 : counts.failed) > 0) {
+      const done = override ? counts.done + counts.failed : counts.done;
+      closedFrom = {
+        index: index + 1,
+        halted: false,
+        message: `waiting for wave ${entry.wave.label} at ${short}: ${done} of ${entry.members.length} clusters done`,
+      };
+      views.push({ ...base, status: 'in-progress' });
+      return;
+    }
+    views.push({ ...base, status: 'done' });
+  });
+  const order = new Map(waves.map((entry, index) => [entry.wave.label, index]));
+  return {
+    view: { configVersion, waves: views, halted: halt !== undefined, ...(override ? { overridden: override } : {}) },
+    ...(halt ? { halt } : {}),
+    closed(wave) {
+      if (!closedFrom) return undefined;
+      const index = order.get(wave.label) ?? waves.length;
+      return index >= closedFrom.index ? { halted: closedFrom.halted, message: closedFrom.message } : undefined;
+    },
+  };
+}
+
+function countStates(members: readonly RolloutMember[]): Record<MemberState, number> {
+  const counts: Record<MemberState, number> = { done: 0, running: 0, pending: 0, failed: 0 };
+  for (const member of members) counts[member.state]++;
+  return counts;
+}
+
+function haltOf(
+  configVersion: string,
+  wave: string,
+  members: readonly RolloutMember[],
+  heldWaves: readonly string[],
+): WaveHalt {
+  const failed = members
+    .filter((m) => m.state === 'failed')
+    .sort((a, b) => (a.failure?.at ?? 0) - (b.failure?.at ?? 0) || a.clusterId.localeCompare(b.clusterId));
+  const listed = failed.slice(0, MAX_LISTED_FAILURES).map((m) => ({
+    clusterId: m.clusterId,
+    targetVersion: m.targetVersion,
+    error: m.failure?.error ?? 'failed',
+  }));
+  const first = listed[0];
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+  return {
+    configVersion,
+    wave,
+    heldWaves: [...heldWaves],
+    failed: listed,
+    failedCount: failed.length,
+    since: failed[0]?.failure?.at ?? 0,
+    reason: `${first.clusterId} failed updating to ${shortVersion(configVersion)}: ${first.error}${more}`,
+  };
+}
+
+/** A config version for messages: a commit's first 12 characters, or the whole id when it is short. */
+export function shortVersion(configVersion: string): string {
+  return /^[0-9a-f]{40}$/i.test(configVersion) ? configVersion.slice(0, 12) : configVersion;
+}

@@ -1,0 +1,115 @@
+import type { RolloutMember } from '../../../lambdas/core/dispatch/waves';
+import { compareWaves, gateRollout, waveOf } from '../../../lambdas/core/dispatch/waves';
+import { COMMIT_B, settings } from './fleet-fixtures';
+
+const fleet = settings();
+
+function member(id: string, environment: string, state: RolloutMember['state'], criticalityLevel = 1): RolloutMember {
+  return {
+    clusterId: id,
+    wave: waveOf({ environment, criticalityLevel }, fleet),
+    state,
+    targetVersion: `${COMMIT_B}#${id}`,
+    ...(state === 'failed' ? { failure: { error: 'ConfigError', at: 5 } } : {}),
+  };
+}
+
+describe('waveOf', () => {
+  it('orders by the configured environments, then unlisted ones by name, then criticality', () => {
+    const waves = [
+      waveOf({ environment: 'production', criticalityLevel: 1 }, fleet),
+      waveOf({ environment: 'sandbox', criticalityLevel: 1 }, fleet),
+      waveOf({ environment: 'test', criticalityLevel: 2 }, fleet),
+      waveOf({ environment: 'demo', criticalityLevel: 1 }, fleet),
+      waveOf({ environment: 'test', criticalityLevel: 1 }, fleet),
+      waveOf({ environment: 'staging', criticalityLevel: 3 }, fleet),
+    ];
+    expect(waves.sort(compareWaves).map((w) => w.label)).toEqual([
+      'test (criticality 1)',
+      'test (criticality 2)',
+      'staging (criticality 3)',
+      'production (criticality 1)',
+      'demo (criticality 1)',
+      'sandbox (criticality 1)',
+    ]);
+  });
+
+  it('makes one wave per environment when criticality does not split them', () => {
+    const flat = settings({ wavesByCriticality: false });
+    expect(waveOf({ environment: 'test', criticalityLevel: 1 }, flat)).toEqual(
+      waveOf({ environment: 'test', criticalityLevel: 3 }, flat),
+    );
+  });
+});
+
+describe('gateRollout', () => {
+  const staging = waveOf({ environment: 'staging', criticalityLevel: 1 }, fleet);
+  const production = waveOf({ environment: 'production', criticalityLevel: 1 }, fleet);
+  const test = waveOf({ environment: 'test', criticalityLevel: 1 }, fleet);
+
+  it('opens the first unfinished wave and makes the later ones wait for it', () => {
+    const gate = gateRollout(
+      COMMIT_B,
+      [member('t1', 'test', 'done'), member('t2', 'test', 'running'), member('s1', 'staging', 'pending')],
+      undefined,
+    );
+    expect(gate.closed(test)).toBeUndefined();
+    expect(gate.closed(staging)).toEqual({
+      halted: false,
+      message: 'waiting for wave test (criticality 1) at bbbbbbbbbbbb: 1 of 2 clusters done',
+    });
+    expect(gate.halt).toBeUndefined();
+    expect(gate.view.waves.map((w) => [w.wave, w.status])).toEqual([
+      ['test (criticality 1)', 'in-progress'],
+      ['staging (criticality 1)', 'waiting'],
+    ]);
+  });
+
+  it('opens the next wave once every cluster of the previous one is done', () => {
+    const gate = gateRollout(
+      COMMIT_B,
+      [member('t1', 'test', 'done'), member('s1', 'staging', 'pending'), member('p1', 'production', 'pending')],
+      undefined,
+    );
+    expect(gate.closed(staging)).toBeUndefined();
+    expect(gate.closed(production)?.halted).toBe(false);
+  });
+
+  it('halts the failed wave and every later one, naming the failed clusters', () => {
+    const gate = gateRollout(
+      COMMIT_B,
+      [
+        member('t1', 'test', 'done'),
+        member('t2', 'test', 'failed'),
+        member('t3', 'test', 'pending'),
+        member('s1', 'staging', 'pending'),
+        member('p1', 'production', 'pending'),
+      ],
+      undefined,
+    );
+    expect(gate.closed(test)).toMatchObject({ halted: true });
+    expect(gate.closed(production)).toMatchObject({ halted: true });
+    expect(gate.halt).toEqual({
+      configVersion: COMMIT_B,
+      wave: 'test (criticality 1)',
+      heldWaves: ['staging (criticality 1)', 'production (criticality 1)'],
+      failed: [{ clusterId: 't2', targetVersion: `${COMMIT_B}#t2`, error: 'ConfigError' }],
+      failedCount: 1,
+      since: 5,
+      reason: 't2 failed updating to bbbbbbbbbbbb: ConfigError',
+    });
+    expect(gate.view.waves.map((w) => w.status)).toEqual(['halted', 'held', 'held']);
+  });
+
+  it('lets the waves proceed past failed clusters under an operator override', () => {
+    const override = { configVersion: COMMIT_B, reason: 'known broken test cluster', by: 'jdoe', at: 9 };
+    const gate = gateRollout(
+      COMMIT_B,
+      [member('t1', 'test', 'done'), member('t2', 'test', 'failed'), member('s1', 'staging', 'pending')],
+      override,
+    );
+    expect(gate.halt).toBeUndefined();
+    expect(gate.closed(staging)).toBeUndefined();
+    expect(gate.view).toMatchObject({ halted: false, overridden: override });
+  });
+});

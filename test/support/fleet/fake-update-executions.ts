@@ -1,0 +1,102 @@
+import type { ExecutionOutcome, ExecutionStatus } from '../../../lambdas/core/dispatch/fleet-state';
+import type { ExecutionRequest, StartAttempt, UpdateExecutions } from '../../../lambdas/ports/update-executions';
+
+export interface FakeExecution {
+  readonly name: string;
+  readonly arn: string;
+  readonly clusterId: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  status: ExecutionStatus;
+  readonly startedAt: number;
+  stoppedAt?: number;
+  error?: string;
+  cause?: string;
+  redrives: number;
+}
+
+const ENDED: ReadonlySet<ExecutionStatus> = new Set(['FAILED', 'TIMED_OUT', 'ABORTED']);
+
+/**
+ * Step Functions' rules for named executions, in memory: a name is used once (a second start of a running
+ * one is harmless, of an ended one refused), ended executions can be redriven, and every call is counted.
+ */
+export class FakeUpdateExecutions implements UpdateExecutions {
+  readonly executions = new Map<string, FakeExecution>();
+  /** Every execution that was ever started, in order (redrives are not new executions). */
+  readonly started: FakeExecution[] = [];
+  readonly calls = { start: 0, resume: 0, describe: 0, countRunning: 0 };
+
+  constructor(private readonly now: () => number) {}
+
+  async start(request: ExecutionRequest): Promise<StartAttempt> {
+    this.calls.start++;
+    const existing = this.executions.get(request.name);
+    if (existing) {
+      return existing.status === 'RUNNING'
+        ? { how: 'already-running', name: existing.name, arn: existing.arn }
+        : { how: 'name-taken', name: existing.name };
+    }
+    const execution: FakeExecution = {
+      name: request.name,
+      arn: `arn:aws:states:eu-central-1:123456789012:execution:clm-cluster-update:${request.name}`,
+      clusterId: String(request.input.clusterId),
+      input: request.input,
+      status: 'RUNNING',
+      startedAt: this.now(),
+      redrives: 0,
+    };
+    this.executions.set(request.name, execution);
+    this.started.push(execution);
+    return { how: 'started', name: execution.name, arn: execution.arn };
+  }
+
+  async resume(execution: { name: string }, fallback: ExecutionRequest): Promise<StartAttempt> {
+    this.calls.resume++;
+    const existing = this.executions.get(execution.name);
+    if (existing && ENDED.has(existing.status)) {
+      existing.status = 'RUNNING';
+      existing.redrives++;
+      delete existing.stoppedAt;
+      return { how: 'redriven', name: existing.name, arn: existing.arn };
+    }
+    if (existing?.status === 'RUNNING') return { how: 'already-running', name: existing.name, arn: existing.arn };
+    return this.start(fallback);
+  }
+
+  async countRunning(): Promise<number> {
+    this.calls.countRunning++;
+    return this.running().length;
+  }
+
+  async describe(executions: readonly { name: string }[]): Promise<ExecutionOutcome[]> {
+    this.calls.describe += executions.length;
+    return executions.map(({ name }) => {
+      const e = this.executions.get(name);
+      if (!e) return { name, status: 'NOT_FOUND' };
+      return {
+        name,
+        status: e.status,
+        ...(e.stoppedAt !== undefined ? { stoppedAt: e.stoppedAt } : {}),
+        ...(e.error ? { error: e.error } : {}),
+        ...(e.cause ? { cause: e.cause } : {}),
+      };
+    });
+  }
+
+  running(): FakeExecution[] {
+    return [...this.executions.values()].filter((e) => e.status === 'RUNNING');
+  }
+
+  end(
+    name: string,
+    status: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED',
+    error?: { error: string; cause?: string },
+  ): void {
+    const execution = this.executions.get(name);
+    if (!execution) throw new Error(`no execution ${name}`);
+    execution.status = status;
+    execution.stoppedAt = this.now();
+    execution.error = error?.error;
+    execution.cause = error?.cause;
+  }
+}

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
@@ -14,6 +13,7 @@ import type { Ports } from '../../ports/ports';
 import type { Invariants } from '../../sim';
 import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { usage, usageAsync } from '../usage';
+import { processHolder } from '../../shared/process-identity';
 
 interface ProvisionOptions {
   readonly registry: string;
@@ -185,8 +185,9 @@ export async function runProvision(
       { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
       {
         ports,
-        // Stable per machine and cluster: a re-run after a crash resumes its own lease at once.
-        executionId: `cli:${hostname()}:${cluster.id}`,
+        // This process (host, pid, start time): a second process is refused while this one lives; a re-run after
+        // a crash takes the lease over at once, because the dead pid is gone (shared/process-identity.ts).
+        executionId: processHolder(),
         advanceClock: sim ? (seconds) => sim!.world.advance(seconds * 1000) : undefined,
         onTask: (event) => {
           sim?.save();

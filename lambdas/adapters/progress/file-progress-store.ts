@@ -12,49 +12,103 @@ export const LEGACY_PROGRESS_FILE = 'progress.json';
 
 /**
  * The CLI's progress store under `--state DIR`, shared by every process using that directory. Each cluster's
- * lease, runs, status, controls and inventory live in their own file; every write reads that file, applies the
- * in-memory store's rules and replaces it atomically, all under the directory's lock (shared/state-directory.ts).
- * So two processes never lose each other's clusters, a lease is taken by exactly one of two racing processes, and
- * a process killed at any moment leaves complete files. Reads go to the file every time: no stale cache.
+ * lease, runs, status, controls and inventory live in their own file, replaced atomically under the directory's lock
+ * (shared/state-directory.ts), so two processes never lose each other's clusters.
  *
- * A lease held by a CLI process that is known to be gone (same host, pid no longer running) is taken over at once
- * (shared/process-identity.ts); any other holder's only after expiry.
+ * - Leases are read, checked and written at once, under the lock: of two racing processes exactly one gets a
+ *   cluster. A lease held by a CLI process known to be gone (same host, pid no longer running) is taken over at
+ *   once (shared/process-identity.ts); any other holder's only after expiry.
+ * - Everything else is kept in this process until `save()`, which the CLI calls after every task (after saving the
+ *   simulated world): progress on disk is never ahead of the world it describes, and a process killed in the middle
+ *   of a task loses that task's progress as a Lambda task would (the steps are reentrant for that). Reads see this
+ *   process's unsaved writes over what is on disk.
  */
 export class FileProgressStore extends MemoryProgressStore {
+  /** Per cluster: the entries this process wrote since the last save (never leases). */
+  private readonly pending = new Map<string, ProgressData>();
+
   constructor(private readonly dir: string) {
     super({ holderGone: isHolderGone });
   }
 
-  /** Everything under the directory, assembled (for status views and tests). */
+  /** Everything under the directory with this process's unsaved writes, assembled (for status views and tests). */
   override get data(): ProgressData {
-    return readProgressDir(this.dir);
+    const all = readProgressDir(this.dir);
+    for (const changes of this.pending.values()) overlay(all, changes);
+    return all;
+  }
+
+  /** Write what this process changed since the last save, cluster by cluster. */
+  save(): void {
+    if (this.pending.size === 0) return;
+    withStateLock(this.dir, () => {
+      for (const [clusterId, changes] of this.pending) {
+        writeFileAtomic(
+          clusterFile(this.dir, clusterId),
+          JSON.stringify(overlay(readCluster(this.dir, clusterId), changes)),
+        );
+      }
+      this.pending.clear();
+    });
   }
 
   protected override read<T>(clusterId: string, fn: (data: ProgressData) => T): T {
-    return fn(readCluster(this.dir, clusterId));
+    return fn(this.view(clusterId));
   }
 
   protected override write<T>(clusterId: string, fn: (data: ProgressData) => T): T {
     mkdirSync(join(this.dir, PROGRESS_DIR), { recursive: true });
     return withStateLock(this.dir, () => {
       splitLegacyFile(this.dir);
-      const path = clusterFile(this.dir, clusterId);
-      const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-      const data = before === undefined ? emptyProgressData() : (JSON.parse(before) as ProgressData);
+      const data = this.view(clusterId);
+      const before = structuredClone(data);
       const result = fn(data);
-      const after = JSON.stringify(data);
-      if (after !== before) writeFileAtomic(path, after);
+      if (JSON.stringify(data.leases) !== JSON.stringify(before.leases)) {
+        const disk = readCluster(this.dir, clusterId);
+        writeFileAtomic(clusterFile(this.dir, clusterId), JSON.stringify({ ...disk, leases: data.leases }));
+      }
+      const changes = this.pending.get(clusterId) ?? emptyProgressData();
+      if (collectChanges(before, data, changes)) this.pending.set(clusterId, changes);
       return result;
     });
   }
+
+  private view(clusterId: string): ProgressData {
+    const disk = readCluster(this.dir, clusterId);
+    const changes = this.pending.get(clusterId);
+    return changes ? overlay(disk, changes) : disk;
+  }
+}
+
+const ENTRY_KINDS = ['runs', 'statuses', 'controls', 'inventories'] as const;
+
+/** `changes` laid over `data` (in place); returns `data`. */
+function overlay(data: ProgressData, changes: ProgressData): ProgressData {
+  for (const kind of ENTRY_KINDS) Object.assign(data[kind], structuredClone(changes[kind]));
+  return data;
+}
+
+/** Copy into `changes` every non-lease entry that differs between `before` and `after`; true if any did. */
+function collectChanges(before: ProgressData, after: ProgressData, changes: ProgressData): boolean {
+  let changed = false;
+  for (const kind of ENTRY_KINDS) {
+    const target = changes[kind] as Record<string, unknown>;
+    for (const [id, value] of Object.entries(after[kind])) {
+      if (JSON.stringify(value) === JSON.stringify((before[kind] as Record<string, unknown>)[id])) continue;
+      target[id] = structuredClone(value);
+      changed = true;
+    }
+  }
+  return changed || Object.values(changes).some((entries) => Object.keys(entries).length > 0);
 }
 
 /**
- * The CLI's store under `dir`. Writes are immediate, so `save()` has nothing left to do (it stays for callers that
- * persist after every task).
+ * The CLI's store under `dir`. Call `save()` after every task (the CLI does): leases are written at once, the rest
+ * then.
  */
 export function openFileProgressStore(dir: string): { store: FileProgressStore; save(): void } {
-  return { store: new FileProgressStore(dir), save: () => undefined };
+  const store = new FileProgressStore(dir);
+  return { store, save: () => store.save() };
 }
 
 function clusterFile(dir: string, clusterId: string): string {

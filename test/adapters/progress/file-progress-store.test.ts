@@ -39,6 +39,8 @@ describe('FileProgressStore', () => {
     await a.putRun(
       newRunRecord({ clusterId: C1, targetVersion: 'v1', action: 'provision', holder: 'a', previousVersion: '' }, 0),
     );
+    a.save();
+    b.save();
 
     expect((await b.getStatus(C1))?.currentVersion).toBe('v1');
     expect((await a.getStatus(C2))?.currentVersion).toBe('v2');
@@ -48,6 +50,25 @@ describe('FileProgressStore', () => {
     );
     expect(readdirSync(dir).filter((name) => name !== PROGRESS_DIR)).toEqual([]); // no lock, no temp file left
     expect(Object.keys(readProgressDir(dir).statuses).sort()).toEqual([C1, C2]);
+  });
+
+  it('writes leases at once and everything else on save(), over what other processes wrote meanwhile', async () => {
+    const a = new FileProgressStore(dir);
+    const b = new FileProgressStore(dir);
+    await a.acquireLease(C1, 'a', 60_000, 0);
+    await a.putStatus(C1, status('v1'));
+
+    await expect(b.acquireLease(C1, 'b', 60_000, 1)).rejects.toBeInstanceOf(LeaseHeldError);
+    expect(await b.getStatus(C1)).toBeUndefined();
+    expect((await a.getStatus(C1))?.currentVersion).toBe('v1'); // its own unsaved write
+    await b.putControls(C1, { paused: true });
+    b.save();
+    a.save();
+
+    const c = new FileProgressStore(dir);
+    expect((await c.getStatus(C1))?.currentVersion).toBe('v1');
+    expect(await c.getControls(C1)).toEqual({ paused: true });
+    expect((await c.getLease(C1))?.holder).toBe('a');
   });
 
   it('reads a legacy progress.json and splits it into per-cluster files on the first write', async () => {
@@ -62,9 +83,11 @@ describe('FileProgressStore', () => {
     await store.putStatus(C1, status('new-1'));
 
     expect(existsSync(join(dir, LEGACY_PROGRESS_FILE))).toBe(false);
-    expect((await store.getStatus(C1))?.currentVersion).toBe('new-1');
-    expect((await store.getStatus(C2))?.currentVersion).toBe('old-2');
-    expect((await store.getLease(C2))?.holder).toBe('someone');
+    store.save();
+    const reopened = new FileProgressStore(dir);
+    expect((await reopened.getStatus(C1))?.currentVersion).toBe('new-1');
+    expect((await reopened.getStatus(C2))?.currentVersion).toBe('old-2');
+    expect((await reopened.getLease(C2))?.holder).toBe('someone');
   });
 
   it('takes over at once a lease whose holder is a CLI process known to be gone, and waits for a live one', async () => {

@@ -28,7 +28,7 @@ describe('kubeFor: token mode', () => {
   });
 
   it('fails TLS without the cluster’s CA, or with another CA', async () => {
-    for (const items of [{}, { kube_ca_data: OTHER_CA }]) {
+    for (const items of [{}, { kube_ca_data: OTHER_CA }] as Record<string, string>[]) {
       const kube = kubeFor(kubeCluster(api.url, items), { token: 't' });
       expect(await kube.ready()).toBe(false);
       await expect(kube.listNodes()).rejects.toThrow(/certificate/i);

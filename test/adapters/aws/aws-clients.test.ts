@@ -106,9 +106,14 @@ describe('assumeRoleCredentials', () => {
   });
 
   it('sends the ExternalId the role trust policy requires, when there is one', async () => {
-    sts
-      .on(AssumeRoleCommand)
-      .resolves({ Credentials: { AccessKeyId: 'ASIA2', SecretAccessKey: 's', SessionToken: 't' } });
+    sts.on(AssumeRoleCommand).resolves({
+      Credentials: {
+        AccessKeyId: 'ASIA2',
+        SecretAccessKey: 's',
+        SessionToken: 't',
+        Expiration: new Date(Date.now() + 3_600_000),
+      },
+    });
     const provider = assumeRoleCredentials(
       new STSClient({ region: 'eu-central-1', credentials: STATIC }),
       '210987654321',

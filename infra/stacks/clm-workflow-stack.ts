@@ -40,6 +40,26 @@ export interface ClmWorkflowStackProps extends StackProps {
    */
   readonly assumedRoleName?: string;
   /**
+   * Cross-account mode: the cluster accounts (the registry's), where the tasks may assume `assumedRoleName`.
+   * @default - none (`organizationId` is then required)
+   */
+  readonly clusterAccountIds?: readonly string[];
+  /**
+   * Cross-account mode: assume `assumedRoleName` in any account of this organisation.
+   * @default - only `clusterAccountIds`
+   */
+  readonly organizationId?: string;
+  /**
+   * Cross-account mode: the ExternalId the cluster accounts' role requires.
+   * @default - none sent
+   */
+  readonly externalId?: string;
+  /**
+   * Same-account mode: names of the stacks CLM may write.
+   * @default ['nodepool-*', 'kube-*']
+   */
+  readonly clusterStackNamePatterns?: readonly string[];
+  /**
    * ARN of the Secrets Manager secret with the git, registry and cluster tokens.
    * @default - no secret
    */
@@ -80,12 +100,23 @@ export class ClmWorkflowStack extends Stack {
         ? Secret.fromSecretCompleteArn(this, 'Tokens', props.tokenSecretArn)
         : Secret.fromSecretPartialArn(this, 'Tokens', props.tokenSecretArn)
       : undefined;
-    this.cloudAccess = new ClusterCloudAccess(this, 'ClusterAccess', { assumedRoleName: props.assumedRoleName });
+    this.cloudAccess = new ClusterCloudAccess(this, 'ClusterAccess', {
+      assumedRoleName: props.assumedRoleName,
+      clusterAccountIds: props.clusterAccountIds,
+      organizationId: props.organizationId,
+      clusterStackNamePatterns: props.clusterStackNamePatterns,
+    });
 
     const environment: Record<string, string> = {
       ...(props.registryUri ? { [TASK_ENV.registryUri]: props.registryUri } : {}),
       ...(props.configSources?.length ? { [TASK_ENV.configSources]: props.configSources.join(',') } : {}),
-      ...(props.assumedRoleName ? { [TASK_ENV.assumedRoleName]: props.assumedRoleName } : {}),
+      ...(props.assumedRoleName
+        ? {
+            [TASK_ENV.assumedRoleName]: props.assumedRoleName,
+            [TASK_ENV.stackRoleName]: `${props.assumedRoleName}-stacks`,
+            ...(props.externalId ? { [TASK_ENV.externalId]: props.externalId } : {}),
+          }
+        : {}),
       ...(secret ? { [TASK_ENV.secretArn]: secret.secretArn } : {}),
     };
 

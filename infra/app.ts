@@ -40,6 +40,7 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   organizationId: access.organizationId,
   externalId: access.externalId,
   clusterStackNamePatterns: access.clusterStackNamePatterns,
+  clusterTokenSecretPrefix: access.clusterTokenSecretPrefix,
   tokenSecretArn: config.tokenSecretArn,
   handlersDir: config.handlersDir,
 });

@@ -9,6 +9,7 @@
  * | `externalId` | `CLM_EXTERNAL_ID` | both: the ExternalId the access role requires and the tasks send |
  * | `clusterStackNamePatterns` | `CLM_CLUSTER_STACK_PATTERNS` | both: names of the stacks CLM may write (default `nodepool-*,kube-*`) |
  * | `clmAccountId` | `CLM_ACCOUNT_ID` | ClmClusterAccess: the account CLM runs in; setting it adds the ClmClusterAccess stack to the app |
+ * | `clusterTokenSecretPrefix` | `CLM_CLUSTER_TOKEN_SECRETS` | ClmWorkflow: name prefix of the per-cluster API token secrets (`kube_token_secret`) the tasks may read |
  */
 import { DEFAULT_STACK_NAME_PATTERNS } from './constructs/cluster-access-policies';
 
@@ -18,6 +19,7 @@ export interface ClusterAccessConfig {
   readonly externalId?: string;
   readonly clusterStackNamePatterns: readonly string[];
   readonly clmAccountId?: string;
+  readonly clusterTokenSecretPrefix?: string;
 }
 
 export const CLUSTER_ACCESS_SOURCES = {
@@ -26,6 +28,7 @@ export const CLUSTER_ACCESS_SOURCES = {
   externalId: 'CLM_EXTERNAL_ID',
   clusterStackNamePatterns: 'CLM_CLUSTER_STACK_PATTERNS',
   clmAccountId: 'CLM_ACCOUNT_ID',
+  clusterTokenSecretPrefix: 'CLM_CLUSTER_TOKEN_SECRETS',
 } as const;
 
 type Key = keyof typeof CLUSTER_ACCESS_SOURCES;
@@ -39,6 +42,7 @@ const RULES: Record<Key, { readonly pattern: RegExp; readonly what: string }> = 
     what: 'a stack name pattern (letters, digits, -, * and ?)',
   },
   clmAccountId: { pattern: /^\d{12}$/, what: 'a 12-digit AWS account id' },
+  clusterTokenSecretPrefix: { pattern: /^[\w/+=.@-]{2,256}$/, what: 'a secret name prefix (letters, digits, /_+=.@-)' },
 };
 
 /** Context first, then the environment; throws naming the key and the bad value. */
@@ -77,5 +81,6 @@ export function readClusterAccessConfig(
     externalId: one('externalId'),
     clusterStackNamePatterns: list('clusterStackNamePatterns') ?? DEFAULT_STACK_NAME_PATTERNS,
     clmAccountId: one('clmAccountId'),
+    clusterTokenSecretPrefix: one('clusterTokenSecretPrefix'),
   };
 }

@@ -126,7 +126,8 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
   },
   {
     rule: 'AwsSolutions-IAM5',
-    finding: /^Resource::arn:<AWS::Partition>:s3:::cluster-lifecycle-manager-<AWS::AccountId>-(<AWS::Region>|\*)(\/\*)?$/,
+    finding:
+      /^Resource::arn:<AWS::Partition>:s3:::cluster-lifecycle-manager-<AWS::AccountId>-(<AWS::Region>|\*)(\/\*)?$/,
     reason:
       "CLM's template bucket of the cluster account (cluster-lifecycle-manager-<account>-<region>, one per region): templates over 51,200 bytes go through it.",
   },
@@ -135,13 +136,20 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
     finding:
       /^Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:((role|instance-profile|policy)\/[\w*?-]*\*[\w*?-]*|oidc-provider\/\*|role\/aws-service-role\/\*)$/,
     reason:
-      'CloudFormation service role of cluster stacks: IAM roles, instance profiles and policies only with the cluster stacks\' name patterns (and every role must carry the node-role boundary, enforced by the stacks boundary), OIDC providers of the clusters, service-linked roles; only cloudformation.amazonaws.com can assume it.',
+      "CloudFormation service role of cluster stacks: IAM roles, instance profiles and policies only with the cluster stacks' name patterns (and every role must carry the node-role boundary, enforced by the stacks boundary), OIDC providers of the clusters, service-linked roles; only cloudformation.amazonaws.com can assume it.",
   },
   {
     rule: 'AwsSolutions-IAM5',
-    finding: /^Action::(ec2|autoscaling|elasticloadbalancing|kms|logs|sns|sqs|s3|route53|cloudwatch|events|ssm|acm|eks|ecr|application-autoscaling):\*$/,
+    finding:
+      /^Action::(ec2|autoscaling|elasticloadbalancing|kms|logs|sns|sqs|s3|route53|cloudwatch|events|ssm|acm|eks|ecr|application-autoscaling):\*$/,
     reason:
       'CloudFormation service role of cluster stacks and its permissions boundary: the config repository declares resources of these services (VPC, EC2, ASG, ELB, ...); IAM is granted separately and restricted, and the boundary caps the role; only cloudformation.amazonaws.com can assume it.',
+  },
+  {
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:[\w/+=.@-]+\*$/,
+    reason:
+      'Per-cluster API token secrets (config item kube_token_secret) are named per cluster under clusterTokenSecretPrefix; read-only (GetSecretValue), and only by the tasks that use tokens.',
   },
   {
     rule: 'AwsSolutions-IAM5',

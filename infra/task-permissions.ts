@@ -8,13 +8,13 @@ import type { TaskFunctionName } from './state-machine-substitutions';
 
 /**
  * Access to the cluster's AWS account. With `assumedRoleName` set the tasks only get `sts:AssumeRole` on that role
- * in any account, and the role (owned by the operator, as in CLM) carries the rights; otherwise these are granted
- * directly in this account.
+ * in the registry's accounts (or the organisation's), and the role (ClmClusterAccess in each cluster account) carries
+ * the rights; otherwise the same statements are granted directly in this account (constructs/cluster-access-policies.ts).
  * - `stacks-read`: describe stacks and their outputs.
  * - `stacks-write`: create/update/delete stacks and change sets (through the CloudFormation service role).
  * - `lookups`: read-only EC2 lookups for templates (AMIs, AZs, subnets, instance types).
- * - `nodes-write`: roll nodes: ASG desired capacity, processes, terminate instances; implies reading them.
- * - `decrypt`: KMS Decrypt of `aws:kms:` config items.
+ * - `nodes-write`: roll nodes: update node-pool Auto Scaling groups, terminate instances through them; implies reading.
+ * - `decrypt`: KMS Decrypt of `aws:kms:` config items, always in CLM's own account.
  */
 export type CloudAccess = 'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt';
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Annotations, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { Annotations, Aws, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -54,6 +55,11 @@ export interface ClmWorkflowStackProps extends StackProps {
    * @default - none sent
    */
   readonly externalId?: string;
+  /**
+   * Name prefix of the per-cluster API token secrets (config item `kube_token_secret`) the tasks may read.
+   * @default - none readable
+   */
+  readonly clusterTokenSecretPrefix?: string;
   /**
    * Same-account mode: names of the stacks CLM may write.
    * @default ['nodepool-*', 'kube-*']
@@ -142,6 +148,17 @@ export class ClmWorkflowStack extends Stack {
       props.artifactBucket.grantRead(fn);
       if (needs.artifacts === 'write') props.artifactBucket.grantPut(fn);
       if (needs.tokens && secret) secret.grantRead(fn);
+      if (needs.tokens && props.clusterTokenSecretPrefix) {
+        // Per-cluster API tokens (config item kube_token_secret), named under the prefix.
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['secretsmanager:GetSecretValue'],
+            resources: [
+              `arn:${Aws.PARTITION}:secretsmanager:${Aws.REGION}:${Aws.ACCOUNT_ID}:secret:${props.clusterTokenSecretPrefix}*`,
+            ],
+          }),
+        );
+      }
       this.cloudAccess.grant(fn, needs.cloud);
       functions[name] = fn;
     }

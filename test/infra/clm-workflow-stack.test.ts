@@ -337,6 +337,19 @@ describe('ClmWorkflowStack', () => {
     }
   });
 
+  it('lets the token-using tasks read the per-cluster API token secrets under the prefix, and only those', () => {
+    const { workflowTemplate: withPrefix } = synthClm({ clusterTokenSecretPrefix: 'clm/clusters/' });
+    for (const task of TASK_FUNCTION_NAMES) {
+      const reads = statementsOf(withPrefix, logicalId(withPrefix, 'AWS::IAM::Role', `${task}Role`)).filter((s) =>
+        actionsOf([s]).includes('secretsmanager:GetSecretValue'),
+      );
+      expect({ task, reads: reads.map((s) => JSON.stringify(s.Resource)) }).toEqual({
+        task,
+        reads: TASK_NEEDS[task].tokens ? [expect.stringContaining(':secret:clm/clusters/*')] : [],
+      });
+    }
+  });
+
   it('cross-account mode in an organisation: any account, but only with aws:ResourceOrgID', () => {
     const { workflowTemplate: org } = synthClm({ assumedRoleName: 'clm', organizationId: 'o-abcdefghij' });
     const statement = statementsOf(org, logicalId(org, 'AWS::IAM::Role', 'DeployStacksRole')).find(

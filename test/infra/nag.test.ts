@@ -28,6 +28,7 @@ describe('cdk-nag AwsSolutions', () => {
   it('finds nothing unexplained in same-account mode', () => {
     const { app } = synthClm({
       tokenSecretArn: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens-AbCdEf',
+      clusterTokenSecretPrefix: 'clm/clusters/',
     });
     expect(violations(app)).toEqual([]);
   });

@@ -66,7 +66,7 @@ main() {
   log "synthesizing (same-account mode; cross-account mode with ClmClusterAccess)"
   synth "$work/same" '{}'
   synth "$work/cross" '{"assumedRoleName": "cluster-lifecycle-manager", "clusterAccountIds": "210987654321",
-    "externalId": "clm-example-external-id", "clmAccountId": "123456789012"}'
+    "externalId": "clm-example-external-id", "clmAccountId": "123456789012", "clusterTokenSecretPrefix": "clm/clusters/"}'
   local templates=("$work"/same/*.template.json "$work"/cross/*.template.json)
   log "cfn-lint $("$VENV/bin/cfn-lint" --version | cut -d' ' -f2) on ${#templates[@]} templates"
   # Exit codes 2/4/8 mean findings (judged below); anything else is a failure of cfn-lint itself.

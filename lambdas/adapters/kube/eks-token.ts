@@ -10,6 +10,7 @@
  */
 import type { STSClient } from '@aws-sdk/client-sts';
 import { ConfigError } from '../../shared/errors';
+import { refreshingValue } from './refreshing-value';
 
 export const EKS_TOKEN_PREFIX = 'k8s-aws-v1.';
 export const CLUSTER_ID_HEADER = 'x-k8s-aws-id';
@@ -82,25 +83,11 @@ export async function eksToken(sts: STSClient, clusterName: string, signingDate 
   return EKS_TOKEN_PREFIX + Buffer.from(url.toString(), 'utf8').toString('base64url');
 }
 
-/**
- * Tokens for one cluster: the same token until REFRESH_AFTER_MS after it was signed, then a new one. A failed
- * signing is not kept.
- */
+/** Tokens for one cluster: the same token until REFRESH_AFTER_MS after it was signed, then a new one. */
 export function eksTokenSource(
   sts: STSClient,
   clusterName: string,
   now: () => number = Date.now,
 ): () => Promise<string> {
-  let current: { token: Promise<string>; signedAt: number } | undefined;
-  return () => {
-    const at = now();
-    if (!current || at - current.signedAt >= REFRESH_AFTER_MS) {
-      const token = eksToken(sts, clusterName, new Date(at));
-      current = { token, signedAt: at };
-      token.catch(() => {
-        if (current?.token === token) current = undefined;
-      });
-    }
-    return current.token;
-  };
+  return refreshingValue((at) => eksToken(sts, clusterName, new Date(at)), REFRESH_AFTER_MS, now);
 }

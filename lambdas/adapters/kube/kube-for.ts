@@ -19,6 +19,7 @@ import { ConfigError } from '../../shared/errors';
 import { ClientNodeKubeCluster } from './client-node-kube-cluster';
 import { eksTokenSource } from './eks-token';
 import { kubeconfigForCluster } from './kubeconfig-context';
+import { refreshingValue } from './refreshing-value';
 
 export interface KubeSettings {
   /** @default 'kubeconfig' when `kubeconfigPath` is set, else 'token' */
@@ -69,18 +70,11 @@ function secretTokenSource(
   clusterId: string,
   now: () => number,
 ): () => Promise<string> {
-  let cached: { token: Promise<string>; readAt: number } | undefined;
-  return () => {
-    const at = now();
-    if (!cached || at - cached.readAt >= SECRET_TOKEN_TTL_MS) {
-      const token = read(secretId).then((text) => tokenFromSecret(text, secretId, clusterId));
-      cached = { token, readAt: at };
-      token.catch(() => {
-        if (cached?.token === token) cached = undefined;
-      });
-    }
-    return cached.token;
-  };
+  return refreshingValue(
+    () => read(secretId).then((text) => tokenFromSecret(text, secretId, clusterId)),
+    SECRET_TOKEN_TTL_MS,
+    now,
+  );
 }
 
 function missing(cluster: Cluster, what: string): never {

@@ -2,6 +2,7 @@ import { Aws, Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable, IRole } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { TASK_ENV } from '../task-environment';
 import type { CloudAccess } from '../task-permissions';
 import {
   DEFAULT_STACK_NAME_PATTERNS,
@@ -120,4 +121,20 @@ export class ClusterCloudAccess extends Construct {
       iamNamePatterns: patterns,
     }).role;
   }
+}
+
+/**
+ * Cross-account mode's task environment: the role to assume, the ExternalId it requires, and the CloudFormation service
+ * role of every cluster account (ClmClusterAccess names it `<role>-stacks`).
+ */
+export function crossAccountEnvironment(props: {
+  readonly assumedRoleName?: string;
+  readonly externalId?: string;
+}): Record<string, string> {
+  if (!props.assumedRoleName) return {};
+  return {
+    [TASK_ENV.assumedRoleName]: props.assumedRoleName,
+    [TASK_ENV.stackRoleName]: `${props.assumedRoleName}-stacks`,
+    ...(props.externalId ? { [TASK_ENV.externalId]: props.externalId } : {}),
+  };
 }

@@ -12,6 +12,7 @@
  * - Lookups: EC2 and Auto Scaling Describe* calls (they have no resource-level permissions).
  * - Large templates: the CLM bucket `cluster-lifecycle-manager-<account>-<region>` of the cluster account.
  */
+import { Aws } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TAG_NODE_POOL_ROLE } from '../../lambdas/core/cloudformation/stack-names';
 
@@ -141,4 +142,12 @@ export function clusterAccountStatements(scope: ClusterAccessScope): PolicyState
     ...nodeWriteStatements(scope),
     ...templateBucketStatements(scope),
   ];
+}
+
+/** Per-cluster API token secrets (config item `kube_token_secret`), named under `prefix` in this account and region. */
+export function clusterTokenSecretsStatement(prefix: string): PolicyStatement {
+  return new PolicyStatement({
+    actions: ['secretsmanager:GetSecretValue'],
+    resources: [`arn:${Aws.PARTITION}:secretsmanager:${Aws.REGION}:${Aws.ACCOUNT_ID}:secret:${prefix}*`],
+  });
 }

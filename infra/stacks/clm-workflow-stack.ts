@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Annotations, Aws, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Annotations, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { ClusterCloudAccess } from '../constructs/cloud-access';
+import { ClusterCloudAccess, crossAccountEnvironment } from '../constructs/cloud-access';
+import { clusterTokenSecretsStatement } from '../constructs/cluster-access-policies';
 import { ClusterUpdateWorkflow } from '../constructs/cluster-update-workflow';
 import { NodePoolRolloutWorkflow } from '../constructs/node-pool-rollout-workflow';
 import { TaskFunction } from '../constructs/task-function';
@@ -116,13 +116,7 @@ export class ClmWorkflowStack extends Stack {
     const environment: Record<string, string> = {
       ...(props.registryUri ? { [TASK_ENV.registryUri]: props.registryUri } : {}),
       ...(props.configSources?.length ? { [TASK_ENV.configSources]: props.configSources.join(',') } : {}),
-      ...(props.assumedRoleName
-        ? {
-            [TASK_ENV.assumedRoleName]: props.assumedRoleName,
-            [TASK_ENV.stackRoleName]: `${props.assumedRoleName}-stacks`,
-            ...(props.externalId ? { [TASK_ENV.externalId]: props.externalId } : {}),
-          }
-        : {}),
+      ...crossAccountEnvironment(props),
       ...(secret ? { [TASK_ENV.secretArn]: secret.secretArn } : {}),
     };
 
@@ -148,17 +142,8 @@ export class ClmWorkflowStack extends Stack {
       props.artifactBucket.grantRead(fn);
       if (needs.artifacts === 'write') props.artifactBucket.grantPut(fn);
       if (needs.tokens && secret) secret.grantRead(fn);
-      if (needs.tokens && props.clusterTokenSecretPrefix) {
-        // Per-cluster API tokens (config item kube_token_secret), named under the prefix.
-        fn.addToRolePolicy(
-          new PolicyStatement({
-            actions: ['secretsmanager:GetSecretValue'],
-            resources: [
-              `arn:${Aws.PARTITION}:secretsmanager:${Aws.REGION}:${Aws.ACCOUNT_ID}:secret:${props.clusterTokenSecretPrefix}*`,
-            ],
-          }),
-        );
-      }
+      if (needs.tokens && props.clusterTokenSecretPrefix)
+        fn.addToRolePolicy(clusterTokenSecretsStatement(props.clusterTokenSecretPrefix));
       this.cloudAccess.grant(fn, needs.cloud);
       functions[name] = fn;
     }

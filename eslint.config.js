@@ -1,8 +1,65 @@
-// ESLint: typescript-eslint's recommended rules, plus the architecture rule that keeps lambdas/core pure.
+// ESLint: typescript-eslint's recommended rules, the size limits, and the architecture of lambdas/ as rules, so the
+// layering is checked, not remembered (README "How it is built"):
+//   core, contracts, ports, shared  the domain: pure, no I/O, nothing from the outer rooms
+//   adapters, sim                   implementations of ports: only the domain (never tasks, runtime, CLI, infra)
+//   tasks                           one file per Lambda task: the domain and ports, never an adapter
+//   runtime, cli                    composition roots: anything in lambdas/
+//   infra                           the CDK app: the task catalogue and the runtime's plain-data contracts only
 import tseslint from 'typescript-eslint';
 
+/** Import patterns that leave a room, by the rooms they reach. */
+const ROOMS = {
+  adapters: ['**/adapters', '**/adapters/**'],
+  sim: ['**/sim', '**/sim/**'],
+  tasks: ['**/tasks', '**/tasks/**'],
+  runtime: ['**/runtime', '**/runtime/**'],
+  cli: ['**/cli', '**/cli/**'],
+  infra: ['**/infra', '**/infra/**'],
+};
+const SDKS = ['@aws-sdk/*', '@smithy/*', 'aws-cdk-lib', 'aws-cdk-lib/*', '@kubernetes/client-node', 'handlebars'];
+const IO = ['node:fs', 'node:fs/*', 'fs', 'node:http', 'node:https', 'node:net', 'node:child_process'];
+const NETWORK_LIBS = ['@octokit/*', 'isomorphic-git', 'isomorphic-git/*'];
+
+/** A no-restricted-imports rule that keeps `files` out of `rooms` (and out of `extra` patterns). */
+function boundary(files, room, rooms, extra = []) {
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...rooms.map((name) => ({
+              group: ROOMS[name],
+              message: `${room} must not import from ${name}/ (see the layering at the top of eslint.config.js).`,
+            })),
+            ...extra,
+          ],
+        },
+      ],
+    },
+  };
+}
+
+const PURE = [
+  { group: SDKS, message: 'The domain is pure: SDKs, client-node and handlebars live behind ports, in adapters/.' },
+  { group: [...IO, ...NETWORK_LIBS], message: 'The domain is pure: no filesystem, network or git; use a port.' },
+];
+const NO_SDK = [{ group: SDKS, message: 'Tasks reach AWS, Kubernetes and templates through their ports only.' }];
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', '.cache/**', 'dist/**', 'coverage/**', '**/*.cjs', 'bin/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'cdk.out/**',
+      '.cache/**',
+      '.build/**',
+      'dist/**',
+      'coverage/**',
+      '**/*.cjs',
+      'bin/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -15,45 +72,37 @@ export default tseslint.config(
     },
   },
   {
-    files: ['lambdas/core/**/*.ts'],
+    files: ['lambdas/**/*.ts', 'infra/**/*.ts', 'bench/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@aws-sdk/*', '@smithy/*', 'aws-cdk-lib', 'aws-cdk-lib/*'],
-              message: 'lambdas/core is pure: no AWS SDK or CDK.',
-            },
-            {
-              group: ['@kubernetes/client-node'],
-              message: 'lambdas/core is pure: Kubernetes goes through the KubeCluster port.',
-            },
-            { group: ['handlebars'], message: 'lambdas/core is pure: templates go through the TemplateEngine port.' },
-            {
-              group: ['@octokit/*', 'isomorphic-git', 'isomorphic-git/*'],
-              message: 'lambdas/core is pure: use a port.',
-            },
-            {
-              group: [
-                '**/adapters/**',
-                '**/adapters',
-                '**/handlers/**',
-                'node:fs',
-                'node:fs/*',
-                'fs',
-                'node:http',
-                'node:https',
-                'node:net',
-                'node:child_process',
-              ],
-              message: 'lambdas/core is pure: no adapters, handlers, filesystem or network.',
-            },
-          ],
-        },
-      ],
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
+  boundary(['lambdas/core/**/*.ts'], 'lambdas/core', ['adapters', 'sim', 'tasks', 'runtime', 'cli', 'infra'], PURE),
+  boundary(
+    ['lambdas/contracts/**/*.ts'],
+    'lambdas/contracts',
+    ['adapters', 'sim', 'tasks', 'runtime', 'cli', 'infra'],
+    PURE,
+  ),
+  boundary(['lambdas/ports/**/*.ts'], 'lambdas/ports', ['adapters', 'sim', 'tasks', 'runtime', 'cli', 'infra'], PURE),
+  boundary(['lambdas/shared/**/*.ts'], 'lambdas/shared', ['adapters', 'sim', 'tasks', 'runtime', 'cli', 'infra']),
+  boundary(['lambdas/adapters/**/*.ts'], 'lambdas/adapters', ['sim', 'tasks', 'runtime', 'cli', 'infra']),
+  boundary(['lambdas/sim/**/*.ts'], 'lambdas/sim', ['adapters', 'tasks', 'runtime', 'cli', 'infra']),
+  boundary(['lambdas/tasks/**/*.ts'], 'lambdas/tasks', ['adapters', 'sim', 'runtime', 'cli', 'infra'], NO_SDK),
+  boundary(['lambdas/runtime/**/*.ts'], 'lambdas/runtime', ['cli', 'infra']),
+  boundary(['lambdas/cli/**/*.ts'], 'lambdas/cli', ['infra']),
+  boundary(
+    ['infra/**/*.ts'],
+    'infra',
+    ['cli'],
+    [
+      {
+        group: ['**/lambdas/adapters/**', '**/lambdas/sim/**'],
+        message: 'infra derives from the task catalogue; it never loads adapters.',
+      },
+    ],
+  ),
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,6 +1,6 @@
 /**
  * Lambda budgets (DESIGN.md §8): each handler bundle ≤ 1.5 MB minified, module init ≤ 300 ms on a 2-core machine.
- * Every handler of infra/state-machine-substitutions.ts is bundled with esbuild exactly as the TaskFunction bundles
+ * Every task of the catalogue (lambdas/tasks/catalogue.ts) is bundled from its generated entry with esbuild exactly as the TaskFunction bundles
  * it (TASK_BUNDLING), then required in a fresh `node --enable-source-maps` process (as NODE_OPTIONS sets it in
  * Lambda); init is the median of a few requires, measured inside the child so Node's own start-up is excluded.
  *
@@ -18,7 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Metafile } from 'esbuild';
 import { TASK_BUNDLING } from '../infra/constructs/task-function';
-import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../infra/state-machine-substitutions';
+import { writeHandlerEntry } from '../infra/handler-entries';
+import { TASK_CATALOGUE } from '../lambdas/tasks/catalogue';
+import { taskFileName } from '../lambdas/tasks/define-task';
 import type { BenchResult } from './bench-result';
 import { median, withBudget } from './bench-result';
 
@@ -134,73 +136,90 @@ function heaviest(metafile: Metafile): string {
     .join(', ');
 }
 
+/** The first line of a thrown error (or the line naming the error, for a child's stack). */
+function firstLine(error: unknown, pick: (lines: string[]) => string | undefined = (lines) => lines[0]): string {
+  if (!(error instanceof Error)) return String(error);
+  return pick(error.message.split('\n')) ?? error.message;
+}
+
+/** The bundle size of one task against its budget, or a failed figure when esbuild cannot bundle it. */
+async function bundleFigure(
+  handler: string,
+  entry: string,
+  outdir: string,
+): Promise<{ result: BenchResult; bundled?: { file: string; metafile: Metafile } }> {
+  let bundled: { file: string; metafile: Metafile };
+  try {
+    bundled = await bundleHandler(entry, outdir);
+  } catch (error) {
+    return {
+      result: {
+        name: `${handler} bundle`,
+        value: Number.NaN,
+        unit: 'MB',
+        budget: SIZE_BUDGET_MB,
+        ok: false,
+        note: `bundling failed: ${firstLine(error)}`,
+      },
+    };
+  }
+  const result = withBudget({
+    name: `${handler} bundle`,
+    value: statSync(bundled.file).size / MB,
+    unit: 'MB',
+    budget: SIZE_BUDGET_MB,
+    note: `largest: ${heaviest(bundled.metafile)}`,
+  });
+  return { result, bundled };
+}
+
+/** Module init (against its budget) and first call of a bundle, or a failed figure when the require fails. */
+function coldStartFigures(handler: string, file: string): BenchResult[] {
+  let runs: ColdStart[];
+  try {
+    runs = Array.from({ length: INIT_RUNS }, () => coldStart(file));
+  } catch (error) {
+    return [
+      {
+        name: `${handler} init`,
+        value: Number.NaN,
+        unit: 'ms',
+        budget: INIT_BUDGET_MS,
+        ok: false,
+        note: `require failed: ${firstLine(error, (lines) => lines.find((l) => l.includes('Error')))}`,
+      },
+    ];
+  }
+  const cpu = median(runs.map((r) => r.init.cpu));
+  const list = (packages: readonly string[]) => packages.join(' ') || 'none';
+  const errors = [...new Set(runs.map((r) => r.firstCallError.split(':')[0]))].join(', ');
+  return [
+    withBudget({
+      name: `${handler} init`,
+      value: median(runs.map((r) => r.init.wall)),
+      unit: 'ms',
+      budget: INIT_BUDGET_MS,
+      note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps; SDK loaded (from NODE_PATH): ${list(runs[0].sdkAtInit)}`,
+    }),
+    {
+      name: `${handler} first call`,
+      value: median(runs.map((r) => r.firstCall.wall)),
+      unit: 'ms',
+      note: `loads the task's adapters (CPU ${Math.round(median(runs.map((r) => r.firstCall.cpu)))} ms), SDK then: ${list(runs[0].sdkAfterFirstCall)}; empty payload, ended with ${errors}`,
+    },
+  ];
+}
+
 export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   const workdir = mkdtempSync(join(tmpdir(), 'clm-lambda-bench-'));
   try {
-    for (const task of TASK_FUNCTION_NAMES) {
-      const handler = TASK_FUNCTIONS[task].handler;
-      const entry = join(ROOT, 'lambdas', 'handlers', `${handler}.ts`);
-      const outdir = join(workdir, handler);
-      let bundled: { file: string; metafile: Metafile };
-      try {
-        bundled = await bundleHandler(entry, outdir);
-      } catch (error) {
-        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        results.push({
-          name: `${handler} bundle`,
-          value: Number.NaN,
-          unit: 'MB',
-          budget: SIZE_BUDGET_MB,
-          ok: false,
-          note: `bundling failed: ${message}`,
-        });
-        continue;
-      }
-      const size = statSync(bundled.file).size / MB;
-      results.push(
-        withBudget({
-          name: `${handler} bundle`,
-          value: size,
-          unit: 'MB',
-          budget: SIZE_BUDGET_MB,
-          note: `largest: ${heaviest(bundled.metafile)}`,
-        }),
-      );
-      try {
-        const runs = Array.from({ length: INIT_RUNS }, () => coldStart(bundled.file));
-        const cpu = median(runs.map((r) => r.init.cpu));
-        const list = (packages: readonly string[]) => packages.join(' ') || 'none';
-        results.push(
-          withBudget({
-            name: `${handler} init`,
-            value: median(runs.map((r) => r.init.wall)),
-            unit: 'ms',
-            budget: INIT_BUDGET_MS,
-            note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps; SDK loaded (from NODE_PATH): ${list(runs[0].sdkAtInit)}`,
-          }),
-        );
-        const errors = [...new Set(runs.map((r) => r.firstCallError.split(':')[0]))].join(', ');
-        results.push({
-          name: `${handler} first call`,
-          value: median(runs.map((r) => r.firstCall.wall)),
-          unit: 'ms',
-          note: `loads the task's adapters (CPU ${Math.round(median(runs.map((r) => r.firstCall.cpu)))} ms), SDK then: ${list(runs[0].sdkAfterFirstCall)}; empty payload, ended with ${errors}`,
-        });
-      } catch (error) {
-        const message =
-          error instanceof Error
-            ? (error.message.split('\n').find((l) => l.includes('Error')) ?? error.message)
-            : String(error);
-        results.push({
-          name: `${handler} init`,
-          value: Number.NaN,
-          unit: 'ms',
-          budget: INIT_BUDGET_MS,
-          ok: false,
-          note: `require failed: ${message}`,
-        });
-      }
+    for (const task of TASK_CATALOGUE) {
+      const handler = taskFileName(task.name);
+      const entry = writeHandlerEntry(task, ROOT);
+      const { result, bundled } = await bundleFigure(handler, entry, join(workdir, handler));
+      results.push(result);
+      if (bundled) results.push(...coldStartFigures(handler, bundled.file));
     }
   } finally {
     rmSync(workdir, { recursive: true, force: true });

@@ -25,11 +25,6 @@ export interface ClmAppConfig {
    * @default - no secret: public config repositories and an unauthenticated registry only
    */
   readonly tokenSecretArn?: string;
-  /**
-   * Directory of the Lambda entry files, relative to the repository root.
-   * @default 'lambdas/handlers'
-   */
-  readonly handlersDir: string;
 }
 
 /** Context key → environment variable. */
@@ -38,7 +33,6 @@ export const APP_CONFIG_SOURCES = {
   configSources: 'CLM_CONFIG_SOURCES',
   assumedRoleName: 'CLM_ASSUMED_ROLE',
   tokenSecretArn: 'CLM_TOKEN_SECRET_ARN',
-  handlersDir: 'CLM_HANDLERS_DIR',
 } as const;
 
 type ContextReader = (key: string) => unknown;
@@ -89,6 +83,5 @@ export function readAppConfig(
     configSources,
     assumedRoleName,
     tokenSecretArn,
-    handlersDir: text('handlersDir') ?? 'lambdas/handlers',
   };
 }

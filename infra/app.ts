@@ -42,7 +42,6 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   clusterStackNamePatterns: access.clusterStackNamePatterns,
   clusterTokenSecretPrefix: access.clusterTokenSecretPrefix,
   tokenSecretArn: config.tokenSecretArn,
-  handlersDir: config.handlersDir,
 });
 
 // Into each cluster account, with that account's credentials: `cdk deploy ClmClusterAccess -c clmAccountId=... -c

@@ -2,8 +2,7 @@ import { Aws, Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable, IRole } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { TASK_ENV } from '../task-environment';
-import type { CloudAccess } from '../task-permissions';
+import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 import {
   DEFAULT_STACK_NAME_PATTERNS,
   describeStatement,
@@ -14,6 +13,18 @@ import {
 } from './cluster-access-policies';
 import type { ClusterAccessScope } from './cluster-access-policies';
 import { ClusterStackRole } from './cluster-stack-role';
+
+/**
+ * Access to the cluster's AWS account. With `assumedRoleName` set the tasks only get `sts:AssumeRole` on that role in
+ * the registry's accounts (or the organisation's), and the role (ClmClusterAccess in each cluster account) carries the
+ * rights; otherwise the same statements are granted directly in this account (cluster-access-policies.ts).
+ * - `stacks-read`: describe stacks and their outputs.
+ * - `stacks-write`: create/update/delete stacks and change sets (through the CloudFormation service role).
+ * - `lookups`: read-only EC2 lookups for templates (AMIs, AZs, subnets, instance types).
+ * - `nodes-write`: roll nodes: update node-pool Auto Scaling groups, terminate instances through them; implies reading.
+ * - `decrypt`: KMS Decrypt of `aws:kms:` config items, always in CLM's own account.
+ */
+export type CloudAccess = 'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt';
 
 export interface ClusterCloudAccessProps {
   /**
@@ -42,7 +53,7 @@ export interface ClusterCloudAccessProps {
 }
 
 /**
- * The tasks' access to the clusters' AWS accounts, from the CloudAccess list in infra/task-permissions.ts.
+ * The tasks' access to the clusters' AWS accounts, from the CloudAccess each task's ports need (infra/task-grants.ts).
  * Same-account mode scopes every grant to this account and region; wildcards left are explained next to them.
  */
 export class ClusterCloudAccess extends Construct {

@@ -8,7 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { acknowledge } from '../nag';
-import { TASK_ENV } from '../task-environment';
+import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 
 /** The runtime every task runs on (the bundle targets the same Node major). */
 export const TASK_RUNTIME = Runtime.NODEJS_22_X;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DEPLOY_STAGES, DELETE_STAGES, MANIFEST_PHASES } from './status';
 
 /**
  * Contracts of the cluster-update and node-pool-rollout state machines. Each Task receives
@@ -71,19 +70,13 @@ export const ClusterUpdateState = ClusterUpdateInput.extend({
 });
 export type ClusterUpdateState = z.infer<typeof ClusterUpdateState>;
 
-export const TaskParams = z
-  .object({
-    stage: z.enum([...DEPLOY_STAGES, ...DELETE_STAGES]).optional(),
-    phase: z.enum(MANIFEST_PHASES).optional(),
-  })
-  .default({});
-
 /** What every Task receives. */
 export const TaskPayload = z.object({
   state: z.unknown(),
   executionId: z.string().default('local'),
   stateName: z.string().default('local'),
-  params: TaskParams,
+  /** What the state passes besides the state (a stage, a phase); each task's contract says which. */
+  params: z.unknown(),
 });
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -99,6 +92,7 @@ export type RolloutInput = z.infer<typeof RolloutInput>;
 
 /** $.step of the rollout child: a StepOutput plus progress figures for the console. */
 export const RollStepOutput = StepOutput.extend({
+  pool: z.string(),
   iteration: z.number().int().min(0),
   replaced: z.number().int().min(0),
   total: z.number().int().min(0),
@@ -126,3 +120,7 @@ export const FinalizeOutput = z.object({
   message: z.string(),
 });
 export type FinalizeOutput = z.infer<typeof FinalizeOutput>;
+
+/** What a cluster-update execution ends with when it succeeds: its state, with `$.final` after Finalize. */
+export const ClusterUpdateOutput = ClusterUpdateState.extend({ final: FinalizeOutput.optional() });
+export type ClusterUpdateOutput = z.infer<typeof ClusterUpdateOutput>;

@@ -4,6 +4,7 @@ import { asgInstances, isOutdated, poolOfAsg } from './aws/autoscaling';
 import { apiReady } from './engine';
 import { pdbObjects, pdbStatus } from './kube/pdb';
 import type { SimContext } from './sim-context';
+import type { AccountState, AsgRecord, KubeState, SimPod } from './world-state';
 
 /** What `clm status --simulate` prints about one cluster: stacks, pools, nodes, pods and PDBs. */
 export interface ClusterSnapshot {
@@ -52,38 +53,18 @@ export interface ClusterSnapshot {
   }[];
 }
 
+type PoolSnapshot = ClusterSnapshot['pools'][number];
+type NodeSnapshot = ClusterSnapshot['nodes'][number];
+
 export function describeCluster(ctx: SimContext, clusterId: string): ClusterSnapshot {
   const info = ctx.state.clusters[clusterId];
   const account = info ? ctx.state.accounts[accountKey(info.accountId, info.region)] : undefined;
   const kube = ctx.state.kube[clusterId];
   const tags = info ? [clusterTagKey(info.name), clusterTagKey(info.id)] : [];
   const owned = (t: Record<string, string>): boolean => tags.some((tag) => t[tag] === 'owned');
-  const nodesByInstance = new Map(Object.values(kube?.nodes ?? {}).map((node) => [node.instanceId, node]));
   const outdatedInstances = new Set<string>();
-
-  const asgs = Object.values(account?.asgs ?? {}).filter((asg) =>
-    owned(Object.fromEntries(Object.entries(asg.tags).map(([k, v]) => [k, v.value]))),
-  );
-  const poolNames = [...new Set(asgs.map((asg) => poolOfAsg(asg) ?? asg.name))].sort();
-  const pools = poolNames.map((name) => {
-    const groups = asgs.filter((asg) => (poolOfAsg(asg) ?? asg.name) === name);
-    const instances = groups.flatMap((asg) =>
-      asgInstances(account!, asg.name).map((instance) => {
-        const outdated = isOutdated(account!, asg, instance);
-        if (outdated) outdatedInstances.add(instance.id);
-        const node = nodesByInstance.get(instance.id)?.name;
-        return { id: instance.id, az: instance.az, state: instance.state, outdated, ...(node ? { node } : {}) };
-      }),
-    );
-    const sum = (pick: (g: (typeof groups)[number]) => number): number =>
-      groups.reduce((total, g) => total + pick(g), 0);
-    return { name, desired: sum((g) => g.desired), min: sum((g) => g.min), max: sum((g) => g.max), instances };
-  });
-
+  const pools = account ? describePools(account, kube, owned, outdatedInstances) : [];
   const pods = Object.values(kube?.pods ?? {});
-  const podsPerNode = new Map<string, number>();
-  for (const pod of pods) if (pod.nodeName) podsPerNode.set(pod.nodeName, (podsPerNode.get(pod.nodeName) ?? 0) + 1);
-
   return {
     clusterId,
     time: ctx.iso(),
@@ -94,19 +75,7 @@ export function describeCluster(ctx: SimContext, clusterId: string): ClusterSnap
       .sort((a, b) => (a.name < b.name ? -1 : 1))
       .map((stack) => ({ name: stack.name, status: stack.status, ...(stack.reason ? { reason: stack.reason } : {}) })),
     pools,
-    nodes: Object.values(kube?.nodes ?? {})
-      .sort((a, b) => (a.name < b.name ? -1 : 1))
-      .map((node) => ({
-        name: node.name,
-        pool: node.pool,
-        zone: node.zone,
-        role: node.role,
-        ready: node.ready,
-        unschedulable: node.unschedulable,
-        outdated: outdatedInstances.has(node.instanceId),
-        pods: podsPerNode.get(node.name) ?? 0,
-        taints: node.taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
-      })),
+    nodes: describeNodes(kube, pods, outdatedInstances),
     pods: {
       total: pods.length,
       ready: pods.filter((p) => p.ready).length,
@@ -127,4 +96,57 @@ export function describeCluster(ctx: SimContext, clusterId: string): ClusterSnap
         })
       : [],
   };
+}
+
+/**
+ * The cluster's node pools, each the sum of its Auto Scaling groups (a group without a pool tag is a pool of its own),
+ * with their instances; adds the outdated instances to `outdatedInstances`.
+ */
+function describePools(
+  account: AccountState,
+  kube: KubeState | undefined,
+  owned: (tags: Record<string, string>) => boolean,
+  outdatedInstances: Set<string>,
+): PoolSnapshot[] {
+  const nodesByInstance = new Map(Object.values(kube?.nodes ?? {}).map((node) => [node.instanceId, node]));
+  const asgs = Object.values(account.asgs).filter((asg) =>
+    owned(Object.fromEntries(Object.entries(asg.tags).map(([k, v]) => [k, v.value]))),
+  );
+  const poolNames = [...new Set(asgs.map((asg) => poolOfAsg(asg) ?? asg.name))].sort();
+  return poolNames.map((name) => {
+    const groups = asgs.filter((asg) => (poolOfAsg(asg) ?? asg.name) === name);
+    const instances = groups.flatMap((asg) =>
+      asgInstances(account, asg.name).map((instance) => {
+        const outdated = isOutdated(account, asg, instance);
+        if (outdated) outdatedInstances.add(instance.id);
+        const node = nodesByInstance.get(instance.id)?.name;
+        return { id: instance.id, az: instance.az, state: instance.state, outdated, ...(node ? { node } : {}) };
+      }),
+    );
+    const sum = (pick: (g: AsgRecord) => number): number => groups.reduce((total, g) => total + pick(g), 0);
+    return { name, desired: sum((g) => g.desired), min: sum((g) => g.min), max: sum((g) => g.max), instances };
+  });
+}
+
+/** The cluster's nodes by name, with their pod counts and whether their instance is outdated. */
+function describeNodes(
+  kube: KubeState | undefined,
+  pods: readonly SimPod[],
+  outdatedInstances: ReadonlySet<string>,
+): NodeSnapshot[] {
+  const podsPerNode = new Map<string, number>();
+  for (const pod of pods) if (pod.nodeName) podsPerNode.set(pod.nodeName, (podsPerNode.get(pod.nodeName) ?? 0) + 1);
+  return Object.values(kube?.nodes ?? {})
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map((node) => ({
+      name: node.name,
+      pool: node.pool,
+      zone: node.zone,
+      role: node.role,
+      ready: node.ready,
+      unschedulable: node.unschedulable,
+      outdated: outdatedInstances.has(node.instanceId),
+      pods: podsPerNode.get(node.name) ?? 0,
+      taints: node.taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
+    }));
 }

@@ -9,7 +9,7 @@ import { ensureAccount } from './aws/account';
 import { describeCluster } from './describe';
 import type { ClusterSnapshot } from './describe';
 import { advanceTo, kubeFor, settle } from './engine';
-import { applyObjects } from './kube/objects';
+import { applyObjects } from './kube/apply-objects';
 import { loadWorld, saveWorld, worldExists } from './persistence';
 import type { PersistedView } from './persistence';
 import { simArtifactStore } from './ports/sim-artifact-store';

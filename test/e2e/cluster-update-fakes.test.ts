@@ -1,7 +1,8 @@
 // The whole cluster-update state machine (the deployed ASL, run in process by the local executor) over
 // the stateful in-memory fakes: a tiny config repository, CloudFormation that completes after two polls,
 // an Auto Scaling backend whose workers are outdated, and a Kubernetes API with a PDB-protected workload.
-import { runClusterUpdate, type ExecutionResult } from '../../lambdas/adapters/local-executor/local-executor';
+import { ClusterUpdateOutput } from '../../lambdas/contracts/cluster-update';
+import { runClusterUpdate, type ExecutionResult } from '../../lambdas/runtime/local/run-cluster-update';
 import { HandlebarsTemplateEngine } from '../../lambdas/adapters/templating/handlebars-template-engine';
 import { StaticValuesProvider } from '../../lambdas/adapters/values/static-values-provider';
 import { nodePoolStackName } from '../../lambdas/core/cloudformation/stack-names';
@@ -129,7 +130,7 @@ describe('cluster-update end to end over in-memory fakes', () => {
     expect(h.env.pools.terminatedTwice).toBe(0);
     expect(h.env.kube.pdbViolations).toBe(0);
     expect(h.env.pools.pools.get('workers')!.instances.filter((i) => i.state === 'InService')).toHaveLength(3);
-    const version = (result.output?.final as { version: string }).version;
+    const version = ClusterUpdateOutput.parse(result.output).final!.version;
     expect(version).toMatch(/^c0ffee#/);
     expect(registryStatus(h)).toEqual({ currentVersion: version, lastVersion: '', nextVersion: '', problems: [] });
     expect(await h.env.progress.getLease(h.cluster.id)).toBeUndefined();
@@ -151,7 +152,7 @@ describe('cluster-update end to end over in-memory fakes', () => {
 
     // Assert
     expect(again.status).toBe('SUCCEEDED');
-    expect((again.output?.run as { decision: string }).decision).toBe('NOOP');
+    expect(ClusterUpdateOutput.parse(again.output).run!.decision).toBe('NOOP');
     expect(again.stats.stateTransitions).toBeLessThanOrEqual(10);
     expect(h.env.stacks.deploys).toHaveLength(deploys);
     expect(h.env.kube.calls.length + h.env.pools.calls.length).toBe(calls);
@@ -161,7 +162,7 @@ describe('cluster-update end to end over in-memory fakes', () => {
     // Arrange: a new config version that only changes a manifest
     const h = harness();
     const first = await h.run();
-    const firstVersion = (first.output?.final as { version: string }).version;
+    const firstVersion = ClusterUpdateOutput.parse(first.output).final!.version;
     h.env.source.version = 'c0ffee2';
     h.env.source.files['cluster/manifests/02-config/configmap.yaml'] += '  extra: "1"\n';
 
@@ -185,7 +186,7 @@ describe('cluster-update end to end over in-memory fakes', () => {
     // Arrange: a new version whose worker stack update rolls back
     const h = harness();
     const first = await h.run();
-    const firstVersion = (first.output?.final as { version: string }).version;
+    const firstVersion = ClusterUpdateOutput.parse(first.output).final!.version;
     h.env.source.version = 'c0ffee3';
     h.env.source.files['cluster/node-pools/worker-default/stack.yaml'] = WORKER_STACK.replace('ami-1', 'ami-2');
     const workerStack = nodePoolStackName(h.cluster, 'workers');

@@ -3,13 +3,12 @@ import { readAppConfig } from '../../infra/app-config';
 const none = () => undefined;
 
 describe('readAppConfig', () => {
-  it('defaults to nothing configured and the repository handlers', () => {
+  it('defaults to nothing configured', () => {
     expect(readAppConfig(none, {})).toEqual({
       registryUri: undefined,
       configSources: [],
       assumedRoleName: undefined,
       tokenSecretArn: undefined,
-      handlersDir: 'lambdas/handlers',
     });
   });
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, cdkJsonContext, stubHandlersDir } from './synth';
+import { REPO_ROOT, cdkJsonContext } from './synth';
 
 function synthApp(context: Record<string, unknown>, env: Record<string, string> = {}) {
   const outdir = mkdtempSync(join(tmpdir(), 'clm-synth-'));
@@ -18,7 +18,6 @@ function synthApp(context: Record<string, unknown>, env: Record<string, string> 
       // As the CLI does: cdk.json's context (the feature flags), then the command line's.
       CDK_CONTEXT_JSON: JSON.stringify({
         ...cdkJsonContext(),
-        handlersDir: stubHandlersDir(),
         'aws:cdk:bundling-stacks': [],
         ...context,
       }),

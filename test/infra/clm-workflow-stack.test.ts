@@ -1,18 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Capture, Match } from 'aws-cdk-lib/assertions';
+import { z } from 'zod';
+import { defineTask } from '../../lambdas/tasks/define-task';
 import type { Template } from 'aws-cdk-lib/assertions';
-import {
-  ASL_FILES,
-  SUBSTITUTION_KEYS,
-  TASK_FUNCTIONS,
-  TASK_FUNCTION_NAMES,
-} from '../../infra/state-machine-substitutions';
-import type { TaskFunctionName } from '../../infra/state-machine-substitutions';
-import { TASK_NEEDS } from '../../infra/task-permissions';
-import { ClmStatefulStack } from '../../infra/stacks/clm-stateful-stack';
-import { ClmWorkflowStack } from '../../infra/stacks/clm-workflow-stack';
-import { REPO_ROOT, actionsOf, logicalId, statementsOf, synthClm, testApp } from './synth';
+import { ASL_FILES, functionPlaceholder, placeholdersIn, readAsl } from '../../lambdas/runtime/asl-files';
+import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
+import { taskGrants } from '../../infra/task-grants';
+import { REPO_ROOT, actionsOf, logicalId, statementsOf, synthClm } from './synth';
 
 const SECRET = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens-AbCdEf';
 
@@ -20,7 +15,10 @@ function stateMachineId(template: Template, prefix: 'ClusterUpdate' | 'NodePoolR
   return logicalId(template, 'AWS::StepFunctions::StateMachine', `${prefix}StateMachine`);
 }
 
-function roleActions(template: Template, task: TaskFunctionName): string[] {
+const TASK_FUNCTION_NAMES = TASK_CATALOGUE.map((task) => task.name);
+const grantsOf = (name: string) => taskGrants(TASK_CATALOGUE.find((task) => task.name === name)!);
+
+function roleActions(template: Template, task: string): string[] {
   return actionsOf(statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)));
 }
 
@@ -46,15 +44,15 @@ describe('ClmWorkflowStack', () => {
     }
   });
 
-  it('sizes each function from the task table (512 MB / 60 s unless a task needs more)', () => {
-    for (const task of TASK_FUNCTION_NAMES) {
+  it("sizes each function from its task's lambda sizing (512 MB / 60 s unless a task needs more)", () => {
+    for (const { name: task, lambda } of TASK_CATALOGUE) {
       const id = logicalId(template, 'AWS::Lambda::Function', task);
       template.hasResourceProperties(
         'AWS::Lambda::Function',
         Match.objectLike({
           Description: Match.stringLikeRegexp(`^CLM ${task}:`),
-          MemorySize: TASK_NEEDS[task].memorySize ?? 512,
-          Timeout: TASK_NEEDS[task].timeoutSeconds ?? 60,
+          MemorySize: lambda?.memoryMb ?? 512,
+          Timeout: lambda?.timeoutSeconds ?? 60,
         }),
       );
       expect(id).toMatch(new RegExp(`^${task}[0-9A-F]{8}$`));
@@ -108,9 +106,9 @@ describe('ClmWorkflowStack', () => {
       );
       expect(definition.asString()).toBe(readFileSync(join(REPO_ROOT, ASL_FILES[key]), 'utf8'));
       const values = substitutions.asObject();
-      expect(Object.keys(values).sort()).toEqual([...SUBSTITUTION_KEYS[key]]);
+      expect(Object.keys(values).sort()).toEqual(placeholdersIn(readAsl(key)));
       for (const task of TASK_FUNCTION_NAMES) {
-        const placeholder = TASK_FUNCTIONS[task].placeholder;
+        const placeholder = functionPlaceholder(task);
         if (placeholder in values)
           expect(values[placeholder]).toEqual({
             'Fn::GetAtt': [logicalId(template, 'AWS::Lambda::Function', task), 'Arn'],
@@ -147,8 +145,7 @@ describe('ClmWorkflowStack', () => {
         .map((getAtt) => getAtt.slice('"Fn::GetAtt":["'.length, -1))
         .filter((id, index, all) => all.indexOf(id) === index)
         .sort();
-    const ids = (tasks: readonly TaskFunctionName[]) =>
-      tasks.map((t) => logicalId(template, 'AWS::Lambda::Function', t)).sort();
+    const ids = (tasks: readonly string[]) => tasks.map((t) => logicalId(template, 'AWS::Lambda::Function', t)).sort();
     expect(invoked('NodePoolRollout')).toEqual(ids(['RollNodePool']));
     expect(invoked('ClusterUpdate')).toEqual(ids(TASK_FUNCTION_NAMES.filter((t) => t !== 'RollNodePool')));
   });
@@ -205,7 +202,10 @@ describe('ClmWorkflowStack', () => {
           actions.includes('dynamodb:UpdateItem') &&
           actions.includes('dynamodb:Query'),
       }).toEqual({ task, dynamodb: true });
-      expect({ task, read: actions.includes('s3:GetObject*') }).toEqual({ task, read: true });
+      expect({ task, read: actions.includes('s3:GetObject*') }).toEqual({
+        task,
+        read: grantsOf(task).artifacts !== undefined,
+      });
       // PutObject on the artefact bucket (stack writers also put large templates into the cluster account's CLM bucket).
       const artifactWrites = actionsOf(
         statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)).filter((st) =>
@@ -214,7 +214,7 @@ describe('ClmWorkflowStack', () => {
       );
       expect({ task, write: artifactWrites.includes('s3:PutObject') }).toEqual({
         task,
-        write: TASK_NEEDS[task].artifacts === 'write',
+        write: grantsOf(task).artifacts === 'write',
       });
       expect({ task, delete: actions.some((a) => a.startsWith('s3:DeleteObject')) }).toEqual({ task, delete: false });
     }
@@ -227,7 +227,7 @@ describe('ClmWorkflowStack', () => {
       );
       expect({ task, reads: reads.map((s) => s.Resource) }).toEqual({
         task,
-        reads: TASK_NEEDS[task].tokens ? [SECRET] : [],
+        reads: grantsOf(task).tokens ? [SECRET] : [],
       });
     }
   });
@@ -291,7 +291,7 @@ describe('ClmWorkflowStack', () => {
       const fn = functions[logicalId(template, 'AWS::Lambda::Function', task)];
       expect({ task, stackRole: fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN }).toEqual({
         task,
-        stackRole: TASK_NEEDS[task].cloud.includes('stacks-write') ? { 'Fn::GetAtt': [stackRole, 'Arn'] } : undefined,
+        stackRole: grantsOf(task).cloud.includes('stacks-write') ? { 'Fn::GetAtt': [stackRole, 'Arn'] } : undefined,
       });
     }
   });
@@ -311,7 +311,7 @@ describe('ClmWorkflowStack', () => {
       const cloud = actionsOf(statements).filter((a) => /^(cloudformation|autoscaling|ec2|sts|iam):/.test(a));
       expect({ task, cloud }).toEqual({
         task,
-        cloud: TASK_NEEDS[task].cloud.some((c) => c !== 'decrypt') ? ['sts:AssumeRole'] : [],
+        cloud: grantsOf(task).cloud.some((c) => c !== 'decrypt') ? ['sts:AssumeRole'] : [],
       });
       if (cloud.length > 0) {
         expect(statements.find((s) => s.Action === 'sts:AssumeRole')!.Resource).toEqual(
@@ -323,7 +323,7 @@ describe('ClmWorkflowStack', () => {
       // aws:kms: items are decrypted with CLM's own identity in both modes.
       expect({ task, kms: actionsOf(statements).includes('kms:Decrypt') }).toEqual({
         task,
-        kms: TASK_NEEDS[task].cloud.includes('decrypt'),
+        kms: grantsOf(task).cloud.includes('decrypt'),
       });
       const fn = cross.findResources('AWS::Lambda::Function')[logicalId(cross, 'AWS::Lambda::Function', task)];
       expect(fn.Properties.Environment.Variables).toEqual(
@@ -337,7 +337,7 @@ describe('ClmWorkflowStack', () => {
     }
   });
 
-  it('lets the token-using tasks read the per-cluster API token secrets under the prefix, and only those', () => {
+  it('lets the tasks that talk to API servers read the per-cluster token secrets under the prefix, and only those', () => {
     const { workflowTemplate: withPrefix } = synthClm({ clusterTokenSecretPrefix: 'clm/clusters/' });
     for (const task of TASK_FUNCTION_NAMES) {
       const reads = statementsOf(withPrefix, logicalId(withPrefix, 'AWS::IAM::Role', `${task}Role`)).filter((s) =>
@@ -345,7 +345,9 @@ describe('ClmWorkflowStack', () => {
       );
       expect({ task, reads: reads.map((s) => JSON.stringify(s.Resource)) }).toEqual({
         task,
-        reads: TASK_NEEDS[task].tokens ? [expect.stringContaining(':secret:clm/clusters/*')] : [],
+        reads: TASK_CATALOGUE.find((t) => t.name === task)!.ports.kube
+          ? [expect.stringContaining(':secret:clm/clusters/*')]
+          : [],
       });
     }
   });
@@ -376,16 +378,53 @@ describe('ClmWorkflowStack', () => {
     );
   });
 
-  it('refuses to synthesize when handler files are missing, naming them', () => {
-    const app = testApp();
-    const stateful = new ClmStatefulStack(app, 'ClmStateful');
-    expect(
-      () =>
-        new ClmWorkflowStack(app, 'ClmWorkflow', {
-          table: stateful.table,
-          artifactBucket: stateful.artifactBucket,
-          handlersDir: join(REPO_ROOT, 'statemachines'),
-        }),
-    ).toThrow(/Handler entry files missing in .*statemachines: prepare\.ts, render-config\.ts, .*record-problem\.ts/);
+  it('picks up a new catalogue entry (function, substitution, IAM) with no other edit', () => {
+    // Arrange: a task that deploys stacks, and the cluster-update ASL with a state that calls it after Prepare
+    const probe = defineTask({
+      name: 'ProbeStacks',
+      description: 'looks at stacks',
+      input: z.unknown(),
+      output: z.unknown(),
+      ports: { stacks: 'write', progress: 'write', sources: 'read' },
+      step: async () => ({}),
+    });
+    const asl = JSON.parse(readAsl('clusterUpdate')) as { States: Record<string, Record<string, unknown>> };
+    asl.States.Probe = { ...asl.States.Prepare, Resource: '${ProbeStacksFunctionArn}', Next: asl.States.Prepare!.Next };
+    asl.States.Prepare!.Next = 'Probe';
+
+    // Act
+    const { workflowTemplate: t } = synthClm({
+      tokenSecretArn: SECRET,
+      tasks: [...TASK_CATALOGUE, probe],
+      definitions: { clusterUpdate: JSON.stringify(asl, null, 2) },
+    });
+
+    // Assert
+    const fnId = logicalId(t, 'AWS::Lambda::Function', 'ProbeStacks');
+    t.hasResourceProperties(
+      'AWS::Lambda::Function',
+      Match.objectLike({ Description: 'CLM ProbeStacks: looks at stacks' }),
+    );
+    const substitutions = new Capture();
+    t.hasResourceProperties(
+      'AWS::StepFunctions::StateMachine',
+      Match.objectLike({
+        RoleArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ClusterUpdateStateMachineRole'), 'Arn'] },
+        DefinitionSubstitutions: substitutions,
+      }),
+    );
+    expect(substitutions.asObject().ProbeStacksFunctionArn).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+    const actions = roleActions(t, 'ProbeStacks');
+    expect(actions).toEqual(
+      expect.arrayContaining(['cloudformation:CreateStack', 'dynamodb:PutItem', 'secretsmanager:GetSecretValue']),
+    );
+    expect(actions).not.toContain('autoscaling:SetDesiredCapacity');
+    // No artefact writes (stack writers put large templates into the cluster account's CLM bucket, not this one).
+    const artifactActions = actionsOf(
+      statementsOf(t, logicalId(t, 'AWS::IAM::Role', 'ProbeStacksRole')).filter((st) =>
+        JSON.stringify(st.Resource).includes('Artifacts'),
+      ),
+    );
+    expect(artifactActions).not.toContain('s3:PutObject');
   });
 });

@@ -1,27 +1,13 @@
-// Test support: synthesize the CLM stacks offline (bundling skipped, no CloudFormation validation) against stub
-// handler files, so the infra tests do not depend on the handlers' code.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Test support: synthesize the CLM stacks offline (bundling skipped, no CloudFormation validation).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { TASK_FUNCTIONS, TASK_FUNCTION_NAMES } from '../../infra/state-machine-substitutions';
 import { ClmStatefulStack } from '../../infra/stacks/clm-stateful-stack';
 import { ClmWorkflowStack } from '../../infra/stacks/clm-workflow-stack';
 import type { ClmWorkflowStackProps } from '../../infra/stacks/clm-workflow-stack';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
-
-/** Stub entry files under .cache/ (inside the project root, as NodejsFunction requires; git-ignored). */
-export function stubHandlersDir(): string {
-  const dir = join(REPO_ROOT, '.cache', 'test-infra-handlers');
-  mkdirSync(dir, { recursive: true });
-  for (const name of TASK_FUNCTION_NAMES) {
-    const file = join(dir, `${TASK_FUNCTIONS[name].handler}.ts`);
-    if (!existsSync(file))
-      writeFileSync(file, `export const handler = async (): Promise<unknown> => ({ task: '${name}' });\n`);
-  }
-  return dir;
-}
 
 /** The context of cdk.json (the feature flags): the CLI passes it to the app, so the tests do too. */
 export function cdkJsonContext(): Record<string, unknown> {
@@ -46,7 +32,6 @@ export function synthClm(options: WorkflowOptions = {}) {
   const workflow = new ClmWorkflowStack(app, 'ClmWorkflow', {
     table: stateful.table,
     artifactBucket: stateful.artifactBucket,
-    handlersDir: stubHandlersDir(),
     ...options,
   });
   return {

@@ -6,14 +6,16 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TaskFunction, TASK_BUNDLING } from '../../infra/constructs/task-function';
-import { REPO_ROOT, stubHandlersDir, testApp } from './synth';
+import { writeHandlerEntry } from '../../infra/handler-entries';
+import { task as prepare } from '../../lambdas/tasks/prepare';
+import { REPO_ROOT, testApp } from './synth';
 
 function build(extra: Partial<ConstructorParameters<typeof TaskFunction>[2]> = {}) {
   const stack = new Stack(testApp(), 'Test');
   const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
   const artifactBucket = new Bucket(stack, 'Bucket');
   const fn = new TaskFunction(stack, 'Task', {
-    entry: join(stubHandlersDir(), 'prepare.ts'),
+    entry: writeHandlerEntry(prepare, REPO_ROOT),
     projectRoot: REPO_ROOT,
     table,
     artifactBucket,

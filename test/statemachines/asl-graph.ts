@@ -1,8 +1,8 @@
 // Test support: load the ASL files and walk their states (including Map ItemProcessors) for the static checks.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ASL_FILES, substitutePlaceholders, placeholdersIn } from '../../infra/state-machine-substitutions';
-import type { StateMachineKey } from '../../infra/state-machine-substitutions';
+import { ASL_FILES, substitutePlaceholders, placeholdersIn } from '../../lambdas/runtime/asl-files';
+import type { StateMachineKey } from '../../lambdas/runtime/asl-files';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 

@@ -13,12 +13,13 @@ import {
 import { RolloutInput, RolloutOutput } from '../../lambdas/contracts/cluster-update';
 import {
   ASL_FILES,
-  SUBSTITUTION_KEYS,
-  TASK_FUNCTIONS,
+  functionPlaceholder,
   placeholdersIn,
+  stateMachinePlaceholder,
   substitutePlaceholders,
-} from '../../infra/state-machine-substitutions';
-import type { StateMachineKey } from '../../infra/state-machine-substitutions';
+} from '../../lambdas/runtime/asl-files';
+import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
+import type { StateMachineKey } from '../../lambdas/runtime/asl-files';
 import {
   aslText,
   fakeArns,
@@ -99,8 +100,12 @@ describe.each(MACHINES)('ASL %s', (key) => {
     expect(result.isValid).toBe(true);
   });
 
-  it('uses exactly the placeholders the CDK construct substitutes', () => {
-    expect(placeholdersIn(aslText(key))).toEqual([...SUBSTITUTION_KEYS[key]]);
+  it('names only functions of the task catalogue and state machines of statemachines/', () => {
+    const known = new Set([
+      ...TASK_CATALOGUE.map((task) => functionPlaceholder(task.name)),
+      ...MACHINES.map(stateMachinePlaceholder),
+    ]);
+    expect(placeholdersIn(aslText(key)).filter((p) => !known.has(p))).toEqual([]);
   });
 
   it('leaves no placeholder behind after substitution', () => {
@@ -236,9 +241,9 @@ describe.each(MACHINES)('ASL %s', (key) => {
 
   it('passes stages and phases from the contract vocabularies to the tasks that understand them', () => {
     const allowed: Record<string, { field: string; values: readonly string[] }> = {
-      [TASK_FUNCTIONS.DeployStacks.placeholder]: { field: 'stage', values: DEPLOY_STAGES },
-      [TASK_FUNCTIONS.DeleteStacks.placeholder]: { field: 'stage', values: DELETE_STAGES },
-      [TASK_FUNCTIONS.ApplyManifests.placeholder]: { field: 'phase', values: MANIFEST_PHASES },
+      [functionPlaceholder('DeployStacks')]: { field: 'stage', values: DEPLOY_STAGES },
+      [functionPlaceholder('DeleteStacks')]: { field: 'stage', values: DELETE_STAGES },
+      [functionPlaceholder('ApplyManifests')]: { field: 'phase', values: MANIFEST_PHASES },
     };
     for (const { name, state } of lambdaTasks(key)) {
       const params = state.Parameters!.params as Record<string, unknown>;
@@ -331,9 +336,9 @@ describe('ASL cluster-update', () => {
         .filter((s) => placeholderOf(s.state) === placeholder)
         .map((s) => (s.state.Parameters!.params as Record<string, string>)[field])
         .sort();
-    expect(values(TASK_FUNCTIONS.DeployStacks.placeholder, 'stage')).toEqual([...DEPLOY_STAGES].sort());
-    expect(values(TASK_FUNCTIONS.DeleteStacks.placeholder, 'stage')).toEqual([...DELETE_STAGES].sort());
-    expect(values(TASK_FUNCTIONS.ApplyManifests.placeholder, 'phase')).toEqual([...MANIFEST_PHASES].sort());
+    expect(values(functionPlaceholder('DeployStacks'), 'stage')).toEqual([...DEPLOY_STAGES].sort());
+    expect(values(functionPlaceholder('DeleteStacks'), 'stage')).toEqual([...DELETE_STAGES].sort());
+    expect(values(functionPlaceholder('ApplyManifests'), 'phase')).toEqual([...MANIFEST_PHASES].sort());
   });
 
   it('rolls pools one at a time through the child state machine, handing over on CONTINUE', () => {
@@ -431,7 +436,7 @@ describe('ASL cluster-update', () => {
 
   it('records the problem before failing, and fails even if recording fails', () => {
     const record = machine.States.RecordProblem;
-    expect(placeholderOf(record)).toBe(TASK_FUNCTIONS.RecordProblem.placeholder);
+    expect(placeholderOf(record)).toBe(functionPlaceholder('RecordProblem'));
     expect(record.Next).toBe('Failed');
     expect(record.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.recordProblemError', Next: 'Failed' }]);
     const catchers = all.filter((s) => s.name !== 'RecordProblem').flatMap((s) => s.state.Catch ?? []);

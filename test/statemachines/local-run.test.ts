@@ -108,6 +108,7 @@ function rollStep(nodes: number, opts: { jumpToCapAt?: number } = {}): FakeTask 
       status: replaced >= nodes ? 'DONE' : 'IN_PROGRESS',
       waitSeconds: 60,
       message: `${state.pool}: ${replaced}/${nodes} nodes replaced`,
+      pool: state.pool,
       iteration: opts.jumpToCapAt !== undefined && iteration >= opts.jumpToCapAt ? MAX_ROLLOUT_ITERATIONS : iteration,
       replaced,
       total: nodes,
@@ -407,7 +408,7 @@ describe('cluster-update run locally', () => {
     // Arrange
     const rec = recorder();
     const deletes = rec.task((p, call) =>
-      p.params.stage === 'others' && call === 1 ? inProgress('2 stacks deleting') : done(),
+      (p.params as { stage?: string }).stage === 'others' && call === 1 ? inProgress('2 stacks deleting') : done(),
     );
     // Act
     const run = await runClusterUpdate(

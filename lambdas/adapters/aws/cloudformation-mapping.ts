@@ -1,6 +1,9 @@
 /** CloudFormation API shapes ↔ the StackDeployer port's records. */
-import type { Change, Stack, Tag } from '@aws-sdk/client-cloudformation';
+import type { Capability, Change, Stack, Tag } from '@aws-sdk/client-cloudformation';
 import type { StackChange, StackState } from '../../ports/stack-deployer';
+
+/** Every stack CLM creates, updates or plans may name IAM resources and use macros. */
+export const STACK_CAPABILITIES: readonly Capability[] = ['CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'];
 
 const CHANGE_ACTIONS: ReadonlySet<string> = new Set(['Add', 'Modify', 'Remove', 'Import', 'Dynamic']);
 

@@ -10,28 +10,19 @@
  * CloudFormation refuses because of it. The outcome is the same; the order keeps moto (no UpdateTerminationProtection)
  * working and costs one refused call on AWS per protected stack, which only decommission and pool removal delete.
  */
-import { createHash, randomUUID } from 'node:crypto';
 import {
-  CreateChangeSetCommand,
   CreateStackCommand,
-  DeleteChangeSetCommand,
   DeleteStackCommand,
-  DescribeChangeSetCommand,
   DescribeStacksCommand,
   UpdateStackCommand,
   UpdateTerminationProtectionCommand,
   paginateDescribeStacks,
 } from '@aws-sdk/client-cloudformation';
-import type {
-  Capability,
-  CloudFormationClient,
-  DescribeChangeSetCommandOutput,
-  Stack,
-} from '@aws-sdk/client-cloudformation';
+import type { CloudFormationClient, Stack } from '@aws-sdk/client-cloudformation';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import type { StackChange, StackDeployer, StackSpec, StackState } from '../../ports/stack-deployer';
 import { isStackBusy } from '../../core/stacks/stack-status';
-import { ConfigError, StackBusyError, TransientApiError } from '../../shared/errors';
+import { StackBusyError } from '../../shared/errors';
 import {
   awsErrorName,
   isNoUpdatesError,
@@ -39,11 +30,9 @@ import {
   isTerminationProtectionError,
   toClmError,
 } from './aws-errors';
-import { formatTags, toChanges, toStackState, toTags } from './cloudformation-mapping';
-
-/** CloudFormation's limit for an inline TemplateBody, in bytes. */
-export const MAX_INLINE_TEMPLATE_BYTES = 51_200;
-export const STACK_CAPABILITIES: readonly Capability[] = ['CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'];
+import { CloudFormationChangeSets } from './cloudformation-change-sets';
+import { STACK_CAPABILITIES, formatTags, toStackState, toTags } from './cloudformation-mapping';
+import { templateSource } from './cloudformation-template-source';
 
 export interface CloudFormationStackDeployerOptions {
   /** Where templates over 51,200 bytes go; needs `urlFor`. @default - such templates are a ConfigError */
@@ -64,22 +53,24 @@ export interface CloudFormationStackDeployerOptions {
   readonly roleArn?: string;
 }
 
-type TemplateSource = { TemplateBody: string } | { TemplateURL: string };
-
 export class CloudFormationStackDeployer implements StackDeployer {
   private readonly client: CloudFormationClient;
   private readonly options: CloudFormationStackDeployerOptions;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly changeSets: CloudFormationChangeSets;
 
   constructor(client: CloudFormationClient, options: CloudFormationStackDeployerOptions = {}) {
     this.client = client;
     this.options = options;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.changeSets = new CloudFormationChangeSets(client, {
+      intervalMs: options.changeSetPollIntervalMs ?? 2000,
+      maxPolls: options.changeSetMaxPolls ?? 150,
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    });
   }
 
   async deploy(spec: StackSpec): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES' }> {
     const existing = await this.describeRaw(spec.name);
-    const template = await this.templateSource(spec);
+    const template = await templateSource(spec, this.options);
     const protect = spec.terminationProtection ?? true;
     const tags = toTags(spec.tags);
 
@@ -111,7 +102,7 @@ export class CloudFormationStackDeployer implements StackDeployer {
     const status = existing.StackStatus ?? 'UNKNOWN';
     if (status === 'REVIEW_IN_PROGRESS') {
       // Left by an interrupted plan: no resources, but it blocks CreateStack. Remove it; the retry creates the stack.
-      await this.cleanUpPlan(spec.name, { stackId: existing.StackId ?? spec.name });
+      await this.changeSets.cleanUp(spec.name, { stackId: existing.StackId ?? spec.name });
       throw new StackBusyError(
         `Stack ${spec.name} was left in REVIEW_IN_PROGRESS by an interrupted plan; deleted it, retry to create the stack`,
       );
@@ -188,90 +179,8 @@ export class CloudFormationStackDeployer implements StackDeployer {
     const existing = await this.describeRaw(spec.name);
     // A REVIEW_IN_PROGRESS stack is the leftover of an interrupted plan: it has no resources yet.
     const exists = existing !== undefined && existing.StackStatus !== 'REVIEW_IN_PROGRESS';
-    const template = await this.templateSource(spec);
-    const changeSetName = `clm-plan-${randomUUID()}`;
-    let created: { id: string; stackId?: string };
-    try {
-      const out = await this.client.send(
-        new CreateChangeSetCommand({
-          StackName: spec.name,
-          ChangeSetName: changeSetName,
-          ChangeSetType: exists ? 'UPDATE' : 'CREATE',
-          Capabilities: [...STACK_CAPABILITIES],
-          Tags: toTags(spec.tags),
-          ...template,
-        }),
-      );
-      created = { id: out.Id ?? changeSetName, stackId: out.StackId };
-    } catch (error) {
-      if (isNoUpdatesError(error)) return { exists, changes: [] };
-      throw toClmError(error, `CloudFormation CreateChangeSet ${spec.name}`, spec.name);
-    }
-
-    let changes: StackChange[];
-    try {
-      changes = await this.collectChanges(spec.name, created.id);
-    } finally {
-      // A CREATE change set leaves a REVIEW_IN_PROGRESS stack behind that only DeleteStack removes.
-      await this.cleanUpPlan(
-        spec.name,
-        exists ? { changeSetId: created.id } : { stackId: created.stackId ?? spec.name },
-      );
-    }
-    return { exists, changes };
-  }
-
-  private async collectChanges(stackName: string, changeSetId: string): Promise<StackChange[]> {
-    const interval = this.options.changeSetPollIntervalMs ?? 2000;
-    const maxPolls = this.options.changeSetMaxPolls ?? 150;
-    let page = await this.describeChangeSet(stackName, changeSetId);
-    for (let polls = 1; page.Status !== 'CREATE_COMPLETE' && page.Status !== 'FAILED'; polls++) {
-      if (polls >= maxPolls) {
-        throw new TransientApiError(
-          `CloudFormation change set for ${stackName} still ${page.Status ?? 'pending'} after ${polls} polls`,
-        );
-      }
-      await this.sleep(interval);
-      page = await this.describeChangeSet(stackName, changeSetId);
-    }
-    if (page.Status === 'FAILED') {
-      const reason = page.StatusReason ?? '';
-      if (/didn't contain changes|No updates are to be performed/i.test(reason)) return [];
-      throw new ConfigError(
-        `CloudFormation cannot plan stack ${stackName}: ${reason || 'change set FAILED without a reason'}`,
-      );
-    }
-    const changes = toChanges(page.Changes);
-    while (page.NextToken) {
-      page = await this.describeChangeSet(stackName, changeSetId, page.NextToken);
-      changes.push(...toChanges(page.Changes));
-    }
-    return changes;
-  }
-
-  private async describeChangeSet(
-    stackName: string,
-    id: string,
-    nextToken?: string,
-  ): Promise<DescribeChangeSetCommandOutput> {
-    try {
-      return await this.client.send(
-        new DescribeChangeSetCommand({ ChangeSetName: id, ...(nextToken ? { NextToken: nextToken } : {}) }),
-      );
-    } catch (error) {
-      throw toClmError(error, `CloudFormation DescribeChangeSet for ${stackName}`, stackName);
-    }
-  }
-
-  private async cleanUpPlan(stackName: string, what: { changeSetId: string } | { stackId: string }): Promise<void> {
-    try {
-      if ('changeSetId' in what)
-        await this.client.send(new DeleteChangeSetCommand({ ChangeSetName: what.changeSetId }));
-      else await this.client.send(new DeleteStackCommand({ StackName: what.stackId }));
-    } catch (error) {
-      if (isStackMissingError(error) || awsErrorName(error) === 'ChangeSetNotFoundException') return;
-      throw toClmError(error, `CloudFormation cleaning up the plan of ${stackName}`, stackName);
-    }
+    const template = await templateSource(spec, this.options);
+    return { exists, changes: await this.changeSets.changesOf(spec, exists, template) };
   }
 
   private async setTerminationProtection(stack: string, enabled: boolean, displayName = stack): Promise<void> {
@@ -302,20 +211,5 @@ export class CloudFormationStackDeployer implements StackDeployer {
       if (isStackMissingError(error)) return undefined;
       throw toClmError(error, `CloudFormation DescribeStacks ${name}`, name);
     }
-  }
-
-  private async templateSource(spec: StackSpec): Promise<TemplateSource> {
-    const bytes = Buffer.byteLength(spec.templateBody, 'utf8');
-    if (bytes <= MAX_INLINE_TEMPLATE_BYTES) return { TemplateBody: spec.templateBody };
-    const store = this.options.templateStore;
-    if (!store?.urlFor) {
-      throw new ConfigError(
-        `The template of stack ${spec.name} is ${bytes} bytes, over CloudFormation's ${MAX_INLINE_TEMPLATE_BYTES}-byte limit for inline templates, and no template bucket is configured`,
-      );
-    }
-    const digest = createHash('sha256').update(spec.templateBody).digest('hex');
-    const key = `${this.options.templateKeyPrefix ?? 'templates/'}${spec.name}/${digest}.template`;
-    await store.put(key, spec.templateBody);
-    return { TemplateURL: store.urlFor(key) };
   }
 }

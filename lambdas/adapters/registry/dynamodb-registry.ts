@@ -1,7 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../core/model/cluster';
-import { CONFIG_KEY_PATTERN, toWireCluster, toWireStatus } from '../../core/model/cluster-wire';
+import { toWireCluster, toWireStatus } from '../../core/model/cluster-wire';
+import { CONFIG_KEY_PATTERN } from '../../core/model/wire-cluster-schema';
 import { parseRegistryClusters } from '../../core/model/parse-clusters';
 import { validateWireCluster, formatPath } from '../../core/model/validate-wire-cluster';
 import type { Registry } from '../../ports/registry';

@@ -1,5 +1,6 @@
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../core/model/cluster';
-import { CONFIG_KEY_PATTERN, toWireStatus } from '../../core/model/cluster-wire';
+import { toWireStatus } from '../../core/model/cluster-wire';
+import { CONFIG_KEY_PATTERN } from '../../core/model/wire-cluster-schema';
 import { parseRegistryClusters } from '../../core/model/parse-clusters';
 import type { Registry } from '../../ports/registry';
 import { RegistryError, ValidationError } from '../../shared/errors';

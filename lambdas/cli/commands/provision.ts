@@ -1,21 +1,18 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { runClusterUpdate, type ExecutionResult, type TaskEvent } from '../../adapters/local-executor/local-executor';
 import { configSourcesFromFlags } from '../../adapters/config-source/create-config-sources';
 import { createRegistry } from '../../adapters/registry/create-registry';
-import { createSimulatedSetup, type SimulatedSetup } from '../../adapters/wiring/simulated-ports';
-import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
 import { selectClusters } from '../../core/selection/select-clusters';
-import { withStoredStatus } from '../../core/workflow/cluster-status';
 import type { Cluster } from '../../core/model/cluster';
-import type { Ports } from '../../ports/ports';
-import type { Invariants } from '../../sim';
-import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { runClusterUpdate } from '../../runtime/local/run-cluster-update';
+import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
+import { openCliWorld, type CliWorld, type WorldFlags } from '../cli-world';
+import { progressLine, rollEta } from '../provision/progress-line';
+import { formatSummaries, summarize, type ClusterSummary } from '../provision/summary';
 import { usage, usageAsync } from '../usage';
 import { processHolder } from '../../shared/process-identity';
 
-interface ProvisionOptions {
+interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
   readonly directory?: string;
   readonly configSource?: string[];
@@ -23,14 +20,7 @@ interface ProvisionOptions {
   readonly include: string;
   readonly exclude: string;
   readonly applyOnly?: boolean;
-  readonly simulate?: boolean;
-  readonly scenario?: string;
-  readonly state: string;
   readonly output: 'text' | 'json';
-  readonly kubeconfig?: string;
-  readonly token?: string;
-  readonly bucket?: string;
-  readonly region?: string;
 }
 
 const EXAMPLES = (verb: string) => `
@@ -98,26 +88,11 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-interface ClusterSummary {
-  id: string;
-  status: 'succeeded' | 'failed' | 'skipped' | 'unchanged';
-  version: string;
-  message: string;
-  stacks: { name: string; status: string }[];
-  nodesReplaced: number;
-  pdbViolations: number;
-  nodesTerminatedTwice: number;
-  stateTransitions: number;
-  simulatedSeconds: number;
-  problems: { title: string }[];
-}
-
 export async function runProvision(
   verb: 'provision' | 'decommission',
   options: ProvisionOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  if (options.scenario && !options.simulate) throw new UsageError('--scenario needs --simulate');
   const registry = usage(() =>
     createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }),
   );
@@ -129,169 +104,48 @@ export async function runProvision(
     selectClusters(clusters, { clusterIds: options.cluster, include: options.include, exclude: options.exclude }),
   );
   for (const s of skipped) io.stderr(`skipping ${s.cluster.id}: ${s.reason}\n`);
-  const stateDir = resolve(io.cwd, options.state);
-
-  let sim: SimulatedSetup | undefined;
-  let ports: Ports;
-  let saveProgress: () => void = () => undefined;
-  if (options.simulate) {
-    sim = createSimulatedSetup({
-      stateDir,
-      registry,
-      sources,
-      clusters: selected,
-      ...(options.scenario ? { scenarioFile: resolve(io.cwd, options.scenario) } : {}),
-    });
-    ports = sim.ports;
-  } else {
-    if (!options.bucket)
-      throw new UsageError('--bucket is required without --simulate (rendered configs are stored there)');
-    // Loaded only here: the SDK clients and client-node take seconds to import, which every --simulate
-    // run (and every resume after a kill) would otherwise pay.
-    const [{ createAwsPorts }, { S3ArtifactStore }, { createAwsClients }] = await Promise.all([
-      import('../../adapters/wiring/aws-ports'),
-      import('../../adapters/aws/s3-artifact-store'),
-      import('../../adapters/aws/aws-clients'),
-    ]);
-    const clients = createAwsClients({ region: options.region ?? 'eu-central-1' });
-    // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
-    const progress = openFileProgressStore(stateDir);
-    saveProgress = progress.save;
-    ports = createAwsPorts({
-      registry,
-      sources,
-      region: options.region ?? 'eu-central-1',
-      progress: progress.store,
-      artifacts: new S3ArtifactStore(clients.s3, { bucket: options.bucket, region: options.region ?? 'eu-central-1' }),
-      ...(options.token ? { token: options.token } : {}),
-      ...(options.kubeconfig ? { kubeconfig: resolve(io.cwd, options.kubeconfig) } : {}),
-    });
-  }
-
+  const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
   const summaries: ClusterSummary[] = [];
-  for (const cluster of selected) {
-    const started = ports.clock.now();
-    if (sim && verb === 'decommission') {
-      // Pods lost with the stacks of a cluster being torn down are not PDB violations.
-      sim.decommissioning(cluster.id);
-    }
-    const before = sim?.world.invariants();
-    const print = (line: string) => {
-      if (options.output === 'text') io.stdout(`${line}\n`);
-    };
-    print(`${cluster.id}: ${verb} starting`);
-    const eta = rollEta();
-    const result: ExecutionResult = await runClusterUpdate(
-      { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
-      {
-        ports,
-        // This process (host, pid, start time): a second process is refused while this one lives; a re-run after
-        // a crash takes the lease over at once, because the dead pid is gone (shared/process-identity.ts).
-        executionId: processHolder(),
-        advanceClock: sim ? (seconds) => sim!.world.advance(seconds * 1000) : undefined,
-        onTask: (event) => {
-          sim?.save();
-          saveProgress();
-          print(progressLine(cluster, event, ports.clock.now() - started, eta));
-        },
-      },
-    );
-    sim?.save();
-    summaries.push(await summarize(cluster, result, ports, sim, started, before));
-    const last = summaries[summaries.length - 1]!;
-    print(`${cluster.id}: ${last.status} — ${last.message}`);
-  }
-
-  if (options.output === 'json') {
-    io.stdout(`${JSON.stringify({ clusters: summaries }, null, 2)}\n`);
-  } else {
-    io.stdout(
-      `\n${summaries.map((s) => `${s.status.padEnd(9)} ${s.id}  ${s.version || '-'}  nodes replaced ${s.nodesReplaced}, PDB violations ${s.pdbViolations}, state transitions ${s.stateTransitions}${sim ? `, simulated ${formatDuration(s.simulatedSeconds)}` : ''}`).join('\n')}\n`,
-    );
-  }
+  for (const cluster of selected) summaries.push(await runOne(verb, cluster, world, options, io));
+  io.stdout(
+    options.output === 'json'
+      ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
+      : formatSummaries(summaries, world.simulated),
+  );
   return summaries.some((s) => s.status === 'failed') ? EXIT.FAILED : EXIT.OK;
 }
 
-function progressLine(cluster: Cluster, event: TaskEvent, elapsedMs: number, eta: RollEta): string {
-  const output = event.output as { message?: string; decision?: string; replaced?: number; total?: number } | undefined;
-  const message = output?.message ?? JSON.stringify(output);
-  const roll =
-    event.task === 'RollNodePool' && output?.replaced !== undefined && output.total !== undefined
-      ? eta(message.split(':')[0] ?? '', output.replaced, output.total, elapsedMs)
-      : '';
-  return `  [${formatDuration(Math.round(elapsedMs / 1000)).padStart(7)}] ${event.stateName}: ${message}${roll}`;
-}
-
-/** Gives the `; ETA …` suffix of a roll's progress line (or ''), from (pool, replaced, total, elapsed ms). */
-export type RollEta = (pool: string, replaced: number, total: number, nowMs: number) => string;
-
-/**
- * Live ETA of node rolls: the time per replaced node seen by this process so far (from the pool's first
- * step here, so a resumed run measures its own pace) times the nodes left. Nothing before the first
- * replacement, nor once every node is replaced.
- */
-export function rollEta(): RollEta {
-  const first = new Map<string, { at: number; replaced: number }>();
-  return (pool, replaced, total, nowMs) => {
-    const start = first.get(pool);
-    if (!start) first.set(pool, { at: nowMs, replaced });
-    const done = replaced - (start?.replaced ?? replaced);
-    if (!start || done <= 0 || replaced >= total) return '';
-    return `; ETA ${formatDuration(Math.round((((nowMs - start.at) / done) * (total - replaced)) / 1000))}`;
-  };
-}
-
-async function summarize(
+async function runOne(
+  verb: 'provision' | 'decommission',
   cluster: Cluster,
-  result: ExecutionResult,
-  ports: Ports,
-  sim: SimulatedSetup | undefined,
-  started: number,
-  before: Invariants | undefined,
+  world: CliWorld,
+  options: ProvisionOptions,
+  io: CliIo,
 ): Promise<ClusterSummary> {
-  const current = await withStoredStatus(ports, cluster);
-  const output = result.output ?? {};
-  const run = (output.run ?? {}) as { decision?: string; targetVersion?: string; message?: string };
-  const targetVersion = run.targetVersion ?? '';
-  const record = targetVersion ? await ports.progress.getRun(cluster.id, targetVersion) : undefined;
-  const invariants = sim?.world.invariants();
-  const stacks = sim
-    ? sim.world
-        .describe(cluster.id)
-        .stacks.map((s: { name: string; status: string }) => ({ name: s.name, status: s.status }))
-    : Object.entries(record?.stacks ?? {}).map(([name, s]) => ({ name, status: s.status }));
-  const status: ClusterSummary['status'] =
-    result.status === 'FAILED'
-      ? 'failed'
-      : run.decision === 'NOOP'
-        ? 'unchanged'
-        : run.decision === 'SKIP'
-          ? 'skipped'
-          : 'succeeded';
-  const final = (output.final ?? {}) as { message?: string };
-  return {
-    id: cluster.id,
-    status,
-    version: current.status.currentVersion,
-    message:
-      result.status === 'FAILED'
-        ? `${result.error?.Error}: ${result.error?.Cause ?? ''}`
-        : (final.message ?? run.message ?? ''),
-    stacks,
-    nodesReplaced: Object.values(record?.pools ?? {}).reduce((n, p) => n + p.replaced, 0),
-    // The world counts since it was created; this run's share is the difference.
-    pdbViolations: (invariants?.pdbViolations ?? 0) - (before?.pdbViolations ?? 0),
-    nodesTerminatedTwice: (invariants?.nodesTerminatedTwice ?? 0) - (before?.nodesTerminatedTwice ?? 0),
-    stateTransitions: result.stats.stateTransitions,
-    simulatedSeconds: Math.round((ports.clock.now() - started) / 1000),
-    problems: current.status.problems.map((p) => ({ title: p.title })),
+  const started = world.ports.clock.now();
+  if (verb === 'decommission') world.decommissioning(cluster.id);
+  const before = world.invariants();
+  const print = (line: string) => {
+    if (options.output === 'text') io.stdout(`${line}\n`);
   };
-}
-
-function formatDuration(seconds: number): string {
-  if (seconds < 60) return `${seconds}s`;
-  const m = Math.floor(seconds / 60);
-  return m < 60
-    ? `${m}m${String(seconds % 60).padStart(2, '0')}s`
-    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+  print(`${cluster.id}: ${verb} starting`);
+  const eta = rollEta();
+  const result = await runClusterUpdate(
+    { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
+    {
+      ports: world.ports,
+      // This process (host, pid, start time): a second process is refused while this one lives; a re-run after
+      // a crash takes the lease over at once, because the dead pid is gone (shared/process-identity.ts).
+      executionId: processHolder(),
+      advanceClock: (seconds) => world.advanceClock(seconds),
+      onTask: (event) => {
+        world.save();
+        print(progressLine(event, world.ports.clock.now() - started, eta));
+      },
+    },
+  );
+  world.save();
+  const summary = await summarize(cluster, result, world, started, before);
+  print(`${cluster.id}: ${summary.status} — ${summary.message}`);
+  return summary;
 }

@@ -5,7 +5,7 @@ import { openFileProgressStore } from '../../adapters/progress/file-progress-sto
 import { createRegistry } from '../../adapters/registry/create-registry';
 import { clusterReport, formatClusterReport } from '../../core/status/cluster-report';
 import { selectClusters } from '../../core/selection/select-clusters';
-import { withStoredStatus } from '../../core/workflow/cluster-status';
+import { withStoredStatus } from '../../tasks/kit/cluster-status';
 import type { Ports } from '../../ports/ports';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { usage } from '../usage';

@@ -3,7 +3,7 @@ import type { Cluster } from './cluster';
 import { didYouMean } from './did-you-mean';
 import { describeValue, formatPath, validateWireCluster } from './validate-wire-cluster';
 import type { FieldIssue } from './validate-wire-cluster';
-import type { WireMode } from './cluster-wire';
+import type { WireMode } from './wire-cluster-schema';
 import { loadYamlWithPositions } from './yaml-positions';
 import type { DocPath } from './yaml-positions';
 
@@ -25,14 +25,6 @@ const FILE_KEYS = ['clusters'] as const;
  */
 export function parseClustersYaml(text: string, file: string): ParsedClusters {
   const doc = loadYamlWithPositions(text, file);
-  const issues: { line: number; text: string }[] = [];
-  const warnings: { line: number; text: string }[] = [];
-  const at = (path: DocPath): number => doc.lineOf(path) ?? 1;
-  const report = (sink: typeof issues, path: DocPath, label: string, issue: FieldIssue): void => {
-    const field = formatPath(issue.path);
-    sink.push({ line: at([...path, ...issue.path]), text: `${label}${field ? `${field}: ` : ''}${issue.message}` });
-  };
-
   const root = doc.value;
   if (root === null || root === undefined)
     return { clusters: [], warnings: [`${file}:1: the file defines no clusters`] };
@@ -41,7 +33,36 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
       issues: [`${file}:1: expected a mapping with a "clusters:" list, got ${describeValue(root)}`],
     });
   }
-  const top = root as Record<string, unknown>;
+  const findings: Findings = { at: (path) => doc.lineOf(path) ?? 1, issues: [], warnings: [] };
+  const entries = clusterEntries(root as Record<string, unknown>, findings);
+  const clusters = validateEntries(entries, findings);
+  const render = (list: readonly Finding[]): string[] =>
+    [...list].sort((a, b) => a.line - b.line).map((item) => `${file}:${item.line}: ${item.text}`);
+  const { issues, warnings } = findings;
+  if (issues.length > 0) {
+    throw new ValidationError(
+      `${file}: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the cluster registry file`,
+      { issues: render(issues) },
+    );
+  }
+  return { clusters, warnings: render(warnings) };
+}
+
+/** A problem or warning at a line of the file. */
+interface Finding {
+  readonly line: number;
+  readonly text: string;
+}
+
+/** What parsing one file has found so far, and the line of a document path. */
+interface Findings {
+  readonly at: (path: DocPath) => number;
+  readonly issues: Finding[];
+  readonly warnings: Finding[];
+}
+
+/** The entries of the top-level `clusters:` list; unknown top-level fields and a non-list are issues. */
+function clusterEntries(top: Record<string, unknown>, { at, issues }: Findings): unknown[] {
   for (const key of Object.keys(top)) {
     if (!(FILE_KEYS as readonly string[]).includes(key)) {
       issues.push({
@@ -51,34 +72,37 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
     }
   }
   const entries = top.clusters ?? [];
-  if (!Array.isArray(entries)) {
-    issues.push({
-      line: at(['clusters']),
-      text: `clusters: expected a list of clusters, got ${describeValue(entries)}`,
-    });
-  }
+  if (Array.isArray(entries)) return entries;
+  issues.push({ line: at(['clusters']), text: `clusters: expected a list of clusters, got ${describeValue(entries)}` });
+  return [];
+}
 
+/** Each entry validated and converted; duplicate ids and two clusters owning one main stack are issues. */
+function validateEntries(entries: readonly unknown[], findings: Findings): Cluster[] {
+  const { at, issues, warnings } = findings;
   const clusters: Cluster[] = [];
   const firstLineById = new Map<string, number>();
   const stackOwners = new Map<string, string>();
-  (Array.isArray(entries) ? entries : []).forEach((entry: unknown, index) => {
+  entries.forEach((entry, index) => {
     const path = ['clusters', index];
-    const id = entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>).id : undefined;
+    const id = idOf(entry);
     const label = typeof id === 'string' && id !== '' ? `cluster ${id}: ` : `clusters[${index}]: `;
+    const report = (sink: Finding[], issue: FieldIssue): void => {
+      const field = formatPath(issue.path);
+      sink.push({ line: at([...path, ...issue.path]), text: `${label}${field ? `${field}: ` : ''}${issue.message}` });
+    };
     const result = validateWireCluster(entry, 'strict');
-    result.issues.forEach((issue) => report(issues, path, label, issue));
-    result.warnings.forEach((warning) => report(warnings, path, label, warning));
+    result.issues.forEach((issue) => report(issues, issue));
+    result.warnings.forEach((warning) => report(warnings, warning));
 
     if (typeof id === 'string') {
       const first = firstLineById.get(id);
-      if (first !== undefined) {
+      if (first !== undefined)
         issues.push({
           line: at([...path, 'id']),
           text: `${label}id: duplicate cluster id (first defined at line ${first})`,
         });
-      } else {
-        firstLineById.set(id, at(path));
-      }
+      else firstLineById.set(id, at(path));
     }
     const cluster = result.cluster;
     if (!cluster) return;
@@ -93,18 +117,12 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
     stackOwners.set(stack, cluster.id);
     clusters.push(cluster);
   });
+  return clusters;
+}
 
-  const render = (list: typeof issues): string[] =>
-    [...list].sort((a, b) => a.line - b.line).map((item) => `${file}:${item.line}: ${item.text}`);
-  if (issues.length > 0) {
-    throw new ValidationError(
-      `${file}: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the cluster registry file`,
-      {
-        issues: render(issues),
-      },
-    );
-  }
-  return { clusters, warnings: render(warnings) };
+/** The `id` field of a cluster document, if it is a mapping. */
+function idOf(entry: unknown): unknown {
+  return entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>).id : undefined;
 }
 
 /**
@@ -120,7 +138,7 @@ export function parseRegistryClusters(
   const issues: string[] = [];
   const seen = new Set<string>();
   items.forEach((item, index) => {
-    const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
+    const id = idOf(item);
     const label = typeof id === 'string' && id !== '' ? `cluster ${id}` : `items[${index}]`;
     const result = validateWireCluster(item, mode);
     for (const issue of result.issues)

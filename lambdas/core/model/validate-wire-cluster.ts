@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { Cluster } from './cluster';
-import { fromWireCluster, WIRE_KEYS, wireClusterSchema } from './cluster-wire';
-import type { WireMode } from './cluster-wire';
+import { fromWireCluster } from './cluster-wire';
+import { WIRE_KEYS, wireClusterSchema } from './wire-cluster-schema';
+import type { WireMode } from './wire-cluster-schema';
 import { didYouMean } from './did-you-mean';
 import type { DocPath } from './yaml-positions';
 

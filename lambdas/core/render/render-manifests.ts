@@ -1,7 +1,7 @@
+import type { KubeObject } from '../../ports/kube-cluster';
 import type { ConfigSnapshot } from '../../ports/config-source';
 import type { TemplateEngine } from '../../ports/template-engine';
 import type { Cluster } from '../model/cluster';
-import type { RenderedManifestFile } from '../workflow/artifacts';
 import { fileName, manifestComponents } from './config-layout';
 import type { Values } from './pool-values';
 import { collecting } from './render-issue';
@@ -10,7 +10,13 @@ import { siblingResolver } from './sibling-resolver';
 import { splitManifests } from './split-manifests';
 import { renderContext } from './render-context';
 
-export type { RenderedManifestFile };
+/** One manifest file of a component, rendered and split into objects. */
+export interface RenderedManifestFile {
+  readonly source: string;
+  readonly component: string;
+  readonly file: string;
+  readonly objects: readonly KubeObject[];
+}
 
 export interface RenderedManifests {
   /** In apply order: sources in order, components and files lexical. Files that render empty are left out. */

@@ -4,9 +4,16 @@ import { parseCfnTemplate } from '../cloudformation/cfn-yaml';
 import type { CfnTemplate } from '../cloudformation/cfn-yaml';
 import { mergeTags } from '../cloudformation/stack-names';
 import { requireStackName, templateMetadata } from '../cloudformation/template-metadata';
-import type { RenderedStack } from '../workflow/artifacts';
 
-export type { RenderedStack };
+/** A rendered CloudFormation stack, ready for the StackDeployer. */
+export interface RenderedStack {
+  readonly name: string;
+  readonly kind: 'cluster' | 'node-pool' | 'cf-manifest';
+  readonly template: string;
+  readonly tags: Readonly<Record<string, string>>;
+  /** Node-pool stacks: the pool they hold. */
+  readonly pool?: string;
+}
 
 /** A rendered template, parsed. Undefined `template` means it rendered empty. */
 export interface RenderedTemplate {

@@ -258,11 +258,9 @@ describe('AsgNodePoolBackend.getPool', () => {
     'rejects a group that references launch template version %s, naming the group',
     async (version) => {
       // Arrange
-      asg
-        .on(DescribeAutoScalingGroupsCommand)
-        .resolves({
-          AutoScalingGroups: [group('pool-a', { LaunchTemplate: { LaunchTemplateId: 'lt-1', Version: version } })],
-        });
+      asg.on(DescribeAutoScalingGroupsCommand).resolves({
+        AutoScalingGroups: [group('pool-a', { LaunchTemplate: { LaunchTemplateId: 'lt-1', Version: version } })],
+      });
 
       // Act
       const act = backend().getPool(cluster, 'default-worker');
@@ -334,11 +332,9 @@ describe('AsgNodePoolBackend.scale', () => {
 
   it('removes capacity from the largest groups and lowers MinSize when needed', async () => {
     // Arrange
-    asg
-      .on(DescribeAutoScalingGroupsCommand)
-      .resolves({
-        AutoScalingGroups: [group('a', { DesiredCapacity: 3, MinSize: 3 }), group('b', { DesiredCapacity: 1 })],
-      });
+    asg.on(DescribeAutoScalingGroupsCommand).resolves({
+      AutoScalingGroups: [group('a', { DesiredCapacity: 3, MinSize: 3 }), group('b', { DesiredCapacity: 1 })],
+    });
     asg.on(UpdateAutoScalingGroupCommand).resolves({});
 
     // Act
@@ -463,11 +459,9 @@ describe('AsgNodePoolBackend.terminate', () => {
         },
       ],
     });
-    asg
-      .on(DescribeAutoScalingGroupsCommand)
-      .resolves({
-        AutoScalingGroups: [group('foreign', { Tags: [{ Key: 'kubernetes.io/cluster/other', Value: 'owned' }] })],
-      });
+    asg.on(DescribeAutoScalingGroupsCommand).resolves({
+      AutoScalingGroups: [group('foreign', { Tags: [{ Key: 'kubernetes.io/cluster/other', Value: 'owned' }] })],
+    });
 
     // Act / Assert
     await expect(backend().terminate(cluster, 'i-1', false)).rejects.toThrow(RolloutError);

@@ -12,10 +12,8 @@ import {
 import type { Stack } from '@aws-sdk/client-cloudformation';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import {
-  CloudFormationStackDeployer,
-  MAX_INLINE_TEMPLATE_BYTES,
-} from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { CloudFormationStackDeployer } from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { MAX_INLINE_TEMPLATE_BYTES } from '../../../lambdas/adapters/aws/cloudformation-template-source';
 import type { ArtifactStore } from '../../../lambdas/ports/artifact-store';
 import {
   ClmError,
@@ -501,17 +499,15 @@ describe('CloudFormationStackDeployer.plan', () => {
     // Arrange
     cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack()] });
     cfn.on(CreateChangeSetCommand).resolves({ Id: 'cs-arn' });
-    cfn
-      .on(DescribeChangeSetCommand)
-      .resolves({
-        Status: 'CREATE_IN_PROGRESS',
-        Changes: [
-          {
-            Type: 'Resource',
-            ResourceChange: { Action: 'Modify', LogicalResourceId: 'A', ResourceType: 'T', Replacement: 'True' },
-          },
-        ],
-      });
+    cfn.on(DescribeChangeSetCommand).resolves({
+      Status: 'CREATE_IN_PROGRESS',
+      Changes: [
+        {
+          Type: 'Resource',
+          ResourceChange: { Action: 'Modify', LogicalResourceId: 'A', ResourceType: 'T', Replacement: 'True' },
+        },
+      ],
+    });
     cfn.on(DeleteChangeSetCommand).resolves({});
 
     // Act

@@ -114,11 +114,9 @@ describe('Ec2CloudLookups.instanceType', () => {
   });
 
   it('rejects types without an amd64 or arm64 architecture', async () => {
-    ec2
-      .on(DescribeInstanceTypesCommand)
-      .resolves({
-        InstanceTypes: [{ InstanceType: 'mac1.metal', ProcessorInfo: { SupportedArchitectures: ['x86_64_mac'] } }],
-      });
+    ec2.on(DescribeInstanceTypesCommand).resolves({
+      InstanceTypes: [{ InstanceType: 'mac1.metal', ProcessorInfo: { SupportedArchitectures: ['x86_64_mac'] } }],
+    });
     await expect(lookups().instanceType('mac1.metal')).rejects.toThrow(
       /no supported architecture \(amd64 or arm64\): x86_64_mac/,
     );

@@ -7,7 +7,7 @@ import { DeleteCommand, DynamoDBDocumentClient, PutCommand, ScanCommand, UpdateC
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbRegistry } from '../../../lambdas/adapters/registry/dynamodb-registry';
 import { fromWireCluster } from '../../../lambdas/core/model/cluster-wire';
-import type { WireCluster } from '../../../lambdas/core/model/cluster-wire';
+import type { WireCluster } from '../../../lambdas/core/model/wire-cluster-schema';
 import {
   NotFoundError,
   RegistryError,
@@ -105,14 +105,12 @@ describe('DynamoDbRegistry', () => {
   });
 
   it('turns a failed condition into NotFoundError naming the cluster', async () => {
-    ddb
-      .on(UpdateCommand)
-      .rejects(
-        new ConditionalCheckFailedException({
-          message: 'The conditional request failed',
-          $metadata: { httpStatusCode: 400 },
-        }),
-      );
+    ddb.on(UpdateCommand).rejects(
+      new ConditionalCheckFailedException({
+        message: 'The conditional request failed',
+        $metadata: { httpStatusCode: 400 },
+      }),
+    );
     const error = await registry()
       .updateStatus(ID, { status: { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] } })
       .catch((e: unknown) => e);

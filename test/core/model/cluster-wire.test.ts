@@ -1,4 +1,5 @@
-import { fromWireCluster, toWireCluster, wireClusterSchema } from '../../../lambdas/core/model/cluster-wire';
+import { fromWireCluster, toWireCluster } from '../../../lambdas/core/model/cluster-wire';
+import { wireClusterSchema } from '../../../lambdas/core/model/wire-cluster-schema';
 import { validateWireCluster } from '../../../lambdas/core/model/validate-wire-cluster';
 import type { Cluster } from '../../../lambdas/core/model/cluster';
 

@@ -2,14 +2,12 @@ import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { createAwsClients, type AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 import { AsgNodePoolBackend } from '../../../lambdas/adapters/aws/asg-node-pool-backend';
-import {
-  CloudFormationStackDeployer,
-  MAX_INLINE_TEMPLATE_BYTES,
-} from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { CloudFormationStackDeployer } from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
+import { MAX_INLINE_TEMPLATE_BYTES } from '../../../lambdas/adapters/aws/cloudformation-template-source';
 import { S3ArtifactStore } from '../../../lambdas/adapters/aws/s3-artifact-store';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import { problemFromError } from '../../../lambdas/core/status/problems';
-import { ensureStacks } from '../../../lambdas/core/workflow/ensure-stacks';
+import { ensureStacks } from '../../../lambdas/tasks/kit/ensure-stacks';
 import type { ClusterRef } from '../../../lambdas/ports/node-pool-backend';
 import type { StackSpec } from '../../../lambdas/ports/stack-deployer';
 import { integrationEnvironment, MOTO_CREDENTIALS, REGION, resetMoto } from '../support/environment';

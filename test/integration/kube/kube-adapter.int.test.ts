@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
 import { parseDeletions } from '../../../lambdas/core/deletions/parse-deletions';
 import { splitManifests } from '../../../lambdas/core/render/split-manifests';
-import { runDeletions } from '../../../lambdas/core/workflow/run-deletions';
+import { runDeletions } from '../../../lambdas/tasks/kit/run-deletions';
 import type { KubeObject, PodInfo } from '../../../lambdas/ports/kube-cluster';
 import { integrationEnvironment } from '../support/environment';
 import { exampleConfigForIntegration, renderExample, type RenderedExample } from '../support/example-config';

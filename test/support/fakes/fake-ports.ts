@@ -7,12 +7,8 @@ import type {
 } from '../../../lambdas/core/model/cluster';
 import { EMPTY_STATUS } from '../../../lambdas/core/model/cluster';
 import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
-import {
-  putJson,
-  runArtifactKey,
-  type ClusterArtifact,
-  type MainArtifact,
-} from '../../../lambdas/core/workflow/artifacts';
+import { putJson, runArtifactKey } from '../../../lambdas/tasks/kit/artifacts';
+import type { ClusterArtifact, MainArtifact } from '../../../lambdas/contracts/artifacts';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import type { ClusterPorts, Ports } from '../../../lambdas/ports/ports';
 import type { ConfigSnapshot, ConfigSource } from '../../../lambdas/ports/config-source';

@@ -1,0 +1,103 @@
+/**
+ * One simulated CLM installation for the simulation benchmark: a state directory, a registry file and a config
+ * directory (a copy of examples/config), run like `clm provision --simulate`, with the figures of each run.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ClusterUpdateOutput } from '../lambdas/contracts/cluster-update';
+import { configSourcesFromFlags } from '../lambdas/adapters/config-source/create-config-sources';
+import { createRegistry } from '../lambdas/adapters/registry/create-registry';
+import { runClusterUpdate } from '../lambdas/runtime/local/run-cluster-update';
+import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
+import type { ScenarioInput } from '../lambdas/sim';
+import type { PoolProgress } from '../lambdas/core/model/run';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface RunFigures {
+  readonly status: string;
+  readonly decision: string;
+  readonly transitions: number;
+  readonly maxHistoryEvents: number;
+  readonly replaced: number;
+  readonly pools: Readonly<Record<string, PoolProgress>>;
+  /** API calls made by RollStep tasks, AWS (stacks, pools, lookups, values) and Kubernetes (kube.*). */
+  readonly rollCalls: { aws: number; kube: number };
+}
+
+/** A state directory, a registry file and a config directory, run like `clm provision --simulate`. */
+export class SimulatedSession {
+  readonly dir = mkdtempSync(join(tmpdir(), 'clm-bench-sim-'));
+  readonly config = join(this.dir, 'config');
+  readonly state = join(this.dir, 'state');
+  readonly registry = join(this.dir, 'clusters.yaml');
+
+  constructor(registryYaml: string, scenario: ScenarioInput, prepareConfig: (dir: string) => void = () => undefined) {
+    cpSync(join(ROOT, 'examples/config'), this.config, { recursive: true });
+    prepareConfig(this.config);
+    writeFileSync(this.registry, registryYaml);
+    writeFileSync(join(this.dir, 'scenario.json'), JSON.stringify(scenario));
+  }
+
+  edit(path: string, change: (text: string) => string): void {
+    const file = join(this.config, path);
+    writeFileSync(file, change(readFileSync(file, 'utf8')));
+  }
+
+  async run(clusterId: string): Promise<RunFigures> {
+    const registry = createRegistry(this.registry, { cwd: this.dir });
+    const sources = configSourcesFromFlags({ directory: this.config }, { cwd: this.dir });
+    const clusters = (await registry.listClusters()).filter((c) => c.id === clusterId);
+    const sim = createSimulatedSetup({
+      stateDir: this.state,
+      registry,
+      sources,
+      clusters,
+      scenarioFile: join(this.dir, 'scenario.json'),
+    });
+    let last = sim.world.apiCalls();
+    const rollCalls = { aws: 0, kube: 0 };
+    const result = await runClusterUpdate(
+      { clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
+      {
+        ports: sim.ports,
+        executionId: `bench:${clusterId}`,
+        advanceClock: (seconds) => sim.world.advance(seconds * 1000),
+        onTask: (event) => {
+          const now = sim.world.apiCalls();
+          if (event.task.name === 'RollNodePool') {
+            for (const [call, count] of Object.entries(now)) {
+              const delta = count - (last[call] ?? 0);
+              if (call.startsWith('kube.')) rollCalls.kube += delta;
+              else rollCalls.aws += delta;
+            }
+          }
+          last = now;
+        },
+      },
+    );
+    sim.save();
+    const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
+    const record = run?.targetVersion ? await sim.progress.getRun(clusterId, run.targetVersion) : undefined;
+    const pools = record?.pools ?? {};
+    if (result.status !== 'SUCCEEDED') throw new Error(`${clusterId}: ${result.error?.Error}: ${result.error?.Cause}`);
+    const invariants = sim.world.invariants();
+    if (invariants.pdbViolations || invariants.nodesTerminatedTwice)
+      throw new Error(`${clusterId}: invariants broken: ${invariants.details.join('; ')}`);
+    return {
+      status: result.status,
+      decision: run?.decision ?? '',
+      transitions: result.stats.stateTransitions,
+      maxHistoryEvents: result.stats.maxHistoryEvents,
+      replaced: Object.values(pools).reduce((n, p) => n + p.replaced, 0),
+      pools,
+      rollCalls,
+    };
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,117 @@
+import { resolve } from 'node:path';
+import type { Cluster } from '../core/model/cluster';
+import type { RunRecord } from '../core/model/run';
+import type { ConfigSource } from '../ports/config-source';
+import type { Ports } from '../ports/ports';
+import type { Registry } from '../ports/registry';
+import { openFileProgressStore } from '../adapters/progress/file-progress-store';
+import { createSimulatedSetup } from '../runtime/wiring/simulated-ports';
+import type { Invariants } from '../sim';
+import { UsageError, type CliIo } from './io';
+
+/** The flags that choose and reach the world a command acts on. */
+export interface WorldFlags {
+  readonly simulate?: boolean;
+  readonly scenario?: string;
+  readonly state: string;
+  readonly kubeconfig?: string;
+  readonly token?: string;
+  readonly bucket?: string;
+  readonly region?: string;
+}
+
+/**
+ * Where `clm provision`/`decommission` act: the simulated account and clusters, or real AWS accounts and API
+ * servers. The only place the CLI tells the two apart; everything else talks to this.
+ */
+export interface CliWorld {
+  readonly ports: Ports;
+  readonly simulated: boolean;
+  /** A Wait state's seconds: the simulated clock moves on; against AWS the CLI sleeps (scaled by CLM_LOCAL_WAIT_SCALE). */
+  advanceClock(seconds: number): Promise<void> | void;
+  /** Persist progress (and the simulated world) after every task, so a kill loses nothing finished. */
+  save(): void;
+  /** This cluster is being torn down on purpose (simulated: the pods it loses are not PDB violations). */
+  decommissioning(clusterId: string): void;
+  /** PDB violations and double terminations seen so far (simulated only). */
+  invariants(): Invariants | undefined;
+  /** The cluster's stacks and their statuses after a run. */
+  stacks(clusterId: string, record: RunRecord | undefined): { name: string; status: string }[];
+}
+
+export interface WorldInputs {
+  readonly registry: Registry;
+  readonly sources: readonly ConfigSource[];
+  readonly clusters: readonly Cluster[];
+  readonly io: CliIo;
+}
+
+export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorld> {
+  if (flags.scenario && !flags.simulate) throw new UsageError('--scenario needs --simulate');
+  const stateDir = resolve(inputs.io.cwd, flags.state);
+  return flags.simulate ? simulatedWorld(flags, inputs, stateDir) : awsWorld(flags, inputs, stateDir);
+}
+
+function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string): CliWorld {
+  const sim = createSimulatedSetup({
+    stateDir,
+    registry: inputs.registry,
+    sources: inputs.sources,
+    clusters: inputs.clusters,
+    ...(flags.scenario ? { scenarioFile: resolve(inputs.io.cwd, flags.scenario) } : {}),
+  });
+  return {
+    ports: sim.ports,
+    simulated: true,
+    advanceClock: (seconds) => sim.world.advance(seconds * 1000),
+    save: () => sim.save(),
+    decommissioning: (clusterId) => sim.decommissioning(clusterId),
+    invariants: () => sim.world.invariants(),
+    stacks: (clusterId) => sim.world.describe(clusterId).stacks.map((s) => ({ name: s.name, status: s.status })),
+  };
+}
+
+async function awsWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string): Promise<CliWorld> {
+  if (!flags.bucket)
+    throw new UsageError('--bucket is required without --simulate (rendered configs are stored there)');
+  const region = flags.region ?? 'eu-central-1';
+  // Loaded only here: the SDK clients and client-node take seconds to import, which every --simulate
+  // run (and every resume after a kill) would otherwise pay.
+  const [{ createAwsPorts }, { S3ArtifactStore }, { createAwsClients }] = await Promise.all([
+    import('../runtime/wiring/aws-ports'),
+    import('../adapters/aws/s3-artifact-store'),
+    import('../adapters/aws/aws-clients'),
+  ]);
+  // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
+  const progress = openFileProgressStore(stateDir);
+  const ports = createAwsPorts({
+    registry: inputs.registry,
+    sources: inputs.sources,
+    region,
+    progress: progress.store,
+    artifacts: new S3ArtifactStore(createAwsClients({ region }).s3, { bucket: flags.bucket, region }),
+    ...(flags.token ? { token: flags.token } : {}),
+    ...(flags.kubeconfig ? { kubeconfig: resolve(inputs.io.cwd, flags.kubeconfig) } : {}),
+  });
+  const scale = waitScale(process.env.CLM_LOCAL_WAIT_SCALE);
+  return {
+    ports,
+    simulated: false,
+    advanceClock: (seconds) => new Promise((done) => setTimeout(done, seconds * 1000 * scale)),
+    save: progress.save,
+    decommissioning: () => undefined,
+    invariants: () => undefined,
+    stacks: (_clusterId, record) =>
+      Object.entries(record?.stacks ?? {}).map(([name, s]) => ({ name, status: s.status })),
+  };
+}
+
+/** `CLM_LOCAL_WAIT_SCALE`: how much of each Wait state the CLI sleeps against AWS (1, all; emulators use 0). */
+function waitScale(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  const scale = Number(value);
+  if (!Number.isFinite(scale) || scale < 0) {
+    throw new UsageError(`CLM_LOCAL_WAIT_SCALE must be a number >= 0, got "${value}"`);
+  }
+  return scale;
+}

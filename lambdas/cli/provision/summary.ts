@@ -1,0 +1,69 @@
+import type { Cluster } from '../../core/model/cluster';
+import { ClusterUpdateOutput } from '../../contracts/cluster-update';
+import type { ExecutionResult } from '../../runtime/local/run-cluster-update';
+import type { Invariants } from '../../sim';
+import { withStoredStatus } from '../../tasks/kit/cluster-status';
+import type { CliWorld } from '../cli-world';
+import { formatDuration } from './progress-line';
+
+export interface ClusterSummary {
+  readonly id: string;
+  readonly status: 'succeeded' | 'failed' | 'skipped' | 'unchanged';
+  readonly version: string;
+  readonly message: string;
+  readonly stacks: { name: string; status: string }[];
+  readonly nodesReplaced: number;
+  readonly pdbViolations: number;
+  readonly nodesTerminatedTwice: number;
+  readonly stateTransitions: number;
+  readonly simulatedSeconds: number;
+  readonly problems: { title: string }[];
+}
+
+/** What one cluster's execution did, from its output, the stored status and run, and the world's invariants. */
+export async function summarize(
+  cluster: Cluster,
+  result: ExecutionResult,
+  world: CliWorld,
+  started: number,
+  before: Invariants | undefined,
+): Promise<ClusterSummary> {
+  const { ports } = world;
+  const current = await withStoredStatus(ports, cluster);
+  const output = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output) : undefined;
+  const targetVersion = output?.run?.targetVersion ?? '';
+  const record = targetVersion ? await ports.progress.getRun(cluster.id, targetVersion) : undefined;
+  const invariants = world.invariants();
+  const decision = output?.run?.decision;
+  const status: ClusterSummary['status'] =
+    result.status === 'FAILED'
+      ? 'failed'
+      : decision === 'NOOP'
+        ? 'unchanged'
+        : decision === 'SKIP'
+          ? 'skipped'
+          : 'succeeded';
+  return {
+    id: cluster.id,
+    status,
+    version: current.status.currentVersion,
+    message: result.error
+      ? `${result.error.Error}: ${result.error.Cause ?? ''}`
+      : (output?.final?.message ?? output?.run?.message ?? ''),
+    stacks: world.stacks(cluster.id, record),
+    nodesReplaced: Object.values(record?.pools ?? {}).reduce((n, p) => n + p.replaced, 0),
+    // The world counts since it was created; this run's share is the difference.
+    pdbViolations: (invariants?.pdbViolations ?? 0) - (before?.pdbViolations ?? 0),
+    nodesTerminatedTwice: (invariants?.nodesTerminatedTwice ?? 0) - (before?.nodesTerminatedTwice ?? 0),
+    stateTransitions: result.stats.stateTransitions,
+    simulatedSeconds: Math.round((ports.clock.now() - started) / 1000),
+    problems: current.status.problems.map((p) => ({ title: p.title })),
+  };
+}
+
+/** The closing table of a text run. */
+export function formatSummaries(summaries: readonly ClusterSummary[], simulated: boolean): string {
+  const line = (s: ClusterSummary) =>
+    `${s.status.padEnd(9)} ${s.id}  ${s.version || '-'}  nodes replaced ${s.nodesReplaced}, PDB violations ${s.pdbViolations}, state transitions ${s.stateTransitions}${simulated ? `, simulated ${formatDuration(s.simulatedSeconds)}` : ''}`;
+  return `\n${summaries.map(line).join('\n')}\n`;
+}

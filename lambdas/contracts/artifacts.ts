@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import type { CfDeletions, Deletions } from '../core/deletions/deletion';
+import { PROPAGATION_POLICIES } from '../core/deletions/deletion';
+import type { Cluster } from '../core/model/cluster';
+import { LIFECYCLE_STATUSES, PROVIDERS } from '../core/model/cluster';
+import type { RenderedManifestFile } from '../core/render/render-manifests';
+import type { RenderedStack } from '../core/render/render-stack';
+import type { KubeObject } from '../ports/kube-cluster';
+
+/**
+ * What a run stores in the artefact store (S3) between its tasks, checked with zod whenever a task reads it back:
+ * an artefact written by another version of the code, or damaged, is a clear error, not a cast.
+ */
+
+const Items = z.record(z.string(), z.string());
+
+const NodePoolShape = z.object({
+  name: z.string(),
+  profile: z.string(),
+  instanceTypes: z.array(z.string()),
+  discountStrategy: z.string(),
+  minSize: z.number(),
+  maxSize: z.number(),
+  configItems: Items,
+});
+
+const ProblemShape = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().optional(),
+  detail: z.string().optional(),
+  instance: z.string().optional(),
+});
+
+export const ClusterShape: z.ZodType<Cluster> = z.object({
+  id: z.string(),
+  alias: z.string(),
+  localId: z.string(),
+  apiServerUrl: z.string(),
+  channel: z.string(),
+  configItems: Items,
+  criticalityLevel: z.number(),
+  environment: z.string(),
+  infrastructureAccount: z.string(),
+  lifecycleStatus: z.enum(LIFECYCLE_STATUSES),
+  nodePools: z.array(NodePoolShape),
+  provider: z.enum(PROVIDERS),
+  region: z.string(),
+  status: z.object({
+    currentVersion: z.string(),
+    lastVersion: z.string(),
+    nextVersion: z.string(),
+    problems: z.array(ProblemShape),
+  }),
+  owner: z.string().optional(),
+  accountName: z.string().optional(),
+  createdAt: z.string().optional(),
+});
+
+const RenderedStackShape: z.ZodType<RenderedStack> = z.object({
+  name: z.string(),
+  kind: z.enum(['cluster', 'node-pool', 'cf-manifest']),
+  template: z.string(),
+  tags: z.record(z.string(), z.string()),
+  pool: z.string().optional(),
+});
+
+const KubeObjectShape: z.ZodType<KubeObject> = z.looseObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata: z.looseObject({ name: z.string(), namespace: z.string().optional() }),
+});
+
+const ManifestFileShape: z.ZodType<RenderedManifestFile> = z.object({
+  source: z.string(),
+  component: z.string(),
+  file: z.string(),
+  objects: z.array(KubeObjectShape),
+});
+
+const DeletionFields = {
+  kind: z.string(),
+  namespace: z.string().optional(),
+  propagationPolicy: z.enum(PROPAGATION_POLICIES).optional(),
+  gracePeriodSeconds: z.number().optional(),
+};
+const DeletionShape = z.union([
+  z.object({ ...DeletionFields, name: z.string() }),
+  z.object({ ...DeletionFields, selector: z.string(), hasOwner: z.boolean().optional() }),
+  z.object({ ...DeletionFields, labels: z.record(z.string(), z.string()), hasOwner: z.boolean().optional() }),
+]);
+const DeletionsShape: z.ZodType<Deletions> = z.object({
+  preApply: z.array(DeletionShape),
+  postApply: z.array(DeletionShape),
+});
+const CfDeletionsShape: z.ZodType<CfDeletions> = z.object({
+  preApply: z.array(z.object({ stackName: z.string() })),
+  postApply: z.array(z.object({ stackName: z.string() })),
+});
+
+/** What Prepare pins for the run: the cluster as the registry had it and the config versions per source. */
+export const ClusterArtifact = z.object({
+  cluster: ClusterShape,
+  configVersion: z.string(),
+  sourceVersions: z.record(z.string(), z.string()),
+});
+export type ClusterArtifact = z.infer<typeof ClusterArtifact>;
+
+/** What RenderConfig produced: config items, the main stack, validated deletions. */
+export const MainArtifact = z.object({
+  /** Registry items with the config defaults merged in; `aws:kms:` values are kept encrypted (this is stored in S3). */
+  configItems: Items,
+  mainStack: RenderedStackShape,
+  /** Key of the stored config snapshot files (so later steps need no git fetch). */
+  configFilesKey: z.string(),
+});
+export type MainArtifact = z.infer<typeof MainArtifact>;
+
+/** What RenderClusterResources produced, with the main stack's outputs. */
+export const ResourcesArtifact = z.object({
+  poolStacks: z.array(z.intersection(RenderedStackShape, z.object({ pool: z.string(), master: z.boolean() }))),
+  cfManifestStacks: z.array(RenderedStackShape),
+  manifests: z.array(ManifestFileShape),
+  deletions: DeletionsShape,
+  cfDeletions: CfDeletionsShape,
+  /** Files bundles uploaded for the pools (ArtifactStore keys). */
+  filesKeys: z.array(z.string()),
+});
+export type ResourcesArtifact = z.infer<typeof ResourcesArtifact>;
+
+/** The config snapshot of every source, kept with the run so later steps render without fetching git again. */
+export const ConfigFilesArtifact = z.array(
+  z.object({
+    sourceName: z.string(),
+    version: z.string(),
+    files: z.array(z.tuple([z.string(), z.string()])),
+  }),
+);

@@ -1,0 +1,68 @@
+import type { NodeProgress, PoolProgress } from '../model/run';
+import { outdatedNodes } from './plan-roll-step';
+import type { PoolSnapshot } from './pool-snapshot';
+
+/**
+ * Fold what the world shows into the stored progress of a pool's roll: nodes gone count as replaced (or, for the
+ * extra nodes added for same-zone pairing, as taken back), and boot times are learned from launches seen.
+ */
+export function reconcilePool(
+  stored: PoolProgress | undefined,
+  snapshot: PoolSnapshot,
+  now: number,
+  learnedBootMs?: number,
+): PoolProgress {
+  const base: PoolProgress = stored ?? {
+    status: 'rolling',
+    total: 0,
+    replaced: 0,
+    nodes: {},
+    steps: 0,
+    baseDesired: snapshot.desired,
+    startedAt: now,
+    ...(learnedBootMs !== undefined ? { bootEstimateMs: learnedBootMs } : {}),
+  };
+  const gone = foldGoneNodes(base, snapshot, now);
+  const boot = learnBootTimes(base, snapshot, now);
+  const pairingChanged = gone.pairingNodes !== (base.pairingNodes ?? 0);
+  return {
+    ...base,
+    nodes: gone.nodes,
+    replaced: gone.replaced,
+    ...(pairingChanged ? { pairingNodes: gone.pairingNodes } : {}),
+    total: Math.max(base.total, gone.replaced + outdatedNodes(snapshot).length),
+    launches: boot.launches,
+    ...(boot.bootEstimateMs !== undefined ? { bootEstimateMs: boot.bootEstimateMs } : {}),
+  };
+}
+
+function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number) {
+  const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
+  const nodes: Record<string, NodeProgress> = { ...base.nodes };
+  let replaced = base.replaced;
+  let pairingNodes = base.pairingNodes ?? 0;
+  for (const [id, node] of Object.entries(nodes)) {
+    if (node.state === 'terminated' || alive.has(id)) continue;
+    nodes[id] = { ...node, state: 'terminated', terminatedAt: now };
+    if (node.surplus) pairingNodes = Math.max(0, pairingNodes - 1);
+    else replaced++;
+  }
+  return { nodes, replaced, pairingNodes };
+}
+
+/** A new node first seen not Ready starts a launch clock; when it is Ready, the longest boot so far is kept. */
+function learnBootTimes(base: PoolProgress, snapshot: PoolSnapshot, now: number) {
+  const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
+  const launches: Record<string, number> = { ...(base.launches ?? {}) };
+  let bootEstimateMs = base.bootEstimateMs;
+  for (const n of snapshot.nodes) {
+    if (n.outdated) continue;
+    if (!n.ready && launches[n.instanceId] === undefined) launches[n.instanceId] = now;
+    if (n.ready && launches[n.instanceId] !== undefined) {
+      bootEstimateMs = Math.max(bootEstimateMs ?? 0, now - launches[n.instanceId]!);
+      delete launches[n.instanceId];
+    }
+  }
+  for (const id of Object.keys(launches)) if (!alive.has(id)) delete launches[id];
+  return { launches, bootEstimateMs };
+}

@@ -1,0 +1,89 @@
+/**
+ * The AWS side of a cluster for the Lambda tasks: stacks, node pools, values and template lookups in the cluster's
+ * account and region (through the assumed role when `CLM_ASSUMED_ROLE` is set), and KMS in the task's own account.
+ * Clients are built once per account and region and shared by every part.
+ */
+import type { Cluster } from '../../core/model/cluster';
+import { awsAccountId } from '../../core/model/cluster';
+import type { NodePoolBackend } from '../../ports/node-pool-backend';
+import type { SecretDecrypter } from '../../ports/secrets';
+import type { StackDeployer } from '../../ports/stack-deployer';
+import type { CloudLookups } from '../../ports/template-engine';
+import type { ValuesProvider } from '../../ports/values-provider';
+import { ConfigError } from '../../shared/errors';
+import { createAccountClients, createAwsClients } from '../../adapters/aws/aws-clients';
+import type { AwsClients } from '../../adapters/aws/aws-clients';
+import { awsClusterPortsFactory, clmBucketName } from '../../adapters/aws/aws-cluster-ports';
+import { CloudFormationStackDeployer } from '../../adapters/aws/cloudformation-stack-deployer';
+import { Ec2CloudLookups } from '../../adapters/aws/ec2-cloud-lookups';
+import { KmsSecretDecrypter } from '../../adapters/aws/kms-secret-decrypter';
+import { S3ArtifactStore } from '../../adapters/aws/s3-artifact-store';
+import type { LambdaEnvironment } from '../lambda/environment';
+
+export interface CloudFactories {
+  readonly stacks: (cluster: Cluster) => StackDeployer;
+  readonly pools: (cluster: Cluster) => NodePoolBackend;
+  readonly values: (cluster: Cluster) => ValuesProvider;
+  /** Template lookups by account id and region (the template engine knows the cluster only from its context). */
+  readonly lookupsFor: (accountId: string, region: string) => CloudLookups;
+  /** `aws:kms:` config items, decrypted with the task's own identity and region (CLM §10.5). */
+  readonly secrets: () => SecretDecrypter;
+}
+
+/** What the cloud ports need of the environment (the CLI passes its flags in the same shape). */
+export type CloudSettings = Pick<LambdaEnvironment, 'region' | 'endpoint' | 'assumedRole' | 'stackRoleArn'>;
+
+export function cloudFactories(env: CloudSettings): CloudFactories {
+  const clients = new Map<string, AwsClients>();
+  const clientsFor = (accountId: string, region: string): AwsClients => {
+    const key = `${accountId}/${region}`;
+    let found = clients.get(key);
+    if (!found) {
+      found = createAccountClients({ accountId, region, endpoint: env.endpoint, assumedRole: env.assumedRole });
+      clients.set(key, found);
+    }
+    return found;
+  };
+  // Validates infrastructure_account and caches the parts per account and region.
+  const clusterPorts = awsClusterPortsFactory({ createClients: clientsFor, templateBucket: clmBucketName });
+
+  const stackDeployers = new Map<string, StackDeployer>();
+  const lookups = new Map<string, CloudLookups>();
+  return {
+    stacks(cluster) {
+      clusterPorts(cluster);
+      const accountId = awsAccountId(cluster.infrastructureAccount);
+      const key = `${accountId}/${cluster.region}`;
+      let deployer = stackDeployers.get(key);
+      if (!deployer) {
+        const own = clientsFor(accountId, cluster.region);
+        const templateStore = new S3ArtifactStore(own.s3, {
+          bucket: clmBucketName(accountId, cluster.region),
+          region: cluster.region,
+          endpoint: own.endpoint,
+          createBucketIfMissing: true,
+        });
+        deployer = new CloudFormationStackDeployer(own.cloudFormation, {
+          templateStore,
+          ...(env.stackRoleArn ? { roleArn: env.stackRoleArn } : {}),
+        });
+        stackDeployers.set(key, deployer);
+      }
+      return deployer;
+    },
+    pools: (cluster) => clusterPorts(cluster).pools,
+    values: (cluster) => clusterPorts(cluster).values,
+    lookupsFor(accountId, region) {
+      if (!/^\d{12}$/.test(accountId))
+        throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);
+      const key = `${accountId}/${region}`;
+      let found = lookups.get(key);
+      if (!found) {
+        found = new Ec2CloudLookups(clientsFor(accountId, region).ec2);
+        lookups.set(key, found);
+      }
+      return found;
+    },
+    secrets: () => new KmsSecretDecrypter(createAwsClients({ region: env.region, endpoint: env.endpoint }).kms),
+  };
+}

@@ -1,0 +1,42 @@
+import { TASK_ENV } from './task-environment';
+import type { TaskEnvName } from './task-environment';
+import { ConfigError } from '../../shared/errors';
+
+/** The settings a Lambda task reads from the environment the CDK app sets (infra/task-environment.ts). */
+export interface LambdaEnvironment {
+  /** Lambda's own region (`AWS_REGION`): the table, the bucket, the secret and KMS live here. */
+  readonly region: string;
+  /** One endpoint for every AWS service (moto, DynamoDB Local): `CLM_AWS_ENDPOINT`, else `AWS_ENDPOINT_URL`. */
+  readonly endpoint?: string;
+  /** `CLM_ASSUMED_ROLE`: the role name assumed in each cluster's account; unset in same-account mode. */
+  readonly assumedRole?: string;
+  /** `CLM_STACK_ROLE_ARN`: same-account mode's CloudFormation service role. */
+  readonly stackRoleArn?: string;
+  /** `CLM_SECRET_ARN`: the secret holding `{registryToken, gitToken, clusterToken}`. */
+  readonly secretArn?: string;
+  /** A variable the task cannot work without; a ConfigError naming it when unset or empty. */
+  required(name: TaskEnvName): string;
+}
+
+export function lambdaEnvironment(env: Readonly<Record<string, string | undefined>>): LambdaEnvironment {
+  const optional = (name: string): string | undefined => env[name] || undefined;
+  const endpoint = optional('CLM_AWS_ENDPOINT') ?? optional('AWS_ENDPOINT_URL');
+  const assumedRole = optional(TASK_ENV.assumedRoleName);
+  const stackRoleArn = optional(TASK_ENV.stackRoleArn);
+  const secretArn = optional(TASK_ENV.secretArn);
+  return {
+    region: optional('AWS_REGION') ?? optional('AWS_DEFAULT_REGION') ?? 'us-east-1',
+    ...(endpoint ? { endpoint } : {}),
+    ...(assumedRole ? { assumedRole } : {}),
+    ...(stackRoleArn ? { stackRoleArn } : {}),
+    ...(secretArn ? { secretArn } : {}),
+    required(name) {
+      const value = optional(name);
+      if (!value)
+        throw new ConfigError(
+          `environment variable ${name} is not set; the CDK app sets it (infra/task-environment.ts)`,
+        );
+      return value;
+    },
+  };
+}

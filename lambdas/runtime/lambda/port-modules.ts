@@ -1,0 +1,49 @@
+import type { PortName } from '../../tasks/define-task';
+import type { PortFactories } from '../restrict-ports';
+import { lambdaEnvironment, type LambdaEnvironment } from './environment';
+import { cachedTokens, type ClmTokens } from './secret-tokens';
+
+/**
+ * Which module under runtime/lambda/ports/ builds each port in Lambda. A function's generated entry
+ * (handler-entry.ts) imports, with `import()`, only the modules of its task's ports: esbuild then bundles only
+ * those adapters, and a container loads them on its first invocation, not at module init.
+ */
+export const PORT_MODULES = {
+  progress: 'stores',
+  artifacts: 'stores',
+  clock: 'stores',
+  registry: 'registry',
+  sources: 'sources',
+  templates: 'templates',
+  secrets: 'cloud',
+  stacks: 'cloud',
+  pools: 'cloud',
+  values: 'cloud',
+  lookups: 'cloud',
+  kube: 'kube',
+} as const satisfies Record<PortName, string>;
+
+export type PortModuleName = (typeof PORT_MODULES)[PortName];
+
+/** What every port module receives: the environment, read once, and the tokens secret, read at most once. */
+export interface WiringContext {
+  readonly env: LambdaEnvironment;
+  /** The tokens secret (`CLM_SECRET_ARN`), read on the first call and kept for the container's life. */
+  tokens(): Promise<ClmTokens>;
+}
+
+/** A module of runtime/lambda/ports/: the factories of the ports it builds. */
+export interface PortModule {
+  portFactories(context: WiringContext): Promise<PortFactories>;
+}
+
+/** One per container. */
+export function wiringContext(env: Readonly<Record<string, string | undefined>>): WiringContext {
+  const settings = lambdaEnvironment(env);
+  return {
+    env: settings,
+    tokens: cachedTokens(settings.secretArn, async () =>
+      (await import('./secrets-manager-reader')).secretsManagerReader(settings),
+    ),
+  };
+}

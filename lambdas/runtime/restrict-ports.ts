@@ -1,0 +1,75 @@
+import type { Cluster } from '../core/model/cluster';
+import type { ClusterPorts, Ports } from '../ports/ports';
+import { ConfigError } from '../shared/errors';
+import type { ClusterPortName, PortName, PortNeeds, SharedPortName } from '../tasks/define-task';
+
+/** How to build ports: shared members from nothing, cluster members from the cluster. Any subset. */
+export type PortFactories = { readonly [K in SharedPortName]?: () => Ports[K] } & {
+  readonly cluster?: { readonly [K in ClusterPortName]?: (cluster: Cluster) => ClusterPorts[K] };
+};
+
+const SHARED: readonly SharedPortName[] = [
+  'registry',
+  'sources',
+  'artifacts',
+  'progress',
+  'clock',
+  'templates',
+  'secrets',
+];
+const PER_CLUSTER: readonly ClusterPortName[] = ['stacks', 'pools', 'kube', 'lookups', 'values'];
+
+/**
+ * The ports of one task: each member it declares (`task.ports`) is built by its factory on first access, shared
+ * members once, cluster members once per cluster id; touching a member the task does not declare throws a
+ * ConfigError naming the task and the member. The Lambda runtime and the in-process runner both run every task
+ * through this, so a step that reaches for an undeclared port fails in every test, not first in AWS.
+ */
+export function restrictPorts(task: string, needs: PortNeeds, factories: PortFactories): Ports {
+  const built = new Map<string, unknown>();
+  const once = <T>(key: string, build: () => T): T => {
+    if (!built.has(key)) built.set(key, build());
+    return built.get(key) as T;
+  };
+  const member = <K extends SharedPortName>(name: K): Ports[K] => {
+    const factory = factories[name] as (() => Ports[K]) | undefined;
+    if (!needs[name] || !factory) throw notWired(task, `ports.${name}`, name, needs);
+    return once(name, factory);
+  };
+  const clusterMember = <K extends ClusterPortName>(cluster: Cluster, name: K): ClusterPorts[K] => {
+    const factory = factories.cluster?.[name] as ((cluster: Cluster) => ClusterPorts[K]) | undefined;
+    if (!needs[name] || !factory) throw notWired(task, `forCluster(${cluster.id}).${name}`, name, needs);
+    return once(`${cluster.id}\u0000${name}`, () => factory(cluster));
+  };
+  const ports = Object.defineProperties(
+    {} as Ports,
+    getters(SHARED, (name) => member(name)),
+  );
+  return Object.assign(ports, {
+    forCluster: (cluster: Cluster) =>
+      Object.defineProperties(
+        {} as ClusterPorts,
+        getters(PER_CLUSTER, (name) => clusterMember(cluster, name)),
+      ),
+  });
+}
+
+/** Factories that hand out the members of complete ports (the CLI's and the tests' real or simulated world). */
+export function factoriesOf(ports: Ports): PortFactories {
+  const shared = Object.fromEntries(SHARED.map((name) => [name, () => ports[name]]));
+  const cluster = Object.fromEntries(PER_CLUSTER.map((name) => [name, (c: Cluster) => ports.forCluster(c)[name]]));
+  return { ...shared, cluster } as PortFactories;
+}
+
+function getters<K extends string>(names: readonly K[], get: (name: K) => unknown): PropertyDescriptorMap {
+  return Object.fromEntries(names.map((name) => [name, { get: () => get(name), enumerable: true }]));
+}
+
+function notWired(task: string, what: string, name: PortName, needs: PortNeeds): ConfigError {
+  const declared = Object.keys(needs).sort().join(', ') || 'none';
+  return new ConfigError(
+    needs[name]
+      ? `${task}: ${what} has no factory in this runtime (declared ports: ${declared})`
+      : `${task}: ${what} is not one of the task's ports (declared: ${declared}); add it to the task's ports in lambdas/tasks/`,
+  );
+}

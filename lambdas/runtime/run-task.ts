@@ -1,0 +1,21 @@
+import type { Ports } from '../ports/ports';
+import { InvalidTaskInputError } from '../shared/errors';
+import type { AnyTask } from '../tasks/define-task';
+
+/** Parse the payload with the task's contract, run its step, check what it returns against its output contract. */
+export async function runTask(task: AnyTask, payload: unknown, ports: Ports): Promise<unknown> {
+  const parsed = task.input.safeParse(payload);
+  if (!parsed.success) {
+    throw new InvalidTaskInputError(`${task.name}: invalid input: ${formatIssues(parsed.error.issues)}`);
+  }
+  const result: unknown = await task.step(parsed.data, ports);
+  const checked = task.output.safeParse(result);
+  if (!checked.success) {
+    throw new InvalidTaskInputError(`${task.name}: produced an invalid result: ${formatIssues(checked.error.issues)}`);
+  }
+  return checked.data;
+}
+
+function formatIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ');
+}

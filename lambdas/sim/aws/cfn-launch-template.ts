@@ -1,0 +1,48 @@
+import { hashOf, hashValue } from '../hash';
+import type { Props, Provisioned, ResourceScope } from './cfn-resource-scope';
+import { upperId } from './cfn-resource-scope';
+
+/**
+ * `AWS::EC2::LaunchTemplate`: a real launch template in the account; an update whose data differs adds a version
+ * and makes it the default, as CloudFormation does. A new name replaces the template.
+ */
+export function launchTemplateResource(scope: ResourceScope, props: Props): Provisioned {
+  const { account, previous } = scope;
+  const name =
+    typeof props.LaunchTemplateName === 'string'
+      ? props.LaunchTemplateName
+      : `${scope.logicalId}-${upperId([scope.stack.stackId, scope.logicalId], 12)}`;
+  const reuse =
+    previous && account.launchTemplates[previous.physicalId]?.name === name
+      ? account.launchTemplates[previous.physicalId]
+      : undefined;
+  if (previous && !reuse) delete account.launchTemplates[previous.physicalId];
+  const data = (props.LaunchTemplateData ?? {}) as Props;
+  const market = (data.InstanceMarketOptions as Props | undefined)?.MarketType;
+  const version = {
+    dataHash: hashValue(data),
+    instanceType: typeof data.InstanceType === 'string' ? data.InstanceType : undefined,
+    spot: market === 'spot',
+  };
+  const template = reuse ?? {
+    id: `lt-${hashOf([account.key, scope.stack.stackId, scope.logicalId, name], 17)}`,
+    name,
+    versions: [],
+    defaultVersion: 1,
+  };
+  const latest = template.versions[template.versions.length - 1];
+  if (!latest || latest.dataHash !== version.dataHash) {
+    template.versions.push({ number: (latest?.number ?? 0) + 1, ...version });
+    template.defaultVersion = (latest?.number ?? 0) + 1;
+  }
+  account.launchTemplates[template.id] = template;
+  const newest = String(template.versions[template.versions.length - 1].number);
+  return {
+    physicalId: template.id,
+    attributes: {
+      LaunchTemplateId: template.id,
+      LatestVersionNumber: newest,
+      DefaultVersionNumber: String(template.defaultVersion),
+    },
+  };
+}

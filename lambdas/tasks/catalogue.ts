@@ -1,0 +1,38 @@
+import type { AnyTask } from './define-task';
+import { task as applyManifests } from './apply-manifests';
+import { task as deleteStacks } from './delete-stacks';
+import { task as deployStacks } from './deploy-stacks';
+import { task as finalize } from './finalize';
+import { task as prepare } from './prepare';
+import { task as recordProblem } from './record-problem';
+import { task as removeDeletedPools } from './remove-deleted-pools';
+import { task as renderClusterResources } from './render-cluster-resources';
+import { task as renderConfig } from './render-config';
+import { task as rollNodePool } from './roll-node-pool';
+import { task as scaleDownControllers } from './scale-down-controllers';
+import { task as waitForApiServer } from './wait-for-api-server';
+
+/**
+ * Every Lambda task, one entry each. Infra derives from this list the functions (name, sizing, handler entry), the
+ * ASL substitutions (`${<Name>FunctionArn}`) and the IAM grants (from each task's ports); the Lambda runtime derives
+ * which adapters a function loads; the in-process runner maps the ASL's task states to these entries.
+ */
+export const TASK_CATALOGUE: readonly AnyTask[] = [
+  prepare,
+  renderConfig,
+  renderClusterResources,
+  deployStacks,
+  waitForApiServer,
+  rollNodePool,
+  applyManifests,
+  removeDeletedPools,
+  scaleDownControllers,
+  deleteStacks,
+  finalize,
+  recordProblem,
+];
+
+/** The catalogue's task called `name`, or undefined. */
+export function findTask(name: string, catalogue: readonly AnyTask[] = TASK_CATALOGUE): AnyTask | undefined {
+  return catalogue.find((task) => task.name === name);
+}

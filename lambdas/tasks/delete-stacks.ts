@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { TAG_MAIN_STACK, clusterName, clusterTagKey, mainStackName } from '../core/cloudformation/stack-names';
+import { StepOutput } from '../contracts/cluster-update';
+import { DELETE_STAGES, type DeleteStage } from '../contracts/status';
+import { defineTask, type PortsFor } from './define-task';
+import { openStep } from './kit/open-step';
+import { clusterUpdatePayload, runRef } from './kit/payloads';
+import { updateRun, type RunRef } from './kit/run-record';
+import { deleteStacksPass } from './kit/stack-deletion';
+
+const PORTS = { stacks: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+
+/** Decommission: delete every stack of the cluster but the main one (rounds until none is left), then the main stack. */
+export async function deleteClusterStacks(
+  ref: RunRef,
+  stage: DeleteStage,
+  ports: PortsFor<typeof PORTS>,
+): Promise<StepOutput> {
+  const { cluster } = await openStep(ports, ref);
+  const stacks = ports.forCluster(cluster).stacks;
+  const names =
+    stage === 'main'
+      ? [mainStackName(cluster)]
+      : (await stacks.list({ [clusterTagKey(clusterName(cluster))]: 'owned' }))
+          .filter((s) => s.tags[TAG_MAIN_STACK] !== 'true')
+          .map((s) => s.name);
+  const pending = await deleteStacksPass(stacks, names);
+  await updateRun(ports, ref, (r) => ({ ...r, phase: `DeleteStacks ${stage}` }));
+  if (pending.length) {
+    return {
+      status: 'IN_PROGRESS',
+      waitSeconds: 15,
+      message: `Deleting ${pending.length} stack(s): ${pending.join(', ')}`,
+    };
+  }
+  const message =
+    stage === 'main' ? `Main stack ${mainStackName(cluster)} deleted` : 'All stacks but the main one deleted';
+  return { status: 'DONE', waitSeconds: 1, message };
+}
+
+export const task = defineTask({
+  name: 'DeleteStacks',
+  description: 'Deletes cluster stacks (decommission)',
+  input: clusterUpdatePayload(z.object({ stage: z.enum(DELETE_STAGES) })),
+  output: StepOutput,
+  ports: PORTS,
+  step: (payload, ports) => deleteClusterStacks(runRef(payload), payload.params.stage, ports),
+});

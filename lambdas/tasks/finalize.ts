@@ -1,0 +1,43 @@
+import { FinalizeOutput } from '../contracts/cluster-update';
+import { defineTask, type PortsFor } from './define-task';
+import { withStoredStatus, writeStatus } from './kit/cluster-status';
+import { openStep } from './kit/open-step';
+import { clusterUpdatePayload, runRef } from './kit/payloads';
+import { updateRun, type RunRef } from './kit/run-record';
+
+const PORTS = { registry: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+
+/**
+ * The update is done: rotate versions as CLM does (§8: last ← current, current ← next, next ← ""),
+ * clear problems, set the lifecycle (ready, or decommissioned), close the run and release the lease.
+ */
+export async function finalize(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<FinalizeOutput> {
+  const { run, cluster: pinned, now } = await openStep(ports, ref, { renewLease: false });
+  const cluster = await withStoredStatus(ports, pinned);
+  const decommission = run.action === 'decommission';
+  const status = decommission
+    ? { currentVersion: '', lastVersion: cluster.status.currentVersion, nextVersion: '', problems: [] }
+    : { currentVersion: ref.targetVersion, lastVersion: cluster.status.currentVersion, nextVersion: '', problems: [] };
+  await writeStatus(ports, cluster, status, decommission ? 'decommissioned' : 'ready');
+  if (run.completedAt === undefined) {
+    await updateRun(ports, ref, (r) => ({ ...r, phase: 'Finalize', completedAt: now }));
+  }
+  await ports.progress.releaseLease(ref.clusterId, ref.holder);
+  const minutes = Math.round((now - run.startedAt) / 60000);
+  return {
+    status: 'SUCCEEDED',
+    version: decommission ? '' : ref.targetVersion,
+    message: decommission
+      ? `Cluster ${ref.clusterId} decommissioned in ${minutes} min`
+      : `Cluster ${ref.clusterId} is at ${ref.targetVersion} (${minutes} min)`,
+  };
+}
+
+export const task = defineTask({
+  name: 'Finalize',
+  description: 'Writes the new version and status, releases the lease',
+  input: clusterUpdatePayload(),
+  output: FinalizeOutput,
+  ports: PORTS,
+  step: (payload, ports) => finalize(runRef(payload), ports),
+});

@@ -1,0 +1,109 @@
+import type { Cluster } from '../core/model/cluster';
+import { newRunRecord, type RunRecord } from '../core/model/run';
+import { blockedReason, isDecommission, nothingToDo, runTargetVersion } from '../core/model/update-decision';
+import { resolveClusterConfigVersion } from '../core/version/resolve-config-version';
+import { PrepareOutput } from '../contracts/cluster-update';
+import type { ClusterUpdateInput } from '../contracts/cluster-update';
+import type { ClusterArtifact } from '../contracts/artifacts';
+import { LeaseHeldError } from '../shared/errors';
+import { defineTask, type PortsFor } from './define-task';
+import { putJson, runArtifactKey } from './kit/artifacts';
+import { loadCluster, writeStatus } from './kit/cluster-status';
+import { clusterUpdatePayload } from './kit/payloads';
+import { LEASE_TTL_MS } from './kit/run-record';
+
+const PORTS = { registry: 'write', sources: 'read', progress: 'write', artifacts: 'write', clock: 'read' } as const;
+type PreparePorts = PortsFor<typeof PORTS>;
+
+/**
+ * Decide what this execution does for one cluster, and claim it: compute the target version, skip blocked
+ * or paused clusters, take the lease, create (or resume) the run record, and mark `next_version`.
+ */
+export async function prepare(input: ClusterUpdateInput, holder: string, ports: PreparePorts): Promise<PrepareOutput> {
+  const cluster = await loadCluster(ports, input.clusterId);
+  const previousVersion = cluster.status.currentVersion;
+  const answer = (decision: PrepareOutput['decision'], message: string, targetVersion = ''): PrepareOutput => ({
+    decision,
+    targetVersion,
+    previousVersion,
+    holder,
+    message,
+  });
+  const decommission = isDecommission(input.action, cluster);
+  const blocked = blockedReason(cluster, await ports.progress.getControls(cluster.id), decommission);
+  if (blocked) return answer('SKIP', blocked);
+
+  const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
+  const target = runTargetVersion(resolved.id, cluster, decommission);
+  const existing = await ports.progress.getRun(cluster.id, target);
+  const noop = nothingToDo(cluster, target, decommission, existing);
+  if (noop) return answer('NOOP', noop, target);
+
+  try {
+    await ports.progress.acquireLease(cluster.id, holder, LEASE_TTL_MS, ports.clock.now());
+  } catch (error) {
+    if (error instanceof LeaseHeldError) return answer('SKIP', error.message, target);
+    throw error;
+  }
+  const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
+  const pinned: ClusterArtifact = { cluster, configVersion: resolved.id, sourceVersions };
+  await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), pinned);
+  const resumed = await claimRun(ports, { cluster, target, holder, decommission, existing });
+  if (!decommission) await writeStatus(ports, cluster, { ...cluster.status, nextVersion: target });
+
+  const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
+  const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
+  const note = resumed ? ' (resuming an unfinished run)' : '';
+  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', `${verb} ${cluster.id}${from} to ${target}${note}`, target);
+}
+
+interface Claim {
+  readonly cluster: Cluster;
+  readonly target: string;
+  readonly holder: string;
+  readonly decommission: boolean;
+  readonly existing: RunRecord | undefined;
+}
+
+/** Start a fresh run record, or take over an unfinished one (true: resumed). */
+async function claimRun(ports: PreparePorts, claim: Claim): Promise<boolean> {
+  const { cluster, target, holder, existing } = claim;
+  const now = ports.clock.now();
+  if (existing && existing.completedAt === undefined) {
+    if (existing.holder !== holder) await ports.progress.putRun({ ...existing, holder, updatedAt: now });
+    return true;
+  }
+  const previousVersion = cluster.status.currentVersion;
+  const action = claim.decommission ? 'decommission' : 'provision';
+  const fresh = {
+    ...newRunRecord({ clusterId: cluster.id, targetVersion: target, action, holder, previousVersion }, now),
+    ...(await learnedBootTimes(ports, cluster.id, previousVersion)),
+  };
+  await ports.progress.putRun(existing ? { ...fresh, revision: existing.revision } : fresh);
+  return false;
+}
+
+/** Boot times the previous run learned (and those it inherited), so this run need not learn them again. */
+async function learnedBootTimes(
+  ports: PreparePorts,
+  clusterId: string,
+  previousVersion: string,
+): Promise<{ learnedBootMs?: Record<string, number> }> {
+  if (!previousVersion) return {};
+  const previous = await ports.progress.getRun(clusterId, previousVersion);
+  if (!previous) return {};
+  const learned: Record<string, number> = { ...(previous.learnedBootMs ?? {}) };
+  for (const [pool, progress] of Object.entries(previous.pools)) {
+    if (progress.bootEstimateMs !== undefined) learned[pool] = progress.bootEstimateMs;
+  }
+  return Object.keys(learned).length ? { learnedBootMs: learned } : {};
+}
+
+export const task = defineTask({
+  name: 'Prepare',
+  description: 'Reads the cluster and config version, takes the lease, decides what to do',
+  input: clusterUpdatePayload(),
+  output: PrepareOutput,
+  ports: PORTS,
+  step: (payload, ports) => prepare(payload.state, payload.executionId, ports),
+});

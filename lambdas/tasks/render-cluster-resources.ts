@@ -1,0 +1,97 @@
+import type { Cluster } from '../core/model/cluster';
+import { renderClusterResources as renderResources } from '../core/render/render-cluster-resources';
+import type { ClusterResources } from '../core/render/render-cluster-resources';
+import { throwIfIssues } from '../core/render/render-issue';
+import type { ResourcesArtifact } from '../contracts/artifacts';
+import { RenderResourcesOutput, type UpdateOptions } from '../contracts/cluster-update';
+import { defineTask, type PortsFor } from './define-task';
+import { putJson, runArtifactKey } from './kit/artifacts';
+import { loadConfigFiles } from './kit/config-files';
+import { decryptedCluster } from './kit/decrypted-cluster';
+import { openStep } from './kit/open-step';
+import { clusterUpdatePayload, runRef } from './kit/payloads';
+import { updateRun, type RunRef } from './kit/run-record';
+
+const PORTS = {
+  templates: 'read',
+  secrets: 'read',
+  values: 'read',
+  progress: 'write',
+  artifacts: 'write',
+  clock: 'read',
+} as const;
+
+/**
+ * With the main stack's outputs known: render node pools, cf-manifests, manifests and deletions, store
+ * the files bundles, and decide which pools roll (none under --apply-only or while the cluster is new).
+ */
+export async function renderClusterResources(
+  ref: RunRef,
+  options: UpdateOptions,
+  ports: PortsFor<typeof PORTS>,
+): Promise<RenderResourcesOutput> {
+  const { run, cluster, main } = await openStep(ports, ref, { artifacts: ['main'] });
+  const snapshots = await loadConfigFiles(ports.artifacts, main.configFilesKey);
+  const configured = await decryptedCluster(cluster, main.configItems, ports);
+  const values = {
+    ...(await ports.forCluster(configured).values.clusterValues(configured)),
+    ClusterStackOutputs: run.stackOutputs,
+  };
+  const rendered = await renderResources({ cluster: configured, snapshots, values, engine: ports.templates });
+  throwIfIssues(rendered.errors, `Rendering the resources of ${cluster.id}`);
+
+  const filesKeys: string[] = [];
+  for (const pool of rendered.nodePools) {
+    const key = pool.files.s3Path.replace(/^s3:\/\/[^/]+\//, '');
+    await ports.artifacts.put(key, JSON.stringify({ files: pool.files.files }));
+    filesKeys.push(key);
+  }
+  const artifact: ResourcesArtifact = {
+    poolStacks: rendered.nodePools.map((p) => ({ ...p.stack, master: p.master })),
+    cfManifestStacks: [...rendered.cfManifests],
+    manifests: [...rendered.manifests],
+    deletions: rendered.deletions,
+    cfDeletions: rendered.cfDeletions,
+    filesKeys,
+  };
+  const key = runArtifactKey(ref.clusterId, ref.targetVersion, 'resources');
+  const artifactKey = await putJson(ports.artifacts, key, artifact);
+  await updateRun(ports, ref, (r) => ({
+    ...r,
+    phase: 'RenderClusterResources',
+    artifacts: { ...r.artifacts, resources: artifactKey },
+  }));
+  return { artifactKey, ...rollDecision(cluster, options, rendered) };
+}
+
+/** Which pools roll, in order: none under --apply-only, nor while the cluster is still being created. */
+function rollDecision(
+  cluster: Cluster,
+  options: UpdateOptions,
+  rendered: ClusterResources,
+): Omit<RenderResourcesOutput, 'artifactKey'> {
+  const rolls = !options.applyOnly && cluster.lifecycleStatus !== 'requested' && cluster.lifecycleStatus !== 'creating';
+  const pools = (master: boolean) =>
+    rolls ? rendered.nodePools.filter((p) => p.master === master).map((p) => p.name) : [];
+  const objects = rendered.manifests.reduce((n, f) => n + f.objects.length, 0);
+  const why = rolls
+    ? ''
+    : options.applyOnly
+      ? '; nodes are not rolled (--apply-only)'
+      : `; nodes are not rolled while the cluster is ${cluster.lifecycleStatus}`;
+  return {
+    rollMasterPools: pools(true),
+    rollWorkerPools: pools(false),
+    message: `Rendered ${rendered.nodePools.length} node pool(s), ${rendered.cfManifests.length} cf-manifest stack(s), ${objects} object(s) in ${rendered.manifests.length} manifest file(s)${why}`,
+  };
+}
+
+export const task = defineTask({
+  name: 'RenderClusterResources',
+  description: 'Renders node pool stacks, cf-manifests and manifests',
+  input: clusterUpdatePayload(),
+  output: RenderResourcesOutput,
+  ports: PORTS,
+  lambda: { memoryMb: 1024, timeoutSeconds: 120 },
+  step: (payload, ports) => renderClusterResources(runRef(payload), payload.state.options, ports),
+});

@@ -1,0 +1,82 @@
+import { mergeConfigDefaults } from '../core/config/config-defaults';
+import { renderConfigDefaults, sortedItems } from '../core/config/effective-config-items';
+import { throwIfIssues } from '../core/render/render-issue';
+import { renderMainStack } from '../core/render/render-main-stack';
+import type { MainArtifact } from '../contracts/artifacts';
+import { RenderConfigOutput } from '../contracts/cluster-update';
+import { ConfigError } from '../shared/errors';
+import { defineTask, type PortsFor } from './define-task';
+import { putJson, runArtifactKey } from './kit/artifacts';
+import { storeConfigFiles } from './kit/config-files';
+import { decryptedCluster } from './kit/decrypted-cluster';
+import { openStep } from './kit/open-step';
+import { clusterUpdatePayload, runRef } from './kit/payloads';
+import { updateRun, type RunRef } from './kit/run-record';
+
+const PORTS = {
+  sources: 'read',
+  templates: 'read',
+  secrets: 'read',
+  values: 'read',
+  progress: 'write',
+  artifacts: 'write',
+  clock: 'read',
+} as const;
+
+/**
+ * Check out every config source at the versions Prepare pinned, work out the effective config items,
+ * render the main stack and validate every deletions file — all before anything is deployed.
+ */
+export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<RenderConfigOutput> {
+  const { cluster, pinned } = await openStep(ports, ref);
+  const snapshots = await Promise.all(
+    ports.sources.map((source) => {
+      const version = pinned.sourceVersions[source.name];
+      if (!version) {
+        throw new ConfigError(
+          `config source ${source.name} was not resolved for this run (sources changed since Prepare?)`,
+          {
+            location: { clusterId: cluster.id },
+          },
+        );
+      }
+      return source.checkout(version);
+    }),
+  );
+  // Defaults merged into the registry's items; `aws:kms:` values stay encrypted in what is stored (S3),
+  // and are decrypted only in memory for the templates.
+  const merged = sortedItems(
+    mergeConfigDefaults(await renderConfigDefaults(cluster, snapshots, ports.templates), cluster.configItems),
+  );
+  const configured = await decryptedCluster(cluster, merged, ports);
+  const values = await ports.forCluster(configured).values.clusterValues(configured);
+  const main = await renderMainStack({ cluster: configured, snapshots, values, engine: ports.templates });
+  throwIfIssues(main.errors, `Rendering the config of ${cluster.id}`);
+  if (!main.stack) throw new ConfigError('the main stack did not render', { location: { clusterId: cluster.id } });
+
+  const key = (name: string) => runArtifactKey(ref.clusterId, ref.targetVersion, name);
+  const configFilesKey = await storeConfigFiles(ports.artifacts, key('config-files'), snapshots);
+  const artifact: MainArtifact = { configItems: merged, mainStack: main.stack, configFilesKey };
+  const artifactKey = await putJson(ports.artifacts, key('main'), artifact);
+  await updateRun(ports, ref, (run) => ({
+    ...run,
+    phase: 'RenderConfig',
+    artifacts: { ...run.artifacts, main: artifactKey, configFiles: configFilesKey },
+  }));
+  const deletions = main.deletions.preApply.length + main.deletions.postApply.length;
+  const sources = `${snapshots.length} config source${snapshots.length === 1 ? '' : 's'}`;
+  return {
+    artifactKey,
+    message: `Rendered main stack ${main.stack.name} (${sources}); ${deletions} deletion(s) validated`,
+  };
+}
+
+export const task = defineTask({
+  name: 'RenderConfig',
+  description: 'Renders the main stack and validates deletions',
+  input: clusterUpdatePayload(),
+  output: RenderConfigOutput,
+  ports: PORTS,
+  lambda: { memoryMb: 1024 },
+  step: (payload, ports) => renderConfig(runRef(payload), ports),
+});

@@ -1,0 +1,108 @@
+import { inheritConfigItems } from '../core/config/effective-config-items';
+import type { NodePool } from '../core/model/cluster';
+import { clusterRef } from '../core/model/cluster-ref';
+import type { PoolProgress } from '../core/model/run';
+import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
+import { poolSnapshot, type PoolSnapshot } from '../core/rollout/pool-snapshot';
+import { reconcilePool } from '../core/rollout/reconcile-pool';
+import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
+import { describeRoll, noActions, rollWaitSeconds, type RollActions } from '../core/rollout/roll-step-report';
+import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
+import { defineTask, type PortsFor } from './define-task';
+import { openStep } from './kit/open-step';
+import { RolloutPayload } from './kit/payloads';
+import { rollActions, type RollContext } from './kit/roll-actions';
+import { updateRun, type RunRef } from './kit/run-record';
+
+const PORTS = { pools: 'write', kube: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+type RollPorts = PortsFor<typeof PORTS>;
+
+/**
+ * One step of rolling a pool: observe the pool and its nodes, plan (core/rollout/plan-roll-step.ts), act (scale,
+ * mark, cordon, drain passes, terminate), persist progress, and say how long to wait. Reentrant: what is finished
+ * is in the run record and in the cluster (labels, taints, drain-start annotations), so a new execution picks up here.
+ */
+export async function rollNodePool(input: RolloutState, ports: RollPorts): Promise<RollStepOutput> {
+  const ref: RunRef = { clusterId: input.clusterId, targetVersion: input.targetVersion, holder: input.holder };
+  const iteration = (input.step?.iteration ?? 0) + 1;
+  const { run, cluster, main, now } = await openStep(ports, ref, { artifacts: ['main'] });
+  const pool = cluster.nodePools.find((p) => p.name === input.pool);
+  const finished = (message: string): RollStepOutput => ({
+    status: 'DONE',
+    waitSeconds: 1,
+    message,
+    pool: input.pool,
+    iteration,
+    replaced: 0,
+    total: 0,
+  });
+  if (!pool) return finished(`Pool ${input.pool} is no longer in the registry`);
+  const cp = ports.forCluster(cluster);
+  const context: RollContext = {
+    cp,
+    target: clusterRef(cluster),
+    pool,
+    policy: rollPolicy(pool, inheritConfigItems(main.configItems, pool.configItems), cluster.id),
+    now,
+  };
+  const poolState = await cp.pools.getPool(context.target, pool.name);
+  if (!poolState) return finished(`Pool ${pool.name} has no Auto Scaling group`);
+  const snapshot = poolSnapshot(poolState, await cp.kube.listNodes());
+
+  const progress = reconcilePool(run.pools[pool.name], snapshot, now, run.learnedBootMs?.[pool.name]);
+  if (!run.pools[pool.name]) {
+    // Persist the base capacity before the first scale-out, so a restart never adds surge twice.
+    await updateRun(ports, ref, (r) => ({
+      ...r,
+      phase: `RollNodePool ${pool.name}`,
+      pools: { ...r.pools, [pool.name]: progress },
+    }));
+  }
+  const plan = planRollStep(snapshot, progress, context.policy, now);
+  const acted = plan.done ? noActions(progress) : await rollActions(context, plan, snapshot, progress);
+  return recordStep(ports, ref, { pool, plan, acted, snapshot, policy: context.policy, now, iteration });
+}
+
+interface StepResult {
+  readonly pool: NodePool;
+  readonly plan: RollPlan;
+  readonly acted: RollActions;
+  readonly snapshot: PoolSnapshot;
+  readonly policy: RollPolicy;
+  readonly now: number;
+  readonly iteration: number;
+}
+
+/** Store the pool's progress after the step and tell the state machine how long to wait. */
+async function recordStep(ports: RollPorts, ref: RunRef, step: StepResult): Promise<RollStepOutput> {
+  const { pool, plan, acted, now } = step;
+  const message = describeRoll(pool, acted.progress, plan, acted.blocked);
+  const progress: PoolProgress = {
+    ...acted.progress,
+    status: plan.done ? 'done' : 'rolling',
+    steps: acted.progress.steps + 1,
+    message,
+    ...(plan.done ? { completedAt: now } : {}),
+    blockedBy: acted.blocked[0],
+  };
+  await updateRun(ports, ref, (r) => ({ ...r, pools: { ...r.pools, [pool.name]: progress } }));
+  return {
+    status: plan.done ? 'DONE' : 'IN_PROGRESS',
+    waitSeconds: plan.done ? 1 : rollWaitSeconds(plan, acted, step.snapshot, step.policy, now),
+    message,
+    pool: pool.name,
+    iteration: step.iteration,
+    replaced: progress.replaced,
+    total: progress.total,
+    ...(acted.blocked[0] ? { blockedBy: acted.blocked[0] } : {}),
+  };
+}
+
+export const task = defineTask({
+  name: 'RollNodePool',
+  description: 'Takes one step of a node pool roll',
+  input: RolloutPayload,
+  output: RollStepOutput,
+  ports: PORTS,
+  step: (payload, ports) => rollNodePool(payload.state, ports),
+});

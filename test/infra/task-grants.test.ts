@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { taskGrants } from '../../infra/task-grants';
+import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
+import { defineTask, type PortNeeds } from '../../lambdas/tasks/define-task';
+
+const withPorts = (ports: PortNeeds) =>
+  defineTask({
+    name: 'Probe',
+    description: 'probe',
+    input: z.unknown(),
+    output: z.unknown(),
+    ports,
+    step: async () => 0,
+  });
+
+describe('taskGrants (IAM from the ports a task declares)', () => {
+  it('grants the table, the artefacts and the tokens only for the ports that use them', () => {
+    expect(taskGrants(withPorts({ clock: 'read' }))).toEqual({ table: false, tokens: false, cloud: [] });
+    expect(taskGrants(withPorts({ progress: 'write', artifacts: 'read', registry: 'write' }))).toEqual({
+      table: true,
+      artifacts: 'read',
+      tokens: true,
+      cloud: [],
+    });
+    expect(taskGrants(withPorts({ sources: 'read' })).tokens).toBe(true);
+    expect(taskGrants(withPorts({ kube: 'write' })).tokens).toBe(true);
+    expect(taskGrants(withPorts({ artifacts: 'write' })).artifacts).toBe('write');
+  });
+
+  it('turns the cluster ports into cloud access by their access', () => {
+    expect(taskGrants(withPorts({ stacks: 'read' })).cloud).toEqual(['stacks-read']);
+    expect(taskGrants(withPorts({ stacks: 'write' })).cloud).toEqual(['stacks-write']);
+    expect(taskGrants(withPorts({ pools: 'write', values: 'read' })).cloud).toEqual(['lookups', 'nodes-write']);
+    expect(taskGrants(withPorts({ templates: 'read', secrets: 'read' })).cloud).toEqual(['decrypt', 'lookups']);
+  });
+
+  it("gives the catalogue's tasks what their steps do", () => {
+    const grants = Object.fromEntries(TASK_CATALOGUE.map((task) => [task.name, taskGrants(task)]));
+    // ApplyManifests deletes the cf-manifest stacks that cf-deletions.yaml names.
+    expect(grants.ApplyManifests!.cloud).toContain('stacks-write');
+    expect(grants.RollNodePool!.cloud).toEqual(['nodes-write']);
+    expect(grants.RenderConfig).toEqual({
+      table: true,
+      artifacts: 'write',
+      tokens: true,
+      cloud: ['decrypt', 'lookups'],
+    });
+    expect(grants.DeployStacks!.tokens).toBe(false);
+  });
+});

@@ -1,0 +1,116 @@
+// Every task's generated Lambda entry bundled exactly as the TaskFunction bundles it (bench/lambda.bench.ts
+// bundleHandler, TASK_BUNDLING): within the 1.5 MB budget, leaving to the runtime only packages it provides, carrying
+// only the adapters of its own task's ports, and loading no AWS SDK package at module init (the port modules load
+// them on the first invocation).
+import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Metafile } from 'esbuild';
+import { bundleHandler } from '../../../bench/lambda.bench';
+import { writeHandlerEntry } from '../../../infra/handler-entries';
+import { TASK_CATALOGUE } from '../../../lambdas/tasks/catalogue';
+import { taskFileName, type AnyTask } from '../../../lambdas/tasks/define-task';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const BUDGET_BYTES = 1.5 * 1024 * 1024;
+const NAMES = TASK_CATALOGUE.map((task) => task.name);
+
+/**
+ * What the nodejs22.x runtime provides: Node's built-ins and the AWS SDK v3 clients and document client. ws and
+ * node-fetch (client-node's transport) also `require` bufferutil, utf-8-validate and encoding, inside try/catch, as
+ * optional speed-ups; esbuild leaves such requires alone and they fail harmlessly at run time.
+ */
+function providedByRuntime(path: string): boolean {
+  return (
+    builtinModules.includes(path.replace(/^node:/, '')) ||
+    /^@aws-sdk\/(client-[a-z0-9-]+|lib-dynamodb)$/.test(path) ||
+    ['bufferutil', 'utf-8-validate', 'encoding'].includes(path)
+  );
+}
+
+function bundledPackages(metafile: Metafile): Set<string> {
+  const inputs = Object.keys(Object.values(metafile.outputs).find((o) => o.entryPoint)?.inputs ?? {});
+  return new Set(
+    inputs
+      .map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1])
+      .filter((p): p is string => p !== undefined),
+  );
+}
+
+function externals(metafile: Metafile): string[] {
+  const output = Object.values(metafile.outputs).find((o) => o.entryPoint);
+  return [...new Set((output?.imports ?? []).filter((i) => i.external).map((i) => i.path))].sort();
+}
+
+/** The AWS SDK packages in require.cache right after requiring the bundle, resolved through NODE_PATH as in Lambda. */
+function sdkLoadedAtInit(file: string): string[] {
+  const script = `require(${JSON.stringify(file)});process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((p)=>p.includes('/node_modules/@aws-sdk/'))))`;
+  const out = execFileSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_PATH: join(ROOT, 'node_modules'),
+      AWS_REGION: 'eu-central-1',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    },
+  });
+  return JSON.parse(out) as string[];
+}
+
+describe('handler bundles', () => {
+  let dir: string;
+  const bundles = new Map<string, { file: string; metafile: Metafile }>();
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'clm-handler-bundles-'));
+    for (const task of TASK_CATALOGUE) {
+      const entry = writeHandlerEntry(task, ROOT);
+      bundles.set(task.name, await bundleHandler(entry, join(dir, taskFileName(task.name))));
+    }
+  }, 120_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('stay within 1.5 MB minified', () => {
+    const sizes = Object.fromEntries(NAMES.map((task) => [task, statSync(bundles.get(task)!.file).size]));
+    expect(Object.entries(sizes).filter(([, bytes]) => bytes > BUDGET_BYTES)).toEqual([]);
+  });
+
+  it('leave to the runtime only what it provides (no SDK-internal package such as @aws-sdk/util-* or @smithy/*)', () => {
+    const foreign = Object.fromEntries(
+      NAMES.map((task) => [task, externals(bundles.get(task)!.metafile).filter((p) => !providedByRuntime(p))]),
+    );
+    expect(foreign).toEqual(Object.fromEntries(NAMES.map((task) => [task, []])));
+  });
+
+  it("carry the heavy adapters only of the ports their task declares (the task's ports)", () => {
+    // Arrange: the package behind each port that costs bundle size
+    const expected = (name: string) => {
+      const ports = (TASK_CATALOGUE.find((t) => t.name === name) as AnyTask).ports;
+      return {
+        '@kubernetes/client-node': ports.kube !== undefined,
+        'isomorphic-git': ports.sources !== undefined,
+        handlebars: ports.templates !== undefined,
+        tr46: false,
+      };
+    };
+
+    // Act
+    const found = Object.fromEntries(
+      NAMES.map((task) => {
+        const packages = bundledPackages(bundles.get(task)!.metafile);
+        return [task, Object.fromEntries(Object.keys(expected(task)).map((p) => [p, packages.has(p)]))];
+      }),
+    );
+
+    // Assert
+    expect(found).toEqual(Object.fromEntries(NAMES.map((task) => [task, expected(task)])));
+  });
+
+  it('load no AWS SDK package at module init', () => {
+    const loaded = Object.fromEntries(NAMES.map((task) => [task, sdkLoadedAtInit(bundles.get(task)!.file)]));
+    expect(loaded).toEqual(Object.fromEntries(NAMES.map((task) => [task, []])));
+  }, 60_000);
+});

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { rollUntilDone, setupRoll, type RollScenario, type RollWorld } from './roll-harness';
+
+/**
+ * Multi-step rolls of one pool over stateful fakes (FakeNodePoolBackend + FakeKubeCluster on a FakeClock).
+ * Each scenario's step sequence is pinned in test/golden/rollout/<name>.golden, one line per step:
+ *   #NN t+<seconds>s desired=<ASG desired after the step> <status> [<actions>] wait=<s> | <message>
+ * Regenerate after an intended behaviour change with `UPDATE_GOLDEN=1 npx jest test/core/workflow/roll-node-pool`
+ * and review the diff.
+ */
+const GOLDEN_DIR = join(__dirname, '../golden/rollout');
+
+function expectGolden(name: string, lines: readonly string[]): void {
+  const file = join(GOLDEN_DIR, `${name}.golden`);
+  const text = `${lines.join('\n')}\n`;
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, text);
+  if (!existsSync(file)) throw new Error(`golden file ${file} is missing; run with UPDATE_GOLDEN=1 to create it`);
+  expect(text).toBe(readFileSync(file, 'utf8'));
+}
+
+const web =
+  (replicas: number, minAvailable: number) =>
+  (world: RollWorld['env'], nodes: string[]): void => {
+    world.kube.addWorkload(
+      { kind: 'Deployment', namespace: 'default', name: 'web', replicas, labels: { app: 'web' } },
+      Array.from({ length: replicas }, (_, i) => nodes[i % nodes.length]!),
+    );
+    world.kube.addPdb('default', 'web', { app: 'web' }, minAvailable);
+  };
+
+const SCENARIOS: Record<string, RollScenario & { pairingNodes?: number }> = {
+  '6-nodes-surge-3': { size: 6, configItems: { update_canary: 'false' }, workloads: web(12, 9) },
+  '4-nodes-surge-1-canary': {
+    size: 4,
+    configItems: { update_max_surge: '1', update_canary: 'true', update_canary_soak: '10m' },
+    workloads: web(4, 3),
+  },
+  'spot-pool-surge-0': { size: 3, pool: { discountStrategy: 'spot' }, workloads: web(3, 1) },
+  'pdb-blocks-eviction-twice': {
+    size: 3,
+    podStartMs: 25_000,
+    configItems: { update_max_surge: '1', update_canary: 'false' },
+    workloads: (env, nodes) => {
+      env.kube.addWorkload({ kind: 'Deployment', namespace: 'db', name: 'db', replicas: 2, labels: { app: 'db' } }, [
+        nodes[0]!,
+        nodes[0]!,
+      ]);
+      env.kube.addPdb('db', 'db', { app: 'db' }, 1);
+    },
+  },
+  'stateful-nodes-3-azs': {
+    size: 3,
+    // The ASG balances launches over AZs counting the outdated nodes too, so the same-AZ pairing needs
+    // extra nodes for b and c; once no outdated node is left the roll drains those 2 away again (CLM leaves
+    // them to the cluster-autoscaler), so the pool ends at its base size.
+    pairingNodes: 2,
+    configItems: { update_max_surge: '1', update_canary: 'false' },
+    workloads: (env, nodes) => {
+      env.kube.addWorkload(
+        { kind: 'StatefulSet', namespace: 'data', name: 'pg', replicas: 3, labels: { app: 'pg' } },
+        nodes,
+      );
+      env.kube.addPdb('data', 'pg', { app: 'pg' }, 2);
+    },
+  },
+};
+
+describe('rollNodePool over stateful fakes', () => {
+  for (const [name, scenario] of Object.entries(SCENARIOS)) {
+    it(`${name}: replaces every outdated node once, keeps PDBs, returns desired to base`, async () => {
+      const world = await setupRoll(scenario);
+
+      const result = await rollUntilDone(world);
+
+      const { env } = world;
+      const pool = env.pools.pools.get('workers')!;
+      expect(result.last.replaced).toBe(world.oldInstances.length);
+      expect(pool.instances.filter((i) => world.oldInstances.includes(i.id))).toEqual([]);
+      const surplus = [...env.pools.terminated].filter((id) => !world.oldInstances.includes(id));
+      expect([...env.pools.terminated].filter((id) => world.oldInstances.includes(id)).sort()).toEqual(
+        [...world.oldInstances].sort(),
+      );
+      expect(surplus).toHaveLength(scenario.pairingNodes ?? 0);
+      expect(env.pools.terminatedTwice).toBe(0);
+      expect(env.kube.pdbViolations).toBe(0);
+      expect(result.pdbBreaches).toEqual([]);
+      expect(pool.desired).toBe(world.base);
+      expect(pool.instances.every((i) => i.state === 'InService')).toBe(true);
+      const apiCalls = env.pools.calls.length + env.kube.calls.length;
+      // Measured 15–25 calls per replaced node (listNodes, getPool, patches, evictions); a regression to per-pod polling shows here.
+      expect(apiCalls / world.oldInstances.length).toBeLessThan(30);
+      expectGolden(name, result.lines);
+    });
+  }
+
+  it('PDB scenario: the blocker is visible in the step output at least twice', async () => {
+    const world = await setupRoll(SCENARIOS['pdb-blocks-eviction-twice']!);
+
+    const result = await rollUntilDone(world);
+
+    const blocked = result.lines.filter((l) => l.includes('blocked by PDB db/db allows 0 disruption(s)'));
+    expect(blocked.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('canary scenario: exactly one node is cordoned before the first termination, and the soak is honoured', async () => {
+    const world = await setupRoll(SCENARIOS['4-nodes-surge-1-canary']!);
+
+    const result = await rollUntilDone(world);
+
+    const firstTerminate = result.lines.findIndex((l) => l.includes('terminate'));
+    const cordonsBefore = result.lines
+      .slice(0, firstTerminate + 1)
+      .flatMap((l) => /cordon ([^;\]]+)/.exec(l)?.[1]?.split(',') ?? []);
+    expect(cordonsBefore).toHaveLength(1);
+    const terminatedAt = Number(/t\+(\d+)s/.exec(result.lines[firstTerminate]!)![1]);
+    const nextCordon = result.lines.slice(firstTerminate + 1).find((l) => l.includes('cordon'))!;
+    expect(Number(/t\+(\d+)s/.exec(nextCordon)![1]) - terminatedAt).toBeGreaterThanOrEqual(600);
+  });
+});

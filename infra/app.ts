@@ -5,7 +5,9 @@
  */
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { readAppConfig } from './app-config';
+import { readClusterAccessConfig } from './cluster-access-config';
 import { ClmNagChecks } from './nag';
+import { ClmClusterAccessStack } from './stacks/clm-cluster-access-stack';
 import { ClmStatefulStack } from './stacks/clm-stateful-stack';
 import { ClmWorkflowStack } from './stacks/clm-workflow-stack';
 
@@ -16,6 +18,7 @@ if (app.node.tryGetContext('@aws-cdk/core:defaultCrossStackReferences') === unde
   app.node.setContext('@aws-cdk/core:defaultCrossStackReferences', 'strong');
 }
 const config = readAppConfig((key) => app.node.tryGetContext(key));
+const access = readClusterAccessConfig((key) => app.node.tryGetContext(key));
 const env =
   process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
     ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
@@ -33,8 +36,29 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   registryUri: config.registryUri,
   configSources: config.configSources,
   assumedRoleName: config.assumedRoleName,
+  clusterAccountIds: access.clusterAccountIds,
+  organizationId: access.organizationId,
+  externalId: access.externalId,
+  clusterStackNamePatterns: access.clusterStackNamePatterns,
+  clusterTokenSecretPrefix: access.clusterTokenSecretPrefix,
   tokenSecretArn: config.tokenSecretArn,
 });
+
+// Into each cluster account, with that account's credentials: `cdk deploy ClmClusterAccess -c clmAccountId=... -c
+// externalId=...` (docs/deploying-into-your-organisation.md). Defined only when clmAccountId is set.
+if (access.clmAccountId) {
+  if (!access.externalId)
+    throw new Error('ClmClusterAccess needs externalId (context or CLM_EXTERNAL_ID): the access role requires one');
+  new ClmClusterAccessStack(app, 'ClmClusterAccess', {
+    env,
+    description: 'CLM: the role CLM assumes in this cluster account, and the bounded CloudFormation role of its stacks',
+    clmAccountId: access.clmAccountId,
+    externalId: access.externalId,
+    organizationId: access.organizationId,
+    ...(config.assumedRoleName ? { roleName: config.assumedRoleName } : {}),
+    stackNamePatterns: access.clusterStackNamePatterns,
+  });
+}
 
 Tags.of(app).add('app', 'clm');
 // cdk-nag AwsSolutions; every acknowledged finding is justified in infra/nag.ts or next to its resource.

@@ -14,7 +14,8 @@ import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
 import type { AnyTask } from '../../lambdas/tasks/define-task';
 import { AslStateMachine } from '../constructs/asl-state-machine';
-import { ClusterCloudAccess } from '../constructs/cloud-access';
+import { ClusterCloudAccess, crossAccountEnvironment } from '../constructs/cloud-access';
+import { clusterTokenSecretsStatement } from '../constructs/cluster-access-policies';
 import { TaskFunction } from '../constructs/task-function';
 import { writeHandlerEntry } from '../handler-entries';
 import { taskGrants } from '../task-grants';
@@ -41,6 +42,31 @@ export interface ClmWorkflowStackProps extends StackProps {
    * @default - same-account mode (see ClusterCloudAccess)
    */
   readonly assumedRoleName?: string;
+  /**
+   * Cross-account mode: the cluster accounts (the registry's), where the tasks may assume `assumedRoleName`.
+   * @default - none (`organizationId` is then required)
+   */
+  readonly clusterAccountIds?: readonly string[];
+  /**
+   * Cross-account mode: assume `assumedRoleName` in any account of this organisation.
+   * @default - only `clusterAccountIds`
+   */
+  readonly organizationId?: string;
+  /**
+   * Cross-account mode: the ExternalId the cluster accounts' role requires.
+   * @default - none sent
+   */
+  readonly externalId?: string;
+  /**
+   * Name prefix of the per-cluster API token secrets (config item `kube_token_secret`) the tasks may read.
+   * @default - none readable
+   */
+  readonly clusterTokenSecretPrefix?: string;
+  /**
+   * Same-account mode: names of the stacks CLM may write.
+   * @default ['nodepool-*', 'kube-*']
+   */
+  readonly clusterStackNamePatterns?: readonly string[];
   /**
    * ARN of the Secrets Manager secret with the git, registry and cluster tokens.
    * @default - no secret
@@ -88,11 +114,16 @@ export class ClmWorkflowStack extends Stack {
       );
     }
     const secret = tokenSecret(this, props.tokenSecretArn);
-    this.cloudAccess = new ClusterCloudAccess(this, 'ClusterAccess', { assumedRoleName: props.assumedRoleName });
+    this.cloudAccess = new ClusterCloudAccess(this, 'ClusterAccess', {
+      assumedRoleName: props.assumedRoleName,
+      clusterAccountIds: props.clusterAccountIds,
+      organizationId: props.organizationId,
+      clusterStackNamePatterns: props.clusterStackNamePatterns,
+    });
     const environment: Record<string, string> = {
       ...(props.registryUri ? { [TASK_ENV.registryUri]: props.registryUri } : {}),
       ...(props.configSources?.length ? { [TASK_ENV.configSources]: props.configSources.join(',') } : {}),
-      ...(props.assumedRoleName ? { [TASK_ENV.assumedRoleName]: props.assumedRoleName } : {}),
+      ...crossAccountEnvironment(props),
       ...(secret ? { [TASK_ENV.secretArn]: secret.secretArn } : {}),
     };
     const functions = new Map<string, TaskFunction>();
@@ -143,6 +174,8 @@ export class ClmWorkflowStack extends Stack {
     if (grants.artifacts) props.artifactBucket.grantRead(fn);
     if (grants.artifacts === 'write') props.artifactBucket.grantPut(fn);
     if (grants.tokens && secret) secret.grantRead(fn);
+    if (task.ports.kube && props.clusterTokenSecretPrefix)
+      fn.addToRolePolicy(clusterTokenSecretsStatement(props.clusterTokenSecretPrefix));
     this.cloudAccess.grant(fn, grants.cloud);
     return fn;
   }

@@ -206,7 +206,13 @@ describe('ClmWorkflowStack', () => {
         task,
         read: grantsOf(task).artifacts !== undefined,
       });
-      expect({ task, write: actions.includes('s3:PutObject') }).toEqual({
+      // PutObject on the artefact bucket (stack writers also put large templates into the cluster account's CLM bucket).
+      const artifactWrites = actionsOf(
+        statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)).filter((st) =>
+          JSON.stringify(st.Resource).includes('Artifacts'),
+        ),
+      );
+      expect({ task, write: artifactWrites.includes('s3:PutObject') }).toEqual({
         task,
         write: grantsOf(task).artifacts === 'write',
       });
@@ -226,15 +232,15 @@ describe('ClmWorkflowStack', () => {
     }
   });
 
-  it('same-account mode: deploys through a CloudFormation service role, scoped by ARN pattern', () => {
+  it('same-account mode: deploys through a bounded CloudFormation service role, scoped by names and tags', () => {
     const stackRole = logicalId(template, 'AWS::IAM::Role', 'ClusterAccessStackRole');
-    template.hasResourceProperties('AWS::IAM::Role', {
-      AssumeRolePolicyDocument: {
-        Statement: [Match.objectLike({ Principal: { Service: 'cloudformation.amazonaws.com' } })],
-      },
-      ManagedPolicyArns: [
-        { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/PowerUserAccess']] },
-      ],
+    const role = template.findResources('AWS::IAM::Role')[stackRole];
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({ Principal: { Service: 'cloudformation.amazonaws.com' } }),
+    ]);
+    expect(role.Properties.ManagedPolicyArns).toBeUndefined(); // no PowerUserAccess any more
+    expect(role.Properties.PermissionsBoundary).toEqual({
+      Ref: logicalId(template, 'AWS::IAM::ManagedPolicy', 'ClusterAccessStackRoleStacksBoundary'),
     });
     const deploy = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'DeployStacksRole'));
     expect(deploy).toEqual(
@@ -245,26 +251,30 @@ describe('ClmWorkflowStack', () => {
           Condition: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
         }),
         expect.objectContaining({
-          Action: expect.arrayContaining([
-            'cloudformation:CreateStack',
-            'cloudformation:UpdateStack',
-            'cloudformation:DeleteStack',
-          ]),
-          Resource: expect.arrayContaining([{ 'Fn::Join': ['', expect.arrayContaining([':stack/*'])] }]),
+          Action: ['cloudformation:CreateStack', 'cloudformation:DeleteStack', 'cloudformation:UpdateStack'],
+          Resource: [
+            { 'Fn::Join': ['', expect.arrayContaining([':stack/kube-*/*'])] },
+            { 'Fn::Join': ['', expect.arrayContaining([':stack/nodepool-*/*'])] },
+          ],
+          Condition: { StringEquals: { 'cloudformation:RoleArn': { 'Fn::GetAtt': [stackRole, 'Arn'] } } },
         }),
       ]),
     );
     expect(actionsOf(deploy).filter((a) => a.startsWith('autoscaling:') || a.startsWith('ec2:'))).toEqual([]);
-    const roll = roleActions(template, 'RollNodePool');
+    const roll = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'RollNodePoolRole'));
     expect(roll).toEqual(
       expect.arrayContaining([
-        'autoscaling:SetDesiredCapacity',
-        'autoscaling:TerminateInstanceInAutoScalingGroup',
-        'ec2:TerminateInstances',
-        'ec2:DescribeInstances',
+        expect.objectContaining({
+          Action: expect.arrayContaining(['autoscaling:TerminateInstanceInAutoScalingGroup']),
+          Condition: { StringEquals: { 'autoscaling:ResourceTag/kubernetes.io/role/node-pool': 'true' } },
+        }),
       ]),
     );
-    expect(roll.filter((a) => a.startsWith('cloudformation:Create') || a === 'iam:PassRole')).toEqual([]);
+    // Instances are terminated through their group: no EC2 write, and no Auto Scaling write without the tag.
+    expect(actionsOf(roll).filter((a) => a.startsWith('ec2:') && !a.startsWith('ec2:Describe'))).toEqual([]);
+    for (const s of roll.filter((st) => actionsOf([st]).some((a) => /^autoscaling:(?!Describe)/.test(a))))
+      expect(s.Condition).toBeDefined();
+    expect(actionsOf(roll).filter((a) => a.startsWith('cloudformation:Create') || a === 'iam:PassRole')).toEqual([]);
     for (const task of ['Prepare', 'WaitForApiServer', 'ScaleDownControllers', 'Finalize', 'RecordProblem'] as const) {
       expect({
         task,
@@ -286,26 +296,75 @@ describe('ClmWorkflowStack', () => {
     }
   });
 
-  it('cross-account mode: tasks may only assume the named role, and no service role exists', () => {
-    const { workflowTemplate: cross } = synthClm({ assumedRoleName: 'cluster-lifecycle-manager' });
+  it('cross-account mode: tasks may assume the named role only in the registry accounts, never iam::*', () => {
+    const accounts = ['210987654321', '123456789012'];
+    const { workflowTemplate: cross } = synthClm({
+      assumedRoleName: 'cluster-lifecycle-manager',
+      clusterAccountIds: accounts,
+      externalId: 'clm-ext-1',
+    });
     expect(
       Object.keys(cross.findResources('AWS::IAM::Role')).filter((id) => id.startsWith('ClusterAccessStackRole')),
     ).toEqual([]);
     for (const task of TASK_FUNCTION_NAMES) {
       const statements = statementsOf(cross, logicalId(cross, 'AWS::IAM::Role', `${task}Role`));
-      const cloud = actionsOf(statements).filter((a) => /^(cloudformation|autoscaling|ec2|kms|sts|iam):/.test(a));
-      expect({ task, cloud }).toEqual({ task, cloud: grantsOf(task).cloud.length > 0 ? ['sts:AssumeRole'] : [] });
+      const cloud = actionsOf(statements).filter((a) => /^(cloudformation|autoscaling|ec2|sts|iam):/.test(a));
+      expect({ task, cloud }).toEqual({
+        task,
+        cloud: grantsOf(task).cloud.some((c) => c !== 'decrypt') ? ['sts:AssumeRole'] : [],
+      });
       if (cloud.length > 0) {
-        expect(statements.find((s) => s.Action === 'sts:AssumeRole')!.Resource).toEqual({
-          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::*:role/cluster-lifecycle-manager']],
-        });
+        expect(statements.find((s) => s.Action === 'sts:AssumeRole')!.Resource).toEqual(
+          [...accounts].sort().map((account) => ({
+            'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:iam::${account}:role/cluster-lifecycle-manager`]],
+          })),
+        );
       }
+      // aws:kms: items are decrypted with CLM's own identity in both modes.
+      expect({ task, kms: actionsOf(statements).includes('kms:Decrypt') }).toEqual({
+        task,
+        kms: grantsOf(task).cloud.includes('decrypt'),
+      });
       const fn = cross.findResources('AWS::Lambda::Function')[logicalId(cross, 'AWS::Lambda::Function', task)];
       expect(fn.Properties.Environment.Variables).toEqual(
-        expect.objectContaining({ CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager' }),
+        expect.objectContaining({
+          CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager',
+          CLM_STACK_ROLE_NAME: 'cluster-lifecycle-manager-stacks',
+          CLM_EXTERNAL_ID: 'clm-ext-1',
+        }),
       );
       expect(fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN).toBeUndefined();
     }
+  });
+
+  it('lets the tasks that talk to API servers read the per-cluster token secrets under the prefix, and only those', () => {
+    const { workflowTemplate: withPrefix } = synthClm({ clusterTokenSecretPrefix: 'clm/clusters/' });
+    for (const task of TASK_FUNCTION_NAMES) {
+      const reads = statementsOf(withPrefix, logicalId(withPrefix, 'AWS::IAM::Role', `${task}Role`)).filter((s) =>
+        actionsOf([s]).includes('secretsmanager:GetSecretValue'),
+      );
+      expect({ task, reads: reads.map((s) => JSON.stringify(s.Resource)) }).toEqual({
+        task,
+        reads: TASK_CATALOGUE.find((t) => t.name === task)!.ports.kube
+          ? [expect.stringContaining(':secret:clm/clusters/*')]
+          : [],
+      });
+    }
+  });
+
+  it('cross-account mode in an organisation: any account, but only with aws:ResourceOrgID', () => {
+    const { workflowTemplate: org } = synthClm({ assumedRoleName: 'clm', organizationId: 'o-abcdefghij' });
+    const statement = statementsOf(org, logicalId(org, 'AWS::IAM::Role', 'DeployStacksRole')).find(
+      (s) => s.Action === 'sts:AssumeRole',
+    )!;
+    expect(statement.Condition).toEqual({ StringEquals: { 'aws:ResourceOrgID': 'o-abcdefghij' } });
+  });
+
+  it('fails cross-account mode without the cluster accounts or an organisation, and on a bad account id', () => {
+    expect(() => synthClm({ assumedRoleName: 'clm' })).toThrow('set clusterAccountIds');
+    expect(() => synthClm({ assumedRoleName: 'clm', clusterAccountIds: ['12345'] })).toThrow(
+      'clusterAccountIds: "12345" is not a 12-digit AWS account id',
+    );
   });
 
   it('warns at synth when the registry or the config sources are missing', () => {
@@ -360,6 +419,12 @@ describe('ClmWorkflowStack', () => {
       expect.arrayContaining(['cloudformation:CreateStack', 'dynamodb:PutItem', 'secretsmanager:GetSecretValue']),
     );
     expect(actions).not.toContain('autoscaling:SetDesiredCapacity');
-    expect(actions).not.toContain('s3:PutObject');
+    // No artefact writes (stack writers put large templates into the cluster account's CLM bucket, not this one).
+    const artifactActions = actionsOf(
+      statementsOf(t, logicalId(t, 'AWS::IAM::Role', 'ProbeStacksRole')).filter((st) =>
+        JSON.stringify(st.Resource).includes('Artifacts'),
+      ),
+    );
+    expect(artifactActions).not.toContain('s3:PutObject');
   });
 });

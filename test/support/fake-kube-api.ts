@@ -9,8 +9,9 @@
  * POST pods/eviction (deletes the pod unless `onEvict` says otherwise), PATCH deployments/scale.
  */
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import type { AddressInfo, Server } from 'node:net';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -83,11 +84,13 @@ export class FakeKubeApi {
   private server?: Server;
   url = '';
 
-  static async start(): Promise<FakeKubeApi> {
+  /** On plain http, or on https with `tls` (a certificate for 127.0.0.1, e.g. test/fixtures/tls). */
+  static async start(tls?: { readonly key: string; readonly cert: string }): Promise<FakeKubeApi> {
     const api = new FakeKubeApi();
-    api.server = createServer((req, res) => void api.handle(req, res));
+    const handler = (req: IncomingMessage, res: ServerResponse) => void api.handle(req, res);
+    api.server = tls ? createTlsServer(tls, handler) : createServer(handler);
     await new Promise<void>((resolve) => api.server!.listen(0, '127.0.0.1', resolve));
-    api.url = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+    api.url = `${tls ? 'https' : 'http'}://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
     return api;
   }
 

@@ -7,6 +7,7 @@ import { main } from '../../../lambdas/cli/main';
 import type { CliIo } from '../../../lambdas/cli/io';
 import { SimulatedWorld } from '../../../lambdas/sim';
 import type { ProgressData } from '../../../lambdas/adapters/progress/memory-progress-store';
+import { readProgressDir } from '../../../lambdas/adapters/progress/file-progress-store';
 import type { RunRecord } from '../../../lambdas/core/model/run';
 
 export const ROOT = resolve(__dirname, '../../..');
@@ -71,7 +72,7 @@ export function loadWorld(stateDir: string): SimulatedWorld {
 }
 
 export function loadProgress(stateDir: string): ProgressData {
-  return JSON.parse(readFileSync(join(stateDir, 'progress.json'), 'utf8')) as ProgressData;
+  return readProgressDir(stateDir);
 }
 
 /** The newest run record of a cluster in the saved progress. */

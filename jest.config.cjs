@@ -1,9 +1,13 @@
-/** Jest: esbuild transpiles TS (and the ESM-only packages we use) to CJS; `tsc --noEmit` type-checks separately. */
+/**
+ * Jest, fast tier (`npm run test:fast`): unit, contract, ASL static and local runs over fakes, CDK assertions, adapters against
+ * loopback servers and DynamoDB Local. The end-to-end runs over the simulated world are jest.e2e.config.cjs.
+ * esbuild transpiles TS (and the ESM-only packages we use) to CJS; `tsc --noEmit` type-checks separately.
+ */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/', '<rootDir>/test/e2e/'],
   transform: { '^.+\\.(ts|js|mjs)$': '<rootDir>/test/support/esbuild-transform.cjs' },
   transformIgnorePatterns: [
     '/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|@octokit|universal-user-agent|before-after-hook|aws-local-stepfunctions)/)',

@@ -95,6 +95,11 @@ export class ClusterCloudAccess extends Construct {
       );
       return;
     }
+    for (const statement of this.sameAccountStatements(needs)) grantee.grantPrincipal.addToPrincipalPolicy(statement);
+  }
+
+  /** Same-account mode: the rights themselves, scoped to this account and region. */
+  private sameAccountStatements(needs: readonly CloudAccess[]): PolicyStatement[] {
     const account = `${Aws.REGION}:${Aws.ACCOUNT_ID}`;
     const statements: PolicyStatement[] = [];
     if (needs.includes('stacks-read') || needs.includes('stacks-write')) {
@@ -134,31 +139,14 @@ export class ClusterCloudAccess extends Construct {
     if (needs.includes('lookups') || needs.includes('nodes-write')) {
       statements.push(new PolicyStatement({ actions: DESCRIBE_ONLY, resources: ['*'] }));
     }
-    if (needs.includes('nodes-write')) {
-      // Auto Scaling groups of any name in this account: pool ASGs are created by the cluster stacks.
-      statements.push(
-        new PolicyStatement({
-          actions: NODE_WRITE_ASG,
-          resources: [`arn:${Aws.PARTITION}:autoscaling:${account}:autoScalingGroup:*:autoScalingGroupName/*`],
-        }),
-      );
-      // Only instances that an ASG launched (they carry its tag); the roll terminates outdated nodes itself.
-      statements.push(
-        new PolicyStatement({
-          effect: Effect.ALLOW,
-          actions: ['ec2:TerminateInstances', 'ec2:CreateTags'],
-          resources: [`arn:${Aws.PARTITION}:ec2:${account}:instance/*`],
-          conditions: { StringLike: { 'aws:ResourceTag/aws:autoscaling:groupName': '*' } },
-        }),
-      );
-    }
+    if (needs.includes('nodes-write')) statements.push(...nodeWriteStatements(account));
     if (needs.includes('decrypt')) {
       // Keys of any ID in this account: config items name their own keys (`aws:kms:` values, CLM §10.5).
       statements.push(
         new PolicyStatement({ actions: ['kms:Decrypt'], resources: [`arn:${Aws.PARTITION}:kms:${account}:key/*`] }),
       );
     }
-    for (const statement of statements) grantee.grantPrincipal.addToPrincipalPolicy(statement);
+    return statements;
   }
 
   private createStackRole(): Role {
@@ -206,4 +194,22 @@ export class ClusterCloudAccess extends Construct {
     );
     return role;
   }
+}
+
+/** Rolling nodes in this account: the pool ASGs (created by the cluster stacks) and the instances they launched. */
+function nodeWriteStatements(account: string): PolicyStatement[] {
+  return [
+    // Auto Scaling groups of any name in this account: pool ASGs are created by the cluster stacks.
+    new PolicyStatement({
+      actions: NODE_WRITE_ASG,
+      resources: [`arn:${Aws.PARTITION}:autoscaling:${account}:autoScalingGroup:*:autoScalingGroupName/*`],
+    }),
+    // Only instances that an ASG launched (they carry its tag); the roll terminates outdated nodes itself.
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['ec2:TerminateInstances', 'ec2:CreateTags'],
+      resources: [`arn:${Aws.PARTITION}:ec2:${account}:instance/*`],
+      conditions: { StringLike: { 'aws:ResourceTag/aws:autoscaling:groupName': '*' } },
+    }),
+  ];
 }

@@ -1,6 +1,7 @@
-import { newRunRecord } from '../core/model/run';
+import type { Cluster } from '../core/model/cluster';
+import { newRunRecord, type RunRecord } from '../core/model/run';
+import { blockedReason, isDecommission, nothingToDo, runTargetVersion } from '../core/model/update-decision';
 import { resolveClusterConfigVersion } from '../core/version/resolve-config-version';
-import { targetVersion as composeTargetVersion } from '../core/version/cluster-version';
 import { PrepareOutput } from '../contracts/cluster-update';
 import type { ClusterUpdateInput } from '../contracts/cluster-update';
 import type { ClusterArtifact } from '../contracts/artifacts';
@@ -21,98 +22,65 @@ type PreparePorts = PortsFor<typeof PORTS>;
 export async function prepare(input: ClusterUpdateInput, holder: string, ports: PreparePorts): Promise<PrepareOutput> {
   const cluster = await loadCluster(ports, input.clusterId);
   const previousVersion = cluster.status.currentVersion;
-  const skip = (message: string, targetVersion = ''): PrepareOutput => ({
-    decision: 'SKIP',
+  const answer = (decision: PrepareOutput['decision'], message: string, targetVersion = ''): PrepareOutput => ({
+    decision,
     targetVersion,
     previousVersion,
     holder,
     message,
   });
-
-  const controls = await ports.progress.getControls(cluster.id);
-  if (controls?.paused)
-    return skip(
-      `Updates of ${cluster.id} are paused${controls.reason ? `: ${controls.reason}` : ''}; run \`clm resume\` to continue`,
-    );
-  if ('cluster_update_block' in cluster.configItems) {
-    return skip(
-      `Updates of ${cluster.id} are blocked by config item cluster_update_block${cluster.configItems.cluster_update_block ? ` (${cluster.configItems.cluster_update_block})` : ''}`,
-    );
-  }
-
-  const decommission = input.action === 'decommission' || cluster.lifecycleStatus === 'decommission-requested';
-  if (!decommission && cluster.lifecycleStatus === 'decommissioned')
-    return skip(`Cluster ${cluster.id} is decommissioned`);
+  const decommission = isDecommission(input.action, cluster);
+  const blocked = blockedReason(cluster, await ports.progress.getControls(cluster.id), decommission);
+  if (blocked) return answer('SKIP', blocked);
 
   const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
-  const configVersion = resolved.id;
-  const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
-  const target = decommission
-    ? `decommission#${composeTargetVersion(configVersion, cluster)}`
-    : composeTargetVersion(configVersion, cluster);
+  const target = runTargetVersion(resolved.id, cluster, decommission);
+  const existing = await ports.progress.getRun(cluster.id, target);
+  const noop = nothingToDo(cluster, target, decommission, existing);
+  if (noop) return answer('NOOP', noop, target);
 
-  const unfinished = await ports.progress.getRun(cluster.id, target);
-  if (decommission && unfinished?.completedAt !== undefined) {
-    return {
-      decision: 'NOOP',
-      targetVersion: target,
-      previousVersion,
-      holder,
-      message: `Cluster ${cluster.id} was already decommissioned`,
-    };
-  }
-  if (!decommission && target === previousVersion && !(unfinished && unfinished.completedAt === undefined)) {
-    return {
-      decision: 'NOOP',
-      targetVersion: target,
-      previousVersion,
-      holder,
-      message: `Cluster ${cluster.id} is up to date at ${target}`,
-    };
-  }
-
-  const now = ports.clock.now();
   try {
-    await ports.progress.acquireLease(cluster.id, holder, LEASE_TTL_MS, now);
+    await ports.progress.acquireLease(cluster.id, holder, LEASE_TTL_MS, ports.clock.now());
   } catch (error) {
-    if (error instanceof LeaseHeldError) return skip(error.message, target);
+    if (error instanceof LeaseHeldError) return answer('SKIP', error.message, target);
     throw error;
   }
-
-  await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), {
-    cluster,
-    configVersion,
-    sourceVersions,
-  } satisfies ClusterArtifact);
-  const resumed = unfinished !== undefined && unfinished.completedAt === undefined;
-  if (!unfinished || unfinished.completedAt !== undefined) {
-    const fresh = {
-      ...newRunRecord(
-        {
-          clusterId: cluster.id,
-          targetVersion: target,
-          action: decommission ? 'decommission' : 'provision',
-          holder,
-          previousVersion,
-        },
-        now,
-      ),
-      ...(await learnedBootTimes(ports, cluster.id, previousVersion)),
-    };
-    await ports.progress.putRun(unfinished ? { ...fresh, revision: unfinished.revision } : fresh);
-  } else if (unfinished.holder !== holder) {
-    await ports.progress.putRun({ ...unfinished, holder, updatedAt: now });
-  }
+  const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
+  const pinned: ClusterArtifact = { cluster, configVersion: resolved.id, sourceVersions };
+  await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), pinned);
+  const resumed = await claimRun(ports, { cluster, target, holder, decommission, existing });
   if (!decommission) await writeStatus(ports, cluster, { ...cluster.status, nextVersion: target });
 
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
-  return {
-    decision: decommission ? 'DECOMMISSION' : 'UPDATE',
-    targetVersion: target,
-    previousVersion,
-    holder,
-    message: `${verb} ${cluster.id}${previousVersion && !decommission ? ` from ${previousVersion}` : ''} to ${target}${resumed ? ' (resuming an unfinished run)' : ''}`,
+  const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
+  const note = resumed ? ' (resuming an unfinished run)' : '';
+  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', `${verb} ${cluster.id}${from} to ${target}${note}`, target);
+}
+
+interface Claim {
+  readonly cluster: Cluster;
+  readonly target: string;
+  readonly holder: string;
+  readonly decommission: boolean;
+  readonly existing: RunRecord | undefined;
+}
+
+/** Start a fresh run record, or take over an unfinished one (true: resumed). */
+async function claimRun(ports: PreparePorts, claim: Claim): Promise<boolean> {
+  const { cluster, target, holder, existing } = claim;
+  const now = ports.clock.now();
+  if (existing && existing.completedAt === undefined) {
+    if (existing.holder !== holder) await ports.progress.putRun({ ...existing, holder, updatedAt: now });
+    return true;
+  }
+  const previousVersion = cluster.status.currentVersion;
+  const action = claim.decommission ? 'decommission' : 'provision';
+  const fresh = {
+    ...newRunRecord({ clusterId: cluster.id, targetVersion: target, action, holder, previousVersion }, now),
+    ...(await learnedBootTimes(ports, cluster.id, previousVersion)),
   };
+  await ports.progress.putRun(existing ? { ...fresh, revision: existing.revision } : fresh);
+  return false;
 }
 
 /** Boot times the previous run learned (and those it inherited), so this run need not learn them again. */

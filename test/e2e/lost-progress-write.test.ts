@@ -21,7 +21,6 @@ import {
   tempDir,
 } from './support/clm-session';
 
-const SLOW = 180_000;
 const MUTATING = [
   'stacks.deploy',
   'stacks.delete',
@@ -55,7 +54,7 @@ beforeAll(async () => {
     TEST,
   ]);
   if (created.code !== 0) throw new Error(`creating kube-test failed: ${created.out}`);
-}, SLOW);
+});
 
 afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
@@ -100,116 +99,108 @@ async function runFrozen(
 }
 
 describe('a progress write lost after the world was saved', () => {
-  it(
-    'resumes to success after every world-changing task, with each outdated node replaced exactly once',
-    async () => {
-      // Arrange: which tasks change the world (a full run that never freezes)
-      const probe = copyState(base, 'lost-probe');
-      temps.push(probe);
-      const { mutating } = await runFrozen(probe, Number.POSITIVE_INFINITY);
-      expect(mutating.length).toBeGreaterThan(5);
-      const failures: string[] = [];
+  it('resumes to success after every world-changing task, with each outdated node replaced exactly once', async () => {
+    // Arrange: which tasks change the world (a full run that never freezes)
+    const probe = copyState(base, 'lost-probe');
+    temps.push(probe);
+    const { mutating } = await runFrozen(probe, Number.POSITIVE_INFINITY);
+    expect(mutating.length).toBeGreaterThan(5);
+    const failures: string[] = [];
 
-      for (const { index, state: stateName } of mutating) {
-        const state = copyState(base, 'lost');
-        temps.push(state);
-        const before = poolInstances(loadWorld(state), TEST);
-        // Act
-        await runFrozen(state, index);
-        const resumed = await clm([
-          'provision',
-          '--simulate',
-          ...EXAMPLES,
-          '--directory',
-          config,
-          '--state',
-          state,
-          '--cluster',
-          TEST,
-        ]);
-        // Assert (collected, so one run reports every task that breaks)
-        const world = loadWorld(state);
-        const after = poolInstances(world, TEST);
-        const run = latestRun(state, TEST);
-        const problems = [
-          resumed.code === 0
+    for (const { index, state: stateName } of mutating) {
+      const state = copyState(base, 'lost');
+      temps.push(state);
+      const before = poolInstances(loadWorld(state), TEST);
+      // Act
+      await runFrozen(state, index);
+      const resumed = await clm([
+        'provision',
+        '--simulate',
+        ...EXAMPLES,
+        '--directory',
+        config,
+        '--state',
+        state,
+        '--cluster',
+        TEST,
+      ]);
+      // Assert (collected, so one run reports every task that breaks)
+      const world = loadWorld(state);
+      const after = poolInstances(world, TEST);
+      const run = latestRun(state, TEST);
+      const problems = [
+        resumed.code === 0
+          ? ''
+          : `exit ${resumed.code}: ${resumed.out
+              .split('\n')
+              .filter((l) => l.includes('failed'))
+              .join(' | ')}`,
+        world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
+        world.invariants().nodesTerminatedTwice
+          ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}`
+          : '',
+        ...['master-default', 'default-worker'].map((pool) =>
+          JSON.stringify(after[pool]!.gone.filter((id) => before[pool]!.alive.includes(id))) ===
+          JSON.stringify(before[pool]!.alive)
             ? ''
-            : `exit ${resumed.code}: ${resumed.out
-                .split('\n')
-                .filter((l) => l.includes('failed'))
-                .join(' | ')}`,
-          world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
-          world.invariants().nodesTerminatedTwice
-            ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}`
-            : '',
-          ...['master-default', 'default-worker'].map((pool) =>
-            JSON.stringify(after[pool]!.gone.filter((id) => before[pool]!.alive.includes(id))) ===
-            JSON.stringify(before[pool]!.alive)
-              ? ''
-              : `${pool}: gone ${after[pool]!.gone.join(',')} ≠ old ${before[pool]!.alive.join(',')}`,
-          ),
-          run.completedAt === undefined ? 'run not completed' : '',
-        ].filter(Boolean);
-        if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);
-      }
+            : `${pool}: gone ${after[pool]!.gone.join(',')} ≠ old ${before[pool]!.alive.join(',')}`,
+        ),
+        run.completedAt === undefined ? 'run not completed' : '',
+      ].filter(Boolean);
+      if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);
+    }
 
-      expect(failures).toEqual([]);
-    },
-    SLOW,
-  );
+    expect(failures).toEqual([]);
+  });
 
-  it(
-    'decommission resumes to success after every world-changing task: no stack and no node left',
-    async () => {
-      // Arrange
-      const probe = copyState(base, 'lost-probe-decommission');
-      temps.push(probe);
-      const { mutating } = await runFrozen(probe, Number.POSITIVE_INFINITY, 'decommission');
-      expect(mutating.length).toBeGreaterThan(2);
-      const failures: string[] = [];
+  it('decommission resumes to success after every world-changing task: no stack and no node left', async () => {
+    // Arrange
+    const probe = copyState(base, 'lost-probe-decommission');
+    temps.push(probe);
+    const { mutating } = await runFrozen(probe, Number.POSITIVE_INFINITY, 'decommission');
+    expect(mutating.length).toBeGreaterThan(2);
+    const failures: string[] = [];
 
-      for (const { index, state: stateName } of mutating) {
-        const state = copyState(base, 'lost-decommission');
-        temps.push(state);
-        // Act
-        await runFrozen(state, index, 'decommission');
-        const resumed = await clm([
-          'decommission',
-          '--simulate',
-          ...EXAMPLES,
-          '--directory',
-          'examples/config',
-          '--state',
-          state,
-          '--cluster',
-          TEST,
-        ]);
-        // Assert
-        const world = loadWorld(state);
-        const problems = [
-          resumed.code === 0
-            ? ''
-            : `exit ${resumed.code}: ${resumed.out
-                .split('\n')
-                .filter((l) => l.includes('failed'))
-                .join(' | ')}`,
-          ...world
-            .describe(TEST)
-            .stacks.filter((s) => s.status !== 'DELETE_COMPLETE')
-            .map((s) => `stack ${s.name} ${s.status}`),
-          ...Object.entries(poolInstances(world, TEST))
-            .filter(([, p]) => p.alive.length > 0)
-            .map(([pool, p]) => `${pool}: ${p.alive.length} instance(s) alive`),
-          world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
-          world.invariants().nodesTerminatedTwice
-            ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}`
-            : '',
-        ].filter(Boolean);
-        if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);
-      }
+    for (const { index, state: stateName } of mutating) {
+      const state = copyState(base, 'lost-decommission');
+      temps.push(state);
+      // Act
+      await runFrozen(state, index, 'decommission');
+      const resumed = await clm([
+        'decommission',
+        '--simulate',
+        ...EXAMPLES,
+        '--directory',
+        'examples/config',
+        '--state',
+        state,
+        '--cluster',
+        TEST,
+      ]);
+      // Assert
+      const world = loadWorld(state);
+      const problems = [
+        resumed.code === 0
+          ? ''
+          : `exit ${resumed.code}: ${resumed.out
+              .split('\n')
+              .filter((l) => l.includes('failed'))
+              .join(' | ')}`,
+        ...world
+          .describe(TEST)
+          .stacks.filter((s) => s.status !== 'DELETE_COMPLETE')
+          .map((s) => `stack ${s.name} ${s.status}`),
+        ...Object.entries(poolInstances(world, TEST))
+          .filter(([, p]) => p.alive.length > 0)
+          .map(([pool, p]) => `${pool}: ${p.alive.length} instance(s) alive`),
+        world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
+        world.invariants().nodesTerminatedTwice
+          ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}`
+          : '',
+      ].filter(Boolean);
+      if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);
+    }
 
-      expect(failures).toEqual([]);
-    },
-    SLOW,
-  );
+    expect(failures).toEqual([]);
+  });
 });

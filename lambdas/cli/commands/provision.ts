@@ -7,7 +7,7 @@ import { selectClusters } from '../../core/selection/select-clusters';
 import type { Cluster } from '../../core/model/cluster';
 import { runClusterUpdate } from '../../runtime/local/run-cluster-update';
 import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
-import { openCliWorld, type CliWorld, type WorldFlags } from '../provision/cli-world';
+import { openCliWorld, type CliWorld, type WorldFlags } from '../cli-world';
 import { progressLine, rollEta } from '../provision/progress-line';
 import { formatSummaries, summarize, type ClusterSummary } from '../provision/summary';
 import { usage, usageAsync } from '../usage';

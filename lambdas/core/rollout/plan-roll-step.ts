@@ -39,105 +39,129 @@ export function planRollStep(
   policy: RollPolicy,
   now: number,
 ): RollPlan {
-  const outdated = outdatedNodes(snapshot);
-  const base = progress.baseDesired ?? snapshot.desired;
-  const inRoll = (n: PoolNode): boolean =>
-    progress.nodes[n.instanceId] !== undefined && progress.nodes[n.instanceId]!.state !== 'terminated';
-  const draining = outdated.filter(inRoll);
-  // A node cordoned by a human (or a crashed run whose progress write was lost) is taken first (CLM).
-  const adopted = outdated.filter((n) => !inRoll(n) && n.node?.unschedulable);
-  const waiting = outdated.filter((n) => !inRoll(n) && !n.node?.unschedulable);
-  const newReady = snapshot.nodes.filter((n) => !n.outdated && n.ready);
-
-  if (outdated.length === 0) return finishRoll(snapshot, progress, base, inRoll);
-
-  const mark = outdated.filter((n) => n.node && !isMarked(n.node));
-  const surge = Math.min(policy.maxSurge, outdated.length);
-  const wantDesired = base + surge;
+  const view = viewOf(snapshot, progress);
+  if (view.outdated.length === 0) return finishRoll(snapshot, progress, view.base, view.inRoll);
+  const mark = view.outdated.filter((n) => n.node && !isMarked(n.node));
+  const wantDesired = view.base + Math.min(policy.maxSurge, view.outdated.length);
   const scaleTo = snapshot.desired < wantDesired ? wantDesired : undefined;
+  const { slots, waitingFor: slotWait } = cordonSlots(view, progress, policy, now);
+  const { cordon, unmatched } = pickByZone(view, slots);
 
-  // How many more may be cordoned: concurrency cap, canary, capacity.
-  const busy = draining.length;
-  let slots = Math.max(policy.maxSurge + policy.maxUnavailable, 1) - busy;
-  let waitingFor: string | undefined;
-  if (policy.canary && progress.replaced === 0) {
-    slots = Math.min(slots, 1 - busy);
-    if (slots <= 0) waitingFor = 'the canary node to be replaced';
-  } else if (
-    policy.canary &&
-    progress.replaced >= 1 &&
-    progress.firstReplacedAt !== undefined &&
-    now < progress.firstReplacedAt + policy.canarySoakMs
-  ) {
-    slots = 0;
-    waitingFor = `canary soak until ${new Date(progress.firstReplacedAt + policy.canarySoakMs).toISOString()}`;
-  }
-  const schedulableOld = outdated.length - busy;
-  const capacity = newReady.length + schedulableOld - Math.max(base - policy.maxUnavailable, 0);
-  if (slots > 0 && capacity <= 0)
-    waitingFor = `${Math.max(1, -capacity + 1)} new node(s) to become Ready before draining`;
-  slots = Math.min(slots, capacity);
-
-  const cordon: PoolNode[] = [];
-  // Pairing: new ready nodes per AZ minus nodes with volumes already draining there.
-  const freeInAz = new Map<string, number>();
-  for (const n of newReady) freeInAz.set(n.availabilityZone, (freeInAz.get(n.availabilityZone) ?? 0) + 1);
-  for (const n of draining)
-    if (n.node?.volumesAttached) freeInAz.set(n.availabilityZone, (freeInAz.get(n.availabilityZone) ?? 0) - 1);
-  const candidates = [
-    ...adopted,
-    ...waiting.filter((n) => !n.node?.volumesAttached),
-    ...waiting.filter((n) => n.node?.volumesAttached),
-  ];
-  const unmatchedNodes: PoolNode[] = [];
-  for (const node of candidates) {
-    if (cordon.length >= slots) break;
-    if (!node.node && node.lifecycleState !== 'InService') continue; // still booting: decide when it is up
-    if (node.node?.volumesAttached && !adopted.includes(node)) {
-      const free = freeInAz.get(node.availabilityZone) ?? 0;
-      if (free <= 0) {
-        unmatchedNodes.push(node);
-        continue;
-      }
-      freeInAz.set(node.availabilityZone, free - 1);
-    }
-    cordon.push(node);
-  }
-  const unmatched = unmatchedNodes.length;
   // One extra node at a time: while a new node still boots it may be the one for that AZ. Pools without
   // surge (spot) never scale out for pairing (CLM §7.4).
   const booting = snapshot.nodes.some((n) => !n.outdated && !n.ready);
-  const idle = unmatched > 0 && cordon.length === 0 && busy === 0 && !booting;
+  const idle = unmatched.length > 0 && cordon.length === 0 && view.draining.length === 0 && !booting;
+  const current = Math.max(scaleTo ?? snapshot.desired, snapshot.desired);
   const finalScale =
     idle && policy.maxSurge > 0
-      ? Math.min(
-          Math.max(scaleTo ?? snapshot.desired, snapshot.desired) + 1,
-          Math.max(snapshot.max, base + policy.maxSurge + 1),
-        )
+      ? Math.min(current + 1, Math.max(snapshot.max, view.base + policy.maxSurge + 1))
       : scaleTo;
   // CLM §7.4: unmatched nodes fill the slots left — at once in pools without surge, otherwise only when
   // waiting cannot help (nothing draining or booting, no room to scale out), so a roll never waits forever
   // for a zone the Auto Scaling group does not fill.
   if (policy.maxSurge === 0 || (idle && !(finalScale !== undefined && finalScale > snapshot.desired))) {
-    for (const node of unmatchedNodes) {
-      if (cordon.length >= slots) break;
-      cordon.push(node);
-    }
+    cordon.push(...unmatched.slice(0, Math.max(0, slots - cordon.length)));
   }
-  if (unmatched > 0 && cordon.length === 0 && !waitingFor)
-    waitingFor = `a new node in the zone of ${unmatched} node(s) with volumes`;
-
-  const pairingScaleOut =
-    idle && finalScale !== undefined ? finalScale - Math.max(scaleTo ?? snapshot.desired, snapshot.desired) : 0;
+  const zoneWait =
+    unmatched.length > 0 && cordon.length === 0
+      ? `a new node in the zone of ${unmatched.length} node(s) with volumes`
+      : undefined;
+  const waitingFor = slotWait ?? zoneWait;
+  const pairingScaleOut = idle && finalScale !== undefined ? finalScale - current : 0;
   return {
     done: false,
     ...(finalScale !== undefined && finalScale > snapshot.desired ? { scaleTo: finalScale } : {}),
     ...(pairingScaleOut > 0 ? { pairingScaleOut } : {}),
     mark,
     cordon,
-    drain: draining,
-    ...(waitingFor && cordon.length === 0 && draining.length === 0 ? { waitingFor } : {}),
+    drain: view.draining,
+    ...(waitingFor && cordon.length === 0 && view.draining.length === 0 ? { waitingFor } : {}),
   };
+}
+
+/** The pool's outdated nodes sorted by where they are in the roll. */
+interface RollView {
+  readonly outdated: readonly PoolNode[];
+  readonly base: number;
+  readonly inRoll: (n: PoolNode) => boolean;
+  /** Cordoned by this roll and not terminated yet. */
+  readonly draining: readonly PoolNode[];
+  /** Cordoned by a human (or a crashed run whose progress write was lost): taken first (CLM). */
+  readonly adopted: readonly PoolNode[];
+  readonly waiting: readonly PoolNode[];
+  readonly newReady: readonly PoolNode[];
+}
+
+function viewOf(snapshot: PoolSnapshot, progress: PoolProgress): RollView {
+  const outdated = outdatedNodes(snapshot);
+  const inRoll = (n: PoolNode): boolean =>
+    progress.nodes[n.instanceId] !== undefined && progress.nodes[n.instanceId]!.state !== 'terminated';
+  return {
+    outdated,
+    base: progress.baseDesired ?? snapshot.desired,
+    inRoll,
+    draining: outdated.filter(inRoll),
+    adopted: outdated.filter((n) => !inRoll(n) && n.node?.unschedulable),
+    waiting: outdated.filter((n) => !inRoll(n) && !n.node?.unschedulable),
+    newReady: snapshot.nodes.filter((n) => !n.outdated && n.ready),
+  };
+}
+
+/** How many more nodes may be cordoned now: the concurrency cap, the canary and its soak, the capacity left. */
+function cordonSlots(
+  view: RollView,
+  progress: PoolProgress,
+  policy: RollPolicy,
+  now: number,
+): { slots: number; waitingFor?: string } {
+  const busy = view.draining.length;
+  let slots = Math.max(policy.maxSurge + policy.maxUnavailable, 1) - busy;
+  let waitingFor: string | undefined;
+  const soakEnds = progress.firstReplacedAt !== undefined ? progress.firstReplacedAt + policy.canarySoakMs : undefined;
+  if (policy.canary && progress.replaced === 0) {
+    slots = Math.min(slots, 1 - busy);
+    if (slots <= 0) waitingFor = 'the canary node to be replaced';
+  } else if (policy.canary && progress.replaced >= 1 && soakEnds !== undefined && now < soakEnds) {
+    slots = 0;
+    waitingFor = `canary soak until ${new Date(soakEnds).toISOString()}`;
+  }
+  const capacity =
+    view.newReady.length + (view.outdated.length - busy) - Math.max(view.base - policy.maxUnavailable, 0);
+  if (slots > 0 && capacity <= 0)
+    waitingFor = `${Math.max(1, -capacity + 1)} new node(s) to become Ready before draining`;
+  return { slots: Math.min(slots, capacity), ...(waitingFor ? { waitingFor } : {}) };
+}
+
+/**
+ * Fill the slots: adopted nodes first, then nodes without volumes, then nodes with volumes where a new Ready node in
+ * their zone can take their pods (new ready nodes per zone minus nodes with volumes already draining there).
+ */
+function pickByZone(view: RollView, slots: number): { cordon: PoolNode[]; unmatched: PoolNode[] } {
+  const freeInAz = new Map<string, number>();
+  const add = (zone: string, n: number) => freeInAz.set(zone, (freeInAz.get(zone) ?? 0) + n);
+  for (const n of view.newReady) add(n.availabilityZone, 1);
+  for (const n of view.draining) if (n.node?.volumesAttached) add(n.availabilityZone, -1);
+  const withVolumes = (n: PoolNode) => n.node?.volumesAttached === true;
+  const candidates = [
+    ...view.adopted,
+    ...view.waiting.filter((n) => !withVolumes(n)),
+    ...view.waiting.filter(withVolumes),
+  ];
+  const cordon: PoolNode[] = [];
+  const unmatched: PoolNode[] = [];
+  for (const node of candidates) {
+    if (cordon.length >= slots) break;
+    if (!node.node && node.lifecycleState !== 'InService') continue; // still booting: decide when it is up
+    if (withVolumes(node) && !view.adopted.includes(node)) {
+      if ((freeInAz.get(node.availabilityZone) ?? 0) <= 0) {
+        unmatched.push(node);
+        continue;
+      }
+      add(node.availabilityZone, -1);
+    }
+    cordon.push(node);
+  }
+  return { cordon, unmatched };
 }
 
 /**

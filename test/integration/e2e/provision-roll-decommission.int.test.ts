@@ -71,6 +71,8 @@ function clm(
           AWS_ACCESS_KEY_ID: 'testing',
           AWS_SECRET_ACCESS_KEY: 'testing',
           AWS_REGION: REGION,
+          // moto and KWOK answer at once: poll without the Wait states' sleeps (the CLI sleeps them against AWS).
+          CLM_LOCAL_WAIT_SCALE: '0',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },

@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
-import type { Cluster } from '../../core/model/cluster';
-import type { RunRecord } from '../../core/model/run';
-import type { ConfigSource } from '../../ports/config-source';
-import type { Ports } from '../../ports/ports';
-import type { Registry } from '../../ports/registry';
-import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
-import { createSimulatedSetup } from '../../runtime/wiring/simulated-ports';
-import type { Invariants } from '../../sim';
-import { UsageError, type CliIo } from '../io';
+import type { Cluster } from '../core/model/cluster';
+import type { RunRecord } from '../core/model/run';
+import type { ConfigSource } from '../ports/config-source';
+import type { Ports } from '../ports/ports';
+import type { Registry } from '../ports/registry';
+import { openFileProgressStore } from '../adapters/progress/file-progress-store';
+import { createSimulatedSetup } from '../runtime/wiring/simulated-ports';
+import type { Invariants } from '../sim';
+import { UsageError, type CliIo } from './io';
 
 /** The flags that choose and reach the world a command acts on. */
 export interface WorldFlags {
@@ -78,9 +78,9 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
   // Loaded only here: the SDK clients and client-node take seconds to import, which every --simulate
   // run (and every resume after a kill) would otherwise pay.
   const [{ createAwsPorts }, { S3ArtifactStore }, { createAwsClients }] = await Promise.all([
-    import('../../runtime/wiring/aws-ports'),
-    import('../../adapters/aws/s3-artifact-store'),
-    import('../../adapters/aws/aws-clients'),
+    import('../runtime/wiring/aws-ports'),
+    import('../adapters/aws/s3-artifact-store'),
+    import('../adapters/aws/aws-clients'),
   ]);
   // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
   const progress = openFileProgressStore(stateDir);

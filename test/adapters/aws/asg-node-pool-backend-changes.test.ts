@@ -9,7 +9,7 @@ import {
 import 'aws-sdk-client-mock-jest';
 import { NotFoundError, RolloutError } from '../../../lambdas/shared/errors';
 import { sdkError } from './sdk-errors';
-import { asg, backend, cluster, ec2, group, OWNED } from './asg-node-pool-fixtures';
+import { asg, backend, cluster, ec2, group, OWNED, instanceIn } from './asg-node-pool-fixtures';
 
 beforeEach(() => {
   asg.reset();
@@ -83,36 +83,14 @@ describe('AsgNodePoolBackend.terminate', () => {
   });
 
   it('is a no-op for an instance that is already terminating', async () => {
-    asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [
-        {
-          InstanceId: 'i-1',
-          AutoScalingGroupName: 'a',
-          LifecycleState: 'Terminating:Wait',
-          AvailabilityZone: 'x',
-          HealthStatus: 'Healthy',
-          ProtectedFromScaleIn: false,
-        },
-      ],
-    });
+    asg.on(DescribeAutoScalingInstancesCommand).resolves(instanceIn('a', 'Terminating:Wait'));
     await backend().terminate(cluster, 'i-1', true);
     expect(asg).toHaveReceivedCommandTimes(TerminateInstanceInAutoScalingGroupCommand, 0);
   });
 
   it('lowers MinSize before a decrementing terminate would go below it', async () => {
     // Arrange
-    asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [
-        {
-          InstanceId: 'i-1',
-          AutoScalingGroupName: 'a',
-          LifecycleState: 'InService',
-          AvailabilityZone: 'x',
-          HealthStatus: 'Healthy',
-          ProtectedFromScaleIn: false,
-        },
-      ],
-    });
+    asg.on(DescribeAutoScalingInstancesCommand).resolves(instanceIn('a'));
     asg
       .on(DescribeAutoScalingGroupsCommand)
       .resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 2, MinSize: 2 })] });
@@ -136,18 +114,7 @@ describe('AsgNodePoolBackend.terminate', () => {
 
   it('terminates without touching MinSize when a replacement is wanted', async () => {
     // Arrange
-    asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [
-        {
-          InstanceId: 'i-1',
-          AutoScalingGroupName: 'a',
-          LifecycleState: 'InService',
-          AvailabilityZone: 'x',
-          HealthStatus: 'Healthy',
-          ProtectedFromScaleIn: false,
-        },
-      ],
-    });
+    asg.on(DescribeAutoScalingInstancesCommand).resolves(instanceIn('a'));
     asg
       .on(DescribeAutoScalingGroupsCommand)
       .resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 2, MinSize: 2 })] });
@@ -166,18 +133,7 @@ describe('AsgNodePoolBackend.terminate', () => {
 
   it('refuses to terminate an instance whose group is not owned by the cluster', async () => {
     // Arrange
-    asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [
-        {
-          InstanceId: 'i-1',
-          AutoScalingGroupName: 'foreign',
-          LifecycleState: 'InService',
-          AvailabilityZone: 'x',
-          HealthStatus: 'Healthy',
-          ProtectedFromScaleIn: false,
-        },
-      ],
-    });
+    asg.on(DescribeAutoScalingInstancesCommand).resolves(instanceIn('foreign'));
     asg.on(DescribeAutoScalingGroupsCommand).resolves({
       AutoScalingGroups: [group('foreign', { Tags: [{ Key: 'kubernetes.io/cluster/other', Value: 'owned' }] })],
     });
@@ -188,18 +144,7 @@ describe('AsgNodePoolBackend.terminate', () => {
   });
 
   it('treats "instance not found" from the terminate call as done', async () => {
-    asg.on(DescribeAutoScalingInstancesCommand).resolves({
-      AutoScalingInstances: [
-        {
-          InstanceId: 'i-1',
-          AutoScalingGroupName: 'a',
-          LifecycleState: 'InService',
-          AvailabilityZone: 'x',
-          HealthStatus: 'Healthy',
-          ProtectedFromScaleIn: false,
-        },
-      ],
-    });
+    asg.on(DescribeAutoScalingInstancesCommand).resolves(instanceIn('a'));
     asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [group('a', { DesiredCapacity: 3 })] });
     asg
       .on(TerminateInstanceInAutoScalingGroupCommand)

@@ -1,6 +1,10 @@
 /** Arrange helpers shared by the AsgNodePoolBackend tests: mocked clients, a cluster, groups and instances. */
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
-import type { AutoScalingGroup, Instance } from '@aws-sdk/client-auto-scaling';
+import type {
+  AutoScalingGroup,
+  DescribeAutoScalingInstancesCommandOutput,
+  Instance,
+} from '@aws-sdk/client-auto-scaling';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { AsgNodePoolBackend } from '../../../lambdas/adapters/aws/asg-node-pool-backend';
@@ -69,3 +73,22 @@ export function ec2Instances(spotIds: readonly string[], onDemandIds: readonly s
 
 export const backend = () =>
   new AsgNodePoolBackend(new AutoScalingClient({ region: 'eu-central-1' }), new EC2Client({ region: 'eu-central-1' }));
+
+/** DescribeAutoScalingInstances output: instance i-1, healthy, in `group`, in `lifecycle` state. */
+export function instanceIn(
+  group: string,
+  lifecycle = 'InService',
+): Omit<DescribeAutoScalingInstancesCommandOutput, '$metadata'> {
+  return {
+    AutoScalingInstances: [
+      {
+        InstanceId: 'i-1',
+        AutoScalingGroupName: group,
+        LifecycleState: lifecycle,
+        AvailabilityZone: 'x',
+        HealthStatus: 'Healthy',
+        ProtectedFromScaleIn: false,
+      },
+    ],
+  };
+}

@@ -40,6 +40,10 @@ const summaries = (out: string): Summary[] => (JSON.parse(out) as { clusters: Su
 const provision = (state: string, config: string, ...extra: string[]) =>
   clm(['provision', '--simulate', ...EXAMPLES, '--directory', config, '--state', state, ...extra]);
 
+/** kube-test created from examples/config in the world of a scenario file. */
+const createInScenario = (state: string, scenario: string) =>
+  provision(state, 'examples/config', '--cluster', TEST, '--scenario', scenario);
+
 let created: string;
 let createdRun: Awaited<ReturnType<typeof clm>>;
 
@@ -205,14 +209,7 @@ describe('clm provision --simulate with scenarios', () => {
   it('(e) a PDB that blocks evictions: the roll waits, says so, never forces, and succeeds', async () => {
     // Arrange: kube-test created in the pdb-blocks world (evictions of "payments" refused for 25 virtual minutes)
     const state = track(tempDir('pdb'));
-    const create = await provision(
-      state,
-      'examples/config',
-      '--cluster',
-      TEST,
-      '--scenario',
-      'examples/scenarios/pdb-blocks.yaml',
-    );
+    const create = await createInScenario(state, 'examples/scenarios/pdb-blocks.yaml');
     expect(create.code).toBe(0);
     const forcedBefore = loadWorld(state).apiCalls()['kube.deletePod'] ?? 0;
 
@@ -234,14 +231,7 @@ describe('clm provision --simulate with scenarios', () => {
     const state = track(tempDir('flaky'));
 
     // Act: create, then roll (so pools.terminate and kube.evictPod are called too)
-    const create = await provision(
-      state,
-      'examples/config',
-      '--cluster',
-      TEST,
-      '--scenario',
-      'examples/scenarios/flaky-apis.yaml',
-    );
+    const create = await createInScenario(state, 'examples/scenarios/flaky-apis.yaml');
     const roll = await provision(state, track(configWithNewImage()), '--cluster', TEST);
 
     // Assert

@@ -2,7 +2,9 @@
  * CloudFormation stack updates: "No updates are to be performed", and what moto re-evaluates when a parameter, a
  * literal or an ASG property changes.
  */
+import type { AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
 import { UpdateStackCommand } from '@aws-sdk/client-cloudformation';
+import type { Stack } from '@aws-sdk/client-cloudformation';
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import type { Probe } from './probe';
 import { record, step, expectError } from './report';
@@ -97,52 +99,26 @@ export async function probeStackUpdates(probe: Probe): Promise<void> {
     );
   });
 
-  await step('cfn', 'UpdateStack changing ImageId parameter', async () => {
-    const before = await probe.getAsg(probe.asgName);
-    await cfn.send(
-      new UpdateStackCommand({
-        StackName: stackName,
-        TemplateBody: nodePoolTemplate(),
-        Parameters: params({ ...probe.baseParams(), UserData: userData2, ImageId: probe.amiB }),
-        Capabilities: ['CAPABILITY_NAMED_IAM'],
-      }),
-    );
-    const { stack } = await probe.waitStack(stackName);
-    const o = outputs(stack);
-    const g = await probe.getAsg(probe.asgName);
+  const imageId = 'UpdateStack changing ImageId parameter';
+  await step('cfn', imageId, async () => {
+    const update = await updateLaunchTemplate(probe, nodePoolTemplate(), { UserData: userData2, ImageId: probe.amiB });
+    const { stack } = update;
     record(
       'cfn',
       'LastUpdatedTime after UpdateStack',
       stack.LastUpdatedTime ? 'same' : 'differs',
       `LastUpdatedTime ${stack.LastUpdatedTime?.toISOString() ?? 'unset'}`,
     );
-    record(
-      'cfn',
-      'UpdateStack changing ImageId parameter',
-      g?.LaunchTemplate?.Version === o.LatestVersion ? 'same' : 'differs',
-      `status ${stack.StackStatus}; LT versions ${JSON.stringify(await probe.ltVersions())}; output LatestVersion=${o.LatestVersion}; ASG LaunchTemplate ${JSON.stringify(g?.LaunchTemplate)}; instances before ${summariseAsgInstances(before)} after ${summariseAsgInstances(g)}`,
-    );
+    await recordGroupFollows(probe, imageId, update);
   });
 
-  await step('cfn', 'UpdateStack changing a literal in the LT (InstanceType), same parameters', async () => {
-    const before = await probe.getAsg(probe.asgName);
-    await cfn.send(
-      new UpdateStackCommand({
-        StackName: stackName,
-        TemplateBody: nodePoolTemplate('m5.large'),
-        Parameters: params({ ...probe.baseParams(), UserData: userData2, ImageId: probe.amiB }),
-        Capabilities: ['CAPABILITY_NAMED_IAM'],
-      }),
-    );
-    const { stack } = await probe.waitStack(stackName);
-    const o = outputs(stack);
-    const g = await probe.getAsg(probe.asgName);
-    record(
-      'cfn',
-      'UpdateStack changing a literal in the LT (InstanceType), same parameters',
-      g?.LaunchTemplate?.Version === o.LatestVersion ? 'same' : 'differs',
-      `status ${stack.StackStatus}; LT versions ${JSON.stringify(await probe.ltVersions())}; output LatestVersion=${o.LatestVersion}; ASG LaunchTemplate ${JSON.stringify(g?.LaunchTemplate)}; instances before ${summariseAsgInstances(before)} after ${summariseAsgInstances(g)}`,
-    );
+  const literal = 'UpdateStack changing a literal in the LT (InstanceType), same parameters';
+  await step('cfn', literal, async () => {
+    const update = await updateLaunchTemplate(probe, nodePoolTemplate('m5.large'), {
+      UserData: userData2,
+      ImageId: probe.amiB,
+    });
+    await recordGroupFollows(probe, literal, update);
   });
 
   await step('cfn', 'UpdateStack changing LT (ImageId) AND an ASG property (ConfigVersion tag)', async () => {
@@ -185,4 +161,41 @@ export async function probeStackUpdates(probe: Probe): Promise<void> {
     );
     probe.asgName = o.AsgName;
   });
+}
+
+/** What an update of the node-pool stack's launch template did: the group before and after, the stack after. */
+interface LaunchTemplateUpdate {
+  readonly before: AutoScalingGroup | undefined;
+  readonly stack: Stack;
+  readonly after: AutoScalingGroup | undefined;
+}
+
+/** UpdateStack of the node-pool stack with `template` and the base parameters changed by `changed`. */
+async function updateLaunchTemplate(
+  probe: Probe,
+  template: string,
+  changed: Record<string, string>,
+): Promise<LaunchTemplateUpdate> {
+  const before = await probe.getAsg(probe.asgName);
+  await probe.cfn.send(
+    new UpdateStackCommand({
+      StackName: stackName,
+      TemplateBody: template,
+      Parameters: params({ ...probe.baseParams(), ...changed }),
+      Capabilities: ['CAPABILITY_NAMED_IAM'],
+    }),
+  );
+  const { stack } = await probe.waitStack(stackName);
+  return { before, stack, after: await probe.getAsg(probe.asgName) };
+}
+
+/** Records whether the group follows the launch template's latest version after the update (AWS: it does). */
+async function recordGroupFollows(probe: Probe, what: string, { before, stack, after }: LaunchTemplateUpdate) {
+  const o = outputs(stack);
+  record(
+    'cfn',
+    what,
+    after?.LaunchTemplate?.Version === o.LatestVersion ? 'same' : 'differs',
+    `status ${stack.StackStatus}; LT versions ${JSON.stringify(await probe.ltVersions())}; output LatestVersion=${o.LatestVersion}; ASG LaunchTemplate ${JSON.stringify(after?.LaunchTemplate)}; instances before ${summariseAsgInstances(before)} after ${summariseAsgInstances(after)}`,
+  );
 }

@@ -6,32 +6,29 @@ import { defineTask } from '../../lambdas/tasks/define-task';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { ASL_FILES, functionPlaceholder, placeholdersIn, readAsl } from '../../lambdas/runtime/asl-files';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
-import { taskGrants } from '../../infra/task-grants';
-import { REPO_ROOT, actionsOf, logicalId, statementsOf, synthClm } from './synth';
-
-const SECRET = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens-AbCdEf';
+import {
+  CONFIGURED,
+  REPO_ROOT,
+  TASK_NAMES,
+  TOKEN_SECRET,
+  actionsOf,
+  grantsOf,
+  logicalId,
+  roleActions,
+  statementsOf,
+  synthClm,
+} from './synth';
 
 function stateMachineId(template: Template, prefix: 'ClusterUpdate' | 'NodePoolRollout'): string {
   return logicalId(template, 'AWS::StepFunctions::StateMachine', `${prefix}StateMachine`);
 }
 
-const TASK_FUNCTION_NAMES = TASK_CATALOGUE.map((task) => task.name);
-const grantsOf = (name: string) => taskGrants(TASK_CATALOGUE.find((task) => task.name === name)!);
-
-function roleActions(template: Template, task: string): string[] {
-  return actionsOf(statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)));
-}
-
 describe('ClmWorkflowStack', () => {
-  const { workflowTemplate: template } = synthClm({
-    registryUri: 'https://registry.example.org',
-    configSources: ['main:git:https://github.com/example/kubernetes-on-aws.git'],
-    tokenSecretArn: SECRET,
-  });
+  const { workflowTemplate: template } = synthClm(CONFIGURED);
 
   it('creates one task function per handler, each nodejs22.x on arm64 with tracing and JSON logs', () => {
     const functions = template.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(TASK_FUNCTION_NAMES.length);
+    expect(Object.keys(functions)).toHaveLength(TASK_NAMES.length);
     for (const [id, fn] of Object.entries(functions)) {
       expect({
         id,
@@ -60,7 +57,7 @@ describe('ClmWorkflowStack', () => {
   });
 
   it('passes the table, bucket, registry, config sources and secret to every task', () => {
-    for (const task of TASK_FUNCTION_NAMES) {
+    for (const task of TASK_NAMES) {
       const fn = template.findResources('AWS::Lambda::Function')[logicalId(template, 'AWS::Lambda::Function', task)];
       expect(fn.Properties.Environment.Variables).toEqual(
         expect.objectContaining({
@@ -69,7 +66,7 @@ describe('ClmWorkflowStack', () => {
           CLM_ARTIFACT_BUCKET: { 'Fn::ImportValue': expect.stringMatching(/^ClmStateful:ExportsOutputRefArtifacts/) },
           CLM_REGISTRY: 'https://registry.example.org',
           CLM_CONFIG_SOURCES: 'main:git:https://github.com/example/kubernetes-on-aws.git',
-          CLM_SECRET_ARN: SECRET,
+          CLM_SECRET_ARN: TOKEN_SECRET,
           NODE_OPTIONS: '--enable-source-maps',
         }),
       );
@@ -78,8 +75,8 @@ describe('ClmWorkflowStack', () => {
   });
 
   it('gives each function its own log group kept one month and an execution role with no managed policy', () => {
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, TASK_FUNCTION_NAMES.length);
-    for (const task of TASK_FUNCTION_NAMES) {
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, TASK_NAMES.length);
+    for (const task of TASK_NAMES) {
       const roleId = logicalId(template, 'AWS::IAM::Role', `${task}Role`);
       expect(template.findResources('AWS::IAM::Role')[roleId].Properties.ManagedPolicyArns).toBeUndefined();
       const logStatement = statementsOf(template, roleId).find((s) => actionsOf([s]).includes('logs:PutLogEvents'))!;
@@ -107,7 +104,7 @@ describe('ClmWorkflowStack', () => {
       expect(definition.asString()).toBe(readFileSync(join(REPO_ROOT, ASL_FILES[key]), 'utf8'));
       const values = substitutions.asObject();
       expect(Object.keys(values).sort()).toEqual(placeholdersIn(readAsl(key)));
-      for (const task of TASK_FUNCTION_NAMES) {
+      for (const task of TASK_NAMES) {
         const placeholder = functionPlaceholder(task);
         if (placeholder in values)
           expect(values[placeholder]).toEqual({
@@ -147,7 +144,7 @@ describe('ClmWorkflowStack', () => {
         .sort();
     const ids = (tasks: readonly string[]) => tasks.map((t) => logicalId(template, 'AWS::Lambda::Function', t)).sort();
     expect(invoked('NodePoolRollout')).toEqual(ids(['RollNodePool']));
-    expect(invoked('ClusterUpdate')).toEqual(ids(TASK_FUNCTION_NAMES.filter((t) => t !== 'RollNodePool')));
+    expect(invoked('ClusterUpdate')).toEqual(ids(TASK_NAMES.filter((t) => t !== 'RollNodePool')));
   });
 
   it('lets cluster-update start, watch and stop rollout executions (.sync) and nothing else in Step Functions', () => {
@@ -193,7 +190,7 @@ describe('ClmWorkflowStack', () => {
   });
 
   it('grants every task the table, renderers S3 writes, readers S3 reads only', () => {
-    for (const task of TASK_FUNCTION_NAMES) {
+    for (const task of TASK_NAMES) {
       const actions = roleActions(template, task);
       expect({
         task,
@@ -221,150 +218,15 @@ describe('ClmWorkflowStack', () => {
   });
 
   it('lets only the tasks that need tokens read the secret', () => {
-    for (const task of TASK_FUNCTION_NAMES) {
+    for (const task of TASK_NAMES) {
       const reads = statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)).filter((s) =>
         actionsOf([s]).includes('secretsmanager:GetSecretValue'),
       );
       expect({ task, reads: reads.map((s) => s.Resource) }).toEqual({
         task,
-        reads: grantsOf(task).tokens ? [SECRET] : [],
+        reads: grantsOf(task).tokens ? [TOKEN_SECRET] : [],
       });
     }
-  });
-
-  it('same-account mode: deploys through a bounded CloudFormation service role, scoped by names and tags', () => {
-    const stackRole = logicalId(template, 'AWS::IAM::Role', 'ClusterAccessStackRole');
-    const role = template.findResources('AWS::IAM::Role')[stackRole];
-    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
-      expect.objectContaining({ Principal: { Service: 'cloudformation.amazonaws.com' } }),
-    ]);
-    expect(role.Properties.ManagedPolicyArns).toBeUndefined(); // no PowerUserAccess any more
-    expect(role.Properties.PermissionsBoundary).toEqual({
-      Ref: logicalId(template, 'AWS::IAM::ManagedPolicy', 'ClusterAccessStackRoleStacksBoundary'),
-    });
-    const deploy = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'DeployStacksRole'));
-    expect(deploy).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          Action: 'iam:PassRole',
-          Resource: { 'Fn::GetAtt': [stackRole, 'Arn'] },
-          Condition: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
-        }),
-        expect.objectContaining({
-          Action: ['cloudformation:CreateStack', 'cloudformation:DeleteStack', 'cloudformation:UpdateStack'],
-          Resource: [
-            { 'Fn::Join': ['', expect.arrayContaining([':stack/kube-*/*'])] },
-            { 'Fn::Join': ['', expect.arrayContaining([':stack/nodepool-*/*'])] },
-          ],
-          Condition: { StringEquals: { 'cloudformation:RoleArn': { 'Fn::GetAtt': [stackRole, 'Arn'] } } },
-        }),
-      ]),
-    );
-    expect(actionsOf(deploy).filter((a) => a.startsWith('autoscaling:') || a.startsWith('ec2:'))).toEqual([]);
-    const roll = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'RollNodePoolRole'));
-    expect(roll).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          Action: expect.arrayContaining(['autoscaling:TerminateInstanceInAutoScalingGroup']),
-          Condition: { StringEquals: { 'autoscaling:ResourceTag/kubernetes.io/role/node-pool': 'true' } },
-        }),
-      ]),
-    );
-    // Instances are terminated through their group: no EC2 write, and no Auto Scaling write without the tag.
-    expect(actionsOf(roll).filter((a) => a.startsWith('ec2:') && !a.startsWith('ec2:Describe'))).toEqual([]);
-    for (const s of roll.filter((st) => actionsOf([st]).some((a) => /^autoscaling:(?!Describe)/.test(a))))
-      expect(s.Condition).toBeDefined();
-    expect(actionsOf(roll).filter((a) => a.startsWith('cloudformation:Create') || a === 'iam:PassRole')).toEqual([]);
-    for (const task of ['Prepare', 'WaitForApiServer', 'ScaleDownControllers', 'Finalize', 'RecordProblem'] as const) {
-      expect({
-        task,
-        cloud: roleActions(template, task).filter((a) => /^(cloudformation|autoscaling|ec2|kms|sts|iam):/.test(a)),
-      }).toEqual({ task, cloud: [] });
-    }
-    // ApplyManifests deletes the cf-manifest stacks deletions.yaml names: stacks only, never nodes.
-    const apply = roleActions(template, 'ApplyManifests');
-    expect(apply).toEqual(expect.arrayContaining(['cloudformation:DeleteStack', 'iam:PassRole']));
-    expect(apply.filter((a) => /^(autoscaling|ec2|kms):/.test(a))).toEqual([]);
-    // Every task that writes stacks passes the service role (CLM_STACK_ROLE_ARN); the others do not get it.
-    const functions = template.findResources('AWS::Lambda::Function');
-    for (const task of TASK_FUNCTION_NAMES) {
-      const fn = functions[logicalId(template, 'AWS::Lambda::Function', task)];
-      expect({ task, stackRole: fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN }).toEqual({
-        task,
-        stackRole: grantsOf(task).cloud.includes('stacks-write') ? { 'Fn::GetAtt': [stackRole, 'Arn'] } : undefined,
-      });
-    }
-  });
-
-  it('cross-account mode: tasks may assume the named role only in the registry accounts, never iam::*', () => {
-    const accounts = ['210987654321', '123456789012'];
-    const { workflowTemplate: cross } = synthClm({
-      assumedRoleName: 'cluster-lifecycle-manager',
-      clusterAccountIds: accounts,
-      externalId: 'clm-ext-1',
-    });
-    expect(
-      Object.keys(cross.findResources('AWS::IAM::Role')).filter((id) => id.startsWith('ClusterAccessStackRole')),
-    ).toEqual([]);
-    for (const task of TASK_FUNCTION_NAMES) {
-      const statements = statementsOf(cross, logicalId(cross, 'AWS::IAM::Role', `${task}Role`));
-      const cloud = actionsOf(statements).filter((a) => /^(cloudformation|autoscaling|ec2|sts|iam):/.test(a));
-      expect({ task, cloud }).toEqual({
-        task,
-        cloud: grantsOf(task).cloud.some((c) => c !== 'decrypt') ? ['sts:AssumeRole'] : [],
-      });
-      if (cloud.length > 0) {
-        expect(statements.find((s) => s.Action === 'sts:AssumeRole')!.Resource).toEqual(
-          [...accounts].sort().map((account) => ({
-            'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:iam::${account}:role/cluster-lifecycle-manager`]],
-          })),
-        );
-      }
-      // aws:kms: items are decrypted with CLM's own identity in both modes.
-      expect({ task, kms: actionsOf(statements).includes('kms:Decrypt') }).toEqual({
-        task,
-        kms: grantsOf(task).cloud.includes('decrypt'),
-      });
-      const fn = cross.findResources('AWS::Lambda::Function')[logicalId(cross, 'AWS::Lambda::Function', task)];
-      expect(fn.Properties.Environment.Variables).toEqual(
-        expect.objectContaining({
-          CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager',
-          CLM_STACK_ROLE_NAME: 'cluster-lifecycle-manager-stacks',
-          CLM_EXTERNAL_ID: 'clm-ext-1',
-        }),
-      );
-      expect(fn.Properties.Environment.Variables.CLM_STACK_ROLE_ARN).toBeUndefined();
-    }
-  });
-
-  it('lets the tasks that talk to API servers read the per-cluster token secrets under the prefix, and only those', () => {
-    const { workflowTemplate: withPrefix } = synthClm({ clusterTokenSecretPrefix: 'clm/clusters/' });
-    for (const task of TASK_FUNCTION_NAMES) {
-      const reads = statementsOf(withPrefix, logicalId(withPrefix, 'AWS::IAM::Role', `${task}Role`)).filter((s) =>
-        actionsOf([s]).includes('secretsmanager:GetSecretValue'),
-      );
-      expect({ task, reads: reads.map((s) => JSON.stringify(s.Resource)) }).toEqual({
-        task,
-        reads: TASK_CATALOGUE.find((t) => t.name === task)!.ports.kube
-          ? [expect.stringContaining(':secret:clm/clusters/*')]
-          : [],
-      });
-    }
-  });
-
-  it('cross-account mode in an organisation: any account, but only with aws:ResourceOrgID', () => {
-    const { workflowTemplate: org } = synthClm({ assumedRoleName: 'clm', organizationId: 'o-abcdefghij' });
-    const statement = statementsOf(org, logicalId(org, 'AWS::IAM::Role', 'DeployStacksRole')).find(
-      (s) => s.Action === 'sts:AssumeRole',
-    )!;
-    expect(statement.Condition).toEqual({ StringEquals: { 'aws:ResourceOrgID': 'o-abcdefghij' } });
-  });
-
-  it('fails cross-account mode without the cluster accounts or an organisation, and on a bad account id', () => {
-    expect(() => synthClm({ assumedRoleName: 'clm' })).toThrow('set clusterAccountIds');
-    expect(() => synthClm({ assumedRoleName: 'clm', clusterAccountIds: ['12345'] })).toThrow(
-      'clusterAccountIds: "12345" is not a 12-digit AWS account id',
-    );
   });
 
   it('warns at synth when the registry or the config sources are missing', () => {
@@ -394,7 +256,7 @@ describe('ClmWorkflowStack', () => {
 
     // Act
     const { workflowTemplate: t } = synthClm({
-      tokenSecretArn: SECRET,
+      tokenSecretArn: TOKEN_SECRET,
       tasks: [...TASK_CATALOGUE, probe],
       definitions: { clusterUpdate: JSON.stringify(asl, null, 2) },
     });

@@ -11,8 +11,8 @@ import { AwsValuesProvider } from '../../../lambdas/adapters/aws/aws-values-prov
 import { Ec2CloudLookups } from '../../../lambdas/adapters/aws/ec2-cloud-lookups';
 import { INSTANCE_TYPE_FACTS } from '../../../lambdas/core/render/instance-info';
 import type { Cluster } from '../../../lambdas/core/model/cluster';
-import { EMPTY_STATUS } from '../../../lambdas/core/model/cluster';
 import { ConfigError, TransientApiError } from '../../../lambdas/shared/errors';
+import { testCluster } from '../../support/test-cluster';
 import { sdkError } from './sdk-errors';
 
 const ec2 = mockClient(EC2Client);
@@ -27,22 +27,12 @@ const POOL = {
 };
 
 function cluster(configItems: Record<string, string> = {}): Cluster {
-  return {
-    id: 'aws:123456789012:eu-central-1:kube-1',
-    alias: 'kube-1',
-    localId: 'kube-1',
+  return testCluster({
     apiServerUrl: 'https://kube-1.teapot.example.org',
     channel: 'stable',
     configItems,
-    criticalityLevel: 1,
-    environment: 'test',
-    infrastructureAccount: 'aws:123456789012',
-    lifecycleStatus: 'ready',
     nodePools: [],
-    provider: 'zalando-aws',
-    region: 'eu-central-1',
-    status: EMPTY_STATUS,
-  };
+  });
 }
 
 function subnet(id: string, az: string, tags: string[] = [], ipv6?: string): Subnet {

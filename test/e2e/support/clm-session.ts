@@ -40,6 +40,17 @@ export async function clm(args: readonly string[]): Promise<CliRun> {
   return { code, out: io.out, err: io.err };
 }
 
+/** The arguments of `clm <command> --simulate` on kube-test of the examples, with `config` and `state` directories. */
+export function kubeTestArgs(command: 'provision' | 'decommission', config: string, state: string): string[] {
+  return [command, '--simulate', ...EXAMPLES, '--directory', config, '--state', state, '--cluster', TEST];
+}
+
+/** Creates kube-test from examples/config in `state`; throws with the CLI's output when that fails. */
+export async function createKubeTest(state: string): Promise<void> {
+  const created = await clm(kubeTestArgs('provision', 'examples/config', state));
+  if (created.code !== 0) throw new Error(`creating kube-test failed: ${created.out}${created.err}`);
+}
+
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `clm-e2e-${prefix}-`));
 }

@@ -78,6 +78,8 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
+  // Tests: the same file limit (a test file per subject); no function limit, describe blocks are long by nature.
+  { files: ['test/**/*.ts'], rules: { 'max-lines': ['error', { max: 300 }] } },
   boundary(['lambdas/core/**/*.ts'], 'lambdas/core', ['adapters', 'sim', 'tasks', 'runtime', 'cli', 'infra'], PURE),
   boundary(
     ['lambdas/contracts/**/*.ts'],

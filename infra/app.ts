@@ -6,7 +6,9 @@
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { readAppConfig } from './app-config';
 import { readFleetConfig } from './fleet-config';
+import { readClusterAccessConfig } from './cluster-access-config';
 import { ClmNagChecks } from './nag';
+import { ClmClusterAccessStack } from './stacks/clm-cluster-access-stack';
 import { ClmStatefulStack } from './stacks/clm-stateful-stack';
 import { ClmWorkflowStack } from './stacks/clm-workflow-stack';
 
@@ -18,6 +20,7 @@ if (app.node.tryGetContext('@aws-cdk/core:defaultCrossStackReferences') === unde
 }
 const config = readAppConfig((key) => app.node.tryGetContext(key));
 const fleet = readFleetConfig((key) => app.node.tryGetContext(key));
+const access = readClusterAccessConfig((key) => app.node.tryGetContext(key));
 const env =
   process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
     ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
@@ -36,12 +39,33 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   registryUri: config.registryUri,
   configSources: config.configSources,
   assumedRoleName: config.assumedRoleName,
+  clusterAccountIds: access.clusterAccountIds,
+  organizationId: access.organizationId,
+  externalId: access.externalId,
+  clusterStackNamePatterns: access.clusterStackNamePatterns,
+  clusterTokenSecretPrefix: access.clusterTokenSecretPrefix,
   tokenSecretArn: config.tokenSecretArn,
   dispatchIntervalMinutes: fleet.dispatchIntervalMinutes,
   webhookSecretArn: fleet.webhookSecretArn,
   alarmEmail: fleet.alarmEmail,
   fleetSettings: fleet.fleetSettings,
 });
+
+// Into each cluster account, with that account's credentials: `cdk deploy ClmClusterAccess -c clmAccountId=... -c
+// externalId=...` (docs/deploying-into-your-organisation.md). Defined only when clmAccountId is set.
+if (access.clmAccountId) {
+  if (!access.externalId)
+    throw new Error('ClmClusterAccess needs externalId (context or CLM_EXTERNAL_ID): the access role requires one');
+  new ClmClusterAccessStack(app, 'ClmClusterAccess', {
+    env,
+    description: 'CLM: the role CLM assumes in this cluster account, and the bounded CloudFormation role of its stacks',
+    clmAccountId: access.clmAccountId,
+    externalId: access.externalId,
+    organizationId: access.organizationId,
+    ...(config.assumedRoleName ? { roleName: config.assumedRoleName } : {}),
+    stackNamePatterns: access.clusterStackNamePatterns,
+  });
+}
 
 Tags.of(app).add('app', 'clm');
 // cdk-nag AwsSolutions; every acknowledged finding is justified in infra/nag.ts or next to its resource.

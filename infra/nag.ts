@@ -116,25 +116,46 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
     rule: 'AwsSolutions-IAM5',
     finding: /^Resource::arn:<AWS::Partition>:iam::\*:role\/[\w+=,.@-]+$/,
     reason:
-      'sts:AssumeRole into cluster accounts: the account IDs come from the registry at run time; the role name is fixed.',
+      'sts:AssumeRole on the one role name in any account of the organisation: the statement carries an aws:ResourceOrgID condition (organizationId), so only accounts of that organisation qualify.',
   },
   {
     rule: 'AwsSolutions-IAM5',
     finding:
-      /^Resource::arn:<AWS::Partition>:(cloudformation:<AWS::Region>:<AWS::AccountId>:(stack|changeSet)|autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\*:autoScalingGroupName|ec2:<AWS::Region>:<AWS::AccountId>:instance|kms:<AWS::Region>:<AWS::AccountId>:key)\/\*$/,
+      /^Resource::arn:<AWS::Partition>:(cloudformation:(<AWS::Region>|\*):<AWS::AccountId>:(stack\/\*|stack\/[\w*?-]+\/\*|changeSet\/clm-plan-\*\/\*)|autoscaling:(<AWS::Region>|\*):<AWS::AccountId>:autoScalingGroup:\*:autoScalingGroupName\/\*|kms:<AWS::Region>:<AWS::AccountId>:key\/\*)$/,
     reason:
-      'Same-account mode: cluster stacks, Auto Scaling groups, instances and KMS keys are named by the config repository, so the grants are scoped to this account and region by ARN pattern (instances further by the aws:autoscaling:groupName tag).',
+      'Cluster stacks, Auto Scaling groups and KMS keys are named by the config repository: reads cover the account, writes only stacks matching clusterStackNamePatterns and only through the CloudFormation service role (cloudformation:RoleArn), Auto Scaling writes only groups tagged kubernetes.io/role/node-pool=true, change sets only CLM plans (clm-plan-*), KMS only Decrypt.',
   },
   {
     rule: 'AwsSolutions-IAM5',
-    finding: /^Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:(role|instance-profile|oidc-provider)\/\*$/,
+    finding:
+      /^Resource::arn:<AWS::Partition>:s3:::cluster-lifecycle-manager-<AWS::AccountId>-(<AWS::Region>|\*)(\/\*)?$/,
     reason:
-      'CloudFormation service role: node roles, instance profiles and OIDC providers are named by the cluster templates; only cloudformation.amazonaws.com can assume this role.',
+      "CLM's template bucket of the cluster account (cluster-lifecycle-manager-<account>-<region>, one per region): templates over 51,200 bytes go through it.",
   },
   {
-    rule: 'AwsSolutions-IAM4',
-    finding: /^Policy::arn:<AWS::Partition>:iam::aws:policy\/PowerUserAccess$/,
+    rule: 'AwsSolutions-IAM5',
+    finding:
+      /^Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:((role|instance-profile|policy)\/[\w*?-]*\*[\w*?-]*|oidc-provider\/\*|role\/aws-service-role\/\*)$/,
     reason:
-      'CloudFormation service role: the cluster templates in the config repository declare VPC, EC2, ASG, ELB, Route 53... resources; only cloudformation.amazonaws.com can assume this role.',
+      "CloudFormation service role of cluster stacks: IAM roles, instance profiles and policies only with the cluster stacks' name patterns (and every role must carry the node-role boundary, enforced by the stacks boundary), OIDC providers of the clusters, service-linked roles; only cloudformation.amazonaws.com can assume it.",
+  },
+  {
+    rule: 'AwsSolutions-IAM5',
+    finding:
+      /^Action::(ec2|autoscaling|elasticloadbalancing|kms|logs|sns|sqs|s3|route53|cloudwatch|events|ssm|acm|eks|ecr|application-autoscaling):\*$/,
+    reason:
+      'CloudFormation service role of cluster stacks and its permissions boundary: the config repository declares resources of these services (VPC, EC2, ASG, ELB, ...); IAM is granted separately and restricted, and the boundary caps the role; only cloudformation.amazonaws.com can assume it.',
+  },
+  {
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:[\w/+=.@-]+\*$/,
+    reason:
+      'Per-cluster API token secrets (config item kube_token_secret) are named per cluster under clusterTokenSecretPrefix; read-only (GetSecretValue), and only by the tasks that use tokens.',
+  },
+  {
+    rule: 'AwsSolutions-IAM5',
+    finding: /^Action::(ec2|autoscaling):Describe\*$/,
+    reason:
+      'Node-role permissions boundary: the most a role created by a cluster template may do; describing EC2 and Auto Scaling is what kubelets and the cluster autoscaler need.',
   },
 ];

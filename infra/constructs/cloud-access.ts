@@ -1,71 +1,56 @@
-import { Aws } from 'aws-cdk-lib';
-import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Aws, Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable, IRole } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
+import {
+  DEFAULT_STACK_NAME_PATTERNS,
+  describeStatement,
+  nodeWriteStatements,
+  stackReadStatements,
+  stackWriteStatements,
+  templateBucketStatements,
+} from './cluster-access-policies';
+import type { ClusterAccessScope } from './cluster-access-policies';
+import { ClusterStackRole } from './cluster-stack-role';
 
 /**
- * Access to the cluster's AWS account. With `assumedRoleName` set the tasks only get `sts:AssumeRole` and the role
- * carries the rights; otherwise these are granted directly in this account.
+ * Access to the cluster's AWS account. With `assumedRoleName` set the tasks only get `sts:AssumeRole` on that role in
+ * the registry's accounts (or the organisation's), and the role (ClmClusterAccess in each cluster account) carries the
+ * rights; otherwise the same statements are granted directly in this account (cluster-access-policies.ts).
  * - `stacks-read`: describe stacks and their outputs.
  * - `stacks-write`: create/update/delete stacks and change sets (through the CloudFormation service role).
  * - `lookups`: read-only EC2 lookups for templates (AMIs, AZs, subnets, instance types).
- * - `nodes-write`: roll nodes: ASG desired capacity, processes, terminate instances; implies reading them.
- * - `decrypt`: KMS Decrypt of `aws:kms:` config items.
+ * - `nodes-write`: roll nodes: update node-pool Auto Scaling groups, terminate instances through them; implies reading.
+ * - `decrypt`: KMS Decrypt of `aws:kms:` config items, always in CLM's own account.
  */
 export type CloudAccess = 'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt';
 
 export interface ClusterCloudAccessProps {
   /**
-   * Role the tasks assume in each cluster's account. When set, tasks get only `sts:AssumeRole` on
-   * `arn:aws:iam::*:role/<name>`; the role, created by the operator in every cluster account, carries the rights.
+   * Role the tasks assume in each cluster's account (ClmClusterAccess creates it). When set, the tasks get only
+   * `sts:AssumeRole` on that role in `clusterAccountIds`, or in any account of `organizationId`; the role carries the
+   * rights.
    * @default - same-account mode: the tasks are granted scoped rights in this account, and CloudFormation deploys
-   * the cluster stacks through a service role created here.
+   * the cluster stacks through a bounded service role created here.
    */
   readonly assumedRoleName?: string;
+  /**
+   * Cross-account mode: the accounts of the registry's clusters.
+   * @default - none (then `organizationId` is required)
+   */
+  readonly clusterAccountIds?: readonly string[];
+  /**
+   * Cross-account mode: the organisation whose accounts' roles may be assumed (`aws:ResourceOrgID`).
+   * @default - only `clusterAccountIds`
+   */
+  readonly organizationId?: string;
+  /**
+   * Same-account mode: names of the stacks CLM may create, update and delete (and of the IAM roles they create).
+   * @default ['nodepool-*', 'kube-*']
+   */
+  readonly clusterStackNamePatterns?: readonly string[];
 }
-
-const STACK_READ = [
-  'cloudformation:DescribeStacks',
-  'cloudformation:DescribeStackEvents',
-  'cloudformation:DescribeStackResources',
-  'cloudformation:GetTemplate',
-  'cloudformation:ListStackResources',
-];
-const STACK_WRITE = [
-  'cloudformation:CreateStack',
-  'cloudformation:UpdateStack',
-  'cloudformation:DeleteStack',
-  'cloudformation:UpdateTerminationProtection',
-  'cloudformation:SetStackPolicy',
-  'cloudformation:CreateChangeSet',
-  'cloudformation:DescribeChangeSet',
-  'cloudformation:DeleteChangeSet',
-  'cloudformation:TagResource',
-  'cloudformation:UntagResource',
-];
-/** EC2 and Auto Scaling Describe* calls support no resource-level permissions: they need Resource "*". */
-const DESCRIBE_ONLY = [
-  'ec2:DescribeImages',
-  'ec2:DescribeInstances',
-  'ec2:DescribeInstanceTypes',
-  'ec2:DescribeAvailabilityZones',
-  'ec2:DescribeSubnets',
-  'ec2:DescribeVpcs',
-  'ec2:DescribeSecurityGroups',
-  'ec2:DescribeLaunchTemplateVersions',
-  'ec2:DescribeVolumes',
-  'autoscaling:DescribeAutoScalingGroups',
-  'autoscaling:DescribeScalingActivities',
-];
-const NODE_WRITE_ASG = [
-  'autoscaling:SetDesiredCapacity',
-  'autoscaling:UpdateAutoScalingGroup',
-  'autoscaling:TerminateInstanceInAutoScalingGroup',
-  'autoscaling:SuspendProcesses',
-  'autoscaling:ResumeProcesses',
-  'autoscaling:CreateOrUpdateTags',
-  'autoscaling:DetachInstances',
-];
 
 /**
  * The tasks' access to the clusters' AWS accounts, from the CloudAccess each task's ports need (infra/task-grants.ts).
@@ -76,140 +61,91 @@ export class ClusterCloudAccess extends Construct {
   public readonly stackRole?: IRole;
   private readonly assumedRoleName?: string;
 
-  constructor(scope: Construct, id: string, props: ClusterCloudAccessProps = {}) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: ClusterCloudAccessProps = {},
+  ) {
     super(scope, id);
     this.assumedRoleName = props.assumedRoleName;
+    if (props.assumedRoleName && !props.organizationId && !props.clusterAccountIds?.length)
+      throw new Error(
+        'Cross-account mode (assumedRoleName) needs the cluster accounts: set clusterAccountIds (the accounts of the registry) or organizationId; tasks never get sts:AssumeRole on arn:aws:iam::*',
+      );
+    for (const account of props.clusterAccountIds ?? [])
+      if (!/^\d{12}$/.test(account))
+        throw new Error(`clusterAccountIds: "${account}" is not a 12-digit AWS account id`);
     if (!props.assumedRoleName) this.stackRole = this.createStackRole();
   }
 
   /** Grant `grantee` what `needs` lists (wildcards are justified in infra/nag.ts). */
   grant(grantee: IGrantable, needs: readonly CloudAccess[]): void {
-    if (needs.length === 0) return;
-    if (this.assumedRoleName) {
-      // Any account: clusters live in accounts this app does not know at deploy time; the role name pins the rest.
-      grantee.grantPrincipal.addToPrincipalPolicy(
+    const statements: PolicyStatement[] = [];
+    if (needs.includes('decrypt')) {
+      // Always this account's keys, in both modes: `aws:kms:` items are decrypted with CLM's own identity (CLM §10.5).
+      statements.push(
         new PolicyStatement({
-          actions: ['sts:AssumeRole'],
-          resources: [`arn:${Aws.PARTITION}:iam::*:role/${this.assumedRoleName}`],
+          actions: ['kms:Decrypt'],
+          resources: [`arn:${Aws.PARTITION}:kms:${Aws.REGION}:${Aws.ACCOUNT_ID}:key/*`],
         }),
       );
-      return;
     }
-    for (const statement of this.sameAccountStatements(needs)) grantee.grantPrincipal.addToPrincipalPolicy(statement);
+    const inAccount = needs.filter((need) => need !== 'decrypt');
+    if (inAccount.length > 0) {
+      statements.push(...(this.assumedRoleName ? [this.assumeStatement()] : this.sameAccountStatements(inAccount)));
+    }
+    for (const statement of statements) grantee.grantPrincipal.addToPrincipalPolicy(statement);
   }
 
-  /** Same-account mode: the rights themselves, scoped to this account and region. */
+  /** Only the named role, only in the registry's accounts or the organisation: never `arn:aws:iam::*`. */
+  private assumeStatement(): PolicyStatement {
+    const { clusterAccountIds = [], organizationId } = this.props;
+    const role = (account: string) => `arn:${Aws.PARTITION}:iam::${account}:role/${this.assumedRoleName}`;
+    return new PolicyStatement({
+      actions: ['sts:AssumeRole'],
+      resources: organizationId ? [role('*')] : clusterAccountIds.map(role),
+      ...(organizationId ? { conditions: { StringEquals: { 'aws:ResourceOrgID': organizationId } } } : {}),
+    });
+  }
+
   private sameAccountStatements(needs: readonly CloudAccess[]): PolicyStatement[] {
-    const account = `${Aws.REGION}:${Aws.ACCOUNT_ID}`;
+    const scope: ClusterAccessScope = {
+      partition: Aws.PARTITION,
+      account: Aws.ACCOUNT_ID,
+      region: Aws.REGION,
+      stackNamePatterns: this.props.clusterStackNamePatterns ?? DEFAULT_STACK_NAME_PATTERNS,
+      stackRoleArn: this.stackRole!.roleArn,
+    };
     const statements: PolicyStatement[] = [];
-    if (needs.includes('stacks-read') || needs.includes('stacks-write')) {
-      // Stacks of any name: cluster stacks are named by the config repo (CLM: "<cluster>-<pool>", manifests' own names).
-      statements.push(
-        new PolicyStatement({
-          actions: STACK_READ,
-          resources: [`arn:${Aws.PARTITION}:cloudformation:${account}:stack/*`],
-        }),
-      );
-      // ListStacks and ValidateTemplate have no resource-level permissions.
-      statements.push(
-        new PolicyStatement({
-          actions: ['cloudformation:ListStacks', 'cloudformation:ValidateTemplate'],
-          resources: ['*'],
-        }),
-      );
-    }
-    if (needs.includes('stacks-write')) {
-      statements.push(
-        new PolicyStatement({
-          actions: STACK_WRITE,
-          resources: [
-            `arn:${Aws.PARTITION}:cloudformation:${account}:stack/*`,
-            `arn:${Aws.PARTITION}:cloudformation:${account}:changeSet/*`,
-          ],
-        }),
-      );
-      statements.push(
-        new PolicyStatement({
-          actions: ['iam:PassRole'],
-          resources: [this.stackRole!.roleArn],
-          conditions: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
-        }),
-      );
-    }
-    if (needs.includes('lookups') || needs.includes('nodes-write')) {
-      statements.push(new PolicyStatement({ actions: DESCRIBE_ONLY, resources: ['*'] }));
-    }
-    if (needs.includes('nodes-write')) statements.push(...nodeWriteStatements(account));
-    if (needs.includes('decrypt')) {
-      // Keys of any ID in this account: config items name their own keys (`aws:kms:` values, CLM §10.5).
-      statements.push(
-        new PolicyStatement({ actions: ['kms:Decrypt'], resources: [`arn:${Aws.PARTITION}:kms:${account}:key/*`] }),
-      );
-    }
+    if (needs.includes('stacks-read') || needs.includes('stacks-write')) statements.push(...stackReadStatements(scope));
+    if (needs.includes('stacks-write'))
+      statements.push(...stackWriteStatements(scope), ...templateBucketStatements(scope));
+    if (needs.includes('lookups') || needs.includes('nodes-write')) statements.push(describeStatement());
+    if (needs.includes('nodes-write')) statements.push(...nodeWriteStatements(scope));
     return statements;
   }
 
-  private createStackRole(): Role {
-    const role = new Role(this, 'StackRole', {
-      assumedBy: new ServicePrincipal('cloudformation.amazonaws.com'),
-      description:
-        'CloudFormation service role for cluster stacks (VPC, EC2, ASG, ELB, IAM roles of the nodes); only CloudFormation can assume it',
-      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('PowerUserAccess')],
-    });
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: [
-          'iam:GetRole',
-          'iam:CreateRole',
-          'iam:DeleteRole',
-          'iam:UpdateRole',
-          'iam:UpdateAssumeRolePolicy',
-          'iam:TagRole',
-          'iam:UntagRole',
-          'iam:PutRolePolicy',
-          'iam:GetRolePolicy',
-          'iam:DeleteRolePolicy',
-          'iam:AttachRolePolicy',
-          'iam:DetachRolePolicy',
-          'iam:PassRole',
-          'iam:GetInstanceProfile',
-          'iam:CreateInstanceProfile',
-          'iam:DeleteInstanceProfile',
-          'iam:AddRoleToInstanceProfile',
-          'iam:RemoveRoleFromInstanceProfile',
-          'iam:TagInstanceProfile',
-          'iam:CreateServiceLinkedRole',
-          'iam:GetOpenIDConnectProvider',
-          'iam:CreateOpenIDConnectProvider',
-          'iam:DeleteOpenIDConnectProvider',
-          'iam:UpdateOpenIDConnectProviderThumbprint',
-          'iam:TagOpenIDConnectProvider',
-        ],
-        resources: [
-          `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/*`,
-          `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:instance-profile/*`,
-          `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:oidc-provider/*`,
-        ],
-      }),
-    );
-    return role;
+  private createStackRole(): IRole {
+    const patterns = this.props.clusterStackNamePatterns ?? DEFAULT_STACK_NAME_PATTERNS;
+    return new ClusterStackRole(this, 'StackRole', {
+      policyNamePrefix: `${Stack.of(this).stackName}`,
+      iamNamePatterns: patterns,
+    }).role;
   }
 }
 
-/** Rolling nodes in this account: the pool ASGs (created by the cluster stacks) and the instances they launched. */
-function nodeWriteStatements(account: string): PolicyStatement[] {
-  return [
-    // Auto Scaling groups of any name in this account: pool ASGs are created by the cluster stacks.
-    new PolicyStatement({
-      actions: NODE_WRITE_ASG,
-      resources: [`arn:${Aws.PARTITION}:autoscaling:${account}:autoScalingGroup:*:autoScalingGroupName/*`],
-    }),
-    // Only instances that an ASG launched (they carry its tag); the roll terminates outdated nodes itself.
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ['ec2:TerminateInstances', 'ec2:CreateTags'],
-      resources: [`arn:${Aws.PARTITION}:ec2:${account}:instance/*`],
-      conditions: { StringLike: { 'aws:ResourceTag/aws:autoscaling:groupName': '*' } },
-    }),
-  ];
+/**
+ * Cross-account mode's task environment: the role to assume, the ExternalId it requires, and the CloudFormation service
+ * role of every cluster account (ClmClusterAccess names it `<role>-stacks`).
+ */
+export function crossAccountEnvironment(props: {
+  readonly assumedRoleName?: string;
+  readonly externalId?: string;
+}): Record<string, string> {
+  if (!props.assumedRoleName) return {};
+  return {
+    [TASK_ENV.assumedRoleName]: props.assumedRoleName,
+    [TASK_ENV.stackRoleName]: `${props.assumedRoleName}-stacks`,
+    ...(props.externalId ? { [TASK_ENV.externalId]: props.externalId } : {}),
+  };
 }

@@ -1,10 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
-import type { StackProps } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -15,8 +12,10 @@ import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
 import { isStateMachineTask, type AnyTask } from '../../lambdas/tasks/define-task';
 import { AslStateMachine } from '../constructs/asl-state-machine';
 import { ClmMonitoring } from '../constructs/clm-monitoring';
-import { ClusterCloudAccess } from '../constructs/cloud-access';
+import { ClusterCloudAccess, crossAccountEnvironment } from '../constructs/cloud-access';
+import { clusterTokenSecretsStatement } from '../constructs/cluster-access-policies';
 import { grantFleetAccess } from '../constructs/fleet-access';
+import type { ClmWorkflowStackProps } from './clm-workflow-stack-props';
 import { TaskFunction } from '../constructs/task-function';
 import { TaskTriggers } from '../constructs/task-triggers';
 import { acknowledge } from '../nag';
@@ -25,62 +24,7 @@ import { taskGrants } from '../task-grants';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export interface ClmWorkflowStackProps extends StackProps {
-  /** The progress table (ClmStatefulStack). */
-  readonly table: ITable;
-  /** The artefact bucket (ClmStatefulStack). */
-  readonly artifactBucket: IBucket;
-  /**
-   * `CLM_REGISTRY` of every task.
-   * @default - unset (synth warns; Prepare fails naming the variable)
-   */
-  readonly registryUri?: string;
-  /**
-   * `CLM_CONFIG_SOURCES`, `NAME:git:URL` entries in order.
-   * @default - none (synth warns)
-   */
-  readonly configSources?: readonly string[];
-  /**
-   * Role assumed in each cluster's account.
-   * @default - same-account mode (see ClusterCloudAccess)
-   */
-  readonly assumedRoleName?: string;
-  /**
-   * ARN of the Secrets Manager secret with the git, registry and cluster tokens.
-   * @default - no secret
-   */
-  readonly tokenSecretArn?: string;
-  /**
-   * Minutes between scheduled dispatcher passes.
-   * @default 5
-   */
-  readonly dispatchIntervalMinutes?: number;
-  /**
-   * Secrets Manager secret with the GitHub webhook secret.
-   * @default - a secret with a random value is created
-   */
-  readonly webhookSecretArn?: string;
-  /**
-   * An e-mail address subscribed to the alarm topic.
-   * @default - none
-   */
-  readonly alarmEmail?: string;
-  /**
-   * The dispatcher's settings (docs/fleet.md), passed as JSON.
-   * @default {} (the defaults)
-   */
-  readonly fleetSettings?: Readonly<Record<string, unknown>>;
-  /**
-   * The tasks to deploy, one function each.
-   * @default TASK_CATALOGUE (lambdas/tasks/catalogue.ts)
-   */
-  readonly tasks?: readonly AnyTask[];
-  /**
-   * ASL texts that replace the committed files (tests).
-   * @default - statemachines/*.asl.json
-   */
-  readonly definitions?: Partial<Readonly<Record<StateMachineKey, string>>>;
-}
+export type { ClmWorkflowStackProps } from './clm-workflow-stack-props';
 
 /** `registryUri=dynamodb://` (no table): the registry is CLM's own table, whose stream then triggers passes. */
 export const OWN_TABLE_REGISTRY = 'dynamodb://';
@@ -119,11 +63,16 @@ export class ClmWorkflowStack extends Stack {
       );
     }
     const secret = tokenSecret(this, props.tokenSecretArn);
-    this.cloudAccess = new ClusterCloudAccess(this, 'ClusterAccess', { assumedRoleName: props.assumedRoleName });
+    this.cloudAccess = new ClusterCloudAccess(this, 'ClusterAccess', {
+      assumedRoleName: props.assumedRoleName,
+      clusterAccountIds: props.clusterAccountIds,
+      organizationId: props.organizationId,
+      clusterStackNamePatterns: props.clusterStackNamePatterns,
+    });
     const environment: Record<string, string> = {
       ...(registryUri ? { [TASK_ENV.registryUri]: registryUri } : {}),
       ...(props.configSources?.length ? { [TASK_ENV.configSources]: props.configSources.join(',') } : {}),
-      ...(props.assumedRoleName ? { [TASK_ENV.assumedRoleName]: props.assumedRoleName } : {}),
+      ...crossAccountEnvironment(props),
       ...(secret ? { [TASK_ENV.secretArn]: secret.secretArn } : {}),
     };
     const tasks = props.tasks ?? TASK_CATALOGUE;
@@ -211,6 +160,8 @@ export class ClmWorkflowStack extends Stack {
     if (grants.artifacts) props.artifactBucket.grantRead(fn);
     if (grants.artifacts === 'write') props.artifactBucket.grantPut(fn);
     if (grants.tokens && secret) secret.grantRead(fn);
+    if (task.ports.kube && props.clusterTokenSecretPrefix)
+      fn.addToRolePolicy(clusterTokenSecretsStatement(props.clusterTokenSecretPrefix));
     this.cloudAccess.grant(fn, grants.cloud);
     return fn;
   }

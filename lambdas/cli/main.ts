@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ClmError, ValidationError } from '../shared/errors';
+import { registerMigrateCommand } from './commands/migrate';
 import { registerProvisionCommands } from './commands/provision';
 import { registerRenderCommand } from './commands/render';
 import { registerStatusCommand } from './commands/status';
@@ -11,12 +12,13 @@ import type { CliIo } from './io';
 
 /**
  * The `clm` command line. Each command registers itself (`registerXCommand(program, io)`); exit codes:
- * 0 ok, 1 a cluster failed, 2 usage errors (bad flags, unknown cluster, unreadable registry).
+ * 0 ok, 1 a cluster failed (migrate: a file was refused), 2 usage errors (bad flags, unknown cluster, unreadable
+ * registry).
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const program = new Command('clm')
     .description(
-      'Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate); dispatch updates across a fleet, or serve as a controller that git pushes trigger.',
+      'Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate); dispatch updates across a fleet, or serve as a controller that git pushes trigger; migrate a Zalando CLM config repository.',
     )
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -28,6 +30,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   registerDispatchCommand(program, io);
   registerServeCommand(program, io);
   registerOverrideHaltCommand(program, io);
+  registerMigrateCommand(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

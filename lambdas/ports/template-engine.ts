@@ -24,10 +24,16 @@ export interface CloudLookups {
   instanceType(type: string): Promise<InstanceTypeInfo>;
 }
 
+/** What CLM reads about an instance type (DescribeInstanceTypes). */
 export interface InstanceTypeInfo {
   readonly instanceType: string;
+  /** VCpuInfo.DefaultVCpus */
   readonly vcpu: number;
+  /** MemoryInfo.SizeInMiB */
   readonly memoryMiB: number;
   readonly architecture: 'amd64' | 'arm64';
-  readonly instanceStorageGiB: number;
+  /** Instance-store disks (InstanceStorageInfo.Disks[0].Count; 0 without instance store). */
+  readonly instanceStorageDevices: number;
+  /** Size of each of those disks in GB (10^9 bytes; Disks[0].SizeInGB). */
+  readonly instanceStorageDeviceSizeGB: number;
 }

@@ -9,6 +9,11 @@ export class SimContext {
   readonly rng: Prng;
   /** Kubernetes clusters whose controllers must run before the world is consistent again (not persisted). */
   readonly dirty = new Set<string>();
+  /**
+   * Clusters this process called a port of (NO_CLUSTER for ports without one), since the world was loaded: their
+   * shards are this process's to save even if another process saved them meanwhile (persistence.ts). Not persisted.
+   */
+  readonly acted = new Set<string>();
 
   constructor(readonly state: WorldState) {
     this.rng = new Prng(state);

@@ -11,6 +11,7 @@ import type { ClusterSnapshot } from './describe';
 import { advanceTo, kubeFor, settle } from './engine';
 import { applyObjects } from './kube/apply-objects';
 import { loadWorld, saveWorld, worldExists } from './persistence';
+import type { PersistedView } from './persistence';
 import { simArtifactStore } from './ports/sim-artifact-store';
 import type { ArtifactData } from './ports/sim-artifact-store';
 import { simKubeCluster } from './ports/sim-kube-cluster';
@@ -55,7 +56,7 @@ export class SimulatedWorld {
   private constructor(
     state: WorldState,
     private readonly artifactData: ArtifactData,
-    private savedDir?: string,
+    private persisted?: PersistedView,
   ) {
     this.ctx = new SimContext(state);
     this.clock = { now: () => this.ctx.state.now };
@@ -92,8 +93,8 @@ export class SimulatedWorld {
 
   /** A world saved with `save(dir)`. */
   static load(dir: string): SimulatedWorld {
-    const { state, artifacts } = loadWorld(dir);
-    return new SimulatedWorld(state, artifacts, dir);
+    const { state, artifacts, view } = loadWorld(dir);
+    return new SimulatedWorld(state, artifacts, view);
   }
 
   /** `load(dir)` when the directory holds a world, else a new one from `scenario`. */
@@ -101,10 +102,12 @@ export class SimulatedWorld {
     return worldExists(dir) ? SimulatedWorld.load(dir) : SimulatedWorld.create(scenario, file);
   }
 
-  /** Persist atomically (temp file + rename); cheap enough to call after every task. */
+  /**
+   * Persist atomically (temp file + rename, under the directory's lock); cheap enough to call after every task.
+   * Into a directory other processes use too, only this world's clusters are written (see persistence.ts).
+   */
   save(dir: string): void {
-    saveWorld(dir, this.ctx.state, this.artifactData, this.savedDir !== dir);
-    this.savedDir = dir;
+    this.persisted = saveWorld(dir, this.ctx.state, this.artifactData, this.persisted, this.ctx.acted);
   }
 
   get now(): number {

@@ -96,6 +96,8 @@ export interface ResourceRecord {
 export interface StackRecord {
   readonly name: string;
   readonly stackId: string;
+  /** The cluster whose ports deployed it: its resources belong to that cluster's shard (world-shards.ts). */
+  cluster?: string;
   status: string;
   reason?: string;
   tags: Record<string, string>;
@@ -153,6 +155,8 @@ export type InstanceLifecycle = 'Pending' | 'InService' | 'Terminating' | 'Termi
 export interface InstanceRecord {
   readonly id: string;
   readonly asg: string;
+  /** The cluster of the stack that made its ASG (kept after the ASG is gone). */
+  readonly cluster?: string;
   readonly az: string;
   state: InstanceLifecycle;
   readonly launchTemplateId?: string;

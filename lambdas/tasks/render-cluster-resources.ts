@@ -1,6 +1,7 @@
 import type { Cluster } from '../core/model/cluster';
 import { renderClusterResources as renderResources } from '../core/render/render-cluster-resources';
 import type { ClusterResources } from '../core/render/render-cluster-resources';
+import { withDiscoveredNetwork } from '../core/render/discovered-network';
 import { throwIfIssues } from '../core/render/render-issue';
 import type { ResourcesArtifact } from '../contracts/artifacts';
 import { RenderResourcesOutput, type UpdateOptions } from '../contracts/cluster-update';
@@ -37,7 +38,8 @@ export async function renderClusterResources(
     ...(await ports.forCluster(configured).values.clusterValues(configured)),
     ClusterStackOutputs: run.stackOutputs,
   };
-  const rendered = await renderResources({ cluster: configured, snapshots, values, engine: ports.templates });
+  const withNetwork = withDiscoveredNetwork(configured, values);
+  const rendered = await renderResources({ cluster: withNetwork, snapshots, values, engine: ports.templates });
   throwIfIssues(rendered.errors, `Rendering the resources of ${cluster.id}`);
 
   const filesKeys: string[] = [];

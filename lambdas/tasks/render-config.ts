@@ -1,6 +1,7 @@
 import { mergeConfigDefaults } from '../core/config/config-defaults';
 import { renderConfigDefaults, sortedItems } from '../core/config/effective-config-items';
 import { throwIfIssues } from '../core/render/render-issue';
+import { withDiscoveredNetwork } from '../core/render/discovered-network';
 import { renderMainStack } from '../core/render/render-main-stack';
 import type { MainArtifact } from '../contracts/artifacts';
 import { RenderConfigOutput } from '../contracts/cluster-update';
@@ -50,7 +51,8 @@ export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): 
   );
   const configured = await decryptedCluster(cluster, merged, ports);
   const values = await ports.forCluster(configured).values.clusterValues(configured);
-  const main = await renderMainStack({ cluster: configured, snapshots, values, engine: ports.templates });
+  const rendered = withDiscoveredNetwork(configured, values);
+  const main = await renderMainStack({ cluster: rendered, snapshots, values, engine: ports.templates });
   throwIfIssues(main.errors, `Rendering the config of ${cluster.id}`);
   if (!main.stack) throw new ConfigError('the main stack did not render', { location: { clusterId: cluster.id } });
 

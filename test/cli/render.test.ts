@@ -149,32 +149,17 @@ describe('clm render', () => {
     const io = capture();
 
     // Act
-    const withoutValues = await main(
-      [
-        'render',
-        '--registry',
-        'examples/clusters.yaml',
-        '--directory',
-        config,
-        '--cluster',
-        'aws:123456789012:eu-central-1:kube-test',
-      ],
-      io,
-    );
-    const withValues = await main(
-      [
-        'render',
-        '--registry',
-        'examples/clusters.yaml',
-        '--directory',
-        config,
-        '--cluster',
-        'aws:123456789012:eu-central-1:kube-test',
-        '--values',
-        'examples/values.yaml',
-      ],
-      capture(),
-    );
+    const args = [
+      'render',
+      '--registry',
+      'examples/clusters.yaml',
+      '--directory',
+      config,
+      '--cluster',
+      'aws:123456789012:eu-central-1:kube-test',
+    ];
+    const withoutValues = await main(args, io);
+    const withValues = await main([...args, '--values', 'examples/values.yaml'], capture());
 
     // Assert
     expect(withoutValues).toBe(1);

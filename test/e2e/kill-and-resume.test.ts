@@ -5,7 +5,6 @@
 import { rmSync } from 'node:fs';
 import { runClm } from './support/clm-process';
 import {
-  EXAMPLES,
   TEST,
   clm,
   configWithNewImage,
@@ -16,6 +15,8 @@ import {
   poolInstances,
   tempDir,
   type PoolInstances,
+  createKubeTest,
+  kubeTestArgs,
 } from './support/clm-session';
 
 const POOLS = ['master-default', 'default-worker'];
@@ -24,34 +25,13 @@ let config: string;
 let reference: { lines: number; targetVersion: string; stacks: number };
 const temps: string[] = [];
 
-const args = (state: string): string[] => [
-  'provision',
-  '--simulate',
-  ...EXAMPLES,
-  '--directory',
-  config,
-  '--state',
-  state,
-  '--cluster',
-  TEST,
-];
+const args = (state: string): string[] => kubeTestArgs('provision', config, state);
 
 beforeAll(async () => {
   base = tempDir('kill-base');
   config = configWithNewImage(['master-default', 'worker-default']);
   temps.push(base, config);
-  const created = await clm([
-    'provision',
-    '--simulate',
-    ...EXAMPLES,
-    '--directory',
-    'examples/config',
-    '--state',
-    base,
-    '--cluster',
-    TEST,
-  ]);
-  if (created.code !== 0) throw new Error(`creating kube-test failed: ${created.out}${created.err}`);
+  await createKubeTest(base);
   // The same update uninterrupted (in process): how many progress lines and stacks it has.
   const state = copyState(base, 'kill-reference');
   temps.push(state);

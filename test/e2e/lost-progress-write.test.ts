@@ -9,7 +9,6 @@ import { configSourcesFromFlags } from '../../lambdas/adapters/config-source/cre
 import { createRegistry } from '../../lambdas/adapters/registry/create-registry';
 import { createSimulatedSetup } from '../../lambdas/runtime/wiring/simulated-ports';
 import {
-  EXAMPLES,
   ROOT,
   TEST,
   clm,
@@ -19,7 +18,11 @@ import {
   loadWorld,
   poolInstances,
   tempDir,
+  createKubeTest,
+  kubeTestArgs,
 } from './support/clm-session';
+import type { CliRun } from './support/clm-session';
+import type { SimulatedWorld } from '../../lambdas/sim';
 
 const MUTATING = [
   'stacks.deploy',
@@ -42,23 +45,28 @@ beforeAll(async () => {
   base = tempDir('lost-base');
   config = configWithNewImage(['master-default', 'worker-default']);
   temps.push(base, config);
-  const created = await clm([
-    'provision',
-    '--simulate',
-    ...EXAMPLES,
-    '--directory',
-    'examples/config',
-    '--state',
-    base,
-    '--cluster',
-    TEST,
-  ]);
-  if (created.code !== 0) throw new Error(`creating kube-test failed: ${created.out}`);
+  await createKubeTest(base);
 });
 
 afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
+
+/** What a resumed run that did not exit 0 says: its exit code and the lines that name a failure. */
+function exitProblem(run: CliRun): string {
+  if (run.code === 0) return '';
+  const failed = run.out.split('\n').filter((l) => l.includes('failed'));
+  return `exit ${run.code}: ${failed.join(' | ')}`;
+}
+
+/** The world's broken invariants: PDB violations and nodes terminated twice. */
+function invariantProblems(world: SimulatedWorld): string[] {
+  const { pdbViolations, nodesTerminatedTwice } = world.invariants();
+  return [
+    pdbViolations ? `PDB violations ${pdbViolations}` : '',
+    nodesTerminatedTwice ? `nodes terminated twice ${nodesTerminatedTwice}` : '',
+  ];
+}
 
 /**
  * Run the update as `clm provision` does (same execution id, world and progress saved after every task),
@@ -113,32 +121,14 @@ describe('a progress write lost after the world was saved', () => {
       const before = poolInstances(loadWorld(state), TEST);
       // Act
       await runFrozen(state, index);
-      const resumed = await clm([
-        'provision',
-        '--simulate',
-        ...EXAMPLES,
-        '--directory',
-        config,
-        '--state',
-        state,
-        '--cluster',
-        TEST,
-      ]);
+      const resumed = await clm(kubeTestArgs('provision', config, state));
       // Assert (collected, so one run reports every task that breaks)
       const world = loadWorld(state);
       const after = poolInstances(world, TEST);
       const run = latestRun(state, TEST);
       const problems = [
-        resumed.code === 0
-          ? ''
-          : `exit ${resumed.code}: ${resumed.out
-              .split('\n')
-              .filter((l) => l.includes('failed'))
-              .join(' | ')}`,
-        world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
-        world.invariants().nodesTerminatedTwice
-          ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}`
-          : '',
+        exitProblem(resumed),
+        ...invariantProblems(world),
         ...['master-default', 'default-worker'].map((pool) =>
           JSON.stringify(after[pool]!.gone.filter((id) => before[pool]!.alive.includes(id))) ===
           JSON.stringify(before[pool]!.alive)
@@ -166,26 +156,11 @@ describe('a progress write lost after the world was saved', () => {
       temps.push(state);
       // Act
       await runFrozen(state, index, 'decommission');
-      const resumed = await clm([
-        'decommission',
-        '--simulate',
-        ...EXAMPLES,
-        '--directory',
-        'examples/config',
-        '--state',
-        state,
-        '--cluster',
-        TEST,
-      ]);
+      const resumed = await clm(kubeTestArgs('decommission', 'examples/config', state));
       // Assert
       const world = loadWorld(state);
       const problems = [
-        resumed.code === 0
-          ? ''
-          : `exit ${resumed.code}: ${resumed.out
-              .split('\n')
-              .filter((l) => l.includes('failed'))
-              .join(' | ')}`,
+        exitProblem(resumed),
         ...world
           .describe(TEST)
           .stacks.filter((s) => s.status !== 'DELETE_COMPLETE')
@@ -193,10 +168,7 @@ describe('a progress write lost after the world was saved', () => {
         ...Object.entries(poolInstances(world, TEST))
           .filter(([, p]) => p.alive.length > 0)
           .map(([pool, p]) => `${pool}: ${p.alive.length} instance(s) alive`),
-        world.invariants().pdbViolations ? `PDB violations ${world.invariants().pdbViolations}` : '',
-        world.invariants().nodesTerminatedTwice
-          ? `nodes terminated twice ${world.invariants().nodesTerminatedTwice}`
-          : '',
+        ...invariantProblems(world),
       ].filter(Boolean);
       if (problems.length) failures.push(`task #${index} ${stateName}: ${problems.join('; ')}`);
     }

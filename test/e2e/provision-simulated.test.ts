@@ -2,7 +2,6 @@
 // the local executor against the simulated world kept under a temporary --state directory. The three
 // example clusters are created once; every test starts from a copy of that state.
 import { rmSync } from 'node:fs';
-import { rollEta } from '../../lambdas/cli/provision/progress-line';
 import {
   EXAMPLES,
   PROD,
@@ -40,6 +39,10 @@ interface Summary {
 const summaries = (out: string): Summary[] => (JSON.parse(out) as { clusters: Summary[] }).clusters;
 const provision = (state: string, config: string, ...extra: string[]) =>
   clm(['provision', '--simulate', ...EXAMPLES, '--directory', config, '--state', state, ...extra]);
+
+/** kube-test created from examples/config in the world of a scenario file. */
+const createInScenario = (state: string, scenario: string) =>
+  provision(state, 'examples/config', '--cluster', TEST, '--scenario', scenario);
 
 let created: string;
 let createdRun: Awaited<ReturnType<typeof clm>>;
@@ -206,14 +209,7 @@ describe('clm provision --simulate with scenarios', () => {
   it('(e) a PDB that blocks evictions: the roll waits, says so, never forces, and succeeds', async () => {
     // Arrange: kube-test created in the pdb-blocks world (evictions of "payments" refused for 25 virtual minutes)
     const state = track(tempDir('pdb'));
-    const create = await provision(
-      state,
-      'examples/config',
-      '--cluster',
-      TEST,
-      '--scenario',
-      'examples/scenarios/pdb-blocks.yaml',
-    );
+    const create = await createInScenario(state, 'examples/scenarios/pdb-blocks.yaml');
     expect(create.code).toBe(0);
     const forcedBefore = loadWorld(state).apiCalls()['kube.deletePod'] ?? 0;
 
@@ -235,14 +231,7 @@ describe('clm provision --simulate with scenarios', () => {
     const state = track(tempDir('flaky'));
 
     // Act: create, then roll (so pools.terminate and kube.evictPod are called too)
-    const create = await provision(
-      state,
-      'examples/config',
-      '--cluster',
-      TEST,
-      '--scenario',
-      'examples/scenarios/flaky-apis.yaml',
-    );
+    const create = await createInScenario(state, 'examples/scenarios/flaky-apis.yaml');
     const roll = await provision(state, track(configWithNewImage()), '--cluster', TEST);
 
     // Assert
@@ -256,31 +245,5 @@ describe('clm provision --simulate with scenarios', () => {
       faults.map((f) => `${f.on} ${f.times}/${f.times}`),
     );
     expect(world.invariants()).toEqual({ pdbViolations: 0, nodesTerminatedTwice: 0, details: [] });
-  });
-});
-
-describe('rollEta', () => {
-  it('says nothing before the first replacement, then extrapolates the pace seen so far, and nothing once done', () => {
-    // Arrange
-    const eta = rollEta();
-
-    // Act
-    const lines = [
-      eta('workers', 0, 4, 0),
-      eta('workers', 0, 4, 60_000),
-      eta('workers', 1, 4, 120_000),
-      eta('workers', 3, 4, 240_000),
-      eta('workers', 4, 4, 300_000),
-    ];
-
-    // Assert: 1 node in 120 s → 3 left ≈ 6 min; then 3 nodes in 240 s → 1 left ≈ 80 s
-    expect(lines).toEqual(['', '', '; ETA 6m00s', '; ETA 1m20s', '']);
-  });
-
-  it('measures a resumed roll from where this process first saw it', () => {
-    const eta = rollEta();
-    expect(eta('workers', 5, 9, 1_000_000)).toBe('');
-    expect(eta('workers', 6, 9, 1_090_000)).toBe('; ETA 4m30s');
-    expect(eta('other', 1, 2, 1_090_000)).toBe('');
   });
 });

@@ -50,6 +50,33 @@ describe('infra/app.ts', () => {
     }
   }, 180_000);
 
+  it('adds ClmClusterAccess only when clmAccountId is set, and then needs an ExternalId', () => {
+    const run = synthApp({
+      clmAccountId: '123456789012',
+      externalId: 'clm-ext-1',
+      assumedRoleName: 'clm',
+      clusterAccountIds: '210987654321',
+    });
+    try {
+      expect({ status: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ status: 0, stderr: '' });
+      const manifest = JSON.parse(readFileSync(join(run.outdir, 'manifest.json'), 'utf8'));
+      expect(Object.keys(manifest.artifacts)).toEqual(expect.arrayContaining(['ClmClusterAccess']));
+      const access = JSON.parse(readFileSync(join(run.outdir, 'ClmClusterAccess.template.json'), 'utf8'));
+      const roles = Object.values<any>(access.Resources).filter((r) => r.Type === 'AWS::IAM::Role');
+      expect(roles.map((r) => r.Properties.RoleName).sort()).toEqual(['clm', 'clm-stacks']);
+      expect(run.stdout + run.stderr).not.toMatch(/AwsSolutions-/);
+    } finally {
+      rmSync(run.outdir, { recursive: true, force: true });
+    }
+    const without = synthApp({ clmAccountId: '123456789012' }, { CDK_VALIDATION: 'false' });
+    try {
+      expect(without.status).not.toBe(0);
+      expect(without.stderr).toContain('ClmClusterAccess needs externalId');
+    } finally {
+      rmSync(without.outdir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it('fails with a readable message for a bad setting', () => {
     const run = synthApp({}, { CDK_VALIDATION: 'false', CLM_CONFIG_SOURCES: 'main:dir:/srv/config' });
     try {

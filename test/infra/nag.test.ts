@@ -3,7 +3,8 @@
 import { Validations } from 'aws-cdk-lib';
 import type { App } from 'aws-cdk-lib';
 import { CLM_JUSTIFICATIONS, ClmNagChecks } from '../../infra/nag';
-import { synthClm } from './synth';
+import { ClmClusterAccessStack } from '../../infra/stacks/clm-cluster-access-stack';
+import { synthClm, testApp } from './synth';
 
 function violations(app: App, justifications = CLM_JUSTIFICATIONS) {
   app.synth();
@@ -27,12 +28,21 @@ describe('cdk-nag AwsSolutions', () => {
   it('finds nothing unexplained in same-account mode', () => {
     const { app } = synthClm({
       tokenSecretArn: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens-AbCdEf',
+      clusterTokenSecretPrefix: 'clm/clusters/',
     });
     expect(violations(app)).toEqual([]);
   });
 
-  it('finds nothing unexplained in cross-account mode', () => {
-    const { app } = synthClm({ assumedRoleName: 'cluster-lifecycle-manager' });
+  it('finds nothing unexplained in cross-account mode (registry accounts or an organisation)', () => {
+    const { app } = synthClm({ assumedRoleName: 'cluster-lifecycle-manager', clusterAccountIds: ['210987654321'] });
+    expect(violations(app)).toEqual([]);
+    const { app: org } = synthClm({ assumedRoleName: 'cluster-lifecycle-manager', organizationId: 'o-abcdefghij' });
+    expect(violations(org)).toEqual([]);
+  });
+
+  it('finds nothing unexplained in ClmClusterAccess', () => {
+    const app = testApp();
+    new ClmClusterAccessStack(app, 'ClmClusterAccess', { clmAccountId: '123456789012', externalId: 'clm-ext-1' });
     expect(violations(app)).toEqual([]);
   });
 

@@ -6,6 +6,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ClmStatefulStack } from '../../infra/stacks/clm-stateful-stack';
 import { ClmWorkflowStack } from '../../infra/stacks/clm-workflow-stack';
 import type { ClmWorkflowStackProps } from '../../infra/stacks/clm-workflow-stack';
+import { taskGrants } from '../../infra/task-grants';
+import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -25,6 +27,21 @@ export function testApp(): App {
 }
 
 export type WorkflowOptions = Omit<ClmWorkflowStackProps, 'table' | 'artifactBucket'>;
+
+export const TOKEN_SECRET = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:clm-tokens-AbCdEf';
+
+/** A workflow stack with a registry, a config source and a token secret (same-account mode). */
+export const CONFIGURED: WorkflowOptions = {
+  registryUri: 'https://registry.example.org',
+  configSources: ['main:git:https://github.com/example/kubernetes-on-aws.git'],
+  tokenSecretArn: TOKEN_SECRET,
+};
+
+/** The names of the catalogue's tasks, one function each. */
+export const TASK_NAMES = TASK_CATALOGUE.map((task) => task.name);
+
+/** What the catalogue task `name` is granted (infra/task-grants.ts). */
+export const grantsOf = (name: string) => taskGrants(TASK_CATALOGUE.find((task) => task.name === name)!);
 
 export function synthClm(options: WorkflowOptions = {}) {
   const app = testApp();
@@ -63,4 +80,9 @@ export function logicalId(template: Template, type: string, prefix: string): str
   if (ids.length !== 1)
     throw new Error(`expected one ${type} starting with ${prefix}, found ${ids.join(', ') || 'none'}`);
   return ids[0];
+}
+
+/** Every action the execution role of `task` (`<task>Role`) is allowed. */
+export function roleActions(template: Template, task: string): string[] {
+  return actionsOf(statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${task}Role`)));
 }

@@ -4,12 +4,12 @@ import {
   nodePoolStackName,
   nodePoolStackTags,
 } from '../../lambdas/core/cloudformation/stack-names';
-import { EMPTY_STATUS } from '../../lambdas/core/model/cluster';
 import type { Cluster, NodePool } from '../../lambdas/core/model/cluster';
 import type { ClusterPorts } from '../../lambdas/ports/ports';
 import type { ClusterRef } from '../../lambdas/ports/node-pool-backend';
 import { SimulatedWorld } from '../../lambdas/sim';
 import type { ScenarioInput } from '../../lambdas/sim';
+import { testCluster as baseCluster, testPool } from '../support/test-cluster';
 
 /** Shared test data: a cluster, its templates, and a helper that brings it up in a world. */
 
@@ -17,35 +17,19 @@ export const ACCOUNT = '123456789012';
 export const REGION = 'eu-central-1';
 
 function pool(name: string, profile: string, min = 1, max = 10): NodePool {
-  return {
-    name,
-    profile,
-    instanceTypes: ['m5.large'],
-    discountStrategy: 'none',
-    minSize: min,
-    maxSize: max,
-    configItems: {},
-  };
+  return testPool({ name, profile, instanceTypes: ['m5.large'], minSize: min, maxSize: max });
 }
 
+/** The cluster the simulator tests bring up: a master pool and a split-AZ worker pool, channel stable. */
 export function testCluster(overrides: Partial<Cluster> = {}): Cluster {
-  return {
+  return baseCluster({
     id: `aws:${ACCOUNT}:${REGION}:kube-1`,
-    alias: 'kube-1',
-    localId: 'kube-1',
-    apiServerUrl: 'https://kube-1.example.org',
     channel: 'stable',
-    configItems: {},
-    criticalityLevel: 1,
-    environment: 'test',
     infrastructureAccount: `aws:${ACCOUNT}`,
-    lifecycleStatus: 'ready',
     nodePools: [pool('master-default', 'master-default', 1, 3), pool('default-worker', 'worker-splitaz', 1, 20)],
-    provider: 'zalando-aws',
     region: REGION,
-    status: EMPTY_STATUS,
     ...overrides,
-  };
+  });
 }
 
 export function clusterRef(cluster: Cluster): ClusterRef {

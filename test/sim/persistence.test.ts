@@ -123,7 +123,8 @@ describe('saving and loading the simulated world', () => {
     world.save(dir);
     world.save(dir);
 
-    expect(readdirSync(dir).sort()).toEqual(['artifacts', 'world.json']);
+    expect(readdirSync(dir).sort()).toEqual(['artifacts', 'world', 'world.json']);
+    expect(readdirSync(join(dir, 'world')).some((f) => f.endsWith('.tmp'))).toBe(false);
     expect(readdirSync(join(dir, 'artifacts'))).toHaveLength(2);
     expect(readdirSync(join(dir, 'artifacts')).some((f) => f.endsWith('.tmp'))).toBe(false);
   });

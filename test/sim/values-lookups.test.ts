@@ -55,7 +55,8 @@ describe('simulated values and lookups', () => {
       vcpu: 2,
       memoryMiB: 8192,
       architecture: 'arm64',
-      instanceStorageGiB: 0,
+      instanceStorageDevices: 0,
+      instanceStorageDeviceSizeGB: 0,
     });
     await expect(lookups.instanceType('x9.huge')).rejects.toBeInstanceOf(NotFoundError);
   });

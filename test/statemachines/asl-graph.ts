@@ -140,3 +140,20 @@ export function flattenRules(rules: readonly ChoiceRule[]): ChoiceRule[] {
 export function placeholderOf(state: AslState): string | undefined {
   return /^\$\{([A-Za-z0-9_]+)\}$/.exec(state.Resource ?? '')?.[1];
 }
+
+/** Both state machines, by their key in lambdas/runtime/asl-files.ts. */
+export const MACHINES = Object.keys(ASL_FILES) as StateMachineKey[];
+
+/** Every state of the machine, Map iterators included. */
+export function states(key: StateMachineKey): WalkedState[] {
+  return walkStates(loadAsl(key));
+}
+
+export function ofType(key: StateMachineKey, type: string): WalkedState[] {
+  return states(key).filter((s) => s.state.Type === type);
+}
+
+/** The Task states that invoke one of our Lambda functions. */
+export function lambdaTasks(key: StateMachineKey): WalkedState[] {
+  return ofType(key, 'Task').filter((s) => placeholderOf(s.state)?.endsWith('FunctionArn'));
+}

@@ -3,14 +3,19 @@
  * (objects, resourceVersions, discovery that grows when a CRD is applied) and records every request so tests can
  * assert methods, paths, content types and query parameters.
  *
- * Served: /readyz, /api, /apis, discovery for core/v1, apps/v1, policy/v1, apiextensions.k8s.io/v1 and the CRD group
- * example.org/v1 (Widget); GET/LIST (labelSelector equality, fieldSelector spec.nodeName, limit/continue), PATCH
+ * Served: /readyz, /api, /apis, discovery (fake-kube-discovery.ts) for core/v1, apps/v1, policy/v1,
+ * apiextensions.k8s.io/v1 and the CRD group example.org/v1 (Widget); GET/LIST (label selectors as
+ * core/kube/label-selector.ts reads them, fieldSelector spec.nodeName, limit/continue), PATCH
  * (apply-patch+yaml, merge-patch+json, strategic-merge-patch+json: all merged the JSON-merge-patch way), DELETE,
  * POST pods/eviction (deletes the pod unless `onEvict` says otherwise), PATCH deployments/scale.
  */
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import type { AddressInfo, Server } from 'node:net';
+import { matches, parseSelector } from '../../lambdas/core/kube/label-selector';
+import { BUILTIN_RESOURCES, crdResources, groupList, resourceList } from './fake-kube-discovery';
+import type { FakeResource } from './fake-kube-discovery';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -19,14 +24,6 @@ export interface RecordedRequest {
   readonly contentType?: string;
   readonly authorization?: string;
   readonly body?: unknown;
-}
-
-export interface FakeResource {
-  readonly groupVersion: string;
-  readonly plural: string;
-  readonly singular: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
 }
 
 export interface Injected {
@@ -39,41 +36,9 @@ export interface Injected {
 
 type Obj = Record<string, any>;
 
-const BUILTIN: FakeResource[] = [
-  { groupVersion: 'v1', plural: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false },
-  { groupVersion: 'v1', plural: 'nodes', singular: 'node', kind: 'Node', namespaced: false },
-  { groupVersion: 'v1', plural: 'pods', singular: 'pod', kind: 'Pod', namespaced: true },
-  { groupVersion: 'v1', plural: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true },
-  { groupVersion: 'v1', plural: 'services', singular: 'service', kind: 'Service', namespaced: true },
-  { groupVersion: 'apps/v1', plural: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true },
-  { groupVersion: 'apps/v1', plural: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true },
-  {
-    groupVersion: 'policy/v1',
-    plural: 'poddisruptionbudgets',
-    singular: 'poddisruptionbudget',
-    kind: 'PodDisruptionBudget',
-    namespaced: true,
-  },
-  {
-    groupVersion: 'apiextensions.k8s.io/v1',
-    plural: 'customresourcedefinitions',
-    singular: 'customresourcedefinition',
-    kind: 'CustomResourceDefinition',
-    namespaced: false,
-  },
-  { groupVersion: 'example.org/v1', plural: 'widgets', singular: 'widget', kind: 'Widget', namespaced: true },
-];
-const SUBRESOURCES: Record<string, { name: string; kind: string }[]> = {
-  'v1/pods': [
-    { name: 'pods/eviction', kind: 'Eviction' },
-    { name: 'pods/status', kind: 'Pod' },
-  ],
-  'apps/v1/deployments': [{ name: 'deployments/scale', kind: 'Scale' }],
-};
-
 export class FakeKubeApi {
   readonly requests: RecordedRequest[] = [];
-  readonly resources: FakeResource[] = [...BUILTIN];
+  readonly resources: FakeResource[] = [...BUILTIN_RESOURCES];
   readonly injected: Injected[] = [];
   ready = true;
   /** Answer for an eviction; default: delete the pod and answer 201. */
@@ -83,11 +48,13 @@ export class FakeKubeApi {
   private server?: Server;
   url = '';
 
-  static async start(): Promise<FakeKubeApi> {
+  /** On plain http, or on https with `tls` (a certificate for 127.0.0.1, e.g. test/fixtures/tls). */
+  static async start(tls?: { readonly key: string; readonly cert: string }): Promise<FakeKubeApi> {
     const api = new FakeKubeApi();
-    api.server = createServer((req, res) => void api.handle(req, res));
+    const handler = (req: IncomingMessage, res: ServerResponse) => void api.handle(req, res);
+    api.server = tls ? createTlsServer(tls, handler) : createServer(handler);
     await new Promise<void>((resolve) => api.server!.listen(0, '127.0.0.1', resolve));
-    api.url = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+    api.url = `${tls ? 'https' : 'http'}://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
     return api;
   }
 
@@ -137,7 +104,7 @@ export class FakeKubeApi {
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
     const hit = this.injected.find(
-      (i) => (!i.method || i.method === recorded.method) && matches(i.path, recorded.path) && (i.times ?? 0) > 0,
+      (i) => (!i.method || i.method === recorded.method) && pathMatches(i.path, recorded.path) && (i.times ?? 0) > 0,
     );
     if (hit) {
       hit.times = (hit.times ?? 1) - 1;
@@ -154,7 +121,7 @@ export class FakeKubeApi {
   private route(r: RecordedRequest): [number, unknown] {
     if (r.path === '/readyz') return this.ready ? [200, 'ok'] : [500, '[-]etcd failed'];
     if (r.path === '/api') return [200, { kind: 'APIVersions', versions: ['v1'] }];
-    if (r.path === '/apis') return [200, this.groupList()];
+    if (r.path === '/apis') return [200, groupList(this.resources)];
     const m = /^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))(?:\/(.*))?$/.exec(r.path);
     if (!m) return [404, statusBody(404, 'NotFound', 'the server could not find the requested resource')];
     const gv = m[1] ?? m[2];
@@ -162,22 +129,7 @@ export class FakeKubeApi {
     if (!m[3]) {
       if (served.length === 0)
         return [404, statusBody(404, 'NotFound', 'the server could not find the requested resource')];
-      const resources = served.flatMap((x) => [
-        {
-          name: x.plural,
-          singularName: x.singular,
-          kind: x.kind,
-          namespaced: x.namespaced,
-          verbs: ['get', 'list', 'patch', 'delete'],
-        },
-        ...(SUBRESOURCES[`${gv}/${x.plural}`] ?? []).map((sub) => ({
-          ...sub,
-          singularName: '',
-          namespaced: x.namespaced,
-          verbs: ['create', 'get', 'patch'],
-        })),
-      ]);
-      return [200, { kind: 'APIResourceList', groupVersion: gv, resources }];
+      return [200, resourceList(gv, served)];
     }
     let segments = m[3].split('/').map(decodeURIComponent);
     let namespace: string | undefined;
@@ -233,7 +185,7 @@ export class FakeKubeApi {
       const created = this.stamp(structuredClone(body), !dryRun);
       if (!dryRun) {
         this.objects.set(id, created);
-        if (resource.kind === 'CustomResourceDefinition') this.serveCrd(created);
+        if (resource.kind === 'CustomResourceDefinition') this.resources.push(...crdResources(created));
       }
       return [201, created];
     }
@@ -268,7 +220,7 @@ export class FakeKubeApi {
       .filter(([k]) => k.startsWith(`${resource.groupVersion}|${resource.plural}|`))
       .map(([, o]) => o)
       .filter((o) => !namespace || o.metadata.namespace === namespace)
-      .filter((o) => selects(query.labelSelector, o.metadata.labels ?? {}))
+      .filter((o) => matches(parseSelector(query.labelSelector), o.metadata.labels ?? {}))
       .filter((o) => !query.fieldSelector || query.fieldSelector === `spec.nodeName=${o.spec?.nodeName}`)
       .sort((a, b) =>
         `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`),
@@ -282,34 +234,6 @@ export class FakeKubeApi {
       metadata: { resourceVersion: String(this.revision), ...(next ? { continue: next } : {}) },
       items: all.slice(start, start + limit),
     };
-  }
-
-  private groupList(): Obj {
-    const groups = new Map<string, string[]>();
-    for (const r of this.resources.filter((x) => x.groupVersion.includes('/'))) {
-      const [group, version] = r.groupVersion.split('/');
-      groups.set(group, [...new Set([...(groups.get(group) ?? []), version])]);
-    }
-    return {
-      kind: 'APIGroupList',
-      groups: [...groups].map(([name, versions]) => ({
-        name,
-        versions: versions.map((version) => ({ groupVersion: `${name}/${version}`, version })),
-        preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },
-      })),
-    };
-  }
-
-  private serveCrd(crd: Obj): void {
-    for (const version of crd.spec?.versions ?? []) {
-      this.resources.push({
-        groupVersion: `${crd.spec.group}/${version.name}`,
-        plural: crd.spec.names.plural,
-        singular: crd.spec.names.singular ?? crd.spec.names.kind.toLowerCase(),
-        kind: crd.spec.names.kind,
-        namespaced: crd.spec.scope === 'Namespaced',
-      });
-    }
   }
 
   private stamp(object: Obj, count = true): Obj {
@@ -328,19 +252,8 @@ function key(resource: FakeResource, namespace: string | undefined, name: string
   return `${resource.groupVersion}|${resource.plural}|${resource.namespaced ? (namespace ?? '') : ''}|${name}`;
 }
 
-function matches(pattern: string | RegExp | undefined, path: string): boolean {
+function pathMatches(pattern: string | RegExp | undefined, path: string): boolean {
   return pattern === undefined || (typeof pattern === 'string' ? path === pattern : pattern.test(path));
-}
-
-/** Equality (`a=b`, `a==b`), inequality (`a!=b`) and existence (`a`) terms, comma-joined. */
-function selects(selector: string | undefined, labels: Record<string, string>): boolean {
-  if (!selector) return true;
-  return selector.split(',').every((term) => {
-    const [k, v] = term.split(/!=|==|=/).map((s) => s.trim());
-    if (term.includes('!=')) return labels[k] !== v;
-    if (v === undefined) return k in labels;
-    return labels[k] === v;
-  });
 }
 
 /** RFC 7386 JSON merge patch: objects merge, null deletes, everything else (arrays too) replaces. */

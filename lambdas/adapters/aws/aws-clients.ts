@@ -81,13 +81,15 @@ export function roleArn(accountId: string, roleName: string): string {
 
 /**
  * Credentials of `arn:aws:iam::<accountId>:role/<roleName>` through STS AssumeRole, cached until five minutes before
- * they expire. `sts` carries the caller's own credentials.
+ * they expire. `sts` carries the caller's own credentials. `externalId` is what the role's trust policy requires
+ * (ClmClusterAccess: `sts:ExternalId`); it is not a secret, and is not logged either.
  */
 export function assumeRoleCredentials(
   sts: STSClient,
   accountId: string,
   roleName: string,
   now: () => number = Date.now,
+  externalId?: string,
 ): IdentityProvider {
   const arn = roleArn(accountId, roleName);
   let cached: Promise<Identity> | undefined;
@@ -95,7 +97,13 @@ export function assumeRoleCredentials(
   return () => {
     if (cached && now() < expiresAt - 5 * 60_000) return cached;
     cached = sts
-      .send(new AssumeRoleCommand({ RoleArn: arn, RoleSessionName: ROLE_SESSION_NAME }))
+      .send(
+        new AssumeRoleCommand({
+          RoleArn: arn,
+          RoleSessionName: ROLE_SESSION_NAME,
+          ...(externalId ? { ExternalId: externalId } : {}),
+        }),
+      )
       .then((out) => {
         const c = out.Credentials;
         if (!c?.AccessKeyId || !c.SecretAccessKey)
@@ -152,6 +160,8 @@ export interface AccountClientOptions extends AwsClientOptions {
   readonly accountId: string;
   /** CLM `--assumed-role`: assume `arn:aws:iam::<accountId>:role/<assumedRole>`. @default - use the credentials as they are */
   readonly assumedRole?: string;
+  /** The ExternalId the assumed role's trust policy requires. @default - none sent */
+  readonly externalId?: string;
 }
 
 /**
@@ -163,7 +173,9 @@ export function createAccountClients(options: AccountClientOptions): AwsClients 
   const base: IdentityProvider = options.credentials
     ? asProvider(options.credentials)
     : (baseSts.config.credentials as unknown as IdentityProvider);
-  const assumed = options.assumedRole ? assumeRoleCredentials(baseSts, options.accountId, options.assumedRole) : base;
+  const assumed = options.assumedRole
+    ? assumeRoleCredentials(baseSts, options.accountId, options.assumedRole, Date.now, options.externalId)
+    : base;
   const checkingSts = createAwsClients({ ...options, credentials: assumed }).sts;
   return createAwsClients({ ...options, credentials: verifiedCredentials(assumed, options.accountId, checkingSts) });
 }

@@ -77,11 +77,12 @@ export function awsClusterPortsFactory(options: AwsClusterPortsOptions = {}): (c
             createBucketIfMissing: true,
           })
         : undefined;
+      const lookups = new Ec2CloudLookups(clients.ec2);
       ports = {
         stacks: new CloudFormationStackDeployer(clients.cloudFormation, { templateStore }),
         pools: new AsgNodePoolBackend(clients.autoScaling, clients.ec2),
-        lookups: new Ec2CloudLookups(clients.ec2),
-        values: new AwsValuesProvider(clients.ec2),
+        lookups,
+        values: new AwsValuesProvider(clients.ec2, lookups),
       };
       cache.set(key, ports);
     }

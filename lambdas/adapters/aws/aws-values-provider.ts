@@ -9,6 +9,9 @@
  *   selections (not pod); zones it lists without a subnet are dropped, as in CLM.
  * - Every subnet map carries `*` → comma list of its subnets in zone order (CLM's `SubnetsByAZ`).
  *
+ * - `InstanceTypeFacts`: DescribeInstanceTypes of the pools' instance types (through the CloudLookups port), from which
+ *   node pools get CLM's `Values.InstanceInfo`.
+ *
  * Not done here: ACM. There is no ACM client among the dependencies, so `load_balancer_certificate` is set only from
  * the config item of that name. CLM writes the discovered `vpc_id` and `subnets` back into the cluster's config items;
  * this provider returns `vpc_id` as a value and `subnets['*']` carries the comma list, for the caller to copy.
@@ -20,6 +23,8 @@ import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError } from '../../shared/errors';
 import { toClmError } from './aws-errors';
 import { hostedZone } from '../../core/values/hosted-zone';
+import { INSTANCE_TYPE_FACTS, collectInstanceTypeFacts } from '../../core/render/instance-info';
+import type { CloudLookups } from '../../ports/template-engine';
 
 export const CUSTOM_SUBNET_TAG = 'zalando.org/custom-subnet';
 export const SUBNET_ROLE_TAGS = {
@@ -31,9 +36,12 @@ export const SUBNET_ROLE_TAGS = {
 
 export class AwsValuesProvider implements ValuesProvider {
   private readonly ec2: EC2Client;
+  private readonly lookups?: CloudLookups;
 
-  constructor(ec2: EC2Client) {
+  /** `lookups` (DescribeInstanceTypes) gives the facts of the pools' instance types, for `Values.InstanceInfo`. */
+  constructor(ec2: EC2Client, lookups?: CloudLookups) {
     this.ec2 = ec2;
+    this.lookups = lookups;
   }
 
   async clusterValues(cluster: Cluster): Promise<Record<string, unknown>> {
@@ -78,6 +86,9 @@ export class AwsValuesProvider implements ValuesProvider {
     };
     if (cluster.configItems.load_balancer_certificate)
       values.load_balancer_certificate = cluster.configItems.load_balancer_certificate;
+    const lookups = this.lookups;
+    if (lookups)
+      values[INSTANCE_TYPE_FACTS] = await collectInstanceTypeFacts(cluster, (type) => lookups.instanceType(type));
     return values;
   }
 

@@ -72,14 +72,17 @@ export function toInstanceTypeInfo(type: string, info: Ec2InstanceTypeInfo): Ins
     throw new ConfigError(
       `instance type ${type} has no supported architecture (amd64 or arm64): ${archs.join(', ') || 'none'}`,
     );
-  const storage = info.InstanceStorageInfo;
-  const disks = (storage?.Disks ?? []).reduce((sum, d) => sum + (d.Count ?? 0) * (d.SizeInGB ?? 0), 0);
+  // CLM takes the one disk set EC2 lists (count × size); more than one set is not expected, and refused as CLM does.
+  const disks = info.InstanceStorageInfo?.Disks ?? [];
+  if (disks.length > 1)
+    throw new ConfigError(`instance type ${type} lists ${disks.length} instance-store disk sets, expected 0 or 1`);
   return {
     instanceType: type,
     vcpu: info.VCpuInfo?.DefaultVCpus ?? 0,
     memoryMiB: info.MemoryInfo?.SizeInMiB ?? 0,
     architecture,
-    instanceStorageGiB: disks || storage?.TotalSizeInGB || 0,
+    instanceStorageDevices: disks[0]?.Count ?? 0,
+    instanceStorageDeviceSizeGB: disks[0]?.SizeInGB ?? 0,
   };
 }
 

@@ -25,7 +25,7 @@ import type {
   PdbInfo,
   PodInfo,
 } from '../../ports/kube-cluster';
-import { KubeApiError, TransientApiError } from '../../shared/errors';
+import { ConfigError, KubeApiError, TransientApiError } from '../../shared/errors';
 import { applyObject } from './kube-apply';
 import { kubeConfigFrom } from './kube-connection';
 import type { KubeConnection } from './kube-connection';
@@ -50,10 +50,12 @@ export class ClientNodeKubeCluster implements KubeCluster {
     this.discovery = new KubeDiscovery(this.rest);
   }
 
+  /** Unreachable is "not ready"; credentials that cannot be had (a bad secret, no EKS token) fail loudly. */
   async ready(): Promise<boolean> {
     try {
       return (await this.rest.send({ method: 'GET', path: '/readyz' })).status === 200;
-    } catch {
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
       return false;
     }
   }

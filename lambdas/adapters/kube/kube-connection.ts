@@ -9,6 +9,8 @@ export interface KubeServerConnection {
   /** e.g. https://kube-1.teapot.example.org */
   readonly server: string;
   readonly token?: string;
+  /** A token fetched for every request (cached by the source: EKS tokens, per-cluster secrets); wins over `token`. */
+  readonly tokenSource?: () => Promise<string>;
   /** The cluster CA as base64-encoded PEM (kubeconfig's certificate-authority-data). */
   readonly caData?: string;
   /** Required for plain http:// servers (test fakes); never for real clusters. @default false */
@@ -63,9 +65,26 @@ export function kubeConfigFrom(connection: KubeConnection): KubeConfig {
         skipTLSVerify: connection.skipTLSVerify ?? false,
       },
     ],
-    users: [{ name: NAME, ...(connection.token ? { token: connection.token } : {}) }],
+    users: [{ name: NAME, ...(connection.token && !connection.tokenSource ? { token: connection.token } : {}) }],
     contexts: [{ name: NAME, cluster: NAME, user: NAME }],
     currentContext: NAME,
   });
+  if (connection.tokenSource) kc.addAuthenticator(bearerTokenAuthenticator(NAME, connection.tokenSource));
   return kc;
+}
+
+type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];
+
+/**
+ * Sets `Authorization: Bearer <token>` from `source` on every request of the kubeconfig user `userName` (client-node
+ * asks its authenticators per request, so a refreshed token is used as soon as the source returns it).
+ */
+export function bearerTokenAuthenticator(userName: string, source: () => Promise<string>): Authenticator {
+  return {
+    isAuthProvider: (user) => user.name === userName,
+    async applyAuthentication(_user, opts) {
+      const token = await source();
+      opts.headers = { ...opts.headers, Authorization: `Bearer ${token}` };
+    },
+  };
 }

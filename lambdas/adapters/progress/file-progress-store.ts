@@ -1,14 +1,188 @@
-import { openJsonStateFile } from '../state-file/json-state-file';
-import { MemoryProgressStore, type ProgressData } from './memory-progress-store';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../../shared/errors';
+import { isHolderGone } from '../../shared/process-identity';
+import { withStateLock, writeFileAtomic } from '../../shared/state-directory';
+import { MemoryProgressStore, emptyProgressData, type ProgressData } from './memory-progress-store';
 
-export const PROGRESS_FILE = 'progress.json';
+/** `<dir>/progress/<cluster id, URI-encoded>.json`: one file per cluster. */
+export const PROGRESS_DIR = 'progress';
+/** The single file earlier versions kept; read until the first write splits it into per-cluster files. */
+export const LEGACY_PROGRESS_FILE = 'progress.json';
 
 /**
- * The CLI's progress store: the in-memory store's rules, kept in `<dir>/progress.json`. `save()` writes
- * atomically (temp file + rename), so a process killed at any moment leaves the last complete state.
+ * The CLI's progress store under `--state DIR`, shared by every process using that directory. Each cluster's
+ * lease, runs, status, controls and inventory live in their own file, replaced atomically under the directory's lock
+ * (shared/state-directory.ts), so two processes never lose each other's clusters.
+ *
+ * - Leases are read, checked and written at once, under the lock: of two racing processes exactly one gets a
+ *   cluster. A lease held by a CLI process known to be gone (same host, pid no longer running) is taken over at
+ *   once (shared/process-identity.ts); any other holder's only after expiry.
+ * - Everything else is kept in this process until `save()`, which the CLI calls after every task (after saving the
+ *   simulated world): progress on disk is never ahead of the world it describes, and a process killed in the middle
+ *   of a task loses that task's progress as a Lambda task would (the steps are reentrant for that). Reads see this
+ *   process's unsaved writes over what is on disk.
  */
-export function openFileProgressStore(dir: string): { store: MemoryProgressStore; save(): void } {
-  const file = openJsonStateFile<ProgressData>(dir, PROGRESS_FILE);
-  const store = new MemoryProgressStore(file.data ? { data: file.data } : {});
-  return { store, save: () => file.save(store.data) };
+export class FileProgressStore extends MemoryProgressStore {
+  /** Per cluster: the entries this process wrote since the last save (never leases). */
+  private readonly pending = new Map<string, ProgressData>();
+
+  constructor(private readonly dir: string) {
+    super({ holderGone: isHolderGone });
+  }
+
+  /** Everything under the directory with this process's unsaved writes, assembled (for status views and tests). */
+  override get data(): ProgressData {
+    const all = readProgressDir(this.dir);
+    for (const changes of this.pending.values()) overlay(all, changes);
+    return all;
+  }
+
+  /** Write what this process changed since the last save, cluster by cluster. */
+  save(): void {
+    if (this.pending.size === 0) return;
+    withStateLock(this.dir, () => {
+      for (const [clusterId, changes] of this.pending) {
+        writeFileAtomic(
+          clusterFile(this.dir, clusterId),
+          JSON.stringify(overlay(readCluster(this.dir, clusterId), changes)),
+        );
+      }
+      this.pending.clear();
+    });
+  }
+
+  protected override read<T>(clusterId: string, fn: (data: ProgressData) => T): T {
+    return fn(this.view(clusterId));
+  }
+
+  protected override write<T>(clusterId: string, fn: (data: ProgressData) => T): T {
+    mkdirSync(join(this.dir, PROGRESS_DIR), { recursive: true });
+    return withStateLock(this.dir, () => {
+      splitLegacyFile(this.dir);
+      const data = this.view(clusterId);
+      const before = structuredClone(data);
+      const result = fn(data);
+      if (JSON.stringify(data.leases) !== JSON.stringify(before.leases)) {
+        const disk = readCluster(this.dir, clusterId);
+        writeFileAtomic(clusterFile(this.dir, clusterId), JSON.stringify({ ...disk, leases: data.leases }));
+      }
+      const changes = this.pending.get(clusterId) ?? emptyProgressData();
+      if (collectChanges(before, data, changes)) this.pending.set(clusterId, changes);
+      return result;
+    });
+  }
+
+  private view(clusterId: string): ProgressData {
+    const disk = readCluster(this.dir, clusterId);
+    const changes = this.pending.get(clusterId);
+    return changes ? overlay(disk, changes) : disk;
+  }
+}
+
+const ENTRY_KINDS = ['runs', 'statuses', 'controls', 'inventories'] as const;
+
+/** `changes` laid over `data` (in place); returns `data`. */
+function overlay(data: ProgressData, changes: ProgressData): ProgressData {
+  for (const kind of ENTRY_KINDS) Object.assign(data[kind], structuredClone(changes[kind]));
+  return data;
+}
+
+/** Copy into `changes` every non-lease entry that differs between `before` and `after`; true if any did. */
+function collectChanges(before: ProgressData, after: ProgressData, changes: ProgressData): boolean {
+  let changed = false;
+  for (const kind of ENTRY_KINDS) {
+    const target = changes[kind] as Record<string, unknown>;
+    for (const [id, value] of Object.entries(after[kind])) {
+      if (JSON.stringify(value) === JSON.stringify((before[kind] as Record<string, unknown>)[id])) continue;
+      target[id] = structuredClone(value);
+      changed = true;
+    }
+  }
+  return changed || Object.values(changes).some((entries) => Object.keys(entries).length > 0);
+}
+
+/**
+ * The CLI's store under `dir`. Call `save()` after every task (the CLI does): leases are written at once, the rest
+ * then.
+ */
+export function openFileProgressStore(dir: string): { store: FileProgressStore; save(): void } {
+  const store = new FileProgressStore(dir);
+  return { store, save: () => store.save() };
+}
+
+function clusterFile(dir: string, clusterId: string): string {
+  return join(dir, PROGRESS_DIR, `${encodeURIComponent(clusterId)}.json`);
+}
+
+function readJson(path: string): ProgressData | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as ProgressData;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(`${path}: cannot read progress: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** One cluster's part of a whole-directory ProgressData. */
+function sliceOf(data: ProgressData, clusterId: string): ProgressData {
+  const slice = emptyProgressData();
+  for (const key of ['leases', 'statuses', 'controls', 'inventories'] as const) {
+    if (data[key][clusterId] !== undefined) (slice[key] as Record<string, unknown>)[clusterId] = data[key][clusterId];
+  }
+  for (const [key, run] of Object.entries(data.runs)) if (run.clusterId === clusterId) slice.runs[key] = run;
+  return slice;
+}
+
+function readCluster(dir: string, clusterId: string): ProgressData {
+  const own = readJson(clusterFile(dir, clusterId));
+  if (own) return own;
+  const legacy = readJson(join(dir, LEGACY_PROGRESS_FILE));
+  return legacy ? sliceOf(legacy, clusterId) : emptyProgressData();
+}
+
+function clusterIdsOf(data: ProgressData): Set<string> {
+  return new Set([
+    ...Object.keys(data.leases),
+    ...Object.keys(data.statuses),
+    ...Object.keys(data.controls),
+    ...Object.keys(data.inventories),
+    ...Object.values(data.runs).map((run) => run.clusterId),
+  ]);
+}
+
+/** Under the lock: give every cluster of the legacy single file its own file (unless it has one), then remove it. */
+function splitLegacyFile(dir: string): void {
+  const legacyPath = join(dir, LEGACY_PROGRESS_FILE);
+  const legacy = readJson(legacyPath);
+  if (!legacy) return;
+  for (const clusterId of clusterIdsOf(legacy)) {
+    const path = clusterFile(dir, clusterId);
+    if (!existsSync(path)) writeFileAtomic(path, JSON.stringify(sliceOf(legacy, clusterId)));
+  }
+  rmSync(legacyPath);
+}
+
+/** Every cluster's progress under `dir`, as one ProgressData (the legacy file's clusters without their own file too). */
+export function readProgressDir(dir: string): ProgressData {
+  const all = emptyProgressData();
+  const merge = (data: ProgressData, only?: (clusterId: string) => boolean) => {
+    for (const key of Object.keys(all) as (keyof ProgressData)[]) {
+      for (const [id, value] of Object.entries(data[key])) {
+        const clusterId = key === 'runs' ? (value as { clusterId: string }).clusterId : id;
+        if (!only || only(clusterId)) (all[key] as Record<string, unknown>)[id] = value;
+      }
+    }
+  };
+  const files = existsSync(join(dir, PROGRESS_DIR))
+    ? readdirSync(join(dir, PROGRESS_DIR)).filter((name) => name.endsWith('.json'))
+    : [];
+  const own = new Set(files.map((name) => decodeURIComponent(name.slice(0, -'.json'.length))));
+  const legacy = readJson(join(dir, LEGACY_PROGRESS_FILE));
+  if (legacy) merge(legacy, (clusterId) => !own.has(clusterId));
+  for (const name of files) {
+    const data = readJson(join(dir, PROGRESS_DIR, name));
+    if (data) merge(data);
+  }
+  return all;
 }

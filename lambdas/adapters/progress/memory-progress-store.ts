@@ -5,7 +5,7 @@ import type { ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterControls, Lease, ProgressStore, StoredStatus } from '../../ports/progress-store';
 import { ConflictError, LeaseHeldError } from '../../shared/errors';
 
-/** Everything the store holds, as plain JSON (what `--state DIR` persists). */
+/** Everything the store holds, as plain JSON (what `--state DIR` persists, one file per cluster). */
 export interface ProgressData {
   leases: Record<string, Lease>;
   runs: Record<string, RunRecord>;
@@ -18,63 +18,96 @@ export function emptyProgressData(): ProgressData {
   return { leases: {}, runs: {}, statuses: {}, controls: {}, inventories: {} };
 }
 
+/** True when `holder` is known to be gone, so its lease may be taken over before it expires. */
+export type HolderGone = (holder: string) => boolean;
+
+export interface MemoryProgressStoreOptions {
+  readonly data?: ProgressData;
+  /** Called after every write. */
+  readonly onChange?: (data: ProgressData) => void;
+  /** @default - never: a lease held by someone else is taken over only after it expired */
+  readonly holderGone?: HolderGone;
+}
+
 /**
  * The ProgressStore with the DynamoDB adapter's rules (conditional writes, lease stealing only after expiry,
- * optimistic locking on runs, capped problems) kept in memory. Used by the simulator and the unit tests;
- * `onChange` lets the CLI persist after every write.
+ * optimistic locking on runs, capped problems) over plain data. Every method goes through `read` or `write`
+ * with one cluster's id, and the rules are synchronous, so a subclass can keep each cluster elsewhere and apply a
+ * write inside a lock (file-progress-store.ts). Used by the simulator and the unit tests as is.
  */
 export class MemoryProgressStore implements ProgressStore {
-  readonly data: ProgressData;
+  private readonly memory: ProgressData;
   private readonly onChange?: (data: ProgressData) => void;
+  private readonly holderGone: HolderGone;
 
-  constructor(options: { data?: ProgressData; onChange?: (data: ProgressData) => void } = {}) {
-    this.data = options.data ?? emptyProgressData();
+  constructor(options: MemoryProgressStoreOptions = {}) {
+    this.memory = options.data ?? emptyProgressData();
     this.onChange = options.onChange;
+    this.holderGone = options.holderGone ?? (() => false);
+  }
+
+  /** Everything the store holds. */
+  get data(): ProgressData {
+    return this.memory;
+  }
+
+  /** Apply a read to the data holding `clusterId`. */
+  protected read<T>(_clusterId: string, fn: (data: ProgressData) => T): T {
+    return fn(this.memory);
+  }
+
+  /** Apply a change to the data holding `clusterId`; a rule that throws changes nothing. */
+  protected write<T>(_clusterId: string, fn: (data: ProgressData) => T): T {
+    const result = fn(this.memory);
+    this.onChange?.(this.memory);
+    return result;
   }
 
   async acquireLease(clusterId: string, holder: string, ttlMs: number, now: number): Promise<Lease> {
-    const current = this.data.leases[clusterId];
-    if (current && current.holder !== holder && current.expiresAt > now) {
-      throw new LeaseHeldError(clusterId, current.holder, current.expiresAt);
-    }
-    const lease: Lease = { clusterId, holder, expiresAt: now + ttlMs };
-    this.data.leases[clusterId] = lease;
-    this.changed();
-    return lease;
+    return this.write(clusterId, (data) => {
+      const current = data.leases[clusterId];
+      if (current && current.holder !== holder && current.expiresAt > now && !this.holderGone(current.holder)) {
+        throw new LeaseHeldError(clusterId, current.holder, current.expiresAt);
+      }
+      const lease: Lease = { clusterId, holder, expiresAt: now + ttlMs };
+      data.leases[clusterId] = lease;
+      return lease;
+    });
   }
 
   async releaseLease(clusterId: string, holder: string): Promise<void> {
-    if (this.data.leases[clusterId]?.holder === holder) {
-      delete this.data.leases[clusterId];
-      this.changed();
-    }
+    if (this.read(clusterId, (data) => data.leases[clusterId]?.holder !== holder)) return;
+    this.write(clusterId, (data) => {
+      if (data.leases[clusterId]?.holder === holder) delete data.leases[clusterId];
+    });
   }
 
   async getLease(clusterId: string): Promise<Lease | undefined> {
-    return this.data.leases[clusterId];
+    return this.read(clusterId, (data) => clone(data.leases[clusterId]));
   }
 
   async getRun(clusterId: string, targetVersion: string): Promise<RunRecord | undefined> {
-    return clone(this.data.runs[runKey(clusterId, targetVersion)]);
+    return this.read(clusterId, (data) => clone(data.runs[runKey(clusterId, targetVersion)]));
   }
 
   async putRun(run: RunRecord): Promise<RunRecord> {
-    const key = runKey(run.clusterId, run.targetVersion);
-    const stored = this.data.runs[key];
-    if ((stored?.revision ?? 0) !== run.revision) {
-      throw new ConflictError(
-        `Run ${key} was changed by someone else (revision ${stored?.revision ?? 0}, expected ${run.revision})`,
-        { current: clone(stored) },
-      );
-    }
-    const next = { ...clone(run), revision: run.revision + 1 };
-    this.data.runs[key] = next;
-    this.changed();
-    return clone(next);
+    return this.write(run.clusterId, (data) => {
+      const key = runKey(run.clusterId, run.targetVersion);
+      const stored = data.runs[key];
+      if ((stored?.revision ?? 0) !== run.revision) {
+        throw new ConflictError(
+          `Run ${key} was changed by someone else (revision ${stored?.revision ?? 0}, expected ${run.revision})`,
+          { current: clone(stored) },
+        );
+      }
+      const next = { ...clone(run), revision: run.revision + 1 };
+      data.runs[key] = next;
+      return clone(next);
+    });
   }
 
   async getStatus(clusterId: string): Promise<StoredStatus | undefined> {
-    return clone(this.data.statuses[clusterId]);
+    return this.read(clusterId, (data) => clone(data.statuses[clusterId]));
   }
 
   async getStatuses(clusterIds: readonly string[]): Promise<ReadonlyMap<string, StoredStatus>> {
@@ -82,26 +115,28 @@ export class MemoryProgressStore implements ProgressStore {
   }
 
   async putStatus(clusterId: string, status: StoredStatus): Promise<void> {
-    this.data.statuses[clusterId] = clone(status);
-    this.changed();
+    this.write(clusterId, (data) => {
+      data.statuses[clusterId] = clone(status);
+    });
   }
 
   async recordProblem(clusterId: string, problem: Problem, now: number): Promise<StoredStatus> {
-    const current = this.data.statuses[clusterId] ?? {
-      currentVersion: '',
-      lastVersion: '',
-      nextVersion: '',
-      problems: [],
-      updatedAt: now,
-    };
-    const next: StoredStatus = { ...current, problems: appendProblem(current.problems, problem), updatedAt: now };
-    this.data.statuses[clusterId] = next;
-    this.changed();
-    return clone(next);
+    return this.write(clusterId, (data) => {
+      const current = data.statuses[clusterId] ?? {
+        currentVersion: '',
+        lastVersion: '',
+        nextVersion: '',
+        problems: [],
+        updatedAt: now,
+      };
+      const next: StoredStatus = { ...current, problems: appendProblem(current.problems, problem), updatedAt: now };
+      data.statuses[clusterId] = next;
+      return clone(next);
+    });
   }
 
   async getControls(clusterId: string): Promise<ClusterControls | undefined> {
-    return clone(this.data.controls[clusterId]);
+    return this.read(clusterId, (data) => clone(data.controls[clusterId]));
   }
 
   async getControlsOf(clusterIds: readonly string[]): Promise<ReadonlyMap<string, ClusterControls>> {
@@ -109,21 +144,19 @@ export class MemoryProgressStore implements ProgressStore {
   }
 
   async putControls(clusterId: string, controls: ClusterControls): Promise<void> {
-    this.data.controls[clusterId] = clone(controls);
-    this.changed();
+    this.write(clusterId, (data) => {
+      data.controls[clusterId] = clone(controls);
+    });
   }
 
   async getInventory(clusterId: string): Promise<readonly ObjectRef[]> {
-    return clone(this.data.inventories[clusterId] ?? []);
+    return this.read(clusterId, (data) => clone(data.inventories[clusterId] ?? []));
   }
 
   async putInventory(clusterId: string, refs: readonly ObjectRef[]): Promise<void> {
-    this.data.inventories[clusterId] = clone([...refs]);
-    this.changed();
-  }
-
-  private changed(): void {
-    this.onChange?.(this.data);
+    this.write(clusterId, (data) => {
+      data.inventories[clusterId] = clone([...refs]);
+    });
   }
 }
 

@@ -10,6 +10,9 @@
  * - Helpers that need AWS (`amiID`, `instanceType*Quantity`) go through the CloudLookups port. Rendering is
  *   synchronous, so a render runs in passes: a pass records the lookups it lacks (the helpers return
  *   placeholders), the engine awaits them, and renders again; at most MAX_PASSES passes.
+ * - A template whose first line is the Go-semantics pragma (core/render/go-semantics-pragma.ts; `clm migrate`
+ *   writes it) is parsed without standalone-line stripping and interpreted with Go's printing and truth, so a
+ *   converted CLM template renders byte for byte as Go rendered it.
  */
 import { createHash } from 'node:crypto';
 import Handlebars from 'handlebars';
@@ -21,6 +24,7 @@ import { clmHelper } from './helpers';
 import type { RenderScope } from './render-scope';
 import { syntaxError } from './template-errors';
 import { interpret } from './template-interpreter';
+import { hasGoSemanticsPragma } from '../../core/render/go-semantics-pragma';
 import type { Program } from './template-interpreter';
 
 /** Lookups found in pass n may reveal others in pass n+1 (a branch taken on a looked-up value). */
@@ -82,19 +86,23 @@ export class HandlebarsTemplateEngine implements TemplateEngine {
   private renderNested(file: TemplateFile, scope: RenderScope): string {
     // Plain text (large CRDs, say) needs no parsing: without "{{" handlebars outputs it unchanged.
     if (!file.content.includes('{{')) return file.content;
-    return interpret(this.parse(file), scope.request.context, {
+    const goSemantics = hasGoSemanticsPragma(file.content);
+    return interpret(this.parse(file, goSemantics), scope.request.context, {
       file: file.path,
       helper: (name) => clmHelper(name, scope),
+      goSemantics,
     });
   }
 
-  private parse(file: TemplateFile): Program {
+  private parse(file: TemplateFile, goSemantics: boolean): Program {
     const key = createHash('sha256').update(file.content).digest('base64');
     const cached = this.parsedTemplates.get(key);
     if (cached) return cached;
     let program: Program;
     try {
-      program = this.handlebars.parse(file.content);
+      program = goSemantics
+        ? withoutPragmaLine(this.handlebars.parse(file.content, { ignoreStandalone: true }))
+        : this.handlebars.parse(file.content);
     } catch (error) {
       throw syntaxError(error, file.path);
     }
@@ -102,4 +110,15 @@ export class HandlebarsTemplateEngine implements TemplateEngine {
     this.parsedTemplates.set(key, program);
     return program;
   }
+}
+
+/** Under Go semantics standalone lines are kept, so the pragma comment's own newline is dropped here. */
+function withoutPragmaLine(program: Program): Program {
+  const [pragma, next, ...rest] = program.body;
+  if (next?.type !== 'ContentStatement') return program;
+  const content = next as hbs.AST.ContentStatement;
+  if (!content.value.startsWith('\n')) return program;
+  const value = content.value.slice(1);
+  const trimmed: hbs.AST.ContentStatement = { ...content, value };
+  return { ...program, body: [pragma, ...(value ? [trimmed] : []), ...rest] };
 }

@@ -13,10 +13,14 @@
  *   {{ range $i, $p := .Cluster.NodePools }}       → {{#each Cluster.NodePools as |p i|}}…{{/each}}
  *   {{ range split .Cluster.ConfigItems.x "," }}   → {{#each (split Cluster.ConfigItems.x ",")}}{{this}}{{/each}}
  *   {{ $.Cluster.ID }} inside range                → {{@root.Cluster.ID}}
- *   {{ with $x := … }} / variables                 → {{#with (…) as |x|}}…{{/with}}
+ *   {{ with $x := … }}                             → {{#with (…) as |x|}}…{{/with}}
+ *   {{ $x := … }} / {{ $x = … }}                   → {{let x=(…)}} / {{set x=(…)}}
+ *   {{ define "n" }}…{{ end }} / {{ template "n" . }} → {{#*inline "n"}}…{{/inline}} / {{> n this}}
  *   {{- x -}} (trim whitespace)                    → {{~x~}}; a block tag alone on its line leaves no blank line
  *   {{ printf "%s-%d" .a .b }}                     → {{printf "%s-%d" a b}}
  *   {{ index .NodePool.ConfigItems "taints" }}     → {{index NodePool.ConfigItems "taints"}}   ("" when missing)
+ * `clm migrate` does all of this (core/migrate) and marks converted files with the Go-semantics pragma
+ * (core/render/go-semantics-pragma.ts), under which the differences below disappear.
  * Differences to keep in mind: values print as JavaScript does (a list prints `a,b`, Go prints `[a b]`; use
  * `join`); `{{#if}}` follows handlebars (0, "", null and [] are false, an empty map is true), while the
  * helpers `and`, `or` and `not` follow Go (an empty map is false).
@@ -26,7 +30,7 @@ import { expectString, helperError } from '../../core/template-helpers/args';
 import * as collections from '../../core/template-helpers/collections';
 import * as cryptoDocs from '../../core/template-helpers/crypto-docs';
 import { base64, base64Decode, sha256Hex } from '../../core/template-helpers/encoding';
-import { print, printf } from '../../core/template-helpers/format';
+import { print, printf, println } from '../../core/template-helpers/format';
 import * as kube from '../../core/template-helpers/kube';
 import * as logic from '../../core/template-helpers/logic';
 import * as network from '../../core/template-helpers/network';
@@ -76,6 +80,7 @@ export const CLM_HELPERS: Readonly<Record<string, HelperSpec>> = {
   parseInt64: pure(strings.parseInt64),
   print: variadic(print),
   printf: variadic(printf, 1),
+  println: variadic(println),
   // collections
   dict: variadic(collections.dict),
   list: variadic(collections.list),
@@ -146,7 +151,8 @@ const PLACEHOLDER_INSTANCE: InstanceTypeInfo = {
   vcpu: 1,
   memoryMiB: 1024,
   architecture: 'amd64',
-  instanceStorageGiB: 0,
+  instanceStorageDevices: 0,
+  instanceStorageDeviceSizeGB: 0,
 };
 
 function amiID(scope: RenderScope, [name, owner]: unknown[]): string {

@@ -3,15 +3,32 @@
  * instead of compiling it to JavaScript: handlebars' code generator costs several milliseconds per template
  * (about 1.5 s of CPU for a cluster of 300 manifests, measured), interpreting the AST a fraction of that.
  *
- * Semantics are handlebars 4.7's, run in strict mode without escaping, with two deliberate differences:
+ * Semantics are handlebars 4.7's, run in strict mode without escaping, with deliberate differences:
  * - every path is strict, helper arguments and block conditions included (Go's `missingkey=error`), and a
  *   missing key names the whole path and the line;
- * - partials, decorators and inline lambdas are not supported (CLM configs have none).
- * Built-in block helpers: `if` (with `includeZero=true`), `unless`, `each` (`@index @key @first @last`,
- * `as |item key|`), `with` (`as |x|`); mustache sections `{{#list}}…{{/list}}`; inline: `lookup`.
+ * - variables: `{{let x=…}}` / `{{set x=…}}` (interpreter-builtins.ts); `and`/`or` are lazy;
+ * - a path to a function with arguments calls it (`{{Values.InstanceInfo.MemoryFraction 50}}`, Go's methods);
+ * - partials are the template's own `{{#*inline}}` ones (interpreter-partials.ts); other decorators are not
+ *   supported;
+ * - under Go semantics (`goSemantics`), values print as Go prints them and blocks test Go's truth.
+ * Built-in blocks: `if`, `unless`, `each`, `with`; mustache sections `{{#list}}…{{/list}}`; inline: `lookup`.
  */
 import type Handlebars from 'handlebars';
+import { goString } from '../../core/template-helpers/format';
 import { TemplateRenderError } from '../../shared/errors';
+import {
+  BLOCK_BUILTINS,
+  LAZY_BUILTINS,
+  VARIABLE_BUILTINS,
+  builtinBlock,
+  each,
+  lazyLogic,
+  variables,
+} from './interpreter-builtins';
+import { MISSING, childScope, isEmpty, ownValue, variable } from './interpreter-frame';
+import type { DataFrame, Frame } from './interpreter-frame';
+import { inlinePartials, invokePartial } from './interpreter-partials';
+import type { PartialEvaluator } from './interpreter-partials';
 
 export type Program = ReturnType<typeof Handlebars.parse>;
 type Statement = hbs.AST.Statement;
@@ -28,57 +45,37 @@ export interface InterpreterEnvironment {
   readonly helper: (name: string) => InlineHelper | undefined;
   /** Extra `@data` entries, e.g. the render scope helpers need. */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** Go's printing and truth (see core/render/go-semantics-pragma.ts). */
+  readonly goSemantics?: boolean;
 }
-
-interface DataFrame {
-  readonly [key: string]: unknown;
-  readonly _parent?: DataFrame;
-}
-
-interface BlockParams {
-  readonly names: readonly string[];
-  readonly values: readonly unknown[];
-}
-
-interface Frame {
-  readonly context: unknown;
-  /** depths[0] is the current context, depths[1] its parent context (`../`), … */
-  readonly depths: readonly unknown[];
-  readonly data: DataFrame;
-  readonly blockParams: readonly BlockParams[];
-}
-
-const BLOCK_HELPERS = new Set(['if', 'unless', 'each', 'with']);
 
 /** Renders `program` with `context` as the root (`this` and `@root`). */
 export function interpret(program: Program, context: unknown, env: InterpreterEnvironment): string {
-  const frame: Frame = { context, depths: [context], data: { ...env.data, root: context }, blockParams: [] };
-  return new Interpreter(env).program(program, frame);
+  const frame: Frame = { context, depths: [context], data: { ...env.data, root: context }, scope: {} };
+  const interpreter = new Interpreter(env, program);
+  return interpreter.program(program, frame);
 }
-
-const MISSING = Symbol('missing');
 
 function lineOf(node: hbs.AST.Node): number | undefined {
   return node.loc?.start.line;
 }
 
-/** Handlebars' isEmpty: falsy but not 0, or an empty list. */
-function isEmpty(value: unknown): boolean {
-  return (!value && value !== 0) || (Array.isArray(value) && value.length === 0);
-}
+const THIS_PATH = /^\.|this\b/;
 
-function ownValue(base: unknown, key: string): unknown {
-  if (base === null || base === undefined || (typeof base !== 'object' && typeof base !== 'function')) return MISSING;
-  if (Array.isArray(base) && key === 'length') return base.length;
-  return Object.prototype.hasOwnProperty.call(base, key) ? (base as Record<string, unknown>)[key] : MISSING;
-}
+class Interpreter implements PartialEvaluator {
+  readonly goSemantics: boolean;
+  readonly partials: ReadonlyMap<string, Program>;
+  partialDepth = 0;
+  private readonly topLevel: ReadonlySet<Statement>;
 
-function print(value: unknown): string {
-  return value === null || value === undefined ? '' : String(value);
-}
-
-class Interpreter {
-  constructor(private readonly env: InterpreterEnvironment) {}
+  constructor(
+    private readonly env: InterpreterEnvironment,
+    root: Program,
+  ) {
+    this.goSemantics = env.goSemantics === true;
+    this.partials = inlinePartials(root, (message, node) => this.fail(message, node));
+    this.topLevel = new Set(root.body);
+  }
 
   program(program: hbs.AST.Program | undefined, frame: Frame): string {
     if (!program) return '';
@@ -87,7 +84,7 @@ class Interpreter {
     return out;
   }
 
-  private fail(message: string, node: hbs.AST.Node, cause?: unknown): TemplateRenderError {
+  fail(message: string, node: hbs.AST.Node, cause?: unknown): TemplateRenderError {
     return new TemplateRenderError(message, { location: { file: this.env.file, line: lineOf(node) }, cause });
   }
 
@@ -97,35 +94,53 @@ class Interpreter {
         return (node as hbs.AST.ContentStatement).value;
       case 'CommentStatement':
         return '';
+      case 'DecoratorBlock':
+        if (this.topLevel.has(node)) return '';
+        throw this.fail('{{#*inline}} partials must be defined at the top level of the template', node);
       case 'MustacheStatement':
-        return print(this.mustache(node as hbs.AST.MustacheStatement, frame));
+        return this.print(this.mustache(node as hbs.AST.MustacheStatement, frame), node);
       case 'BlockStatement':
         return this.block(node as hbs.AST.BlockStatement, frame);
+      case 'PartialStatement':
+        return invokePartial(this, node as hbs.AST.PartialStatement, frame);
       default:
         throw this.fail(
-          `${node.type.replace(/Statement$|Block$/, '').toLowerCase() || node.type} is not supported (partials and decorators are not)`,
+          `${node.type.replace(/Statement$|Block$/, '').toLowerCase() || node.type} is not supported (partial blocks and decorators other than inline are not)`,
           node,
         );
     }
   }
 
+  private print(value: unknown, node: hbs.AST.Node): string {
+    if (typeof value === 'function')
+      throw this.fail('a method needs its arguments: call it as {{path.Method arg…}}', node);
+    if (this.goSemantics) return value === null || value === undefined ? '<no value>' : goString(value);
+    return value === null || value === undefined ? '' : String(value);
+  }
+
   private mustache(node: hbs.AST.MustacheStatement, frame: Frame): unknown {
     const path = node.path as PathExpression;
+    const name = node.path.type === 'PathExpression' ? this.simpleName(path) : undefined;
+    if (name !== undefined && VARIABLE_BUILTINS.has(name)) return variables(this, name, node, frame);
     if (node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0) return this.call(node, frame);
     if (node.path.type !== 'PathExpression') return this.expression(node.path, frame);
-    const name = this.simpleName(path);
-    if (name !== undefined && (this.env.helper(name) || BLOCK_HELPERS.has(name) || name === 'lookup'))
-      return this.call(node, frame);
+    if (name !== undefined && this.isHelperName(name, frame)) return this.call(node, frame);
     return this.path(path, frame);
+  }
+
+  /** A name that calls a helper when it starts a mustache: not when a variable has that name. */
+  private isHelperName(name: string, frame: Frame): boolean {
+    if (variable(frame.scope, name) !== MISSING) return false;
+    return Boolean(this.env.helper(name)) || BLOCK_BUILTINS.has(name) || LAZY_BUILTINS.has(name) || name === 'lookup';
   }
 
   /** The name of a path that can name a helper: one segment, no `this.`, `../` or `@`. */
   private simpleName(path: PathExpression): string | undefined {
-    if (path.parts.length !== 1 || path.data || path.depth > 0 || /^\.|this\b/.test(path.original)) return undefined;
+    if (path.parts.length !== 1 || path.data || path.depth > 0 || THIS_PATH.test(path.original)) return undefined;
     return path.parts[0];
   }
 
-  private expression(node: Expression, frame: Frame): unknown {
+  expression(node: Expression, frame: Frame): unknown {
     switch (node.type) {
       case 'PathExpression':
         return this.path(node as PathExpression, frame);
@@ -153,9 +168,12 @@ class Interpreter {
       for (let i = 0; i < path.depth && data; i++) data = data._parent;
       base = data;
     } else {
-      const param = path.depth === 0 && !/^\.|this\b/.test(path.original) ? this.blockParam(parts[0], frame) : MISSING;
-      if (param !== MISSING) {
-        base = param;
+      const named =
+        path.depth === 0 && !THIS_PATH.test(path.original) && parts[0] !== undefined
+          ? variable(frame.scope, parts[0])
+          : MISSING;
+      if (named !== MISSING) {
+        base = named;
         parts = parts.slice(1);
       } else {
         base = path.depth < frame.depths.length ? frame.depths[path.depth] : MISSING;
@@ -169,44 +187,29 @@ class Interpreter {
     return base;
   }
 
-  private blockParam(name: string | undefined, frame: Frame): unknown {
-    for (let i = frame.blockParams.length - 1; i >= 0; i--) {
-      const params = frame.blockParams[i];
-      const index = name === undefined ? -1 : (params?.names.indexOf(name) ?? -1);
-      if (params && index >= 0) return params.values[index];
-    }
-    return MISSING;
-  }
-
-  private hash(node: CallNode, frame: Frame): Record<string, unknown> {
-    const hash: Record<string, unknown> = {};
-    for (const pair of node.hash?.pairs ?? []) hash[pair.key] = this.expression(pair.value, frame);
-    return hash;
-  }
-
-  /** Runs a block's program with a context (a new depth when it differs), data and block parameters. */
-  private run(
+  run(
     program: hbs.AST.Program | undefined,
     frame: Frame,
     context: unknown,
     data = frame.data,
     values?: unknown[],
+    names = program?.blockParams,
   ): string {
     if (!program) return '';
-    const names = program.blockParams ?? [];
+    const params = names ?? [];
     return this.program(program, {
       context,
       depths: context === frame.context ? frame.depths : [context, ...frame.depths],
       data,
-      blockParams: names.length > 0 && values ? [...frame.blockParams, { names, values }] : frame.blockParams,
+      scope: childScope(frame.scope, values ? params : [], values ?? []),
     });
   }
 
   private block(node: hbs.AST.BlockStatement, frame: Frame): string {
     const path = node.path as PathExpression;
     const name = node.path.type === 'PathExpression' ? this.simpleName(path) : undefined;
-    if (name !== undefined && BLOCK_HELPERS.has(name)) return this.builtinBlock(name, node, frame);
-    if (name !== undefined && (this.env.helper(name) || name === 'lookup')) {
+    if (name !== undefined && BLOCK_BUILTINS.has(name)) return builtinBlock(this, name, node, frame);
+    if (name !== undefined && (this.env.helper(name) || name === 'lookup' || LAZY_BUILTINS.has(name))) {
       throw this.fail(`${name}: is not a block helper; call it as {{${name} …}} or (${name} …)`, node);
     }
     if (node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0) {
@@ -215,66 +218,19 @@ class Interpreter {
     // A mustache section: {{#list}}…{{/list}} loops, {{#map}}…{{/map}} enters, false/empty runs the inverse.
     const value = this.path(path, frame);
     if (Array.isArray(value)) {
-      return value.length > 0 ? this.each(value, node, frame) : this.run(node.inverse, frame, frame.context);
+      return value.length > 0 ? each(this, value, node, frame) : this.run(node.inverse, frame, frame.context);
     }
     if (value === true) return this.run(node.program, frame, frame.context);
     if (isEmpty(value)) return this.run(node.inverse, frame, frame.context);
     return this.run(node.program, frame, value);
   }
 
-  private builtinBlock(name: string, node: hbs.AST.BlockStatement, frame: Frame): string {
-    if (node.params.length !== 1)
-      throw this.fail(`#${name} needs exactly one argument, got ${node.params.length}`, node);
-    const value = this.expression(node.params[0] as Expression, frame);
-    const hash = this.hash(node, frame);
-    switch (name) {
-      case 'if':
-      case 'unless': {
-        const truthy = !((!hash.includeZero && !value) || isEmpty(value));
-        return truthy === (name === 'if')
-          ? this.run(node.program, frame, frame.context)
-          : this.run(node.inverse, frame, frame.context);
-      }
-      case 'with':
-        return isEmpty(value)
-          ? this.run(node.inverse, frame, frame.context)
-          : this.run(node.program, frame, value, frame.data, [value]);
-      default:
-        return this.each(value, node, frame);
-    }
-  }
-
-  private each(value: unknown, node: hbs.AST.BlockStatement, frame: Frame): string {
-    const entries: [key: string | number, item: unknown][] = Array.isArray(value)
-      ? value.map((item, i) => [i, item])
-      : value !== null && typeof value === 'object'
-        ? Object.entries(value)
-        : [];
-    if (entries.length === 0) return this.run(node.inverse, frame, frame.context);
-    let out = '';
-    entries.forEach(([key, item], index) => {
-      const data: DataFrame = {
-        ...frame.data,
-        _parent: frame.data,
-        key,
-        index,
-        first: index === 0,
-        last: index === entries.length - 1,
-      };
-      out += this.run(node.program, frame, item, data, [item, key]);
-    });
-    return out;
-  }
-
   private call(node: CallNode, frame: Frame): unknown {
     const path = node.path as PathExpression;
     const name = node.path.type === 'PathExpression' ? this.simpleName(path) : undefined;
-    if (name === undefined)
-      throw this.fail(
-        `"${(node.path as PathExpression).original ?? node.path.type}" cannot be called: only helpers can`,
-        node,
-      );
-    if (BLOCK_HELPERS.has(name)) throw this.fail(`${name} is a block helper: use {{#${name} …}}…{{/${name}}}`, node);
+    if (name === undefined || variable(frame.scope, name) !== MISSING) return this.callValue(node, frame);
+    if (BLOCK_BUILTINS.has(name)) throw this.fail(`${name} is a block helper: use {{#${name} …}}…{{/${name}}}`, node);
+    if (LAZY_BUILTINS.has(name)) return lazyLogic(this, name, node as hbs.AST.SubExpression, frame);
     const args = node.params.map((param) => this.expression(param, frame));
     const hash = this.hash(node, frame);
     if (name === 'lookup') {
@@ -283,7 +239,33 @@ class Interpreter {
       return found === MISSING ? undefined : found;
     }
     const helper = this.env.helper(name);
-    if (!helper) throw this.fail(`"${name}" is neither a helper nor defined`, node.path);
+    if (!helper) return this.callValue(node, frame);
     return helper(args, hash, lineOf(node) ?? 0);
+  }
+
+  private hash(node: CallNode, frame: Frame): Record<string, unknown> {
+    const hash: Record<string, unknown> = {};
+    for (const pair of node.hash?.pairs ?? []) hash[pair.key] = this.expression(pair.value, frame);
+    return hash;
+  }
+
+  /** A path whose value is a function (a Go method such as `InstanceInfo.MemoryFraction`), called with the arguments. */
+  private callValue(node: CallNode, frame: Frame): unknown {
+    const label = (node.path as PathExpression).original ?? node.path.type;
+    if (node.path.type !== 'PathExpression') throw this.fail(`"${label}" cannot be called: only helpers can`, node);
+    let fn: unknown;
+    try {
+      fn = this.path(node.path as PathExpression, frame);
+    } catch {
+      throw this.fail(`"${label}" is neither a helper nor defined`, node.path);
+    }
+    if (typeof fn !== 'function') throw this.fail(`"${label}" cannot be called: only helpers and methods can`, node);
+    if ((node.hash?.pairs.length ?? 0) > 0) throw this.fail(`${label} takes no key=value arguments`, node);
+    const args = node.params.map((param) => this.expression(param, frame));
+    try {
+      return (fn as (...a: unknown[]) => unknown)(...args);
+    } catch (error) {
+      throw this.fail(`${label}: ${error instanceof Error ? error.message : String(error)}`, node, error);
+    }
   }
 }

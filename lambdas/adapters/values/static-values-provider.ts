@@ -5,6 +5,9 @@ import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError, ValidationError } from '../../shared/errors';
 import { hostedZone } from '../../core/values/hosted-zone';
 import { isRecord } from '../../core/config/plain-data';
+import { INSTANCE_TYPE_FACTS, collectInstanceTypeFacts } from '../../core/render/instance-info';
+import { NO_LOOKUP_DATA, OfflineLookups, parseLookupData } from './offline-lookups';
+import type { OfflineLookupData } from './offline-lookups';
 
 /**
  * Deploy-time values without AWS (`clm render`, tests): plausible values derived from the cluster, then
@@ -12,16 +15,25 @@ import { isRecord } from '../../core/config/plain-data';
  *   - a mapping applied to every cluster, or
  *   - `defaults: {...}` for every cluster and/or `clusters: { <cluster id>: {...} }` for one cluster.
  * Keys merge top-level: a cluster's `subnets` replaces the derived `subnets` as a whole.
+ * A top-level `lookups:` section (either form) answers what AWS would be asked: AMIs for `amiID`, and instance
+ * types beyond the pinned table (offline-lookups.ts). The facts of the cluster's instance types are given as
+ * `Values.InstanceTypeFacts`, from which node pools get `Values.InstanceInfo`.
  */
 export interface ValuesFile {
   readonly defaults: Readonly<Record<string, unknown>>;
   readonly clusters: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly lookups: OfflineLookupData;
 }
 
-export const EMPTY_VALUES_FILE: ValuesFile = { defaults: {}, clusters: {} };
+export const EMPTY_VALUES_FILE: ValuesFile = { defaults: {}, clusters: {}, lookups: NO_LOOKUP_DATA };
 
 export class StaticValuesProvider implements ValuesProvider {
-  constructor(private readonly file: ValuesFile = EMPTY_VALUES_FILE) {}
+  /** The same answers for the template helpers (`amiID`, `instanceType*Quantity`). */
+  readonly lookups: OfflineLookups;
+
+  constructor(private readonly file: ValuesFile = EMPTY_VALUES_FILE) {
+    this.lookups = new OfflineLookups(file.lookups);
+  }
 
   static async fromFile(path: string): Promise<StaticValuesProvider> {
     let text: string;
@@ -37,7 +49,13 @@ export class StaticValuesProvider implements ValuesProvider {
   }
 
   async clusterValues(cluster: Cluster): Promise<Record<string, unknown>> {
-    return { ...offlineValues(cluster), ...this.file.defaults, ...(this.file.clusters[cluster.id] ?? {}) };
+    const lookups = this.lookups;
+    return {
+      ...offlineValues(cluster),
+      [INSTANCE_TYPE_FACTS]: await collectInstanceTypeFacts(cluster, (type) => lookups.instanceType(type)),
+      ...this.file.defaults,
+      ...(this.file.clusters[cluster.id] ?? {}),
+    };
   }
 
   /** Cluster ids the file names that are not among `known` (likely typos). */
@@ -62,16 +80,21 @@ export function parseValuesFile(text: string, file: string): ValuesFile {
     throw new ValidationError(
       `${file}: a values file is a mapping (values for all clusters, or defaults: and clusters:)`,
     );
-  if (!('defaults' in doc) && !('clusters' in doc)) return { defaults: doc, clusters: {} };
   const issues: string[] = [];
-  const extra = Object.keys(doc).filter((key) => key !== 'defaults' && key !== 'clusters');
+  const { lookups: rawLookups, ...rest } = doc;
+  const lookups = parseLookupData(rawLookups, file, issues);
+  if (!('defaults' in rest) && !('clusters' in rest)) {
+    if (issues.length) throw new ValidationError(`${file}: invalid values file`, { issues });
+    return { defaults: rest, clusters: {}, lookups };
+  }
+  const extra = Object.keys(rest).filter((key) => key !== 'defaults' && key !== 'clusters');
   if (extra.length)
     issues.push(
-      `${file}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} next to defaults/clusters (put shared values under defaults:)`,
+      `${file}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} next to defaults/clusters/lookups (put shared values under defaults:)`,
     );
-  const defaults = doc.defaults ?? {};
+  const defaults = rest.defaults ?? {};
   if (!isRecord(defaults)) issues.push(`${file}: defaults must be a mapping of value names to values`);
-  const clusters = doc.clusters ?? {};
+  const clusters = rest.clusters ?? {};
   if (!isRecord(clusters)) issues.push(`${file}: clusters must be a mapping of cluster ids to values`);
   else
     for (const [id, values] of Object.entries(clusters))
@@ -80,11 +103,12 @@ export function parseValuesFile(text: string, file: string): ValuesFile {
   return {
     defaults: defaults as Record<string, unknown>,
     clusters: clusters as Record<string, Record<string, unknown>>,
+    lookups,
   };
 }
 
 /**
- * What AWS would give, made up from the cluster alone: zones a/b/c of the region (or the cluster's
+ * What AWS would give, made up from the cluster alone: a VPC `vpc-offline-render`, zones a/b/c of the region (or the cluster's
  * `availability_zones` item), one `subnet-<az>` per zone, the hosted zone from the API server URL, a
  * 10.0.0.0/16 VPC and no stack outputs yet (`ClusterStackOutputs: {}`).
  */
@@ -102,6 +126,7 @@ export function offlineValues(cluster: Cluster): Record<string, unknown> {
   };
   const accountId = cluster.infrastructureAccount.replace(/^aws:/, '');
   return {
+    vpc_id: 'vpc-offline-render',
     availability_zones: zones,
     subnets: subnets('subnet'),
     lb_subnets: subnets('subnet-lb'),

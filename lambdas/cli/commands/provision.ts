@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { configSourcesFromFlags } from '../../adapters/config-source/create-config-sources';
@@ -11,6 +10,7 @@ import { openCliWorld, type CliWorld, type WorldFlags } from '../cli-world';
 import { progressLine, rollEta } from '../provision/progress-line';
 import { formatSummaries, summarize, type ClusterSummary } from '../provision/summary';
 import { usage, usageAsync } from '../usage';
+import { processHolder } from '../../shared/process-identity';
 
 interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
@@ -134,8 +134,9 @@ async function runOne(
     { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
     {
       ports: world.ports,
-      // Stable per machine and cluster: a re-run after a crash resumes its own lease at once.
-      executionId: `cli:${hostname()}:${cluster.id}`,
+      // This process (host, pid, start time): a second process is refused while this one lives; a re-run after
+      // a crash takes the lease over at once, because the dead pid is gone (shared/process-identity.ts).
+      executionId: processHolder(),
       advanceClock: (seconds) => world.advanceClock(seconds),
       onTask: (event) => {
         world.save();

@@ -53,6 +53,11 @@ Examples:
 Without --values, offline values are made up: zones a/b/c of the region with one subnet-<az> each,
 hosted_zone from the API server URL, vpc_ipv4_cidr 10.0.0.0/16 and no stack outputs. Templates that read
 Values.ClusterStackOutputs then fail with a hint to pass them with --values.
+What AWS would be asked comes from the values file's lookups: section (AMIs for amiID, instance types
+beyond the built-in table for Values.InstanceInfo and instanceType*Quantity), e.g.
+  lookups:
+    amis: [{name: my-node-image-v1, owner: "123456789012", id: ami-0123456789abcdef0}]
+    instance_types: {m7i.large: {vcpu: 2, memory_mib: 8192, architecture: amd64}}
 Exit codes: 0 all clusters rendered, 1 at least one cluster had errors, 2 usage error.`;
 
 /** `clm render`: renders every selected cluster without touching any cloud. */
@@ -92,7 +97,8 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   const specs = usage(() =>
     parseConfigSourceFlags({ configSources: options.configSource, directory: options.directory }),
   );
-  const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd }));
+  const logger = { warn: (message: string) => io.stderr(`warning: ${message}\n`), debug: () => undefined };
+  const registry = usage(() => createRegistry(options.registry, { cwd: io.cwd, logger }));
   const clusters = await usageAsync(() => registry.listClusters());
   const { selected } = usage(() => selectClusters(clusters, { clusterIds: options.cluster }));
   const sources = usage(() => createConfigSources(specs, { cwd: io.cwd }));
@@ -102,7 +108,8 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   for (const id of values.unknownClusterIds(clusters.map((c) => c.id)))
     io.stderr(`warning: ${options.values}: cluster ${id} is not in the registry\n`);
 
-  const engine = new HandlebarsTemplateEngine();
+  // amiID and instanceType*Quantity are answered offline: the values file's lookups, then the pinned table.
+  const engine = new HandlebarsTemplateEngine({ lookups: values.lookups });
   const decrypter = offlineDecrypter();
   const checkouts = new Map<string, Promise<ConfigSnapshot>>();
   const versionCache = new Map<string, Promise<string>>();
@@ -110,6 +117,8 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   for (const cluster of selected) {
     renders.push(await renderOne(cluster, { sources, engine, decrypter, values, checkouts, versionCache }));
   }
+  for (const render of renders)
+    for (const warning of render.warnings ?? []) io.stderr(`warning: ${render.id}: ${warning}\n`);
   if (selected.some((c) => Object.values(c.configItems).some((v) => v.startsWith(KMS_PREFIX)))) {
     io.stderr('note: aws:kms: config items are not decrypted offline; templates see a placeholder\n');
   }
@@ -175,7 +184,8 @@ async function renderOne(cluster: Cluster, deps: RenderDeps): Promise<ClusterRen
     version,
   });
   const outputsKnown = Object.keys((values.ClusterStackOutputs as object | undefined) ?? {}).length > 0;
-  return outputsKnown ? render : { ...render, errors: render.errors.map(withOutputsHint) };
+  const errors = render.errors.map(withInstanceInfoHint);
+  return { ...render, errors: outputsKnown ? errors : errors.map(withOutputsHint) };
 }
 
 function checkout(deps: RenderDeps, source: ConfigSource, version: string): Promise<ConfigSnapshot> {
@@ -194,6 +204,15 @@ function withOutputsHint(issue: RenderIssue): RenderIssue {
   return {
     ...issue,
     message: `${issue.message} (the main stack's outputs are unknown offline: pass them with --values FILE under ClusterStackOutputs)`,
+  };
+}
+
+/** A pool whose instance types are not in the offline table has no Values.InstanceInfo: say how to add them. */
+function withInstanceInfoHint(issue: RenderIssue): RenderIssue {
+  if (!issue.message.includes('"Values.InstanceInfo')) return issue;
+  return {
+    ...issue,
+    message: `${issue.message} (the facts of this pool's instance types are unknown offline: add them to --values under lookups.instance_types)`,
   };
 }
 

@@ -1,11 +1,13 @@
 import yaml from 'js-yaml';
 import { ConfigError } from '../../shared/errors';
 import { loadYaml } from '../config/yaml-error';
+import { DATA_SCHEMA } from '../config/yaml-data';
 
 /**
  * CloudFormation YAML: the short-form intrinsic tags (`!Ref`, `!GetAtt`, `!Sub`, ...) become their long
  * form (`{ Ref: x }`, `{ 'Fn::GetAtt': [a, b] }`), so a parsed template is plain JSON that CloudFormation
- * (and moto) accept as a JSON template body.
+ * (and moto) accept as a JSON template body. Scalars keep their written type: `AWSTemplateFormatVersion: 2010-09-09`
+ * stays the string CloudFormation reads, not a date.
  */
 
 type Kind = 'scalar' | 'sequence' | 'mapping';
@@ -53,7 +55,7 @@ function getAtt(data: unknown): unknown {
   return { 'Fn::GetAtt': data };
 }
 
-export const CFN_SCHEMA: yaml.Schema = yaml.DEFAULT_SCHEMA.extend([
+export const CFN_SCHEMA: yaml.Schema = DATA_SCHEMA.extend([
   ...typesFor('Ref', (data) => ({ Ref: data })),
   ...typesFor('Condition', (data) => ({ Condition: data })),
   ...typesFor('GetAtt', getAtt),

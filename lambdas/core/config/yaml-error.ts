@@ -1,5 +1,6 @@
 import yaml from 'js-yaml';
 import { ConfigError } from '../../shared/errors';
+import { DATA_SCHEMA } from './yaml-data';
 
 /** A js-yaml exception (or anything thrown while parsing) as a ConfigError naming the file and 1-based line. */
 export function yamlError(error: unknown, file: string): ConfigError {
@@ -13,8 +14,8 @@ export function yamlError(error: unknown, file: string): ConfigError {
   });
 }
 
-/** Parse one YAML document; throws ConfigError with file and line. */
-export function loadYaml(text: string, file: string, schema: yaml.Schema = yaml.DEFAULT_SCHEMA): unknown {
+/** Parse one YAML document (by default as data: no implicit dates, see yaml-data.ts); throws ConfigError with file and line. */
+export function loadYaml(text: string, file: string, schema: yaml.Schema = DATA_SCHEMA): unknown {
   try {
     return yaml.load(text, { schema, filename: file });
   } catch (error) {

@@ -1,30 +1,13 @@
-import { ValidationError } from '../../shared/errors';
 import { isRecord, yamlTypeName } from '../config/plain-data';
-import { loadYaml } from '../config/yaml-error';
 import type { CfDeletion, CfDeletions } from './deletion';
-import { topLevelLists } from './parse-deletions';
+import { parsePrePostLists } from './parse-pre-post-lists';
 
 /**
  * Parse and validate a rendered `cf-deletions.yaml` (§5.2): `pre_apply` / `post_apply` lists of
  * `{ stackName }`. Every problem is reported; any problem throws one ValidationError.
  */
 export function parseCfDeletions(text: string, file: string): CfDeletions {
-  const doc = loadYaml(text, file);
-  const issues: string[] = [];
-  const result = { preApply: [] as CfDeletion[], postApply: [] as CfDeletion[] };
-  for (const [key, list] of topLevelLists(doc, file, issues)) {
-    list.forEach((entry, index) => {
-      const where = `${file}: ${key}[${index}]`;
-      const deletion = parseEntry(entry, where, issues);
-      if (deletion) (key === 'pre_apply' ? result.preApply : result.postApply).push(deletion);
-    });
-  }
-  if (issues.length)
-    throw new ValidationError(`invalid cf-deletions (${issues.length} problem${issues.length > 1 ? 's' : ''})`, {
-      location: { file },
-      issues,
-    });
-  return result;
+  return parsePrePostLists(text, file, 'cf-deletions', parseEntry);
 }
 
 function parseEntry(entry: unknown, where: string, issues: string[]): CfDeletion | undefined {

@@ -1,8 +1,7 @@
-import { ValidationError } from '../../shared/errors';
 import { isRecord, scalarText, yamlTypeName } from '../config/plain-data';
-import { loadYaml } from '../config/yaml-error';
 import { PROPAGATION_POLICIES } from './deletion';
 import type { Deletion, Deletions, PropagationPolicy } from './deletion';
+import { parsePrePostLists } from './parse-pre-post-lists';
 
 /**
  * Parse and validate a rendered `deletions.yaml` with CLM's code semantics (§5.1). Every problem is
@@ -10,46 +9,7 @@ import type { Deletion, Deletions, PropagationPolicy } from './deletion';
  * carrying them all. A YAML syntax error throws ConfigError with the line.
  */
 export function parseDeletions(text: string, file: string): Deletions {
-  const doc = loadYaml(text, file);
-  const issues: string[] = [];
-  const result = { preApply: [] as Deletion[], postApply: [] as Deletion[] };
-  for (const [key, list] of topLevelLists(doc, file, issues)) {
-    list.forEach((entry, index) => {
-      const deletion = parseEntry(entry, `${file}: ${key}[${index}]`, issues);
-      if (deletion) (key === 'pre_apply' ? result.preApply : result.postApply).push(deletion);
-    });
-  }
-  if (issues.length)
-    throw new ValidationError(`invalid deletions (${issues.length} problem${issues.length > 1 ? 's' : ''})`, {
-      location: { file },
-      issues,
-    });
-  return result;
-}
-
-const TOP_LEVEL_KEYS = ['pre_apply', 'post_apply'] as const;
-type TopLevelKey = (typeof TOP_LEVEL_KEYS)[number];
-
-/** The `pre_apply` / `post_apply` lists of a deletions document (also used by cf-deletions.yaml). */
-export function topLevelLists(doc: unknown, file: string, issues: string[]): [TopLevelKey, unknown[]][] {
-  if (doc === undefined || doc === null) return [];
-  if (!isRecord(doc)) {
-    issues.push(`${file}: expected a mapping with pre_apply and/or post_apply, found ${yamlTypeName(doc)}`);
-    return [];
-  }
-  const lists: [TopLevelKey, unknown[]][] = [];
-  for (const [key, value] of Object.entries(doc)) {
-    if (!(TOP_LEVEL_KEYS as readonly string[]).includes(key)) {
-      issues.push(`${file}: unknown key "${key}" (allowed: ${TOP_LEVEL_KEYS.join(', ')})`);
-    } else if (value === null) {
-      lists.push([key as TopLevelKey, []]);
-    } else if (!Array.isArray(value)) {
-      issues.push(`${file}: ${key} must be a list, found ${yamlTypeName(value)}`);
-    } else {
-      lists.push([key as TopLevelKey, value]);
-    }
-  }
-  return lists.sort(([a], [b]) => TOP_LEVEL_KEYS.indexOf(a) - TOP_LEVEL_KEYS.indexOf(b));
+  return parsePrePostLists(text, file, 'deletions', parseEntry);
 }
 
 const ENTRY_FIELDS = [

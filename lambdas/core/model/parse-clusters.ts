@@ -5,6 +5,7 @@ import { describeValue, formatPath, validateWireCluster } from './validate-wire-
 import type { FieldIssue } from './validate-wire-cluster';
 import type { WireMode } from './wire-cluster-schema';
 import { loadYamlWithPositions } from './yaml-positions';
+import { configItemNumbersAsText } from './config-item-numbers';
 import type { DocPath } from './yaml-positions';
 
 export interface ParsedClusters {
@@ -21,7 +22,8 @@ const FILE_KEYS = ['clusters'] as const;
  * snake_case format. Reports every problem at once in one ValidationError whose issues read like
  * `examples/clusters.yaml:14: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].max_size: expected a number, got "ten"`.
  * Unknown fields are errors; duplicate cluster ids, and two clusters sharing a main stack (same account,
- * region and local_id), are errors. A missing `status` block is an empty status.
+ * region and local_id), are errors. A missing `status` block is an empty status. An unquoted number as a config
+ * item value is taken as its text, with a warning (CLM reads config items as strings).
  */
 export function parseClustersYaml(text: string, file: string): ParsedClusters {
   const doc = loadYamlWithPositions(text, file);
@@ -35,7 +37,7 @@ export function parseClustersYaml(text: string, file: string): ParsedClusters {
   }
   const findings: Findings = { at: (path) => doc.lineOf(path) ?? 1, issues: [], warnings: [] };
   const entries = clusterEntries(root as Record<string, unknown>, findings);
-  const clusters = validateEntries(entries, findings);
+  const clusters = validateEntries(entries, findings, configItemNumbersAsText(entries, text));
   const render = (list: readonly Finding[]): string[] =>
     [...list].sort((a, b) => a.line - b.line).map((item) => `${file}:${item.line}: ${item.text}`);
   const { issues, warnings } = findings;
@@ -77,8 +79,15 @@ function clusterEntries(top: Record<string, unknown>, { at, issues }: Findings):
   return [];
 }
 
-/** Each entry validated and converted; duplicate ids and two clusters owning one main stack are issues. */
-function validateEntries(entries: readonly unknown[], findings: Findings): Cluster[] {
+/**
+ * Each entry validated and converted; duplicate ids and two clusters owning one main stack are issues.
+ * `numberWarnings`: per entry, the config items that were unquoted numbers (already taken as their text).
+ */
+function validateEntries(
+  entries: readonly unknown[],
+  findings: Findings,
+  numberWarnings: ReadonlyMap<number, readonly FieldIssue[]>,
+): Cluster[] {
   const { at, issues, warnings } = findings;
   const clusters: Cluster[] = [];
   // Lines are looked up only for messages: finding one parses the file a second time.
@@ -95,6 +104,7 @@ function validateEntries(entries: readonly unknown[], findings: Findings): Clust
     const result = validateWireCluster(entry, 'strict');
     result.issues.forEach((issue) => report(issues, issue));
     result.warnings.forEach((warning) => report(warnings, warning));
+    numberWarnings.get(index)?.forEach((warning) => report(warnings, warning));
 
     if (typeof id === 'string') {
       const first = firstIndexById.get(id);

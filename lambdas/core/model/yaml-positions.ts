@@ -59,8 +59,7 @@ function load(text: string, file: string, listener?: unknown): unknown {
 }
 
 function trackPositions(text: string, file: string): (path: DocPath) => number | undefined {
-  const lineStarts = computeLineStarts(text);
-  const lineAt = (position: number): number => lineOfOffset(lineStarts, firstContent(text, position));
+  const lineAt = lineLocator(text);
   const nodeLines = new WeakMap<object, number>();
   const keyLines = new WeakMap<object, Map<string, number>>();
   const stack: Frame[] = [];
@@ -132,6 +131,12 @@ function recordKeyLines(mapping: Record<string, unknown>, children: readonly Com
 
 function isObject(value: unknown): value is object {
   return value !== null && typeof value === 'object';
+}
+
+/** The 1-based line where a node js-yaml opened at `position` really starts (after blanks and comments). */
+export function lineLocator(text: string): (position: number) => number {
+  const lineStarts = computeLineStarts(text);
+  return (position) => lineOfOffset(lineStarts, firstContent(text, position));
 }
 
 function computeLineStarts(text: string): number[] {

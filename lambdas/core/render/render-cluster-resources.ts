@@ -31,6 +31,8 @@ export interface ClusterResources {
   readonly deletions: Deletions;
   readonly cfDeletions: CfDeletions;
   readonly errors: readonly RenderIssue[];
+  /** Non-fatal findings, e.g. repeated keys in manifests (`file:line: …`). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -59,5 +61,6 @@ export async function renderClusterResources(input: ClusterResourcesInput): Prom
     deletions: deletions.deletions,
     cfDeletions: deletions.cfDeletions,
     errors: [...errors, ...cfManifests.errors, ...manifests.errors, ...deletions.errors],
+    warnings: manifests.warnings,
   };
 }

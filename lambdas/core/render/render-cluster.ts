@@ -6,6 +6,7 @@ import { effectiveConfigItems, withEffectiveConfigItems } from '../config/effect
 import type { CfDeletions, Deletions } from '../deletions/deletion';
 import { NO_CF_DELETIONS, NO_DELETIONS } from '../deletions/deletion';
 import type { Values } from './pool-values';
+import { withDiscoveredNetwork } from './discovered-network';
 import { renderClusterResources } from './render-cluster-resources';
 import { collecting } from './render-issue';
 import type { RenderIssue } from './render-issue';
@@ -39,12 +40,14 @@ export interface ClusterRender {
   /** Files bundles and user data of each rendered pool. */
   readonly poolDetails: readonly RenderedNodePool[];
   readonly errors: readonly RenderIssue[];
+  /** Non-fatal findings (`file:line: …`), e.g. a key repeated in a manifest, whose last value is kept. */
+  readonly warnings?: readonly string[];
 }
 
 /**
- * Everything for one cluster, without touching a cloud (`clm render`): effective config items, the main
- * stack (and the early deletions check), then pools, cf-manifests, manifests and deletions with the
- * given stack outputs. One broken file does not hide the others: all problems are in `errors`.
+ * Everything for one cluster, without touching a cloud (`clm render`): effective config items (plus the
+ * discovered `vpc_id` and `subnets`, as CLM adds them), the main stack (and the early deletions check), then
+ * pools, cf-manifests, manifests and deletions with the given stack outputs. One broken file does not hide the others: all problems are in `errors`.
  */
 export async function renderCluster(input: RenderClusterInput): Promise<ClusterRender> {
   const { cluster, snapshots, engine } = input;
@@ -66,7 +69,7 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
       errors,
     };
   }
-  const prepared = withEffectiveConfigItems(cluster, effective);
+  const prepared = withDiscoveredNetwork(withEffectiveConfigItems(cluster, effective), input.values);
   // The main stack is rendered before it exists: no outputs yet, as in CLM.
   const { ClusterStackOutputs: outputs = {}, ...valuesBeforeStack } = input.values;
   const main = await renderMainStack({ cluster: prepared, snapshots, values: valuesBeforeStack, engine });
@@ -78,7 +81,7 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
   });
   return {
     ...base,
-    configItems: effective.configItems,
+    configItems: prepared.configItems,
     nodePools: effective.nodePools,
     stacks: [...(main.stack ? [main.stack] : []), ...resources.cfManifests, ...resources.nodePools.map((p) => p.stack)],
     manifests: resources.manifests,
@@ -86,6 +89,7 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
     cfDeletions: resources.cfDeletions,
     poolDetails: resources.nodePools,
     errors: uniqueIssues([...errors, ...main.errors, ...resources.errors]),
+    warnings: resources.warnings,
   };
 }
 

@@ -22,6 +22,8 @@ export interface RenderedManifests {
   /** In apply order: sources in order, components and files lexical. Files that render empty are left out. */
   readonly files: readonly RenderedManifestFile[];
   readonly errors: readonly RenderIssue[];
+  /** Accepted as CLM accepts them, but worth fixing: a repeated key in a manifest (`file:line: …`). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -39,16 +41,17 @@ export async function renderManifests(
   const bySource = new Map(snapshots.map((snapshot) => [snapshot.sourceName, snapshot]));
   const files: RenderedManifestFile[] = [];
   const errors: RenderIssue[] = [];
+  const warnings: string[] = [];
   for (const component of manifestComponents(snapshots)) {
     const snapshot = bySource.get(component.source)!;
     for (const template of component.files) {
       const objects = await collecting(errors, template.path, async () => {
         const text = await engine.render({ template, context, sibling: siblingResolver(snapshot, template) });
-        return splitManifests(text, template.path);
+        return splitManifests(text, template.path, warnings);
       });
       if (objects?.length)
         files.push({ source: component.source, component: component.component, file: fileName(template), objects });
     }
   }
-  return { files, errors };
+  return { files, errors, warnings };
 }

@@ -12,6 +12,7 @@ import type { Values } from './pool-values';
 import { namedStack, renderCfnTemplate } from './render-stack';
 import type { RenderedStack } from './render-stack';
 import { renderContext } from './render-context';
+import { poolInstanceInfo } from './instance-info';
 
 export interface RenderedNodePool {
   readonly name: string;
@@ -35,8 +36,10 @@ export interface NodePoolInput {
 
 /**
  * One ASG-backed node pool (CLM §6.4), from `cluster/node-pools/<profile>/` of the first source:
+ * 0. `Values.InstanceInfo` (CLM's synthetic instance info of the pool's types, when the values carry their facts)
+ *    and `supports_t2_unlimited`;
  * 1. `files.yaml` → the files bundle and its content address → `Values.S3GeneratedFilesPath`;
- * 2. `userdata.yaml` → gzip + base64 → `Values.UserData` (and `supports_t2_unlimited`);
+ * 2. `userdata.yaml` → gzip + base64 → `Values.UserData`;
  * 3. the pool's `availability_zones` item restricts `availability_zones`/`subnets`;
  * 4. `stack.yaml` → stack `nodepool-<pool>-<id>` with CLM's node-pool tags.
  * Karpenter pools (`worker-karpenter`, provisioners.yaml) are not supported yet.
@@ -52,6 +55,10 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
   const templates = nodePoolTemplates(input.snapshots, pool);
   const master = isMasterPool(pool);
   const values: Record<string, unknown> = { ...input.values };
+  // As CLM: both are set before any of the pool's templates is rendered.
+  values.supports_t2_unlimited = supportsT2Unlimited(pool);
+  const instanceInfo = poolInstanceInfo(pool.instanceTypes, values);
+  if (instanceInfo) values.InstanceInfo = instanceInfo;
 
   const filesText = await engine.render({ template: templates.files, context: renderContext(cluster, values, pool) });
   const sha512 = sha512Hex(filesText);
@@ -72,7 +79,6 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
 
   const userData = await engine.render({ template: templates.userdata, context: renderContext(cluster, values, pool) });
   values.UserData = encodeUserData(userData);
-  values.supports_t2_unlimited = supportsT2Unlimited(pool);
 
   const stackValues = restrictToPoolZones(values, pool);
   const rendered = await renderCfnTemplate(engine, {

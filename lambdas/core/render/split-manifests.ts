@@ -1,22 +1,20 @@
-import yaml from 'js-yaml';
 import { ValidationError } from '../../shared/errors';
 import type { KubeObject } from '../../ports/kube-cluster';
 import { isRecord, yamlTypeName } from '../config/plain-data';
-import { yamlError } from '../config/yaml-error';
+import { loadAllLastKeyWins } from '../config/yaml-data';
 
 /**
  * Split a rendered manifest file into Kubernetes objects (CLM §4.5): YAML documents, empty ones dropped,
  * comments gone (objects are data). Every document must have apiVersion, kind and metadata.name (so
  * `generateName` and `List` are not supported, as in CLM); all offending documents are reported, by
  * 0-based document index, in one ValidationError. A YAML syntax error throws ConfigError with the line.
+ * Scalars keep their written type (no dates from `2010-09-09`); a key repeated in a mapping keeps its last value,
+ * as in CLM, and each repetition adds a warning naming the file, line and key to `warnings`.
  */
-export function splitManifests(text: string, file: string): KubeObject[] {
-  let documents: unknown[];
-  try {
-    documents = yaml.loadAll(text, undefined, { filename: file });
-  } catch (error) {
-    throw yamlError(error, file);
-  }
+export function splitManifests(text: string, file: string, warnings: string[] = []): KubeObject[] {
+  const { documents, duplicates } = loadAllLastKeyWins(text, file);
+  for (const { key, line } of duplicates)
+    warnings.push(`${file}:${line}: duplicate key "${key}": the last value wins (as in CLM)`);
   const objects: KubeObject[] = [];
   const issues: string[] = [];
   documents.forEach((doc, index) => {

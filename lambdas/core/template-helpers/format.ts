@@ -1,5 +1,5 @@
 /**
- * Go-style value printing: `print`, `printf` (a small subset of Go's fmt verbs) and how a value reads in a message.
+ * Go-style value printing: `print`, `println`, `printf` (a small subset of Go's fmt verbs) and how a value reads in a message.
  * Lists print as `[a b]` and maps as `map[k:v]` with sorted keys, as Go's fmt does.
  */
 import { describe, helperError, isPlainMap } from './args';
@@ -27,6 +27,11 @@ export function print(...args: unknown[]): string {
     out += goString(arg);
   });
   return out;
+}
+
+/** Go's `fmt.Sprintln`: operands always joined with a space, and a newline at the end. */
+export function println(...args: unknown[]): string {
+  return `${args.map(goString).join(' ')}\n`;
 }
 
 const VERB = /%([-+0 #]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/g;

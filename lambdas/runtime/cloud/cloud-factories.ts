@@ -3,6 +3,7 @@
  * account and region (through the assumed role when `CLM_ASSUMED_ROLE` is set), and KMS in the task's own account.
  * Clients are built once per account and region and shared by every part.
  */
+import type { STSClient } from '@aws-sdk/client-sts';
 import type { Cluster } from '../../core/model/cluster';
 import { awsAccountId } from '../../core/model/cluster';
 import type { NodePoolBackend } from '../../ports/node-pool-backend';
@@ -11,7 +12,7 @@ import type { StackDeployer } from '../../ports/stack-deployer';
 import type { CloudLookups } from '../../ports/template-engine';
 import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError } from '../../shared/errors';
-import { createAccountClients, createAwsClients } from '../../adapters/aws/aws-clients';
+import { createAccountClients, createAwsClients, roleArn } from '../../adapters/aws/aws-clients';
 import type { AwsClients } from '../../adapters/aws/aws-clients';
 import { awsClusterPortsFactory, clmBucketName } from '../../adapters/aws/aws-cluster-ports';
 import { CloudFormationStackDeployer } from '../../adapters/aws/cloudformation-stack-deployer';
@@ -28,10 +29,15 @@ export interface CloudFactories {
   readonly lookupsFor: (accountId: string, region: string) => CloudLookups;
   /** `aws:kms:` config items, decrypted with the task's own identity and region (CLM §10.5). */
   readonly secrets: () => SecretDecrypter;
+  /** STS acting in the cluster's account and region (the assumed role there): EKS tokens are signed with it. */
+  readonly stsFor: (cluster: Cluster) => STSClient;
 }
 
 /** What the cloud ports need of the environment (the CLI passes its flags in the same shape). */
-export type CloudSettings = Pick<LambdaEnvironment, 'region' | 'endpoint' | 'assumedRole' | 'stackRoleArn'>;
+export type CloudSettings = Pick<
+  LambdaEnvironment,
+  'region' | 'endpoint' | 'assumedRole' | 'stackRoleArn' | 'externalId' | 'stackRoleName'
+>;
 
 export function cloudFactories(env: CloudSettings): CloudFactories {
   const clients = new Map<string, AwsClients>();
@@ -39,7 +45,13 @@ export function cloudFactories(env: CloudSettings): CloudFactories {
     const key = `${accountId}/${region}`;
     let found = clients.get(key);
     if (!found) {
-      found = createAccountClients({ accountId, region, endpoint: env.endpoint, assumedRole: env.assumedRole });
+      found = createAccountClients({
+        accountId,
+        region,
+        endpoint: env.endpoint,
+        assumedRole: env.assumedRole,
+        externalId: env.externalId,
+      });
       clients.set(key, found);
     }
     return found;
@@ -63,9 +75,11 @@ export function cloudFactories(env: CloudSettings): CloudFactories {
           endpoint: own.endpoint,
           createBucketIfMissing: true,
         });
+        // Cross-account: the bounded stack role of that account (ClmClusterAccess); same-account: this account's.
+        const stackRole = env.stackRoleName ? roleArn(accountId, env.stackRoleName) : env.stackRoleArn;
         deployer = new CloudFormationStackDeployer(own.cloudFormation, {
           templateStore,
-          ...(env.stackRoleArn ? { roleArn: env.stackRoleArn } : {}),
+          ...(stackRole ? { roleArn: stackRole } : {}),
         });
         stackDeployers.set(key, deployer);
       }
@@ -84,6 +98,7 @@ export function cloudFactories(env: CloudSettings): CloudFactories {
       }
       return found;
     },
+    stsFor: (cluster) => clientsFor(awsAccountId(cluster.infrastructureAccount), cluster.region).sts,
     secrets: () => new KmsSecretDecrypter(createAwsClients({ region: env.region, endpoint: env.endpoint }).kms),
   };
 }

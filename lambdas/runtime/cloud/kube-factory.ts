@@ -1,13 +1,19 @@
 import type { Cluster } from '../../core/model/cluster';
 import type { KubeCluster } from '../../ports/kube-cluster';
-import { ClientNodeKubeCluster } from '../../adapters/kube/client-node-kube-cluster';
-import type { ClmTokens } from '../lambda/secret-tokens';
+import { kubeFor, type KubeSettings } from '../../adapters/kube/kube-for';
 
-/** A cluster's API server at its registry `api_server_url`, with the cluster token (CLM's `--token`). */
-export function kubeFactory(tokens: ClmTokens): (cluster: Cluster) => KubeCluster {
-  return (cluster) =>
-    new ClientNodeKubeCluster({
-      server: cluster.apiServerUrl,
-      ...(tokens.clusterToken ? { token: tokens.clusterToken } : {}),
-    });
+/**
+ * The API server of each cluster, authenticated as its config items choose (token, EKS or kubeconfig context,
+ * with its CA; docs/credentials.md), one client per cluster id.
+ */
+export function kubeFactory(settings: KubeSettings): (cluster: Cluster) => KubeCluster {
+  const clients = new Map<string, KubeCluster>();
+  return (cluster) => {
+    let client = clients.get(cluster.id);
+    if (!client) {
+      client = kubeFor(cluster, settings);
+      clients.set(cluster.id, client);
+    }
+    return client;
+  };
 }

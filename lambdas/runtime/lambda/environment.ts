@@ -14,6 +14,10 @@ export interface LambdaEnvironment {
   readonly stackRoleArn?: string;
   /** `CLM_SECRET_ARN`: the secret holding `{registryToken, gitToken, clusterToken}`. */
   readonly secretArn?: string;
+  /** `CLM_EXTERNAL_ID`: what the cluster accounts' access role requires when assumed (ClmClusterAccess). */
+  readonly externalId?: string;
+  /** `CLM_STACK_ROLE_NAME`: cross-account mode's CloudFormation service role, by name in each cluster account. */
+  readonly stackRoleName?: string;
   /** A variable the task cannot work without; a ConfigError naming it when unset or empty. */
   required(name: TaskEnvName): string;
   /** A variable with a default: undefined when unset or empty. */
@@ -26,6 +30,8 @@ export function lambdaEnvironment(env: Readonly<Record<string, string | undefine
   const assumedRole = optional(TASK_ENV.assumedRoleName);
   const stackRoleArn = optional(TASK_ENV.stackRoleArn);
   const secretArn = optional(TASK_ENV.secretArn);
+  const externalId = optional(TASK_ENV.externalId);
+  const stackRoleName = optional(TASK_ENV.stackRoleName);
   return {
     region: optional('AWS_REGION') ?? optional('AWS_DEFAULT_REGION') ?? 'us-east-1',
     ...(endpoint ? { endpoint } : {}),
@@ -33,6 +39,8 @@ export function lambdaEnvironment(env: Readonly<Record<string, string | undefine
     ...(stackRoleArn ? { stackRoleArn } : {}),
     ...(secretArn ? { secretArn } : {}),
     optional,
+    ...(externalId ? { externalId } : {}),
+    ...(stackRoleName ? { stackRoleName } : {}),
     required(name) {
       const value = optional(name);
       if (!value)

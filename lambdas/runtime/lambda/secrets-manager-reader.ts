@@ -5,7 +5,10 @@ import type { LambdaEnvironment } from './environment';
 import type { SecretReader } from './secret-tokens';
 
 /** GetSecretValue in the task's own region and account; the value is returned, never logged. */
-export function secretsManagerReader(env: LambdaEnvironment, client?: SecretsManagerClient): SecretReader {
+export function secretsManagerReader(
+  env: Pick<LambdaEnvironment, 'region' | 'endpoint'>,
+  client?: SecretsManagerClient,
+): SecretReader {
   const sm =
     client ?? new SecretsManagerClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) });
   return async (secretId) => {

@@ -29,6 +29,16 @@ export const TASK_ENV = {
    * "previous": "..."}` while one is rotated. Set on tasks with the `webhooks` port.
    */
   webhookSecretArn: 'CLM_WEBHOOK_SECRET_ARN',
+  /**
+   * Cross-account mode: the ExternalId the assumed role's trust policy requires (ClmClusterAccess). Unset when not
+   * configured.
+   */
+  externalId: 'CLM_EXTERNAL_ID',
+  /**
+   * Cross-account mode: the CloudFormation service role in every cluster account (`arn:aws:iam::<account>:role/<name>`,
+   * ClmClusterAccess creates it); the stack deployer passes it as `RoleARN`, which the access role requires.
+   */
+  stackRoleName: 'CLM_STACK_ROLE_NAME',
   /** Powertools service name. */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
 } as const;

@@ -70,7 +70,8 @@ export class LocalUpdateExecutions implements UpdateExecutions {
 
   async resume(execution: { name: string }, fallback: ExecutionRequest): Promise<StartAttempt> {
     const existing = this.executions.get(execution.name);
-    if (existing?.status === 'RUNNING') return { how: 'already-running', name: existing.name, arn: arnOf(existing.name) };
+    if (existing?.status === 'RUNNING')
+      return { how: 'already-running', name: existing.name, arn: arnOf(existing.name) };
     if (!existing || !RESUMABLE.has(existing.status)) return this.start(fallback);
     existing.status = 'RUNNING';
     existing.queued = true;

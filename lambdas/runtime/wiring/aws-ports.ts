@@ -7,12 +7,12 @@ import type { Registry } from '../../ports/registry';
 import type { ConfigSource } from '../../ports/config-source';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { systemClock } from '../../ports/clock';
-import { ClientNodeKubeCluster } from '../../adapters/kube/client-node-kube-cluster';
 import { cloudFactories } from '../cloud/cloud-factories';
 import { kubeFactory } from '../cloud/kube-factory';
 import { templatesFactory } from '../cloud/templates-factory';
 import type { FleetStore } from '../../ports/fleet-store';
 import { fleetStandIns, type FleetServices } from './fleet-services';
+import { secretsManagerReader } from '../lambda/secrets-manager-reader';
 
 export interface AwsPortsOptions {
   readonly registry: Registry;
@@ -22,9 +22,13 @@ export interface AwsPortsOptions {
   readonly region: string;
   readonly endpoint?: string;
   readonly assumedRole?: string;
-  /** How to reach a cluster's API server. @default the cluster's api_server_url with `token` */
+  /** What the cluster accounts' access role requires (`--external-id`, ClmClusterAccess). */
+  readonly externalId?: string;
+  /** How to reach a cluster's API server. @default kube-for.ts: each cluster's `kube_auth` (docs/credentials.md) */
   readonly kubeFor?: (cluster: Cluster) => KubeCluster;
+  /** CLM's `--token`: the bearer token of token-mode clusters without their own secret. */
   readonly token?: string;
+  /** `--kubeconfig`: its context is chosen per cluster (never the current context). */
   readonly kubeconfig?: string;
   /** The dispatcher's state (a file under --state for the CLI). */
   readonly fleet: FleetStore;
@@ -34,22 +38,27 @@ export interface AwsPortsOptions {
 
 /**
  * Every port against real AWS accounts and API servers, for `clm provision` without --simulate. The Lambda tasks do
- * not use this: each wires only what its task needs (lambda-ports.ts), to keep its bundle and cold start small. Both
- * build the AWS side of a cluster and the template lookups the same way (cloud-ports.ts, template-port.ts).
+ * not use this: each loads only the port modules of its task (runtime/lambda/ports/). Both build the AWS side of a
+ * cluster, the template lookups and the API server clients the same way (runtime/cloud/).
  */
 export function createAwsPorts(options: AwsPortsOptions): Ports {
   const aws = cloudFactories({
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.assumedRole ? { assumedRole: options.assumedRole } : {}),
+    ...(options.externalId ? { externalId: options.externalId } : {}),
   });
-  const kubes = new Map<string, KubeCluster>();
-  const kubeconfigPath = options.kubeconfig;
   const kubeFor =
     options.kubeFor ??
-    (kubeconfigPath
-      ? () => new ClientNodeKubeCluster({ kubeconfigPath })
-      : kubeFactory(options.token ? { clusterToken: options.token } : {}));
+    kubeFactory({
+      ...(options.token ? { token: options.token } : {}),
+      ...(options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : {}),
+      readSecret: secretsManagerReader({
+        region: options.region,
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      }),
+      stsFor: aws.stsFor,
+    });
   return {
     registry: options.registry,
     sources: options.sources,
@@ -62,11 +71,7 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
     fleet: options.fleet,
     ...fleetStandIns(options.services),
     forCluster(cluster) {
-      let kube = kubes.get(cluster.id);
-      if (!kube) {
-        kube = kubeFor(cluster);
-        kubes.set(cluster.id, kube);
-      }
+      const kube = kubeFor(cluster);
       return {
         stacks: aws.stacks(cluster),
         pools: aws.pools(cluster),

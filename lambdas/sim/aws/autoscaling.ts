@@ -6,6 +6,7 @@ import type {
   LaunchTemplateRecord,
   LaunchTemplateVersion,
 } from '../world-state';
+import { hashOf } from '../hash';
 import { allocatePrivateIp } from './account';
 
 /**
@@ -70,9 +71,13 @@ function launch(ctx: SimContext, account: AccountState, asg: AsgRecord, az: stri
   const tags: Record<string, string> = {};
   for (const [key, tag] of Object.entries(asg.tags)) if (tag.propagate) tags[key] = tag.value;
   tags['aws:autoscaling:groupName'] = asg.name;
+  const cluster = account.stacks[asg.stack]?.cluster;
   const instance: InstanceRecord = {
-    id: `i-${ctx.rng.hex(17)}`,
+    // The group's name in the id: processes working on different clusters of one account (each with its own copy of
+    // the PRNG) never make the same id.
+    id: `i-${hashOf([asg.name, ctx.rng.hex(17)], 17)}`,
     asg: asg.name,
+    ...(cluster ? { cluster } : {}),
     az,
     state: 'Pending',
     launchTemplateId: asg.launchTemplate?.id,

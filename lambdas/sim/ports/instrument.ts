@@ -1,6 +1,7 @@
 import { ClmError, KubeApiError, ThrottledError, TransientApiError } from '../../shared/errors';
 import { settle } from '../engine';
 import type { SimContext } from '../sim-context';
+import { NO_CLUSTER } from '../world-shards';
 
 /**
  * Every simulated port method goes through here: the call is counted (`apiCalls()`), scenario faults for
@@ -50,6 +51,8 @@ export function instrument<T extends object>(
     const name = `${port}.${method}`;
     wrapped[method] = (...args: unknown[]): Promise<unknown> => {
       ctx.state.apiCalls[name] = (ctx.state.apiCalls[name] ?? 0) + 1;
+      // Artefacts are kept apart from the world's shards (persistence.ts); every other port acts on a shard.
+      if (port !== 'artifacts') ctx.acted.add(clusterId ?? NO_CLUSTER);
       try {
         checkFaults(ctx, name, clusterId);
         const result: unknown = (fn as (...a: unknown[]) => unknown)(...args);

@@ -14,7 +14,12 @@ import { instrument } from './instrument';
 /** StackDeployer over the simulated CloudFormation of one account and region. */
 export function simStackDeployer(ctx: SimContext, account: AccountState, clusterId?: string): StackDeployer {
   return instrument<StackDeployer>(ctx, 'stacks', clusterId, {
-    deploy: (spec) => ({ result: deployStack(ctx, account, spec) }),
+    deploy: (spec) => {
+      const result = deployStack(ctx, account, spec);
+      const stack = account.stacks[spec.name];
+      if (stack && clusterId && !stack.cluster) stack.cluster = clusterId;
+      return { result };
+    },
     describe: (name) => describeStack(account, name),
     delete: (name) => {
       // Like the real adapter: termination protection off first, then DeleteStack.

@@ -8,11 +8,14 @@ import type { SimContext } from '../sim-context';
 import type { SubnetRole, SubnetState } from '../world-state';
 import { instrument } from './instrument';
 import { hostedZone } from '../../core/values/hosted-zone';
+import { INSTANCE_TYPE_FACTS, asgInstanceTypes } from '../../core/render/instance-info';
+import { INSTANCE_TYPES } from './sim-lookups';
 
 /**
  * The deploy-time values of the simulated account (CLM §4.3, §6.2 steps 4–7): the VPC, per-role subnets
  * by AZ (with `*` listing them all), AZs, the hosted zone and an ACM certificate ARN. Honours the cluster
- * config items `vpc_id`, `subnets` and `availability_zones` like CLM does.
+ * config items `vpc_id`, `subnets` and `availability_zones` like CLM does, and the facts of the pools' instance
+ * types (`InstanceTypeFacts`, for Values.InstanceInfo) from the instance types the account offers.
  */
 export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
   return instrument<ValuesProvider>(ctx, 'values', clusterId, {
@@ -64,6 +67,11 @@ export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
         pod_subnets: {},
         hosted_zone: hostedZone(cluster.apiServerUrl),
         load_balancer_certificate: `arn:aws:acm:${account.region}:${account.accountId}:certificate/${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`,
+        [INSTANCE_TYPE_FACTS]: Object.fromEntries(
+          asgInstanceTypes(cluster).flatMap((type) =>
+            INSTANCE_TYPES.has(type) ? [[type, INSTANCE_TYPES.get(type)]] : [],
+          ),
+        ),
       };
     },
   });

@@ -105,6 +105,31 @@ describe('assumeRoleCredentials', () => {
     expect(sts).toHaveReceivedCommandTimes(AssumeRoleCommand, 2);
   });
 
+  it('sends the ExternalId the role trust policy requires, when there is one', async () => {
+    sts.on(AssumeRoleCommand).resolves({
+      Credentials: {
+        AccessKeyId: 'ASIA2',
+        SecretAccessKey: 's',
+        SessionToken: 't',
+        Expiration: new Date(Date.now() + 3_600_000),
+      },
+    });
+    const provider = assumeRoleCredentials(
+      new STSClient({ region: 'eu-central-1', credentials: STATIC }),
+      '210987654321',
+      'clm-cluster-access',
+      Date.now,
+      'clm-7f3a',
+    );
+
+    await provider();
+
+    expect(sts).toHaveReceivedCommandWith(AssumeRoleCommand, {
+      RoleArn: 'arn:aws:iam::210987654321:role/clm-cluster-access',
+      ExternalId: 'clm-7f3a',
+    });
+  });
+
   it('classifies a failed AssumeRole and tries again on the next use', async () => {
     // Arrange
     sts

@@ -1,32 +1,38 @@
-import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import {
+  DescribeInstanceTypesCommand,
+  DescribeSubnetsCommand,
+  DescribeVpcsCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
 import type { Subnet } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { AwsValuesProvider } from '../../../lambdas/adapters/aws/aws-values-provider';
+import { Ec2CloudLookups } from '../../../lambdas/adapters/aws/ec2-cloud-lookups';
+import { INSTANCE_TYPE_FACTS } from '../../../lambdas/core/render/instance-info';
 import type { Cluster } from '../../../lambdas/core/model/cluster';
-import { EMPTY_STATUS } from '../../../lambdas/core/model/cluster';
 import { ConfigError, TransientApiError } from '../../../lambdas/shared/errors';
+import { testCluster } from '../../support/test-cluster';
 import { sdkError } from './sdk-errors';
 
 const ec2 = mockClient(EC2Client);
+const POOL = {
+  name: 'a',
+  profile: 'worker-splitaz',
+  instanceTypes: [] as string[],
+  discountStrategy: 'none',
+  minSize: 1,
+  maxSize: 2,
+  configItems: {},
+};
 
 function cluster(configItems: Record<string, string> = {}): Cluster {
-  return {
-    id: 'aws:123456789012:eu-central-1:kube-1',
-    alias: 'kube-1',
-    localId: 'kube-1',
+  return testCluster({
     apiServerUrl: 'https://kube-1.teapot.example.org',
     channel: 'stable',
     configItems,
-    criticalityLevel: 1,
-    environment: 'test',
-    infrastructureAccount: 'aws:123456789012',
-    lifecycleStatus: 'ready',
     nodePools: [],
-    provider: 'zalando-aws',
-    region: 'eu-central-1',
-    status: EMPTY_STATUS,
-  };
+  });
 }
 
 function subnet(id: string, az: string, tags: string[] = [], ipv6?: string): Subnet {
@@ -213,5 +219,44 @@ describe('AwsValuesProvider', () => {
     // Assert
     expect(values.availability_zones).toEqual(['eu-central-1a', 'eu-central-1b']);
     expect(error).toBeInstanceOf(TransientApiError);
+  });
+
+  it("gives the facts of the pools' instance types from DescribeInstanceTypes, for Values.InstanceInfo", async () => {
+    // Arrange
+    ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [VPC] });
+    ec2.on(DescribeSubnetsCommand).resolves({ Subnets: [] });
+    ec2.on(DescribeInstanceTypesCommand, { InstanceTypes: ['m6id.xlarge'] }).resolves({
+      InstanceTypes: [
+        {
+          InstanceType: 'm6id.xlarge',
+          VCpuInfo: { DefaultVCpus: 4 },
+          MemoryInfo: { SizeInMiB: 16384 },
+          ProcessorInfo: { SupportedArchitectures: ['x86_64'] },
+          InstanceStorageInfo: { TotalSizeInGB: 237, Disks: [{ Count: 1, SizeInGB: 237 }] },
+        },
+      ],
+    });
+    const pools = [
+      { ...POOL, instanceTypes: ['m6id.xlarge'] },
+      { ...POOL, name: 'b', instanceTypes: ['m6id.xlarge'] },
+    ];
+    const client = new EC2Client({ region: 'eu-central-1' });
+    const subject = new AwsValuesProvider(client, new Ec2CloudLookups(client));
+
+    // Act
+    const values = await subject.clusterValues({ ...cluster(), nodePools: pools });
+
+    // Assert: one DescribeInstanceTypes per distinct type, the facts as CLM reads them
+    expect(values[INSTANCE_TYPE_FACTS]).toEqual({
+      'm6id.xlarge': {
+        instanceType: 'm6id.xlarge',
+        vcpu: 4,
+        memoryMiB: 16384,
+        architecture: 'amd64',
+        instanceStorageDevices: 1,
+        instanceStorageDeviceSizeGB: 237,
+      },
+    });
+    expect(ec2).toHaveReceivedCommandTimes(DescribeInstanceTypesCommand, 1);
   });
 });

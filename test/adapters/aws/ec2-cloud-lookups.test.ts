@@ -94,14 +94,16 @@ describe('Ec2CloudLookups.instanceType', () => {
       vcpu: 2,
       memoryMiB: 8192,
       architecture: 'amd64',
-      instanceStorageGiB: 75,
+      instanceStorageDevices: 1,
+      instanceStorageDeviceSizeGB: 75,
     });
     expect(m6g).toEqual({
       instanceType: 'm6g.xlarge',
       vcpu: 4,
       memoryMiB: 16384,
       architecture: 'arm64',
-      instanceStorageGiB: 0,
+      instanceStorageDevices: 0,
+      instanceStorageDeviceSizeGB: 0,
     });
     expect(ec2).toHaveReceivedCommandTimes(DescribeInstanceTypesCommand, 2);
   });

@@ -12,9 +12,15 @@ import type { GitServer, TestRepo } from '../../support/git-server';
 
 const TOKEN = 'ghp_test_token_8c1d2e';
 
+/** Each test mirrors into a fresh work directory. */
+let workdir: string;
+beforeEach(() => {
+  workdir = mkdtempSync(join(tmpdir(), 'clm-workdir-'));
+});
+afterEach(() => rmSync(workdir, { recursive: true, force: true }));
+
 describe('GitSource against git http-backend on 127.0.0.1', () => {
   let root: string;
-  let workdir: string;
   let repo: TestRepo;
   let server: GitServer;
   let first: string;
@@ -49,12 +55,6 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
     await server.close();
     rmSync(root, { recursive: true, force: true });
   });
-
-  beforeEach(() => {
-    workdir = mkdtempSync(join(tmpdir(), 'clm-workdir-'));
-  });
-
-  afterEach(() => rmSync(workdir, { recursive: true, force: true }));
 
   function source(overrides: Partial<GitSourceOptions> = {}): GitSource {
     return new GitSource({
@@ -219,7 +219,6 @@ describe('GitSource against git http-backend on 127.0.0.1', () => {
 
 describe('GitSource with a server that requires a token', () => {
   let root: string;
-  let workdir: string;
   let server: GitServer;
   let sha: string;
 
@@ -233,12 +232,6 @@ describe('GitSource with a server that requires a token', () => {
     await server.close();
     rmSync(root, { recursive: true, force: true });
   });
-
-  beforeEach(() => {
-    workdir = mkdtempSync(join(tmpdir(), 'clm-workdir-'));
-  });
-
-  afterEach(() => rmSync(workdir, { recursive: true, force: true }));
 
   const url = (): string => `${server.url}/private.git`;
 

@@ -1,12 +1,17 @@
 import { DynamoDbProgressStore } from '../../../lambdas/adapters/progress/dynamodb-progress-store';
+import { FileProgressStore } from '../../../lambdas/adapters/progress/file-progress-store';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import { newRunRecord } from '../../../lambdas/core/model/run';
 import { MAX_PROBLEMS } from '../../../lambdas/core/status/problems';
 import type { ProgressStore } from '../../../lambdas/ports/progress-store';
 import { ConflictError, LeaseHeldError } from '../../../lambdas/shared/errors';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../support/dynamodb-local';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-// The same contract, against the in-memory store (simulator, unit tests) and a real DynamoDB Local.
+// The same contract, against the in-memory store (simulator, unit tests), the CLI's per-cluster files under
+// --state and a real DynamoDB Local.
 let local: DynamoDbLocal;
 let tables = 0;
 
@@ -14,12 +19,22 @@ beforeAll(async () => {
   local = await startDynamoDbLocal();
 }, 60_000);
 
+const dirs: string[] = [];
 afterAll(async () => {
   await local?.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const stores: [string, () => Promise<ProgressStore>][] = [
   ['memory', async () => new MemoryProgressStore()],
+  [
+    'files',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'clm-progress-'));
+      dirs.push(dir);
+      return new FileProgressStore(dir);
+    },
+  ],
   [
     'dynamodb-local',
     async () => {

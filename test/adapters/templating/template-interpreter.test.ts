@@ -17,6 +17,12 @@ const DATA = {
   items: { x: '1', y: '2' },
   nested: { inner: { value: 'deep' } },
   flag: true,
+  calc: {
+    double: (n: number) => n * 2,
+    fails: () => {
+      throw new Error('no');
+    },
+  },
 };
 
 const helpers: Record<string, InlineHelper> = {
@@ -119,8 +125,18 @@ describe('template interpreter: errors name the file, the line and the path', ()
     ['{{#upper name}}{{/upper}}', 't.yaml:1: upper: is not a block helper; call it as {{upper …}} or (upper …)'],
     ['{{#if flag name}}{{/if}}', 't.yaml:1: #if needs exactly one argument, got 2'],
     ['{{if flag}}', 't.yaml:1: if is a block helper: use {{#if …}}…{{/if}}'],
-    ['{{nested.inner "x"}}', 't.yaml:1: "nested.inner" cannot be called: only helpers can'],
-    ['{{> partial}}', 't.yaml:1: partial is not supported (partials and decorators are not)'],
+    ['{{nested.inner "x"}}', 't.yaml:1: "nested.inner" cannot be called: only helpers and methods can'],
+    ['{{> partial}}', 't.yaml:1: partial "partial" is not defined in this template (defined: none)'],
+    ['{{#*inline "a"}}A{{/inline}}\n{{> b}}', 't.yaml:2: partial "b" is not defined in this template (defined: "a")'],
+    [
+      '{{#if flag}}{{#*inline "a"}}A{{/inline}}{{/if}}',
+      't.yaml:1: {{#*inline}} partials must be defined at the top level of the template',
+    ],
+    ['{{set x=1}}', 't.yaml:1: set x: no variable x (declare it with {{let x=…}})'],
+    ['{{let "x"}}', 't.yaml:1: let takes name=value pairs only, e.g. {{let replicas=(parseInt64 x)}}'],
+    ['{{calc.double}}', 't.yaml:1: a method needs its arguments: call it as {{path.Method arg…}}'],
+    ['{{calc.fails 1}}', 't.yaml:1: calc.fails: no'],
+    ['{{and}}', 't.yaml:1: and: wants at least 1 argument, got 0'],
   ])('%p', (template, message) => {
     const error = renderError(template);
     expect(error.message).toBe(message);
@@ -133,5 +149,95 @@ describe('template interpreter: errors name the file, the line and the path', ()
 
   it('has list lengths and indexes', () => {
     expect(render('{{pools.length}} {{pools.[1].Name}} {{pools.0.Name}}')).toBe('2 b a');
+  });
+});
+
+function renderGo(template: string, data: unknown = DATA): string {
+  return interpret(Handlebars.parse(template, { ignoreStandalone: true }), data, {
+    file: 't.yaml',
+    helper: (name) => helpers[name],
+    goSemantics: true,
+  });
+}
+
+describe('template interpreter: variables', () => {
+  it('let lasts until the end of its block; set changes the nearest variable, also from inside a loop', () => {
+    expect(render('{{let v="a"}}{{v}}{{#if flag}}{{let v="b"}}{{v}}{{/if}}{{v}}')).toBe('aba');
+    expect(render('{{let n=""}}{{#each pools}}{{set n=Name}}{{/each}}{{n}}')).toBe('b');
+    expect(render('{{let a=name b=a}}{{b}}')).toBe('kube-1');
+    expect(renderError('{{#if flag}}{{let v=1}}{{/if}}{{v}}').message).toBe('t.yaml:1: "v" is not defined');
+  });
+
+  it('a variable wins over a helper or a field of the same name', () => {
+    expect(render('{{let upper="u" name="n"}}{{upper}}{{name}}{{this.name}}')).toBe('unkube-1');
+  });
+
+  it('if and with bind their block parameter in both branches', () => {
+    expect(render('{{#if empty as |v|}}y{{else}}[{{v}}]{{/if}}{{#with name as |n|}}{{n}}{{/with}}')).toBe('[]kube-1');
+    expect(render('{{#with empty as |v|}}y{{else}}<{{v}}>{{/with}}')).toBe('<>');
+  });
+});
+
+describe('template interpreter: calls', () => {
+  it('calls a function found on a path with its arguments (Go methods)', () => {
+    expect(render('{{calc.double 4}} {{upper (calc.double 2)}}')).toBe('8 4');
+  });
+
+  it('and / or return one of their arguments and stop at the first that decides', () => {
+    expect(render('[{{and flag empty}}][{{or empty zero name}}][{{and zero missing}}][{{or name missing}}]')).toBe(
+      '[][kube-1][0][kube-1]',
+    );
+    // and returns the empty map itself: handlebars' #if finds a map true, Go's if does not
+    expect(render('{{#if (and emptyMap flag)}}y{{else}}n{{/if}}')).toBe('y');
+    expect(renderGo('{{#if (and emptyMap flag)}}y{{else}}n{{/if}}')).toBe('n');
+  });
+});
+
+describe('template interpreter: partials', () => {
+  it('renders a top-level inline partial, defined before or after its use, with the given context', () => {
+    const template =
+      '{{> item nested.inner}}|{{#each pools}}{{> "pool-line"}}{{/each}}{{#*inline "item"}}<{{value}}>{{/inline}}{{#*inline "pool-line"}}{{Name}};{{/inline}}';
+    expect(render(template)).toBe('<deep>|a;b;');
+  });
+
+  it("does not see the caller's variables, but sees @root", () => {
+    expect(renderError('{{let v=1}}{{> p}}{{#*inline "p"}}{{v}}{{/inline}}').message).toBe(
+      't.yaml:1: "v" is not defined',
+    );
+    expect(render('{{> p nested}}{{#*inline "p"}}{{@root.name}}{{/inline}}')).toBe('kube-1');
+  });
+
+  it('indents a standalone partial as handlebars does, and not under Go semantics', () => {
+    const template = '{{#*inline "p"}}a\nb\n{{/inline}}\nx:\n  {{> p}}\n';
+    expect(render(template)).toBe('x:\n  a\n  b\n');
+    expect(renderGo(template)).toBe('\nx:\n  a\nb\n\n');
+  });
+
+  it('stops a runaway recursion with an error', () => {
+    expect(renderError('{{> r}}{{#*inline "r"}}{{> r}}{{/inline}}').message).toMatch(
+      /partial r nested more than \d+ deep/,
+    );
+  });
+});
+
+describe('template interpreter: Go semantics', () => {
+  it('keeps standalone lines and prints as Go does', () => {
+    expect(renderGo('a\n{{#if flag}}\n  b\n{{/if}}\n')).toBe('a\n\n  b\n\n');
+    expect(renderGo('{{list "a" "b"}} {{items}} {{nested.missing}}'.replace(' {{nested.missing}}', ''))).toBe(
+      '[a b] map[x:1 y:2]',
+    );
+    expect(renderGo('{{lookup items "nope"}}')).toBe('<no value>');
+  });
+
+  it('tests Go truth in if, unless and with: an empty map and 0 are false', () => {
+    expect(
+      renderGo('{{#if emptyMap}}y{{else}}n{{/if}}{{#with zero}}y{{else}}n{{/with}}{{#unless emptyMap}}u{{/unless}}'),
+    ).toBe('nnu');
+    expect(render('{{#if emptyMap}}y{{else}}n{{/if}}{{#with zero}}y{{else}}n{{/with}}')).toBe('yy');
+  });
+
+  it('walks maps in sorted key order', () => {
+    const data = { m: { b: 2, a: 1, '10': 'x', '9': 'y' } };
+    expect(renderGo('{{#each m as |v k|}}{{k}}={{v}};{{/each}}', data)).toBe('10=x;9=y;a=1;b=2;');
   });
 });

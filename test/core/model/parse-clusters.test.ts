@@ -177,10 +177,18 @@ describe('parseClustersYaml', () => {
     );
   });
 
-  it('asks to quote config item values that YAML reads as numbers or booleans', () => {
-    const issues = issuesOf(withLine(15, '      product_x_key: 8080'));
+  it('takes an unquoted number as a config item value as written, with a warning (CLM reads strings)', () => {
+    const { clusters, warnings } = parseClustersYaml(withLine(15, '      product_x_key: 8080.50'), FILE);
+    expect(clusters[0].configItems.product_x_key).toBe('8080.50');
+    expect(warnings).toEqual([
+      `${FILE}:15: cluster aws:123456789012:eu-central-1:kube-1: config_items.product_x_key: unquoted number taken as the text "8080.50" (as CLM does); quote it in YAML`,
+    ]);
+  });
+
+  it('asks to quote config item values that YAML reads as booleans', () => {
+    const issues = issuesOf(withLine(15, '      product_x_key: true'));
     expect(issues).toEqual([
-      `${FILE}:15: cluster aws:123456789012:eu-central-1:kube-1: config_items.product_x_key: expected a string, got number 8080; quote it in YAML: "8080"`,
+      `${FILE}:15: cluster aws:123456789012:eu-central-1:kube-1: config_items.product_x_key: expected a string, got boolean true; quote it in YAML: "true"`,
     ]);
   });
 

@@ -1,42 +1,21 @@
 import type { ConfigSnapshot } from '../../../lambdas/ports/config-source';
 import type { Cluster, NodePool } from '../../../lambdas/core/model/cluster';
-import { EMPTY_STATUS } from '../../../lambdas/core/model/cluster';
 import { HandlebarsTemplateEngine } from '../../../lambdas/adapters/templating/handlebars-template-engine';
 import type { SecretDecrypter } from '../../../lambdas/ports/secrets';
+import { testCluster, testPool } from '../../support/test-cluster';
 
 /** Test data for the rendering pipeline: a small cluster, config sources from literal files, the real engine. */
 
 export function pool(overrides: Partial<NodePool> = {}): NodePool {
-  return {
-    name: 'default-worker',
-    profile: 'worker-default',
-    instanceTypes: ['m6i.large'],
-    discountStrategy: 'none',
-    minSize: 2,
-    maxSize: 3,
-    configItems: {},
-    ...overrides,
-  };
+  return testPool({ name: 'default-worker', minSize: 2, maxSize: 3, ...overrides });
 }
 
 export function cluster(overrides: Partial<Cluster> = {}): Cluster {
-  return {
-    id: 'aws:123456789012:eu-central-1:kube-1',
-    alias: 'kube-1',
-    localId: 'kube-1',
+  return testCluster({
     apiServerUrl: 'https://kube-1.test.example.org',
-    channel: 'main',
-    configItems: {},
-    criticalityLevel: 1,
-    environment: 'test',
-    infrastructureAccount: 'aws:123456789012',
-    lifecycleStatus: 'ready',
     nodePools: [pool({ name: 'master', profile: 'master-default', minSize: 1, maxSize: 1 }), pool()],
-    provider: 'zalando-aws',
-    region: 'eu-central-1',
-    status: EMPTY_STATUS,
     ...overrides,
-  };
+  });
 }
 
 export function snapshot(sourceName: string, files: Record<string, string>): ConfigSnapshot {

@@ -3,6 +3,8 @@ import { parseCfnTemplate } from '../../../lambdas/core/cloudformation/cfn-yaml'
 import { renderNodePool } from '../../../lambdas/core/render/render-node-pool';
 import { sha512Hex } from '../../../lambdas/core/render/files-bundle';
 import { ConfigError } from '../../../lambdas/shared/errors';
+import { INSTANCE_TYPE_FACTS } from '../../../lambdas/core/render/instance-info';
+import { PINNED_INSTANCE_TYPES } from '../../../lambdas/core/values/instance-types';
 import { VALUES, cluster, engine, mainSourceFiles, pool, snapshot } from './fixtures';
 
 const snapshots = [snapshot('main', mainSourceFiles())];
@@ -132,5 +134,47 @@ describe('renderNodePool', () => {
         engine: engine(),
       }),
     ).rejects.toThrow(ConfigError);
+  });
+
+  it('gives every pool template Values.InstanceInfo from the facts of its instance types (CLM synthetic info)', async () => {
+    // Arrange: a userdata.yaml that reads the info's fields and methods
+    const worker = pool({ name: 'w', instanceTypes: ['m6id.xlarge', 'm6i.large'] });
+    const files = mainSourceFiles({
+      'cluster/node-pools/worker-default/userdata.yaml':
+        '{{Values.InstanceInfo.InstanceType}} {{Values.InstanceInfo.VCPU}} {{Values.InstanceInfo.Architecture}} ' +
+        '{{Values.InstanceInfo.MemoryFraction 50}} {{Values.InstanceInfo.AvailableStorage 0.9 50 2}} {{Values.supports_t2_unlimited}}',
+    });
+    const facts = {
+      'm6id.xlarge': PINNED_INSTANCE_TYPES.get('m6id.xlarge'),
+      'm6i.large': PINNED_INSTANCE_TYPES.get('m6i.large'),
+    };
+
+    // Act
+    const rendered = await renderNodePool({
+      cluster: cluster({ nodePools: [worker] }),
+      pool: worker,
+      snapshots: [snapshot('main', files)],
+      values: { ...VALUES, [INSTANCE_TYPE_FACTS]: facts },
+      engine: engine(),
+    });
+
+    // Assert: minimum of both types (no instance storage on m6i.large: the root volume counts)
+    expect(rendered.userData).toBe('<multiple> 2 amd64 4294967296 100 false');
+  });
+
+  it('leaves Values.InstanceInfo out when a type is unknown, so only templates that read it fail', async () => {
+    const worker = pool({ name: 'w', instanceTypes: ['x9.huge'] });
+    const files = mainSourceFiles({
+      'cluster/node-pools/worker-default/userdata.yaml': '{{Values.InstanceInfo.VCPU}}',
+    });
+    await expect(
+      renderNodePool({
+        cluster: cluster({ nodePools: [worker] }),
+        pool: worker,
+        snapshots: [snapshot('main', files)],
+        values: { ...VALUES, [INSTANCE_TYPE_FACTS]: {} },
+        engine: engine(),
+      }),
+    ).rejects.toThrow('"Values.InstanceInfo.VCPU" is not defined');
   });
 });

@@ -1,23 +1,9 @@
 import type { Cluster } from '../../../lambdas/core/model/cluster';
+import { testCluster } from '../../support/test-cluster';
 import { clusterHash } from '../../../lambdas/core/version/cluster-hash';
 import { needsUpdate, parseVersion, targetVersion } from '../../../lambdas/core/version/cluster-version';
 
-const cluster: Cluster = {
-  id: 'aws:123456789012:eu-central-1:kube-1',
-  alias: 'kube-1',
-  localId: 'kube-1',
-  apiServerUrl: 'https://kube-1.example.org',
-  channel: 'main',
-  configItems: {},
-  criticalityLevel: 1,
-  environment: 'test',
-  infrastructureAccount: 'aws:123456789012',
-  lifecycleStatus: 'ready',
-  nodePools: [],
-  provider: 'zalando-aws',
-  region: 'eu-central-1',
-  status: { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] },
-};
+const cluster: Cluster = testCluster({ nodePools: [] });
 
 describe('targetVersion', () => {
   it('joins the config version and the cluster hash with #', () => {

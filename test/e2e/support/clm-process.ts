@@ -43,3 +43,50 @@ export function runClm(args: readonly string[], killAfter?: number): Promise<Pro
     child.on('close', (code, signal) => resolve({ code, signal, out, err, progressLines }));
   });
 }
+
+export interface StartedClm {
+  readonly pid: number;
+  /** Resolves once a progress line matches `pattern` (rejects if the process ends first). */
+  progress(pattern: RegExp): Promise<string>;
+  readonly done: Promise<ProcessRun>;
+}
+
+/** Start `clm <args>` and keep it running; the caller watches its progress lines and may signal it by pid. */
+export function startClm(args: readonly string[]): StartedClm {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/clm.mjs'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    for (const w of [...waiting]) {
+      const line = out.split('\n').find((l) => PROGRESS.test(l) && w.pattern.test(l));
+      if (line) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const done = new Promise<ProcessRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, out, err, progressLines: out.split('\n').filter((l) => PROGRESS.test(l)).length }),
+    );
+  });
+  return {
+    pid: child.pid!,
+    done,
+    progress: (pattern) =>
+      new Promise((resolve, reject) => {
+        waiting.push({ pattern, resolve });
+        void done.then((run) => reject(new Error(`clm ended before a line matched ${pattern}:\n${run.out}${run.err}`)));
+      }),
+  };
+}

@@ -7,6 +7,7 @@ import { main } from '../../../lambdas/cli/main';
 import type { CliIo } from '../../../lambdas/cli/io';
 import { SimulatedWorld } from '../../../lambdas/sim';
 import type { ProgressData } from '../../../lambdas/adapters/progress/memory-progress-store';
+import { readProgressDir } from '../../../lambdas/adapters/progress/file-progress-store';
 import type { RunRecord } from '../../../lambdas/core/model/run';
 
 export const ROOT = resolve(__dirname, '../../..');
@@ -37,6 +38,17 @@ export async function clm(args: readonly string[]): Promise<CliRun> {
   };
   const code = await main([...args], io);
   return { code, out: io.out, err: io.err };
+}
+
+/** The arguments of `clm <command> --simulate` on kube-test of the examples, with `config` and `state` directories. */
+export function kubeTestArgs(command: 'provision' | 'decommission', config: string, state: string): string[] {
+  return [command, '--simulate', ...EXAMPLES, '--directory', config, '--state', state, '--cluster', TEST];
+}
+
+/** Creates kube-test from examples/config in `state`; throws with the CLI's output when that fails. */
+export async function createKubeTest(state: string): Promise<void> {
+  const created = await clm(kubeTestArgs('provision', 'examples/config', state));
+  if (created.code !== 0) throw new Error(`creating kube-test failed: ${created.out}${created.err}`);
 }
 
 export function tempDir(prefix: string): string {
@@ -71,7 +83,7 @@ export function loadWorld(stateDir: string): SimulatedWorld {
 }
 
 export function loadProgress(stateDir: string): ProgressData {
-  return JSON.parse(readFileSync(join(stateDir, 'progress.json'), 'utf8')) as ProgressData;
+  return readProgressDir(stateDir);
 }
 
 /** The newest run record of a cluster in the saved progress. */

@@ -111,7 +111,14 @@ beforeAll(async () => {
   configDir = exampleConfigForIntegration();
   stateDir = mkdtempSync(join(tmpdir(), 'clm-e2e-state-'));
   registryFile = join(stateDir, 'clusters.yaml');
-  writeFileSync(registryFile, readFileSync(join(REPO_ROOT, 'examples', 'clusters.yaml'), 'utf8'));
+  // The kubeconfig of the local control plane names its context clm-integration: the cluster chooses it.
+  const examples = readFileSync(join(REPO_ROOT, 'examples', 'clusters.yaml'), 'utf8');
+  const withContext = examples.replace(
+    'config_items:\n      team: platform\n',
+    'config_items:\n      kube_context: clm-integration\n      team: platform\n',
+  );
+  expect(withContext).not.toBe(examples);
+  writeFileSync(registryFile, withContext);
   await staticVolumes(kube, 'kube-test-pv', 4);
   proxy = await startMotoUpdateProxy(env.awsEndpoint, clients);
   harness = new E2eHarness(clients, kube, CLUSTER_TAG, 'nodepool-');

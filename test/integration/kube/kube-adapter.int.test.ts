@@ -1,124 +1,25 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
 import { parseDeletions } from '../../../lambdas/core/deletions/parse-deletions';
-import { splitManifests } from '../../../lambdas/core/render/split-manifests';
 import { runDeletions } from '../../../lambdas/tasks/kit/run-deletions';
 import type { KubeObject, PodInfo } from '../../../lambdas/ports/kube-cluster';
-import { integrationEnvironment } from '../support/environment';
-import { exampleConfigForIntegration, renderExample, type RenderedExample } from '../support/example-config';
 import { eventually } from '../support/eventually';
-import { KWOK_LABEL } from '../support/node-joiner';
-import { LeaseHeartbeat, staticVolumes } from '../support/kubelet-stand-ins';
+import { FIELD_MANAGER, KWOK_NODES, KubeExampleCluster, ordered } from '../support/kube-example-cluster';
 
 // The Kubernetes adapter against a real kube-apiserver + controller-manager + scheduler, KWOK as the kubelets.
-const env = integrationEnvironment();
-const kube = new ClientNodeKubeCluster({ kubeconfigPath: env.kubeconfig });
-const FM = 'clm-integration';
-const NODES = ['kube-int-a', 'kube-int-b', 'kube-int-c'];
-let rendered: RenderedExample;
-const heartbeat = new LeaseHeartbeat(kube, async () => NODES);
-
-function node(name: string, zone: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name,
-      labels: {
-        ...KWOK_LABEL,
-        'kubernetes.io/hostname': name,
-        'topology.kubernetes.io/zone': zone,
-        'node.kubernetes.io/role': 'worker',
-      },
-      annotations: { 'kwok.x-k8s.io/node': 'fake' },
-    },
-    spec: { providerID: `aws:///${zone}/i-${name}` },
-  };
-}
-
-function manifestFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((entry) => {
-      const path = join(dir, entry);
-      return statSync(path).isDirectory() ? manifestFiles(path) : /\.ya?ml$/.test(entry) ? [path] : [];
-    });
-}
-
-function exampleObjects(): KubeObject[] {
-  return manifestFiles(join(rendered.dir, 'manifests')).flatMap((file) =>
-    splitManifests(readFileSync(file, 'utf8'), file),
-  );
-}
-
-/** CLM's order (§5.2): CRDs and Namespaces first, then everything else. */
-function ordered(objects: KubeObject[]): [KubeObject[], KubeObject[]] {
-  const first = (o: KubeObject) => o.kind === 'CustomResourceDefinition' || o.kind === 'Namespace';
-  return [objects.filter(first), objects.filter((o) => !first(o))];
-}
+const cluster = new KubeExampleCluster();
+const kube = cluster.kube;
+const FM = FIELD_MANAGER;
 
 const podsOf = (namespace: string, selector: string) => kube.listPods({ namespace, labelSelector: selector });
 const running = (pods: PodInfo[]) => pods.filter((p) => p.phase === 'Running' && p.ready && !p.deleting);
 
-beforeAll(async () => {
-  expect(await kube.ready()).toBe(true);
-  rendered = renderExample(exampleConfigForIntegration(), {
-    vpc_ipv4_cidr: '10.0.0.0/16',
-    availability_zones: ['eu-central-1a', 'eu-central-1b', 'eu-central-1c'],
-    subnets: {
-      '*': 'subnet-a,subnet-b,subnet-c',
-      'eu-central-1a': 'subnet-a',
-      'eu-central-1b': 'subnet-b',
-      'eu-central-1c': 'subnet-c',
-    },
-  });
-  await kube.apply(
-    NODES.map((n, i) => node(n, `eu-central-1${'abc'[i]}`)),
-    { fieldManager: FM },
-  );
-  heartbeat.start();
-  await staticVolumes(kube, 'kube-int-pv', 4);
-  await eventually(
-    '3 KWOK nodes Ready',
-    async () => (await kube.listNodes()).filter((n) => NODES.includes(n.name) && n.ready).length === 3,
-  );
-});
-
-afterAll(async () => {
-  // Leave the control plane as we found it for the next suite (the end-to-end test starts "from nothing").
-  const [first, rest] = ordered(exampleObjects());
-  for (const object of [...rest].reverse()) {
-    await kube
-      .delete(
-        {
-          kind: object.kind,
-          name: object.metadata.name,
-          ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
-        },
-        { propagationPolicy: 'Background', gracePeriodSeconds: 0 },
-      )
-      .catch(() => undefined);
-  }
-  for (const object of first)
-    await kube.delete({ kind: object.kind, name: object.metadata.name }, { propagationPolicy: 'Background' });
-  for (const name of NODES) await kube.delete({ kind: 'Node', name });
-  for (let i = 0; i < 4; i++) await kube.delete({ kind: 'PersistentVolume', name: `kube-int-pv-${i}` });
-  await eventually(
-    'example namespaces gone',
-    async () =>
-      (await kube.list('Namespace')).every(
-        (n) => !first.some((o) => o.kind === 'Namespace' && o.metadata.name === n.metadata.name),
-      ),
-    120_000,
-  );
-  await heartbeat.stop();
-  expect(heartbeat.errors).toEqual([]);
-}, 180_000);
+beforeAll(() => cluster.setUp());
+afterAll(() => cluster.tearDown(), 180_000);
 
 describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
   it('server-side applies the example manifests, CRD first then the objects using it', async () => {
-    const [first, rest] = ordered(exampleObjects());
+    const [first, rest] = ordered(cluster.exampleObjects());
     expect(first.map((o) => o.kind)).toContain('CustomResourceDefinition');
     expect(rest.map((o) => o.kind)).toContain('BackupPolicy');
     const created = await kube.apply(first, { fieldManager: FM });
@@ -131,7 +32,7 @@ describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
   });
 
   it('re-applying the same manifests is a no-op', async () => {
-    const [first, rest] = ordered(exampleObjects());
+    const [first, rest] = ordered(cluster.exampleObjects());
     const again = await kube.apply([...first, ...rest], { fieldManager: FM });
     expect(again.filter((r) => r.action !== 'unchanged')).toEqual([]);
   });
@@ -150,11 +51,14 @@ describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
       120_000,
     );
     const pods = await kube.listPods({ namespace: 'web' });
-    expect(pods.every((p) => p.nodeName && NODES.includes(p.nodeName))).toBe(true);
+    expect(pods.every((p) => p.nodeName && KWOK_NODES.includes(p.nodeName))).toBe(true);
   });
 
   it('runs each deletions.yaml selector kind (name, selector, labels + has_owner) with its propagation policy', async () => {
-    const deletions = parseDeletions(readFileSync(join(rendered.dir, 'deletions.yaml'), 'utf8'), 'deletions.yaml');
+    const deletions = parseDeletions(
+      readFileSync(join(cluster.rendered.dir, 'deletions.yaml'), 'utf8'),
+      'deletions.yaml',
+    );
     const labels = (extra: Record<string, string>) => ({ ...extra });
     const owner = (
       await kube.apply(
@@ -343,7 +247,7 @@ describe('ClientNodeKubeCluster on kube-apiserver + KWOK', () => {
   });
 
   it('a cordoned node gets no new pods; evicted ReplicaSet and StatefulSet pods come back on other nodes', async () => {
-    const target = NODES[0]!;
+    const target = KWOK_NODES[0]!;
     await kube.patchNode(target, { unschedulable: true, labels: { 'lifecycle-status': 'draining' } });
     const cordoned = (await kube.listNodes()).find((n) => n.name === target)!;
     expect(cordoned).toMatchObject({

@@ -1,6 +1,7 @@
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 import type { KubeCluster } from '../../../lambdas/ports/kube-cluster';
+import { BackgroundLoop } from './background-loop';
 import { LeaseHeartbeat } from './kubelet-stand-ins';
 import { deleteReplacedGroups, propagateLaunchTemplateVersions } from './moto-shims';
 import { NodeJoiner } from './node-joiner';
@@ -15,9 +16,8 @@ import { NodeJoiner } from './node-joiner';
  *  - watch every PodDisruptionBudget and count observations where fewer pods are healthy than it demands.
  */
 export class E2eHarness {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
   readonly errors: Error[] = [];
+  private readonly loop = new BackgroundLoop(() => this.tick(), this.errors);
   readonly joiner: NodeJoiner;
   private readonly heartbeat: LeaseHeartbeat;
   /** `namespace/name: healthy < desired` observations (each distinct one once). */
@@ -66,22 +66,10 @@ export class E2eHarness {
   }
 
   start(intervalMs = 500): void {
-    const loop = () => {
-      this.running = this.tick()
-        .catch((error: Error) => {
-          this.errors.push(error);
-        })
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(loop, intervalMs);
-        });
-    };
-    this.timer = setTimeout(loop, 0);
+    this.loop.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    const timer = this.timer;
-    this.timer = undefined;
-    if (timer) clearTimeout(timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

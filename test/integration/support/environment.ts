@@ -35,6 +35,16 @@ export function integrationEnvironment(): IntegrationEnvironment {
   };
 }
 
+/** Only moto's endpoint, for tests that need no control plane (run with `test/integration/aws/moto.sh start`). */
+export function motoEndpoint(): string {
+  const value = process.env.AWS_ENDPOINT_URL;
+  if (!value)
+    throw new Error(
+      "AWS_ENDPOINT_URL is not set: run the integration suite with 'npm run test:integration', or start moto with test/integration/aws/moto.sh start DIR and export DIR/env",
+    );
+  return value;
+}
+
 /** Empties moto (all services; the default VPC and subnets come back). */
 export async function resetMoto(endpoint: string): Promise<void> {
   const response = await fetch(`${endpoint}/moto-api/reset`, { method: 'POST' });

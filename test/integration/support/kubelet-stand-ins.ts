@@ -1,4 +1,5 @@
 import type { KubeCluster, KubeObject } from '../../../lambdas/ports/kube-cluster';
+import { BackgroundLoop } from './background-loop';
 
 /**
  * What real kubelets and a storage provisioner would do that KWOK (as started by test/integration/kube/start.sh)
@@ -11,9 +12,8 @@ import type { KubeCluster, KubeObject } from '../../../lambdas/ports/kube-cluste
 const FIELD_MANAGER = 'clm-integration-kubelet';
 
 export class LeaseHeartbeat {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
   readonly errors: Error[] = [];
+  private readonly loop = new BackgroundLoop(() => this.beat(), this.errors);
 
   constructor(
     private readonly kube: KubeCluster,
@@ -33,23 +33,11 @@ export class LeaseHeartbeat {
   }
 
   start(): void {
-    const tick = () => {
-      this.running = this.beat()
-        .catch((error: Error) => {
-          this.errors.push(error);
-        })
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(tick, this.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.loop.start(this.intervalMs);
   }
 
-  async stop(): Promise<void> {
-    const timer = this.timer;
-    this.timer = undefined;
-    if (timer) clearTimeout(timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }
 

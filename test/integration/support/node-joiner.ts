@@ -1,6 +1,7 @@
 import { DescribeAutoScalingGroupsCommand, type AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
 import type { AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 import type { KubeCluster, KubeObject } from '../../../lambdas/ports/kube-cluster';
+import { BackgroundLoop } from './background-loop';
 
 /**
  * Joins the two worlds: every moto instance of the cluster's Auto Scaling groups becomes a KWOK node (KWOK plays its
@@ -21,10 +22,9 @@ export interface SyncResult {
 }
 
 export class NodeJoiner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
   /** Each sync's outcome, for tests that count them; errors are kept, not thrown from the background loop. */
   readonly errors: Error[] = [];
+  private readonly loop = new BackgroundLoop(() => this.sync(), this.errors);
 
   constructor(
     private readonly clients: Pick<AwsClients, 'autoScaling'>,
@@ -59,23 +59,11 @@ export class NodeJoiner {
 
   /** Sync every `intervalMs` in the background until stop(). */
   start(intervalMs = 500): void {
-    const tick = () => {
-      this.running = this.sync()
-        .catch((error: Error) => {
-          this.errors.push(error);
-        })
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(tick, intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.loop.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    const timer = this.timer;
-    this.timer = undefined;
-    if (timer) clearTimeout(timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async groups(): Promise<AutoScalingGroup[]> {

@@ -17,7 +17,8 @@ function fakeLookups() {
         vcpu: 2,
         memoryMiB: 8192,
         architecture: 'amd64',
-        instanceStorageGiB: 0,
+        instanceStorageDevices: 0,
+        instanceStorageDeviceSizeGB: 0,
       }),
     };
   };

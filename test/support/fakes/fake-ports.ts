@@ -1,11 +1,4 @@
-import type {
-  Cluster,
-  ClusterStatus,
-  ConfigItems,
-  LifecycleStatus,
-  NodePool,
-} from '../../../lambdas/core/model/cluster';
-import { EMPTY_STATUS } from '../../../lambdas/core/model/cluster';
+import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../../lambdas/core/model/cluster';
 import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
 import { putJson, runArtifactKey } from '../../../lambdas/tasks/kit/artifacts';
 import type { ClusterArtifact, MainArtifact } from '../../../lambdas/contracts/artifacts';
@@ -21,39 +14,7 @@ import { FakeKubeCluster } from './fake-kube-cluster';
 import { FakeNodePoolBackend } from './fake-node-pool-backend';
 import { FakeStackDeployer } from './fake-stack-deployer';
 import { MemoryArtifactStore } from './memory-artifact-store';
-
-export function testPool(overrides: Partial<NodePool> = {}): NodePool {
-  return {
-    name: 'workers',
-    profile: 'worker-default',
-    instanceTypes: ['m6i.large'],
-    discountStrategy: 'none',
-    minSize: 0,
-    maxSize: 20,
-    configItems: {},
-    ...overrides,
-  };
-}
-
-export function testCluster(overrides: Partial<Cluster> = {}): Cluster {
-  return {
-    id: 'aws:123456789012:eu-central-1:kube-1',
-    alias: 'kube-1',
-    localId: 'kube-1',
-    apiServerUrl: 'https://kube-1.example.org',
-    channel: 'main',
-    configItems: {},
-    criticalityLevel: 1,
-    environment: 'test',
-    infrastructureAccount: 'aws:123456789012',
-    lifecycleStatus: 'ready',
-    nodePools: [testPool()],
-    provider: 'zalando-aws',
-    region: 'eu-central-1',
-    status: EMPTY_STATUS,
-    ...overrides,
-  };
-}
+import { testCluster } from '../test-cluster';
 
 /** A registry in memory; `persistsStatus` false behaves like the YAML file (status writes are dropped). */
 export class MemoryRegistry implements Registry {

@@ -1,0 +1,153 @@
+/**
+ * The IAM statements of what CLM does in a cluster's account, in one place: the same-account grants of the task roles
+ * (cloud-access.ts) and the role every cluster account gives CLM (ClmClusterAccessStack) are built from these, so the
+ * two modes cannot drift apart. Every action is one CLM's adapters call (lambdas/adapters/aws):
+ *
+ * - Stacks: read any stack of the account; create, update and delete only stacks whose names match CLM's patterns
+ *   (`nodepool-*` and the cluster stacks' names), and only through the CloudFormation service role (condition
+ *   `cloudformation:RoleArn`), so what a stack may create is the service role's business, capped by its boundary.
+ * - Node pools: Auto Scaling writes only on groups tagged `kubernetes.io/role/node-pool=true` (every CLM node-pool
+ *   stack carries it and CloudFormation puts it on the groups). Instances are terminated through their group
+ *   (TerminateInstanceInAutoScalingGroup): no EC2 write at all.
+ * - Lookups: EC2 and Auto Scaling Describe* calls (they have no resource-level permissions).
+ * - Large templates: the CLM bucket `cluster-lifecycle-manager-<account>-<region>` of the cluster account.
+ */
+import { Aws } from 'aws-cdk-lib';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { TAG_NODE_POOL_ROLE } from '../../lambdas/core/cloudformation/stack-names';
+
+/** CLM's own stack name prefix (lambdas/core/cloudformation/stack-names.ts `nodePoolStackName`). */
+export const NODE_POOL_STACK_PATTERN = 'nodepool-*';
+/**
+ * Main stacks are named after `local_id` and cf-manifest stacks by their template; the conventional `kube-` prefix
+ * covers the examples. Set `clusterStackNamePatterns` when your names differ.
+ */
+export const DEFAULT_STACK_NAME_PATTERNS: readonly string[] = [NODE_POOL_STACK_PATTERN, 'kube-*'];
+
+export interface ClusterAccessScope {
+  readonly partition: string;
+  /** The cluster account (a literal or `Aws.ACCOUNT_ID`). */
+  readonly account: string;
+  /** One region, or `*` for every region of the account. */
+  readonly region: string;
+  /** Stack names CLM may create, update and delete (IAM wildcards). */
+  readonly stackNamePatterns: readonly string[];
+  /**
+   * The CloudFormation service role stack operations must name (`RoleARN`).
+   * @default - no condition (the stacks run with the caller's rights)
+   */
+  readonly stackRoleArn?: string;
+}
+
+export const STACK_READ = [
+  'cloudformation:DescribeStacks',
+  'cloudformation:DescribeStackEvents',
+  'cloudformation:DescribeStackResources',
+  'cloudformation:GetTemplate',
+  'cloudformation:ListStackResources',
+];
+/** Stack writes that run the template: only through the service role. */
+const STACK_OPERATIONS = ['cloudformation:CreateStack', 'cloudformation:UpdateStack', 'cloudformation:DeleteStack'];
+/** Stack writes that create nothing (plans, protection, tags). */
+const STACK_HOUSEKEEPING = [
+  'cloudformation:UpdateTerminationProtection',
+  'cloudformation:CreateChangeSet',
+  'cloudformation:DescribeChangeSet',
+  'cloudformation:DeleteChangeSet',
+  'cloudformation:TagResource',
+  'cloudformation:UntagResource',
+];
+/** EC2 and Auto Scaling Describe* calls support no resource-level permissions: they need Resource "*". */
+export const DESCRIBE_ONLY = [
+  'ec2:DescribeImages',
+  'ec2:DescribeInstances',
+  'ec2:DescribeInstanceTypes',
+  'ec2:DescribeAvailabilityZones',
+  'ec2:DescribeSubnets',
+  'ec2:DescribeVpcs',
+  'ec2:DescribeSecurityGroups',
+  'ec2:DescribeLaunchTemplateVersions',
+  'ec2:DescribeVolumes',
+  'autoscaling:DescribeAutoScalingGroups',
+  'autoscaling:DescribeAutoScalingInstances',
+  'autoscaling:DescribeScalingActivities',
+];
+/** What rolling and removing node pools calls (lambdas/adapters/aws/asg-node-pool-backend.ts). */
+export const NODE_WRITE_ASG = [
+  'autoscaling:UpdateAutoScalingGroup',
+  'autoscaling:TerminateInstanceInAutoScalingGroup',
+  'autoscaling:DeleteTags',
+];
+
+const arn = (s: ClusterAccessScope, service: string, resource: string, region = s.region) =>
+  `arn:${s.partition}:${service}:${region}:${s.account}:${resource}`;
+
+export function stackReadStatements(scope: ClusterAccessScope): PolicyStatement[] {
+  // Reading any stack is harmless and DescribeStacks without a name lists them all (CLM finds stacks by tag).
+  return [new PolicyStatement({ actions: STACK_READ, resources: [arn(scope, 'cloudformation', 'stack/*')] })];
+}
+
+export function stackWriteStatements(scope: ClusterAccessScope): PolicyStatement[] {
+  const stacks = scope.stackNamePatterns.map((p) => arn(scope, 'cloudformation', `stack/${p}/*`));
+  const changeSets = arn(scope, 'cloudformation', 'changeSet/clm-plan-*/*');
+  const statements = [
+    new PolicyStatement({
+      actions: STACK_OPERATIONS,
+      resources: stacks,
+      ...(scope.stackRoleArn ? { conditions: { StringEquals: { 'cloudformation:RoleArn': scope.stackRoleArn } } } : {}),
+    }),
+    new PolicyStatement({ actions: STACK_HOUSEKEEPING, resources: [...stacks, changeSets] }),
+  ];
+  if (scope.stackRoleArn)
+    statements.push(
+      new PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [scope.stackRoleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
+      }),
+    );
+  return statements;
+}
+
+export function describeStatement(): PolicyStatement {
+  return new PolicyStatement({ actions: DESCRIBE_ONLY, resources: ['*'] });
+}
+
+export function nodeWriteStatements(scope: ClusterAccessScope): PolicyStatement[] {
+  return [
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: NODE_WRITE_ASG,
+      resources: [arn(scope, 'autoscaling', 'autoScalingGroup:*:autoScalingGroupName/*')],
+      conditions: { StringEquals: { [`autoscaling:ResourceTag/${TAG_NODE_POOL_ROLE}`]: 'true' } },
+    }),
+  ];
+}
+
+/** Templates over 51,200 bytes go through `cluster-lifecycle-manager-<account>-<region>` (aws-cluster-ports.ts). */
+export function templateBucketStatements(scope: ClusterAccessScope): PolicyStatement[] {
+  const bucket = `arn:${scope.partition}:s3:::cluster-lifecycle-manager-${scope.account}-${scope.region}`;
+  return [
+    new PolicyStatement({ actions: ['s3:CreateBucket', 's3:ListBucket', 's3:GetBucketLocation'], resources: [bucket] }),
+    new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [`${bucket}/*`] }),
+  ];
+}
+
+/** Everything CLM does in a cluster account: stacks, node pools, lookups, large templates. */
+export function clusterAccountStatements(scope: ClusterAccessScope): PolicyStatement[] {
+  return [
+    ...stackReadStatements(scope),
+    ...stackWriteStatements(scope),
+    describeStatement(),
+    ...nodeWriteStatements(scope),
+    ...templateBucketStatements(scope),
+  ];
+}
+
+/** Per-cluster API token secrets (config item `kube_token_secret`), named under `prefix` in this account and region. */
+export function clusterTokenSecretsStatement(prefix: string): PolicyStatement {
+  return new PolicyStatement({
+    actions: ['secretsmanager:GetSecretValue'],
+    resources: [`arn:${Aws.PARTITION}:secretsmanager:${Aws.REGION}:${Aws.ACCOUNT_ID}:secret:${prefix}*`],
+  });
+}

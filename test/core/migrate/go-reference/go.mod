@@ -1,0 +1,3 @@
+module clm-go-reference
+
+go 1.22

@@ -1,0 +1,57 @@
+// cluster-update run locally for a decommission: scale down, delete the other stacks in rounds, the main stack, finalize.
+import type { FinalizeOutput } from '../../lambdas/contracts/cluster-update';
+import { runClusterUpdate } from './local-harness';
+
+import { done, inProgress, INPUT, prepare, recorder } from './fake-tasks';
+
+describe('cluster-update run locally, decommissioning', () => {
+  it('decommissions: scale down, delete other stacks in rounds, delete main stack, finalize', async () => {
+    // Arrange
+    const rec = recorder();
+    const deletes = rec.task((p, call) =>
+      (p.params as { stage?: string }).stage === 'others' && call === 1 ? inProgress('2 stacks deleting') : done(),
+    );
+    // Act
+    const run = await runClusterUpdate(
+      { ...INPUT, action: 'decommission' },
+      {
+        tasks: {
+          Prepare: rec.task(() => prepare('DECOMMISSION')),
+          ScaleDownControllers: rec.task(() => done()),
+          DeleteClusterStacks: deletes,
+          DeleteMainStack: deletes,
+          FinalizeDecommission: rec.task((): FinalizeOutput => ({
+            status: 'SUCCEEDED',
+            version: 'abc123#def456',
+            message: 'decommissioned',
+          })),
+        },
+      },
+    );
+    // Assert
+    expect(run.error).toBeUndefined();
+    expect(run.entered).toEqual([
+      'Prepare',
+      'DecideAction',
+      'ScaleDownControllers',
+      'AreControllersScaledDown',
+      'DeleteClusterStacks',
+      'AreClusterStacksDeleted',
+      'WaitForClusterStacksDeletion',
+      'DeleteClusterStacks',
+      'AreClusterStacksDeleted',
+      'DeleteMainStack',
+      'IsMainStackDeleted',
+      'FinalizeDecommission',
+      'Decommissioned',
+    ]);
+    expect(rec.calls.map((c) => c.payload.params)).toEqual([
+      {},
+      {},
+      { stage: 'others' },
+      { stage: 'others' },
+      { stage: 'main' },
+      {},
+    ]);
+  });
+});

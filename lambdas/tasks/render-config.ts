@@ -3,6 +3,8 @@ import { renderConfigDefaults, sortedItems } from '../core/config/effective-conf
 import { throwIfIssues } from '../core/render/render-issue';
 import { withDiscoveredNetwork } from '../core/render/discovered-network';
 import { renderMainStack } from '../core/render/render-main-stack';
+import { uniqueIssues } from '../core/render/render-cluster';
+import { issuesBeforeDeploy } from '../core/render/validate-before-deploy';
 import type { MainArtifact } from '../contracts/artifacts';
 import { RenderConfigOutput } from '../contracts/cluster-update';
 import { ConfigError } from '../shared/errors';
@@ -26,7 +28,8 @@ const PORTS = {
 
 /**
  * Check out every config source at the versions Prepare pinned, work out the effective config items,
- * render the main stack and validate every deletions file — all before anything is deployed.
+ * render the main stack and validate every deletions file, node pool, cf-manifest and manifest — all before
+ * anything is deployed.
  */
 export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<RenderConfigOutput> {
   const { cluster, pinned } = await openStep(ports, ref);
@@ -53,7 +56,9 @@ export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): 
   const values = await ports.forCluster(configured).values.clusterValues(configured);
   const rendered = withDiscoveredNetwork(configured, values);
   const main = await renderMainStack({ cluster: rendered, snapshots, values, engine: ports.templates });
-  throwIfIssues(main.errors, `Rendering the config of ${cluster.id}`);
+  // Pools, cf-manifests and manifests too: a broken one fails here, before the main stack is touched.
+  const later = await issuesBeforeDeploy({ cluster: rendered, snapshots, values, engine: ports.templates });
+  throwIfIssues(uniqueIssues([...main.errors, ...later]), `Rendering the config of ${cluster.id}`);
   if (!main.stack) throw new ConfigError('the main stack did not render', { location: { clusterId: cluster.id } });
 
   const key = (name: string) => runArtifactKey(ref.clusterId, ref.targetVersion, name);

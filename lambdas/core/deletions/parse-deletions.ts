@@ -1,4 +1,5 @@
 import { isRecord, scalarText, yamlTypeName } from '../config/plain-data';
+import { parseSelector } from '../kube/label-selector';
 import { PROPAGATION_POLICIES } from './deletion';
 import type { Deletion, Deletions, PropagationPolicy } from './deletion';
 import { parsePrePostLists } from './parse-pre-post-lists';
@@ -10,6 +11,18 @@ import { parsePrePostLists } from './parse-pre-post-lists';
  */
 export function parseDeletions(text: string, file: string): Deletions {
   return parsePrePostLists(text, file, 'deletions', parseEntry);
+}
+
+/** A kind, optionally qualified by its group (`Deployment`, `Ingress.networking.k8s.io`). */
+const KIND_PATTERN = /^[A-Za-z][A-Za-z0-9]*(\.[a-z0-9]([a-z0-9.-]*[a-z0-9])?)?$/;
+
+/** The selector is parsed now, so a typo fails before any stack is touched, not when the deletion runs. */
+function checkSelector(selector: string, where: string, issues: string[]): void {
+  try {
+    parseSelector(selector);
+  } catch (error) {
+    issues.push(`${where}: selector: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 const ENTRY_FIELDS = [
@@ -35,9 +48,11 @@ function parseEntry(entry: unknown, where: string, issues: string[]): Deletion |
   }
   const kind = optionalString(entry, 'kind', where, issues);
   if (!kind) issues.push(`${where}: kind is required`);
+  else if (!KIND_PATTERN.test(kind)) issues.push(`${where}: kind "${kind}" is not a Kubernetes kind (e.g. Deployment)`);
   const namespace = optionalString(entry, 'namespace', where, issues);
   const name = optionalString(entry, 'name', where, issues);
   const selector = optionalString(entry, 'selector', where, issues);
+  if (selector) checkSelector(selector, where, issues);
   const labels = optionalLabels(entry, where, issues);
   const targets = [name ? 'name' : '', selector ? 'selector' : '', labels ? 'labels' : ''].filter(Boolean);
   if (targets.length !== 1) {

@@ -94,7 +94,7 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
 }
 
 /** Deletions are rendered in both stages; report each problem once. */
-function uniqueIssues(issues: readonly RenderIssue[]): RenderIssue[] {
+export function uniqueIssues(issues: readonly RenderIssue[]): RenderIssue[] {
   const seen = new Set<string>();
   return issues.filter((issue) => !seen.has(issue.message) && Boolean(seen.add(issue.message)));
 }

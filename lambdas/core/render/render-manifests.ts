@@ -2,6 +2,8 @@ import type { KubeObject } from '../../ports/kube-cluster';
 import type { ConfigSnapshot } from '../../ports/config-source';
 import type { TemplateEngine } from '../../ports/template-engine';
 import type { Cluster } from '../model/cluster';
+import { manifestObjectIssues } from '../manifests/validate-objects';
+import type { ManifestFileObjects } from '../manifests/validate-objects';
 import { fileName, manifestComponents } from './config-layout';
 import type { Values } from './pool-values';
 import { collecting } from './render-issue';
@@ -42,6 +44,7 @@ export async function renderManifests(
   const files: RenderedManifestFile[] = [];
   const errors: RenderIssue[] = [];
   const warnings: string[] = [];
+  const paths: ManifestFileObjects[] = [];
   for (const component of manifestComponents(snapshots)) {
     const snapshot = bySource.get(component.source)!;
     for (const template of component.files) {
@@ -49,9 +52,10 @@ export async function renderManifests(
         const text = await engine.render({ template, context, sibling: siblingResolver(snapshot, template) });
         return splitManifests(text, template.path, warnings);
       });
-      if (objects?.length)
-        files.push({ source: component.source, component: component.component, file: fileName(template), objects });
+      if (!objects?.length) continue;
+      files.push({ source: component.source, component: component.component, file: fileName(template), objects });
+      paths.push({ path: template.path, objects });
     }
   }
-  return { files, errors, warnings };
+  return { files, errors: [...errors, ...manifestObjectIssues(paths)], warnings };
 }

@@ -37,6 +37,7 @@ export function namedStack(
   spec: { name: string; kind: 'cluster' | 'node-pool'; tags: Record<string, string>; pool?: string },
 ): RenderedStack {
   if (!rendered.template) throw new ConfigError('the stack template rendered empty', { location: { file } });
+  requireResources(rendered.template, file);
   const metadata = templateMetadata(rendered.template, file);
   return {
     name: spec.name,
@@ -55,10 +56,25 @@ export function cfManifestStack(
 ): RenderedStack | undefined {
   if (!rendered.template) return undefined;
   const metadata = requireStackName(rendered.template, file);
+  requireResources(rendered.template, file);
   return {
     name: metadata.stackName,
     kind: 'cf-manifest',
     template: rendered.text,
     tags: mergeTags(metadata.tags, clmTags),
   };
+}
+
+/**
+ * CloudFormation rejects a template without resources only when the stack is deployed; checked here, at
+ * render time, so the whole cluster fails before any stack is touched.
+ */
+export function requireResources(template: CfnTemplate, file: string): void {
+  const resources = template.Resources;
+  const isMapping = typeof resources === 'object' && resources !== null && !Array.isArray(resources);
+  if (!isMapping || !Object.keys(resources).length) {
+    throw new ConfigError('the stack template has no Resources (CloudFormation needs at least one resource)', {
+      location: { file, field: 'Resources' },
+    });
+  }
 }

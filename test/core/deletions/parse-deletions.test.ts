@@ -105,6 +105,25 @@ describe('parseDeletions', () => {
     ]);
   });
 
+  it('parses selectors and checks kinds when the file is read, not when the deletion runs', () => {
+    // Arrange
+    const text = [
+      'pre_apply:',
+      '  - {kind: Deployment, selector: "app in (a,b"}', // 0 unclosed set
+      '  - {kind: "Deployment apps", name: a}', // 1 not a kind
+      '  - {kind: Ingress.networking.k8s.io, selector: "app=web,!legacy"}', // 2 fine
+    ].join('\n');
+
+    // Act
+    const issues = issuesOf(text);
+
+    // Assert
+    expect(issues).toEqual([
+      `${FILE}: pre_apply[0]: selector: unable to parse label selector requirement "app in (a,b"`,
+      `${FILE}: pre_apply[1]: kind "Deployment apps" is not a Kubernetes kind (e.g. Deployment)`,
+    ]);
+  });
+
   it('names the file and the problem count in the thrown error', () => {
     const act = () => parseDeletions('pre_apply:\n  - {kind: Pod}\n', FILE);
     expect(act).toThrow(ValidationError);

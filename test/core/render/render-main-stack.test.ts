@@ -91,4 +91,24 @@ describe('renderDeletions', () => {
       expect.objectContaining({ error: 'TemplateRenderError', file: 'extra/cluster/manifests/deletions.yaml' }),
     ]);
   });
+
+  it('fails a main stack template without Resources before anything is deployed, naming file and field', async () => {
+    // Arrange
+    const files = mainSourceFiles({ 'cluster/cluster.yaml': 'Metadata:\n  Tags: {team: platform}\nOutputs: {}\n' });
+
+    // Act
+    const rendered = await renderMainStack({
+      cluster: cluster(),
+      snapshots: [snapshot('main', files)],
+      values: {},
+      engine: engine(),
+    });
+
+    // Assert
+    expect(rendered.stack).toBeUndefined();
+    expect(rendered.errors).toHaveLength(1);
+    expect(rendered.errors[0].message).toContain('cluster/cluster.yaml');
+    expect(rendered.errors[0].message).toContain('field Resources');
+    expect(rendered.errors[0].message).toContain('has no Resources');
+  });
 });

@@ -78,6 +78,22 @@ describe('renderManifests', () => {
 });
 
 describe('renderCfManifests', () => {
+  it('reports an object defined in two files, naming both', async () => {
+    // Arrange
+    const main = snapshot('main', {
+      'cluster/manifests/10-a/cm.yaml': configMap,
+      'cluster/manifests/20-b/cm.yaml': configMap,
+    });
+
+    // Act
+    const rendered = await renderManifests(cluster(), [main], {}, engine());
+
+    // Assert
+    expect(rendered.errors.map((e) => e.message)).toEqual([
+      'main/cluster/manifests/20-b/cm.yaml: ConfigMap web/cfg is already defined in main/cluster/manifests/10-a/cm.yaml',
+    ]);
+  });
+
   it('names stacks from Metadata.StackName, tags them as owned, skips empty renders', async () => {
     // Arrange
     const main = snapshot('main', {
@@ -104,10 +120,11 @@ describe('renderCfManifests', () => {
     ]);
   });
 
-  it('reports a missing StackName and a name used twice, naming the files', async () => {
+  it('reports a missing StackName, a name used twice and a template without Resources, naming the files', async () => {
     const main = snapshot('main', {
-      'cluster/cf-manifests/a.yaml': 'Metadata: {StackName: same}\n',
-      'cluster/cf-manifests/b.yaml': 'Metadata: {StackName: same}\n',
+      'cluster/cf-manifests/a.yaml': 'Metadata: {StackName: same}\nResources: {T: {Type: AWS::SNS::Topic}}\n',
+      'cluster/cf-manifests/b.yaml': 'Metadata: {StackName: same}\nResources: {T: {Type: AWS::SNS::Topic}}\n',
+      'cluster/cf-manifests/d.yaml': 'Metadata: {StackName: no-resources}\nResources: {}\n',
       'cluster/cf-manifests/c.yaml': 'Resources: {}\n',
     });
     const rendered = await renderCfManifests(cluster(), [main], {}, engine());
@@ -115,6 +132,7 @@ describe('renderCfManifests', () => {
     expect(rendered.errors.map((e) => e.message)).toEqual([
       'main/cluster/cf-manifests/b.yaml: Metadata.StackName "same" is already used by main/cluster/cf-manifests/a.yaml',
       'main/cluster/cf-manifests/c.yaml, field Metadata.StackName: a cf-manifest must declare Metadata.StackName (the name of the stack to create)',
+      'main/cluster/cf-manifests/d.yaml, field Resources: the stack template has no Resources (CloudFormation needs at least one resource)',
     ]);
   });
 });

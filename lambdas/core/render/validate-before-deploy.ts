@@ -1,0 +1,17 @@
+import type { ClusterResourcesInput } from './render-cluster-resources';
+import { renderClusterResources } from './render-cluster-resources';
+import type { RenderIssue } from './render-issue';
+
+/**
+ * Everything after the main stack (node pools, cf-manifests, manifests, deletions) rendered once more
+ * before the main stack is deployed, with its outputs unknown, so a broken pool stack, cf-manifest or
+ * manifest fails the update before any stack is touched. A problem that names `ClusterStackOutputs`
+ * needs the outputs: it is left to RenderClusterResources, which renders with them.
+ */
+export async function issuesBeforeDeploy(input: ClusterResourcesInput): Promise<RenderIssue[]> {
+  const resources = await renderClusterResources({
+    ...input,
+    values: { ...input.values, ClusterStackOutputs: {} },
+  });
+  return resources.errors.filter((issue) => !issue.message.includes('ClusterStackOutputs'));
+}

@@ -7,6 +7,7 @@ import { registerStatusCommand } from './commands/status';
 import { registerDispatchCommand } from './commands/dispatch';
 import { registerOverrideHaltCommand } from './commands/override-halt';
 import { registerServeCommand } from './commands/serve';
+import { registerPlanCommand } from './commands/plan';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
 
@@ -31,6 +32,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   registerServeCommand(program, io);
   registerOverrideHaltCommand(program, io);
   registerMigrateCommand(program, io);
+  registerPlanCommand(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -12,7 +12,7 @@ import { formatSummaries, summarize, type ClusterSummary } from '../provision/su
 import { usage, usageAsync } from '../usage';
 import { processHolder } from '../../shared/process-identity';
 
-interface ProvisionOptions extends WorldFlags {
+export interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
   readonly directory?: string;
   readonly configSource?: string[];
@@ -41,47 +41,50 @@ Exit codes: 0 every cluster succeeded (or had nothing to do), 1 a cluster failed
 
 export function registerProvisionCommands(program: Command, io: CliIo): void {
   for (const verb of ['provision', 'decommission'] as const) {
-    program
+    const command = program
       .command(verb)
       .description(
         verb === 'provision'
           ? 'Create or update clusters: stacks, node pools (rolled without disruption), manifests and deletions.'
           : 'Decommission clusters: scale down controllers, delete every stack of the cluster, then the main stack.',
-      )
-      .requiredOption(
-        '-f, --registry <uri>',
-        'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://',
-      )
-      .option('--directory <path>', 'a single local config directory (the source "main"); not with --config-source')
-      .option(
-        '--config-source <name:type:location>',
-        'config source NAME:dir:PATH or NAME:git:URL, repeatable, in order',
-        collect,
-      )
-      .option(
-        '--cluster <id>',
-        'only this cluster id, repeatable (default: every cluster that passes --include/--exclude)',
-        collect,
-      )
-      .option('--include <regex>', 'infrastructure accounts to process', '.*')
-      .option('--exclude <regex>', 'infrastructure accounts to skip (wins over --include)', '^$')
-      .option('--apply-only', 'apply stacks and manifests but never roll nodes')
-      .option('--simulate', 'run against the built-in simulated AWS account and clusters (no AWS needed)')
-      .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
-      .option('--state <dir>', 'where progress (and with --simulate the world) is kept between runs', '.clm-state')
-      .option('--kubeconfig <file>', 'kubeconfig for the API servers (default: api_server_url with --token)')
-      .option('--token <token>', 'bearer token for the registry and the API servers')
-      .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
-      .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1')
-      .addOption(
-        new Option('-o, --output <format>', 'what to print at the end').choices(['text', 'json']).default('text'),
-      )
+      );
+    addClusterFlags(command)
       .addHelpText('after', EXAMPLES(verb))
       .action(async (options: ProvisionOptions) => {
         const code = await runProvision(verb, options, io);
         if (code !== EXIT.OK) throw new CliExit(code);
       });
   }
+}
+
+/** The flags of `provision`, shared by every command that acts on the clusters of a registry (`plan`). */
+export function addClusterFlags(command: Command): Command {
+  return command
+    .requiredOption('-f, --registry <uri>', 'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://')
+    .option('--directory <path>', 'a single local config directory (the source "main"); not with --config-source')
+    .option(
+      '--config-source <name:type:location>',
+      'config source NAME:dir:PATH or NAME:git:URL, repeatable, in order',
+      collect,
+    )
+    .option(
+      '--cluster <id>',
+      'only this cluster id, repeatable (default: every cluster that passes --include/--exclude)',
+      collect,
+    )
+    .option('--include <regex>', 'infrastructure accounts to process', '.*')
+    .option('--exclude <regex>', 'infrastructure accounts to skip (wins over --include)', '^$')
+    .option('--apply-only', 'apply stacks and manifests but never roll nodes')
+    .option('--simulate', 'run against the built-in simulated AWS account and clusters (no AWS needed)')
+    .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
+    .option('--state <dir>', 'where progress (and with --simulate the world) is kept between runs', '.clm-state')
+    .option('--kubeconfig <file>', 'kubeconfig for the API servers (default: api_server_url with --token)')
+    .option('--token <token>', 'bearer token for the registry and the API servers')
+    .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
+    .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1')
+    .addOption(
+      new Option('-o, --output <format>', 'what to print at the end').choices(['text', 'json']).default('text'),
+    );
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -93,6 +96,22 @@ export async function runProvision(
   options: ProvisionOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const { selected, world } = await openSelectedClusters(options, io);
+  const summaries: ClusterSummary[] = [];
+  for (const cluster of selected) summaries.push(await runOne(verb, cluster, world, options, io));
+  io.stdout(
+    options.output === 'json'
+      ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
+      : formatSummaries(summaries, world.simulated),
+  );
+  return summaries.some((s) => s.status === 'failed') ? EXIT.FAILED : EXIT.OK;
+}
+
+/** The registry's clusters that pass the selection flags (skipped ones said on stderr), and where they live. */
+export async function openSelectedClusters(
+  options: ProvisionOptions,
+  io: CliIo,
+): Promise<{ selected: Cluster[]; world: CliWorld }> {
   const registry = usage(() =>
     createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }),
   );
@@ -105,14 +124,7 @@ export async function runProvision(
   );
   for (const s of skipped) io.stderr(`skipping ${s.cluster.id}: ${s.reason}\n`);
   const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
-  const summaries: ClusterSummary[] = [];
-  for (const cluster of selected) summaries.push(await runOne(verb, cluster, world, options, io));
-  io.stdout(
-    options.output === 'json'
-      ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
-      : formatSummaries(summaries, world.simulated),
-  );
-  return summaries.some((s) => s.status === 'failed') ? EXIT.FAILED : EXIT.OK;
+  return { selected: [...selected], world };
 }
 
 async function runOne(

@@ -1,3 +1,4 @@
+import { deletionSelector } from '../../core/deletions/deletion-selector';
 import type { Deletion } from '../../core/deletions/deletion';
 import type { KubeCluster } from '../../ports/kube-cluster';
 
@@ -23,12 +24,7 @@ export async function runDeletions(kube: KubeCluster, deletions: readonly Deleti
         deleted.push(`${entry.kind} ${entry.namespace ? `${entry.namespace}/` : ''}${entry.name}`);
       continue;
     }
-    const labelSelector =
-      'selector' in entry
-        ? entry.selector
-        : Object.entries(entry.labels)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(',');
+    const labelSelector = deletionSelector(entry);
     const matches = await kube.list(entry.kind, {
       labelSelector,
       ...(entry.namespace ? { namespace: entry.namespace } : {}),

@@ -1,0 +1,223 @@
+import { mainStackName } from '../../core/cloudformation/stack-names';
+import { deletionSelector } from '../../core/deletions/deletion-selector';
+import type { Deletion } from '../../core/deletions/deletion';
+import { objectRef, pruneCandidates } from '../../core/manifests/inventory';
+import { clusterRef } from '../../core/model/cluster-ref';
+import type { Cluster, ConfigItems } from '../../core/model/cluster';
+import { runTargetVersion } from '../../core/model/update-decision';
+import { configItemChanges } from '../../core/plan/config-item-changes';
+import { fieldDiff } from '../../core/plan/field-diff';
+import type { ClusterPlan, DeletionPlan, ObjectPlan, StackPlan } from '../../core/plan/plan-document';
+import { stackPlan } from '../../core/plan/plan-document';
+import { poolRolls } from '../../core/plan/pool-rolls';
+import { renderCluster, type ClusterRender } from '../../core/render/render-cluster';
+import type { RenderedManifestFile } from '../../core/render/render-manifests';
+import { withDiscoveredNetwork } from '../../core/render/discovered-network';
+import { rollPolicy } from '../../core/rollout/roll-policy';
+import { resolveClusterConfigVersion } from '../../core/version/resolve-config-version';
+import { MainArtifact } from '../../contracts/artifacts';
+import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
+import type { ClusterPorts, Ports } from '../../ports/ports';
+import { runArtifactKey } from './artifacts';
+import { withStoredStatus } from './cluster-status';
+
+/** What planning reads; it writes nothing (the Kubernetes apply is a server-side dry run). */
+export type PlanPorts = Pick<
+  Ports,
+  'registry' | 'sources' | 'artifacts' | 'templates' | 'secrets' | 'progress' | 'forCluster'
+>;
+
+/** The field manager of the dry-run apply, the one real applies use. */
+const FIELD_MANAGER = 'cluster-lifecycle-manager';
+
+/**
+ * Everything an update of `cluster` would do, done with reads only: the render at the version its channel
+ * resolves to, a change set per stack (created, described, deleted), a dry-run apply per manifest object with
+ * its field diff, what prune and deletions.yaml would delete, the pools that would roll.
+ */
+export async function planCluster(
+  registered: Cluster,
+  ports: PlanPorts,
+  options: { readonly applyOnly: boolean },
+): Promise<ClusterPlan> {
+  const cluster = await withStoredStatus(ports, registered);
+  const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
+  const targetVersion = runTargetVersion(resolved.id, cluster, false);
+  const snapshots = await Promise.all(
+    resolved.sources.map((s) => ports.sources.find((source) => source.name === s.name)!.checkout(s.version)),
+  );
+  const cp = ports.forCluster(cluster);
+  const outputs = (await cp.stacks.describe(mainStackName(cluster)))?.outputs ?? {};
+  const values = { ...(await cp.values.clusterValues(cluster)), ClusterStackOutputs: outputs };
+  const render = await renderCluster({
+    cluster,
+    snapshots,
+    values,
+    engine: ports.templates,
+    decrypter: ports.secrets,
+    version: targetVersion,
+  });
+  const base = {
+    clusterId: cluster.id,
+    ...(cluster.status.currentVersion ? { currentVersion: cluster.status.currentVersion } : {}),
+    targetVersion,
+    // The discovered vpc_id and subnets are added to both sides, as a render adds them.
+    configItems: configItemChanges(
+      withDiscoveredNetwork({ ...cluster, configItems: await currentConfigItems(cluster, ports) }, values).configItems,
+      render.configItems,
+    ),
+  };
+  if (render.errors.length) {
+    const problems = render.errors.map((e) => e.message);
+    return { ...base, stacks: [], objects: [], deletions: [], pools: [], problems, notes: [] };
+  }
+  const stacks = await Promise.all(
+    render.stacks.map(async (s) =>
+      stackPlan(s, await cp.stacks.plan({ name: s.name, templateBody: s.template, tags: s.tags })),
+    ),
+  );
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const kube = await reachableKube(cp.kube, stacks, problems, notes);
+  const objects = kube ? await objectPlans(kube, render, problems) : newObjects(render);
+  const inventory = await ports.progress.getInventory(cluster.id);
+  const deletions = kube ? await deletionPlans(kube, render, inventory, problems) : [];
+  const rolls = !options.applyOnly && cluster.lifecycleStatus !== 'requested' && cluster.lifecycleStatus !== 'creating';
+  const pools = poolRolls(await poolsForPlan(cluster, cp, render), stacks, rolls);
+  return { ...base, stacks, objects, deletions, pools, problems, notes };
+}
+
+/** The effective config items of the version the cluster runs (its stored render), `{}` when unknown. */
+async function currentConfigItems(cluster: Cluster, ports: PlanPorts): Promise<ConfigItems> {
+  const current = cluster.status.currentVersion;
+  if (!current) return {};
+  const text = await ports.artifacts.get(runArtifactKey(cluster.id, current, 'main'));
+  if (!text) return cluster.configItems;
+  const parsed = MainArtifact.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data.configItems : cluster.configItems;
+}
+
+/** A server-side dry-run apply of every object (the API server validates them), diffed against the live one. */
+async function objectPlans(kube: KubeCluster, render: ClusterRender, problems: string[]): Promise<ObjectPlan[]> {
+  const live = liveObjects(kube);
+  const plans: ObjectPlan[] = [];
+  for (const file of render.manifests) {
+    const path = manifestPath(file);
+    let results;
+    try {
+      results = await kube.apply(file.objects, { fieldManager: FIELD_MANAGER, dryRun: true });
+    } catch (error) {
+      problems.push(`${path}: the dry-run apply failed: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    for (const [index, object] of file.objects.entries()) {
+      const action = results[index]?.action ?? 'configured';
+      const current = await live(objectRef(object));
+      const fields = current ? fieldDiff(current, object) : [];
+      const changed = action === 'created' ? 'create' : fields.length ? 'update' : 'unchanged';
+      plans.push({ ref: objectRef(object), file: path, action: changed, fields });
+    }
+  }
+  return plans;
+}
+
+/**
+ * The API server, when it answers. A cluster whose main stack is still to be created has none yet: its objects
+ * are all new (a note, not a problem); an existing cluster whose API server does not answer is a problem.
+ */
+async function reachableKube(
+  kube: KubeCluster,
+  stacks: readonly StackPlan[],
+  problems: string[],
+  notes: string[],
+): Promise<KubeCluster | undefined> {
+  const ready = await kube.ready().catch(() => false);
+  if (ready) return kube;
+  if (stacks[0]?.kind === 'cluster' && stacks[0].action === 'create')
+    notes.push('the cluster does not exist yet: every manifest object would be created (no dry run possible)');
+  else problems.push('the API server is not reachable: manifest objects and deletions were not checked');
+  return undefined;
+}
+
+function manifestPath(file: RenderedManifestFile): string {
+  return `${file.source}/cluster/manifests/${file.component}/${file.file}`;
+}
+
+function newObjects(render: ClusterRender): ObjectPlan[] {
+  return render.manifests.flatMap((file) =>
+    file.objects.map((object) => ({
+      ref: objectRef(object),
+      file: manifestPath(file),
+      action: 'create' as const,
+      fields: [],
+    })),
+  );
+}
+
+/** The live object of a ref, listed once per kind and namespace. */
+function liveObjects(kube: KubeCluster): (ref: ObjectRef) => Promise<KubeObject | undefined> {
+  const lists = new Map<string, Promise<KubeObject[]>>();
+  return async (ref) => {
+    const key = `${ref.kind}/${ref.namespace ?? ''}`;
+    if (!lists.has(key))
+      lists.set(
+        key,
+        kube.list(ref.kind, ref.namespace ? { namespace: ref.namespace } : {}).catch(() => []),
+      );
+    return (await lists.get(key)!).find((o) => o.metadata.name === ref.name);
+  };
+}
+
+/** What prune (applied last time, not rendered now) and deletions.yaml would delete, as listed live now. */
+async function deletionPlans(
+  kube: KubeCluster,
+  render: ClusterRender,
+  inventory: readonly ObjectRef[],
+  problems: string[],
+): Promise<DeletionPlan[]> {
+  const rendered = render.manifests.flatMap((f) => f.objects.map(objectRef));
+  const pruned = pruneCandidates(inventory, rendered).map((ref) => ({ ref, reason: 'prune' }));
+  const entries = [
+    ...render.deletions.preApply.map((entry, i) => ({ entry, where: `deletions pre_apply[${i}]` })),
+    ...render.deletions.postApply.map((entry, i) => ({ entry, where: `deletions post_apply[${i}]` })),
+  ];
+  const listed: DeletionPlan[] = [];
+  for (const { entry, where } of entries) {
+    try {
+      for (const ref of await deletionTargets(kube, entry)) listed.push({ ref, reason: where });
+    } catch (error) {
+      problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return [...pruned, ...listed];
+}
+
+async function deletionTargets(kube: KubeCluster, entry: Deletion): Promise<ObjectRef[]> {
+  const namespace = entry.namespace ? { namespace: entry.namespace } : {};
+  if ('name' in entry) {
+    const found = (await kube.list(entry.kind, namespace)).some((o) => o.metadata.name === entry.name);
+    return found ? [{ kind: entry.kind, name: entry.name, ...namespace }] : [];
+  }
+  const matches = await kube.list(entry.kind, { labelSelector: deletionSelector(entry), ...namespace });
+  return matches
+    .filter((o) => entry.hasOwner === undefined || (o.metadata.ownerReferences?.length ?? 0) > 0 === entry.hasOwner)
+    .map((o) => ({
+      kind: entry.kind,
+      name: o.metadata.name,
+      ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+    }));
+}
+
+async function poolsForPlan(cluster: Cluster, cp: ClusterPorts, render: ClusterRender) {
+  const stackOf = new Map(render.stacks.filter((s) => s.pool).map((s) => [s.pool!, s.name]));
+  const items = new Map(render.nodePools.map((p) => [p.name, p.configItems]));
+  const pools = cluster.nodePools.filter((p) => stackOf.has(p.name));
+  return Promise.all(
+    pools.map(async (pool) => ({
+      name: pool.name,
+      stackName: stackOf.get(pool.name)!,
+      instances: (await cp.pools.getPool(clusterRef(cluster), pool.name))?.instances ?? [],
+      policy: rollPolicy(pool, items.get(pool.name) ?? {}, cluster.id),
+    })),
+  );
+}

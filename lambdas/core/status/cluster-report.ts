@@ -17,6 +17,8 @@ export interface ClusterReport {
     readonly action: string;
     readonly phase: string;
     readonly finished: boolean;
+    /** An --apply-only run: the nodes were not rolled; the next run without the flag rolls them. */
+    readonly nodesNotRolled?: boolean;
     readonly pools: readonly {
       readonly name: string;
       readonly status: string;
@@ -60,6 +62,7 @@ export function clusterReport(
             action: run.action,
             phase: run.phase,
             finished: run.completedAt !== undefined,
+            ...(run.applyOnly ? { nodesNotRolled: true } : {}),
             pools: Object.entries(run.pools).map(([name, p]) => ({
               name,
               status: p.status,
@@ -89,6 +92,8 @@ export function formatClusterReport(report: ClusterReport): string {
     lines.push(
       `  ${report.run.finished ? 'last run' : 'run in progress'}: ${report.run.action} to ${report.run.targetVersion}, ${report.run.phase}`,
     );
+    if (report.run.nodesNotRolled)
+      lines.push('  nodes not rolled (--apply-only): the next provision without --apply-only rolls them');
     for (const pool of report.run.pools) {
       lines.push(
         `    ${pool.name}: ${pool.replaced}/${pool.total} nodes replaced (${pool.status})${pool.blockedBy ? `; blocked by ${pool.blockedBy}` : ''}`,

@@ -75,6 +75,7 @@ describe('two clm processes on one --state directory', () => {
 
       const [refused] = (JSON.parse(second.out) as { clusters: { status: string; message: string }[] }).clusters;
       expect(refused.status).toBe('skipped');
+      expect(second.code).toBe(3);
       expect(refused.message).toContain(`being updated by cli:${hostname()}:${first.pid}:`);
       expect(firstRun.code).toBe(0);
       expect(firstRun.out).toMatch(new RegExp(`${TEST}: succeeded`));

@@ -37,7 +37,8 @@ Examples:
 
 Runs the same state machine (statemachines/cluster-update.asl.json) as the deployed system, in process.
 Killing it at any moment is safe: run the same command again and it continues where it stopped.
-Exit codes: 0 every cluster succeeded (or had nothing to do), 1 a cluster failed, 2 usage error.`;
+Exit codes: 0 every cluster succeeded (or had nothing to do), 1 a cluster failed, 2 usage error, 3 a cluster was
+skipped (its lease is held by another run, it is paused, or cluster_update_block blocks it) and none failed.`;
 
 export function registerProvisionCommands(program: Command, io: CliIo): void {
   for (const verb of ['provision', 'decommission'] as const) {
@@ -112,7 +113,13 @@ export async function runProvision(
       ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
       : formatSummaries(summaries, world.simulated),
   );
-  return summaries.some((s) => s.status === 'failed') ? EXIT.FAILED : EXIT.OK;
+  return exitCodeOf(summaries);
+}
+
+/** A failure wins over a skip; a skipped cluster is not a success (scripts and CI steps must see it). */
+export function exitCodeOf(summaries: readonly Pick<ClusterSummary, 'status'>[]): ExitCode {
+  if (summaries.some((s) => s.status === 'failed')) return EXIT.FAILED;
+  return summaries.some((s) => s.status === 'skipped') ? EXIT.SKIPPED : EXIT.OK;
 }
 
 async function runOne(

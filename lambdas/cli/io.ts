@@ -26,7 +26,8 @@ export function processIo(): CliIo {
 /** Exit codes of every `clm` command. */
 /**
  * Exit codes of every command: 0 done (or nothing to do), 1 a cluster failed, 2 usage error, 3 a cluster was skipped
- * — its lease is held by another run, it is paused, or `cluster_update_block` blocks it — and none failed.
+ * or held at a safe point — its lease is held by another run, it is paused or aborted, or `cluster_update_block`
+ * blocks it — and none failed.
  */
 export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, SKIPPED: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ClmError, ValidationError } from '../shared/errors';
+import { registerControlCommands } from './commands/controls';
 import { registerMigrateCommand } from './commands/migrate';
 import { registerProvisionCommands } from './commands/provision';
 import { registerRenderCommand } from './commands/render';
@@ -31,6 +32,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   registerServeCommand(program, io);
   registerOverrideHaltCommand(program, io);
   registerMigrateCommand(program, io);
+  registerControlCommands(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

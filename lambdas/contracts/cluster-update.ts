@@ -92,6 +92,8 @@ export type RolloutInput = z.infer<typeof RolloutInput>;
 
 /** $.step of the rollout child: a StepOutput plus progress figures for the console. */
 export const RollStepOutput = StepOutput.extend({
+  /** HELD: stopped at a safe point (paused, aborted, blocked); `message` says by whom and why. */
+  status: z.enum(['IN_PROGRESS', 'DONE', 'HELD']),
   pool: z.string(),
   iteration: z.number().int().min(0),
   replaced: z.number().int().min(0),
@@ -107,7 +109,7 @@ export type RolloutState = z.infer<typeof RolloutState>;
 
 /** Output of the rollout child; CONTINUE means "start me again" (history budget reached). */
 export const RolloutOutput = z.object({
-  status: z.enum(['DONE', 'CONTINUE']),
+  status: z.enum(['DONE', 'CONTINUE', 'HELD']),
   pool: z.string(),
   replaced: z.number().int(),
   total: z.number().int(),
@@ -123,6 +125,19 @@ export const FinalizeOutput = z.object({
 });
 export type FinalizeOutput = z.infer<typeof FinalizeOutput>;
 
-/** What a cluster-update execution ends with when it succeeds: its state, with `$.final` after Finalize. */
-export const ClusterUpdateOutput = ClusterUpdateState.extend({ final: FinalizeOutput.optional() });
+/** $.held — from StopAtSafePoint: the update stopped at a safe point and waits for the operator (or the block). */
+export const HeldOutput = z.object({
+  status: z.enum(['PAUSED', 'ABORTED', 'BLOCKED']),
+  message: z.string(),
+});
+export type HeldOutput = z.infer<typeof HeldOutput>;
+
+/**
+ * What a cluster-update execution ends with when it succeeds: its state, with `$.final` after Finalize, or `$.held`
+ * when it stopped at a safe point.
+ */
+export const ClusterUpdateOutput = ClusterUpdateState.extend({
+  final: FinalizeOutput.optional(),
+  held: HeldOutput.optional(),
+});
 export type ClusterUpdateOutput = z.infer<typeof ClusterUpdateOutput>;

@@ -1,5 +1,7 @@
 import { inheritConfigItems } from '../core/config/effective-config-items';
-import type { NodePool } from '../core/model/cluster';
+import type { Cluster, NodePool } from '../core/model/cluster';
+import { updateBlock, type UpdateBlock } from '../core/model/update-decision';
+import { holdPlan, startsNewWork } from '../core/rollout/hold-roll';
 import { clusterRef } from '../core/model/cluster-ref';
 import type { PoolProgress } from '../core/model/run';
 import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
@@ -10,12 +12,20 @@ import { describeRoll, noActions, rollWaitSeconds, type RollActions } from '../c
 import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
 import { CLM_METRICS } from '../contracts/metrics';
 import { defineTask, type PortsFor } from './define-task';
+import { loadCluster } from './kit/cluster-status';
 import { openStep } from './kit/open-step';
 import { RolloutPayload } from './kit/payloads';
 import { rollActions, type RollContext } from './kit/roll-actions';
 import { updateRun, type RunRef } from './kit/run-record';
 
-const PORTS = { pools: 'write', kube: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = {
+  pools: 'write',
+  kube: 'write',
+  progress: 'write',
+  artifacts: 'read',
+  clock: 'read',
+  registry: 'read',
+} as const;
 type RollPorts = PortsFor<typeof PORTS>;
 
 /**
@@ -59,7 +69,11 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
       pools: { ...r.pools, [pool.name]: progress },
     }));
   }
-  const plan = planRollStep(snapshot, progress, context.policy, now);
+  const planned = planRollStep(snapshot, progress, context.policy, now);
+  const hold = planned.done || !startsNewWork(planned) ? undefined : await currentHold(ports, cluster);
+  const held = hold ? holdPlan(planned) : undefined;
+  if (hold && held?.safe) return heldStep(ports, ref, pool.name, progress, hold, iteration);
+  const plan = held?.plan ?? planned;
   const acted = plan.done ? noActions(progress) : await rollActions(context, plan, snapshot, progress);
   const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
   return recordStep(ports, ref, {
@@ -72,6 +86,38 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     iteration,
     replacedBefore,
   });
+}
+
+/**
+ * What stops this roll now: an operator's pause or abort (the progress store), or `cluster_update_block` (the live
+ * registry, not the cluster pinned at the start of the run; the pinned one when the registry cannot be read).
+ * Asked only when the step would start new work, so a roll reads the registry once per batch of nodes.
+ */
+async function currentHold(ports: RollPorts, pinned: Cluster): Promise<UpdateBlock | undefined> {
+  const live = await loadCluster(ports, pinned.id).catch(() => pinned);
+  return updateBlock(live, await ports.progress.getControls(pinned.id));
+}
+
+/** The roll stops at a safe point: nothing in flight. The progress says why; the parent stops the update. */
+async function heldStep(
+  ports: RollPorts,
+  ref: RunRef,
+  pool: string,
+  progress: PoolProgress,
+  hold: UpdateBlock,
+  iteration: number,
+): Promise<RollStepOutput> {
+  const message = `${pool}: ${progress.replaced}/${progress.total} nodes replaced; held at a safe point, ${hold.detail}`;
+  await updateRun(ports, ref, (r) => ({ ...r, pools: { ...r.pools, [pool]: { ...progress, message } } }));
+  return {
+    status: 'HELD',
+    waitSeconds: 1,
+    message,
+    pool,
+    iteration,
+    replaced: progress.replaced,
+    total: progress.total,
+  };
 }
 
 interface StepResult {

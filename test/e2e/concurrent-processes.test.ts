@@ -3,11 +3,9 @@
 //   stopped with SIGSTOP, so it is certainly alive and holding its lease); the first then finishes its roll alone.
 // - On two different clusters (in the same account and region), started at once on an empty directory: both finish,
 //   and neither loses the other's progress, stacks or nodes.
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { LOCK_FILE } from '../../lambdas/shared/state-directory';
-import { startClm } from './support/clm-process';
+import { startClm, stopOutsideLock } from './support/clm-process';
 import {
   EXAMPLES,
   STAGING,
@@ -41,16 +39,6 @@ const provisionArgs = (state: string, config: string, ...clusters: string[]) => 
   state,
   ...clusters.flatMap((id) => ['--cluster', id]),
 ];
-
-/** SIGSTOP `pid` at a moment it does not hold the state directory's lock (a stopped lock holder blocks everyone). */
-async function stopOutsideLock(pid: number, state: string): Promise<void> {
-  for (;;) {
-    process.kill(pid, 'SIGSTOP');
-    if (!existsSync(join(state, LOCK_FILE))) return;
-    process.kill(pid, 'SIGCONT');
-    await new Promise((resolve) => setTimeout(resolve, 15));
-  }
-}
 
 describe('two clm processes on one --state directory', () => {
   it(

@@ -43,6 +43,7 @@ const RESULT_PATHS: Record<string, string | null> = {
   DeleteStacksFunctionArn: '$.step',
   RollNodePoolFunctionArn: '$.step',
   FinalizeFunctionArn: '$.final',
+  StopAtSafePointFunctionArn: '$.held',
   RecordProblemFunctionArn: null,
 };
 

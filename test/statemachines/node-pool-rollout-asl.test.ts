@@ -11,6 +11,7 @@ describe('ASL node-pool-rollout', () => {
     expect(machine.States.RollStep.Next).toBe('RollStepResult');
     expect(machine.States.RollStepResult.Choices).toEqual([
       { Variable: '$.step.status', StringEquals: STEP_STATUS.DONE, Next: 'RolloutDone' },
+      { Variable: '$.step.status', StringEquals: STEP_STATUS.HELD, Next: 'RolloutHeld' },
       { Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS, Next: 'HandOver' },
     ]);
     expect(machine.States.RollStepResult.Default).toBe('WaitForNodes');
@@ -20,10 +21,11 @@ describe('ASL node-pool-rollout', () => {
     ]);
   });
 
-  it('returns the RolloutOutput contract from both end states', () => {
+  it('returns the RolloutOutput contract from every end state', () => {
     for (const [name, status] of [
       ['RolloutDone', ROLLOUT_RESULT.DONE],
       ['HandOver', ROLLOUT_RESULT.CONTINUE],
+      ['RolloutHeld', ROLLOUT_RESULT.HELD],
     ] as const) {
       const state = machine.States[name];
       expect(state).toEqual(expect.objectContaining({ Type: 'Pass', End: true }));

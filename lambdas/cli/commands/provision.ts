@@ -38,7 +38,8 @@ Examples:
 Runs the same state machine (statemachines/cluster-update.asl.json) as the deployed system, in process.
 Killing it at any moment is safe: run the same command again and it continues where it stopped.
 Exit codes: 0 every cluster succeeded (or had nothing to do), 1 a cluster failed, 2 usage error, 3 a cluster was
-skipped (its lease is held by another run, it is paused, or cluster_update_block blocks it) and none failed.`;
+skipped or held (its lease is held by another run, it is paused or aborted, or cluster_update_block blocks it,
+before the run or at a safe point during it) and none failed.`;
 
 export function registerProvisionCommands(program: Command, io: CliIo): void {
   for (const verb of ['provision', 'decommission'] as const) {
@@ -119,7 +120,7 @@ export async function runProvision(
 /** A failure wins over a skip; a skipped cluster is not a success (scripts and CI steps must see it). */
 export function exitCodeOf(summaries: readonly Pick<ClusterSummary, 'status'>[]): ExitCode {
   if (summaries.some((s) => s.status === 'failed')) return EXIT.FAILED;
-  return summaries.some((s) => s.status === 'skipped') ? EXIT.SKIPPED : EXIT.OK;
+  return summaries.some((s) => s.status === 'skipped' || s.status === 'held') ? EXIT.SKIPPED : EXIT.OK;
 }
 
 async function runOne(

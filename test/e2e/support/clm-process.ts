@@ -1,6 +1,8 @@
 // `node bin/clm.mjs …` as a child process that can be SIGKILLed after a number of progress lines.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { LOCK_FILE } from '../../../lambdas/shared/state-directory';
 import { ROOT } from './clm-session';
 
 export interface ProcessRun {
@@ -89,4 +91,14 @@ export function startClm(args: readonly string[]): StartedClm {
         void done.then((run) => reject(new Error(`clm ended before a line matched ${pattern}:\n${run.out}${run.err}`)));
       }),
   };
+}
+
+/** SIGSTOP `pid` at a moment it does not hold the state directory's lock (a stopped lock holder blocks everyone). */
+export async function stopOutsideLock(pid: number, state: string): Promise<void> {
+  for (;;) {
+    process.kill(pid, 'SIGSTOP');
+    if (!existsSync(join(state, LOCK_FILE))) return;
+    process.kill(pid, 'SIGCONT');
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
 }

@@ -10,6 +10,7 @@ import { registerOverrideHaltCommand } from './commands/override-halt';
 import { registerServeCommand } from './commands/serve';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
+import { clmVersion } from './version';
 
 /**
  * The `clm` command line. Each command registers itself (`registerXCommand(program, io)`); exit codes:
@@ -21,6 +22,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     .description(
       'Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate); dispatch updates across a fleet, or serve as a controller that git pushes trigger; migrate a Zalando CLM config repository.',
     )
+    .version(clmVersion(), '-V, --version', 'print the version of clm')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');

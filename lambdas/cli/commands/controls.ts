@@ -1,13 +1,14 @@
 import { hostname, userInfo } from 'node:os';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
 import type { ClusterControls } from '../../ports/progress-store';
 import { isHolderGone } from '../../shared/process-identity';
 import { UsageError, type CliIo } from '../io';
+import { openStateStores, type StateStores } from '../state-stores';
+import { usageAsync } from '../usage';
 
 interface ControlOptions {
   readonly state: string;
+  readonly region?: string;
   readonly reason?: string;
   readonly force?: boolean;
 }
@@ -24,7 +25,8 @@ export function registerControlCommands(program: Command, io: CliIo): void {
     const command = program
       .command(`${name} <cluster>`)
       .description(description)
-      .option('--state <dir>', 'where clm provision keeps progress', '.clm-state');
+      .option('--state <dir|dynamodb://TABLE>', 'the progress store: a directory, or the deployed table', '.clm-state')
+      .option('--region <region>', 'region of the deployed table', process.env.AWS_REGION);
     if (reason) command.option('--reason <text>', 'why (shown by clm status and in the execution output)');
     return command.addHelpText('after', HELP);
   };
@@ -40,9 +42,21 @@ export function registerControlCommands(program: Command, io: CliIo): void {
   program
     .command('unlock <cluster>')
     .description("Break a cluster's stale lease (a run that died without releasing it).")
-    .option('--state <dir>', 'where clm provision keeps progress', '.clm-state')
+    .option('--state <dir|dynamodb://TABLE>', 'the progress store: a directory, or the deployed table', '.clm-state')
+    .option('--region <region>', 'region of the deployed table', process.env.AWS_REGION)
     .option('--force', 'break it even when its holder may still be running')
     .action((cluster: string, options: ControlOptions) => unlock(cluster, options, io));
+}
+
+/** The progress store of `--state`: the controls of deployed clusters live in the deployed table. */
+function stores(options: ControlOptions, io: CliIo): Promise<StateStores> {
+  return usageAsync(() =>
+    openStateStores(options.state, {
+      cwd: io.cwd,
+      fleet: false,
+      ...(options.region ? { region: options.region } : {}),
+    }),
+  );
 }
 
 function operator(): string {
@@ -50,7 +64,7 @@ function operator(): string {
 }
 
 async function setControls(cluster: string, options: ControlOptions, io: CliIo, set: ClusterControls): Promise<void> {
-  const { store, save } = openFileProgressStore(resolve(io.cwd, options.state));
+  const { progress: store, save } = await stores(options, io);
   const controls: ClusterControls = {
     ...set,
     ...(options.reason ? { reason: options.reason } : {}),
@@ -70,7 +84,7 @@ async function setControls(cluster: string, options: ControlOptions, io: CliIo, 
 }
 
 async function unlock(cluster: string, options: ControlOptions, io: CliIo): Promise<void> {
-  const { store } = openFileProgressStore(resolve(io.cwd, options.state));
+  const { progress: store, save } = await stores(options, io);
   const lease = await store.getLease(cluster);
   if (!lease) {
     io.stdout(`${cluster}: no lease held\n`);
@@ -82,5 +96,6 @@ async function unlock(cluster: string, options: ControlOptions, io: CliIo): Prom
       `${cluster}: the lease is held by ${lease.holder} until ${new Date(lease.expiresAt).toISOString()}, which may still be running; stop it first, or pass --force if you are sure it is gone`,
     );
   await store.releaseLease(cluster, lease.holder);
+  save();
   io.stdout(`${cluster}: lease of ${lease.holder} broken${stale ? ' (its holder is gone)' : ' (--force)'}\n`);
 }

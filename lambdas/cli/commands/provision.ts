@@ -10,6 +10,7 @@ import { openCliWorld, type CliWorld, type WorldFlags } from '../cli-world';
 import { progressLine, rollEta } from '../provision/progress-line';
 import { formatSummaries, summarize, type ClusterSummary } from '../provision/summary';
 import { usage, usageAsync } from '../usage';
+import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
 import { processHolder } from '../../shared/process-identity';
 
 interface ProvisionOptions extends WorldFlags {
@@ -70,9 +71,15 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
       .option('--apply-only', 'apply stacks and manifests but never roll nodes')
       .option('--simulate', 'run against the built-in simulated AWS account and clusters (no AWS needed)')
       .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
-      .option('--state <dir>', 'where progress (and with --simulate the world) is kept between runs', '.clm-state')
+      .option(
+        '--state <dir|dynamodb://TABLE>',
+        'where progress (and with --simulate the world) is kept between runs; the deployed table shares leases with the service',
+        '.clm-state',
+      )
       .option('--kubeconfig <file>', 'kubeconfig for the API servers (default: api_server_url with --token)')
-      .option('--token <token>', 'bearer token for the registry and the API servers')
+      .addOption(tokenOption())
+      .addOption(assumedRoleOption())
+      .addOption(externalIdOption())
       .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
       .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1')
       .addOption(

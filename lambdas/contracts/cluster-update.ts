@@ -57,6 +57,8 @@ export const StepOutput = z.object({
   /** How long the Wait state sleeps before the next poll. */
   waitSeconds: z.number().int().min(1).max(3600),
   message: z.string(),
+  /** DeployStacks: CloudFormation operations this call started (the StackOperations metric). */
+  started: z.number().int().min(0).optional(),
 });
 export type StepOutput = z.infer<typeof StepOutput>;
 

@@ -102,6 +102,8 @@ export const RollStepOutput = StepOutput.extend({
   total: z.number().int().min(0),
   /** Nodes this step finished replacing (the dashboard's NodesReplaced). */
   replacedNow: z.number().int().min(0).optional(),
+  /** The longest drain among them, from its start to the node's termination (DrainSeconds). */
+  drainSeconds: z.number().min(0).optional(),
   blockedBy: z.string().optional(),
 });
 export type RollStepOutput = z.infer<typeof RollStepOutput>;

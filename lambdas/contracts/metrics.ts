@@ -19,6 +19,8 @@ export const CLM_METRICS = {
   nodesReplaced: 'NodesReplaced',
   /** RollNodePool: steps whose drain a PodDisruptionBudget (or a pod) held up. */
   drainsBlocked: 'DrainsBlocked',
+  /** RollNodePool: how long the longest drain that ended in a step took, cordon to termination (seconds). */
+  drainSeconds: 'DrainSeconds',
   /** DeployStacks: CloudFormation create/update operations a call started. */
   stackOperations: 'StackOperations',
   /** Every task, dimension `task`: how long a call took (RenderConfig's and RenderClusterResources' is the render time). */

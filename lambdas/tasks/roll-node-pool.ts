@@ -120,6 +120,14 @@ async function heldStep(
   };
 }
 
+/** The longest drain of the nodes this step terminated (terminatedAt = now), in seconds. */
+function drainSecondsOf(progress: PoolProgress, now: number): { drainSeconds?: number } {
+  const drains = Object.values(progress.nodes)
+    .filter((n) => n.terminatedAt === now && !n.surplus && n.drainStartedAt !== undefined)
+    .map((n) => (now - n.drainStartedAt!) / 1000);
+  return drains.length ? { drainSeconds: Math.max(...drains) } : {};
+}
+
 interface StepResult {
   readonly pool: NodePool;
   readonly plan: RollPlan;
@@ -154,6 +162,7 @@ async function recordStep(ports: RollPorts, ref: RunRef, step: StepResult): Prom
     replaced: progress.replaced,
     total: progress.total,
     replacedNow: Math.max(0, progress.replaced - step.replacedBefore),
+    ...drainSecondsOf(progress, now),
     ...(acted.blocked[0] ? { blockedBy: acted.blocked[0] } : {}),
   };
 }
@@ -167,6 +176,9 @@ export const task = defineTask({
   metrics: (output) => [
     { name: CLM_METRICS.nodesReplaced, value: output.replacedNow ?? 0 },
     { name: CLM_METRICS.drainsBlocked, value: output.blockedBy ? 1 : 0 },
+    ...(output.drainSeconds !== undefined
+      ? [{ name: CLM_METRICS.drainSeconds, value: output.drainSeconds, unit: 'Seconds' as const }]
+      : []),
   ],
   step: (payload, ports) => rollNodePool(payload.state, ports),
 });

@@ -8,6 +8,8 @@ import type { TaskMetric } from '../../tasks/define-task';
  * dashboard's metrics); each call's duration also goes out per task (`service`, `task`), which is the render time of
  * the render tasks. Written straight to stdout (not through console, which Lambda's JSON log format would wrap).
  */
+const UNITS = { Count: MetricUnit.Count, None: MetricUnit.NoUnit, Seconds: MetricUnit.Seconds } as const;
+
 function writer(timestamp: number): Metrics {
   const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: CLM_SERVICE_NAME });
   metrics.setTimestamp(timestamp);
@@ -20,8 +22,7 @@ export function emfLine(
   fields: Record<string, string> = {},
 ): string {
   const out = writer(timestamp);
-  for (const metric of metrics)
-    out.addMetric(metric.name, metric.unit === 'None' ? MetricUnit.NoUnit : MetricUnit.Count, metric.value);
+  for (const metric of metrics) out.addMetric(metric.name, UNITS[metric.unit ?? 'Count'], metric.value);
   for (const [key, value] of Object.entries(fields)) out.addMetadata(key, value);
   return JSON.stringify(out.serializeMetrics());
 }

@@ -5,7 +5,10 @@ import { createRegistry } from '../../adapters/registry/create-registry';
 import { selectClusters } from '../../core/selection/select-clusters';
 import type { Cluster } from '../../core/model/cluster';
 import { runClusterUpdate } from '../../runtime/local/run-cluster-update';
-import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
+import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { runRemote } from '../remote/remote-provision';
+import { remoteServices } from '../remote/remote-services';
+import type { ConfigSource } from '../../ports/config-source';
 import { openCliWorld, type CliWorld, type WorldFlags } from '../cli-world';
 import { progressLine, rollEta } from '../provision/progress-line';
 import { formatSummaries, summarize, type ClusterSummary } from '../provision/summary';
@@ -22,6 +25,9 @@ interface ProvisionOptions extends WorldFlags {
   readonly exclude: string;
   readonly applyOnly?: boolean;
   readonly output: 'text' | 'json';
+  /** `--remote ARN`: start the deployed state machine instead of running it here. */
+  readonly remote?: string;
+  readonly follow: boolean;
 }
 
 const EXAMPLES = (verb: string) => `
@@ -77,6 +83,13 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
         '.clm-state',
       )
       .option('--kubeconfig <file>', 'kubeconfig for the API servers (default: api_server_url with --token)')
+      .addOption(
+        new Option(
+          '--remote <state-machine-arn>',
+          'start the deployed cluster-update state machine for the selected clusters and follow it (no local run)',
+        ).env('CLM_CLUSTER_UPDATE_ARN'),
+      )
+      .option('--no-follow', 'with --remote: start the executions and return')
       .addOption(tokenOption())
       .addOption(assumedRoleOption())
       .addOption(externalIdOption())
@@ -113,6 +126,7 @@ export async function runProvision(
     selectClusters(clusters, { clusterIds: options.cluster, include: options.include, exclude: options.exclude }),
   );
   for (const s of skipped) io.stderr(`skipping ${s.cluster.id}: ${s.reason}\n`);
+  if (options.remote) return remoteProvision(verb, options, selected, sources, io);
   const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
   const summaries: ClusterSummary[] = [];
   for (const cluster of selected) summaries.push(await runOne(verb, cluster, world, options, io));
@@ -120,6 +134,32 @@ export async function runProvision(
     options.output === 'json'
       ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
       : formatSummaries(summaries, world.simulated),
+  );
+  return exitCodeOf(summaries);
+}
+
+async function remoteProvision(
+  verb: 'provision' | 'decommission',
+  options: ProvisionOptions,
+  clusters: readonly Cluster[],
+  sources: readonly ConfigSource[],
+  io: CliIo,
+): Promise<ExitCode> {
+  if (options.simulate)
+    throw new UsageError('--remote starts the deployed state machine; it does not go with --simulate');
+  const services = await usageAsync(() => remoteServices(options.remote!));
+  const summaries = await runRemote(clusters, sources, services, {
+    verb,
+    applyOnly: options.applyOnly ?? false,
+    follow: options.follow,
+    print: (line) => (options.output === 'text' ? io.stdout(`${line}\n`) : undefined),
+    sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+    pollMs: 5000,
+  });
+  io.stdout(
+    options.output === 'json'
+      ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
+      : summaries.map((s) => `${s.status.padEnd(9)} ${s.id}  ${s.message}\n`).join(''),
   );
   return exitCodeOf(summaries);
 }

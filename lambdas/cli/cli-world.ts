@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Cluster } from '../core/model/cluster';
 import type { RunRecord } from '../core/model/run';
@@ -63,6 +64,9 @@ export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Prom
   if (flags.scenario && !flags.simulate) throw new UsageError('--scenario needs --simulate');
   if (flags.simulate && stateTable(flags.state))
     throw new UsageError(`--state ${flags.state}: the simulated world lives in a directory; give --state DIR`);
+  if (!stateTable(flags.state)) checkStateDirectory(resolve(inputs.io.cwd, flags.state), flags.state);
+  if (flags.scenario && !existsSync(resolve(inputs.io.cwd, flags.scenario)))
+    throw new UsageError(`--scenario ${flags.scenario}: no such file (examples/scenarios/ has some)`);
   return flags.simulate ? simulatedWorld(flags, inputs, resolve(inputs.io.cwd, flags.state)) : awsWorld(flags, inputs);
 }
 
@@ -130,6 +134,12 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorl
     stacks: (_clusterId, record) =>
       Object.entries(record?.stacks ?? {}).map(([name, s]) => ({ name, status: s.status })),
   };
+}
+
+/** `--state` must be a directory (or not exist yet: it is created). */
+function checkStateDirectory(dir: string, given: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new UsageError(`--state ${given}: ${dir} is a file; --state names the directory progress is kept in`);
 }
 
 /** `CLM_LOCAL_WAIT_SCALE`: how much of each Wait state the CLI sleeps against AWS (1, all; emulators use 0). */

@@ -122,6 +122,7 @@ export async function runProvision(
     configSourcesFromFlags({ configSources: options.configSource, directory: options.directory }, { cwd: io.cwd }),
   );
   const clusters = await usageAsync(() => registry.listClusters());
+  if (clusters.length === 0) throw new UsageError(`no clusters: ${registry.description} lists none`);
   const { selected, skipped } = usage(() =>
     selectClusters(clusters, { clusterIds: options.cluster, include: options.include, exclude: options.exclude }),
   );

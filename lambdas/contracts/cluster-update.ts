@@ -94,8 +94,13 @@ export type RolloutInput = z.infer<typeof RolloutInput>;
 
 /** $.step of the rollout child: a StepOutput plus progress figures for the console. */
 export const RollStepOutput = StepOutput.extend({
-  /** HELD: stopped at a safe point (paused, aborted, blocked); `message` says by whom and why. */
-  status: z.enum(['IN_PROGRESS', 'DONE', 'HELD']),
+  /**
+   * HELD: stopped at a safe point (paused, aborted, blocked); `message` says by whom and why. WINDOW: at a safe point
+   * outside the maintenance windows; the rollout waits until `resumeAt`.
+   */
+  status: z.enum(['IN_PROGRESS', 'DONE', 'HELD', 'WINDOW']),
+  /** WINDOW: when the next maintenance window opens (ISO 8601), the Wait state's timestamp. */
+  resumeAt: z.string().optional(),
   pool: z.string(),
   iteration: z.number().int().min(0),
   replaced: z.number().int().min(0),

@@ -1,7 +1,5 @@
 import { inheritConfigItems } from '../core/config/effective-config-items';
-import type { Cluster, NodePool } from '../core/model/cluster';
-import { updateBlock, type UpdateBlock } from '../core/model/update-decision';
-import { holdPlan, startsNewWork } from '../core/rollout/hold-roll';
+import type { NodePool } from '../core/model/cluster';
 import { clusterRef } from '../core/model/cluster-ref';
 import type { PoolProgress } from '../core/model/run';
 import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
@@ -12,8 +10,8 @@ import { describeRoll, noActions, rollWaitSeconds, type RollActions } from '../c
 import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
 import { CLM_METRICS } from '../contracts/metrics';
 import { defineTask, type PortsFor } from './define-task';
-import { loadCluster } from './kit/cluster-status';
 import { openStep } from './kit/open-step';
+import { gateRoll, stopStep } from './kit/roll-gate';
 import { RolloutPayload } from './kit/payloads';
 import { rollActions, type RollContext } from './kit/roll-actions';
 import { updateRun, type RunRef } from './kit/run-record';
@@ -49,11 +47,12 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
   });
   if (!pool) return finished(`Pool ${input.pool} is no longer in the registry`);
   const cp = ports.forCluster(cluster);
+  const items = inheritConfigItems(main.configItems, pool.configItems);
   const context: RollContext = {
     cp,
     target: clusterRef(cluster),
     pool,
-    policy: rollPolicy(pool, inheritConfigItems(main.configItems, pool.configItems), cluster.id),
+    policy: rollPolicy(pool, items, cluster.id),
     now,
   };
   const poolState = await cp.pools.getPool(context.target, pool.name);
@@ -69,11 +68,9 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
       pools: { ...r.pools, [pool.name]: progress },
     }));
   }
-  const planned = planRollStep(snapshot, progress, context.policy, now);
-  const hold = planned.done || !startsNewWork(planned) ? undefined : await currentHold(ports, cluster);
-  const held = hold ? holdPlan(planned) : undefined;
-  if (hold && held?.safe) return heldStep(ports, ref, pool.name, progress, hold, iteration);
-  const plan = held?.plan ?? planned;
+  const gate = await gateRoll(ports, cluster, items, planRollStep(snapshot, progress, context.policy, now), now);
+  if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
+  const { plan } = gate;
   const acted = plan.done ? noActions(progress) : await rollActions(context, plan, snapshot, progress);
   const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
   return recordStep(ports, ref, {
@@ -86,38 +83,6 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     iteration,
     replacedBefore,
   });
-}
-
-/**
- * What stops this roll now: an operator's pause or abort (the progress store), or `cluster_update_block` (the live
- * registry, not the cluster pinned at the start of the run; the pinned one when the registry cannot be read).
- * Asked only when the step would start new work, so a roll reads the registry once per batch of nodes.
- */
-async function currentHold(ports: RollPorts, pinned: Cluster): Promise<UpdateBlock | undefined> {
-  const live = await loadCluster(ports, pinned.id).catch(() => pinned);
-  return updateBlock(live, await ports.progress.getControls(pinned.id));
-}
-
-/** The roll stops at a safe point: nothing in flight. The progress says why; the parent stops the update. */
-async function heldStep(
-  ports: RollPorts,
-  ref: RunRef,
-  pool: string,
-  progress: PoolProgress,
-  hold: UpdateBlock,
-  iteration: number,
-): Promise<RollStepOutput> {
-  const message = `${pool}: ${progress.replaced}/${progress.total} nodes replaced; held at a safe point, ${hold.detail}`;
-  await updateRun(ports, ref, (r) => ({ ...r, pools: { ...r.pools, [pool]: { ...progress, message } } }));
-  return {
-    status: 'HELD',
-    waitSeconds: 1,
-    message,
-    pool,
-    iteration,
-    replaced: progress.replaced,
-    total: progress.total,
-  };
 }
 
 /** The longest drain of the nodes this step terminated (terminatedAt = now), in seconds. */

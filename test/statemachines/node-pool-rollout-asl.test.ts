@@ -12,10 +12,17 @@ describe('ASL node-pool-rollout', () => {
     expect(machine.States.RollStepResult.Choices).toEqual([
       { Variable: '$.step.status', StringEquals: STEP_STATUS.DONE, Next: 'RolloutDone' },
       { Variable: '$.step.status', StringEquals: STEP_STATUS.HELD, Next: 'RolloutHeld' },
+      { Variable: '$.step.status', StringEquals: STEP_STATUS.WINDOW, Next: 'WaitForWindow' },
       { Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS, Next: 'HandOver' },
     ]);
     expect(machine.States.RollStepResult.Default).toBe('WaitForNodes');
     expect(machine.States.WaitForNodes.Next).toBe('RollStep');
+    // Outside the maintenance windows: one Wait until the next opens, however far away.
+    expect(machine.States.WaitForWindow).toMatchObject({
+      Type: 'Wait',
+      TimestampPath: '$.step.resumeAt',
+      Next: 'RollStep',
+    });
     expect(machine.States.RollStep.Catch).toEqual([
       { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'RolloutFailed' },
     ]);

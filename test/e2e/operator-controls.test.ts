@@ -6,12 +6,10 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startClm, stopOutsideLock } from './support/clm-process';
 import {
-  EXAMPLES,
   ROOT,
   TEST,
   clm,
   configWithNewImage,
-  createKubeTest,
   latestRun,
   loadProgress,
   loadWorld,
@@ -40,12 +38,31 @@ interface Setup {
   readonly old: string[];
 }
 
+/**
+ * examples/clusters.yaml with kube-test's default-worker at 4 nodes: a roll replaces one node at a time (surge 1), so
+ * once the first is replaced at most one more is in flight, and a control set then always finds nodes left to hold.
+ */
+const FOUR_WORKERS = readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8').replace(
+  '        min_size: 2\n        max_size: 3\n',
+  '        min_size: 4\n        max_size: 5\n',
+);
+
+/** kube-test created with four workers in a fresh state directory, and the config that rolls them. */
 async function setUp(): Promise<Setup> {
   const state = tempDir('controls');
   const config = configWithNewImage();
   temps.push(state, config);
-  await createKubeTest(state);
-  return { state, config, registry: EXAMPLES, old: poolInstances(loadWorld(state), TEST)['default-worker']!.alive };
+  expect(FOUR_WORKERS).toContain('min_size: 4');
+  const registry = join(state, 'clusters.yaml');
+  writeFileSync(registry, FOUR_WORKERS);
+  const created = await clm([
+    ...['provision', '--simulate', '--registry', registry, '--directory', 'examples/config'],
+    ...['--state', state, '--cluster', TEST],
+  ]);
+  expect(created.code).toBe(0);
+  const old = poolInstances(loadWorld(state), TEST)['default-worker']!.alive;
+  expect(old).toHaveLength(4);
+  return { state, config, registry: ['--registry', registry], old };
 }
 
 const provisionArgs = (s: Setup, registry = s.registry) => [
@@ -137,9 +154,8 @@ describe('pause, abort and cluster_update_block on a running roll', () => {
     async () => {
       const s = await setUp();
       const registry = join(s.state, 'clusters.yaml');
-      const text = readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8');
-      writeFileSync(registry, text);
-      const block = { ...s, registry: ['--registry', registry] };
+      const text = FOUR_WORKERS;
+      const block = s;
       const held = await heldRun(block, async () => {
         writeFileSync(
           registry,

@@ -142,7 +142,7 @@ describe('git push → signed webhook → clm serve --simulate', () => {
 
     serve.child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => serve!.child.on('close', resolve));
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     expect(serve.log()).toContain('clm serve: stopped');
   });
 });

@@ -4,17 +4,16 @@ import { configSourcesFromFlags } from '../../adapters/config-source/create-conf
 import { createRegistry } from '../../adapters/registry/create-registry';
 import { selectClusters } from '../../core/selection/select-clusters';
 import type { Cluster } from '../../core/model/cluster';
-import { runClusterUpdate } from '../../runtime/local/run-cluster-update';
 import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { onInterrupt } from '../fleet/interrupt';
+import { runOne } from '../provision/run-one';
 import { runRemote } from '../remote/remote-provision';
 import { remoteServices } from '../remote/remote-services';
 import type { ConfigSource } from '../../ports/config-source';
-import { openCliWorld, type CliWorld, type WorldFlags } from '../cli-world';
-import { progressLine, rollEta } from '../provision/progress-line';
-import { formatSummaries, summarize, type ClusterSummary } from '../provision/summary';
+import { openCliWorld, type WorldFlags } from '../cli-world';
+import { formatSummaries, type ClusterSummary } from '../provision/summary';
 import { usage, usageAsync } from '../usage';
 import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
-import { processHolder } from '../../shared/process-identity';
 
 interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
@@ -46,7 +45,8 @@ Runs the same state machine (statemachines/cluster-update.asl.json) as the deplo
 Killing it at any moment is safe: run the same command again and it continues where it stopped.
 Exit codes: 0 every cluster succeeded (or had nothing to do), 1 a cluster failed, 2 usage error, 3 a cluster was
 skipped or held (its lease is held by another run, it is paused or aborted, or cluster_update_block blocks it,
-before the run or at a safe point during it) and none failed.`;
+before the run or at a safe point during it) and none failed, 130 stopped by Ctrl-C or SIGTERM: after the task running
+then (a safe point), with the lease released — run the same command again to continue (Ctrl-C twice exits at once).`;
 
 export function registerProvisionCommands(program: Command, io: CliIo): void {
   for (const verb of ['provision', 'decommission'] as const) {
@@ -130,7 +130,21 @@ export async function runProvision(
   if (options.remote) return remoteProvision(verb, options, selected, sources, io);
   const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
   const summaries: ClusterSummary[] = [];
-  for (const cluster of selected) summaries.push(await runOne(verb, cluster, world, options, io));
+  // Ctrl-C or SIGTERM: stop after the task running now (a safe point), release the lease, say how to go on.
+  let interrupted = false;
+  const removeHandlers = onInterrupt(
+    () => (interrupted = true),
+    (line) => io.stderr(`${line}\n`),
+  );
+  try {
+    for (const cluster of selected) {
+      const summary = await runOne(verb, cluster, world, options, io, () => interrupted);
+      if (summary === 'stopped') return EXIT.INTERRUPTED;
+      summaries.push(summary);
+    }
+  } finally {
+    removeHandlers();
+  }
   io.stdout(
     options.output === 'json'
       ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
@@ -169,39 +183,4 @@ async function remoteProvision(
 export function exitCodeOf(summaries: readonly Pick<ClusterSummary, 'status'>[]): ExitCode {
   if (summaries.some((s) => s.status === 'failed')) return EXIT.FAILED;
   return summaries.some((s) => s.status === 'skipped' || s.status === 'held') ? EXIT.SKIPPED : EXIT.OK;
-}
-
-async function runOne(
-  verb: 'provision' | 'decommission',
-  cluster: Cluster,
-  world: CliWorld,
-  options: ProvisionOptions,
-  io: CliIo,
-): Promise<ClusterSummary> {
-  const started = world.ports.clock.now();
-  if (verb === 'decommission') world.decommissioning(cluster.id);
-  const before = world.invariants();
-  const print = (line: string) => {
-    if (options.output === 'text') io.stdout(`${line}\n`);
-  };
-  print(`${cluster.id}: ${verb} starting`);
-  const eta = rollEta();
-  const result = await runClusterUpdate(
-    { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
-    {
-      ports: world.ports,
-      // This process (host, pid, start time): a second process is refused while this one lives; a re-run after
-      // a crash takes the lease over at once, because the dead pid is gone (shared/process-identity.ts).
-      executionId: processHolder(),
-      advanceClock: (seconds) => world.advanceClock(seconds),
-      onTask: (event) => {
-        world.save();
-        print(progressLine(event, world.ports.clock.now() - started, eta));
-      },
-    },
-  );
-  world.save();
-  const summary = await summarize(cluster, result, world, started, before);
-  print(`${cluster.id}: ${summary.status} — ${summary.message}`);
-  return summary;
 }

@@ -35,7 +35,7 @@ signed with the secret in --webhook-secret-file: X-Hub-Signature-256), GET ${HEA
 A pass runs at start, on every accepted push (over the clusters following the pushed ref), every --interval
 seconds, and whenever an update ends (so the next wave starts); the updates it starts run here, one at a time, on
 the same state machine as the deployed system. Each decision is logged. Ctrl-C stops at a safe point (between two
-tasks; the update's lease released); start it again to resume. The secret file holds the secret, or JSON
+tasks; the update's lease released; exit code 130); start it again to resume. The secret file holds the secret, or JSON
 {"secret": "...", "previous": "..."} while one is rotated.`;
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -100,7 +100,8 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
     session.close();
     log('clm serve: stopped');
   }
-  return EXIT.OK;
+  // Only a signal ends it: 130, as a Ctrl-C'd command (and an update stopped mid-way leaves nothing to wait for).
+  return EXIT.INTERRUPTED;
 }
 
 function numbers(options: ServeOptions): { port: number; interval: number } {

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { OctokitWebhookVerifier } from '../../adapters/webhook/octokit-webhook-verifier';
 import type { FleetEvent } from '../../contracts/fleet-events';
 import { parseWebhookSecret } from '../../runtime/lambda/webhook-secret';
-import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { FleetController } from '../fleet/controller';
 import { addFleetOptions, type FleetFlags } from '../fleet/fleet-options';
 import { openFleetSession } from '../fleet/fleet-session';
@@ -50,7 +50,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('-v, --verbose', "log every task's progress line of the updates")
     .addHelpText('after', EXAMPLES)
     .action(async (options: ServeOptions) => {
-      await runServe(options, io);
+      throw new CliExit(await runServe(options, io));
     });
 }
 

@@ -14,7 +14,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { CLM_METRICS, METRIC_NAMESPACE } from '../../lambdas/contracts/metrics';
+import { CLM_METRICS, CLM_SERVICE_NAME, METRIC_NAMESPACE } from '../../lambdas/contracts/metrics';
 import { acknowledge } from '../nag';
 
 export interface ClmMonitoringProps {
@@ -30,9 +30,16 @@ export interface ClmMonitoringProps {
 
 const PERIOD = Duration.minutes(5);
 
-/** One of CLM's own metrics (lambdas/contracts/metrics.ts). */
+/** One of CLM's own metrics (lambdas/contracts/metrics.ts), as Powertools publishes it: dimension `service`. */
 export function clmMetric(name: string, statistic: 'Sum' | 'Maximum', label: string): Metric {
-  return new Metric({ namespace: METRIC_NAMESPACE, metricName: name, statistic, period: PERIOD, label });
+  return new Metric({
+    namespace: METRIC_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { service: CLM_SERVICE_NAME },
+    statistic,
+    period: PERIOD,
+    label,
+  });
 }
 
 /**

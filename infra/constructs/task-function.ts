@@ -9,6 +9,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { acknowledge } from '../nag';
 import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
+import { CLM_SERVICE_NAME } from '../../lambdas/contracts/metrics';
 
 /** The runtime every task runs on (the bundle targets the same Node major). */
 export const TASK_RUNTIME = Runtime.NODEJS_22_X;
@@ -50,8 +51,13 @@ export const TASK_BUNDLING = {
   /**
    * Packages replaced by a stand-in, paths relative to the project root (esbuild's working directory in CDK bundling
    * and in the bench). whatwg-url is node-fetch 2's fallback for runtimes without a global URL (see the stub).
+   * The X-Ray SDK (Powertools Tracer) requires `@smithy/service-error-classification` 2.x, an SDK-internal package the
+   * runtime may not have at that major: bundled from our node_modules instead of left to the runtime.
    */
-  alias: { 'whatwg-url': './infra/constructs/bundling-stubs/whatwg-url.cjs' },
+  alias: {
+    'whatwg-url': './infra/constructs/bundling-stubs/whatwg-url.cjs',
+    '@smithy/service-error-classification': './node_modules/@smithy/service-error-classification/dist-cjs/index.js',
+  },
   define: { 'import.meta.url': '__clmImportMetaUrl' },
   banner: 'const __clmImportMetaUrl=require("url").pathToFileURL(__filename).href;',
   loader: { '.hbs': 'text' },
@@ -153,7 +159,7 @@ export class TaskFunction extends NodejsFunction {
       projectRoot: props.projectRoot,
       bundling,
       environment: {
-        [TASK_ENV.serviceName]: props.serviceName ?? 'clm',
+        [TASK_ENV.serviceName]: props.serviceName ?? CLM_SERVICE_NAME,
         [TASK_ENV.tableName]: props.table.tableName,
         [TASK_ENV.artifactBucket]: props.artifactBucket.bucketName,
         NODE_OPTIONS: '--enable-source-maps',

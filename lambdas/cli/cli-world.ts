@@ -1,17 +1,17 @@
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Cluster } from '../core/model/cluster';
 import type { RunRecord } from '../core/model/run';
 import type { ConfigSource } from '../ports/config-source';
 import type { Ports } from '../ports/ports';
 import type { Registry } from '../ports/registry';
-import { openFileProgressStore } from '../adapters/progress/file-progress-store';
-import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
 import type { FleetSettings } from '../core/dispatch/fleet-settings';
 import type { FleetServices } from '../runtime/wiring/fleet-services';
 import type { FleetStore } from '../ports/fleet-store';
 import { createSimulatedSetup } from '../runtime/wiring/simulated-ports';
 import type { Invariants } from '../sim';
 import { UsageError, type CliIo } from './io';
+import { openStateStores, stateTable } from './state-stores';
 
 /** The flags that choose and reach the world a command acts on. */
 export interface WorldFlags {
@@ -22,6 +22,10 @@ export interface WorldFlags {
   readonly token?: string;
   readonly bucket?: string;
   readonly region?: string;
+  /** Cross-account mode: the role assumed in each cluster's account (`--assumed-role`, CLM_ASSUMED_ROLE). */
+  readonly assumedRole?: string;
+  /** What that role's trust policy requires (`--external-id`, CLM_EXTERNAL_ID). */
+  readonly externalId?: string;
 }
 
 /**
@@ -58,8 +62,12 @@ export interface WorldInputs {
 
 export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorld> {
   if (flags.scenario && !flags.simulate) throw new UsageError('--scenario needs --simulate');
-  const stateDir = resolve(inputs.io.cwd, flags.state);
-  return flags.simulate ? simulatedWorld(flags, inputs, stateDir) : awsWorld(flags, inputs, stateDir);
+  if (flags.simulate && stateTable(flags.state))
+    throw new UsageError(`--state ${flags.state}: the simulated world lives in a directory; give --state DIR`);
+  if (!stateTable(flags.state)) checkStateDirectory(resolve(inputs.io.cwd, flags.state), flags.state);
+  if (flags.scenario && !existsSync(resolve(inputs.io.cwd, flags.scenario)))
+    throw new UsageError(`--scenario ${flags.scenario}: no such file (examples/scenarios/ has some)`);
+  return flags.simulate ? simulatedWorld(flags, inputs, resolve(inputs.io.cwd, flags.state)) : awsWorld(flags, inputs);
 }
 
 function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string): CliWorld {
@@ -84,7 +92,7 @@ function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
   };
 }
 
-async function awsWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string): Promise<CliWorld> {
+async function awsWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorld> {
   if (!flags.bucket)
     throw new UsageError('--bucket is required without --simulate (rendered configs are stored there)');
   const region = flags.region ?? 'eu-central-1';
@@ -95,34 +103,43 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
     import('../adapters/aws/s3-artifact-store'),
     import('../adapters/aws/aws-clients'),
   ]);
-  // Progress stays on this machine under --state, so a re-run after a crash continues where it stopped.
-  const progress = openFileProgressStore(stateDir);
-  const fleet = inputs.fleet ? undefined : openFileFleetStore(stateDir, inputs.fleetSettings);
+  // Progress under --state (a directory, or the deployed table), so a re-run after a crash continues where it stopped.
+  const state = await openStateStores(flags.state, {
+    cwd: inputs.io.cwd,
+    region,
+    ...(inputs.fleetSettings ? { fleetSettings: inputs.fleetSettings } : {}),
+    fleet: !inputs.fleet,
+  });
   const ports = createAwsPorts({
-    fleet: inputs.fleet ?? fleet!.store,
+    fleet: inputs.fleet ?? state.fleet!,
     ...(inputs.services ? { services: inputs.services } : {}),
     registry: inputs.registry,
     sources: inputs.sources,
     region,
-    progress: progress.store,
+    progress: state.progress,
     artifacts: new S3ArtifactStore(createAwsClients({ region }).s3, { bucket: flags.bucket, region }),
     ...(flags.token ? { token: flags.token } : {}),
     ...(flags.kubeconfig ? { kubeconfig: resolve(inputs.io.cwd, flags.kubeconfig) } : {}),
+    ...(flags.assumedRole ? { assumedRole: flags.assumedRole } : {}),
+    ...(flags.externalId ? { externalId: flags.externalId } : {}),
   });
   const scale = waitScale(process.env.CLM_LOCAL_WAIT_SCALE);
   return {
     ports,
     simulated: false,
     advanceClock: (seconds) => new Promise((done) => setTimeout(done, seconds * 1000 * scale)),
-    save: () => {
-      progress.save();
-      fleet?.save();
-    },
+    save: () => state.save(),
     decommissioning: () => undefined,
     invariants: () => undefined,
     stacks: (_clusterId, record) =>
       Object.entries(record?.stacks ?? {}).map(([name, s]) => ({ name, status: s.status })),
   };
+}
+
+/** `--state` must be a directory (or not exist yet: it is created). */
+function checkStateDirectory(dir: string, given: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new UsageError(`--state ${given}: ${dir} is a file; --state names the directory progress is kept in`);
 }
 
 /** `CLM_LOCAL_WAIT_SCALE`: how much of each Wait state the CLI sleeps against AWS (1, all; emulators use 0). */

@@ -24,7 +24,12 @@ export function processIo(): CliIo {
 }
 
 /** Exit codes of every `clm` command. */
-export const EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const;
+/**
+ * Exit codes of every command: 0 done (or nothing to do), 1 a cluster failed, 2 usage error, 3 a cluster was skipped
+ * or held at a safe point — its lease is held by another run, it is paused or aborted, or `cluster_update_block`
+ * blocks it — and none failed; 130 stopped by Ctrl-C or SIGTERM at a safe point (the same command continues).
+ */
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, SKIPPED: 3, INTERRUPTED: 130 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Thrown by a command to end with a code after it has written its output. */

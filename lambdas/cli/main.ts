@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ClmError, ValidationError } from '../shared/errors';
+import { registerControlCommands } from './commands/controls';
 import { registerMigrateCommand } from './commands/migrate';
 import { registerProvisionCommands } from './commands/provision';
 import { registerRenderCommand } from './commands/render';
@@ -10,6 +11,7 @@ import { registerServeCommand } from './commands/serve';
 import { registerPlanCommand } from './commands/plan';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
+import { clmVersion } from './version';
 
 /**
  * The `clm` command line. Each command registers itself (`registerXCommand(program, io)`); exit codes:
@@ -21,6 +23,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     .description(
       'Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate); dispatch updates across a fleet, or serve as a controller that git pushes trigger; migrate a Zalando CLM config repository.',
     )
+    .version(clmVersion(), '-V, --version', 'print the version of clm')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');
@@ -33,6 +36,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   registerOverrideHaltCommand(program, io);
   registerMigrateCommand(program, io);
   registerPlanCommand(program, io);
+  registerControlCommands(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -57,6 +57,8 @@ export const StepOutput = z.object({
   /** How long the Wait state sleeps before the next poll. */
   waitSeconds: z.number().int().min(1).max(3600),
   message: z.string(),
+  /** DeployStacks: CloudFormation operations this call started (the StackOperations metric). */
+  started: z.number().int().min(0).optional(),
 });
 export type StepOutput = z.infer<typeof StepOutput>;
 
@@ -92,12 +94,21 @@ export type RolloutInput = z.infer<typeof RolloutInput>;
 
 /** $.step of the rollout child: a StepOutput plus progress figures for the console. */
 export const RollStepOutput = StepOutput.extend({
+  /**
+   * HELD: stopped at a safe point (paused, aborted, blocked); `message` says by whom and why. WINDOW: at a safe point
+   * outside the maintenance windows; the rollout waits until `resumeAt`.
+   */
+  status: z.enum(['IN_PROGRESS', 'DONE', 'HELD', 'WINDOW']),
+  /** WINDOW: when the next maintenance window opens (ISO 8601), the Wait state's timestamp. */
+  resumeAt: z.string().optional(),
   pool: z.string(),
   iteration: z.number().int().min(0),
   replaced: z.number().int().min(0),
   total: z.number().int().min(0),
   /** Nodes this step finished replacing (the dashboard's NodesReplaced). */
   replacedNow: z.number().int().min(0).optional(),
+  /** The longest drain among them, from its start to the node's termination (DrainSeconds). */
+  drainSeconds: z.number().min(0).optional(),
   blockedBy: z.string().optional(),
 });
 export type RollStepOutput = z.infer<typeof RollStepOutput>;
@@ -107,7 +118,7 @@ export type RolloutState = z.infer<typeof RolloutState>;
 
 /** Output of the rollout child; CONTINUE means "start me again" (history budget reached). */
 export const RolloutOutput = z.object({
-  status: z.enum(['DONE', 'CONTINUE']),
+  status: z.enum(['DONE', 'CONTINUE', 'HELD']),
   pool: z.string(),
   replaced: z.number().int(),
   total: z.number().int(),
@@ -123,6 +134,19 @@ export const FinalizeOutput = z.object({
 });
 export type FinalizeOutput = z.infer<typeof FinalizeOutput>;
 
-/** What a cluster-update execution ends with when it succeeds: its state, with `$.final` after Finalize. */
-export const ClusterUpdateOutput = ClusterUpdateState.extend({ final: FinalizeOutput.optional() });
+/** $.held — from StopAtSafePoint: the update stopped at a safe point and waits for the operator (or the block). */
+export const HeldOutput = z.object({
+  status: z.enum(['PAUSED', 'ABORTED', 'BLOCKED']),
+  message: z.string(),
+});
+export type HeldOutput = z.infer<typeof HeldOutput>;
+
+/**
+ * What a cluster-update execution ends with when it succeeds: its state, with `$.final` after Finalize, or `$.held`
+ * when it stopped at a safe point.
+ */
+export const ClusterUpdateOutput = ClusterUpdateState.extend({
+  final: FinalizeOutput.optional(),
+  held: HeldOutput.optional(),
+});
 export type ClusterUpdateOutput = z.infer<typeof ClusterUpdateOutput>;

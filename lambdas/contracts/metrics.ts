@@ -3,6 +3,8 @@
  * metric format by the Lambda runtime) and what the dashboard and alarms read. One list, so the two agree.
  */
 export const METRIC_NAMESPACE = 'CLM';
+/** The `service` dimension of every metric (Powertools' service name; the functions' POWERTOOLS_SERVICE_NAME). */
+export const CLM_SERVICE_NAME = 'clm';
 
 export const CLM_METRICS = {
   /** DispatchFleet, RegistryChanged: clusters (not decommissioned) whose current version is not their target. */
@@ -17,4 +19,10 @@ export const CLM_METRICS = {
   nodesReplaced: 'NodesReplaced',
   /** RollNodePool: steps whose drain a PodDisruptionBudget (or a pod) held up. */
   drainsBlocked: 'DrainsBlocked',
+  /** RollNodePool: how long the longest drain that ended in a step took, cordon to termination (seconds). */
+  drainSeconds: 'DrainSeconds',
+  /** DeployStacks: CloudFormation create/update operations a call started. */
+  stackOperations: 'StackOperations',
+  /** Every task, dimension `task`: how long a call took (RenderConfig's and RenderClusterResources' is the render time). */
+  taskDuration: 'TaskDuration',
 } as const;

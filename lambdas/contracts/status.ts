@@ -1,6 +1,10 @@
 /** Status vocabularies the ASL's Choice states branch on. A test ties these strings to the ASL files. */
 
-export const STEP_STATUS = { IN_PROGRESS: 'IN_PROGRESS', DONE: 'DONE' } as const;
+/**
+ * HELD: a roll stopped at a safe point because an operator paused or aborted it, or `cluster_update_block` was set.
+ * WINDOW: a roll at a safe point outside its maintenance windows, waiting (one Wait state) until the next opens.
+ */
+export const STEP_STATUS = { IN_PROGRESS: 'IN_PROGRESS', DONE: 'DONE', HELD: 'HELD', WINDOW: 'WINDOW' } as const;
 export type StepStatus = (typeof STEP_STATUS)[keyof typeof STEP_STATUS];
 
 export const DECISION = {
@@ -15,7 +19,7 @@ export const DECISION = {
 } as const;
 export type Decision = (typeof DECISION)[keyof typeof DECISION];
 
-export const ROLLOUT_RESULT = { DONE: 'DONE', CONTINUE: 'CONTINUE' } as const;
+export const ROLLOUT_RESULT = { DONE: 'DONE', CONTINUE: 'CONTINUE', HELD: 'HELD' } as const;
 export type RolloutResult = (typeof ROLLOUT_RESULT)[keyof typeof ROLLOUT_RESULT];
 
 /** Deploy stages of the DeployStacks task (one handler, several states). */

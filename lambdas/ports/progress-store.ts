@@ -19,6 +19,9 @@ export interface ClusterControls {
   readonly paused?: boolean;
   readonly abortRequested?: boolean;
   readonly reason?: string;
+  /** Who set them (`user@host`, or an IAM principal) and when (ms since the epoch). */
+  readonly by?: string;
+  readonly at?: number;
 }
 
 /**

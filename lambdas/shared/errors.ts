@@ -23,11 +23,14 @@ export const ERROR_NAMES = {
   RegistryError: 'RegistryError',
   StackFailedError: 'StackFailedError',
   LeaseHeldError: 'LeaseHeldError',
-  UpdateBlockedError: 'UpdateBlockedError',
   NotFoundError: 'NotFoundError',
   KubeApiError: 'KubeApiError',
   RolloutError: 'RolloutError',
-  AbortedError: 'AbortedError',
+  /**
+   * Not thrown: the error a held rollout's Map iteration ends with (a Fail state), which the Map catches to stop the
+   * update at a safe point (StopAtSafePoint).
+   */
+  UpdateHeldError: 'UpdateHeldError',
 } as const;
 
 export type ErrorName = (typeof ERROR_NAMES)[keyof typeof ERROR_NAMES];
@@ -127,12 +130,6 @@ export class KubeApiError extends ClmError {
 }
 export class RolloutError extends ClmError {
   override name = ERROR_NAMES.RolloutError;
-}
-export class AbortedError extends ClmError {
-  override name = ERROR_NAMES.AbortedError;
-}
-export class UpdateBlockedError extends ClmError {
-  override name = ERROR_NAMES.UpdateBlockedError;
 }
 
 export class StackFailedError extends ClmError {

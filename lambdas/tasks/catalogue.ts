@@ -13,6 +13,7 @@ import { task as renderClusterResources } from './render-cluster-resources';
 import { task as renderConfig } from './render-config';
 import { task as rollNodePool } from './roll-node-pool';
 import { task as scaleDownControllers } from './scale-down-controllers';
+import { task as stopAtSafePoint } from './stop-at-safe-point';
 import { task as waitForApiServer } from './wait-for-api-server';
 
 /**
@@ -35,6 +36,7 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   deleteStacks,
   finalize,
   recordProblem,
+  stopAtSafePoint,
   githubWebhook,
   dispatchFleet,
   registryChanged,

@@ -52,7 +52,7 @@ export interface TaskMetric {
   readonly name: string;
   readonly value: number;
   /** @default 'Count' */
-  readonly unit?: 'Count' | 'None';
+  readonly unit?: 'Count' | 'None' | 'Seconds';
 }
 
 export interface TaskSpec<In, Out, N extends PortNeeds> {

@@ -4,6 +4,7 @@ import { MainArtifact, ResourcesArtifact } from '../contracts/artifacts';
 import { StepOutput } from '../contracts/cluster-update';
 import { DEPLOY_STAGES, type DeployStage } from '../contracts/status';
 import type { Ports } from '../ports/ports';
+import { CLM_METRICS } from '../contracts/metrics';
 import { defineTask, type PortsFor } from './define-task';
 import { getArtifact } from './kit/artifacts';
 import { ensureStacks } from './kit/ensure-stacks';
@@ -55,5 +56,6 @@ export const task = defineTask({
   input: clusterUpdatePayload(z.object({ stage: z.enum(DEPLOY_STAGES) })),
   output: StepOutput,
   ports: PORTS,
+  metrics: (output) => [{ name: CLM_METRICS.stackOperations, value: output.started ?? 0 }],
   step: (payload, ports) => deployStacks(runRef(payload), payload.params.stage, ports),
 });

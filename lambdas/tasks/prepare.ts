@@ -36,7 +36,7 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
   const target = runTargetVersion(resolved.id, cluster, decommission);
   const existing = await ports.progress.getRun(cluster.id, target);
-  const noop = nothingToDo(cluster, target, decommission, existing);
+  const noop = nothingToDo(cluster, target, decommission, existing, input.options.applyOnly);
   if (noop) return answer('NOOP', noop, target);
 
   try {
@@ -48,7 +48,8 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
   const pinned: ClusterArtifact = { cluster, configVersion: resolved.id, sourceVersions };
   await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), pinned);
-  const resumed = await claimRun(ports, { cluster, target, holder, decommission, existing });
+  const applyOnly = input.options.applyOnly;
+  const resumed = await claimRun(ports, { cluster, target, holder, decommission, existing, applyOnly });
   if (!decommission) await writeStatus(ports, cluster, { ...cluster.status, nextVersion: target });
 
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
@@ -63,6 +64,7 @@ interface Claim {
   readonly holder: string;
   readonly decommission: boolean;
   readonly existing: RunRecord | undefined;
+  readonly applyOnly: boolean;
 }
 
 /** Start a fresh run record, or take over an unfinished one (true: resumed). */
@@ -70,7 +72,10 @@ async function claimRun(ports: PreparePorts, claim: Claim): Promise<boolean> {
   const { cluster, target, holder, existing } = claim;
   const now = ports.clock.now();
   if (existing && existing.completedAt === undefined) {
-    if (existing.holder !== holder) await ports.progress.putRun({ ...existing, holder, updatedAt: now });
+    // Resuming an --apply-only run without the flag: this run rolls the nodes, so it no longer leaves them behind.
+    const rollsNow = existing.applyOnly === true && !claim.applyOnly;
+    if (existing.holder !== holder || rollsNow)
+      await ports.progress.putRun({ ...existing, holder, updatedAt: now, ...(rollsNow ? { applyOnly: false } : {}) });
     return true;
   }
   const previousVersion = cluster.status.currentVersion;
@@ -78,6 +83,7 @@ async function claimRun(ports: PreparePorts, claim: Claim): Promise<boolean> {
   const fresh = {
     ...newRunRecord({ clusterId: cluster.id, targetVersion: target, action, holder, previousVersion }, now),
     ...(await learnedBootTimes(ports, cluster.id, previousVersion)),
+    ...(claim.applyOnly && !claim.decommission ? { applyOnly: true } : {}),
   };
   await ports.progress.putRun(existing ? { ...fresh, revision: existing.revision } : fresh);
   return false;

@@ -11,11 +11,19 @@ import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
 import { CLM_METRICS } from '../contracts/metrics';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
+import { gateRoll, stopStep } from './kit/roll-gate';
 import { RolloutPayload } from './kit/payloads';
 import { rollActions, type RollContext } from './kit/roll-actions';
 import { updateRun, type RunRef } from './kit/run-record';
 
-const PORTS = { pools: 'write', kube: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = {
+  pools: 'write',
+  kube: 'write',
+  progress: 'write',
+  artifacts: 'read',
+  clock: 'read',
+  registry: 'read',
+} as const;
 type RollPorts = PortsFor<typeof PORTS>;
 
 /**
@@ -39,11 +47,12 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
   });
   if (!pool) return finished(`Pool ${input.pool} is no longer in the registry`);
   const cp = ports.forCluster(cluster);
+  const items = inheritConfigItems(main.configItems, pool.configItems);
   const context: RollContext = {
     cp,
     target: clusterRef(cluster),
     pool,
-    policy: rollPolicy(pool, inheritConfigItems(main.configItems, pool.configItems), cluster.id),
+    policy: rollPolicy(pool, items, cluster.id),
     now,
   };
   const poolState = await cp.pools.getPool(context.target, pool.name);
@@ -59,7 +68,9 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
       pools: { ...r.pools, [pool.name]: progress },
     }));
   }
-  const plan = planRollStep(snapshot, progress, context.policy, now);
+  const gate = await gateRoll(ports, cluster, items, planRollStep(snapshot, progress, context.policy, now), now);
+  if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
+  const { plan } = gate;
   const acted = plan.done ? noActions(progress) : await rollActions(context, plan, snapshot, progress);
   const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
   return recordStep(ports, ref, {
@@ -72,6 +83,14 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     iteration,
     replacedBefore,
   });
+}
+
+/** The longest drain of the nodes this step terminated (terminatedAt = now), in seconds. */
+function drainSecondsOf(progress: PoolProgress, now: number): { drainSeconds?: number } {
+  const drains = Object.values(progress.nodes)
+    .filter((n) => n.terminatedAt === now && !n.surplus && n.drainStartedAt !== undefined)
+    .map((n) => (now - n.drainStartedAt!) / 1000);
+  return drains.length ? { drainSeconds: Math.max(...drains) } : {};
 }
 
 interface StepResult {
@@ -108,6 +127,7 @@ async function recordStep(ports: RollPorts, ref: RunRef, step: StepResult): Prom
     replaced: progress.replaced,
     total: progress.total,
     replacedNow: Math.max(0, progress.replaced - step.replacedBefore),
+    ...drainSecondsOf(progress, now),
     ...(acted.blocked[0] ? { blockedBy: acted.blocked[0] } : {}),
   };
 }
@@ -121,6 +141,9 @@ export const task = defineTask({
   metrics: (output) => [
     { name: CLM_METRICS.nodesReplaced, value: output.replacedNow ?? 0 },
     { name: CLM_METRICS.drainsBlocked, value: output.blockedBy ? 1 : 0 },
+    ...(output.drainSeconds !== undefined
+      ? [{ name: CLM_METRICS.drainSeconds, value: output.drainSeconds, unit: 'Seconds' as const }]
+      : []),
   ],
   step: (payload, ports) => rollNodePool(payload.state, ports),
 });

@@ -3,11 +3,9 @@
 //   stopped with SIGSTOP, so it is certainly alive and holding its lease); the first then finishes its roll alone.
 // - On two different clusters (in the same account and region), started at once on an empty directory: both finish,
 //   and neither loses the other's progress, stacks or nodes.
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { LOCK_FILE } from '../../lambdas/shared/state-directory';
-import { startClm } from './support/clm-process';
+import { startClm, stopOutsideLock } from './support/clm-process';
 import {
   EXAMPLES,
   STAGING,
@@ -42,16 +40,6 @@ const provisionArgs = (state: string, config: string, ...clusters: string[]) => 
   ...clusters.flatMap((id) => ['--cluster', id]),
 ];
 
-/** SIGSTOP `pid` at a moment it does not hold the state directory's lock (a stopped lock holder blocks everyone). */
-async function stopOutsideLock(pid: number, state: string): Promise<void> {
-  for (;;) {
-    process.kill(pid, 'SIGSTOP');
-    if (!existsSync(join(state, LOCK_FILE))) return;
-    process.kill(pid, 'SIGCONT');
-    await new Promise((resolve) => setTimeout(resolve, 15));
-  }
-}
-
 describe('two clm processes on one --state directory', () => {
   it(
     'refuses the second process on the same cluster, naming the first as the holder; the first finishes alone',
@@ -75,6 +63,7 @@ describe('two clm processes on one --state directory', () => {
 
       const [refused] = (JSON.parse(second.out) as { clusters: { status: string; message: string }[] }).clusters;
       expect(refused.status).toBe('skipped');
+      expect(second.code).toBe(3);
       expect(refused.message).toContain(`being updated by cli:${hostname()}:${first.pid}:`);
       expect(firstRun.code).toBe(0);
       expect(firstRun.out).toMatch(new RegExp(`${TEST}: succeeded`));

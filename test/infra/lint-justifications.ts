@@ -88,6 +88,27 @@ export const LINT_JUSTIFICATIONS: readonly LintJustification[] = [
     reason:
       'A permissions boundary grants nothing by itself: it is the ceiling of the stack role (stacks boundary, with denies on role escalation) or of the roles templates create (node-role boundary: what kubelets, the cluster autoscaler and pods need, e.g. ECR tokens and S3 node files).',
   })),
+  {
+    tool: 'checkov',
+    rule: 'CKV_AWS_258',
+    resource: /^AWS::Lambda::Url\.GithubWebhookFunctionUrl[0-9A-F]{8}$/,
+    reason:
+      'GitHub cannot sign requests with SigV4, so the webhook URL has AuthType NONE; the function authenticates every delivery itself (HMAC X-Hub-Signature-256 over the raw body with the webhook secret, constant-time compare, replayed delivery ids refused) before it reads or writes anything, and answers 401 otherwise (docs/fleet.md, "The webhook").',
+  },
+  {
+    tool: 'checkov',
+    rule: 'CKV_AWS_149',
+    resource: /^AWS::SecretsManager::Secret\.WebhookSecret[0-9A-F]{8}$/,
+    reason:
+      'The created webhook secret is encrypted with the AWS managed key of Secrets Manager; only the GithubWebhook role may read it (IAM, one row of infra/task-grants.ts). A customer managed key would add cost and a key policy without narrowing who can decrypt it. Operators who want their own key pass webhookSecretArn.',
+  },
+  {
+    tool: 'checkov',
+    rule: 'CKV_AWS_26',
+    resource: /^AWS::SNS::Topic\.MonitoringAlarms[0-9A-F]{8}$/,
+    reason:
+      'The alarm topic carries CloudWatch alarm notifications (alarm names and states, no secrets). CloudWatch cannot publish to a topic encrypted with the AWS managed SNS key, so encryption would need a customer managed key with a CloudWatch grant, for data that is not sensitive.',
+  },
 ];
 
 export interface Finding {

@@ -92,13 +92,16 @@ describe('TaskFunction', () => {
     );
   });
 
-  it('stubs whatwg-url with a file that exists, given relative to the project root for esbuild', () => {
+  it('aliases whatwg-url (a stub) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
     expect(
       Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [
         name,
         path.startsWith('./'),
         existsSync(join(REPO_ROOT, path)),
       ]),
-    ).toEqual([['whatwg-url', true, true]]);
+    ).toEqual([
+      ['whatwg-url', true, true],
+      ['@smithy/service-error-classification', true, true],
+    ]);
   });
 });

@@ -64,10 +64,12 @@ describe.each(MACHINES)('ASL %s', (key) => {
     const fails = ofType(key, 'Fail');
     expect(fails.length).toBeGreaterThan(0);
     for (const { name, state } of fails) {
+      // A held rollout ends its Map iteration with UpdateHeldError and the child's message (caught: not a failure).
+      const held = state.Error === ERROR_NAMES.UpdateHeldError;
       expect({ name, ErrorPath: state.ErrorPath, CausePath: state.CausePath }).toEqual({
         name,
-        ErrorPath: '$.error.Error',
-        CausePath: '$.error.Cause',
+        ErrorPath: held ? undefined : '$.error.Error',
+        CausePath: held ? '$.rollout.message' : '$.error.Cause',
       });
     }
     for (const { name, state } of states(key)) {

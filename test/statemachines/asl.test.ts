@@ -43,6 +43,7 @@ const RESULT_PATHS: Record<string, string | null> = {
   DeleteStacksFunctionArn: '$.step',
   RollNodePoolFunctionArn: '$.step',
   FinalizeFunctionArn: '$.final',
+  StopAtSafePointFunctionArn: '$.held',
   RecordProblemFunctionArn: null,
 };
 
@@ -161,7 +162,9 @@ describe.each(MACHINES)('ASL %s', (key) => {
   });
 
   it('polls with Task → Choice on $.step.status → Wait $.step.waitSeconds → the same Task', () => {
-    for (const { name, state, scope } of states(key).filter((s) => s.state.Type === 'Wait')) {
+    // WaitForWindow waits for a timestamp instead (maintenance windows; node-pool-rollout-asl.test.ts).
+    const polling = states(key).filter((s) => s.state.Type === 'Wait' && s.name !== 'WaitForWindow');
+    for (const { name, state, scope } of polling) {
       expect({ wait: name, SecondsPath: state.SecondsPath }).toEqual({ wait: name, SecondsPath: '$.step.waitSeconds' });
       const task = scope.States[state.Next!];
       expect({ wait: name, next: task.Type, resultPath: task.ResultPath }).toEqual({

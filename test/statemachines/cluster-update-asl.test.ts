@@ -77,10 +77,19 @@ describe('ASL cluster-update', () => {
           .every((k) => k in RolloutOutput.shape),
       ).toBe(true);
       const finished = inner.States[start.Next!];
+      const held = finished.Choices!.find((c) => c.StringEquals === ROLLOUT_RESULT.HELD)!.Next!;
       expect(finished.Choices).toEqual([
         { Variable: '$.rollout.status', StringEquals: ROLLOUT_RESULT.CONTINUE, Next: inner.StartAt },
+        { Variable: '$.rollout.status', StringEquals: ROLLOUT_RESULT.HELD, Next: held },
       ]);
       expect(inner.States[finished.Default!].Type).toBe('Succeed');
+      // HELD ends the iteration with UpdateHeldError, which the Map catches first: the update stops, no problem.
+      expect(inner.States[held]).toMatchObject({ Type: 'Fail', Error: 'UpdateHeldError' });
+      expect(state.Catch![0]).toEqual({
+        ErrorEquals: ['UpdateHeldError'],
+        ResultPath: '$.error',
+        Next: 'StopAtSafePoint',
+      });
       const retried = start.Retry!.flatMap((r) => r.ErrorEquals);
       expect(retried).toEqual(expect.arrayContaining(SFN_SERVICE_ERRORS));
       expect(start.Retry!.every((r) => r.JitterStrategy === 'FULL')).toBe(true);
@@ -142,7 +151,10 @@ describe('ASL cluster-update', () => {
     expect(placeholderOf(record)).toBe(functionPlaceholder('RecordProblem'));
     expect(record.Next).toBe('Failed');
     expect(record.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.recordProblemError', Next: 'Failed' }]);
-    const catchers = all.filter((s) => s.name !== 'RecordProblem').flatMap((s) => s.state.Catch ?? []);
+    const catchers = all
+      .filter((s) => s.name !== 'RecordProblem')
+      .flatMap((s) => s.state.Catch ?? [])
+      .filter((c) => !c.ErrorEquals.includes('UpdateHeldError'));
     expect(catchers.length).toBeGreaterThan(10);
     expect(new Set(catchers.map((c) => c.Next))).toEqual(new Set(['RecordProblem']));
     expect(machine.States.UnknownDecision).toEqual(

@@ -11,19 +11,28 @@ describe('ASL node-pool-rollout', () => {
     expect(machine.States.RollStep.Next).toBe('RollStepResult');
     expect(machine.States.RollStepResult.Choices).toEqual([
       { Variable: '$.step.status', StringEquals: STEP_STATUS.DONE, Next: 'RolloutDone' },
+      { Variable: '$.step.status', StringEquals: STEP_STATUS.HELD, Next: 'RolloutHeld' },
+      { Variable: '$.step.status', StringEquals: STEP_STATUS.WINDOW, Next: 'WaitForWindow' },
       { Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS, Next: 'HandOver' },
     ]);
     expect(machine.States.RollStepResult.Default).toBe('WaitForNodes');
     expect(machine.States.WaitForNodes.Next).toBe('RollStep');
+    // Outside the maintenance windows: one Wait until the next opens, however far away.
+    expect(machine.States.WaitForWindow).toMatchObject({
+      Type: 'Wait',
+      TimestampPath: '$.step.resumeAt',
+      Next: 'RollStep',
+    });
     expect(machine.States.RollStep.Catch).toEqual([
       { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'RolloutFailed' },
     ]);
   });
 
-  it('returns the RolloutOutput contract from both end states', () => {
+  it('returns the RolloutOutput contract from every end state', () => {
     for (const [name, status] of [
       ['RolloutDone', ROLLOUT_RESULT.DONE],
       ['HandOver', ROLLOUT_RESULT.CONTINUE],
+      ['RolloutHeld', ROLLOUT_RESULT.HELD],
     ] as const) {
       const state = machine.States[name];
       expect(state).toEqual(expect.objectContaining({ Type: 'Pass', End: true }));

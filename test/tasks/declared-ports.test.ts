@@ -78,16 +78,21 @@ describe('each task with only the ports it declares', () => {
       clusters,
       scenarioFile: join(ROOT, 'examples/scenarios/default.yaml'),
     });
-    const run = (action: 'provision' | 'decommission', n: number) =>
+    const run = (action: 'provision' | 'decommission', n: number, onWait?: () => Promise<void>) =>
       runClusterUpdate(
         { clusterId: CLUSTER_ID, action, options: { applyOnly: false }, trigger: 'test' },
         {
           ports: sim.ports,
           executionId: `test-${n}`,
-          advanceClock: (seconds) => sim.world.advance(seconds * 1000),
+          advanceClock: async (seconds) => {
+            await onWait?.();
+            sim.world.advance(seconds * 1000);
+          },
           catalogue,
         },
       );
+    // Paused once the update is under way: its roll stops at the first safe point (StopAtSafePoint).
+    const pauseWhileRunning = () => sim.ports.progress.putControls(CLUSTER_ID, { paused: true, reason: 'test' });
 
     // Act
     const failed = await run('provision', 0);
@@ -96,7 +101,9 @@ describe('each task with only the ports it declares', () => {
     writeRegistry(registryFile, (pools) =>
       pools.map((p) => (p.name === 'default-worker' ? { ...p, instance_types: ['m6i.xlarge'] } : p)),
     );
-    const updated = await run('provision', 2);
+    const held = await run('provision', 2, pauseWhileRunning);
+    await sim.ports.progress.putControls(CLUSTER_ID, {});
+    const updated = await run('provision', 4);
     const replaced = Object.values(
       (await sim.ports.progress.getRun(
         CLUSTER_ID,
@@ -116,6 +123,7 @@ describe('each task with only the ports it declares', () => {
       'SUCCEEDED',
       'SUCCEEDED',
     ]);
+    expect((held.output as { held?: { status: string } }).held?.status).toBe('PAUSED');
     expect(replaced).toBeGreaterThan(0);
     expect(sim.world.describe(CLUSTER_ID).stacks).toEqual([]);
     const { touched: used, declared } = touchedAndDeclared(MACHINE_TASKS, touched);

@@ -98,6 +98,8 @@ export interface RollResult {
   /** PDBs below their minimum, observed after any step. */
   readonly pdbBreaches: string[];
   readonly last: RollStepOutput;
+  /** Every step's output, in order. */
+  readonly outputs: RollStepOutput[];
 }
 
 /** Run steps until DONE (or `maxSteps`), advancing the fake clock by each step's waitSeconds. */
@@ -107,6 +109,7 @@ export async function rollUntilDone(
 ): Promise<RollResult> {
   const lines: string[] = [];
   const pdbBreaches: string[] = [];
+  const outputs: RollStepOutput[] = [];
   let previous = options.previous;
   const first = options.from ?? 1;
   for (let i = first; i < first + (options.maxSteps ?? 400); i++) {
@@ -114,7 +117,8 @@ export async function rollUntilDone(
     lines.push(line);
     pdbBreaches.push(...world.env.kube.pdbsBelowMinimum().map((b) => `step ${i}: ${b}`));
     previous = output;
-    if (output.status === 'DONE') return { lines, steps: i - first + 1, pdbBreaches, last: output };
+    outputs.push(output);
+    if (output.status === 'DONE') return { lines, steps: i - first + 1, pdbBreaches, last: output, outputs };
     world.env.clock.advance(output.waitSeconds * 1000);
   }
   throw new Error(`roll did not finish in ${options.maxSteps ?? 400} steps:\n${lines.slice(-10).join('\n')}`);

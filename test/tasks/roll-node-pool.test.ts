@@ -99,6 +99,13 @@ describe('rollNodePool over stateful fakes', () => {
 
     const result = await rollUntilDone(world);
 
+    // DrainSeconds: each step that finished replacing nodes says how long its longest drain took (cordon to end).
+    const finishing = result.outputs.filter((o) => (o.replacedNow ?? 0) > 0);
+    expect(finishing.length).toBeGreaterThan(0);
+    expect(finishing.every((o) => o.drainSeconds !== undefined && o.drainSeconds >= 0)).toBe(true);
+    expect(Math.max(...finishing.map((o) => o.drainSeconds!))).toBeGreaterThan(0);
+    expect(result.outputs.filter((o) => !o.replacedNow).every((o) => o.drainSeconds === undefined)).toBe(true);
+
     const blocked = result.lines.filter((l) => l.includes('blocked by PDB db/db allows 0 disruption(s)'));
     expect(blocked.length).toBeGreaterThanOrEqual(2);
   });

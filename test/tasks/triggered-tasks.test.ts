@@ -169,6 +169,15 @@ describe('triggered tasks', () => {
       { name: 'NodesReplaced', value: 2 },
       { name: 'DrainsBlocked', value: 1 },
     ]);
+    expect(roll.metrics!({ replacedNow: 1, drainSeconds: 84 })).toEqual([
+      { name: 'NodesReplaced', value: 1 },
+      { name: 'DrainsBlocked', value: 0 },
+      { name: 'DrainSeconds', value: 84, unit: 'Seconds' },
+    ]);
+    const deploy = TASK_CATALOGUE.find((t) => t.name === 'DeployStacks')!;
+    expect(deploy.metrics!({ status: 'IN_PROGRESS', waitSeconds: 15, message: '', started: 2 })).toEqual([
+      { name: 'StackOperations', value: 2 },
+    ]);
   });
 
   it('touched exactly the ports each declares (every triggered task ran above)', () => {

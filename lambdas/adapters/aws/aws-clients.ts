@@ -33,6 +33,8 @@ export interface AwsClientOptions {
   readonly credentials?: AwsCredentials;
   /** @default 5 (standard retry mode) */
   readonly maxAttempts?: number;
+  /** Applied to every client made (the Lambda runtime traces them with X-Ray). @default - clients as they are */
+  readonly instrument?: <C extends object>(client: C) => C;
 }
 
 export interface AwsClients {
@@ -62,16 +64,17 @@ export function createAwsClients(options: AwsClientOptions): AwsClients {
     ...(endpoint ? { endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
   } as const;
+  const use = options.instrument ?? (<C>(client: C) => client);
   return {
     region: options.region,
     endpoint,
-    cloudFormation: new CloudFormationClient(common),
-    autoScaling: new AutoScalingClient(common),
-    ec2: new EC2Client(common),
+    cloudFormation: use(new CloudFormationClient(common)),
+    autoScaling: use(new AutoScalingClient(common)),
+    ec2: use(new EC2Client(common)),
     // Path-style URLs: moto and other emulators do not serve virtual-hosted bucket names.
-    s3: new S3Client({ ...common, forcePathStyle: endpoint !== undefined }),
-    kms: new KMSClient(common),
-    sts: new STSClient(common),
+    s3: use(new S3Client({ ...common, forcePathStyle: endpoint !== undefined })),
+    kms: use(new KMSClient(common)),
+    sts: use(new STSClient(common)),
   };
 }
 

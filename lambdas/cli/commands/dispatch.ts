@@ -79,6 +79,7 @@ export async function runDispatch(options: DispatchOptions, io: CliIo): Promise<
       io.stdout(
         `${JSON.stringify({ report, updates: updates.map(updateJson), events: session.events.events }, null, 2)}\n`,
       );
+    if (updates.some((u) => u.kind === 'stopped')) return EXIT.INTERRUPTED;
     return updates.some((u) => u.kind === 'ran' && u.status === 'FAILED') ? EXIT.FAILED : EXIT.OK;
   } finally {
     removeHandlers();

@@ -4,13 +4,17 @@ import { configSourcesFromFlags } from '../../adapters/config-source/create-conf
 import { createRegistry } from '../../adapters/registry/create-registry';
 import { selectClusters } from '../../core/selection/select-clusters';
 import type { Cluster } from '../../core/model/cluster';
-import { runClusterUpdate } from '../../runtime/local/run-cluster-update';
-import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
+import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { onInterrupt } from '../fleet/interrupt';
+import { runOne } from '../provision/run-one';
+import { runRemote } from '../remote/remote-provision';
+import { remoteServices } from '../remote/remote-services';
+import type { ConfigSource } from '../../ports/config-source';
 import { openCliWorld, type CliWorld, type WorldFlags } from '../cli-world';
-import { progressLine, rollEta } from '../provision/progress-line';
-import { formatSummaries, summarize, type ClusterSummary } from '../provision/summary';
+import type { Registry } from '../../ports/registry';
+import { formatSummaries, type ClusterSummary } from '../provision/summary';
 import { usage, usageAsync } from '../usage';
-import { processHolder } from '../../shared/process-identity';
+import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
 
 export interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
@@ -21,6 +25,9 @@ export interface ProvisionOptions extends WorldFlags {
   readonly exclude: string;
   readonly applyOnly?: boolean;
   readonly output: 'text' | 'json';
+  /** `--remote ARN`: start the deployed state machine instead of running it here. */
+  readonly remote?: string;
+  readonly follow: boolean;
 }
 
 const EXAMPLES = (verb: string) => `
@@ -37,7 +44,10 @@ Examples:
 
 Runs the same state machine (statemachines/cluster-update.asl.json) as the deployed system, in process.
 Killing it at any moment is safe: run the same command again and it continues where it stopped.
-Exit codes: 0 every cluster succeeded (or had nothing to do), 1 a cluster failed, 2 usage error.`;
+Exit codes: 0 every cluster succeeded (or had nothing to do), 1 a cluster failed, 2 usage error, 3 a cluster was
+skipped or held (its lease is held by another run, it is paused or aborted, or cluster_update_block blocks it,
+before the run or at a safe point during it) and none failed, 130 stopped by Ctrl-C or SIGTERM: after the task running
+then (a safe point), with the lease released — run the same command again to continue (Ctrl-C twice exits at once).`;
 
 export function registerProvisionCommands(program: Command, io: CliIo): void {
   for (const verb of ['provision', 'decommission'] as const) {
@@ -49,6 +59,13 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
           : 'Decommission clusters: scale down controllers, delete every stack of the cluster, then the main stack.',
       );
     addClusterFlags(command)
+      .addOption(
+        new Option(
+          '--remote <state-machine-arn>',
+          'start the deployed cluster-update state machine for the selected clusters and follow it (no local run)',
+        ).env('CLM_CLUSTER_UPDATE_ARN'),
+      )
+      .option('--no-follow', 'with --remote: start the executions and return')
       .addHelpText('after', EXAMPLES(verb))
       .action(async (options: ProvisionOptions) => {
         const code = await runProvision(verb, options, io);
@@ -77,9 +94,15 @@ export function addClusterFlags(command: Command): Command {
     .option('--apply-only', 'apply stacks and manifests but never roll nodes')
     .option('--simulate', 'run against the built-in simulated AWS account and clusters (no AWS needed)')
     .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
-    .option('--state <dir>', 'where progress (and with --simulate the world) is kept between runs', '.clm-state')
+    .option(
+      '--state <dir|dynamodb://TABLE>',
+      'where progress (and with --simulate the world) is kept between runs; the deployed table shares leases with the service',
+      '.clm-state',
+    )
     .option('--kubeconfig <file>', 'kubeconfig for the API servers (default: api_server_url with --token)')
-    .option('--token <token>', 'bearer token for the registry and the API servers')
+    .addOption(tokenOption())
+    .addOption(assumedRoleOption())
+    .addOption(externalIdOption())
     .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
     .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1')
     .addOption(
@@ -96,22 +119,38 @@ export async function runProvision(
   options: ProvisionOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const { selected, world } = await openSelectedClusters(options, io);
+  const { selected, registry, sources } = await selectedClusters(options, io);
+  if (options.remote) return remoteProvision(verb, options, selected, sources, io);
+  const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
   const summaries: ClusterSummary[] = [];
-  for (const cluster of selected) summaries.push(await runOne(verb, cluster, world, options, io));
+  // Ctrl-C or SIGTERM: stop after the task running now (a safe point), release the lease, say how to go on.
+  let interrupted = false;
+  const removeHandlers = onInterrupt(
+    () => (interrupted = true),
+    (line) => io.stderr(`${line}\n`),
+  );
+  try {
+    for (const cluster of selected) {
+      const summary = await runOne(verb, cluster, world, options, io, () => interrupted);
+      if (summary === 'stopped') return EXIT.INTERRUPTED;
+      summaries.push(summary);
+    }
+  } finally {
+    removeHandlers();
+  }
   io.stdout(
     options.output === 'json'
       ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
       : formatSummaries(summaries, world.simulated),
   );
-  return summaries.some((s) => s.status === 'failed') ? EXIT.FAILED : EXIT.OK;
+  return exitCodeOf(summaries);
 }
 
-/** The registry's clusters that pass the selection flags (skipped ones said on stderr), and where they live. */
-export async function openSelectedClusters(
+/** The registry's clusters that pass the selection flags (skipped ones said on stderr), with the registry and sources. */
+async function selectedClusters(
   options: ProvisionOptions,
   io: CliIo,
-): Promise<{ selected: Cluster[]; world: CliWorld }> {
+): Promise<{ selected: Cluster[]; registry: Registry; sources: ConfigSource[] }> {
   const registry = usage(() =>
     createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }),
   );
@@ -119,45 +158,52 @@ export async function openSelectedClusters(
     configSourcesFromFlags({ configSources: options.configSource, directory: options.directory }, { cwd: io.cwd }),
   );
   const clusters = await usageAsync(() => registry.listClusters());
+  if (clusters.length === 0) throw new UsageError(`no clusters: ${registry.description} lists none`);
   const { selected, skipped } = usage(() =>
     selectClusters(clusters, { clusterIds: options.cluster, include: options.include, exclude: options.exclude }),
   );
   for (const s of skipped) io.stderr(`skipping ${s.cluster.id}: ${s.reason}\n`);
-  const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
-  return { selected: [...selected], world };
+  return { selected: [...selected], registry, sources: [...sources] };
 }
 
-async function runOne(
-  verb: 'provision' | 'decommission',
-  cluster: Cluster,
-  world: CliWorld,
+/** The selected clusters and the world they live in (`plan` acts on them without running an update). */
+export async function openSelectedClusters(
   options: ProvisionOptions,
   io: CliIo,
-): Promise<ClusterSummary> {
-  const started = world.ports.clock.now();
-  if (verb === 'decommission') world.decommissioning(cluster.id);
-  const before = world.invariants();
-  const print = (line: string) => {
-    if (options.output === 'text') io.stdout(`${line}\n`);
-  };
-  print(`${cluster.id}: ${verb} starting`);
-  const eta = rollEta();
-  const result = await runClusterUpdate(
-    { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
-    {
-      ports: world.ports,
-      // This process (host, pid, start time): a second process is refused while this one lives; a re-run after
-      // a crash takes the lease over at once, because the dead pid is gone (shared/process-identity.ts).
-      executionId: processHolder(),
-      advanceClock: (seconds) => world.advanceClock(seconds),
-      onTask: (event) => {
-        world.save();
-        print(progressLine(event, world.ports.clock.now() - started, eta));
-      },
-    },
+): Promise<{ selected: Cluster[]; world: CliWorld }> {
+  const { selected, registry, sources } = await selectedClusters(options, io);
+  const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
+  return { selected, world };
+}
+
+async function remoteProvision(
+  verb: 'provision' | 'decommission',
+  options: ProvisionOptions,
+  clusters: readonly Cluster[],
+  sources: readonly ConfigSource[],
+  io: CliIo,
+): Promise<ExitCode> {
+  if (options.simulate)
+    throw new UsageError('--remote starts the deployed state machine; it does not go with --simulate');
+  const services = await usageAsync(() => remoteServices(options.remote!));
+  const summaries = await runRemote(clusters, sources, services, {
+    verb,
+    applyOnly: options.applyOnly ?? false,
+    follow: options.follow,
+    print: (line) => (options.output === 'text' ? io.stdout(`${line}\n`) : undefined),
+    sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+    pollMs: 5000,
+  });
+  io.stdout(
+    options.output === 'json'
+      ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
+      : summaries.map((s) => `${s.status.padEnd(9)} ${s.id}  ${s.message}\n`).join(''),
   );
-  world.save();
-  const summary = await summarize(cluster, result, world, started, before);
-  print(`${cluster.id}: ${summary.status} — ${summary.message}`);
-  return summary;
+  return exitCodeOf(summaries);
+}
+
+/** A failure wins over a skip; a skipped cluster is not a success (scripts and CI steps must see it). */
+export function exitCodeOf(summaries: readonly Pick<ClusterSummary, 'status'>[]): ExitCode {
+  if (summaries.some((s) => s.status === 'failed')) return EXIT.FAILED;
+  return summaries.some((s) => s.status === 'skipped' || s.status === 'held') ? EXIT.SKIPPED : EXIT.OK;
 }

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { OctokitWebhookVerifier } from '../../adapters/webhook/octokit-webhook-verifier';
 import type { FleetEvent } from '../../contracts/fleet-events';
 import { parseWebhookSecret } from '../../runtime/lambda/webhook-secret';
-import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { FleetController } from '../fleet/controller';
 import { addFleetOptions, type FleetFlags } from '../fleet/fleet-options';
 import { openFleetSession } from '../fleet/fleet-session';
@@ -35,7 +35,7 @@ signed with the secret in --webhook-secret-file: X-Hub-Signature-256), GET ${HEA
 A pass runs at start, on every accepted push (over the clusters following the pushed ref), every --interval
 seconds, and whenever an update ends (so the next wave starts); the updates it starts run here, one at a time, on
 the same state machine as the deployed system. Each decision is logged. Ctrl-C stops at a safe point (between two
-tasks; the update's lease released); start it again to resume. The secret file holds the secret, or JSON
+tasks; the update's lease released; exit code 130); start it again to resume. The secret file holds the secret, or JSON
 {"secret": "...", "previous": "..."} while one is rotated.`;
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -50,7 +50,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('-v, --verbose', "log every task's progress line of the updates")
     .addHelpText('after', EXAMPLES)
     .action(async (options: ServeOptions) => {
-      await runServe(options, io);
+      throw new CliExit(await runServe(options, io));
     });
 }
 
@@ -100,7 +100,8 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
     session.close();
     log('clm serve: stopped');
   }
-  return EXIT.OK;
+  // Only a signal ends it: 130, as a Ctrl-C'd command (and an update stopped mid-way leaves nothing to wait for).
+  return EXIT.INTERRUPTED;
 }
 
 function numbers(options: ServeOptions): { port: number; interval: number } {

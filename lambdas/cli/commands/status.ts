@@ -1,9 +1,6 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
 import { configSourcesFromFlags } from '../../adapters/config-source/create-config-sources';
-import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
 import { formatHalts, haltLine } from '../../core/dispatch/fleet-report';
 import type { FleetSnapshot } from '../../core/dispatch/fleet-state';
 import { resolveFleetTargets } from '../../core/dispatch/fleet-targets';
@@ -14,7 +11,9 @@ import { selectClusters } from '../../core/selection/select-clusters';
 import { withStoredStatus } from '../../tasks/kit/cluster-status';
 import type { Ports } from '../../ports/ports';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
-import { usage } from '../usage';
+import { usage, usageAsync } from '../usage';
+import { openStateStores } from '../state-stores';
+import { tokenOption } from '../reach-options';
 
 interface StatusOptions {
   readonly registry: string;
@@ -22,6 +21,7 @@ interface StatusOptions {
   readonly state: string;
   readonly output: 'text' | 'json';
   readonly token?: string;
+  readonly region?: string;
   readonly directory?: string;
   readonly configSource?: string[];
 }
@@ -52,8 +52,13 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       ...(previous ?? []),
       value,
     ])
-    .option('--state <dir>', 'where clm provision keeps progress', '.clm-state')
-    .option('--token <token>', 'bearer token for an HTTP registry')
+    .option(
+      '--state <dir|dynamodb://TABLE>',
+      'where progress is kept: a directory, or the deployed table',
+      '.clm-state',
+    )
+    .option('--region <region>', 'region of the deployed table (--state dynamodb://)', process.env.AWS_REGION)
+    .addOption(tokenOption('bearer token for an HTTP registry'))
     .option('--directory <path>', 'with the config: show which clusters a halt holds back (like --config-source)')
     .option(
       '--config-source <name:type:location>',
@@ -75,9 +80,11 @@ export async function runStatus(options: StatusOptions, io: CliIo): Promise<Exit
     throw new UsageError(error.message, { cause: error });
   });
   const { selected } = usage(() => selectClusters(clusters, { clusterIds: options.cluster }));
-  const stateDir = resolve(io.cwd, options.state);
-  const { store } = openFileProgressStore(stateDir);
-  const fleet = await openFileFleetStore(stateDir).store.loadFleet();
+  const state = await usageAsync(() =>
+    openStateStores(options.state, { cwd: io.cwd, ...(options.region ? { region: options.region } : {}) }),
+  );
+  const store = state.progress;
+  const fleet = await state.fleet!.loadFleet();
   const ports = { registry, progress: store } as Pick<Ports, 'registry' | 'progress'>;
   const now = Date.now();
   const clustersNow = await Promise.all(selected.map((listed) => withStoredStatus(ports, listed)));

@@ -16,6 +16,8 @@ export interface ControllerStatus {
   readonly updatesQueued: number;
   readonly updatesRun: number;
   readonly stopping: boolean;
+  /** A pass or an update is running now (idle: false, nothing queued and nothing running). */
+  readonly busy: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export class FleetController {
   private stopping = false;
   private passes = 0;
   private updatesRun = 0;
+  private busy = false;
 
   constructor(
     private readonly session: FleetSession,
@@ -61,18 +64,21 @@ export class FleetController {
       updatesQueued: this.session.executions.queued(),
       updatesRun: this.updatesRun,
       stopping: this.stopping,
+      busy: this.busy,
     };
   }
 
   /** Until stopped. */
   async run(): Promise<void> {
     while (!this.stopping) {
+      this.busy = true;
       const request = this.requests.shift();
       if (request) {
         await this.pass(request);
         continue;
       }
       if (await this.runUpdate()) continue;
+      this.busy = false;
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
     }

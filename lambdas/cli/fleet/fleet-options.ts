@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { fleetSettings, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { WorldFlags } from '../cli-world';
+import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
 
 /** The flags `clm dispatch` and `clm serve` share: the registry, the config, the world and the fleet's pace. */
 export interface FleetFlags extends WorldFlags {
@@ -35,7 +36,9 @@ export function addFleetOptions(command: Command): Command {
     .option('--max-concurrent <n>', 'cluster updates running at once across the fleet (default 10)')
     .option('--wave-order <envs>', 'environments in rollout order (default test,staging,production)')
     .option('--no-waves-by-criticality', 'one wave per environment instead of one per criticality level in it')
-    .option('--token <token>', 'bearer token for the registry and the API servers')
+    .addOption(tokenOption())
+    .addOption(assumedRoleOption())
+    .addOption(externalIdOption())
     .option('--kubeconfig <file>', 'kubeconfig for the API servers (real AWS)')
     .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
     .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1');

@@ -13,10 +13,11 @@ import { runTask } from '../../runtime/run-task';
 import { findTask } from '../../tasks/catalogue';
 import type { AnyTask } from '../../tasks/define-task';
 import { openCliWorld, type CliWorld } from '../cli-world';
-import type { CliIo } from '../io';
+import { UsageError, type CliIo } from '../io';
 import { usage, usageAsync } from '../usage';
 import { settingsFromFlags, type FleetFlags } from './fleet-options';
 import { takeStateLock } from './state-lock';
+import { stateTable } from '../state-stores';
 
 /**
  * What `clm dispatch` and `clm serve` share: the world (simulated or AWS) with the fleet's ports wired for this
@@ -48,6 +49,10 @@ export async function openFleetSession(
   io: CliIo,
   options: FleetSessionOptions = {},
 ): Promise<FleetSession> {
+  if (stateTable(flags.state))
+    throw new UsageError(
+      `--state ${flags.state}: clm dispatch and clm serve keep the fleet in a directory; the deployed system dispatches by itself`,
+    );
   const stateDir = resolve(io.cwd, flags.state);
   const lock = usage(() => takeStateLock(stateDir));
   try {

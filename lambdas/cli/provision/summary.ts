@@ -8,7 +8,8 @@ import { formatDuration } from './progress-line';
 
 export interface ClusterSummary {
   readonly id: string;
-  readonly status: 'succeeded' | 'failed' | 'skipped' | 'unchanged';
+  /** held: stopped at a safe point (paused, aborted, cluster_update_block); `message` says why. */
+  readonly status: 'succeeded' | 'failed' | 'skipped' | 'unchanged' | 'held';
   readonly version: string;
   readonly message: string;
   readonly stacks: { name: string; status: string }[];
@@ -42,14 +43,16 @@ export async function summarize(
         ? 'unchanged'
         : decision === 'SKIP'
           ? 'skipped'
-          : 'succeeded';
+          : output?.held
+            ? 'held'
+            : 'succeeded';
   return {
     id: cluster.id,
     status,
     version: current.status.currentVersion,
     message: result.error
       ? `${result.error.Error}: ${result.error.Cause ?? ''}`
-      : (output?.final?.message ?? output?.run?.message ?? ''),
+      : (output?.final?.message ?? output?.held?.message ?? output?.run?.message ?? ''),
     stacks: world.stacks(cluster.id, record),
     nodesReplaced: Object.values(record?.pools ?? {}).reduce((n, p) => n + p.replaced, 0),
     // The world counts since it was created; this run's share is the difference.

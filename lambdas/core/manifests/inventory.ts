@@ -22,12 +22,28 @@ export function objectRef(object: KubeObject): ObjectRef {
   };
 }
 
+/** How an object is shown: `apiVersion/kind/namespace/name`. */
 export function inventoryKey(ref: ObjectRef): string {
   return `${ref.apiVersion ?? ''}/${ref.kind}/${ref.namespace ?? ''}/${ref.name}`;
 }
 
-/** Objects applied last time that this render no longer has, except kinds that hold data. */
+/**
+ * What makes two refs the same live object for pruning: kind, namespace and name, whatever the group version. An
+ * object is one object in the API server under every version it is served at (`autoscaling/v1` and `/v2` HPAs), and
+ * a few kinds are served under two groups (Ingress under `extensions` and `networking.k8s.io`, Deployments under
+ * `extensions` and `apps`, Events under the core and `events.k8s.io` groups); comparing without the group version
+ * keeps a migration from pruning the object it just applied. Two custom kinds of the same name in different groups
+ * are rare; for them the cost of this rule is a leftover object, never a deleted one.
+ */
+function identity(ref: ObjectRef): string {
+  return `${ref.kind}/${ref.namespace ?? ''}/${ref.name}`;
+}
+
+/**
+ * Objects applied last time that this render no longer has, except kinds that hold data. Never one the current
+ * render applies under another group version (identity above).
+ */
 export function pruneCandidates(previous: readonly ObjectRef[], current: readonly ObjectRef[]): ObjectRef[] {
-  const keep = new Set(current.map(inventoryKey));
-  return previous.filter((ref) => !keep.has(inventoryKey(ref)) && !NEVER_PRUNED.has(ref.kind));
+  const keep = new Set(current.map(identity));
+  return previous.filter((ref) => !keep.has(identity(ref)) && !NEVER_PRUNED.has(ref.kind));
 }

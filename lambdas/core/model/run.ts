@@ -83,6 +83,12 @@ export interface RunRecord {
   readonly counters: Readonly<Record<string, number>>;
   /** Boot times learned by earlier runs, per pool (ms): the first roll step sleeps as long as a boot takes. */
   readonly learnedBootMs?: Readonly<Record<string, number>>;
+  /**
+   * Started with `--apply-only`: stacks and manifests reached the target version but no node was rolled, so nodes may
+   * still be behind it. The next run without the flag rolls them, although the cluster's current version is the target
+   * (update-decision.ts nothingToDo).
+   */
+  readonly applyOnly?: boolean;
 }
 
 export function newRunRecord(

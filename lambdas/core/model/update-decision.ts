@@ -59,18 +59,21 @@ export function decommissionVersion(version: string): string {
 
 /**
  * Why there is nothing to do, or undefined: a decommission that already completed, or a cluster already at its
- * target with no unfinished run for it.
+ * target with no unfinished run for it — unless that run was `--apply-only` and this one is not: its nodes were
+ * never rolled to the target.
  */
 export function nothingToDo(
   cluster: Pick<Cluster, 'id' | 'status'>,
   target: string,
   decommission: boolean,
-  existing: Pick<RunRecord, 'completedAt'> | undefined,
+  existing: Pick<RunRecord, 'completedAt' | 'applyOnly'> | undefined,
+  applyOnly = false,
 ): string | undefined {
   if (decommission)
     return existing?.completedAt !== undefined ? `Cluster ${cluster.id} was already decommissioned` : undefined;
   const unfinished = existing !== undefined && existing.completedAt === undefined;
-  return target === cluster.status.currentVersion && !unfinished
+  const nodesBehind = existing?.applyOnly === true && !applyOnly;
+  return target === cluster.status.currentVersion && !unfinished && !nodesBehind
     ? `Cluster ${cluster.id} is up to date at ${target}`
     : undefined;
 }

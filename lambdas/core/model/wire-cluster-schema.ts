@@ -88,12 +88,17 @@ function nodePoolSchema(object: ObjectFactory) {
       .regex(NODE_POOL_NAME_PATTERN, `must match ${NODE_POOL_NAME_PATTERN.source} (lowercase letters, digits, dashes)`),
     profile: nonEmpty,
     instance_types: z.array(nonEmpty).nullish(),
-    discount_strategy: z.string().nullish(),
+    discount_strategy: z.enum(DISCOUNT_STRATEGIES).nullish(),
     min_size: size,
     max_size: size,
     config_items: configItems,
   });
 }
+
+/** CLM's discount strategies (`IsSpot`: spot, spot_max_price). */
+const DISCOUNT_STRATEGIES = ['none', 'spot', 'spot_max_price'] as const;
+/** local_id is part of every stack name: CloudFormation's stack-name rule, kept short enough for the suffixes. */
+const LOCAL_ID_PATTERN = /^[A-Za-z][-A-Za-z0-9]{0,63}$/;
 
 function schemas(mode: WireMode) {
   const object = mode === 'strict' ? z.strictObject : z.object;
@@ -104,7 +109,12 @@ function schemas(mode: WireMode) {
       .string()
       .regex(CLUSTER_ID_PATTERN, `must match ${CLUSTER_ID_PATTERN.source}, e.g. aws:123456789012:eu-central-1:kube-1`),
     alias: z.string().regex(ALIAS_PATTERN, `must match ${ALIAS_PATTERN.source} (lowercase letters, digits, dashes)`),
-    local_id: nonEmpty,
+    local_id: z
+      .string()
+      .regex(
+        LOCAL_ID_PATTERN,
+        `must match ${LOCAL_ID_PATTERN.source}: it names CloudFormation stacks, which take letters, digits and dashes, starting with a letter`,
+      ),
     api_server_url: z.string().refine(isAbsoluteUrl, 'must be an absolute URL, e.g. https://kube-1.example.org'),
     channel: nonEmpty,
     config_items: configItems,

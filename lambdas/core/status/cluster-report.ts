@@ -10,6 +10,8 @@ export interface ClusterReport {
   readonly nextVersion: string;
   readonly problems: readonly string[];
   readonly paused: boolean;
+  /** `paused by ana@laptop at 2026-…: incident 42` when paused or aborted. */
+  readonly pausedBy?: string;
   readonly updateBlocked: boolean;
   readonly lease?: { readonly holder: string; readonly expiresAt: string; readonly expired: boolean };
   readonly run?: {
@@ -17,6 +19,8 @@ export interface ClusterReport {
     readonly action: string;
     readonly phase: string;
     readonly finished: boolean;
+    /** An --apply-only run: the nodes were not rolled; the next run without the flag rolls them. */
+    readonly nodesNotRolled?: boolean;
     readonly pools: readonly {
       readonly name: string;
       readonly status: string;
@@ -43,6 +47,7 @@ export function clusterReport(
     nextVersion: cluster.status.nextVersion,
     problems: cluster.status.problems.map((p) => p.title),
     paused: controls?.paused === true,
+    ...(controls?.paused || controls?.abortRequested ? { pausedBy: controlLine(controls) } : {}),
     updateBlocked: 'cluster_update_block' in cluster.configItems,
     ...(lease
       ? {
@@ -60,6 +65,7 @@ export function clusterReport(
             action: run.action,
             phase: run.phase,
             finished: run.completedAt !== undefined,
+            ...(run.applyOnly ? { nodesNotRolled: true } : {}),
             pools: Object.entries(run.pools).map(([name, p]) => ({
               name,
               status: p.status,
@@ -74,13 +80,20 @@ export function clusterReport(
   };
 }
 
+function controlLine(controls: ClusterControls): string {
+  const what = controls.abortRequested ? 'abort requested' : 'paused';
+  const by = controls.by ? ` by ${controls.by}` : '';
+  const at = controls.at !== undefined ? ` at ${new Date(controls.at).toISOString()}` : '';
+  return `${what}${by}${at}${controls.reason ? `: ${controls.reason}` : ''}`;
+}
+
 /** A few readable lines per cluster. */
 export function formatClusterReport(report: ClusterReport): string {
   const lines = [
     `${report.id}  ${report.lifecycleStatus}  current ${report.currentVersion || '-'}${report.nextVersion ? `  next ${report.nextVersion}` : ''}`,
   ];
   if (report.updateBlocked) lines.push('  updates blocked by config item cluster_update_block');
-  if (report.paused) lines.push('  updates paused');
+  if (report.pausedBy) lines.push(`  updates ${report.pausedBy}; \`clm resume\` continues`);
   if (report.lease)
     lines.push(
       `  lease: ${report.lease.holder} until ${report.lease.expiresAt}${report.lease.expired ? ' (expired)' : ''}`,
@@ -89,6 +102,8 @@ export function formatClusterReport(report: ClusterReport): string {
     lines.push(
       `  ${report.run.finished ? 'last run' : 'run in progress'}: ${report.run.action} to ${report.run.targetVersion}, ${report.run.phase}`,
     );
+    if (report.run.nodesNotRolled)
+      lines.push('  nodes not rolled (--apply-only): the next provision without --apply-only rolls them');
     for (const pool of report.run.pools) {
       lines.push(
         `    ${pool.name}: ${pool.replaced}/${pool.total} nodes replaced (${pool.status})${pool.blockedBy ? `; blocked by ${pool.blockedBy}` : ''}`,

@@ -39,7 +39,9 @@ export type CloudSettings = Pick<
   'region' | 'endpoint' | 'assumedRole' | 'stackRoleArn' | 'externalId' | 'stackRoleName'
 >;
 
-export function cloudFactories(env: CloudSettings): CloudFactories {
+/** @param instrument applied to every SDK client (the Lambda runtime's X-Ray tracing). */
+export function cloudFactories(env: CloudSettings, instrument?: <C extends object>(client: C) => C): CloudFactories {
+  const traced = instrument ? { instrument } : {};
   const clients = new Map<string, AwsClients>();
   const clientsFor = (accountId: string, region: string): AwsClients => {
     const key = `${accountId}/${region}`;
@@ -51,6 +53,7 @@ export function cloudFactories(env: CloudSettings): CloudFactories {
         endpoint: env.endpoint,
         assumedRole: env.assumedRole,
         externalId: env.externalId,
+        ...traced,
       });
       clients.set(key, found);
     }
@@ -68,19 +71,7 @@ export function cloudFactories(env: CloudSettings): CloudFactories {
       const key = `${accountId}/${cluster.region}`;
       let deployer = stackDeployers.get(key);
       if (!deployer) {
-        const own = clientsFor(accountId, cluster.region);
-        const templateStore = new S3ArtifactStore(own.s3, {
-          bucket: clmBucketName(accountId, cluster.region),
-          region: cluster.region,
-          endpoint: own.endpoint,
-          createBucketIfMissing: true,
-        });
-        // Cross-account: the bounded stack role of that account (ClmClusterAccess); same-account: this account's.
-        const stackRole = env.stackRoleName ? roleArn(accountId, env.stackRoleName) : env.stackRoleArn;
-        deployer = new CloudFormationStackDeployer(own.cloudFormation, {
-          templateStore,
-          ...(stackRole ? { roleArn: stackRole } : {}),
-        });
+        deployer = stackDeployer(clientsFor(accountId, cluster.region), accountId, env);
         stackDeployers.set(key, deployer);
       }
       return deployer;
@@ -99,6 +90,23 @@ export function cloudFactories(env: CloudSettings): CloudFactories {
       return found;
     },
     stsFor: (cluster) => clientsFor(awsAccountId(cluster.infrastructureAccount), cluster.region).sts,
-    secrets: () => new KmsSecretDecrypter(createAwsClients({ region: env.region, endpoint: env.endpoint }).kms),
+    secrets: () =>
+      new KmsSecretDecrypter(createAwsClients({ region: env.region, endpoint: env.endpoint, ...traced }).kms),
   };
+}
+
+/** CloudFormation in one account and region, templates staged in CLM's bucket there. */
+function stackDeployer(own: AwsClients, accountId: string, env: CloudSettings): StackDeployer {
+  const templateStore = new S3ArtifactStore(own.s3, {
+    bucket: clmBucketName(accountId, own.region),
+    region: own.region,
+    endpoint: own.endpoint,
+    createBucketIfMissing: true,
+  });
+  // Cross-account: the bounded stack role of that account (ClmClusterAccess); same-account: this account's.
+  const stackRole = env.stackRoleName ? roleArn(accountId, env.stackRoleName) : env.stackRoleArn;
+  return new CloudFormationStackDeployer(own.cloudFormation, {
+    templateStore,
+    ...(stackRole ? { roleArn: stackRole } : {}),
+  });
 }

@@ -3,7 +3,7 @@ import { createLogger, type Logger } from '../../shared/logger';
 import type { AnyTask } from '../../tasks/define-task';
 import { restrictPorts, type PortFactories } from '../restrict-ports';
 import { runTask } from '../run-task';
-import { writeMetrics } from './emf-metrics';
+import { durationLine, writeMetrics } from './emf-metrics';
 import { wiringContext, type PortModule, type WiringContext } from './port-modules';
 import type { Transport, TransportModule } from './transports/transport';
 
@@ -70,8 +70,11 @@ export function lambdaHandler(
     logger.info(`Running ${task.name}`);
     try {
       const transport = (await transportsOnce()).find((t) => t.accepts(event));
+      const started = Date.now();
       const result = await runTask(task, transport ? transport.input(event) : event, await portsOnce());
-      if (task.metrics) writeMetrics(task.metrics(result), { task: task.name }, options.writeMetric);
+      const write = options.writeMetric ?? ((line: string) => process.stdout.write(`${line}\n`));
+      write(durationLine(task.name, Date.now() - started, Date.now()));
+      if (task.metrics) writeMetrics(task.metrics(result), { task: task.name }, write);
       return transport ? transport.output(result) : result;
     } catch (error) {
       logger.error(`${task.name} failed`, error as Error);

@@ -3,6 +3,7 @@ import { ConfigError } from '../../shared/errors';
 import { toClmError } from '../../adapters/aws/aws-errors';
 import type { LambdaEnvironment } from './environment';
 import type { SecretReader } from './secret-tokens';
+import { traced } from './tracing';
 
 /** GetSecretValue in the task's own region and account; the value is returned, never logged. */
 export function secretsManagerReader(
@@ -10,7 +11,8 @@ export function secretsManagerReader(
   client?: SecretsManagerClient,
 ): SecretReader {
   const sm =
-    client ?? new SecretsManagerClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) });
+    client ??
+    traced(new SecretsManagerClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) }));
   return async (secretId) => {
     let text: string | undefined;
     try {

@@ -1,5 +1,5 @@
 import type { ClusterUpdateInput } from '../../contracts/cluster-update';
-import { StepOutput } from '../../contracts/cluster-update';
+import { RollStepOutput, StepOutput } from '../../contracts/cluster-update';
 import type { Ports } from '../../ports/ports';
 import { TASK_CATALOGUE, findTask } from '../../tasks/catalogue';
 import type { AnyTask } from '../../tasks/define-task';
@@ -69,6 +69,10 @@ export async function runClusterUpdate(
     await options.onTask?.({ executionId: call.executionId, stateName: call.stateName, task, output });
     const step = StepOutput.safeParse(output);
     if (step.success && step.data.status === 'IN_PROGRESS') await options.advanceClock?.(step.data.waitSeconds);
+    // A rollout outside its maintenance windows waits (Wait TimestampPath) until the next one opens.
+    const window = RollStepOutput.safeParse(output);
+    if (window.success && window.data.status === 'WINDOW' && window.data.resumeAt)
+      await options.advanceClock?.(Math.max(1, (Date.parse(window.data.resumeAt) - options.ports.clock.now()) / 1000));
     return output;
   };
   const run = await runStateMachine('clusterUpdate', input, options.executionId, handler);

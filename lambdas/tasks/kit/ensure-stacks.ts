@@ -32,6 +32,7 @@ export async function ensureStacks(
   const outputs: Record<string, Record<string, string>> = {};
   const waiting: string[] = [];
   let done = 0;
+  let started = 0;
   for (const stack of stacks) {
     const known = run.stacks[stack.name];
     if (known?.status === 'done') {
@@ -54,6 +55,7 @@ export async function ensureStacks(
       outputs[stack.name] = result.outputs;
       done++;
     } else {
+      if (known?.status !== 'deploying') started++;
       progress[stack.name] = { status: 'deploying', startedAt: known?.startedAt ?? now };
       waiting.push(stack.name);
     }
@@ -70,7 +72,7 @@ export async function ensureStacks(
         waitSeconds: 1,
         message: total ? `${total} stack${total === 1 ? '' : 's'} ready` : 'no stacks in this stage',
       };
-  return { step, stacks: progress, outputs };
+  return { step: started ? { ...step, started } : step, stacks: progress, outputs };
 }
 
 interface StackCheck {

@@ -63,8 +63,8 @@ function issuesOf(text: string): string[] {
 }
 
 /** Replace one line of VALID (1-based) with another text. */
-function withLine(line: number, replacement: string): string {
-  const lines = VALID.split('\n');
+function withLine(line: number, replacement: string, text = VALID): string {
+  const lines = text.split('\n');
   lines[line - 1] = replacement;
   return lines.join('\n');
 }
@@ -124,6 +124,20 @@ describe('parseClustersYaml', () => {
     const issues = issuesOf(withLine(22, '        max_size: ten'));
     expect(issues).toEqual([
       `${FILE}:22: cluster aws:123456789012:eu-central-1:kube-1: node_pools[0].max_size: expected a number, got "ten"`,
+    ]);
+  });
+
+  it('refuses a local_id CloudFormation cannot use in a stack name, and an unknown discount_strategy', () => {
+    expect(VALID.split('\n')[4]).toBe('    local_id: kube-1');
+    expect(VALID.split('\n')[19]).toBe('        discount_strategy: none');
+    const issues = issuesOf(withLine(20, '        discount_strategy: cheap', withLine(5, '    local_id: kube_1')));
+    expect(issues).toEqual([
+      expect.stringMatching(
+        /^examples\/clusters\.yaml:5: cluster .*kube-1: local_id: must match .*CloudFormation stacks/,
+      ),
+      expect.stringMatching(
+        /^examples\/clusters\.yaml:20: .*discount_strategy: "cheap" is not one of none, spot, spot_max_price$/,
+      ),
     ]);
   });
 

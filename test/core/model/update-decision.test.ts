@@ -35,6 +35,15 @@ describe('update decisions', () => {
     expect(nothingToDo(cluster, target, false, undefined)).toBeUndefined();
   });
 
+  it('has work at the current version when the run that reached it was --apply-only (its nodes never rolled)', () => {
+    const target = runTargetVersion('cfg1', cluster, false);
+    const current = { ...cluster, status: { ...cluster.status, currentVersion: target } };
+    const applied = { completedAt: 5, applyOnly: true };
+    expect(nothingToDo(current, target, false, applied)).toBeUndefined();
+    expect(nothingToDo(current, target, false, applied, true)).toBe(`Cluster ${cluster.id} is up to date at ${target}`);
+    expect(nothingToDo(current, target, false, { completedAt: 5, applyOnly: false })).toBeDefined();
+  });
+
   it('gives decommission runs their own version, done once completed', () => {
     const target = runTargetVersion('cfg1', cluster, true);
     expect(target.startsWith('decommission#')).toBe(true);

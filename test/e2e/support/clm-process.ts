@@ -1,6 +1,8 @@
 // `node bin/clm.mjs …` as a child process that can be SIGKILLed after a number of progress lines.
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LOCK_FILE } from '../../../lambdas/shared/state-directory';
 import { ROOT } from './clm-session';
 
 export interface ProcessRun {
@@ -89,4 +91,27 @@ export function startClm(args: readonly string[]): StartedClm {
         void done.then((run) => reject(new Error(`clm ended before a line matched ${pattern}:\n${run.out}${run.err}`)));
       }),
   };
+}
+
+/** SIGSTOP `pid` at a moment it does not hold the state directory's lock (a stopped lock holder blocks everyone). */
+export async function stopOutsideLock(pid: number, state: string): Promise<void> {
+  for (;;) {
+    process.kill(pid, 'SIGSTOP');
+    // The signal is delivered asynchronously: on another core the process runs on (and may take the lock) until the
+    // kernel has stopped it. Look at the lock only once it is really stopped.
+    await stopped(pid);
+    if (!existsSync(join(state, LOCK_FILE))) return;
+    process.kill(pid, 'SIGCONT');
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
+
+/** Until /proc says `pid` is stopped (state T). */
+async function stopped(pid: number): Promise<void> {
+  for (;;) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 3, after the parenthesised command name (which may itself contain spaces).
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
 }

@@ -58,12 +58,21 @@ describe('triggered tasks in Lambda', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ method: 'POST', body: '{"a":1}', length: 5 }),
     });
-    expect(lines).toHaveLength(1);
-    const emf = JSON.parse(lines[0]!);
-    expect(emf._aws.CloudWatchMetrics).toEqual([
-      { Namespace: 'CLM', Dimensions: [[]], Metrics: [{ Name: 'Echoed', Unit: 'Count' }] },
+    expect(lines).toHaveLength(2);
+    const [duration, figures] = lines.map((line) => JSON.parse(line));
+    // Powertools Metrics' EMF: the `service` dimension the dashboard reads, and the call's duration per task.
+    expect(figures._aws.CloudWatchMetrics).toEqual([
+      { Namespace: 'CLM', Dimensions: [['service']], Metrics: [{ Name: 'Echoed', Unit: 'Count' }] },
     ]);
-    expect(emf).toMatchObject({ Echoed: 5, task: 'Echo' });
+    expect(figures).toMatchObject({ Echoed: 5, task: 'Echo', service: 'clm' });
+    expect(duration._aws.CloudWatchMetrics).toEqual([
+      {
+        Namespace: 'CLM',
+        Dimensions: [['service', 'task']],
+        Metrics: [{ Name: 'TaskDuration', Unit: 'Milliseconds' }],
+      },
+    ]);
+    expect(duration).toMatchObject({ service: 'clm', task: 'Echo', TaskDuration: expect.any(Number) });
   });
 
   it('passes an event no transport accepts to the task as it is (schedules and rules send its shape)', async () => {

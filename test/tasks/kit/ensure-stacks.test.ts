@@ -69,8 +69,17 @@ describe('ensureStacks', () => {
     const first = await ensureStacks(deployer, [stack('a'), stack('b'), stack('c')], { stacks: {} }, NOW, 'parallel');
 
     expect(deployer.deploys).toEqual(['a', 'b', 'c']);
-    expect(first.step.status).toBe('IN_PROGRESS');
+    expect(first.step).toMatchObject({ status: 'IN_PROGRESS', started: 3 });
     expect(Object.values(first.stacks).every((s) => s.status === 'deploying')).toBe(true);
+    // Polling them again starts nothing (the StackOperations metric counts operations, not polls).
+    const again = await ensureStacks(
+      deployer,
+      [stack('a'), stack('b'), stack('c')],
+      { stacks: first.stacks },
+      NOW,
+      'parallel',
+    );
+    expect(again.step.started).toBeUndefined();
   });
 
   it('returns the outputs of stacks that finished', async () => {

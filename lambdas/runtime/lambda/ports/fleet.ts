@@ -6,6 +6,7 @@ import type { LambdaEnvironment } from '../environment';
 import type { PortFactories } from '../../restrict-ports';
 import type { WiringContext } from '../port-modules';
 import { TASK_ENV } from '../task-environment';
+import { traced } from '../tracing';
 
 /** The fleet settings of `CLM_FLEET_SETTINGS` (JSON), the defaults filling the rest. */
 export function fleetSettingsFrom(env: LambdaEnvironment) {
@@ -28,7 +29,7 @@ export async function portFactories({ env }: WiringContext): Promise<PortFactori
   return {
     fleet: () =>
       new DynamoDbFleetStore(
-        new DynamoDBClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) }),
+        traced(new DynamoDBClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) })),
         env.required(TASK_ENV.tableName),
         fleetSettingsFrom(env),
       ),

@@ -6,6 +6,7 @@ import type { LambdaEnvironment } from '../environment';
 import type { PortFactories } from '../../restrict-ports';
 import type { WiringContext } from '../port-modules';
 import type { ClmTokens } from '../secret-tokens';
+import { traced } from '../tracing';
 
 /** The registry `CLM_REGISTRY` names (http(s)://, dynamodb://TABLE, or a file under /tmp), with the registry token. */
 export function registryFactory(env: LambdaEnvironment, tokens: ClmTokens): () => Registry {
@@ -13,7 +14,7 @@ export function registryFactory(env: LambdaEnvironment, tokens: ClmTokens): () =
     createRegistry(env.required(TASK_ENV.registryUri), {
       cwd: '/tmp',
       ...(tokens.registryToken ? { token: tokens.registryToken } : {}),
-      dynamoDb: new DynamoDBClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) }),
+      dynamoDb: traced(new DynamoDBClient({ region: env.region, ...(env.endpoint ? { endpoint: env.endpoint } : {}) })),
     });
 }
 

@@ -10,6 +10,7 @@ import { DynamoDbProgressStore } from '../../../adapters/progress/dynamodb-progr
 import type { LambdaEnvironment } from '../environment';
 import type { PortFactories } from '../../restrict-ports';
 import type { WiringContext } from '../port-modules';
+import { traced } from '../tracing';
 
 export interface StoreFactories {
   readonly progress: () => ProgressStore;
@@ -23,13 +24,13 @@ export function storeFactories(env: LambdaEnvironment): StoreFactories {
   return {
     progress: () =>
       new DynamoDbProgressStore(
-        new DynamoDBClient({ region: env.region, ...endpoint }),
+        traced(new DynamoDBClient({ region: env.region, ...endpoint })),
         env.required(TASK_ENV.tableName),
       ),
     artifacts: () =>
       new S3ArtifactStore(
         // Path-style URLs: emulators do not serve virtual-hosted bucket names.
-        new S3Client({ region: env.region, ...endpoint, ...(env.endpoint ? { forcePathStyle: true } : {}) }),
+        traced(new S3Client({ region: env.region, ...endpoint, ...(env.endpoint ? { forcePathStyle: true } : {}) })),
         { bucket: env.required(TASK_ENV.artifactBucket), region: env.region, ...endpoint },
       ),
     clock: () => systemClock,

@@ -1,0 +1,68 @@
+import type { Cluster } from '../../core/model/cluster';
+import { runClusterUpdate } from '../../runtime/local/run-cluster-update';
+import { processHolder } from '../../shared/process-identity';
+import type { CliWorld } from '../cli-world';
+import type { CliIo } from '../io';
+import { progressLine, rollEta } from './progress-line';
+import { summarize, type ClusterSummary } from './summary';
+
+export interface RunOneOptions {
+  readonly applyOnly?: boolean;
+  readonly output: 'text' | 'json';
+}
+
+/**
+ * One cluster's update, in process, on the deployed ASL, with a progress line per task and the world saved after
+ * each. When `interrupted()` says so after a task (Ctrl-C, SIGTERM: a safe point, never inside a task), the lease is
+ * released and the run goes no further: 'stopped'. The same command continues it from the stored progress.
+ */
+export async function runOne(
+  verb: 'provision' | 'decommission',
+  cluster: Cluster,
+  world: CliWorld,
+  options: RunOneOptions,
+  io: CliIo,
+  interrupted: () => boolean = () => false,
+): Promise<ClusterSummary | 'stopped'> {
+  const started = world.ports.clock.now();
+  if (verb === 'decommission') world.decommissioning(cluster.id);
+  const before = world.invariants();
+  const print = (line: string) => {
+    if (options.output === 'text') io.stdout(`${line}\n`);
+  };
+  print(`${cluster.id}: ${verb} starting`);
+  const eta = rollEta();
+  // This process (host, pid, start time): a second process is refused while this one lives; a re-run after a crash
+  // takes the lease over at once, because the dead pid is gone (shared/process-identity.ts).
+  const holder = processHolder();
+  let stop: (() => void) | undefined;
+  const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
+  const run = runClusterUpdate(
+    { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
+    {
+      ports: world.ports,
+      executionId: holder,
+      advanceClock: (seconds) => world.advanceClock(seconds),
+      onTask: async (event) => {
+        world.save();
+        print(progressLine(event, world.ports.clock.now() - started, eta));
+        if (!interrupted()) return;
+        await world.ports.progress.releaseLease(cluster.id, holder);
+        world.save();
+        stop!();
+        await new Promise<never>(() => undefined); // this run goes no further
+      },
+    },
+  );
+  const result = await Promise.race([run, stopped]);
+  if (result === 'stopped') {
+    io.stderr(
+      `${cluster.id}: stopped at a safe point (after a finished task), lease released; run the same command again to continue\n`,
+    );
+    return 'stopped';
+  }
+  world.save();
+  const summary = await summarize(cluster, result, world, started, before);
+  print(`${cluster.id}: ${summary.status} — ${summary.message}`);
+  return summary;
+}

@@ -1,0 +1,85 @@
+import { resolve } from 'node:path';
+import type { FleetSettings } from '../core/dispatch/fleet-settings';
+import type { FleetStore } from '../ports/fleet-store';
+import type { ProgressStore } from '../ports/progress-store';
+import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
+import { openFileProgressStore } from '../adapters/progress/file-progress-store';
+import { UsageError } from './io';
+
+const DYNAMODB = 'dynamodb://';
+
+/** Where a command keeps progress, leases, controls and the fleet state: a local directory, or the deployed table. */
+export interface StateStores {
+  readonly progress: ProgressStore;
+  /** Absent when the caller keeps its own (`fleet: false`). */
+  readonly fleet?: FleetStore;
+  /** `--state dynamodb://TABLE`: shared with the deployed system (writes are immediate; `save` does nothing). */
+  readonly shared: boolean;
+  /** Where it is, for messages (the directory, or `dynamodb://TABLE`). */
+  readonly location: string;
+  save(): void;
+}
+
+/** The table of `--state dynamodb://TABLE`, or undefined for a directory. */
+export function stateTable(state: string): string | undefined {
+  if (!state.startsWith(DYNAMODB)) return undefined;
+  const table = state.slice(DYNAMODB.length);
+  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(table))
+    throw new UsageError(`--state ${state}: give the deployed progress table as dynamodb://TABLE`);
+  return table;
+}
+
+/**
+ * `--state DIR` (default `.clm-state`): files under the directory. `--state dynamodb://TABLE`: the deployed system's
+ * table (ClmStateful's `TableName` output), so `clm status` shows deployed runs, and a laptop run and the service
+ * share one lease per cluster: they never update one cluster at once. Credentials and region come from the
+ * environment (`AWS_REGION`, `--region`).
+ */
+export async function openStateStores(
+  state: string,
+  options: {
+    readonly cwd: string;
+    readonly region?: string;
+    readonly fleetSettings?: FleetSettings;
+    /** false: the caller keeps the fleet state itself (`clm serve` and `clm dispatch`). @default true */
+    readonly fleet?: boolean;
+  },
+): Promise<StateStores> {
+  const withFleet = options.fleet !== false;
+  const table = stateTable(state);
+  if (!table) {
+    const dir = resolve(options.cwd, state);
+    const progress = openFileProgressStore(dir);
+    const fleet = withFleet ? openFileFleetStore(dir, options.fleetSettings) : undefined;
+    return {
+      progress: progress.store,
+      ...(fleet ? { fleet: fleet.store } : {}),
+      shared: false,
+      location: dir,
+      save: () => {
+        progress.save();
+        fleet?.save();
+      },
+    };
+  }
+  // Loaded only for the shared table: the SDK takes a while to import.
+  const [{ DynamoDBClient }, { DynamoDbProgressStore }, { DynamoDbFleetStore }, { awsEndpointFromEnv }] =
+    await Promise.all([
+      import('@aws-sdk/client-dynamodb'),
+      import('../adapters/progress/dynamodb-progress-store'),
+      import('../adapters/fleet/dynamodb-fleet-store'),
+      import('../adapters/aws/aws-clients'),
+    ]);
+  const endpoint = awsEndpointFromEnv(process.env);
+  const client = new DynamoDBClient({
+    ...(options.region ? { region: options.region } : {}),
+    ...(endpoint ? { endpoint } : {}),
+  });
+  return {
+    progress: new DynamoDbProgressStore(client, table),
+    ...(withFleet ? { fleet: new DynamoDbFleetStore(client, table, options.fleetSettings) } : {}),
+    shared: true,
+    location: state,
+    save: () => undefined,
+  };
+}

@@ -1,0 +1,148 @@
+// A real `git push` drives the controller: a bare repository on disk with examples/git-hooks/post-receive.mjs as
+// its hook, `clm serve --simulate` as a child process on 127.0.0.1, the hook posting the signed push delivery. The
+// clusters following the pushed branch reach the pushed commit (in waves); the cluster on another branch is
+// untouched. Bounded by work: the controller reports through /healthz when it has nothing left to do.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROD, ROOT, STAGING, TEST, clm, tempDir } from './support/clm-session';
+
+interface Health {
+  readonly passes: number;
+  readonly passesQueued: number;
+  readonly updatesQueued: number;
+  readonly updatesRun: number;
+  readonly busy: boolean;
+}
+
+interface ClusterStatus {
+  readonly id: string;
+  readonly currentVersion: string;
+  readonly run?: { readonly targetVersion: string };
+}
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=clm-e2e', '-c', 'user.email=e2e@example.org', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+
+/** A bare `acme/cluster-config.git` holding examples/config on `main` and on `stable`, with the CLM hook. */
+function configRepository(root: string): { bare: string; work: string } {
+  const bare = join(root, 'acme', 'cluster-config.git');
+  mkdirSync(join(root, 'acme'), { recursive: true });
+  git(root, 'init', '-q', '--bare', '-b', 'main', bare);
+  const work = join(root, 'work');
+  git(root, 'clone', '-q', bare, work);
+  cpSync(join(ROOT, 'examples/config'), work, { recursive: true });
+  git(work, 'add', '-A');
+  git(work, 'commit', '-qm', 'the example config');
+  git(work, 'push', '-q', 'origin', 'main', 'main:stable');
+  symlinkSync(join(ROOT, 'examples/git-hooks/post-receive.mjs'), join(bare, 'hooks', 'post-receive'));
+  return { bare, work };
+}
+
+/** examples/clusters.yaml with the production cluster following `stable` instead of `main`. */
+function registryWithProdOnStable(root: string): string {
+  const text = readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8');
+  const at = text.lastIndexOf('channel: main');
+  expect(text.slice(0, at)).toContain('kube-prod');
+  const file = join(root, 'clusters.yaml');
+  writeFileSync(file, `${text.slice(0, at)}channel: stable${text.slice(at + 'channel: main'.length)}`);
+  return file;
+}
+
+function startServe(args: readonly string[]): { child: ChildProcess; port: Promise<number>; log: () => string } {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/clm.mjs'), 'serve', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const port = new Promise<number>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.on('close', (code) => reject(new Error(`clm serve ended (${code}) before listening:\n${out}`)));
+  });
+  return { child, port, log: () => out };
+}
+
+/** Until the controller has run `updates` updates in all and has nothing queued or running. */
+async function settled(port: number, updates: number): Promise<Health> {
+  for (;;) {
+    const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as Health;
+    if (!health.busy && health.passesQueued === 0 && health.updatesQueued === 0 && health.updatesRun >= updates)
+      return health;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function statusOf(state: string, registry: string): Promise<Map<string, ClusterStatus>> {
+  const status = await clm(['status', '--state', state, '--registry', registry, '--output', 'json']);
+  expect(status.code).toBe(0);
+  const { clusters } = JSON.parse(status.out) as { clusters: ClusterStatus[] };
+  return new Map(clusters.map((c) => [c.id, c]));
+}
+
+describe('git push → signed webhook → clm serve --simulate', () => {
+  const root = tempDir('git-push');
+  let serve: ReturnType<typeof startServe> | undefined;
+  afterAll(() => {
+    serve?.child.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('updates the clusters following the pushed branch, wave by wave, and leaves the others alone', async () => {
+    const { bare, work } = configRepository(root);
+    const registry = registryWithProdOnStable(root);
+    const state = join(root, 'state');
+    const secret = join(root, 'hook-secret');
+    writeFileSync(secret, 'e2e-webhook-secret\n');
+    serve = startServe([
+      '--simulate',
+      ...['--state', state, '--registry', registry, '--config-source', `main:git:file://${bare}`],
+      ...['--port', '0', '--webhook-secret-file', secret, '--interval', '3600'],
+    ]);
+    const port = await serve.port;
+    // The first pass creates all three clusters, one wave after the other.
+    await settled(port, 3);
+    const before = await statusOf(state, registry);
+    const initial = git(work, 'rev-parse', 'HEAD');
+    for (const id of [TEST, STAGING, PROD]) expect(before.get(id)!.currentVersion.startsWith(initial)).toBe(true);
+
+    git(bare, 'config', 'clm.webhookUrl', `http://127.0.0.1:${port}/webhooks/github`);
+    git(bare, 'config', 'clm.webhookSecretFile', secret);
+    const configMap = join(work, 'cluster/manifests/20-web/configmap.yaml');
+    writeFileSync(configMap, readFileSync(configMap, 'utf8').replace('Hello from', 'Hi from'));
+    git(work, 'commit', '-qam', 'a friendlier greeting');
+    const pushed = git(work, 'rev-parse', 'HEAD');
+    // The hook's answer reaches the pusher as `remote:` lines on stderr.
+    const push = spawnSync('git', ['push', 'origin', 'main'], { cwd: work, encoding: 'utf8' });
+    expect(push.status).toBe(0);
+    expect(push.stderr).toContain('clm: refs/heads/main: 202 push to refs/heads/main of acme/cluster-config');
+
+    const health = await settled(port, 5);
+    expect(health.updatesRun).toBe(5);
+    const after = await statusOf(state, registry);
+    expect(after.get(TEST)!.currentVersion.startsWith(pushed)).toBe(true);
+    expect(after.get(STAGING)!.currentVersion.startsWith(pushed)).toBe(true);
+    expect(after.get(PROD)!.currentVersion).toBe(before.get(PROD)!.currentVersion);
+    expect(after.get(PROD)!.run!.targetVersion).toBe(before.get(PROD)!.run!.targetVersion);
+    const log = serve.log();
+    expect(log).toContain(`push to refs/heads/main of acme/cluster-config (${pushed.slice(0, 12)})`);
+    expect(log.indexOf(`update-kube-test-${pushed.slice(0, 8)}`)).toBeLessThan(
+      log.indexOf(`update-kube-staging-${pushed.slice(0, 8)}`),
+    );
+    expect(log).not.toContain(`update-kube-prod-${pushed.slice(0, 8)}`);
+
+    serve.child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => serve!.child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(serve.log()).toContain('clm serve: stopped');
+  });
+});

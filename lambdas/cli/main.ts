@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ClmError, ValidationError } from '../shared/errors';
+import { registerApprovalCommands } from './commands/approval';
 import { registerControlCommands } from './commands/controls';
 import { registerMigrateCommand } from './commands/migrate';
 import { registerProvisionCommands } from './commands/provision';
@@ -37,6 +38,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   registerMigrateCommand(program, io);
   registerPlanCommand(program, io);
   registerControlCommands(program, io);
+  registerApprovalCommands(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

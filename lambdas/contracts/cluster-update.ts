@@ -17,7 +17,8 @@ export type UpdateOptions = z.infer<typeof UpdateOptions>;
 /** Execution input of cluster-update. */
 export const ClusterUpdateInput = z.object({
   clusterId: z.string().min(1),
-  action: z.enum(['provision', 'decommission']),
+  /** `plan`: compute the plan (writes nothing but the plan document) and end; see PlanOutput. */
+  action: z.enum(['provision', 'decommission', 'plan']),
   options: UpdateOptions.default({ applyOnly: false }),
   /** What started it: cli, webhook, registry, schedule. */
   trigger: z.string().default('cli'),
@@ -26,7 +27,7 @@ export type ClusterUpdateInput = z.infer<typeof ClusterUpdateInput>;
 
 /** $.run — from Prepare. */
 export const PrepareOutput = z.object({
-  decision: z.enum(['UPDATE', 'DECOMMISSION', 'NOOP', 'SKIP']),
+  decision: z.enum(['UPDATE', 'DECOMMISSION', 'NOOP', 'SKIP', 'PLAN']),
   targetVersion: z.string(),
   previousVersion: z.string(),
   holder: z.string(),
@@ -38,6 +39,8 @@ export type PrepareOutput = z.infer<typeof PrepareOutput>;
 export const RenderConfigOutput = z.object({
   artifactKey: z.string(),
   message: z.string(),
+  /** `update_requires_approval`: the update waits for the approval of its plan before the first write. */
+  approvalRequired: z.boolean().default(false),
 });
 export type RenderConfigOutput = z.infer<typeof RenderConfigOutput>;
 
@@ -50,6 +53,37 @@ export const RenderResourcesOutput = z.object({
   message: z.string(),
 });
 export type RenderResourcesOutput = z.infer<typeof RenderResourcesOutput>;
+
+/** $.plan — from PlanUpdate (`action: plan`) and ReviewUpdate: the plan, stored as a document in the artefact store. */
+export const PlanOutput = z.object({
+  targetVersion: z.string(),
+  /** Identifies the plan: the same update of the same live cluster has the same digest. */
+  digest: z.string(),
+  /** The plan document (JSON; `.txt` beside it is the text `clm plan` prints). */
+  planKey: z.string(),
+  summary: z.string(),
+  changes: z.boolean(),
+  problems: z.array(z.string()),
+});
+export type PlanOutput = z.infer<typeof PlanOutput>;
+
+/** $.approval — from ReviewUpdate: where the approval of this plan stands. */
+export const ApprovalOutput = z.object({
+  status: z.enum(['APPROVED', 'REJECTED', 'PENDING']),
+  /** PENDING: how long AwaitApproval waits for the decision (its TimeoutSecondsPath). */
+  timeoutSeconds: z.number().int().min(60),
+  message: z.string(),
+  /** The plan asked about: its digest and document (see PlanOutput). */
+  digest: z.string(),
+  planKey: z.string(),
+});
+export type ApprovalOutput = z.infer<typeof ApprovalOutput>;
+
+/**
+ * The task token the in-process runner passes to a `.waitForTaskToken` state: nobody can send it back, so a CLI run
+ * that would wait ends held instead.
+ */
+export const LOCAL_TASK_TOKEN_PREFIX = 'local:';
 
 /** $.step — from every polling task (DeployStacks, WaitForApiServer, RemoveDeletedPools, DeleteStacks, RollNodePool). */
 export const StepOutput = z.object({
@@ -66,6 +100,8 @@ export type StepOutput = z.infer<typeof StepOutput>;
 export const ClusterUpdateState = ClusterUpdateInput.extend({
   run: PrepareOutput.optional(),
   render: RenderConfigOutput.optional(),
+  plan: PlanOutput.optional(),
+  approval: ApprovalOutput.optional(),
   resources: RenderResourcesOutput.optional(),
   step: StepOutput.optional(),
   error: z.object({ Error: z.string(), Cause: z.string().optional() }).optional(),
@@ -136,7 +172,11 @@ export type FinalizeOutput = z.infer<typeof FinalizeOutput>;
 
 /** $.held — from StopAtSafePoint: the update stopped at a safe point and waits for the operator (or the block). */
 export const HeldOutput = z.object({
-  status: z.enum(['PAUSED', 'ABORTED', 'BLOCKED']),
+  /**
+   * PAUSED, ABORTED, BLOCKED: an operator's control or cluster_update_block held a roll. AWAITING_APPROVAL: a CLI run
+   * stopped at the approval gate; REJECTED: `clm reject`; APPROVAL_LAPSED: nobody decided within the timeout.
+   */
+  status: z.enum(['PAUSED', 'ABORTED', 'BLOCKED', 'AWAITING_APPROVAL', 'REJECTED', 'APPROVAL_LAPSED']),
   message: z.string(),
 });
 export type HeldOutput = z.infer<typeof HeldOutput>;

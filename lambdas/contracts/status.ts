@@ -16,8 +16,13 @@ export const DECISION = {
   NOOP: 'NOOP',
   /** Not now: cluster_update_block, paused, another execution holds the lease. */
   SKIP: 'SKIP',
+  /** `action: plan`: plan the update, change nothing. */
+  PLAN: 'PLAN',
 } as const;
 export type Decision = (typeof DECISION)[keyof typeof DECISION];
+
+/** Where the approval of an update's plan stands (ReviewUpdate, `update_requires_approval`). */
+export const APPROVAL_STATUS = { APPROVED: 'APPROVED', PENDING: 'PENDING', REJECTED: 'REJECTED' } as const;
 
 export const ROLLOUT_RESULT = { DONE: 'DONE', CONTINUE: 'CONTINUE', HELD: 'HELD' } as const;
 export type RolloutResult = (typeof ROLLOUT_RESULT)[keyof typeof ROLLOUT_RESULT];

@@ -1,5 +1,6 @@
 import type { ClusterStatus, LifecycleStatus, Problem } from '../core/model/cluster';
 import type { RunRecord } from '../core/model/run';
+import type { ApprovalRecord } from '../core/approval/approval';
 import type { ObjectRef } from './kube-cluster';
 
 export interface Lease {
@@ -14,8 +15,10 @@ export interface StoredStatus extends ClusterStatus {
   readonly updatedAt: number;
 }
 
-/** Operator controls per cluster (pause/resume/abort). */
+/** Operator controls per cluster (pause/resume/abort, and the approval of the pending update's plan). */
 export interface ClusterControls {
+  /** The latest approval request (`update_requires_approval`) and its decision. */
+  readonly approval?: ApprovalRecord;
   readonly paused?: boolean;
   readonly abortRequested?: boolean;
   readonly reason?: string;

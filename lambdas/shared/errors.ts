@@ -31,6 +31,12 @@ export const ERROR_NAMES = {
    * update at a safe point (StopAtSafePoint).
    */
   UpdateHeldError: 'UpdateHeldError',
+  /** The update waits for `clm approve` (a CLI run ends held; a deployed execution waits on its task token). */
+  ApprovalPendingError: 'ApprovalPendingError',
+  /** The approval was decided between the review and the wait: the update reviews it again. */
+  ApprovalChangedError: 'ApprovalChangedError',
+  /** `clm reject` turned the plan down (sent as the task's failure, or found by the review). */
+  UpdateRejectedError: 'UpdateRejectedError',
 } as const;
 
 export type ErrorName = (typeof ERROR_NAMES)[keyof typeof ERROR_NAMES];
@@ -130,6 +136,16 @@ export class KubeApiError extends ClmError {
 }
 export class RolloutError extends ClmError {
   override name = ERROR_NAMES.RolloutError;
+}
+
+export class ApprovalPendingError extends ClmError {
+  override name = ERROR_NAMES.ApprovalPendingError;
+}
+export class ApprovalChangedError extends ClmError {
+  override name = ERROR_NAMES.ApprovalChangedError;
+}
+export class UpdateRejectedError extends ClmError {
+  override name = ERROR_NAMES.UpdateRejectedError;
 }
 
 export class StackFailedError extends ClmError {

@@ -1,16 +1,19 @@
 import type { AnyTask } from './define-task';
 import { task as applyManifests } from './apply-manifests';
+import { task as awaitApproval } from './await-approval';
 import { task as deleteStacks } from './delete-stacks';
 import { task as deployStacks } from './deploy-stacks';
 import { task as dispatchFleet } from './dispatch-fleet';
 import { task as finalize } from './finalize';
 import { task as githubWebhook } from './github-webhook';
+import { task as planUpdate } from './plan-update';
 import { task as prepare } from './prepare';
 import { task as recordProblem } from './record-problem';
 import { task as registryChanged } from './registry-changed';
 import { task as removeDeletedPools } from './remove-deleted-pools';
 import { task as renderClusterResources } from './render-cluster-resources';
 import { task as renderConfig } from './render-config';
+import { task as reviewUpdate } from './review-update';
 import { task as rollNodePool } from './roll-node-pool';
 import { task as scaleDownControllers } from './scale-down-controllers';
 import { task as stopAtSafePoint } from './stop-at-safe-point';
@@ -26,6 +29,9 @@ import { task as waitForApiServer } from './wait-for-api-server';
 export const TASK_CATALOGUE: readonly AnyTask[] = [
   prepare,
   renderConfig,
+  reviewUpdate,
+  awaitApproval,
+  planUpdate,
   renderClusterResources,
   deployStacks,
   waitForApiServer,

@@ -29,6 +29,12 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
     holder,
     message,
   });
+  if (input.action === 'plan') {
+    // A plan claims nothing: no lease, no run record, no status; a paused cluster can be planned too.
+    const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
+    const target = runTargetVersion(resolved.id, cluster, false);
+    return answer('PLAN', `Planning ${cluster.id} at ${target} (nothing is changed)`, target);
+  }
   const decommission = isDecommission(input.action, cluster);
   const blocked = blockedReason(cluster, await ports.progress.getControls(cluster.id), decommission);
   if (blocked) return answer('SKIP', blocked);

@@ -1,3 +1,4 @@
+import { approvalSetting } from '../core/approval/approval';
 import { mergeConfigDefaults } from '../core/config/config-defaults';
 import { renderConfigDefaults, sortedItems } from '../core/config/effective-config-items';
 import { throwIfIssues } from '../core/render/render-issue';
@@ -59,6 +60,7 @@ export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): 
   // Pools, cf-manifests and manifests too: a broken one fails here, before the main stack is touched.
   const later = await issuesBeforeDeploy({ cluster: rendered, snapshots, values, engine: ports.templates });
   throwIfIssues(uniqueIssues([...main.errors, ...later]), `Rendering the config of ${cluster.id}`);
+  const approval = approvalSetting(merged, cluster.id);
   if (!main.stack) throw new ConfigError('the main stack did not render', { location: { clusterId: cluster.id } });
 
   const key = (name: string) => runArtifactKey(ref.clusterId, ref.targetVersion, name);
@@ -74,7 +76,8 @@ export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): 
   const sources = `${snapshots.length} config source${snapshots.length === 1 ? '' : 's'}`;
   return {
     artifactKey,
-    message: `Rendered main stack ${main.stack.name} (${sources}); ${deletions} deletion(s) validated`,
+    message: `Rendered main stack ${main.stack.name} (${sources}); ${deletions} deletion(s) validated${approval.required ? '; the update waits for the approval of its plan' : ''}`,
+    approvalRequired: approval.required,
   };
 }
 

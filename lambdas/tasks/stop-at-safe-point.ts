@@ -13,7 +13,18 @@ const PORTS = { progress: 'write', clock: 'read' } as const;
  * (by the same person, for the same reason), so the next trigger does not start the update again; `clm resume`
  * continues it from the stored progress.
  */
-export async function stopAtSafePoint(ref: RunRef, cause: string, ports: PortsFor<typeof PORTS>): Promise<HeldOutput> {
+export async function stopAtSafePoint(
+  ref: RunRef,
+  error: { readonly Error: string; readonly Cause?: string },
+  ports: PortsFor<typeof PORTS>,
+): Promise<HeldOutput> {
+  const cause = causeMessage(error);
+  const gate = APPROVAL_GATE[error.Error];
+  if (gate) {
+    await updateRun(ports, ref, (run) => ({ ...run, phase: `${gate.status}: ${cause}` }));
+    await ports.progress.releaseLease(ref.clusterId, ref.holder);
+    return { status: gate.status, message: `${cause}; lease released, ${gate.next}` };
+  }
   const controls = await ports.progress.getControls(ref.clusterId);
   const status = controls?.abortRequested ? 'ABORTED' : controls?.paused ? 'PAUSED' : 'BLOCKED';
   if (status === 'ABORTED') {
@@ -31,6 +42,19 @@ export async function stopAtSafePoint(ref: RunRef, cause: string, ports: PortsFo
   return { status, message: `${cause}; lease released, ${next}` };
 }
 
+/** The approval gate's ways of stopping an update before its first write (review-update.ts, await-approval.ts). */
+const APPROVAL_GATE: Readonly<Record<string, { status: HeldOutput['status']; next: string }>> = {
+  [ERROR_NAMES.ApprovalPendingError]: { status: 'AWAITING_APPROVAL', next: 'nothing was changed' },
+  [ERROR_NAMES.UpdateRejectedError]: {
+    status: 'REJECTED',
+    next: 'nothing was changed; this plan stays rejected, a new config version asks again',
+  },
+  'States.Timeout': {
+    status: 'APPROVAL_LAPSED',
+    next: 'nobody decided in time, nothing was changed; the next run asks again',
+  },
+};
+
 export const task = defineTask({
   name: 'StopAtSafePoint',
   description: 'Ends an update held at a safe point (paused, aborted, blocked)',
@@ -38,9 +62,5 @@ export const task = defineTask({
   output: HeldOutput,
   ports: PORTS,
   step: (payload, ports) =>
-    stopAtSafePoint(
-      runRef(payload),
-      causeMessage(payload.state.error ?? { Error: ERROR_NAMES.UpdateHeldError }),
-      ports,
-    ),
+    stopAtSafePoint(runRef(payload), payload.state.error ?? { Error: ERROR_NAMES.UpdateHeldError }, ports),
 });

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { createRegistry } from '../../lambdas/adapters/registry/create-registry';
 import { configSourcesFromFlags } from '../../lambdas/adapters/config-source/create-config-sources';
 import { planCluster } from '../../lambdas/tasks/kit/plan-cluster';
+import { runClusterUpdate } from '../../lambdas/runtime/local/run-cluster-update';
+import { PlanOutput } from '../../lambdas/contracts/cluster-update';
 import { createSimulatedSetup } from '../../lambdas/runtime/wiring/simulated-ports';
 import { hashValue } from '../../lambdas/sim/hash';
 import type { WorldState } from '../../lambdas/sim/world-state';
@@ -154,6 +156,42 @@ describe('clm plan --simulate', () => {
     expect(run.code).toBe(0);
     expectPlannedChanges((JSON.parse(run.out) as { clusters: ClusterPlan[] }).clusters[0]);
     expect(directoryHash(state)).toBe(before);
+  });
+});
+
+describe('an action: plan execution of the cluster-update state machine', () => {
+  it('plans through PlanUpdate, stores the plan document and writes nothing else', async () => {
+    // Arrange
+    const registry = createRegistry('examples/clusters.yaml', { cwd: ROOT });
+    const sources = configSourcesFromFlags({ directory: config }, { cwd: ROOT });
+    const cluster = (await registry.listClusters()).find((c) => c.id === TEST)!;
+    const sim = createSimulatedSetup({ stateDir: state, registry, sources, clusters: [cluster] });
+    const before = stateHash(sim.world.snapshot());
+    const calls: Call[] = [];
+    const input = { clusterId: TEST, action: 'plan' as const, options: { applyOnly: false }, trigger: 'cli' };
+
+    // Act
+    const result = await runClusterUpdate(input, { ports: recordingPorts(sim.ports, calls), executionId: 'plan-1' });
+
+    // Assert: the execution went Prepare → PlanUpdate → Planned...
+    expect(result.status).toBe('SUCCEEDED');
+    expect(result.run.entered).toEqual(['Prepare', 'DecideAction', 'PlanUpdate', 'Planned']);
+    const plan = PlanOutput.parse((result.output as { plan: unknown }).plan);
+    expect(plan.changes).toBe(true);
+    expect(plan.summary).toMatch(/stack change.*object change.*node replacement/);
+    // ...wrote only the plan document (JSON and text) and no lease, run, status or world change...
+    const writes = calls.filter((c) => !READS.has(`${c.port}.${c.method}`) && c.method !== 'getControls');
+    expect(writes.map((c) => `${c.port}.${c.method} ${String(c.args[0])}`)).toEqual([
+      `artifacts.put ${plan.planKey}`,
+      `artifacts.put ${plan.planKey.replace(/\.json$/, '.txt')}`,
+    ]);
+    expect(stateHash(sim.world.snapshot())).toBe(before);
+    // ...and the document is the plan clm plan shows
+    const stored = JSON.parse((await sim.ports.artifacts.get(plan.planKey))!) as ClusterPlan;
+    expectPlannedChanges(stored);
+    expect(await sim.ports.artifacts.get(plan.planKey.replace(/\.json$/, '.txt'))).toContain(
+      'change spec.template.spec.containers[0].image: "nginx:1.27" -> "nginx:1.28"',
+    );
   });
 });
 

@@ -74,8 +74,14 @@ describe.each(MACHINES)('ASL %s', (key) => {
     }
     for (const { name, state } of states(key)) {
       for (const catcher of state.Catch ?? []) {
-        // RecordProblem's own failure must not overwrite the error being recorded; every other catcher stores it at $.error.
-        const expected = name === 'RecordProblem' ? '$.recordProblemError' : '$.error';
+        // RecordProblem's own failure must not overwrite the error being recorded; an approval decided meanwhile is no
+        // error (AwaitApproval goes back to ReviewUpdate); every other catcher stores it at $.error.
+        const expected =
+          name === 'RecordProblem'
+            ? '$.recordProblemError'
+            : catcher.ErrorEquals.includes(ERROR_NAMES.ApprovalChangedError)
+              ? '$.approvalChanged'
+              : '$.error';
         expect({ state: name, ResultPath: catcher.ResultPath }).toEqual({ state: name, ResultPath: expected });
       }
     }

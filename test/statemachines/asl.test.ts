@@ -2,6 +2,7 @@
 // payloads and result paths, polling loops. Error handling is in asl-error-handling.test.ts.
 import aslValidator from 'asl-validator';
 import {
+  APPROVAL_STATUS,
   DECISION,
   DELETE_STAGES,
   DEPLOY_STAGES,
@@ -34,6 +35,8 @@ import {
 const RESULT_PATHS: Record<string, string | null> = {
   PrepareFunctionArn: '$.run',
   RenderConfigFunctionArn: '$.render',
+  PlanUpdateFunctionArn: '$.plan',
+  ReviewUpdateFunctionArn: '$.approval',
   RenderClusterResourcesFunctionArn: '$.resources',
   DeployStacksFunctionArn: '$.step',
   WaitForApiServerFunctionArn: '$.step',
@@ -82,13 +85,16 @@ describe.each(MACHINES)('ASL %s', (key) => {
       ...Object.values(DECISION),
       ...Object.values(STEP_STATUS),
       ...Object.values(ROLLOUT_RESULT),
+      ...Object.values(APPROVAL_STATUS),
     ]);
     for (const { name, state } of ofType(key, 'Choice')) {
       for (const rule of flattenRules(state.Choices ?? [])) {
         const operators = Object.keys(rule).filter((k) => !['Variable', 'Next'].includes(k));
+        // The one boolean: RenderConfig's approvalRequired (update_requires_approval).
+        const booleans = rule.Variable === '$.render.approvalRequired' ? '|BooleanEquals' : '';
         expect({ state: name, operators }).toEqual({
           state: name,
-          operators: [expect.stringMatching(/^(StringEquals|NumericGreaterThanEquals)$/)],
+          operators: [expect.stringMatching(new RegExp(`^(StringEquals|NumericGreaterThanEquals${booleans})$`))],
         });
         if ('StringEquals' in rule)
           expect({ state: name, value: strings.has(rule.StringEquals as string) }).toEqual({

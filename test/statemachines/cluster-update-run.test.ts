@@ -40,7 +40,8 @@ describe('cluster-update run locally', () => {
     expect(run.entered.at(-1)).toBe('Updated');
     expect(run.entered).not.toContain('RecordProblem');
     expect(run.children).toHaveLength(0);
-    expect(run.entered.length).toBe(26);
+    // 26 states, and NeedsApproval (the approval gate's Choice) once.
+    expect(run.entered.length).toBe(27);
     expect(run.entered.length).toBeLessThanOrEqual(60);
     expect(rec.calls.map((c) => c.payload.params)).toEqual([
       {},
@@ -73,7 +74,11 @@ describe('cluster-update run locally', () => {
       'Finalize',
     ]);
     const finalState = ClusterUpdateState.parse(rec.calls.at(-1)!.payload.state);
-    expect(finalState.render).toEqual({ artifactKey: 'render/abc123#def456', message: 'rendered' });
+    expect(finalState.render).toEqual({
+      artifactKey: 'render/abc123#def456',
+      message: 'rendered',
+      approvalRequired: false,
+    });
     expect(run.output).toEqual(
       expect.objectContaining({ final: { status: 'SUCCEEDED', version: 'abc123#def456', message: 'updated' } }),
     );
@@ -87,7 +92,7 @@ describe('cluster-update run locally', () => {
     expect(run.entered.filter((s) => s === 'DeployMainStack')).toHaveLength(3);
     expect(run.entered.filter((s) => s === 'WaitForMainStack')).toHaveLength(2);
     // each poll costs Wait + Task + Choice
-    expect(run.entered.length).toBe(26 + 2 * 3);
+    expect(run.entered.length).toBe(27 + 2 * 3);
   });
 
   it('rolls one master and one worker pool through child executions, in order', async () => {
@@ -143,7 +148,7 @@ describe('cluster-update run locally', () => {
     );
     expect(order).toEqual(['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions']);
     // parent: 26 + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
-    expect(run.entered.length).toBe(26 + 2 * 3);
+    expect(run.entered.length).toBe(27 + 2 * 3);
   });
 
   it('starts a fresh child when the rollout hands over with CONTINUE', async () => {

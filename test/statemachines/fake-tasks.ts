@@ -70,6 +70,7 @@ export function provisionTasks(
     RenderConfig: rec.task((p): RenderConfigOutput => ({
       artifactKey: `render/${stateOf(p).run!.targetVersion}`,
       message: 'rendered',
+      approvalRequired: false,
     })),
     DeployMainStack: step,
     RenderClusterResources: rec.task((): RenderResourcesOutput => ({

@@ -40,14 +40,23 @@ interface RegistryPool {
 }
 interface RegistryCluster {
   id: string;
+  config_items: Record<string, string>;
   node_pools: RegistryPool[];
 }
 
 /** examples/clusters.yaml cut down to kube-test, with its worker pools changed by `edit`. */
-function writeRegistry(file: string, edit: (pools: RegistryPool[]) => RegistryPool[]): void {
+function writeRegistry(
+  file: string,
+  edit: (pools: RegistryPool[]) => RegistryPool[],
+  items: Record<string, string> = {},
+): void {
   const doc = load(readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8')) as { clusters: RegistryCluster[] };
   const cluster = doc.clusters.find((c) => c.id === CLUSTER_ID)!;
-  writeFileSync(file, dump({ clusters: [{ ...cluster, node_pools: edit(cluster.node_pools) }] }));
+  const configItems = { ...cluster.config_items, ...items };
+  writeFileSync(
+    file,
+    dump({ clusters: [{ ...cluster, config_items: configItems, node_pools: edit(cluster.node_pools) }] }),
+  );
 }
 
 const extraPool = (pools: RegistryPool[]): RegistryPool[] => [
@@ -78,7 +87,7 @@ describe('each task with only the ports it declares', () => {
       clusters,
       scenarioFile: join(ROOT, 'examples/scenarios/default.yaml'),
     });
-    const run = (action: 'provision' | 'decommission', n: number, onWait?: () => Promise<void>) =>
+    const run = (action: 'provision' | 'decommission' | 'plan', n: number, onWait?: () => Promise<void>) =>
       runClusterUpdate(
         { clusterId: CLUSTER_ID, action, options: { applyOnly: false }, trigger: 'test' },
         {
@@ -110,6 +119,17 @@ describe('each task with only the ports it declares', () => {
         (updated.output as { run: { targetVersion: string } }).run.targetVersion,
       ))!.pools,
     ).reduce((n, pool) => n + pool.replaced, 0);
+    // An action: plan execution, then an update that waits for approval, approved, and run again
+    const planned = await run('plan', 5);
+    writeRegistry(
+      registryFile,
+      (pools) => pools.map((p) => (p.name === 'default-worker' ? { ...p, instance_types: ['m6i.2xlarge'] } : p)),
+      { update_requires_approval: 'true' },
+    );
+    const awaiting = await run('provision', 6);
+    const pending = (await sim.ports.progress.getControls(CLUSTER_ID))!.approval!;
+    await sim.ports.progress.putControls(CLUSTER_ID, { approval: { ...pending, status: 'APPROVED', at: 0 } });
+    const approved = await run('provision', 7);
     sim.decommissioning(CLUSTER_ID);
     const decommissioned = await run('decommission', 3);
 
@@ -124,6 +144,11 @@ describe('each task with only the ports it declares', () => {
       'SUCCEEDED',
     ]);
     expect((held.output as { held?: { status: string } }).held?.status).toBe('PAUSED');
+    expect([planned, approved].map((r) => (r.status === 'SUCCEEDED' ? r.status : r.error))).toEqual([
+      'SUCCEEDED',
+      'SUCCEEDED',
+    ]);
+    expect((awaiting.output as { held?: { status: string } }).held?.status).toBe('AWAITING_APPROVAL');
     expect(replaced).toBeGreaterThan(0);
     expect(sim.world.describe(CLUSTER_ID).stacks).toEqual([]);
     const { touched: used, declared } = touchedAndDeclared(MACHINE_TASKS, touched);

@@ -59,7 +59,7 @@ function stores(options: ControlOptions, io: CliIo): Promise<StateStores> {
   );
 }
 
-function operator(): string {
+export function operator(): string {
   return `${userInfo().username}@${hostname()}`;
 }
 
@@ -71,7 +71,12 @@ async function setControls(cluster: string, options: ControlOptions, io: CliIo, 
     by: operator(),
     at: Date.now(),
   };
-  await store.putControls(cluster, set.paused || set.abortRequested ? controls : {});
+  // The approval record is not a control of pause/resume: it stays as it is.
+  const { approval } = (await store.getControls(cluster)) ?? {};
+  await store.putControls(cluster, {
+    ...(set.paused || set.abortRequested ? controls : {}),
+    ...(approval ? { approval } : {}),
+  });
   save();
   const lease = await store.getLease(cluster);
   const running = lease && lease.expiresAt > Date.now() ? ` (running now, held by ${lease.holder})` : '';

@@ -89,6 +89,11 @@ export interface RunRecord {
    * (update-decision.ts nothingToDo).
    */
   readonly applyOnly?: boolean;
+  /**
+   * The plan this run was approved on (`update_requires_approval`): once approved, a resumed run does not ask again,
+   * although the live cluster changed under its own work since.
+   */
+  readonly approval?: { readonly digest: string; readonly by?: string; readonly at: number };
 }
 
 export function newRunRecord(

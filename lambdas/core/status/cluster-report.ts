@@ -13,6 +13,8 @@ export interface ClusterReport {
   /** `paused by ana@laptop at 2026-…: incident 42` when paused or aborted. */
   readonly pausedBy?: string;
   readonly updateBlocked: boolean;
+  /** The latest approval request of an update's plan (`update_requires_approval`), one line. */
+  readonly approval?: string;
   readonly lease?: { readonly holder: string; readonly expiresAt: string; readonly expired: boolean };
   readonly run?: {
     readonly targetVersion: string;
@@ -49,6 +51,7 @@ export function clusterReport(
     paused: controls?.paused === true,
     ...(controls?.paused || controls?.abortRequested ? { pausedBy: controlLine(controls) } : {}),
     updateBlocked: 'cluster_update_block' in cluster.configItems,
+    ...(controls?.approval ? { approval: approvalLine(controls.approval) } : {}),
     ...(lease
       ? {
           lease: {
@@ -87,6 +90,15 @@ function controlLine(controls: ClusterControls): string {
   return `${what}${by}${at}${controls.reason ? `: ${controls.reason}` : ''}`;
 }
 
+function approvalLine(record: NonNullable<ClusterControls['approval']>): string {
+  const plan = `plan ${record.planDigest} (${record.summary})`;
+  const at = (ms: number | undefined) => (ms !== undefined ? ` at ${new Date(ms).toISOString()}` : '');
+  if (record.status === 'PENDING')
+    return `${plan} awaits approval since${at(record.requestedAt)}: \`clm approve\` or \`clm reject\``;
+  const verb = record.status === 'APPROVED' ? 'approved' : 'rejected';
+  return `${plan} ${verb}${record.by ? ` by ${record.by}` : ''}${at(record.at)}${record.reason ? `: ${record.reason}` : ''}`;
+}
+
 /** A few readable lines per cluster. */
 export function formatClusterReport(report: ClusterReport): string {
   const lines = [
@@ -94,6 +106,7 @@ export function formatClusterReport(report: ClusterReport): string {
   ];
   if (report.updateBlocked) lines.push('  updates blocked by config item cluster_update_block');
   if (report.pausedBy) lines.push(`  updates ${report.pausedBy}; \`clm resume\` continues`);
+  if (report.approval) lines.push(`  ${report.approval}`);
   if (report.lease)
     lines.push(
       `  lease: ${report.lease.holder} until ${report.lease.expiresAt}${report.lease.expired ? ' (expired)' : ''}`,

@@ -1,5 +1,6 @@
 import '../../shared/promise-with-resolvers';
 import { StateMachine } from 'aws-local-stepfunctions';
+import { LOCAL_TASK_TOKEN_PREFIX } from '../../contracts/cluster-update';
 import type { StateMachineKey } from '../asl-files';
 import { LOCAL_ARN_PREFIX, LOCAL_STATE_MACHINE_PREFIX, loadDefinition, walkStates } from './asl-definitions';
 import type { AslDefinition } from './asl-definitions';
@@ -29,6 +30,7 @@ export interface ExecutionRun {
 }
 
 const START_CHILD_SYNC = 'arn:aws:states:::states:startExecution.sync';
+const INVOKE_WAIT_FOR_TOKEN = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
 const definitions = new Map<StateMachineKey, { definition: AslDefinition; machine: StateMachine }>();
 
 /**
@@ -49,9 +51,12 @@ export async function runStateMachine(
   const handlers: Record<string, (payload: unknown) => Promise<unknown>> = {};
   for (const { name, state } of walkStates(definition)) {
     if (state.Type !== 'Task' || !state.Resource) continue;
+    const call = { machine: key, executionId, stateName: name };
     handlers[name] = state.Resource.startsWith(START_CHILD_SYNC)
       ? (payload) => startChild(payload, `${executionId}/${name}-${children.length + 1}`, handler, children)
-      : taskState(state.Resource, { machine: key, executionId, stateName: name }, handler);
+      : state.Resource === INVOKE_WAIT_FOR_TOKEN
+        ? waitForTokenState(call, handler)
+        : taskState(state.Resource, call, handler);
   }
   const execution = machine.run(input as never, {
     overrides: {
@@ -66,6 +71,8 @@ export async function runStateMachine(
     context: {
       Execution: { Id: executionId, Input: input as never, StartTime: new Date(0).toISOString() },
       State: { Name: 'local', EnteredTime: new Date(0).toISOString() },
+      // Nobody sends a local token back: the handler sees the prefix and answers (or throws) at once.
+      Task: { Token: `${LOCAL_TASK_TOKEN_PREFIX}${executionId}` },
     } as never,
   });
   const entered: string[] = [];
@@ -93,13 +100,25 @@ export async function runStateMachine(
 function machineFor(key: StateMachineKey): { definition: AslDefinition; machine: StateMachine } {
   let found = definitions.get(key);
   if (!found) {
-    const definition = loadDefinition(key);
+    const definition = withoutTokenTimeouts(loadDefinition(key));
     // Validating a definition costs ~0.3 s (asl-validator compiles its schemas): once per process.
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false, checkPaths: true } });
     found = { definition, machine };
     definitions.set(key, found);
   }
   return found;
+}
+
+/**
+ * A `.waitForTaskToken` state answers at once here, so its TimeoutSecondsPath has nothing to time; and
+ * aws-local-stepfunctions 3.0.0 reads that path from the input after Parameters (Step Functions reads it from the
+ * state's input), where it is not. Dropped for local runs only.
+ */
+function withoutTokenTimeouts(definition: AslDefinition): AslDefinition {
+  for (const { state } of walkStates(definition)) {
+    if (state.Resource === INVOKE_WAIT_FOR_TOKEN) delete (state as { TimeoutSecondsPath?: string }).TimeoutSecondsPath;
+  }
+  return definition;
 }
 
 function taskState(resource: string, call: Omit<TaskCall, 'functionName'>, handler: TaskHandler) {
@@ -109,6 +128,17 @@ function taskState(resource: string, call: Omit<TaskCall, 'functionName'>, handl
   const functionName = resource.slice(LOCAL_ARN_PREFIX.length);
   // `$$.State.Name` is not part of the local runner's context object; the runner knows it.
   return (payload: unknown) => handler(withStateName(payload, call.stateName), { ...call, functionName });
+}
+
+/**
+ * `lambda:invoke.waitForTaskToken`: the function named by `FunctionName` gets `Payload` (with the local token); what
+ * it returns is the state's result, as if the token had been sent back at once, and what it throws fails the state.
+ */
+function waitForTokenState(call: Omit<TaskCall, 'functionName'>, handler: TaskHandler) {
+  return (parameters: unknown) => {
+    const { FunctionName: functionArn, Payload: payload } = parameters as { FunctionName: string; Payload: unknown };
+    return taskState(functionArn, call, handler)(payload);
+  };
 }
 
 async function startChild(

@@ -14,7 +14,7 @@ import { renderCluster, type ClusterRender } from '../../core/render/render-clus
 import type { RenderedManifestFile } from '../../core/render/render-manifests';
 import { withDiscoveredNetwork } from '../../core/render/discovered-network';
 import { rollPolicy } from '../../core/rollout/roll-policy';
-import { resolveClusterConfigVersion } from '../../core/version/resolve-config-version';
+import { resolveClusterConfigVersion, type ResolvedConfigVersion } from '../../core/version/resolve-config-version';
 import { MainArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
@@ -22,10 +22,10 @@ import { runArtifactKey } from './artifacts';
 import { withStoredStatus } from './cluster-status';
 
 /** What planning reads; it writes nothing (the Kubernetes apply is a server-side dry run). */
-export type PlanPorts = Pick<
-  Ports,
-  'registry' | 'sources' | 'artifacts' | 'templates' | 'secrets' | 'progress' | 'forCluster'
->;
+export type PlanPorts = Pick<Ports, 'registry' | 'sources' | 'artifacts' | 'templates' | 'secrets' | 'progress'> & {
+  forCluster(cluster: Cluster): PlanClusterPorts;
+};
+type PlanClusterPorts = Pick<ClusterPorts, 'stacks' | 'kube' | 'values' | 'pools'>;
 
 /** The field manager of the dry-run apply, the one real applies use. */
 const FIELD_MANAGER = 'cluster-lifecycle-manager';
@@ -38,10 +38,14 @@ const FIELD_MANAGER = 'cluster-lifecycle-manager';
 export async function planCluster(
   registered: Cluster,
   ports: PlanPorts,
-  options: { readonly applyOnly: boolean },
+  options: {
+    readonly applyOnly: boolean;
+    /** Plan these source versions (a run's pinned ones) instead of what the channels resolve to now. */
+    readonly resolved?: ResolvedConfigVersion;
+  },
 ): Promise<ClusterPlan> {
   const cluster = await withStoredStatus(ports, registered);
-  const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
+  const resolved = options.resolved ?? (await resolveClusterConfigVersion(cluster, ports.sources));
   const targetVersion = runTargetVersion(resolved.id, cluster, false);
   const snapshots = await Promise.all(
     resolved.sources.map((s) => ports.sources.find((source) => source.name === s.name)!.checkout(s.version)),
@@ -208,7 +212,7 @@ async function deletionTargets(kube: KubeCluster, entry: Deletion): Promise<Obje
     }));
 }
 
-async function poolsForPlan(cluster: Cluster, cp: ClusterPorts, render: ClusterRender) {
+async function poolsForPlan(cluster: Cluster, cp: PlanClusterPorts, render: ClusterRender) {
   const stackOf = new Map(render.stacks.filter((s) => s.pool).map((s) => [s.pool!, s.name]));
   const items = new Map(render.nodePools.map((p) => [p.name, p.configItems]));
   const pools = cluster.nodePools.filter((p) => stackOf.has(p.name));

@@ -1,0 +1,46 @@
+import { PlanOutput } from '../contracts/cluster-update';
+import { defineTask, type PortsFor } from './define-task';
+import { loadCluster } from './kit/cluster-status';
+import { clusterUpdatePayload } from './kit/payloads';
+import { planCluster } from './kit/plan-cluster';
+import { storePlan } from './kit/store-plan';
+
+/**
+ * Planning reads everything and writes only the plan document. `stacks: write` because CloudFormation counts
+ * creating (and deleting) a change set as a write, although none is ever executed.
+ */
+const PORTS = {
+  registry: 'read',
+  sources: 'read',
+  templates: 'read',
+  secrets: 'read',
+  progress: 'read',
+  artifacts: 'write',
+  stacks: 'write',
+  kube: 'read',
+  values: 'read',
+  pools: 'read',
+} as const;
+
+/**
+ * `action: plan`: what an update of the cluster would do (as `clm plan`), stored as a document among the run's
+ * artefacts; the execution output carries its summary and key. Nothing else is written: no lease, no run record.
+ */
+export async function planUpdate(
+  clusterId: string,
+  applyOnly: boolean,
+  ports: PortsFor<typeof PORTS>,
+): Promise<PlanOutput> {
+  const cluster = await loadCluster(ports, clusterId);
+  return storePlan(ports.artifacts, await planCluster(cluster, ports, { applyOnly }));
+}
+
+export const task = defineTask({
+  name: 'PlanUpdate',
+  description: 'Plans an update (action plan): change sets, dry-run applies, deletions, rolls; stores the plan',
+  input: clusterUpdatePayload(),
+  output: PlanOutput,
+  ports: PORTS,
+  lambda: { memoryMb: 1024, timeoutSeconds: 600 },
+  step: (payload, ports) => planUpdate(payload.state.clusterId, payload.state.options.applyOnly, ports),
+});

@@ -49,12 +49,14 @@ export class SimulatedSession {
   async run(clusterId: string): Promise<RunFigures> {
     const registry = createRegistry(this.registry, { cwd: this.dir });
     const sources = configSourcesFromFlags({ directory: this.config }, { cwd: this.dir });
-    const clusters = (await registry.listClusters()).filter((c) => c.id === clusterId);
+    const all = await registry.listClusters();
+    const clusters = all.filter((c) => c.id === clusterId);
     const sim = createSimulatedSetup({
       stateDir: this.state,
       registry,
       sources,
       clusters,
+      knownClusterIds: all.map((c) => c.id),
       scenarioFile: join(this.dir, 'scenario.json'),
     });
     let last = sim.world.apiCalls();

@@ -51,6 +51,8 @@ export interface WorldInputs {
   readonly registry: Registry;
   readonly sources: readonly ConfigSource[];
   readonly clusters: readonly Cluster[];
+  /** Every cluster id of the registry (a scenario may name any of them). @default the ids of `clusters` */
+  readonly knownClusterIds?: readonly string[];
   readonly io: CliIo;
   /** `clm dispatch`/`serve`: how the dispatcher paces the fleet. */
   readonly fleetSettings?: FleetSettings;
@@ -76,6 +78,7 @@ function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string
     registry: inputs.registry,
     sources: inputs.sources,
     clusters: inputs.clusters,
+    ...(inputs.knownClusterIds ? { knownClusterIds: inputs.knownClusterIds } : {}),
     ...(flags.scenario ? { scenarioFile: resolve(inputs.io.cwd, flags.scenario) } : {}),
     ...(inputs.fleetSettings ? { fleetSettings: inputs.fleetSettings } : {}),
     ...(inputs.services ? { services: inputs.services } : {}),

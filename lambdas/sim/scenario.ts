@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { loadYamlWithPositions } from '../core/model/yaml-positions';
 import { ValidationError } from '../shared/errors';
+import { PORT_CALLS } from './port-calls';
 
 /**
  * A simulation scenario (`examples/scenarios/*.yaml`): the seed, virtual timings, workloads that run in
@@ -86,7 +87,18 @@ export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts)\.[a-zA
 export const ApiFault = z
   .object({
     /** `<port>.<method>`, e.g. `kube.evictPod`, `stacks.deploy`, `pools.terminate`. */
-    on: z.string().regex(PORT_METHOD, 'expected <port>.<method>, e.g. kube.evictPod'),
+    on: z
+      .string()
+      .regex(PORT_METHOD, 'expected <port>.<method>, e.g. kube.evictPod')
+      .superRefine((on, ctx) => {
+        const [port = '', method = ''] = on.split('.');
+        const calls = PORT_CALLS[port];
+        if (PORT_METHOD.test(on) && calls && !calls.includes(method))
+          ctx.addIssue({
+            code: 'custom',
+            message: `unknown call "${on}" (it would never fire); the calls of ${port}: ${calls.join(', ')}`,
+          });
+      }),
     /** throttle → ThrottledError, transient → TransientApiError, fatal → KubeApiError (kube) or ClmError. */
     error: z.enum(['throttle', 'transient', 'fatal']),
     times: z.number().int().positive().default(1),
@@ -157,32 +169,70 @@ export const Scenario = z
 export type Scenario = z.infer<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;
 
+export interface ScenarioCheck {
+  /** 1-based line of a field, for messages. */
+  readonly lineOf?: (path: readonly (string | number)[]) => number | undefined;
+  /**
+   * The cluster ids the world will see (the registry's): a fault or a `clusters:` entry naming another cluster
+   * would never apply, so it is refused. @default - any cluster id is accepted
+   */
+  readonly knownClusters?: readonly string[];
+}
+
 /** Validate a scenario object; `file` names the source in errors. */
-export function parseScenario(
-  input: unknown,
-  file = 'scenario',
-  lineOf?: (path: readonly (string | number)[]) => number | undefined,
-): Scenario {
-  const result = Scenario.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => {
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-    const line = lineOf?.(path);
+export function parseScenario(input: unknown, file = 'scenario', check: ScenarioCheck = {}): Scenario {
+  const where = (path: readonly (string | number)[]): string => {
+    const line = check.lineOf?.(path);
     const field = path
       .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
       .join('')
       .replace(/^\./, '');
-    return `${file}${line ? `:${line}` : ''}: ${field || '(top level)'}: ${issue.message}`;
-  });
-  throw new ValidationError(`${file}: invalid simulation scenario`, { issues });
+    return `${file}${line ? `:${line}` : ''}: ${field || '(top level)'}`;
+  };
+  const result = Scenario.safeParse(input ?? {});
+  if (!result.success) {
+    const issues = result.error.issues.map(
+      (issue) => `${where(issue.path.filter((p): p is string | number => typeof p !== 'symbol'))}: ${issue.message}`,
+    );
+    throw new ValidationError(`${file}: invalid simulation scenario`, { issues });
+  }
+  const issues = check.knownClusters ? unknownClusters(result.data, check.knownClusters, where) : [];
+  if (issues.length) throw new ValidationError(`${file}: invalid simulation scenario`, { issues });
+  return result.data;
+}
+
+/** Every place the scenario names a cluster that is not one of `known`. */
+function unknownClusters(
+  scenario: Scenario,
+  known: readonly string[],
+  where: (path: readonly (string | number)[]) => string,
+): string[] {
+  const ids = new Set(known);
+  const choices = known.length ? known.join(', ') : 'none';
+  const named: { path: (string | number)[]; id: string; what: string }[] = [
+    ...Object.keys(scenario.clusters).map((id) => ({ path: ['clusters', id], id, what: 'workloads for' })),
+    ...(['apiErrors', 'podsNeverReady', 'blockedEvictions'] as const).flatMap((kind) =>
+      scenario.faults[kind].flatMap((fault, i) =>
+        fault.cluster === undefined
+          ? []
+          : [{ path: ['faults', kind, i, 'cluster'], id: fault.cluster, what: 'a fault on' }],
+      ),
+    ),
+  ];
+  return named
+    .filter(({ id }) => !ids.has(id))
+    .map(
+      ({ path, id, what }) =>
+        `${where(path)}: ${what} unknown cluster "${id}" (it would never apply); the registry's clusters: ${choices}`,
+    );
 }
 
 /** Parse scenario YAML text; errors name the file, line and field. */
-export function parseScenarioYaml(text: string, file: string): Scenario {
+export function parseScenarioYaml(text: string, file: string, check: Omit<ScenarioCheck, 'lineOf'> = {}): Scenario {
   const doc = loadYamlWithPositions(text, file);
-  return parseScenario(doc.value, file, (path) => doc.lineOf(path));
+  return parseScenario(doc.value, file, { ...check, lineOf: (path) => doc.lineOf(path) });
 }
 
-export function loadScenarioFile(path: string): Scenario {
-  return parseScenarioYaml(readFileSync(path, 'utf8'), path);
+export function loadScenarioFile(path: string, check: Omit<ScenarioCheck, 'lineOf'> = {}): Scenario {
+  return parseScenarioYaml(readFileSync(path, 'utf8'), path, check);
 }

@@ -21,7 +21,7 @@ import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
 import { seedState } from './prng';
 import { Faults, loadScenarioFile, parseScenario } from './scenario';
-import type { Scenario, ScenarioInput } from './scenario';
+import type { Scenario, ScenarioCheck, ScenarioInput } from './scenario';
 import { namespaceObject, pdbObject, workloadObjects } from './scenario-workloads';
 import { SimContext } from './sim-context';
 import type { WorldState } from './world-state';
@@ -64,7 +64,7 @@ export class SimulatedWorld {
   }
 
   /** A new world; `scenario` is validated (errors name `file` and the field). */
-  static create(scenario: ScenarioInput | Scenario = {}, file = 'scenario'): SimulatedWorld {
+  static create(scenario: ScenarioInput | Scenario = {}, file = 'scenario', fromFile = false): SimulatedWorld {
     const parsed = parseScenario(scenario, file);
     const startTime = Date.parse(parsed.startTime);
     const state: WorldState = {
@@ -74,6 +74,7 @@ export class SimulatedWorld {
       rng: seedState(parsed.seed),
       seq: 0,
       scenario: parsed,
+      ...(fromFile ? { scenarioFile: file } : {}),
       events: [],
       clusters: {},
       accounts: {},
@@ -87,8 +88,9 @@ export class SimulatedWorld {
     return world;
   }
 
-  static fromScenarioFile(path: string): SimulatedWorld {
-    return SimulatedWorld.create(loadScenarioFile(path), path);
+  /** A new world from a scenario file (recorded in the world); `check.knownClusters` refuses faults on other clusters. */
+  static fromScenarioFile(path: string, check: Omit<ScenarioCheck, 'lineOf'> = {}): SimulatedWorld {
+    return SimulatedWorld.create(loadScenarioFile(path, check), path, true);
   }
 
   /** A world saved with `save(dir)`. */
@@ -116,6 +118,11 @@ export class SimulatedWorld {
 
   get scenario(): Scenario {
     return this.ctx.state.scenario;
+  }
+
+  /** The file the world's scenario came from, if it came from one. */
+  get scenarioFile(): string | undefined {
+    return this.ctx.state.scenarioFile;
   }
 
   /** Let `ms` of virtual time pass. */

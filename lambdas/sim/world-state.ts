@@ -15,6 +15,8 @@ export interface WorldState {
   /** Tie-breaker for events scheduled at the same time, and creation order of objects. */
   seq: number;
   readonly scenario: Scenario;
+  /** The file the scenario was read from (`--scenario`), when it came from one. */
+  readonly scenarioFile?: string;
   /** Pending events, sorted by (at, seq). */
   events: SimEvent[];
   /** Clusters seen through `forCluster`, by id. */

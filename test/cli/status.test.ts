@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../lambdas/cli/main';
@@ -87,4 +87,25 @@ describe('clm status', () => {
     ).toBe(2);
     expect(io.err).toMatch(/aws:1:nowhere/);
   });
+
+  it.each(['null', '{"statuses": {'])(
+    'a progress file holding %s is refused with a message naming it, not shown as "never provisioned"',
+    async (text) => {
+      const broken = mkdtempSync(join(tmpdir(), 'clm-status-broken-'));
+      try {
+        const file = join(broken, 'progress.json');
+        writeFileSync(file, text);
+        const io = capture();
+
+        const code = await main(['status', '--registry', 'examples/clusters.yaml', '--state', broken], io);
+
+        expect(code).toBe(1);
+        expect(io.out).toBe('');
+        expect(io.err).toContain(`${file}: `);
+        expect(io.err).not.toContain('    at ');
+      } finally {
+        rmSync(broken, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -8,6 +8,7 @@ import {
   TransientApiError,
   ValidationError,
 } from '../../lambdas/shared/errors';
+import { PORT_CALLS } from '../../lambdas/sim/port-calls';
 import { clusterRef, runningCluster, testCluster } from './fixtures';
 
 const EXAMPLES = join(__dirname, '../../examples/scenarios');
@@ -64,6 +65,66 @@ describe('simulation scenarios', () => {
         expect.stringMatching(/^scenarios\/bad\.yaml:8: faults\.apiErrors\[0\]\.error: /),
       ]),
     );
+  });
+});
+
+describe('scenario faults that could never apply are refused when the scenario is loaded', () => {
+  const issuesOf = (text: string, knownClusters?: readonly string[]): readonly string[] => {
+    try {
+      parseScenarioYaml(text, 'scenarios/typo.yaml', knownClusters ? { knownClusters } : {});
+    } catch (error) {
+      if (error instanceof ValidationError) return error.issues;
+      throw error;
+    }
+    return [];
+  };
+
+  it('a fault on a call the port does not have names the file, the fault and the calls of that port', () => {
+    const text =
+      'faults:\n  apiErrors:\n    - { on: kube.listNodes, error: throttle }\n    - { on: kube.evictPods, error: throttle }\n';
+
+    expect(issuesOf(text)).toEqual([
+      'scenarios/typo.yaml:4: faults.apiErrors[1].on: unknown call "kube.evictPods" (it would never fire); the calls of kube: ready, apply, delete, list, annotate, listNodes, patchNode, listPods, evictPod, deletePod, listPdbs, scaleDeployment',
+    ]);
+  });
+
+  it('a fault or workloads naming a cluster the registry does not have names the file, the fault and the known clusters', () => {
+    const text = [
+      'clusters:',
+      '  kube-1: {}',
+      '  kube-9: {}',
+      'faults:',
+      '  apiErrors:',
+      '    - { on: stacks.deploy, error: throttle, cluster: kube-1 }',
+      '    - { on: stacks.deploy, error: throttle, cluster: kube-2 }',
+      '  podsNeverReady:',
+      '    - { cluster: kube-3 }',
+      '  blockedEvictions:',
+      '    - { cluster: kube-4, pdb: web, untilSeconds: 60 }',
+      '',
+    ].join('\n');
+    const known = ['kube-1', 'kube-5'];
+
+    expect(issuesOf(text, known)).toEqual([
+      'scenarios/typo.yaml:3: clusters.kube-9: workloads for unknown cluster "kube-9" (it would never apply); the registry\'s clusters: kube-1, kube-5',
+      'scenarios/typo.yaml:7: faults.apiErrors[1].cluster: a fault on unknown cluster "kube-2" (it would never apply); the registry\'s clusters: kube-1, kube-5',
+      'scenarios/typo.yaml:9: faults.podsNeverReady[0].cluster: a fault on unknown cluster "kube-3" (it would never apply); the registry\'s clusters: kube-1, kube-5',
+      'scenarios/typo.yaml:11: faults.blockedEvictions[0].cluster: a fault on unknown cluster "kube-4" (it would never apply); the registry\'s clusters: kube-1, kube-5',
+    ]);
+    expect(issuesOf(text)).toEqual([]); // without a registry to check against, any id is taken
+  });
+
+  it('the calls a fault may name are exactly the methods of the simulated ports', async () => {
+    const { world, ports } = await runningCluster();
+    const methods = (port: object, except: string[] = []) =>
+      Object.keys(port)
+        .filter((name) => !except.includes(name))
+        .sort();
+
+    expect(Object.keys(PORT_CALLS).sort()).toEqual(['artifacts', 'kube', 'lookups', 'pools', 'stacks', 'values']);
+    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values'] as const)
+      expect([name, methods(ports[name])]).toEqual([name, [...PORT_CALLS[name]!].sort()]);
+    expect(methods(world.artifacts, ['urlFor'])).toEqual([...PORT_CALLS.artifacts!].sort());
   });
 });
 

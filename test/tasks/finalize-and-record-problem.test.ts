@@ -131,6 +131,25 @@ describe('recordProblem', () => {
     expect(await env.progress.getLease(cluster.id)).toBeUndefined();
   });
 
+  it.each([true, false])(
+    'keeps the lifecycle status the progress store holds (registry keeps status: %s)',
+    async (persistsStatus) => {
+      const cluster = clusterAt(OLD);
+      const env = fakeEnv({ clusters: [cluster], persistsStatus });
+      await env.progress.putStatus(cluster.id, { ...cluster.status, lifecycleStatus: 'ready', updatedAt: 0 });
+
+      await recordProblem(
+        { clusterId: cluster.id, executionId: 'e1', error: { Error: 'TemplateRenderError', Cause: 'bad template' } },
+        env.ports,
+      );
+
+      expect(await env.progress.getStatus(cluster.id)).toMatchObject({
+        lifecycleStatus: 'ready',
+        problems: expect.arrayContaining([expect.objectContaining({ title: 'TemplateRenderError: bad template' })]),
+      });
+    },
+  );
+
   it('appends to earlier problems recorded in the progress store', async () => {
     const cluster = testCluster();
     const env = fakeEnv({ clusters: [cluster] });

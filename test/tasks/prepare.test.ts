@@ -55,6 +55,23 @@ describe('prepare', () => {
     expect((await env.registry.listClusters())[0]!.status.nextVersion).toBe(target);
   });
 
+  it.each([true, false])(
+    'keeps the lifecycle status the progress store holds when it writes next_version (registry keeps status: %s)',
+    async (persistsStatus) => {
+      const cluster = upToDate(testCluster());
+      const env = fakeEnv({ clusters: [cluster], persistsStatus });
+      await env.progress.putStatus(cluster.id, { ...cluster.status, lifecycleStatus: 'ready', updatedAt: 0 });
+      env.source.version = 'beef01';
+
+      await prepare(provision, 'exec-1', env.ports);
+
+      expect(await env.progress.getStatus(cluster.id)).toMatchObject({
+        nextVersion: targetVersion('beef01', cluster),
+        lifecycleStatus: 'ready',
+      });
+    },
+  );
+
   it('carries the boot times the previous run learned into the new run', async () => {
     const cluster = upToDate(testCluster());
     const env = fakeEnv({ clusters: [cluster] });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
 import { ConfigError } from '../../shared/errors';
 
@@ -29,8 +29,10 @@ const HASH_LENGTH = 12;
  * gives a new version, and an untouched directory keeps its version.
  *
  * Files: everything under the root except entries whose name starts with a dot (`.git`, `.github`,
- * `.DS_Store`, editor swap files), at any depth; CLM never reads such files. Symlinks are followed (a link
- * cycle is skipped). Contents are decoded as UTF-8.
+ * `.DS_Store`, editor swap files), at any depth; CLM never reads such files. Symlinks within the directory are
+ * followed (a link cycle is skipped); a symlink to anything outside it is refused (ConfigError naming the link and its
+ * target) and never read, so a config directory cannot pull in files from elsewhere on the machine. Contents are
+ * decoded as UTF-8.
  */
 export class DirectorySource implements ConfigSource {
   readonly kind = 'dir' as const;
@@ -75,7 +77,12 @@ export class DirectorySource implements ConfigSource {
       });
     }
     const buffers = new Map<string, Buffer>();
-    await walk(root, '', new Set([root]), buffers);
+    await walk(root, '', new Set([root]), buffers, (link, target) => {
+      throw new ConfigError(
+        `config source ${this.name} (${this.location}): ${link} is a symlink to ${target}, outside the directory; ` +
+          'refused (only links within the directory are followed): copy what it points to into the directory instead',
+      );
+    });
     const paths = [...buffers.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     const hash = createHash('sha256');
     const files = new Map<string, string>();
@@ -89,7 +96,17 @@ export class DirectorySource implements ConfigSource {
   }
 }
 
-async function walk(dir: string, prefix: string, visited: Set<string>, out: Map<string, Buffer>): Promise<void> {
+/** Called for a symlink whose target is outside the root; it throws. */
+type OutsideLink = (link: string, target: string) => never;
+
+async function walk(
+  dir: string,
+  prefix: string,
+  visited: Set<string>,
+  out: Map<string, Buffer>,
+  outside: OutsideLink,
+  root = dir,
+): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
@@ -101,17 +118,18 @@ async function walk(dir: string, prefix: string, visited: Set<string>, out: Map<
     if (entry.isSymbolicLink()) {
       try {
         target = await realpath(absolute);
-        const info = await stat(target);
-        isDirectory = info.isDirectory();
-        isFile = info.isFile();
       } catch {
-        continue; // a dangling link
+        continue; // a dangling link: nothing to read
       }
+      if (target !== root && !target.startsWith(`${root}${sep}`)) outside(relative, target);
+      const info = await stat(target);
+      isDirectory = info.isDirectory();
+      isFile = info.isFile();
     }
     if (isDirectory) {
       if (visited.has(target)) continue;
       visited.add(target);
-      await walk(target, relative, visited, out);
+      await walk(target, relative, visited, out, outside, root);
       visited.delete(target);
     } else if (isFile) {
       out.set(relative, await readFile(target));

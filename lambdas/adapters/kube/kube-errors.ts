@@ -3,6 +3,7 @@
  * non-2xx answers into the named errors of shared/errors.ts. `what` names the call and its object and leads the message.
  */
 import { ClmError, ConflictError, KubeApiError, NotFoundError, TransientApiError } from '../../shared/errors';
+import { hostAndPort } from '../../shared/host-port';
 
 /** What the API server said, from a Status body (JSON text or object). */
 export interface KubeStatus {
@@ -79,13 +80,17 @@ export function isNetworkError(error: unknown): boolean {
  */
 const PERMANENT_500 = /failed to create typed patch object|field not declared in schema/i;
 
-export function toKubeError(error: unknown, what: string): ClmError {
+/** `server`: the API server's URL, named (host and port) when it cannot be reached. */
+export function toKubeError(error: unknown, what: string, server?: string): ClmError {
   if (error instanceof ClmError) return error;
   const options = { cause: error };
   const status = kubeStatusOf(error);
   if (!status) {
     if (isNetworkError(error))
-      return new TransientApiError(`${what}: cannot reach the API server (${(error as Error).message})`, options);
+      return new TransientApiError(
+        `${what}: cannot reach the API server${server ? ` ${hostAndPort(server)}` : ''} (${(error as Error).message || (error as { code?: string }).code})`,
+        options,
+      );
     return new KubeApiError(`${what}: ${error instanceof Error ? error.message : String(error)}`, options);
   }
   const said = [status.reason, status.message].filter(Boolean).join(': ') || 'no details';

@@ -29,11 +29,14 @@ export interface KubeRequest {
 export class KubeRest {
   private readonly kc: KubeConfig;
   private readonly configuration: ReturnType<typeof createConfiguration>;
+  /** The API server's URL, named when it cannot be reached. */
+  private readonly server: string;
 
   constructor(kc: KubeConfig) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('KubeRest: the kubeconfig selects no cluster');
     this.kc = kc;
+    this.server = cluster.server;
     this.configuration = createConfiguration({ baseServer: new ServerConfiguration(cluster.server, {}) });
   }
 
@@ -59,7 +62,7 @@ export class KubeRest {
       }
       return { status: response.httpStatusCode, body };
     } catch (error) {
-      throw toKubeError(error, what);
+      throw toKubeError(error, what, this.server);
     }
   }
 

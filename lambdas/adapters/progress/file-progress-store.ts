@@ -116,12 +116,36 @@ function clusterFile(dir: string, clusterId: string): string {
 }
 
 function readJson(path: string): ProgressData | undefined {
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as ProgressData;
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(`${path}: cannot read progress: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(`${path}: cannot read progress: ${(error as Error).message}${REPAIR}`, { cause: error });
   }
+  return progressData(parsed, path);
+}
+
+const REPAIR = '; repair the file, or move it away to let the clusters it holds start without their stored progress';
+
+/**
+ * Parsed progress, checked for its shape: a JSON object whose entries (`leases`, `runs`, `statuses`, `controls`,
+ * `inventories`; a missing one is empty) are objects. Anything else (`null`, a list, a string) is a ConfigError naming
+ * the file, never read as "nothing stored".
+ */
+function progressData(parsed: unknown, path: string): ProgressData {
+  const kind = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value);
+  if (kind(parsed) !== 'object')
+    throw new ConfigError(`${path}: not progress: expected a JSON object, got ${kind(parsed)}${REPAIR}`);
+  const data = emptyProgressData();
+  for (const key of Object.keys(data) as (keyof ProgressData)[]) {
+    const value = (parsed as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (kind(value) !== 'object')
+      throw new ConfigError(`${path}: not progress: "${key}" is ${kind(value)}, expected an object${REPAIR}`);
+    (data as unknown as Record<string, unknown>)[key] = value;
+  }
+  return data;
 }
 
 /** One cluster's part of a whole-directory ProgressData. */

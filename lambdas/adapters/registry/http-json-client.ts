@@ -1,4 +1,5 @@
 import { RegistryError, RegistryUnavailableError } from '../../shared/errors';
+import { hostAndPort } from '../../shared/host-port';
 import { silentLogger } from './registry-logger';
 import type { AdapterLogger } from './registry-logger';
 
@@ -113,8 +114,9 @@ export class HttpJsonClient {
         },
       };
     } catch (error) {
-      if (controller.signal.aborted) return { failure: `no response within ${timeoutMs} ms` };
-      return { failure: `network error: ${networkReason(error)}` };
+      if (controller.signal.aborted)
+        return { failure: `no response within ${timeoutMs} ms from ${hostAndPort(this.baseUrl)}` };
+      return { failure: `network error reaching ${hostAndPort(this.baseUrl)}: ${networkReason(error)}` };
     } finally {
       clearTimeout(timer);
     }
@@ -166,5 +168,6 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 
 function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+  const reason = cause?.code ?? (cause?.message || undefined) ?? (error as Error).message ?? String(error);
+  return reason === 'ECONNREFUSED' ? 'connection refused (ECONNREFUSED)' : reason;
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../../shared/errors';
 import { writeFileAtomic } from '../../shared/state-directory';
 
 /**
@@ -10,7 +11,24 @@ export function openJsonStateFile<T>(dir: string, file: string): { data: T | und
   mkdirSync(dir, { recursive: true });
   const path = join(dir, file);
   return {
-    data: existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : undefined,
+    data: existsSync(path) ? readState<T>(path) : undefined,
     save: (data) => writeFileAtomic(path, JSON.stringify(data)),
   };
+}
+
+/** The file's JSON object; anything else (not JSON, `null`, a list) is a ConfigError naming the file. */
+function readState<T>(path: string): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${path}: cannot read state: ${(error as Error).message}; repair the file or move it away`, {
+      cause: error,
+    });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ConfigError(
+      `${path}: not state: expected a JSON object, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'a list' : typeof parsed}; repair the file or move it away`,
+    );
+  return parsed as T;
 }

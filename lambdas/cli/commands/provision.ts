@@ -119,9 +119,9 @@ export async function runProvision(
   options: ProvisionOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const { selected, registry, sources } = await selectedClusters(options, io);
+  const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
   if (options.remote) return remoteProvision(verb, options, selected, sources, io);
-  const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
+  const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });
   const summaries: ClusterSummary[] = [];
   // Ctrl-C or SIGTERM: stop after the task running now (a safe point), release the lease, say how to go on.
   let interrupted = false;
@@ -150,7 +150,7 @@ export async function runProvision(
 async function selectedClusters(
   options: ProvisionOptions,
   io: CliIo,
-): Promise<{ selected: Cluster[]; registry: Registry; sources: ConfigSource[] }> {
+): Promise<{ selected: Cluster[]; registry: Registry; sources: ConfigSource[]; knownClusterIds: string[] }> {
   const registry = usage(() =>
     createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }),
   );
@@ -163,7 +163,7 @@ async function selectedClusters(
     selectClusters(clusters, { clusterIds: options.cluster, include: options.include, exclude: options.exclude }),
   );
   for (const s of skipped) io.stderr(`skipping ${s.cluster.id}: ${s.reason}\n`);
-  return { selected: [...selected], registry, sources: [...sources] };
+  return { selected: [...selected], registry, sources: [...sources], knownClusterIds: clusters.map((c) => c.id) };
 }
 
 /** The selected clusters and the world they live in (`plan` acts on them without running an update). */
@@ -171,8 +171,8 @@ export async function openSelectedClusters(
   options: ProvisionOptions,
   io: CliIo,
 ): Promise<{ selected: Cluster[]; world: CliWorld }> {
-  const { selected, registry, sources } = await selectedClusters(options, io);
-  const world = await openCliWorld(options, { registry, sources, clusters: selected, io });
+  const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
+  const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });
   return { selected, world };
 }
 

@@ -54,8 +54,56 @@ function load(text: string, file: string, listener?: unknown): unknown {
       const where = line ? `${file}:${line}:${column}` : file;
       throw new ValidationError(`${file}: not valid YAML`, { cause: error, issues: [`${where}: ${error.reason}`] });
     }
+    if (error instanceof RangeError) throw tooDeep(text, file, error);
     throw error;
   }
+}
+
+/** Nesting of `[` and `{` beyond which a place is named as the culprit when js-yaml runs out of stack. */
+export const MAX_FLOW_DEPTH = 1000;
+
+/**
+ * js-yaml parses nested collections by recursion, so a garbage line of thousands of `[` or `{` exhausts the stack
+ * ("Maximum call stack size exceeded", which names nothing). Name the file and the line where the nesting goes deeper
+ * than MAX_FLOW_DEPTH (a rough scan: quotes are skipped), or else the file's longest line.
+ */
+function tooDeep(text: string, file: string, cause: RangeError): ValidationError {
+  let line = 1;
+  let lineStart = 0;
+  let depth = 0;
+  let quote = '';
+  let longest = { line: 1, length: 0 };
+  for (let i = 0; i <= text.length; i += 1) {
+    const c = text[i];
+    if (c === '\n' || i === text.length) {
+      if (i - lineStart > longest.length) longest = { line, length: i - lineStart };
+      line += 1;
+      lineStart = i + 1;
+      quote = '';
+      continue;
+    }
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') depth += 1;
+    else if ((c === ']' || c === '}') && depth > 0) depth -= 1;
+    if (depth > MAX_FLOW_DEPTH) {
+      const end = text.indexOf('\n', i);
+      const length = (end < 0 ? text.length : end) - lineStart;
+      return new ValidationError(`${file}: not valid YAML`, {
+        cause,
+        issues: [
+          `${file}:${line}:${i - lineStart + 1}: lists or mappings nested more than ${MAX_FLOW_DEPTH} deep, too deep to parse (the line is ${length} characters long)`,
+        ],
+      });
+    }
+  }
+  return new ValidationError(`${file}: not valid YAML`, {
+    cause,
+    issues: [
+      `${file}: nested too deeply to parse; its longest line is line ${longest.line} (${longest.length} characters)`,
+    ],
+  });
 }
 
 function trackPositions(text: string, file: string): (path: DocPath) => number | undefined {

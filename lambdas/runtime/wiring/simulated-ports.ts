@@ -10,7 +10,8 @@ import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
 import type { FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { FleetStore } from '../../ports/fleet-store';
 import { fleetStandIns, type FleetServices } from './fleet-services';
-import { SimulatedWorld } from '../../sim';
+import { SimulatedWorld, loadScenarioFile, parseScenario } from '../../sim';
+import { ValidationError } from '../../shared/errors';
 import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-template-engine';
 
 /** The simulated world and the progress kept with it under `--state DIR`. */
@@ -30,8 +31,13 @@ export interface SimulatedSetupOptions {
   readonly stateDir: string;
   readonly registry: Registry;
   readonly sources: readonly ConfigSource[];
-  /** Scenario file for a new world (ignored when the state directory already holds one). */
+  /**
+   * Scenario file for a new world. When the state directory already holds a world, only the scenario that world was
+   * created from is accepted (another one is refused: it could not take effect).
+   */
   readonly scenarioFile?: string;
+  /** Every cluster id of the registry: scenario faults naming another cluster are refused. @default clusters' ids */
+  readonly knownClusterIds?: readonly string[];
   /** Clusters whose account provides the AMI/instance-type lookups of the templates. */
   readonly clusters: readonly Cluster[];
   /** How the dispatcher paces the fleet (`clm dispatch`, `clm serve`). @default DEFAULT_FLEET_SETTINGS */
@@ -42,12 +48,30 @@ export interface SimulatedSetupOptions {
   readonly fleet?: FleetStore;
 }
 
+/** `--scenario` for a directory whose world was created from another scenario: refused, saying how to go on. */
+function scenarioMismatch(stateDir: string, scenarioFile: string, world: SimulatedWorld): ValidationError {
+  const origin = world.scenarioFile
+    ? `from the scenario ${world.scenarioFile}`
+    : JSON.stringify(world.scenario) === JSON.stringify(parseScenario({}))
+      ? 'without a scenario'
+      : 'from another scenario';
+  return new ValidationError(
+    `--scenario ${scenarioFile}: the simulated world in ${stateDir} was created earlier ${origin}, and a scenario only ` +
+      `shapes a new world. To start fresh with ${scenarioFile}, remove ${stateDir} or give another --state; to go on ` +
+      `with the world as it is, leave out --scenario`,
+  );
+}
+
 export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedSetup {
+  const check = { knownClusters: options.knownClusterIds ?? options.clusters.map((c) => c.id) };
+  const scenario = options.scenarioFile ? loadScenarioFile(options.scenarioFile, check) : undefined;
   mkdirSync(options.stateDir, { recursive: true });
-  const world =
-    existsSync(join(options.stateDir, 'world.json')) || !options.scenarioFile
-      ? SimulatedWorld.loadOrCreate(options.stateDir, {})
-      : SimulatedWorld.fromScenarioFile(options.scenarioFile);
+  const existing = existsSync(join(options.stateDir, 'world.json'));
+  const world = existing
+    ? SimulatedWorld.load(options.stateDir)
+    : SimulatedWorld.create(scenario ?? {}, options.scenarioFile, options.scenarioFile !== undefined);
+  if (existing && scenario && JSON.stringify(scenario) !== JSON.stringify(world.scenario))
+    throw scenarioMismatch(options.stateDir, options.scenarioFile!, world);
   const { store: progress, save: saveProgress } = openFileProgressStore(options.stateDir);
   const own = options.fleet ? undefined : openFileFleetStore(options.stateDir, options.fleetSettings);
   const fleet = options.fleet ?? own!.store;

@@ -38,16 +38,20 @@ export function overlayStatus(cluster: Cluster, stored: StoredStatus | undefined
   return { ...cluster, status, lifecycleStatus: lifecycleStatus ?? cluster.lifecycleStatus };
 }
 
-/** Write status to the registry (when it can hold it) and always to the progress store. */
+/**
+ * Write status to the registry (when it can hold it) and always to the progress store. Without `lifecycleStatus`
+ * the lifecycle the store holds is kept (a status write never drops it: `overlayStatus` reads it back).
+ */
 export async function writeStatus(
   ports: Pick<Ports, 'registry' | 'progress' | 'clock'>,
   cluster: Pick<Cluster, 'id'>,
   status: ClusterStatus,
   lifecycleStatus?: LifecycleStatus,
 ): Promise<void> {
+  const lifecycle = lifecycleStatus ?? (await storedLifecycle(ports, cluster.id));
   await ports.progress.putStatus(cluster.id, {
     ...status,
-    ...(lifecycleStatus ? { lifecycleStatus } : {}),
+    ...(lifecycle ? { lifecycleStatus: lifecycle } : {}),
     updatedAt: ports.clock.now(),
   });
   await ports.registry.updateStatus(cluster.id, { ...(lifecycleStatus ? { lifecycleStatus } : {}), status });
@@ -66,9 +70,23 @@ export async function recordClusterProblem(
 ): Promise<void> {
   if (cluster && ports.registry.persistsStatus) {
     const problems = appendProblem(cluster.status.problems, problem);
-    await ports.progress.putStatus(cluster.id, { ...cluster.status, problems, updatedAt: now });
+    const lifecycleStatus = await storedLifecycle(ports, cluster.id);
+    await ports.progress.putStatus(cluster.id, {
+      ...cluster.status,
+      problems,
+      ...(lifecycleStatus ? { lifecycleStatus } : {}),
+      updatedAt: now,
+    });
     await ports.registry.updateStatus(cluster.id, { status: { ...cluster.status, problems } }).catch(() => undefined);
   } else {
     await ports.progress.recordProblem(clusterId, problem, now);
   }
+}
+
+/** The lifecycle status the progress store holds for the cluster, if any. */
+async function storedLifecycle(
+  ports: Pick<Ports, 'progress'>,
+  clusterId: string,
+): Promise<LifecycleStatus | undefined> {
+  return (await ports.progress.getStatus(clusterId))?.lifecycleStatus;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DirectorySource } from '../../../lambdas/adapters/config-source/directory-source';
@@ -70,19 +70,52 @@ describe('DirectorySource', () => {
     expect(await source.resolveVersion('main')).toBe(before);
   });
 
-  it('follows symlinks and survives a link cycle', async () => {
-    const shared = mkdtempSync(join(tmpdir(), 'clm-dir-shared-'));
+  it('follows symlinks within the directory and survives a link cycle', async () => {
+    write('shared/values.yaml', 'a: 1\n');
+    symlinkSync(join(root, 'shared'), join(root, 'cluster', 'shared'));
+    symlinkSync('../config-defaults.yaml', join(root, 'cluster', 'manifests', 'defaults.yaml'));
+    symlinkSync(root, join(root, 'cluster', 'loop'));
+
+    const snapshot = await source.checkout(await source.resolveVersion('main'));
+
+    expect(snapshot.files.get('cluster/shared/values.yaml')).toBe('a: 1\n');
+    expect(snapshot.files.get('cluster/manifests/defaults.yaml')).toBe('foo: bar\n');
+    expect([...snapshot.files.keys()].some((k) => k.includes('loop/loop'))).toBe(false);
+  });
+
+  it.each([
+    ['a file', 'secret.txt', 'cluster/manifests/01-a/secret.yaml'],
+    ['a directory', '.', 'cluster/manifests/02-elsewhere'],
+  ])('refuses a symlink to %s outside the directory, naming the link and its target', async (_what, name, link) => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'clm-dir-elsewhere-'));
     try {
-      writeFileSync(join(shared, 'values.yaml'), 'a: 1\n');
-      symlinkSync(shared, join(root, 'shared'));
-      symlinkSync(root, join(root, 'cluster', 'loop'));
+      writeFileSync(join(elsewhere, 'secret.txt'), 'not config\n');
+      const target = realpathSync(join(elsewhere, name));
+      symlinkSync(target, join(root, link));
 
-      const snapshot = await source.checkout(await source.resolveVersion('main'));
+      const resolving = source.resolveVersion('main');
 
-      expect(snapshot.files.get('shared/values.yaml')).toBe('a: 1\n');
-      expect([...snapshot.files.keys()].some((k) => k.includes('loop/loop'))).toBe(false);
+      await expect(resolving).rejects.toThrow(ConfigError);
+      await expect(resolving).rejects.toThrow(
+        `config source main (./config): ${link} is a symlink to ${target}, outside the directory; refused`,
+      );
     } finally {
-      rmSync(shared, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a symlink that leaves the directory through another link', async () => {
+    const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'clm-dir-elsewhere-')));
+    try {
+      writeFileSync(join(elsewhere, 'values.yaml'), 'a: 1\n');
+      symlinkSync(join(elsewhere, 'values.yaml'), join(root, 'cluster', 'out.yaml'));
+      symlinkSync('out.yaml', join(root, 'cluster', 'relay.yaml'));
+
+      await expect(source.resolveVersion('main')).rejects.toThrow(
+        `is a symlink to ${join(elsewhere, 'values.yaml')}, outside the directory`,
+      );
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 

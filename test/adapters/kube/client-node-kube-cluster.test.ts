@@ -115,11 +115,12 @@ describe('ClientNodeKubeCluster errors and connections', () => {
     await expect(kube.listPods()).rejects.toThrow(TransientApiError);
   });
 
-  it('treats an unreachable server as transient', async () => {
+  it('treats an unreachable server as transient, naming its host and port', async () => {
+    const { host } = new URL(api.url);
     await api.close();
     const error = await kube.listNodes().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransientApiError);
-    expect((error as Error).message).toMatch(/^list nodes: cannot reach the API server/);
+    expect((error as Error).message).toMatch(new RegExp(`^list nodes: cannot reach the API server ${host} \\(`));
   });
 
   it('connects through a kubeconfig file and context', async () => {

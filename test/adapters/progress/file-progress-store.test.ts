@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../../lambdas/adapters/progress/file-progress-store';
 import { emptyProgressData } from '../../../lambdas/adapters/progress/memory-progress-store';
 import { newRunRecord } from '../../../lambdas/core/model/run';
-import { LeaseHeldError } from '../../../lambdas/shared/errors';
+import { ConfigError, LeaseHeldError } from '../../../lambdas/shared/errors';
 import { processHolder, processStartTime } from '../../../lambdas/shared/process-identity';
 
 const C1 = 'aws:123456789012:eu-central-1:kube-1';
@@ -88,6 +88,35 @@ describe('FileProgressStore', () => {
     expect((await reopened.getStatus(C1))?.currentVersion).toBe('new-1');
     expect((await reopened.getStatus(C2))?.currentVersion).toBe('old-2');
     expect((await reopened.getLease(C2))?.holder).toBe('someone');
+  });
+
+  it.each([
+    ['null', 'not progress: expected a JSON object, got null'],
+    ['[]', 'not progress: expected a JSON object, got a list'],
+    ['"progress"', 'not progress: expected a JSON object, got string'],
+    ['{"statuses": null}', 'not progress: "statuses" is null, expected an object'],
+    ['{"runs": [1]', 'cannot read progress: '],
+  ])('refuses a progress file holding %s, naming the file, for reads and writes alike', async (text, message) => {
+    for (const file of [join(dir, LEGACY_PROGRESS_FILE), join(dir, PROGRESS_DIR, `${encodeURIComponent(C1)}.json`)]) {
+      rmSync(join(dir, PROGRESS_DIR), { recursive: true, force: true });
+      rmSync(join(dir, LEGACY_PROGRESS_FILE), { force: true });
+      mkdirSync(join(dir, PROGRESS_DIR));
+      writeFileSync(file, text);
+      const { store } = openFileProgressStore(dir);
+
+      await expect(store.getStatus(C1)).rejects.toThrow(ConfigError);
+      await expect(store.getStatus(C1)).rejects.toThrow(`${file}: ${message}`);
+      await expect(store.putStatus(C1, status('v'))).rejects.toThrow(`${file}: ${message}`);
+      expect(() => readProgressDir(dir)).toThrow(`${file}: ${message}`);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
+  });
+
+  it('reads a progress file without some entries as empty ones', async () => {
+    writeFileSync(join(dir, LEGACY_PROGRESS_FILE), JSON.stringify({ statuses: { [C1]: status('v1') } }));
+
+    expect(await new FileProgressStore(dir).getStatus(C1)).toEqual(status('v1'));
+    expect(await new FileProgressStore(dir).getLease(C1)).toBeUndefined();
   });
 
   it('takes over at once a lease whose holder is a CLI process known to be gone, and waits for a live one', async () => {

@@ -73,6 +73,20 @@ describe('FileRegistry', () => {
     expect((error as ValidationError).issues[0]).toMatch(/^conf\/clusters\.yaml:2: cluster x: id: must match/);
   });
 
+  it('names the file and line of a 5 MB garbage line nested too deep to parse', async () => {
+    writeFileSync(file, `${dump({ clusters: [wireCluster('kube-1')] })}    ${'['.repeat(5_000_000)}\n`);
+    const line = dump({ clusters: [wireCluster('kube-1')] }).split('\n').length;
+
+    const error = await new FileRegistry({ path: file, displayName: 'conf/clusters.yaml' })
+      .listClusters()
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]).toMatch(
+      new RegExp(`^conf/clusters\\.yaml:${line}:\\d+: lists or mappings nested more than 1000 deep`),
+    );
+  });
+
   it("logs each warning once and exposes the last read's warnings", async () => {
     const pools = [
       {

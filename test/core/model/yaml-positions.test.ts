@@ -1,4 +1,4 @@
-import { loadYamlWithPositions } from '../../../lambdas/core/model/yaml-positions';
+import { MAX_FLOW_DEPTH, loadYamlWithPositions } from '../../../lambdas/core/model/yaml-positions';
 import { ValidationError } from '../../../lambdas/shared/errors';
 
 const TEXT = `# header comment
@@ -56,5 +56,32 @@ describe('loadYamlWithPositions', () => {
     } catch (error) {
       expect((error as ValidationError).issues[0]).toMatch(/^bad\.yaml:2:\d+: /);
     }
+  });
+
+  it('names the file and line of nesting too deep to parse, instead of "Maximum call stack size exceeded"', () => {
+    const garbage = `  - ${'[{'.repeat(2_500_000)}`; // a 5 MB line
+    const text = `clusters:\n  - id: a\n${garbage}\n`;
+
+    let error: unknown;
+    try {
+      loadYamlWithPositions(text, 'clusters.yaml');
+    } catch (caught) {
+      error = caught;
+    }
+
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).message).toMatch(/^clusters\.yaml: not valid YAML/);
+    expect((error as ValidationError).issues).toEqual([
+      `clusters.yaml:3:${4 + MAX_FLOW_DEPTH + 1}: lists or mappings nested more than ${MAX_FLOW_DEPTH} deep, too deep to parse (the line is ${garbage.length} characters long)`,
+    ]);
+  });
+
+  it('parses nesting below that depth as usual', () => {
+    const depth = 200;
+    const doc = loadYamlWithPositions(`a: ${'['.repeat(depth)}1${']'.repeat(depth)}\n`, 'f.yaml');
+
+    let value = (doc.value as { a: unknown }).a;
+    for (let i = 1; i < depth; i += 1) value = (value as unknown[])[0];
+    expect(value).toEqual([1]);
   });
 });

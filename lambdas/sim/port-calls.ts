@@ -1,0 +1,48 @@
+import type { ArtifactStore } from '../ports/artifact-store';
+import type { KubeCluster } from '../ports/kube-cluster';
+import type { NodePoolBackend } from '../ports/node-pool-backend';
+import type { StackDeployer } from '../ports/stack-deployer';
+import type { CloudLookups } from '../ports/template-engine';
+import type { ValuesProvider } from '../ports/values-provider';
+
+/** Every method of a port, spelled out (the compiler checks that none is missing and none is made up). */
+type Methods<T> = { readonly [K in keyof T]-?: true };
+
+const STACKS = { deploy: true, describe: true, delete: true, list: true, plan: true } satisfies Methods<StackDeployer>;
+const POOLS = {
+  getPool: true,
+  scale: true,
+  terminate: true,
+  markForDecommission: true,
+} satisfies Methods<NodePoolBackend>;
+const KUBE = {
+  ready: true,
+  apply: true,
+  delete: true,
+  list: true,
+  annotate: true,
+  listNodes: true,
+  patchNode: true,
+  listPods: true,
+  evictPod: true,
+  deletePod: true,
+  listPdbs: true,
+  scaleDeployment: true,
+} satisfies Methods<KubeCluster>;
+const LOOKUPS = { amiId: true, instanceType: true } satisfies Methods<CloudLookups>;
+const VALUES = { clusterValues: true } satisfies Methods<ValuesProvider>;
+// `urlFor` only builds a URL (no call, never instrumented): a fault on it could never fire.
+const ARTIFACTS = { put: true, get: true } satisfies Methods<Omit<ArtifactStore, 'urlFor'>>;
+
+/**
+ * The calls a scenario fault can name (`on: <port>.<method>`), by port: the methods of the simulated ports, which
+ * all go through `instrument` (ports/instrument.ts).
+ */
+export const PORT_CALLS: Readonly<Record<string, readonly string[]>> = {
+  stacks: Object.keys(STACKS),
+  pools: Object.keys(POOLS),
+  kube: Object.keys(KUBE),
+  lookups: Object.keys(LOOKUPS),
+  values: Object.keys(VALUES),
+  artifacts: Object.keys(ARTIFACTS),
+};

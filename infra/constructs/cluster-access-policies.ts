@@ -59,6 +59,8 @@ const STACK_HOUSEKEEPING = [
 ];
 /** EC2 and Auto Scaling Describe* calls support no resource-level permissions: they need Resource "*". */
 export const DESCRIBE_ONLY = [
+  // Checks a template before the first write (RenderConfig); not a stack action, so no resource to scope it to.
+  'cloudformation:ValidateTemplate',
   'ec2:DescribeImages',
   'ec2:DescribeInstances',
   'ec2:DescribeInstanceTypes',

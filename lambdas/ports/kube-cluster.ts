@@ -112,6 +112,8 @@ export interface KubeCluster {
   ): Promise<ApplyResult[]>;
   /** `kind` may be Kind, singular, plural (any case) or `resource.version.group`. Not found is `not-found`. */
   delete(ref: ObjectRef, options?: DeleteOptions): Promise<'deleted' | 'not-found'>;
+  /** Whether the API server serves `kind` (Kind, singular, plural or `resource.version.group`), by its discovery. */
+  servesKind(kind: string, apiVersion?: string): Promise<boolean>;
   /** List by kind (same resolution as delete); no namespace = all namespaces. */
   list(kind: string, options?: { readonly namespace?: string; readonly labelSelector?: string }): Promise<KubeObject[]>;
   /** Annotate an object (used for namespace deletion protection annotations). */

@@ -38,4 +38,9 @@ export interface StackDeployer {
   list(tags: Readonly<Record<string, string>>): Promise<StackState[]>;
   /** Dry run: what would change (CloudFormation change set, deleted afterwards). */
   plan(spec: StackSpec): Promise<{ readonly exists: boolean; readonly changes: readonly StackChange[] }>;
+  /**
+   * CloudFormation's own check of a template (ValidateTemplate): its problems, empty when it is valid. Templates over
+   * ValidateTemplate's inline limit (51,200 bytes) are not sent; the answer is then empty too.
+   */
+  validate(templateBody: string): Promise<readonly string[]>;
 }

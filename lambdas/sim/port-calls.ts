@@ -8,7 +8,14 @@ import type { ValuesProvider } from '../ports/values-provider';
 /** Every method of a port, spelled out (the compiler checks that none is missing and none is made up). */
 type Methods<T> = { readonly [K in keyof T]-?: true };
 
-const STACKS = { deploy: true, describe: true, delete: true, list: true, plan: true } satisfies Methods<StackDeployer>;
+const STACKS = {
+  deploy: true,
+  describe: true,
+  delete: true,
+  list: true,
+  plan: true,
+  validate: true,
+} satisfies Methods<StackDeployer>;
 const POOLS = {
   getPool: true,
   scale: true,
@@ -20,6 +27,7 @@ const KUBE = {
   apply: true,
   delete: true,
   list: true,
+  servesKind: true,
   annotate: true,
   listNodes: true,
   patchNode: true,

@@ -5,7 +5,7 @@ import { throwIfIssues } from '../core/render/render-issue';
 import { withDiscoveredNetwork } from '../core/render/discovered-network';
 import { renderMainStack } from '../core/render/render-main-stack';
 import { uniqueIssues } from '../core/render/render-cluster';
-import { issuesBeforeDeploy } from '../core/render/validate-before-deploy';
+import { renderBeforeDeploy } from '../core/render/validate-before-deploy';
 import type { MainArtifact } from '../contracts/artifacts';
 import { RenderConfigOutput } from '../contracts/cluster-update';
 import { ConfigError } from '../shared/errors';
@@ -13,6 +13,7 @@ import { defineTask, type PortsFor } from './define-task';
 import { putJson, runArtifactKey } from './kit/artifacts';
 import { storeConfigFiles } from './kit/config-files';
 import { decryptedCluster } from './kit/decrypted-cluster';
+import { liveIssues } from './kit/live-checks';
 import { openStep } from './kit/open-step';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
@@ -22,6 +23,9 @@ const PORTS = {
   templates: 'read',
   secrets: 'read',
   values: 'read',
+  // ValidateTemplate, and the API server's discovery for the deletions' kinds: reads only.
+  stacks: 'read',
+  kube: 'read',
   progress: 'write',
   artifacts: 'write',
   clock: 'read',
@@ -58,8 +62,17 @@ export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): 
   const rendered = withDiscoveredNetwork(configured, values);
   const main = await renderMainStack({ cluster: rendered, snapshots, values, engine: ports.templates });
   // Pools, cf-manifests and manifests too: a broken one fails here, before the main stack is touched.
-  const later = await issuesBeforeDeploy({ cluster: rendered, snapshots, values, engine: ports.templates });
-  throwIfIssues(uniqueIssues([...main.errors, ...later]), `Rendering the config of ${cluster.id}`);
+  const later = await renderBeforeDeploy({ cluster: rendered, snapshots, values, engine: ports.templates });
+  throwIfIssues(uniqueIssues([...main.errors, ...later.issues]), `Rendering the config of ${cluster.id}`);
+  // Then what CloudFormation and the API server say of it: still before anything is written.
+  const { resources } = later;
+  const stacks = [main.stack!, ...resources.nodePools.map((p) => p.stack), ...resources.cfManifests].filter(Boolean);
+  const live = await liveIssues(
+    cluster,
+    { stacks, deletions: main.deletions, manifests: resources.manifests },
+    ports.forCluster(configured),
+  );
+  throwIfIssues(live, `Validating the config of ${cluster.id}`);
   const approval = approvalSetting(merged, cluster.id);
   if (!main.stack) throw new ConfigError('the main stack did not render', { location: { clusterId: cluster.id } });
 

@@ -83,8 +83,11 @@ describe('scenario faults that could never apply are refused when the scenario i
     const text =
       'faults:\n  apiErrors:\n    - { on: kube.listNodes, error: throttle }\n    - { on: kube.evictPods, error: throttle }\n';
 
+    // The list of calls is the port's own (lambdas/sim/port-calls.ts): checked by a pattern, not spelled out again.
     expect(issuesOf(text)).toEqual([
-      'scenarios/typo.yaml:4: faults.apiErrors[1].on: unknown call "kube.evictPods" (it would never fire); the calls of kube: ready, apply, delete, list, annotate, listNodes, patchNode, listPods, evictPod, deletePod, listPdbs, scaleDeployment',
+      expect.stringMatching(
+        /^scenarios\/typo\.yaml:4: faults\.apiErrors\[1\]\.on: unknown call "kube\.evictPods" \(it would never fire\); the calls of kube: ready, apply, .*\bevictPod, .*scaleDeployment/,
+      ),
     ]);
   });
 

@@ -6,13 +6,14 @@ import { prepare } from '../../lambdas/tasks/prepare';
 import { renderConfig } from '../../lambdas/tasks/render-config';
 import type { ClusterPorts, Ports } from '../../lambdas/ports/ports';
 import { ConfigError, ValidationError } from '../../lambdas/shared/errors';
+import { EMPTY_STATUS } from '../../lambdas/core/model/cluster';
 import { fakeEnv, testCluster } from '../support/fakes';
 
 const MAIN_STACK = 'Resources:\n  Topic: {Type: AWS::SNS::Topic}\n';
 const CONFIG_MAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: web}\n';
 
-async function setUp(files: Record<string, string>) {
-  const cluster = testCluster({ nodePools: [] });
+async function setUp(files: Record<string, string>, currentVersion = '') {
+  const cluster = testCluster({ nodePools: [], status: { ...EMPTY_STATUS, currentVersion } });
   const env = fakeEnv({ clusters: [cluster] });
   Object.assign(env.source.files, { 'cluster/cluster.yaml': MAIN_STACK, ...files });
   const clusterPorts = { ...env.ports.forCluster(cluster), values: new StaticValuesProvider() } as ClusterPorts;
@@ -74,5 +75,28 @@ describe('RenderConfig validates everything before the first write', () => {
     const act = renderConfig(ref, ports);
     await expect(act).rejects.toThrow(ConfigError);
     await expect(renderConfig(ref, ports)).rejects.toThrow('main/cluster/cluster.yaml, field Resources');
+  });
+
+  it("asks CloudFormation's ValidateTemplate and the API server's discovery before the first write", async () => {
+    // Arrange: an existing cluster (its API server answers) with a deletion of a kind it does not serve
+    const { env, ports, ref } = await setUp(
+      { 'cluster/manifests/deletions.yaml': 'post_apply:\n  - {kind: Deploymnet, namespace: web, name: old}\n' },
+      'old#version',
+    );
+    env.kube.unservedKinds.add('Deploymnet');
+    env.stacks.invalid = { 'AWS::SNS::Topic': 'Template error: unsupported resource' };
+
+    // Act
+    const error = await renderConfig(ref, ports).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBeInstanceOf(ValidationError);
+    const message = (error as Error).message;
+    expect(message).toMatch(
+      /cluster stack kube-1 fails CloudFormation's ValidateTemplate: Template error: unsupported/,
+    );
+    expect(message).toContain('deletions.yaml post_apply[0] (Deploymnet web/old): the API server serves no kind');
+    expect(env.stacks.validated).toEqual([MAIN_STACK]);
+    expect(env.stacks.deploys).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import {
   DescribeStacksCommand,
   UpdateStackCommand,
   UpdateTerminationProtectionCommand,
+  ValidateTemplateCommand,
   paginateDescribeStacks,
 } from '@aws-sdk/client-cloudformation';
 import type { CloudFormationClient, Stack } from '@aws-sdk/client-cloudformation';
@@ -52,6 +53,9 @@ export interface CloudFormationStackDeployerOptions {
    */
   readonly roleArn?: string;
 }
+
+/** ValidateTemplate's limit for an inline TemplateBody. */
+const INLINE_VALIDATE_LIMIT = 51_200;
 
 export class CloudFormationStackDeployer implements StackDeployer {
   private readonly client: CloudFormationClient;
@@ -181,6 +185,18 @@ export class CloudFormationStackDeployer implements StackDeployer {
     const exists = existing !== undefined && existing.StackStatus !== 'REVIEW_IN_PROGRESS';
     const template = await templateSource(spec, this.options);
     return { exists, changes: await this.changeSets.changesOf(spec, exists, template) };
+  }
+
+  async validate(templateBody: string): Promise<readonly string[]> {
+    if (Buffer.byteLength(templateBody) > INLINE_VALIDATE_LIMIT) return [];
+    try {
+      await this.client.send(new ValidateTemplateCommand({ TemplateBody: templateBody }));
+      return [];
+    } catch (error) {
+      // CloudFormation answers a bad template with a ValidationError (400); anything else is not about the template.
+      if ((error as { name?: string }).name === 'ValidationError') return [(error as Error).message];
+      throw toClmError(error, 'CloudFormation ValidateTemplate');
+    }
   }
 
   private async setTerminationProtection(stack: string, enabled: boolean, displayName = stack): Promise<void> {

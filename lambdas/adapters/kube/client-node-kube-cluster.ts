@@ -230,6 +230,8 @@ export class ClientNodeKubeCluster implements KubeCluster {
     );
   }
 
+  servesKind = (kind: string, apiVersion?: string): Promise<boolean> => this.discovery.serves(kind, apiVersion);
+
   /** Resolve a user-written kind; one refresh of the discovery cache before giving up. */
   private async resolve(kind: string, apiVersion?: string): Promise<ResolvedResource> {
     const found =

@@ -60,6 +60,13 @@ export class KubeDiscovery {
   }
 
   /** Resolve a user-written kind, optionally within one apiVersion. */
+  /** Whether `kind` resolves, after one refresh of the cache when it does not at first. */
+  async serves(kind: string, apiVersion?: string): Promise<boolean> {
+    if (await this.resolve(kind, apiVersion)) return true;
+    this.invalidate();
+    return (await this.resolve(kind, apiVersion)) !== undefined;
+  }
+
   async resolve(kind: string, apiVersion?: string): Promise<ResolvedResource | undefined> {
     if (apiVersion) return this.find([apiVersion], matcher(kind));
     const parts = kind.split('.');

@@ -1,4 +1,4 @@
-import type { ClusterResourcesInput } from './render-cluster-resources';
+import type { ClusterResources, ClusterResourcesInput } from './render-cluster-resources';
 import { renderClusterResources } from './render-cluster-resources';
 import type { RenderIssue } from './render-issue';
 
@@ -9,9 +9,16 @@ import type { RenderIssue } from './render-issue';
  * needs the outputs: it is left to RenderClusterResources, which renders with them.
  */
 export async function issuesBeforeDeploy(input: ClusterResourcesInput): Promise<RenderIssue[]> {
+  return (await renderBeforeDeploy(input)).issues;
+}
+
+/** As issuesBeforeDeploy, with what rendered (its stacks and manifests, for the checks against the live services). */
+export async function renderBeforeDeploy(
+  input: ClusterResourcesInput,
+): Promise<{ readonly issues: RenderIssue[]; readonly resources: ClusterResources }> {
   const resources = await renderClusterResources({
     ...input,
     values: { ...input.values, ClusterStackOutputs: {} },
   });
-  return resources.errors.filter((issue) => !issue.message.includes('ClusterStackOutputs'));
+  return { issues: resources.errors.filter((issue) => !issue.message.includes('ClusterStackOutputs')), resources };
 }

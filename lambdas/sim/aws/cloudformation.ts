@@ -46,6 +46,18 @@ function parseTemplate(spec: Pick<StackSpec, 'name' | 'templateBody'>): CfnTempl
   return template;
 }
 
+/** ValidateTemplate: the template's format problems (parameters are not needed to validate). */
+export function validateStackTemplate(templateBody: string): string[] {
+  try {
+    const template = parseCfnTemplate(templateBody, 'template');
+    if (!template) return ['Template format error: the template is empty'];
+    validateTemplate(template);
+    return [];
+  } catch (error) {
+    return [`Template format error: ${error instanceof Error ? error.message : String(error)}`];
+  }
+}
+
 function stackId(ctx: SimContext, account: AccountState, name: string): string {
   const h = hashOf([account.key, name, String(ctx.nextSeq())], 32);
   return `arn:aws:cloudformation:${account.region}:${account.accountId}:stack/${name}/${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;

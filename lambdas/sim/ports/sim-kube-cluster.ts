@@ -1,5 +1,6 @@
 import type { KubeCluster, PdbInfo } from '../../ports/kube-cluster';
-import { TransientApiError } from '../../shared/errors';
+import { KubeApiError, TransientApiError } from '../../shared/errors';
+import { resolveKind } from '../kube/kinds';
 import { apiReady, kubeFor } from '../engine';
 import { matches, parseSelector } from '../../core/kube/label-selector';
 import { nodeInfo, patchNode } from '../kube/nodes';
@@ -23,6 +24,7 @@ export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster 
     apply: (objects, options) => applyObjects(ctx, kube(), objects, options.dryRun ?? false),
     delete: (ref, options) => deleteObject(ctx, kube(), ref, options),
     list: (kind, options) => listObjects(ctx, kube(), kind, options),
+    servesKind: (kind, apiVersion) => servesKind(kube(), kind, apiVersion),
     annotate: (ref, annotations) => annotateObject(ctx, kube(), ref, annotations),
     listNodes() {
       const state = kube();
@@ -65,4 +67,15 @@ export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster 
     },
     scaleDeployment: (namespace, name, replicas) => scaleDeployment(ctx, kube(), namespace, name, replicas),
   });
+}
+
+/** Discovery's answer: whether `kind` resolves (built-in kinds and the applied CRDs'). */
+function servesKind(state: Parameters<typeof resolveKind>[0], kind: string, apiVersion?: string): boolean {
+  try {
+    resolveKind(state, kind, apiVersion);
+    return true;
+  } catch (error) {
+    if (error instanceof KubeApiError) return false;
+    throw error;
+  }
 }

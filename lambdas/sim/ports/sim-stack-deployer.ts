@@ -6,6 +6,7 @@ import {
   listStacks,
   planStack,
   setTerminationProtection,
+  validateStackTemplate,
 } from '../aws/cloudformation';
 import type { SimContext } from '../sim-context';
 import type { AccountState } from '../world-state';
@@ -28,5 +29,6 @@ export function simStackDeployer(ctx: SimContext, account: AccountState, cluster
     },
     list: (tags) => listStacks(account, tags),
     plan: (spec) => planStack(account, spec),
+    validate: (templateBody) => validateStackTemplate(templateBody),
   });
 }

@@ -138,6 +138,13 @@ export class FakeKubeCluster extends FakeManifestObjects implements KubeCluster 
 
   // ---- KubeCluster ---------------------------------------------------------------------------------
 
+  /** Kinds the fake API server does not serve (servesKind answers false for them). */
+  readonly unservedKinds = new Set<string>();
+
+  async servesKind(kind: string): Promise<boolean> {
+    return !this.unservedKinds.has(kind);
+  }
+
   async ready(): Promise<boolean> {
     this.calls.push('ready');
     return true;

@@ -112,6 +112,17 @@ export class FakeStackDeployer implements StackDeployer {
     return all.map(([name, s]) => ({ name, status: s.status, outputs: { ...s.outputs }, tags: { ...s.tags } }));
   }
 
+  /** Templates handed to validate, and the problems to answer for a template containing a key of `invalid`. */
+  readonly validated: string[] = [];
+  invalid: Record<string, string> = {};
+
+  async validate(templateBody: string): Promise<readonly string[]> {
+    this.validated.push(templateBody);
+    return Object.entries(this.invalid)
+      .filter(([needle]) => templateBody.includes(needle))
+      .map(([, problem]) => problem);
+  }
+
   async plan(spec: StackSpec): Promise<{ readonly exists: boolean; readonly changes: readonly StackChange[] }> {
     const existing = this.stacks.get(spec.name);
     return {

@@ -1,0 +1,71 @@
+import type { Deletion, Deletions } from '../../core/deletions/deletion';
+import type { Cluster } from '../../core/model/cluster';
+import type { RenderIssue } from '../../core/render/render-issue';
+import type { RenderedManifestFile } from '../../core/render/render-manifests';
+import type { RenderedStack } from '../../core/render/render-stack';
+import type { KubeCluster } from '../../ports/kube-cluster';
+import type { StackDeployer } from '../../ports/stack-deployer';
+
+/**
+ * The checks before the first write that ask the cluster's own services: CloudFormation's ValidateTemplate of every
+ * rendered stack template, and each deletions entry's kind against the API server's discovery (when the cluster
+ * exists and its API server answers; kinds the rendered manifests define as CRDs count as served).
+ */
+export async function liveIssues(
+  cluster: Pick<Cluster, 'id' | 'status'>,
+  rendered: {
+    readonly stacks: readonly RenderedStack[];
+    readonly deletions: Deletions;
+    readonly manifests: readonly RenderedManifestFile[];
+  },
+  ports: { readonly stacks: Pick<StackDeployer, 'validate'>; readonly kube: Pick<KubeCluster, 'ready' | 'servesKind'> },
+): Promise<RenderIssue[]> {
+  const issues: RenderIssue[] = [];
+  for (const stack of rendered.stacks) {
+    for (const problem of await ports.stacks.validate(stack.template)) {
+      issues.push({
+        error: 'ValidationError',
+        message: `cluster ${cluster.id}: the template of ${stack.kind} stack ${stack.name} fails CloudFormation's ValidateTemplate: ${problem}`,
+      });
+    }
+  }
+  if (!cluster.status.currentVersion || !(await ports.kube.ready().catch(() => false))) return issues;
+  const defined = crdKinds(rendered.manifests);
+  const entries = [
+    ...rendered.deletions.preApply.map((d, i) => ({ d, where: `pre_apply[${i}]` })),
+    ...rendered.deletions.postApply.map((d, i) => ({ d, where: `post_apply[${i}]` })),
+  ];
+  for (const { d, where } of entries) {
+    if (defined.has(d.kind.toLowerCase()) || (await ports.kube.servesKind(d.kind))) continue;
+    issues.push({
+      error: 'ValidationError',
+      message: `cluster ${cluster.id}: deletions.yaml ${where} (${describe(d)}): the API server serves no kind "${d.kind}" (Kind, singular or plural name, or resource.version.group)`,
+      file: 'deletions.yaml',
+    });
+  }
+  return issues;
+}
+
+/** Kind, singular and plural names (lower case) of the CRDs among the rendered manifests. */
+export function crdKinds(manifests: readonly RenderedManifestFile[]): Set<string> {
+  const kinds = new Set<string>();
+  for (const file of manifests) {
+    for (const object of file.objects) {
+      if (object.kind !== 'CustomResourceDefinition') continue;
+      const names = ((object as { spec?: { names?: Record<string, unknown> } }).spec?.names ?? {}) as Record<
+        string,
+        unknown
+      >;
+      for (const key of ['kind', 'plural', 'singular'])
+        if (typeof names[key] === 'string') kinds.add((names[key] as string).toLowerCase());
+    }
+  }
+  return kinds;
+}
+
+function describe(d: Deletion): string {
+  const ns = d.namespace ? `${d.namespace}/` : '';
+  if ('name' in d) return `${d.kind} ${ns}${d.name}`;
+  if ('selector' in d) return `${d.kind} ${ns}selector ${d.selector}`;
+  return `${d.kind} ${ns}labels ${JSON.stringify(d.labels)}`;
+}

@@ -21,7 +21,7 @@ import { MainArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from './artifacts';
-import { checkoutClusterConfig, decideStackLayers, type StackDecision } from './cluster-stack';
+import { checkoutClusterConfig, decideStackLayers, type ClusterConfig, type StackDecision } from './cluster-stack';
 import { withStoredStatus } from './cluster-status';
 
 /** What planning reads; it writes nothing (the Kubernetes apply is a server-side dry run). */
@@ -50,12 +50,7 @@ export async function planCluster(
   const config = await checkoutClusterConfig(cluster, ports.sources, sourceVersions);
   const { snapshots } = config;
   const layerProblems: string[] = [];
-  const layers = await decideStackLayers(ports, cluster, config, sourceVersions, options.applyOnly).catch(
-    (error: unknown) => {
-      layerProblems.push(error instanceof Error ? error.message : String(error));
-      return undefined;
-    },
-  );
+  const layers = await planLayers(ports, cluster, config, sourceVersions, options, layerProblems);
   const steps = layers?.layerPlan.steps;
   const cp = ports.forCluster(cluster);
   const outputs = (await cp.stacks.describe(mainStackName(cluster)))?.outputs ?? {};
@@ -102,6 +97,21 @@ export async function planCluster(
     cluster.lifecycleStatus !== 'creating';
   const pools = poolRolls(await poolsForPlan(cluster, cp, render), stacks, rolls);
   return { ...base, stacks, objects, deletions, pools, problems, notes, ...layersOf(layers) };
+}
+
+/** The stack's layer decision; a broken Kubernetes upgrade rule is a problem of the plan. */
+function planLayers(
+  ports: PlanPorts,
+  cluster: Cluster,
+  config: ClusterConfig,
+  sourceVersions: Record<string, string>,
+  options: { readonly applyOnly: boolean },
+  problems: string[],
+): Promise<StackDecision | undefined> {
+  return decideStackLayers(ports, cluster, config, sourceVersions, options.applyOnly).catch((error: unknown) => {
+    problems.push(error instanceof Error ? error.message : String(error));
+    return undefined;
+  });
 }
 
 /** The plan's layer section: which layers change, which steps are skipped, and a Kubernetes upgrade. */

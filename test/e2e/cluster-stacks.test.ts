@@ -31,8 +31,8 @@ function stackTokens(state: string): Record<string, number> {
   return tokens;
 }
 
-async function provision(state: string, config: string, registry = 'examples/stack-clusters.yaml') {
-  const args = ['provision', '--simulate', '--registry', registry, '--directory', config, '--state', state];
+async function provision(state: string, config: string, registry = 'examples/stack-clusters.yaml', ...extra: string[]) {
+  const args = ['provision', '--simulate', '--registry', registry, '--directory', config, '--state', state, ...extra];
   const text = await clm(args);
   const lines = clusterLines(text.out, CLUSTER);
   const summary = text.out
@@ -138,5 +138,17 @@ describe('cluster stacks: the changed layers decide the steps', () => {
     expect(lastMaster).toBeLessThan(firstWorker);
     expect(upgrade.nodes).toBe(3);
     expect(upgrade.out).toMatch(/PDB violations 0/);
+  });
+
+  it('rolls the nodes an --apply-only run left behind, even when no layer changed since', async () => {
+    const state = tempDir('stacks-apply-only');
+    temps.push(state);
+    expect((await provision(state, `${STACKS}/v1`)).code).toBe(0);
+    const applied = await provision(state, `${STACKS}/v3`, 'examples/stack-clusters.yaml', '--apply-only');
+    expect(applied).toMatchObject({ code: 0, nodes: 0 });
+    const rolled = await provision(state, `${STACKS}/v3`);
+    expect(rolled.code).toBe(0);
+    expect(rolled.lines.join('\n')).toContain('an --apply-only run left the nodes behind');
+    expect(rolled.nodes).toBe(3);
   });
 });

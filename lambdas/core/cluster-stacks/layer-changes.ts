@@ -48,9 +48,14 @@ export interface LayerPlan {
  * changed when its component version or its content (digest) changed; the cluster class has no component
  * version of its own, so its content decides. Every layer counts as changed when nothing is known of the
  * current stack, when the stack itself changes (another stack or Kubernetes directory), or when anything
- * outside the stack changed (the registry entry, another config source).
+ * outside the stack changed (the registry entry, another config source), or when an `--apply-only` run left the
+ * nodes behind the version the cluster reports.
  */
-export function layerPlan(previous: StackState | undefined, target: StackState): LayerPlan {
+export function layerPlan(
+  previous: StackState | undefined,
+  target: StackState,
+  options: { readonly nodesBehind?: boolean } = {},
+): LayerPlan {
   const to = `${target.name}@${target.version}`;
   const all = (allBecause: string): LayerPlan => ({
     ...(previous ? { from: `${previous.name}@${previous.version}` } : {}),
@@ -60,6 +65,7 @@ export function layerPlan(previous: StackState | undefined, target: StackState):
     steps: stepsFor(LAYERS),
   });
   if (!previous) return all('nothing is recorded of the stack the cluster runs');
+  if (options.nodesBehind) return all('an --apply-only run left the nodes behind the version the cluster reports');
   if (previous.name !== target.name) return all(`the stack changes from ${previous.name} to ${target.name}`);
   if (previous.rest !== target.rest) return all('the registry entry or another config source changed');
   const changed = LAYERS.filter(

@@ -58,7 +58,7 @@ export interface StackDecision {
  * current version) to the target, and the Kubernetes upgrade rules — checked here, before anything is written.
  */
 export async function decideStackLayers(
-  ports: Pick<Ports, 'artifacts'>,
+  ports: Pick<Ports, 'artifacts' | 'progress'>,
   cluster: Cluster,
   config: ClusterConfig,
   sourceVersions: Readonly<Record<string, string>>,
@@ -75,7 +75,9 @@ export async function decideStackLayers(
     },
     { clusterId: cluster.id, field: 'config_items.cluster_stack' },
   );
-  return { stack: target, layerPlan: layerPlan(previous, target), ...(upgrade ? { upgrade } : {}) };
+  const current = cluster.status.currentVersion;
+  const nodesBehind = current ? (await ports.progress.getRun(cluster.id, current))?.applyOnly === true : false;
+  return { stack: target, layerPlan: layerPlan(previous, target, { nodesBehind }), ...(upgrade ? { upgrade } : {}) };
 }
 
 /** The stack the cluster's current version runs, as its run recorded it (undefined when unknown). */

@@ -76,6 +76,12 @@ describe('layerPlan: the changed layers decide the steps', () => {
     expect(plan.changed).toEqual(['clusterAddon']);
   });
 
+  it('every layer counts as changed when an --apply-only run left the nodes behind', () => {
+    const plan = layerPlan(V1, { ...V1 }, { nodesBehind: true });
+    expect(plan.steps).toEqual(EVERYTHING);
+    expect(plan.allBecause).toMatch(/--apply-only/);
+  });
+
   it.each([
     ['nothing is recorded of the current stack', undefined, V1],
     ['the stack directory changes (a Kubernetes minor)', V1, { ...V1, name: 'aws/default/1-31' }],

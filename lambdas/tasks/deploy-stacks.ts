@@ -29,7 +29,7 @@ export async function deployStacks(
 ): Promise<StepOutput> {
   const { run, cluster, pinned, now } = await openStep(ports, ref);
   const skipped = skippedStep(pinned, STAGE_STEPS[stage]);
-  if (skipped) return skipMainStack(ports, ref, cluster, stage, skipped);
+  if (skipped) return skipStage(ports, ref, cluster, stage, skipped);
   const stacks = await stageStacks(ports, run.artifacts, stage);
   const mode = stage === 'cf-manifests' ? 'sequential' : 'parallel';
   const result = await ensureStacks(ports.forCluster(cluster).stacks, stacks, run, now, mode);
@@ -52,7 +52,7 @@ const STAGE_STEPS: Readonly<Record<DeployStage, StackStep>> = {
 };
 
 /** A skipped stage deploys nothing; a skipped main stack still gives its outputs to the later templates. */
-async function skipMainStack(
+async function skipStage(
   ports: PortsFor<typeof PORTS>,
   ref: RunRef,
   cluster: Cluster,

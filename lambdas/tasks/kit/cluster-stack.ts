@@ -1,5 +1,5 @@
 import { kubernetesMinor } from '../../core/cluster-stacks/stack-metadata';
-import { checkKubernetesUpgrade } from '../../core/cluster-stacks/kubernetes-upgrade';
+import { checkKubernetesUpgrade, type MinorVersion } from '../../core/cluster-stacks/kubernetes-upgrade';
 import {
   layerPlan,
   skipReason,
@@ -7,7 +7,13 @@ import {
   type StackState,
   type StackStep,
 } from '../../core/cluster-stacks/layer-changes';
-import { resolveClusterStack, withStackTree, type ResolvedStack } from '../../core/cluster-stacks/resolve-stack';
+import {
+  resolveClusterStack,
+  stackOfVersion,
+  withStackTree,
+  type ResolvedStack,
+} from '../../core/cluster-stacks/resolve-stack';
+import { parseStackRef } from '../../core/cluster-stacks/stack-ref';
 import { stackState } from '../../core/cluster-stacks/stack-state';
 import type { Cluster } from '../../core/model/cluster';
 import { ClusterArtifact } from '../../contracts/artifacts';
@@ -69,7 +75,7 @@ export async function decideStackLayers(
   const previous = await previousStack(ports, cluster);
   const upgrade = checkKubernetesUpgrade(
     {
-      ...(previous ? { from: kubernetesMinor(previous.kubernetes) } : {}),
+      ...runningMinor(cluster, previous),
       to: kubernetesMinor(target.kubernetes),
       rollsNodes: !applyOnly,
     },
@@ -78,6 +84,16 @@ export async function decideStackLayers(
   const current = cluster.status.currentVersion;
   const nodesBehind = current ? (await ports.progress.getRun(cluster.id, current))?.applyOnly === true : false;
   return { stack: target, layerPlan: layerPlan(previous, target, { nodesBehind }), ...(upgrade ? { upgrade } : {}) };
+}
+
+/**
+ * The Kubernetes minor the cluster runs: from the stack its run recorded, else from the stack its version names
+ * (`…;stack=aws/default/1-30@v4#…`), so the upgrade rules hold even when the old run's artefacts are gone.
+ */
+function runningMinor(cluster: Cluster, previous: StackState | undefined): { from?: MinorVersion } {
+  if (previous) return { from: kubernetesMinor(previous.kubernetes) };
+  const named = stackOfVersion(cluster.status.currentVersion);
+  return named ? { from: parseStackRef(named.name).kubernetes } : {};
 }
 
 /** The stack the cluster's current version runs, as its run recorded it (undefined when unknown). */

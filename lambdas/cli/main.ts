@@ -10,6 +10,7 @@ import { registerDispatchCommand } from './commands/dispatch';
 import { registerOverrideHaltCommand } from './commands/override-halt';
 import { registerServeCommand } from './commands/serve';
 import { registerPlanCommand } from './commands/plan';
+import { registerStackCommands } from './commands/stack';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
 import { clmVersion } from './version';
@@ -39,6 +40,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   registerPlanCommand(program, io);
   registerControlCommands(program, io);
   registerApprovalCommands(program, io);
+  registerStackCommands(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -98,11 +98,39 @@ const CfDeletionsShape: z.ZodType<CfDeletions> = z.object({
   postApply: z.array(z.object({ stackName: z.string() })),
 });
 
+const LayerRecord = z.object({ clusterClass: z.string(), clusterAddon: z.string(), nodeImage: z.string() });
+const StackStateShape = z.object({
+  name: z.string(),
+  version: z.string(),
+  kubernetes: z.string(),
+  components: z.object({ clusterAddon: z.string(), nodeImage: z.string() }),
+  digests: LayerRecord,
+  rest: z.string(),
+});
+const StackStepsShape = z.object({
+  mainStack: z.boolean(),
+  cfManifestStacks: z.boolean(),
+  poolStacks: z.boolean(),
+  rollPools: z.boolean(),
+  manifests: z.boolean(),
+});
+
 /** What Prepare pins for the run: the cluster as the registry had it and the config versions per source. */
 export const ClusterArtifact = z.object({
   cluster: ClusterShape,
   configVersion: z.string(),
   sourceVersions: z.record(z.string(), z.string()),
+  /** For a cluster pinning a cluster stack: the stack this run moves to, and which layers (so steps) changed. */
+  stack: StackStateShape.optional(),
+  layerPlan: z
+    .object({
+      from: z.string().optional(),
+      to: z.string(),
+      changed: z.array(z.enum(['clusterClass', 'clusterAddon', 'nodeImage'])).readonly(),
+      allBecause: z.string().optional(),
+      steps: StackStepsShape,
+    })
+    .optional(),
 });
 export type ClusterArtifact = z.infer<typeof ClusterArtifact>;
 

@@ -6,6 +6,7 @@ import { MANIFEST_PHASES, type ManifestPhase } from '../contracts/status';
 import type { KubeCluster } from '../ports/kube-cluster';
 import type { Ports } from '../ports/ports';
 import { defineTask, type PortsFor } from './define-task';
+import { skippedStep } from './kit/cluster-stack';
 import { openStep, type OpenedStep } from './kit/open-step';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
@@ -24,10 +25,12 @@ type ApplyPorts = PortsFor<typeof PORTS>;
  * applied last time and no longer rendered, and post-apply deletions.
  */
 export async function applyManifests(ref: RunRef, phase: ManifestPhase, ports: ApplyPorts): Promise<StepOutput> {
-  const { run, cluster, resources, now } = await openStep(ports, ref, { artifacts: ['resources'] });
+  const { run, cluster, pinned, resources, now } = await openStep(ports, ref, { artifacts: ['resources'] });
   if (run.manifestPhases[phase] !== undefined) {
     return { status: 'DONE', waitSeconds: 1, message: `${phase} already done in this run` };
   }
+  const skipped = skippedStep(pinned, 'manifests');
+  if (skipped) return skipped;
   const step =
     phase === 'apply'
       ? await applyAll(ports, cluster.id, resources, ports.forCluster(cluster).kube)

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import type { RenderedStack } from '../core/render/render-stack';
+import { mainStackName } from '../core/cloudformation/stack-names';
+import type { StackStep } from '../core/cluster-stacks/layer-changes';
+import type { Cluster } from '../core/model/cluster';
 import { MainArtifact, ResourcesArtifact } from '../contracts/artifacts';
 import { StepOutput } from '../contracts/cluster-update';
 import { DEPLOY_STAGES, type DeployStage } from '../contracts/status';
@@ -7,6 +10,7 @@ import type { Ports } from '../ports/ports';
 import { CLM_METRICS } from '../contracts/metrics';
 import { defineTask, type PortsFor } from './define-task';
 import { getArtifact } from './kit/artifacts';
+import { skippedStep } from './kit/cluster-stack';
 import { ensureStacks } from './kit/ensure-stacks';
 import { openStep } from './kit/open-step';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
@@ -23,7 +27,9 @@ export async function deployStacks(
   stage: DeployStage,
   ports: PortsFor<typeof PORTS>,
 ): Promise<StepOutput> {
-  const { run, cluster, now } = await openStep(ports, ref);
+  const { run, cluster, pinned, now } = await openStep(ports, ref);
+  const skipped = skippedStep(pinned, STAGE_STEPS[stage]);
+  if (skipped) return skipStage(ports, ref, cluster, stage, skipped);
   const stacks = await stageStacks(ports, run.artifacts, stage);
   const mode = stage === 'cf-manifests' ? 'sequential' : 'parallel';
   const result = await ensureStacks(ports.forCluster(cluster).stacks, stacks, run, now, mode);
@@ -35,6 +41,32 @@ export async function deployStacks(
     ...(mainOutputs ? { stackOutputs: mainOutputs } : {}),
   }));
   return result.step;
+}
+
+/** The layer step each stage belongs to (core/cluster-stacks/layer-changes.ts). */
+const STAGE_STEPS: Readonly<Record<DeployStage, StackStep>> = {
+  main: 'mainStack',
+  'cf-manifests': 'cfManifestStacks',
+  'master-pools': 'poolStacks',
+  'worker-pools': 'poolStacks',
+};
+
+/** A skipped stage deploys nothing; a skipped main stack still gives its outputs to the later templates. */
+async function skipStage(
+  ports: PortsFor<typeof PORTS>,
+  ref: RunRef,
+  cluster: Cluster,
+  stage: DeployStage,
+  skipped: StepOutput,
+): Promise<StepOutput> {
+  const outputs =
+    stage === 'main' ? (await ports.forCluster(cluster).stacks.describe(mainStackName(cluster)))?.outputs : undefined;
+  await updateRun(ports, ref, (r) => ({
+    ...r,
+    phase: `DeployStacks ${stage}`,
+    ...(outputs ? { stackOutputs: outputs } : {}),
+  }));
+  return skipped;
 }
 
 async function stageStacks(

@@ -1,3 +1,4 @@
+import { describeLayerPlan } from '../core/cluster-stacks/layer-changes';
 import { FinalizeOutput } from '../contracts/cluster-update';
 import { defineTask, type PortsFor } from './define-task';
 import { withStoredStatus, writeStatus } from './kit/cluster-status';
@@ -12,7 +13,7 @@ const PORTS = { registry: 'write', progress: 'write', artifacts: 'read', clock: 
  * clear problems, set the lifecycle (ready, or decommissioned), close the run and release the lease.
  */
 export async function finalize(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<FinalizeOutput> {
-  const { run, cluster: pinned, now } = await openStep(ports, ref, { renewLease: false });
+  const { run, cluster: pinned, pinned: artifact, now } = await openStep(ports, ref, { renewLease: false });
   const cluster = await withStoredStatus(ports, pinned);
   const decommission = run.action === 'decommission';
   const status = decommission
@@ -29,7 +30,9 @@ export async function finalize(ref: RunRef, ports: PortsFor<typeof PORTS>): Prom
     version: decommission ? '' : ref.targetVersion,
     message: decommission
       ? `Cluster ${ref.clusterId} decommissioned in ${minutes} min`
-      : `Cluster ${ref.clusterId} is at ${ref.targetVersion} (${minutes} min)`,
+      : `Cluster ${ref.clusterId} is at ${ref.targetVersion} (${minutes} min)${
+          artifact.layerPlan ? `; ${describeLayerPlan(artifact.layerPlan)}` : ''
+        }`,
   };
 }
 

@@ -7,7 +7,9 @@ import type { ClusterUpdateInput } from '../contracts/cluster-update';
 import type { ClusterArtifact } from '../contracts/artifacts';
 import { LeaseHeldError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
+import { describeLayerPlan } from '../core/cluster-stacks/layer-changes';
 import { putJson, runArtifactKey } from './kit/artifacts';
+import { checkoutClusterConfig, decideStackLayers } from './kit/cluster-stack';
 import { loadCluster, writeStatus } from './kit/cluster-status';
 import { clusterUpdatePayload } from './kit/payloads';
 import { LEASE_TTL_MS } from './kit/run-record';
@@ -45,14 +47,29 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const noop = nothingToDo(cluster, target, decommission, existing, input.options.applyOnly);
   if (noop) return answer('NOOP', noop, target);
 
+  const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
+  // A pinned cluster stack: which layers change, and the Kubernetes upgrade rules, before anything is written.
+  const layers = decommission
+    ? undefined
+    : await decideStackLayers(
+        ports,
+        cluster,
+        await checkoutClusterConfig(cluster, ports.sources, sourceVersions),
+        sourceVersions,
+        input.options.applyOnly,
+      );
   try {
     await ports.progress.acquireLease(cluster.id, holder, LEASE_TTL_MS, ports.clock.now());
   } catch (error) {
     if (error instanceof LeaseHeldError) return answer('SKIP', error.message, target);
     throw error;
   }
-  const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
-  const pinned: ClusterArtifact = { cluster, configVersion: resolved.id, sourceVersions };
+  const pinned: ClusterArtifact = {
+    cluster,
+    configVersion: resolved.id,
+    sourceVersions,
+    ...(layers ? { stack: layers.stack, layerPlan: layers.layerPlan } : {}),
+  };
   await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), pinned);
   const applyOnly = input.options.applyOnly;
   const resumed = await claimRun(ports, { cluster, target, holder, decommission, existing, applyOnly });
@@ -61,7 +78,12 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
   const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
   const note = resumed ? ' (resuming an unfinished run)' : '';
-  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', `${verb} ${cluster.id}${from} to ${target}${note}`, target);
+  const stack = layers ? `; ${[layers.upgrade, describeLayerPlan(layers.layerPlan)].filter(Boolean).join('; ')}` : '';
+  return answer(
+    decommission ? 'DECOMMISSION' : 'UPDATE',
+    `${verb} ${cluster.id}${from} to ${target}${note}${stack}`,
+    target,
+  );
 }
 
 interface Claim {

@@ -8,6 +8,7 @@ import { RenderResourcesOutput, type UpdateOptions } from '../contracts/cluster-
 import { defineTask, type PortsFor } from './define-task';
 import { putJson, runArtifactKey } from './kit/artifacts';
 import { loadConfigFiles } from './kit/config-files';
+import { skippedStep } from './kit/cluster-stack';
 import { decryptedCluster } from './kit/decrypted-cluster';
 import { openStep } from './kit/open-step';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
@@ -31,7 +32,7 @@ export async function renderClusterResources(
   options: UpdateOptions,
   ports: PortsFor<typeof PORTS>,
 ): Promise<RenderResourcesOutput> {
-  const { run, cluster, main } = await openStep(ports, ref, { artifacts: ['main'] });
+  const { run, cluster, pinned, main } = await openStep(ports, ref, { artifacts: ['main'] });
   const snapshots = await loadConfigFiles(ports.artifacts, main.configFilesKey);
   const configured = await decryptedCluster(cluster, main.configItems, ports);
   const values = {
@@ -63,24 +64,34 @@ export async function renderClusterResources(
     phase: 'RenderClusterResources',
     artifacts: { ...r.artifacts, resources: artifactKey },
   }));
-  return { artifactKey, ...rollDecision(cluster, options, rendered) };
+  return { artifactKey, ...rollDecision(cluster, options, rendered, skippedStep(pinned, 'rollPools')?.message) };
 }
 
-/** Which pools roll, in order: none under --apply-only, nor while the cluster is still being created. */
+/**
+ * Which pools roll, in order: none under --apply-only, nor while the cluster is still being created, nor when
+ * a pinned cluster stack's cluster-class and node-image layers did not change.
+ */
 function rollDecision(
   cluster: Cluster,
   options: UpdateOptions,
   rendered: ClusterResources,
+  layersSkip?: string,
 ): Omit<RenderResourcesOutput, 'artifactKey'> {
-  const rolls = !options.applyOnly && cluster.lifecycleStatus !== 'requested' && cluster.lifecycleStatus !== 'creating';
+  const rolls =
+    !layersSkip &&
+    !options.applyOnly &&
+    cluster.lifecycleStatus !== 'requested' &&
+    cluster.lifecycleStatus !== 'creating';
   const pools = (master: boolean) =>
     rolls ? rendered.nodePools.filter((p) => p.master === master).map((p) => p.name) : [];
   const objects = rendered.manifests.reduce((n, f) => n + f.objects.length, 0);
   const why = rolls
     ? ''
-    : options.applyOnly
-      ? '; nodes are not rolled (--apply-only)'
-      : `; nodes are not rolled while the cluster is ${cluster.lifecycleStatus}`;
+    : layersSkip
+      ? `; nodes are not rolled (${layersSkip})`
+      : options.applyOnly
+        ? '; nodes are not rolled (--apply-only)'
+        : `; nodes are not rolled while the cluster is ${cluster.lifecycleStatus}`;
   return {
     rollMasterPools: pools(true),
     rollWorkerPools: pools(false),

@@ -12,6 +12,7 @@ import { ConfigError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
 import { putJson, runArtifactKey } from './kit/artifacts';
 import { storeConfigFiles } from './kit/config-files';
+import { checkoutClusterConfig } from './kit/cluster-stack';
 import { decryptedCluster } from './kit/decrypted-cluster';
 import { liveIssues } from './kit/live-checks';
 import { openStep } from './kit/open-step';
@@ -38,20 +39,8 @@ const PORTS = {
  */
 export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<RenderConfigOutput> {
   const { cluster, pinned } = await openStep(ports, ref);
-  const snapshots = await Promise.all(
-    ports.sources.map((source) => {
-      const version = pinned.sourceVersions[source.name];
-      if (!version) {
-        throw new ConfigError(
-          `config source ${source.name} was not resolved for this run (sources changed since Prepare?)`,
-          {
-            location: { clusterId: cluster.id },
-          },
-        );
-      }
-      return source.checkout(version);
-    }),
-  );
+  // A pinned cluster stack's layers stand in for its source's `cluster/…` tree (stored so later steps use them).
+  const { snapshots } = await checkoutClusterConfig(cluster, ports.sources, pinned.sourceVersions);
   // Defaults merged into the registry's items; `aws:kms:` values stay encrypted in what is stored (S3),
   // and are decrypted only in memory for the templates.
   const merged = sortedItems(

@@ -15,6 +15,7 @@ import type { RenderIssue } from '../../core/render/render-issue';
 import { renderJsonDocument, renderSummary } from '../../core/render/render-report';
 import { renderTree } from '../../core/render/render-tree';
 import { selectClusters } from '../../core/selection/select-clusters';
+import { resolveClusterStack, withStackTree } from '../../core/cluster-stacks/resolve-stack';
 import { resolveClusterConfigVersion } from '../../core/version/resolve-config-version';
 import { targetVersion } from '../../core/version/cluster-version';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
@@ -167,7 +168,9 @@ async function renderOne(cluster: Cluster, deps: RenderDeps): Promise<ClusterRen
   try {
     const resolved = await resolveClusterConfigVersion(cluster, deps.sources, { cache: deps.versionCache });
     version = targetVersion(resolved.id, cluster);
-    snapshots = await Promise.all(resolved.sources.map((s, i) => checkout(deps, deps.sources[i], s.version)));
+    const raw = await Promise.all(resolved.sources.map((s, i) => checkout(deps, deps.sources[i], s.version)));
+    // A cluster pinning a cluster stack renders from the stack's layers (core/cluster-stacks).
+    snapshots = withStackTree(raw, resolveClusterStack(cluster, raw));
   } catch (error) {
     return failed({
       error: error instanceof ClmError ? error.name : 'ConfigError',

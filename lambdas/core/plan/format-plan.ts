@@ -14,6 +14,7 @@ function value(v: unknown): string {
 /** The plan of one cluster as text, as `clm plan` prints it. */
 export function formatPlan(plan: ClusterPlan): string {
   const lines = [`${plan.clusterId}: ${plan.currentVersion ?? '(never provisioned)'} -> ${plan.targetVersion}`];
+  if (plan.layers) lines.push(`  ${plan.layers.summary}`);
   if (!hasChanges(plan) && !plan.configItems.length) lines.push('  no changes');
   for (const c of plan.configItems)
     lines.push(`  config item ${c.item}: ${c.before ?? '(unset)'} -> ${c.after ?? '(unset)'}`);

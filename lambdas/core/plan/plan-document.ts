@@ -40,6 +40,14 @@ export interface ClusterPlan {
   readonly problems: readonly string[];
   /** What the plan could not check and why, e.g. no API server yet for a new cluster. */
   readonly notes: readonly string[];
+  /** A cluster pinning a cluster stack: which layers change and which steps the update skips. */
+  readonly layers?: {
+    readonly from?: string;
+    readonly to: string;
+    readonly changed: readonly string[];
+    readonly skipped: readonly string[];
+    readonly summary: string;
+  };
 }
 
 /** One stack's change-set answer as a plan entry. */

@@ -3,7 +3,7 @@ import { clusterHash } from './cluster-hash';
 
 /** A cluster version, `<configVersion>#<clusterHash>` (CLM `api/cluster_version.go`). */
 export interface ClusterVersion {
-  /** The config sources' version: a commit SHA, `dir-<hash>`, or `name1=<id>;name2=<id>` for several sources. */
+  /** The config sources' version: a commit SHA, `dir-<hash>`, or `name1=<id>;name2=<id>` for several sources; `;stack=<provider>/<stack>/<k8s>@<vN>` appended for a cluster pinning a cluster stack. */
   readonly configVersion: string;
   readonly clusterHash: string;
 }

@@ -1,4 +1,7 @@
 import { ConfigError } from '../../shared/errors';
+import type { ConfigSnapshot } from '../../ports/config-source';
+import { clusterStackPin } from '../cluster-stacks/stack-ref';
+import { resolveClusterStack, stackVersionTag } from '../cluster-stacks/resolve-stack';
 import type { Cluster } from '../model/cluster';
 import { didYouMean } from '../model/did-you-mean';
 
@@ -6,6 +9,8 @@ import { didYouMean } from '../model/did-you-mean';
 export interface VersionResolver {
   readonly name: string;
   resolveVersion(channel: string): Promise<string>;
+  /** Needed for clusters that pin a cluster stack: its metadata.yaml names the stack version. */
+  checkout?(version: string): Promise<ConfigSnapshot>;
 }
 
 export interface ResolvedSourceVersion {
@@ -90,7 +95,56 @@ export async function resolveClusterConfigVersion(
     }),
   );
   const id = resolved.length === 1 ? resolved[0].version : resolved.map((s) => `${s.name}=${s.version}`).join(';');
-  return { id, sources: resolved };
+  const stack = await stackTag(cluster, sources, resolved, options.cache);
+  return { id: stack ? `${id};${stack}` : id, sources: resolved };
+}
+
+/**
+ * For a cluster pinning a cluster stack, the part of its version naming the stack (`stack=aws/default/1-30@v4`),
+ * read from the stack's metadata.yaml at the resolved source versions (checkouts shared through `cache`).
+ */
+async function stackTag(
+  cluster: Pick<Cluster, 'id' | 'configItems'>,
+  sources: readonly VersionResolver[],
+  resolved: readonly ResolvedSourceVersion[],
+  cache: Map<string, Promise<string>> | undefined,
+): Promise<string | undefined> {
+  if (!clusterStackPin(cluster)) return undefined;
+  const snapshots = await Promise.all(
+    resolved.map((r, index) => {
+      const source = sources[index];
+      if (!source.checkout)
+        throw new ConfigError(
+          `config source ${source.name} cannot be read, so the cluster's stack cannot be resolved`,
+          {
+            location: { clusterId: cluster.id, field: 'config_items.cluster_stack' },
+          },
+        );
+      return checkoutOnce(source, r.version, cache);
+    }),
+  );
+  const stack = resolveClusterStack(cluster, snapshots);
+  return stack ? stackVersionTag(stack) : undefined;
+}
+
+/** Fleet-wide resolution checks each source version out once (the cache holds the promise under a private key). */
+const checkouts = new WeakMap<Map<string, Promise<string>>, Map<string, Promise<ConfigSnapshot>>>();
+function checkoutOnce(
+  source: VersionResolver,
+  version: string,
+  cache: Map<string, Promise<string>> | undefined,
+): Promise<ConfigSnapshot> {
+  if (!cache) return source.checkout!(version);
+  let shared = checkouts.get(cache);
+  if (!shared) checkouts.set(cache, (shared = new Map()));
+  const key = `${source.name}\u0000${version}`;
+  let entry = shared.get(key);
+  if (!entry) {
+    entry = source.checkout!(version);
+    shared.set(key, entry);
+    entry.catch(() => shared.delete(key));
+  }
+  return entry;
 }
 
 function cached(
@@ -113,7 +167,8 @@ function cached(
  * Split a config version id back into per-source versions (the inverse of the id above), e.g. to check out
  * what a stored target version names. Returns undefined if the id does not fit the sources.
  */
-export function splitConfigVersion(id: string, sourceNames: readonly string[]): Map<string, string> | undefined {
+export function splitConfigVersion(withStack: string, sourceNames: readonly string[]): Map<string, string> | undefined {
+  const id = withStack.replace(/;stack=[^;#]*$/, '');
   if (sourceNames.length === 1) return id === '' ? undefined : new Map([[sourceNames[0], id]]);
   const parts = id.split(';');
   if (parts.length !== sourceNames.length) return undefined;

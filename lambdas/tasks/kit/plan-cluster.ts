@@ -1,3 +1,5 @@
+import { describeLayerPlan, STEP_TITLES, type StackStep } from '../../core/cluster-stacks/layer-changes';
+import { LAYER_DIRECTORIES } from '../../core/cluster-stacks/stack-layers';
 import { mainStackName } from '../../core/cloudformation/stack-names';
 import { deletionSelector } from '../../core/deletions/deletion-selector';
 import type { Deletion } from '../../core/deletions/deletion';
@@ -19,6 +21,7 @@ import { MainArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from './artifacts';
+import { checkoutClusterConfig, decideStackLayers, type ClusterConfig, type StackDecision } from './cluster-stack';
 import { withStoredStatus } from './cluster-status';
 
 /** What planning reads; it writes nothing (the Kubernetes apply is a server-side dry run). */
@@ -47,9 +50,12 @@ export async function planCluster(
   const cluster = await withStoredStatus(ports, registered);
   const resolved = options.resolved ?? (await resolveClusterConfigVersion(cluster, ports.sources));
   const targetVersion = runTargetVersion(resolved.id, cluster, false);
-  const snapshots = await Promise.all(
-    resolved.sources.map((s) => ports.sources.find((source) => source.name === s.name)!.checkout(s.version)),
-  );
+  const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
+  const config = await checkoutClusterConfig(cluster, ports.sources, sourceVersions);
+  const { snapshots } = config;
+  const layerProblems: string[] = [];
+  const layers = await planLayers(ports, cluster, config, sourceVersions, options, layerProblems);
+  const steps = layers?.layerPlan.steps;
   const cp = ports.forCluster(cluster);
   const outputs = (await cp.stacks.describe(mainStackName(cluster)))?.outputs ?? {};
   const values = { ...(await cp.values.clusterValues(cluster)), ClusterStackOutputs: outputs };
@@ -75,20 +81,58 @@ export async function planCluster(
     const problems = render.errors.map((e) => e.message);
     return { ...base, stacks: [], objects: [], deletions: [], pools: [], problems, notes: [] };
   }
+  const stepOf = { cluster: 'mainStack', 'cf-manifest': 'cfManifestStacks', 'node-pool': 'poolStacks' } as const;
   const stacks = await Promise.all(
-    render.stacks.map(async (s) =>
-      stackPlan(s, await cp.stacks.plan({ name: s.name, templateBody: s.template, tags: s.tags })),
-    ),
+    render.stacks
+      .filter((s) => !steps || steps[stepOf[s.kind]])
+      .map(async (s) => stackPlan(s, await cp.stacks.plan({ name: s.name, templateBody: s.template, tags: s.tags }))),
   );
-  const problems: string[] = [];
+  const problems: string[] = [...layerProblems];
   const notes: string[] = [];
-  const kube = await reachableKube(cp.kube, stacks, problems, notes);
-  const objects = kube ? await objectPlans(kube, render, problems) : newObjects(render);
+  const manifests = !steps || steps.manifests;
+  const kube = manifests ? await reachableKube(cp.kube, stacks, problems, notes) : undefined;
+  const objects = !manifests ? [] : kube ? await objectPlans(kube, render, problems) : newObjects(render);
   const inventory = await ports.progress.getInventory(cluster.id);
   const deletions = kube ? await deletionPlans(kube, render, inventory, problems) : [];
-  const rolls = !options.applyOnly && cluster.lifecycleStatus !== 'requested' && cluster.lifecycleStatus !== 'creating';
+  const rolls =
+    (!steps || steps.rollPools) &&
+    !options.applyOnly &&
+    cluster.lifecycleStatus !== 'requested' &&
+    cluster.lifecycleStatus !== 'creating';
   const pools = poolRolls(await poolsForPlan(cluster, cp, render), stacks, rolls);
-  return { ...base, stacks, objects, deletions, pools, problems, notes };
+  return { ...base, stacks, objects, deletions, pools, problems, notes, ...layersOf(layers) };
+}
+
+/** The stack's layer decision; a broken Kubernetes upgrade rule is a problem of the plan. */
+function planLayers(
+  ports: PlanPorts,
+  cluster: Cluster,
+  config: ClusterConfig,
+  sourceVersions: Record<string, string>,
+  options: { readonly applyOnly: boolean },
+  problems: string[],
+): Promise<StackDecision | undefined> {
+  return decideStackLayers(ports, cluster, config, sourceVersions, options.applyOnly).catch((error: unknown) => {
+    problems.push(error instanceof Error ? error.message : String(error));
+    return undefined;
+  });
+}
+
+/** The plan's layer section: which layers change, which steps are skipped, and a Kubernetes upgrade. */
+function layersOf(decision: StackDecision | undefined): Pick<ClusterPlan, 'layers'> {
+  if (!decision) return {};
+  const plan = decision.layerPlan;
+  const skipped = (Object.keys(plan.steps) as StackStep[]).filter((s) => !plan.steps[s]).map((s) => STEP_TITLES[s]);
+  const summary = [decision.upgrade, describeLayerPlan(plan)].filter(Boolean).join('; ');
+  return {
+    layers: {
+      ...(plan.from ? { from: plan.from } : {}),
+      to: plan.to,
+      changed: plan.changed.map((l) => LAYER_DIRECTORIES[l]),
+      skipped,
+      summary,
+    },
+  };
 }
 
 /** The effective config items of the version the cluster runs (its stored render), `{}` when unknown. */

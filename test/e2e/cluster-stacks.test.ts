@@ -1,0 +1,154 @@
+// A cluster pinning a cluster stack, upgraded in the simulated world across two stack versions (v2 changes only the
+// cluster-addon layer, v3 only the node-image layer) and one Kubernetes minor (1-30 → 1-31): each run does the steps
+// of the changed layers only, and a skipped minor (1-30 → 1-32) is refused before anything is written.
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, clm, clusterLines, loadWorld, poolInstances, tempDir } from './support/clm-session';
+
+const CLUSTER = 'aws:123456789012:eu-central-1:kube-stack';
+const STACKS = 'examples/cluster-stacks';
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function registryFor(stack: string): string {
+  const dir = tempDir('stack-registry');
+  temps.push(dir);
+  const text = readFileSync(join(ROOT, 'examples/stack-clusters.yaml'), 'utf8');
+  const file = join(dir, 'clusters.yaml');
+  writeFileSync(file, text.replace('cluster_stack: aws/default/1-30', `cluster_stack: ${stack}`));
+  return file;
+}
+
+/** Every stack of the cluster with its operation counter: a deployed stack's counter moves. */
+function stackTokens(state: string): Record<string, number> {
+  const tokens: Record<string, number> = {};
+  for (const account of Object.values(loadWorld(state).snapshot().accounts))
+    for (const stack of Object.values(account.stacks))
+      if (stack.name.includes('kube-stack')) tokens[stack.name] = stack.token;
+  return tokens;
+}
+
+async function provision(state: string, config: string, registry = 'examples/stack-clusters.yaml', ...extra: string[]) {
+  const args = ['provision', '--simulate', '--registry', registry, '--directory', config, '--state', state, ...extra];
+  const text = await clm(args);
+  const lines = clusterLines(text.out, CLUSTER);
+  const summary = text.out
+    .split('\n')
+    .find((l) => l.startsWith(`succeeded ${CLUSTER}`) || l.startsWith(`failed ${CLUSTER}`));
+  const transitions = Number(/state transitions (\d+)/.exec(summary ?? '')?.[1] ?? NaN);
+  const nodes = Number(/nodes replaced (\d+)/.exec(summary ?? '')?.[1] ?? NaN);
+  return { code: text.code, out: text.out, err: text.err, lines, transitions, nodes };
+}
+
+describe('cluster stacks: the changed layers decide the steps', () => {
+  it('upgrades across two stack versions and one Kubernetes minor', async () => {
+    const state = tempDir('stacks');
+    temps.push(state);
+    const created = await provision(state, `${STACKS}/v1`);
+    expect(created.code).toBe(0);
+    expect(created.lines.join('\n')).toContain('stack=aws/default/1-30@v1');
+    const workers = poolInstances(loadWorld(state), CLUSTER);
+    const initialNodes = Object.values(workers).flatMap((p) => p.alive);
+    expect(initialNodes).toHaveLength(3);
+
+    // clm plan says which layers v2 changes and which steps it skips
+    const plan = await clm([
+      'plan',
+      '--simulate',
+      '--registry',
+      'examples/stack-clusters.yaml',
+      '--directory',
+      `${STACKS}/v2`,
+      '--state',
+      state,
+    ]);
+    expect(plan.code).toBe(0);
+    expect(plan.out).toContain(
+      'cluster stack aws/default/1-30@v1 → aws/default/1-30@v2: layers changed: cluster-addon; steps skipped: main stack, cf-manifest stacks, node pool stacks, node rolls',
+    );
+    expect(plan.out).not.toMatch(/^\s+stack /m);
+    expect(plan.out).not.toMatch(/^\s+roll /m);
+
+    // v2: addon only — no stack deployed, no node rolled, only the apply
+    const before = stackTokens(state);
+    const addon = await provision(state, `${STACKS}/v2`);
+    expect(addon.code).toBe(0);
+    const addonText = addon.lines.join('\n');
+    expect(addonText).toContain(
+      'DeployMainStack: skipped: layer cluster-class unchanged (aws/default/1-30@v1 → aws/default/1-30@v2)',
+    );
+    expect(addonText).toContain('DeployWorkerPoolStacks: skipped: layers cluster-class and node-image unchanged');
+    expect(addonText).toMatch(/ApplyManifests: Applied 12 object\(s\): 0 created, [1-9]\d* configured/);
+    expect(addonText).not.toContain('RollStep');
+    expect(addon.nodes).toBe(0);
+    expect(stackTokens(state)).toEqual(before);
+    expect(poolInstances(loadWorld(state), CLUSTER)).toEqual(workers);
+
+    // v3: node image only — the pool stacks and every node, no manifests, main stack untouched
+    const image = await provision(state, `${STACKS}/v3`);
+    expect(image.code).toBe(0);
+    const imageText = image.lines.join('\n');
+    expect(imageText).toContain('ApplyManifests: skipped: layers cluster-addon and cluster-class unchanged');
+    expect(imageText).toContain('PreApplyDeletions: skipped');
+    expect(imageText).toContain('DeployMainStack: skipped');
+    expect(image.nodes).toBe(3);
+    const afterImage = stackTokens(state);
+    const mainStack = 'kube-stack';
+    expect(afterImage[mainStack]).toBe(before[mainStack]);
+    expect(afterImage['kube-stack-alerts']).toBe(before['kube-stack-alerts']);
+    const poolStacks = Object.keys(before).filter((n) => n.startsWith('nodepool-'));
+    for (const name of poolStacks) expect(afterImage[name]).toBeGreaterThan(before[name]);
+    // the addon-only run costs a fraction of the node-image run's transitions
+    expect(addon.transitions).toBeLessThan(30);
+    expect(image.transitions).toBeGreaterThan(addon.transitions * 2);
+
+    // 1-30 → 1-32 skips a minor: refused before anything is written
+    const skipping = tempDir('stacks-132');
+    temps.push(skipping);
+    cpSync(join(ROOT, STACKS, 'v3'), skipping, { recursive: true, dereference: true });
+    const dir131 = join(skipping, 'providers/aws/default/1-31');
+    const dir132 = join(skipping, 'providers/aws/default/1-32');
+    cpSync(dir131, dir132, { recursive: true });
+    writeFileSync(
+      join(dir132, 'metadata.yaml'),
+      readFileSync(join(dir131, 'metadata.yaml'), 'utf8').replace('v1.31.2', 'v1.32.0'),
+    );
+    const nodesBefore = poolInstances(loadWorld(state), CLUSTER);
+    const refused = await provision(state, skipping, registryFor('aws/default/1-32'));
+    expect(refused.code).toBe(1);
+    expect(refused.out + refused.err).toContain('Kubernetes 1.30 → 1.32: one minor at a time: upgrade to 1.31 first');
+    expect(stackTokens(state)).toEqual(afterImage);
+    expect(poolInstances(loadWorld(state), CLUSTER)).toEqual(nodesBefore);
+
+    // 1-30 → 1-31: every layer, the control plane's pool before the workers'
+    const upgrade = await provision(state, `${STACKS}/v3`, registryFor('aws/default/1-31'));
+    expect(upgrade.code).toBe(0);
+    const upgradeText = upgrade.lines.join('\n');
+    expect(upgradeText).toContain(
+      'Kubernetes upgrade 1.30 → 1.31: control plane (master pools) first, then the workers',
+    );
+    expect(upgradeText).toContain('stack=aws/default/1-31@v1');
+    const firstMaster = upgrade.lines.findIndex((l) => l.includes('RollStep: master-default'));
+    const firstWorker = upgrade.lines.findIndex((l) => l.includes('RollStep: default-worker'));
+    const lastMaster = upgrade.lines.map((l) => l.includes('RollStep: master-default')).lastIndexOf(true);
+    expect(firstMaster).toBeGreaterThanOrEqual(0);
+    expect(lastMaster).toBeLessThan(firstWorker);
+    expect(upgrade.nodes).toBe(3);
+    expect(upgrade.out).toMatch(/PDB violations 0/);
+  });
+
+  it('rolls the nodes an --apply-only run left behind, even when no layer changed since', async () => {
+    const state = tempDir('stacks-apply-only');
+    temps.push(state);
+    expect((await provision(state, `${STACKS}/v1`)).code).toBe(0);
+    const applied = await provision(state, `${STACKS}/v3`, 'examples/stack-clusters.yaml', '--apply-only');
+    expect(applied).toMatchObject({ code: 0, nodes: 0 });
+    const rolled = await provision(state, `${STACKS}/v3`);
+    expect(rolled.code).toBe(0);
+    expect(rolled.lines.join('\n')).toContain('an --apply-only run left the nodes behind');
+    expect(rolled.nodes).toBe(3);
+  });
+});

@@ -10,6 +10,7 @@ import { ClusterUpdateOutput } from '../lambdas/contracts/cluster-update';
 import { configSourcesFromFlags } from '../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../lambdas/adapters/registry/create-registry';
 import { runClusterUpdate } from '../lambdas/runtime/local/run-cluster-update';
+import type { ExecutionRun } from '../lambdas/runtime/local/asl-runner';
 import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
 import type { ScenarioInput } from '../lambdas/sim';
 import type { PoolProgress } from '../lambdas/core/model/run';
@@ -23,6 +24,8 @@ export interface RunFigures {
   readonly maxHistoryEvents: number;
   readonly replaced: number;
   readonly pools: Readonly<Record<string, PoolProgress>>;
+  /** States entered, by name, parent and children together (the transitions, itemised). */
+  readonly entered: Readonly<Record<string, number>>;
   /** API calls made by RollStep tasks, AWS (stacks, pools, lookups, values) and Kubernetes (kube.*). */
   readonly rollCalls: { aws: number; kube: number };
 }
@@ -91,6 +94,7 @@ export class SimulatedSession {
       decision: run?.decision ?? '',
       transitions: result.stats.stateTransitions,
       maxHistoryEvents: result.stats.maxHistoryEvents,
+      entered: enteredStates(result.run),
       replaced: Object.values(pools).reduce((n, p) => n + p.replaced, 0),
       pools,
       rollCalls,
@@ -100,4 +104,15 @@ export class SimulatedSession {
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** States entered by an execution and its children, by name. */
+function enteredStates(run: ExecutionRun): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const visit = (r: ExecutionRun): void => {
+    for (const name of r.entered) counts[name] = (counts[name] ?? 0) + 1;
+    r.children.forEach(visit);
+  };
+  visit(run);
+  return counts;
 }

@@ -59,6 +59,13 @@ export const StepOutput = z.object({
   message: z.string(),
   /** DeployStacks: CloudFormation operations this call started (the StackOperations metric). */
   started: z.number().int().min(0).optional(),
+  /**
+   * When done, WaitForApiServer (masters) and DeployStacks worker-pools: the pools of `$.resources.rollXPools` with
+   * something to roll, the items of the next roll Map (an empty list skips it).
+   */
+  rollPools: z.array(z.string()).optional(),
+  /** The length of `rollPools`, for the Choice that skips the Map (a JSONPath index is no portable emptiness test). */
+  rollPoolCount: z.number().int().min(0).optional(),
 });
 export type StepOutput = z.infer<typeof StepOutput>;
 

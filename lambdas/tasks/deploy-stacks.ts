@@ -9,24 +9,35 @@ import { defineTask, type PortsFor } from './define-task';
 import { getArtifact } from './kit/artifacts';
 import { ensureStacks } from './kit/ensure-stacks';
 import { openStep } from './kit/open-step';
+import { poolsToRoll } from './kit/pools-to-roll';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
 
-const PORTS = { stacks: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = {
+  stacks: 'write',
+  pools: 'read',
+  progress: 'write',
+  artifacts: 'read',
+  clock: 'read',
+} as const;
 
 /**
  * DeployStacks for one stage: the main stack (its outputs go to the run for later templates), the
- * cf-manifests stacks one after another, or a group of node-pool stacks in parallel.
+ * cf-manifests stacks one after another, or a group of node-pool stacks in parallel. When the worker pools'
+ * stacks are done, it says which of `rollCandidates` have something to roll (the masters' are WaitForApiServer's,
+ * as their nodes can only be looked at once the API server answers).
  */
 export async function deployStacks(
   ref: RunRef,
   stage: DeployStage,
   ports: PortsFor<typeof PORTS>,
+  rollCandidates: readonly string[] = [],
 ): Promise<StepOutput> {
   const { run, cluster, now } = await openStep(ports, ref);
   const stacks = await stageStacks(ports, run.artifacts, stage);
   const mode = stage === 'cf-manifests' ? 'sequential' : 'parallel';
-  const result = await ensureStacks(ports.forCluster(cluster).stacks, stacks, run, now, mode);
+  const cp = ports.forCluster(cluster);
+  const result = await ensureStacks(cp.stacks, stacks, run, now, mode);
   const mainOutputs = stage === 'main' ? result.outputs[stacks[0]?.name ?? ''] : undefined;
   await updateRun(ports, ref, (r) => ({
     ...r,
@@ -34,7 +45,9 @@ export async function deployStacks(
     stacks: { ...r.stacks, ...result.stacks },
     ...(mainOutputs ? { stackOutputs: mainOutputs } : {}),
   }));
-  return result.step;
+  if (stage !== 'worker-pools' || result.step.status !== 'DONE') return result.step;
+  const rollPools = await poolsToRoll(cp, cluster, rollCandidates, run);
+  return { ...result.step, rollPools, rollPoolCount: rollPools.length };
 }
 
 async function stageStacks(
@@ -57,5 +70,6 @@ export const task = defineTask({
   output: StepOutput,
   ports: PORTS,
   metrics: (output) => [{ name: CLM_METRICS.stackOperations, value: output.started ?? 0 }],
-  step: (payload, ports) => deployStacks(runRef(payload), payload.params.stage, ports),
+  step: (payload, ports) =>
+    deployStacks(runRef(payload), payload.params.stage, ports, payload.state.resources?.rollWorkerPools),
 });

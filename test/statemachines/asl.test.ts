@@ -77,7 +77,7 @@ describe.each(MACHINES)('ASL %s', (key) => {
     }
   });
 
-  it('compares Choice variables only against the status vocabularies and MAX_ROLLOUT_ITERATIONS', () => {
+  it('compares Choice variables only against the status vocabularies, MAX_ROLLOUT_ITERATIONS and no pool to roll', () => {
     const strings = new Set<string>([
       ...Object.values(DECISION),
       ...Object.values(STEP_STATUS),
@@ -88,13 +88,15 @@ describe.each(MACHINES)('ASL %s', (key) => {
         const operators = Object.keys(rule).filter((k) => !['Variable', 'Next'].includes(k));
         expect({ state: name, operators }).toEqual({
           state: name,
-          operators: [expect.stringMatching(/^(StringEquals|NumericGreaterThanEquals)$/)],
+          operators: [expect.stringMatching(/^(StringEquals|NumericGreaterThanEquals|NumericEquals)$/)],
         });
         if ('StringEquals' in rule)
           expect({ state: name, value: strings.has(rule.StringEquals as string) }).toEqual({
             state: name,
             value: true,
           });
+        if ('NumericEquals' in rule)
+          expect(rule).toEqual(expect.objectContaining({ Variable: '$.step.rollPoolCount', NumericEquals: 0 }));
         if ('NumericGreaterThanEquals' in rule) {
           expect(rule).toEqual(
             expect.objectContaining({ Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS }),

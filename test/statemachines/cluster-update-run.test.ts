@@ -40,7 +40,10 @@ describe('cluster-update run locally', () => {
     expect(run.entered.at(-1)).toBe('Updated');
     expect(run.entered).not.toContain('RecordProblem');
     expect(run.children).toHaveLength(0);
-    expect(run.entered.length).toBe(26);
+    // no pool to roll: the roll Maps are skipped, not entered with no items
+    expect(run.entered).not.toContain('RollMasterPools');
+    expect(run.entered).not.toContain('RollWorkerPools');
+    expect(run.entered.length).toBe(24);
     expect(run.entered.length).toBeLessThanOrEqual(60);
     expect(rec.calls.map((c) => c.payload.params)).toEqual([
       {},
@@ -87,7 +90,7 @@ describe('cluster-update run locally', () => {
     expect(run.entered.filter((s) => s === 'DeployMainStack')).toHaveLength(3);
     expect(run.entered.filter((s) => s === 'WaitForMainStack')).toHaveLength(2);
     // each poll costs Wait + Task + Choice
-    expect(run.entered.length).toBe(26 + 2 * 3);
+    expect(run.entered.length).toBe(24 + 2 * 3);
   });
 
   it('rolls one master and one worker pool through child executions, in order', async () => {
@@ -142,8 +145,8 @@ describe('cluster-update run locally', () => {
       ['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions'].includes(s),
     );
     expect(order).toEqual(['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions']);
-    // parent: 26 + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
-    expect(run.entered.length).toBe(26 + 2 * 3);
+    // parent: 24 + per group the Map + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
+    expect(run.entered.length).toBe(24 + 2 * (1 + 3));
   });
 
   it('starts a fresh child when the rollout hands over with CONTINUE', async () => {

@@ -65,6 +65,12 @@ export function provisionTasks(
 ) {
   const step = rec.task(() => done());
   const stateOf = (payload: TaskPayload) => ClusterUpdateState.parse(payload.state);
+  // As the real tasks: done, with the candidates of $.resources that have something to roll (here all of them).
+  const rollsAfter = (group: 'rollMasterPools' | 'rollWorkerPools') =>
+    rec.task((p): StepOutput => {
+      const rollPools = stateOf(p).resources?.[group] ?? [];
+      return { ...done(), rollPools, rollPoolCount: rollPools.length };
+    });
   return {
     Prepare: rec.task(() => prepare('UPDATE')),
     RenderConfig: rec.task((p): RenderConfigOutput => ({
@@ -81,8 +87,8 @@ export function provisionTasks(
     })),
     DeployCfManifestStacks: step,
     DeployMasterPoolStacks: step,
-    WaitForApiServer: step,
-    DeployWorkerPoolStacks: step,
+    WaitForApiServer: rollsAfter('rollMasterPools'),
+    DeployWorkerPoolStacks: rollsAfter('rollWorkerPools'),
     PreApplyDeletions: step,
     ApplyManifests: step,
     PostApplyDeletions: step,

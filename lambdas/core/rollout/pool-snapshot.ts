@@ -1,5 +1,5 @@
 import type { NodeInfo, Taint } from '../../ports/kube-cluster';
-import type { PoolState } from '../../ports/node-pool-backend';
+import type { PoolInstance, PoolState } from '../../ports/node-pool-backend';
 
 /** One instance of the pool joined with its Kubernetes node (matched by `spec.providerID`, CLM §7.1). */
 export interface PoolNode {
@@ -28,6 +28,11 @@ const GONE_STATES = new Set([
   'Detached',
 ]);
 
+/** Terminating, terminated or detaching: no longer part of the pool. */
+export function isGoneInstance(instance: Pick<PoolInstance, 'lifecycleState'>): boolean {
+  return GONE_STATES.has(instance.lifecycleState);
+}
+
 export function instanceIdFromProviderId(providerId: string): string | undefined {
   const match = /^aws:\/\/\/[^/]*\/(i-[0-9a-zA-Z]+)$/.exec(providerId);
   return match?.[1];
@@ -44,7 +49,7 @@ export function poolSnapshot(pool: PoolState, nodes: readonly NodeInfo[]): PoolS
     min: pool.min,
     max: pool.max,
     nodes: pool.instances
-      .filter((instance) => !GONE_STATES.has(instance.lifecycleState))
+      .filter((instance) => !isGoneInstance(instance))
       .map((instance) => {
         const node = byInstance.get(instance.instanceId);
         return {

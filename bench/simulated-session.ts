@@ -69,6 +69,8 @@ export class SimulatedSession {
         executionId: `bench:${clusterId}`,
         advanceClock: (seconds) => sim.world.advance(seconds * 1000),
         onTask: (event) => {
+          if (process.env.CLM_TRACE)
+            console.log(Math.round(sim.world.now / 1000), event.stateName, JSON.stringify(event.output).slice(0, 220));
           const now = sim.world.apiCalls();
           if (event.task.name === 'RollNodePool') {
             for (const [call, count] of Object.entries(now)) {

@@ -59,8 +59,16 @@ export interface PoolProgress {
   readonly firstReplacedAt?: number;
   /** Instances first seen launching, to learn how long a boot takes (ms since the epoch). */
   readonly launches?: Readonly<Record<string, number>>;
-  /** Longest observed boot (launch seen → node Ready), used to sleep exactly as long as needed. */
+  /** Longest observed boot (launch → node Ready), used to sleep exactly as long as needed. */
   readonly bootEstimateMs?: number;
+  /**
+   * When the last step made the Auto Scaling group launch (a scale-out, a termination with replacement): the launch
+   * time of the instances the next step sees for the first time, so a boot is measured from the launch, not from
+   * the step that first saw it.
+   */
+  readonly launchedAt?: number;
+  /** Since when `blockedBy` has blocked unchanged: a blocked drain's checks back off over this (doubling). */
+  readonly blockedSince?: number;
   /** Nodes this roll added beyond the surge to get a node in a zone with volumes; removed again at the end. */
   readonly pairingNodes?: number;
 }

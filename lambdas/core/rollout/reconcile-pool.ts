@@ -25,8 +25,9 @@ export function reconcilePool(
   const gone = foldGoneNodes(base, snapshot, now);
   const boot = learnBootTimes(base, snapshot, now);
   const pairingChanged = gone.pairingNodes !== (base.pairingNodes ?? 0);
+  const { launchedAt: _consumed, ...rest } = base;
   return {
-    ...base,
+    ...rest,
     nodes: gone.nodes,
     replaced: gone.replaced,
     ...(pairingChanged ? { pairingNodes: gone.pairingNodes } : {}),
@@ -50,17 +51,30 @@ function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number) 
   return { nodes, replaced, pairingNodes };
 }
 
-/** A new node first seen not Ready starts a launch clock; when it is Ready, the longest boot so far is kept. */
+/**
+ * A new node first seen not Ready starts a launch clock: at the launch the previous step caused (`launchedAt`), else
+ * now. Its boot ends when its Node object was created (it registers Ready), not when a step saw it; a node already
+ * Ready when first seen, created after the previous step's launch, is measured from that launch. The longest boot so
+ * far is kept.
+ */
 function learnBootTimes(base: PoolProgress, snapshot: PoolSnapshot, now: number) {
   const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
   const launches: Record<string, number> = { ...(base.launches ?? {}) };
   let bootEstimateMs = base.bootEstimateMs;
+  const learn = (launch: number, registered: number) => {
+    bootEstimateMs = Math.max(bootEstimateMs ?? 0, registered - launch);
+  };
   for (const n of snapshot.nodes) {
     if (n.outdated) continue;
-    if (!n.ready && launches[n.instanceId] === undefined) launches[n.instanceId] = now;
-    if (n.ready && launches[n.instanceId] !== undefined) {
-      bootEstimateMs = Math.max(bootEstimateMs ?? 0, now - launches[n.instanceId]!);
+    const launch = launches[n.instanceId];
+    const registered = n.node ? Date.parse(n.node.createdAt) : Number.NaN;
+    if (!n.ready) {
+      if (launch === undefined) launches[n.instanceId] = base.launchedAt ?? now;
+    } else if (launch !== undefined) {
+      learn(launch, registered >= launch && registered <= now ? registered : now);
       delete launches[n.instanceId];
+    } else if (base.launchedAt !== undefined && registered >= base.launchedAt && registered <= now) {
+      learn(base.launchedAt, registered);
     }
   }
   for (const id of Object.keys(launches)) if (!alive.has(id)) delete launches[id];

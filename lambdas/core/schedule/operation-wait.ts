@@ -39,6 +39,7 @@ export function blockedWaitSeconds(
 ): number {
   const blockedFor = Math.ceil((now - blockedSince) / 1000);
   let wait = Math.min(Math.max(blockedFor, bounds.minSeconds), bounds.maxSeconds);
-  if (bounds.wakeAt !== undefined && bounds.wakeAt > now) wait = Math.min(wait, Math.ceil((bounds.wakeAt - now) / 1000));
+  if (bounds.wakeAt !== undefined && bounds.wakeAt > now)
+    wait = Math.min(wait, Math.ceil((bounds.wakeAt - now) / 1000));
   return Math.max(1, wait);
 }

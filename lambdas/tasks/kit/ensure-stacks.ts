@@ -68,7 +68,9 @@ export async function ensureStacks(
       progress[stack.name] = { status: 'deploying', startedAt, ...(operation ? { operation } : {}) };
       waiting.push(stack.name);
       // A deployer that does not say which operation it started: expect the shorter one, back-off covers a create.
-      waits.push(operationWaitSeconds(startedAt, expectedStackMs(stack.name, operation ?? 'update', run.learnedStackMs), now));
+      waits.push(
+        operationWaitSeconds(startedAt, expectedStackMs(stack.name, operation ?? 'update', run.learnedStackMs), now),
+      );
     }
   }
   const total = stacks.length;

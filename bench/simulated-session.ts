@@ -2,14 +2,14 @@
  * One simulated CLM installation for the simulation benchmark: a state directory, a registry file and a config
  * directory (a copy of examples/config), run like `clm provision --simulate`, with the figures of each run.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClusterUpdateOutput } from '../lambdas/contracts/cluster-update';
 import { configSourcesFromFlags } from '../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../lambdas/adapters/registry/create-registry';
-import { runClusterUpdate } from '../lambdas/runtime/local/run-cluster-update';
+import { runClusterUpdate, type TaskEvent } from '../lambdas/runtime/local/run-cluster-update';
 import type { ExecutionRun } from '../lambdas/runtime/local/asl-runner';
 import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
 import type { ScenarioInput } from '../lambdas/sim';
@@ -28,6 +28,14 @@ export interface RunFigures {
   readonly entered: Readonly<Record<string, number>>;
   /** API calls made by RollStep tasks, AWS (stacks, pools, lookups, values) and Kubernetes (kube.*). */
   readonly rollCalls: { aws: number; kube: number };
+  /** Every RollStep: when it ran (virtual ms) and what blocked it. */
+  readonly rollSteps: readonly { readonly at: number; readonly blockedBy?: string }[];
+  /** Virtual time the run started (ms since the epoch; the world's clock). */
+  readonly startedAt: number;
+  /** Virtual time from the run's start to its end (ms). */
+  readonly virtualMs: number;
+  /** CPU of this process while the run was simulated (ms, user + system): the local runner, tasks and world. */
+  readonly cpuMs: number;
 }
 
 /** A state directory, a registry file and a config directory, run like `clm provision --simulate`. */
@@ -42,6 +50,12 @@ export class SimulatedSession {
     prepareConfig(this.config);
     writeFileSync(this.registry, registryYaml);
     writeFileSync(join(this.dir, 'scenario.json'), JSON.stringify(scenario));
+  }
+
+  write(path: string, text: string): void {
+    const file = join(this.config, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
   }
 
   edit(path: string, change: (text: string) => string): void {
@@ -60,29 +74,20 @@ export class SimulatedSession {
       clusters,
       scenarioFile: join(this.dir, 'scenario.json'),
     });
-    let last = sim.world.apiCalls();
-    const rollCalls = { aws: 0, kube: 0 };
+    const roll = rollRecorder(sim.world);
+    const startedAt = sim.world.now;
+    const cpu = process.cpuUsage();
     const result = await runClusterUpdate(
       { clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
       {
         ports: sim.ports,
         executionId: `bench:${clusterId}`,
         advanceClock: (seconds) => sim.world.advance(seconds * 1000),
-        onTask: (event) => {
-          if (process.env.CLM_TRACE)
-            console.log(Math.round(sim.world.now / 1000), event.stateName, JSON.stringify(event.output).slice(0, 220));
-          const now = sim.world.apiCalls();
-          if (event.task.name === 'RollNodePool') {
-            for (const [call, count] of Object.entries(now)) {
-              const delta = count - (last[call] ?? 0);
-              if (call.startsWith('kube.')) rollCalls.kube += delta;
-              else rollCalls.aws += delta;
-            }
-          }
-          last = now;
-        },
+        onTask: roll.onTask,
       },
     );
+    const used = process.cpuUsage(cpu);
+    const virtualMs = sim.world.now - startedAt;
     sim.save();
     const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
     const record = run?.targetVersion ? await sim.progress.getRun(clusterId, run.targetVersion) : undefined;
@@ -99,13 +104,38 @@ export class SimulatedSession {
       entered: enteredStates(result.run),
       replaced: Object.values(pools).reduce((n, p) => n + p.replaced, 0),
       pools,
-      rollCalls,
+      rollCalls: roll.calls,
+      rollSteps: roll.steps,
+      startedAt,
+      virtualMs,
+      cpuMs: (used.user + used.system) / 1000,
     };
   }
 
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Counts the API calls of RollStep tasks and records when each ran and what blocked it. */
+function rollRecorder(world: { apiCalls(): Record<string, number>; readonly now: number }) {
+  let last = world.apiCalls();
+  const calls = { aws: 0, kube: 0 };
+  const steps: { at: number; blockedBy?: string }[] = [];
+  const onTask = (event: TaskEvent): void => {
+    const now = world.apiCalls();
+    if (event.task.name === 'RollNodePool') {
+      const { blockedBy } = event.output as { blockedBy?: string };
+      steps.push({ at: world.now, ...(blockedBy ? { blockedBy } : {}) });
+      for (const [call, count] of Object.entries(now)) {
+        const delta = count - (last[call] ?? 0);
+        if (call.startsWith('kube.')) calls.kube += delta;
+        else calls.aws += delta;
+      }
+    }
+    last = now;
+  };
+  return { calls, steps, onTask };
 }
 
 /** States entered by an execution and its children, by name. */

@@ -7,6 +7,8 @@ export interface PoolNode {
   readonly availabilityZone: string;
   readonly outdated: boolean;
   readonly lifecycleState: string;
+  /** When EC2 launched it (ms since the epoch), when the backend says. */
+  readonly launchedAt?: number;
   /** InService, healthy, registered as a Ready node. Instances without a node never count as ready. */
   readonly ready: boolean;
   readonly node?: NodeInfo;
@@ -57,6 +59,7 @@ export function poolSnapshot(pool: PoolState, nodes: readonly NodeInfo[]): PoolS
           availabilityZone: instance.availabilityZone,
           outdated: instance.outdated,
           lifecycleState: instance.lifecycleState,
+          ...(instance.launchedAt !== undefined ? { launchedAt: instance.launchedAt } : {}),
           ready: instance.healthy && instance.lifecycleState === 'InService' && node !== undefined && node.ready,
           ...(node ? { node } : {}),
         };

@@ -11,6 +11,7 @@ import { configSourcesFromFlags } from '../lambdas/adapters/config-source/create
 import { createRegistry } from '../lambdas/adapters/registry/create-registry';
 import { runClusterUpdate, type TaskEvent } from '../lambdas/runtime/local/run-cluster-update';
 import type { ExecutionRun } from '../lambdas/runtime/local/asl-runner';
+import { loadDefinition, walkStates } from '../lambdas/runtime/local/asl-definitions';
 import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
 import type { ScenarioInput } from '../lambdas/sim';
 import type { PoolProgress } from '../lambdas/core/model/run';
@@ -26,6 +27,8 @@ export interface RunFigures {
   readonly pools: Readonly<Record<string, PoolProgress>>;
   /** States entered, by name, parent and children together (the transitions, itemised). */
   readonly entered: Readonly<Record<string, number>>;
+  /** Wait states entered: each poll costs three transitions (Wait, the task again, its Choice). */
+  readonly polls: number;
   /** API calls made by RollStep tasks, AWS (stacks, pools, lookups, values) and Kubernetes (kube.*). */
   readonly rollCalls: { aws: number; kube: number };
   /** Every RollStep: when it ran (virtual ms) and what blocked it. */
@@ -102,6 +105,7 @@ export class SimulatedSession {
       transitions: result.stats.stateTransitions,
       maxHistoryEvents: result.stats.maxHistoryEvents,
       entered: enteredStates(result.run),
+      polls: waitsEntered(result.run),
       replaced: Object.values(pools).reduce((n, p) => n + p.replaced, 0),
       pools,
       rollCalls: roll.calls,
@@ -136,6 +140,21 @@ function rollRecorder(world: { apiCalls(): Record<string, number>; readonly now:
     last = now;
   };
   return { calls, steps, onTask };
+}
+
+const WAIT_STATES = new Set(
+  (['clusterUpdate', 'nodePoolRollout'] as const).flatMap((key) =>
+    walkStates(loadDefinition(key))
+      .filter((s) => s.state.Type === 'Wait')
+      .map((s) => s.name),
+  ),
+);
+
+/** Wait states entered by an execution and its children. */
+function waitsEntered(run: ExecutionRun): number {
+  return (
+    run.entered.filter((name) => WAIT_STATES.has(name)).length + run.children.reduce((n, c) => n + waitsEntered(c), 0)
+  );
 }
 
 /** States entered by an execution and its children, by name. */

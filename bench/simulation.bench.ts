@@ -29,10 +29,7 @@ const SIZES = [10, 50, 100, 200] as const;
 
 /** Transitions spent in Wait states and the task and Choice around them (3 per poll). */
 function pollingShare(run: RunFigures): string {
-  const waits = Object.entries(run.entered)
-    .filter(([state]) => state.startsWith('Wait'))
-    .reduce((n, [, count]) => n + count, 0);
-  return `${waits} polls (${Math.round(((3 * waits) / run.transitions) * 100)} % of the transitions)`;
+  return `${run.polls} polls (${Math.round(((3 * run.polls) / run.transitions) * 100)} % of the transitions)`;
 }
 
 function lifeFigures(profile: Profile, life: ClusterLife, createBudget: number): BenchResult[] {

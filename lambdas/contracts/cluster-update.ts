@@ -60,8 +60,9 @@ export const StepOutput = z.object({
   /** DeployStacks: CloudFormation operations this call started (the StackOperations metric). */
   started: z.number().int().min(0).optional(),
   /**
-   * When done, WaitForApiServer (masters) and DeployStacks worker-pools: the pools of `$.resources.rollXPools` with
-   * something to roll, the items of the next roll Map (an empty list skips it).
+   * DeployStacks master-pools / worker-pools when done: the pools of `$.resources.rollMasterPools` / `rollWorkerPools`
+   * with something to roll, the items of the next roll Map (an empty list skips it). WaitForApiServer passes the
+   * masters' on, through its polls, to RollMasterPools.
    */
   rollPools: z.array(z.string()).optional(),
   /** The length of `rollPools`, for the Choice that skips the Map (a JSONPath index is no portable emptiness test). */

@@ -23,9 +23,9 @@ const PORTS = {
 
 /**
  * DeployStacks for one stage: the main stack (its outputs go to the run for later templates), the
- * cf-manifests stacks one after another, or a group of node-pool stacks in parallel. When the worker pools'
- * stacks are done, it says which of `rollCandidates` have something to roll (the masters' are WaitForApiServer's,
- * as their nodes can only be looked at once the API server answers).
+ * cf-manifests stacks one after another, or a group of node-pool stacks in parallel. When a group's pool stacks are
+ * done, it says which of `rollCandidates` (that group's pools RenderClusterResources would roll) have something to
+ * roll (for the masters WaitForApiServer passes it on).
  */
 export async function deployStacks(
   ref: RunRef,
@@ -45,7 +45,7 @@ export async function deployStacks(
     stacks: { ...r.stacks, ...result.stacks },
     ...(mainOutputs ? { stackOutputs: mainOutputs } : {}),
   }));
-  if (stage !== 'worker-pools' || result.step.status !== 'DONE') return result.step;
+  if ((stage !== 'worker-pools' && stage !== 'master-pools') || result.step.status !== 'DONE') return result.step;
   const rollPools = await poolsToRoll(cp, cluster, rollCandidates, run);
   return { ...result.step, rollPools, rollPoolCount: rollPools.length };
 }
@@ -71,5 +71,12 @@ export const task = defineTask({
   ports: PORTS,
   metrics: (output) => [{ name: CLM_METRICS.stackOperations, value: output.started ?? 0 }],
   step: (payload, ports) =>
-    deployStacks(runRef(payload), payload.params.stage, ports, payload.state.resources?.rollWorkerPools),
+    deployStacks(
+      runRef(payload),
+      payload.params.stage,
+      ports,
+      payload.params.stage === 'master-pools'
+        ? payload.state.resources?.rollMasterPools
+        : payload.state.resources?.rollWorkerPools,
+    ),
 });

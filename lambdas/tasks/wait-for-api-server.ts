@@ -5,34 +5,31 @@ import { StepOutput } from '../contracts/cluster-update';
 import { KubeApiError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
-import { poolsToRoll } from './kit/pools-to-roll';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
 
 /** CLM waits up to 15 min for the API server after the master pools (§6.2 step 18). */
 export const API_SERVER_TIMEOUT_MS = 15 * 60 * 1000;
 
-const PORTS = { kube: 'read', pools: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = { kube: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 
 /**
  * WaitForApiServer: GET /readyz until it answers, at most 15 min (zalando-eks: EKS runs the control plane). The API
  * server answers once a master node has booted, so the first wait is a master's boot time (learned by earlier runs,
- * else typical), then back-off. When it answers, it says which of `rollCandidates` (the master pools) have
- * something to roll.
+ * else typical), then back-off. It passes on the master pools DeployStacks found something to roll in (`rollPools`
+ * of the step before it, carried through its own polls), for RollMasterPools.
  */
 export async function waitForApiServer(
   ref: RunRef,
   ports: PortsFor<typeof PORTS>,
-  rollCandidates: readonly string[] = [],
+  rollPools: readonly string[] = [],
 ): Promise<StepOutput> {
-  const { cluster, run: opened, now } = await openStep(ports, ref);
-  const cp = ports.forCluster(cluster);
-  const ready = async (message: string): Promise<StepOutput> => {
-    const rollPools = await poolsToRoll(cp, cluster, rollCandidates, opened);
-    return { status: 'DONE', waitSeconds: 1, message, rollPools, rollPoolCount: rollPools.length };
-  };
-  if (cluster.provider === 'zalando-eks') return ready('EKS runs the control plane');
-  if (await cp.kube.ready()) return ready(`API server ${cluster.apiServerUrl} is ready`);
+  const { cluster, now } = await openStep(ports, ref);
+  const pools = { rollPools: [...rollPools], rollPoolCount: rollPools.length };
+  if (cluster.provider === 'zalando-eks')
+    return { status: 'DONE', waitSeconds: 1, message: 'EKS runs the control plane', ...pools };
+  if (await ports.forCluster(cluster).kube.ready())
+    return { status: 'DONE', waitSeconds: 1, message: `API server ${cluster.apiServerUrl} is ready`, ...pools };
   const run = await updateRun(ports, ref, (r) =>
     r.counters.apiWaitStartedAt ? r : { ...r, counters: { ...r.counters, apiWaitStartedAt: now } },
   );
@@ -46,6 +43,7 @@ export async function waitForApiServer(
   return {
     status: 'IN_PROGRESS',
     waitSeconds: operationWaitSeconds(startedAt, masterBootMs(cluster, run), now),
+    ...pools,
     message: `Waiting for API server ${cluster.apiServerUrl} (${Math.round(waited / 1000)} s)`,
   };
 }
@@ -65,5 +63,5 @@ export const task = defineTask({
   input: clusterUpdatePayload(),
   output: StepOutput,
   ports: PORTS,
-  step: (payload, ports) => waitForApiServer(runRef(payload), ports, payload.state.resources?.rollMasterPools),
+  step: (payload, ports) => waitForApiServer(runRef(payload), ports, payload.state.step?.rollPools),
 });

@@ -86,8 +86,12 @@ export function provisionTasks(
       ...resources,
     })),
     DeployCfManifestStacks: step,
-    DeployMasterPoolStacks: step,
-    WaitForApiServer: rollsAfter('rollMasterPools'),
+    DeployMasterPoolStacks: rollsAfter('rollMasterPools'),
+    // passes on the master pools to roll, as the real task
+    WaitForApiServer: rec.task((p): StepOutput => {
+      const rollPools = stateOf(p).step?.rollPools ?? [];
+      return { ...done(), rollPools, rollPoolCount: rollPools.length };
+    }),
     DeployWorkerPoolStacks: rollsAfter('rollWorkerPools'),
     PreApplyDeletions: step,
     ApplyManifests: step,

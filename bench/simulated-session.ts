@@ -2,14 +2,16 @@
  * One simulated CLM installation for the simulation benchmark: a state directory, a registry file and a config
  * directory (a copy of examples/config), run like `clm provision --simulate`, with the figures of each run.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClusterUpdateOutput } from '../lambdas/contracts/cluster-update';
 import { configSourcesFromFlags } from '../lambdas/adapters/config-source/create-config-sources';
 import { createRegistry } from '../lambdas/adapters/registry/create-registry';
-import { runClusterUpdate } from '../lambdas/runtime/local/run-cluster-update';
+import { runClusterUpdate, type TaskEvent } from '../lambdas/runtime/local/run-cluster-update';
+import type { ExecutionRun } from '../lambdas/runtime/local/asl-runner';
+import { loadDefinition, walkStates } from '../lambdas/runtime/local/asl-definitions';
 import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
 import type { ScenarioInput } from '../lambdas/sim';
 import type { PoolProgress } from '../lambdas/core/model/run';
@@ -23,8 +25,20 @@ export interface RunFigures {
   readonly maxHistoryEvents: number;
   readonly replaced: number;
   readonly pools: Readonly<Record<string, PoolProgress>>;
+  /** States entered, by name, parent and children together (the transitions, itemised). */
+  readonly entered: Readonly<Record<string, number>>;
+  /** Wait states entered: each poll costs three transitions (Wait, the task again, its Choice). */
+  readonly polls: number;
   /** API calls made by RollStep tasks, AWS (stacks, pools, lookups, values) and Kubernetes (kube.*). */
   readonly rollCalls: { aws: number; kube: number };
+  /** Every RollStep: when it ran (virtual ms) and what blocked it. */
+  readonly rollSteps: readonly { readonly at: number; readonly blockedBy?: string }[];
+  /** Virtual time the run started (ms since the epoch; the world's clock). */
+  readonly startedAt: number;
+  /** Virtual time from the run's start to its end (ms). */
+  readonly virtualMs: number;
+  /** CPU of this process while the run was simulated (ms, user + system): the local runner, tasks and world. */
+  readonly cpuMs: number;
 }
 
 /** A state directory, a registry file and a config directory, run like `clm provision --simulate`. */
@@ -39,6 +53,12 @@ export class SimulatedSession {
     prepareConfig(this.config);
     writeFileSync(this.registry, registryYaml);
     writeFileSync(join(this.dir, 'scenario.json'), JSON.stringify(scenario));
+  }
+
+  write(path: string, text: string): void {
+    const file = join(this.config, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
   }
 
   edit(path: string, change: (text: string) => string): void {
@@ -59,27 +79,20 @@ export class SimulatedSession {
       knownClusterIds: all.map((c) => c.id),
       scenarioFile: join(this.dir, 'scenario.json'),
     });
-    let last = sim.world.apiCalls();
-    const rollCalls = { aws: 0, kube: 0 };
+    const roll = rollRecorder(sim.world);
+    const startedAt = sim.world.now;
+    const cpu = process.cpuUsage();
     const result = await runClusterUpdate(
       { clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
       {
         ports: sim.ports,
         executionId: `bench:${clusterId}`,
         advanceClock: (seconds) => sim.world.advance(seconds * 1000),
-        onTask: (event) => {
-          const now = sim.world.apiCalls();
-          if (event.task.name === 'RollNodePool') {
-            for (const [call, count] of Object.entries(now)) {
-              const delta = count - (last[call] ?? 0);
-              if (call.startsWith('kube.')) rollCalls.kube += delta;
-              else rollCalls.aws += delta;
-            }
-          }
-          last = now;
-        },
+        onTask: roll.onTask,
       },
     );
+    const used = process.cpuUsage(cpu);
+    const virtualMs = sim.world.now - startedAt;
     sim.save();
     const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
     const record = run?.targetVersion ? await sim.progress.getRun(clusterId, run.targetVersion) : undefined;
@@ -93,13 +106,66 @@ export class SimulatedSession {
       decision: run?.decision ?? '',
       transitions: result.stats.stateTransitions,
       maxHistoryEvents: result.stats.maxHistoryEvents,
+      entered: enteredStates(result.run),
+      polls: waitsEntered(result.run),
       replaced: Object.values(pools).reduce((n, p) => n + p.replaced, 0),
       pools,
-      rollCalls,
+      rollCalls: roll.calls,
+      rollSteps: roll.steps,
+      startedAt,
+      virtualMs,
+      cpuMs: (used.user + used.system) / 1000,
     };
   }
 
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Counts the API calls of RollStep tasks and records when each ran and what blocked it. */
+function rollRecorder(world: { apiCalls(): Record<string, number>; readonly now: number }) {
+  let last = world.apiCalls();
+  const calls = { aws: 0, kube: 0 };
+  const steps: { at: number; blockedBy?: string }[] = [];
+  const onTask = (event: TaskEvent): void => {
+    const now = world.apiCalls();
+    if (event.task.name === 'RollNodePool') {
+      const { blockedBy } = event.output as { blockedBy?: string };
+      steps.push({ at: world.now, ...(blockedBy ? { blockedBy } : {}) });
+      for (const [call, count] of Object.entries(now)) {
+        const delta = count - (last[call] ?? 0);
+        if (call.startsWith('kube.')) calls.kube += delta;
+        else calls.aws += delta;
+      }
+    }
+    last = now;
+  };
+  return { calls, steps, onTask };
+}
+
+const WAIT_STATES = new Set(
+  (['clusterUpdate', 'nodePoolRollout'] as const).flatMap((key) =>
+    walkStates(loadDefinition(key))
+      .filter((s) => s.state.Type === 'Wait')
+      .map((s) => s.name),
+  ),
+);
+
+/** Wait states entered by an execution and its children. */
+function waitsEntered(run: ExecutionRun): number {
+  return (
+    run.entered.filter((name) => WAIT_STATES.has(name)).length + run.children.reduce((n, c) => n + waitsEntered(c), 0)
+  );
+}
+
+/** States entered by an execution and its children, by name. */
+function enteredStates(run: ExecutionRun): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const visit = (r: ExecutionRun): void => {
+    for (const name of r.entered) counts[name] = (counts[name] ?? 0) + 1;
+    r.children.forEach(visit);
+  };
+  visit(run);
+  return counts;
 }

@@ -1,25 +1,59 @@
 /**
- * The runs the simulation benchmark measures (bench/simulation.bench.ts): the whole life of an isolated cluster, a
- * drain a PDB blocks for hours, and kube-test of the examples. Each runs in its own simulated session.
+ * The runs the simulation benchmark measures (bench/simulation.bench.ts), each in its own simulated session: the life
+ * of one cluster (create, no-op, config change, roll) under two timing profiles, rolls of N = 10 … 200 nodes with a
+ * spread workload, a drain a PDB blocks for 14 hours, and kube-test of the examples.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PoolProgress } from '../lambdas/core/model/run';
 import type { ScenarioInput } from '../lambdas/sim';
+
 import type { RunFigures } from './simulated-session';
 import { ROOT, SimulatedSession } from './simulated-session';
 
 const WORKER_STACK = 'cluster/node-pools/worker-default/stack.yaml';
 const AMI_LINE = 'ImageId: {{NodePool.ConfigItems.ami_id}}';
 const NAMESPACES = 'cluster/manifests/01-namespaces/namespaces.yaml';
-export const TIMINGS = {
-  instanceBootSeconds: 90,
-  podTerminationSeconds: 30,
-  instanceTerminateSeconds: 30,
-  podStartSeconds: 10,
-};
-export const POOL_SIZE = 9;
+
+/** Virtual timings of one profile (lambdas/sim/scenario.ts Timings). */
+export interface Timings {
+  readonly stackCreateSeconds: number;
+  readonly stackUpdateSeconds: number;
+  readonly stackDeleteSeconds: number;
+  readonly instanceBootSeconds: number;
+  readonly instanceTerminateSeconds: number;
+  readonly podStartSeconds: number;
+  readonly podTerminationSeconds: number;
+}
+
+/**
+ * Two timing profiles: the simulator's defaults (stacks 60 s create, 45 s update, boot 90 s) and AWS-like timings
+ * (stacks 600 s create, 300 s update, boot 180 s; issue 14). Pods start in 10 s and take 30 s to terminate in both.
+ */
+export const PROFILES = {
+  simulator: {
+    stackCreateSeconds: 60,
+    stackUpdateSeconds: 45,
+    stackDeleteSeconds: 30,
+    instanceBootSeconds: 90,
+    instanceTerminateSeconds: 30,
+    podStartSeconds: 10,
+    podTerminationSeconds: 30,
+  },
+  'aws-like': {
+    stackCreateSeconds: 600,
+    stackUpdateSeconds: 300,
+    stackDeleteSeconds: 300,
+    instanceBootSeconds: 180,
+    instanceTerminateSeconds: 30,
+    podStartSeconds: 10,
+    podTerminationSeconds: 30,
+  },
+} as const satisfies Record<string, Timings>;
+export type Profile = keyof typeof PROFILES;
+
 export const SURGE = 3;
+
 function registryYaml(id: string, workers: number, items: Record<string, string>): string {
   const localId = id.split(':').pop()!;
   return `clusters:
@@ -34,7 +68,7 @@ function registryYaml(id: string, workers: number, items: Record<string, string>
     lifecycle_status: ready
     provider: zalando-aws
     region: eu-central-1
-    config_items: ${JSON.stringify({ team: 'platform', ...items })}
+    config_items: ${JSON.stringify({ team: 'platform', update_max_surge: String(SURGE), ...items })}
     node_pools:
       - { name: master-default, profile: master-default, instance_types: [m6i.large], discount_strategy: none, min_size: 1, max_size: 1 }
       - { name: workers, profile: worker-default, instance_types: [m6i.large], discount_strategy: none, min_size: ${workers}, max_size: ${workers + SURGE} }
@@ -42,8 +76,8 @@ function registryYaml(id: string, workers: number, items: Record<string, string>
 `;
 }
 
-/** Only stateless manifests, so nothing but the roll itself is measured (no AZ pairing, no PDB waits). */
-function statelessConfig(dir: string): void {
+/** Only the namespaces of the examples' manifests, so the workload of the scenario is all there is to drain. */
+function bareConfig(dir: string): void {
   for (const component of ['05-backup-policies', '10-coredns', '20-web', '30-database'])
     rmSync(join(dir, 'cluster/manifests', component), { recursive: true });
   writeFileSync(join(dir, 'cluster/manifests/deletions.yaml'), 'pre_apply: []\npost_apply: []\n');
@@ -55,73 +89,128 @@ const changeAmi = (text: string): string => text.replace(AMI_LINE, 'ImageId: ami
 const addNamespace = (text: string): string =>
   `${text.trimEnd()}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: bench-extra\n`;
 
-/** The four runs of an isolated cluster's life. */
-export interface IsolatedRoll {
-  readonly noop: RunFigures;
-  readonly noNodeChanges: RunFigures;
-  readonly roll: RunFigures;
-  readonly create: RunFigures;
+const WORKLOAD = 'cluster/manifests/50-bench/workload.yaml';
+
+/**
+ * The spread workload of an N-node pool, applied by the config change (so every worker is Ready and the scheduler,
+ * which spreads by pod count, puts one web pod on each node): a Deployment of N replicas under a PDB allowing 3
+ * unavailable (the surge: a batch drains at once), and a 3-replica StatefulSet with volumes (its nodes need a new
+ * node in their zone) under a PDB allowing 1. Every node has a pod to drain; termination grace 30 s.
+ */
+function spreadWorkload(nodes: number): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, namespace: default }
+spec:
+  replicas: ${nodes}
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      terminationGracePeriodSeconds: 30
+      containers: [{ name: web, image: nginx }]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: { name: web, namespace: default }
+spec:
+  maxUnavailable: ${SURGE}
+  selector: { matchLabels: { app: web } }
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: db, namespace: default }
+spec:
+  serviceName: db
+  replicas: 3
+  selector: { matchLabels: { app: db } }
+  template:
+    metadata: { labels: { app: db } }
+    spec:
+      terminationGracePeriodSeconds: 30
+      containers: [{ name: db, image: postgres }]
+  volumeClaimTemplates:
+    - metadata: { name: data }
+      spec: { accessModes: [ReadWriteOnce], resources: { requests: { storage: 1Gi } } }
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: { name: db, namespace: default }
+spec:
+  maxUnavailable: 1
+  selector: { matchLabels: { app: db } }
+`;
 }
 
-/** Create, no-op, a manifest-only update, then a new worker image: the whole life of one cluster. */
-export async function isolatedRoll(canary: boolean): Promise<IsolatedRoll> {
-  const id = `aws:123456789012:eu-central-1:kube-bench${canary ? '-canary' : ''}`;
-  const scenario: ScenarioInput = {
-    seed: 3,
-    timings: TIMINGS,
-    clusters: {
-      [id]: {
-        workloads: [
-          {
-            kind: 'Deployment',
-            name: 'app',
-            replicas: POOL_SIZE,
-            terminationGracePeriodSeconds: TIMINGS.podTerminationSeconds,
-          },
-        ],
-      },
-    },
-  };
-  const session = new SimulatedSession(
-    registryYaml(id, POOL_SIZE, canary ? {} : { update_canary: 'false' }),
-    scenario,
-    statelessConfig,
-  );
+/** The four runs of a cluster's life. */
+export interface ClusterLife {
+  readonly workers: number;
+  readonly create: RunFigures;
+  readonly noop: RunFigures;
+  /** The workload's manifests added: every stack NO_CHANGES, no node replaced. */
+  readonly configChange: RunFigures;
+  /** A new worker image: every worker replaced. */
+  readonly roll: RunFigures;
+}
+
+/**
+ * Create, no-op, a manifest-only update, then a new worker image, on a cluster of `workers` worker nodes (surge 3,
+ * no canary) running the spread workload, with the timings of `profile`.
+ */
+export async function clusterLife(profile: Profile, workers: number): Promise<ClusterLife> {
+  const id = `aws:123456789012:eu-central-1:kube-bench-${workers}`;
+  const scenario: ScenarioInput = { seed: 3, timings: PROFILES[profile] };
+  const session = new SimulatedSession(registryYaml(id, workers, { update_canary: 'false' }), scenario, bareConfig);
   try {
     const create = await session.run(id);
     const noop = await session.run(id);
-    session.edit(NAMESPACES, addNamespace);
-    const noNodeChanges = await session.run(id);
+    session.write(WORKLOAD, spreadWorkload(workers));
+    const configChange = await session.run(id);
     session.edit(WORKER_STACK, changeAmi);
     const roll = await session.run(id);
-    return { create, noop, noNodeChanges, roll };
+    return { workers, create, noop, configChange, roll };
   } finally {
     session.dispose();
   }
 }
 
-/** A drain a PDB blocks for 14 virtual hours (drain grace 24 h: never forced): the rollout hands over to new executions. */
-export async function longDrain(): Promise<RunFigures> {
+/** The blocked drain and when its block lifted. */
+export interface LongDrain {
+  readonly roll: RunFigures;
+  /** When the PDB started allowing evictions (virtual ms since the epoch). */
+  readonly liftedAt: number;
+  readonly blockedSeconds: number;
+}
+
+/**
+ * A drain a PDB blocks for 14 virtual hours (drain grace 24 h: never forced) of a 2-node pool: the rollout backs off
+ * while the same block lasts. The block is measured from the first RollStep that reported it.
+ */
+export async function longDrain(): Promise<LongDrain> {
   const id = 'aws:123456789012:eu-central-1:kube-longdrain';
+  const blockSeconds = 14 * 3600;
   const scenario: ScenarioInput = {
     seed: 5,
-    timings: TIMINGS,
+    timings: PROFILES.simulator,
     clusters: {
       [id]: {
         workloads: [{ kind: 'Deployment', name: 'app', replicas: 2 }],
-        pdbs: [{ name: 'app', selector: { app: 'app' }, maxUnavailable: 1, blockEvictionsUntilSeconds: 14 * 3600 }],
+        pdbs: [{ name: 'app', selector: { app: 'app' }, maxUnavailable: 1, blockEvictionsUntilSeconds: blockSeconds }],
       },
     },
   };
   const session = new SimulatedSession(
     registryYaml(id, 2, { update_canary: 'false', drain_grace_period: '24h' }),
     scenario,
-    statelessConfig,
+    bareConfig,
   );
   try {
-    await session.run(id);
+    const create = await session.run(id);
     session.edit(WORKER_STACK, changeAmi);
-    return await session.run(id);
+    const roll = await session.run(id);
+    const liftedAt = create.startedAt + blockSeconds * 1000;
+    const firstBlocked = roll.rollSteps.find((s) => s.blockedBy)?.at ?? liftedAt;
+    return { roll, liftedAt, blockedSeconds: (liftedAt - firstBlocked) / 1000 };
   } finally {
     session.dispose();
   }
@@ -152,4 +241,12 @@ export function rollSeconds(pool: PoolProgress | undefined): number {
   if (pool?.startedAt === undefined || pool.completedAt === undefined)
     throw new Error('the worker pool did not finish its roll');
   return (pool.completedAt - pool.startedAt) / 1000;
+}
+
+/**
+ * The shortest roll this controller can make of `nodes` nodes (an old node goes only after its replacement is Ready):
+ * ⌈N / surge⌉ batches, each waiting for a boot, plus the last batch's drain.
+ */
+export function rollLowerBoundSeconds(nodes: number, timings: Timings): number {
+  return Math.ceil(nodes / SURGE) * timings.instanceBootSeconds + timings.podTerminationSeconds;
 }

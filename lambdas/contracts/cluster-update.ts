@@ -93,6 +93,14 @@ export const StepOutput = z.object({
   message: z.string(),
   /** DeployStacks: CloudFormation operations this call started (the StackOperations metric). */
   started: z.number().int().min(0).optional(),
+  /**
+   * DeployStacks master-pools / worker-pools when done: the pools of `$.resources.rollMasterPools` / `rollWorkerPools`
+   * with something to roll, the items of the next roll Map (an empty list skips it). WaitForApiServer passes the
+   * masters' on, through its polls, to RollMasterPools.
+   */
+  rollPools: z.array(z.string()).optional(),
+  /** The length of `rollPools`, for the Choice that skips the Map (a JSONPath index is no portable emptiness test). */
+  rollPoolCount: z.number().int().min(0).optional(),
 });
 export type StepOutput = z.infer<typeof StepOutput>;
 

@@ -17,6 +17,8 @@ export interface PoolInstance {
   readonly launchTemplateVersion?: string;
   readonly instanceType?: string;
   readonly asgName: string;
+  /** When EC2 launched the instance (ms since the epoch), when known: with its Node's creation, a boot's length. */
+  readonly launchedAt?: number;
 }
 
 export interface PoolGroup {

@@ -29,7 +29,9 @@ export interface StackChange {
 
 export interface StackDeployer {
   /** Create or update. "No updates are to be performed" is `NO_CHANGES`, not an error. Busy stacks throw StackBusyError. */
-  deploy(spec: StackSpec): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES' }>;
+  deploy(
+    spec: StackSpec,
+  ): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES'; readonly operation?: 'create' | 'update' }>;
   /** Undefined when the stack does not exist. */
   describe(name: string): Promise<StackState | undefined>;
   /** Disables termination protection, then deletes. A missing stack is `ALREADY_GONE`. */

@@ -13,26 +13,37 @@ import { getArtifact } from './kit/artifacts';
 import { skippedStep } from './kit/cluster-stack';
 import { ensureStacks } from './kit/ensure-stacks';
 import { openStep } from './kit/open-step';
+import { poolsToRoll } from './kit/pools-to-roll';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
 
-const PORTS = { stacks: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = {
+  stacks: 'write',
+  pools: 'read',
+  progress: 'write',
+  artifacts: 'read',
+  clock: 'read',
+} as const;
 
 /**
  * DeployStacks for one stage: the main stack (its outputs go to the run for later templates), the
- * cf-manifests stacks one after another, or a group of node-pool stacks in parallel.
+ * cf-manifests stacks one after another, or a group of node-pool stacks in parallel. When a group's pool stacks are
+ * done, it says which of `rollCandidates` (that group's pools RenderClusterResources would roll) have something to
+ * roll (for the masters WaitForApiServer passes it on).
  */
 export async function deployStacks(
   ref: RunRef,
   stage: DeployStage,
   ports: PortsFor<typeof PORTS>,
+  rollCandidates: readonly string[] = [],
 ): Promise<StepOutput> {
   const { run, cluster, pinned, now } = await openStep(ports, ref);
   const skipped = skippedStep(pinned, STAGE_STEPS[stage]);
   if (skipped) return skipStage(ports, ref, cluster, stage, skipped);
   const stacks = await stageStacks(ports, run.artifacts, stage);
   const mode = stage === 'cf-manifests' ? 'sequential' : 'parallel';
-  const result = await ensureStacks(ports.forCluster(cluster).stacks, stacks, run, now, mode);
+  const cp = ports.forCluster(cluster);
+  const result = await ensureStacks(cp.stacks, stacks, run, now, mode);
   const mainOutputs = stage === 'main' ? result.outputs[stacks[0]?.name ?? ''] : undefined;
   await updateRun(ports, ref, (r) => ({
     ...r,
@@ -40,7 +51,9 @@ export async function deployStacks(
     stacks: { ...r.stacks, ...result.stacks },
     ...(mainOutputs ? { stackOutputs: mainOutputs } : {}),
   }));
-  return result.step;
+  if ((stage !== 'worker-pools' && stage !== 'master-pools') || result.step.status !== 'DONE') return result.step;
+  const rollPools = await poolsToRoll(cp, cluster, rollCandidates, run);
+  return { ...result.step, rollPools, rollPoolCount: rollPools.length };
 }
 
 /** The layer step each stage belongs to (core/cluster-stacks/layer-changes.ts). */
@@ -89,5 +102,13 @@ export const task = defineTask({
   output: StepOutput,
   ports: PORTS,
   metrics: (output) => [{ name: CLM_METRICS.stackOperations, value: output.started ?? 0 }],
-  step: (payload, ports) => deployStacks(runRef(payload), payload.params.stage, ports),
+  step: (payload, ports) =>
+    deployStacks(
+      runRef(payload),
+      payload.params.stage,
+      ports,
+      payload.params.stage === 'master-pools'
+        ? payload.state.resources?.rollMasterPools
+        : payload.state.resources?.rollWorkerPools,
+    ),
 });

@@ -1,6 +1,7 @@
 import type { Cluster } from '../core/model/cluster';
 import { newRunRecord, type RunRecord } from '../core/model/run';
 import { blockedReason, isDecommission, nothingToDo, runTargetVersion } from '../core/model/update-decision';
+import { learnStackDurations } from '../core/stacks/stack-durations';
 import { resolveClusterConfigVersion } from '../core/version/resolve-config-version';
 import { PrepareOutput } from '../contracts/cluster-update';
 import type { ClusterUpdateInput } from '../contracts/cluster-update';
@@ -110,19 +111,22 @@ async function claimRun(ports: PreparePorts, claim: Claim): Promise<boolean> {
   const action = claim.decommission ? 'decommission' : 'provision';
   const fresh = {
     ...newRunRecord({ clusterId: cluster.id, targetVersion: target, action, holder, previousVersion }, now),
-    ...(await learnedBootTimes(ports, cluster.id, previousVersion)),
+    ...(await learnedDurations(ports, cluster.id, previousVersion)),
     ...(claim.applyOnly && !claim.decommission ? { applyOnly: true } : {}),
   };
   await ports.progress.putRun(existing ? { ...fresh, revision: existing.revision } : fresh);
   return false;
 }
 
-/** Boot times the previous run learned (and those it inherited), so this run need not learn them again. */
-async function learnedBootTimes(
+/**
+ * Boot times and stack operation durations the previous run learned (and those it inherited), so this run need not
+ * learn them again: its waits start at what the cluster's nodes and stacks really take.
+ */
+async function learnedDurations(
   ports: PreparePorts,
   clusterId: string,
   previousVersion: string,
-): Promise<{ learnedBootMs?: Record<string, number> }> {
+): Promise<Pick<RunRecord, 'learnedBootMs' | 'learnedStackMs'>> {
   if (!previousVersion) return {};
   const previous = await ports.progress.getRun(clusterId, previousVersion);
   if (!previous) return {};
@@ -130,7 +134,11 @@ async function learnedBootTimes(
   for (const [pool, progress] of Object.entries(previous.pools)) {
     if (progress.bootEstimateMs !== undefined) learned[pool] = progress.bootEstimateMs;
   }
-  return Object.keys(learned).length ? { learnedBootMs: learned } : {};
+  const stacks = learnStackDurations(previous);
+  return {
+    ...(Object.keys(learned).length ? { learnedBootMs: learned } : {}),
+    ...(Object.keys(stacks).length ? { learnedStackMs: stacks } : {}),
+  };
 }
 
 export const task = defineTask({

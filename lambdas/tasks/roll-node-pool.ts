@@ -109,18 +109,30 @@ interface StepResult {
 async function recordStep(ports: RollPorts, ref: RunRef, step: StepResult): Promise<RollStepOutput> {
   const { pool, plan, acted, now } = step;
   const message = describeRoll(pool, acted.progress, plan, acted.blocked);
+  const blocked = acted.blocked[0];
+  // The same block as the last step: it has lasted since then (the back-off grows); a new or changed one starts now.
+  const blockedSince =
+    blocked === undefined
+      ? undefined
+      : blocked === acted.progress.blockedBy
+        ? (acted.progress.blockedSince ?? now)
+        : now;
+  const { blockedSince: _previous, ...before } = acted.progress;
+  const launched = (plan.scaleTo !== undefined && plan.scaleTo > step.snapshot.desired) || acted.replacements > 0;
   const progress: PoolProgress = {
-    ...acted.progress,
+    ...before,
     status: plan.done ? 'done' : 'rolling',
     steps: acted.progress.steps + 1,
     message,
     ...(plan.done ? { completedAt: now } : {}),
-    blockedBy: acted.blocked[0],
+    blockedBy: blocked,
+    ...(blockedSince !== undefined ? { blockedSince } : {}),
+    ...(launched ? { launchedAt: now } : {}),
   };
   await updateRun(ports, ref, (r) => ({ ...r, pools: { ...r.pools, [pool.name]: progress } }));
   return {
     status: plan.done ? 'DONE' : 'IN_PROGRESS',
-    waitSeconds: plan.done ? 1 : rollWaitSeconds(plan, acted, step.snapshot, step.policy, now),
+    waitSeconds: plan.done ? 1 : rollWaitSeconds(plan, { ...acted, progress }, step.snapshot, step.policy, now),
     message,
     pool: pool.name,
     iteration: step.iteration,

@@ -22,7 +22,7 @@ import {
 const POOLS = ['master-default', 'default-worker'];
 let base: string;
 let config: string;
-let reference: { lines: number; targetVersion: string; stacks: number };
+let reference: { lines: number; targetVersion: string; stacks: number; progress: string[] };
 const temps: string[] = [];
 
 const args = (state: string): string[] => kubeTestArgs('provision', config, state);
@@ -38,8 +38,10 @@ beforeAll(async () => {
   const run = await clm(args(state));
   if (run.code !== 0) throw new Error(`the reference update failed: ${run.out}`);
   const record = latestRun(state, TEST);
+  const progress = run.out.split('\n').filter((l) => l.startsWith('  ['));
   reference = {
-    lines: run.out.split('\n').filter((l) => l.startsWith('  [')).length,
+    lines: progress.length,
+    progress,
     targetVersion: record.targetVersion,
     stacks: Object.keys(record.stacks).length,
   };
@@ -125,16 +127,26 @@ function expectNoFinishedStackRedeployed(state: string, last: KillPoint): void {
   for (const [name, token] of Object.entries(last.doneStacks)) expect([name, tokens[name]]).toEqual([name, token]);
 }
 
+/** The number of progress lines of the reference update up to and including the first one matching `pattern`. */
+function linesThrough(pattern: RegExp): number {
+  const index = reference.progress.findIndex((l) => pattern.test(l));
+  if (index < 0) throw new Error(`no progress line of the reference update matches ${pattern}`);
+  return index + 1;
+}
+
 describe('SIGKILL clm provision --simulate and run it again', () => {
-  // Progress lines of the update: ~3 render, ~4 master stack, ~8 master roll, ~4 worker stack, ~15 worker roll, ~5 manifests.
+  // Kill points found in the reference update's progress lines (their number depends on how long each wait is).
   it.each([
-    ['after rendering, before the master pool stack finished', [4]],
-    ['in the middle of the master roll', [14]],
-    ['in the worker roll, after its first node was replaced', [31]],
-    ['twice: at the worker stack, then again 8 lines into the resumed run', [20, 8]],
+    ['after rendering, before the master pool stack finished', () => [linesThrough(/RenderClusterResources/)]],
+    ['in the middle of the master roll', () => [linesThrough(/RollStep: master-default: 1\//)]],
+    ['in the worker roll, after its first node was replaced', () => [linesThrough(/RollStep: default-worker: 1\//)]],
+    [
+      'twice: at the worker stack, then again 6 lines into the resumed run',
+      () => [linesThrough(/DeployWorkerPoolStacks/), 6],
+    ],
   ])('killed %s: resumes to success, each outdated node replaced exactly once', async (_when, points) => {
     // Act
-    const { state, before, kills, final } = await killAndResume(points);
+    const { state, before, kills, final } = await killAndResume(points());
 
     // Assert
     for (const kill of kills) expect(kill.lines).toBeLessThan(reference.lines);

@@ -17,7 +17,7 @@ describe('simulated CloudFormation', () => {
   it('creates a stack in stackCreateSeconds of virtual time', async () => {
     const { w, stacks } = world();
 
-    expect(await stacks.deploy(spec)).toEqual({ result: 'STARTED' });
+    expect(await stacks.deploy(spec)).toEqual({ result: 'STARTED', operation: 'create' });
     const creating = await stacks.describe('kube-1');
     w.advance(59_999);
     const almost = await stacks.describe('kube-1');
@@ -43,7 +43,7 @@ describe('simulated CloudFormation', () => {
     w.advance(40_000);
 
     expect(same.result).toBe('NO_CHANGES');
-    expect(retagged.result).toBe('STARTED');
+    expect(retagged).toEqual({ result: 'STARTED', operation: 'update' });
     expect(updating?.status).toBe('UPDATE_IN_PROGRESS');
     expect((await stacks.describe('kube-1'))?.status).toBe('UPDATE_COMPLETE');
     expect((await stacks.describe('kube-1'))?.tags).toEqual({ owner: 'other' });

@@ -80,7 +80,7 @@ describe.each(MACHINES)('ASL %s', (key) => {
     }
   });
 
-  it('compares Choice variables only against the status vocabularies and MAX_ROLLOUT_ITERATIONS', () => {
+  it('compares Choice variables only against the status vocabularies, MAX_ROLLOUT_ITERATIONS and no pool to roll', () => {
     const strings = new Set<string>([
       ...Object.values(DECISION),
       ...Object.values(STEP_STATUS),
@@ -94,13 +94,17 @@ describe.each(MACHINES)('ASL %s', (key) => {
         const booleans = rule.Variable === '$.render.approvalRequired' ? '|BooleanEquals' : '';
         expect({ state: name, operators }).toEqual({
           state: name,
-          operators: [expect.stringMatching(new RegExp(`^(StringEquals|NumericGreaterThanEquals${booleans})$`))],
+          operators: [
+            expect.stringMatching(new RegExp(`^(StringEquals|NumericGreaterThanEquals|NumericEquals${booleans})$`)),
+          ],
         });
         if ('StringEquals' in rule)
           expect({ state: name, value: strings.has(rule.StringEquals as string) }).toEqual({
             state: name,
             value: true,
           });
+        if ('NumericEquals' in rule)
+          expect(rule).toEqual(expect.objectContaining({ Variable: '$.step.rollPoolCount', NumericEquals: 0 }));
         if ('NumericGreaterThanEquals' in rule) {
           expect(rule).toEqual(
             expect.objectContaining({ Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS }),

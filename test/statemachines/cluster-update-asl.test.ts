@@ -55,8 +55,8 @@ describe('ASL cluster-update', () => {
   it('rolls pools one at a time through the child state machine, handing over on CONTINUE', () => {
     const maps = all.filter((s) => s.state.Type === 'Map');
     expect(maps.map((m) => [m.name, m.state.ItemsPath])).toEqual([
-      ['RollMasterPools', '$.resources.rollMasterPools'],
-      ['RollWorkerPools', '$.resources.rollWorkerPools'],
+      ['RollMasterPools', '$.step.rollPools'],
+      ['RollWorkerPools', '$.step.rollPools'],
     ]);
     for (const { name, state } of maps) {
       expect({ name, MaxConcurrency: state.MaxConcurrency, ResultPath: state.ResultPath }).toEqual({

@@ -65,6 +65,12 @@ export function provisionTasks(
 ) {
   const step = rec.task(() => done());
   const stateOf = (payload: TaskPayload) => ClusterUpdateState.parse(payload.state);
+  // As the real tasks: done, with the candidates of $.resources that have something to roll (here all of them).
+  const rollsAfter = (group: 'rollMasterPools' | 'rollWorkerPools') =>
+    rec.task((p): StepOutput => {
+      const rollPools = stateOf(p).resources?.[group] ?? [];
+      return { ...done(), rollPools, rollPoolCount: rollPools.length };
+    });
   return {
     Prepare: rec.task(() => prepare('UPDATE')),
     RenderConfig: rec.task((p): RenderConfigOutput => ({
@@ -81,9 +87,13 @@ export function provisionTasks(
       ...resources,
     })),
     DeployCfManifestStacks: step,
-    DeployMasterPoolStacks: step,
-    WaitForApiServer: step,
-    DeployWorkerPoolStacks: step,
+    DeployMasterPoolStacks: rollsAfter('rollMasterPools'),
+    // passes on the master pools to roll, as the real task
+    WaitForApiServer: rec.task((p): StepOutput => {
+      const rollPools = stateOf(p).step?.rollPools ?? [];
+      return { ...done(), rollPools, rollPoolCount: rollPools.length };
+    }),
+    DeployWorkerPoolStacks: rollsAfter('rollWorkerPools'),
     PreApplyDeletions: step,
     ApplyManifests: step,
     PostApplyDeletions: step,

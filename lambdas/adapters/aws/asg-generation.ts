@@ -80,6 +80,8 @@ export interface InstanceFacts {
   /** EC2 system tags `aws:ec2launchtemplate:id` / `:version`, written at launch. */
   readonly launchTemplateId?: string;
   readonly launchTemplateVersion?: string;
+  /** EC2 LaunchTime (ms since the epoch). */
+  readonly launchedAt?: number;
 }
 
 /** The launch template and version an instance was launched with: EC2's launch tags first, then the ASG's record. */

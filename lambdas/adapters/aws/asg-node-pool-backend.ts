@@ -82,6 +82,7 @@ export class AsgNodePoolBackend implements NodePoolBackend {
           ...(version ? { launchTemplateVersion: version } : {}),
           ...(type ? { instanceType: type } : {}),
           asgName: group.AutoScalingGroupName ?? '',
+          ...(facts?.launchedAt !== undefined ? { launchedAt: facts.launchedAt } : {}),
         });
       }
     });
@@ -254,6 +255,7 @@ export class AsgNodePoolBackend implements NodePoolBackend {
                 ...(instance.InstanceType ? { instanceType: instance.InstanceType } : {}),
                 ...(templateId ? { launchTemplateId: templateId } : {}),
                 ...(templateVersion ? { launchTemplateVersion: templateVersion } : {}),
+                ...(instance.LaunchTime ? { launchedAt: instance.LaunchTime.getTime() } : {}),
               });
             }
           }

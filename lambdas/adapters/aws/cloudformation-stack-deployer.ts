@@ -72,7 +72,9 @@ export class CloudFormationStackDeployer implements StackDeployer {
     });
   }
 
-  async deploy(spec: StackSpec): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES' }> {
+  async deploy(
+    spec: StackSpec,
+  ): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES'; readonly operation?: 'create' | 'update' }> {
     const existing = await this.describeRaw(spec.name);
     const template = await templateSource(spec, this.options);
     const protect = spec.terminationProtection ?? true;
@@ -100,7 +102,7 @@ export class CloudFormationStackDeployer implements StackDeployer {
         }
         throw toClmError(error, `CloudFormation CreateStack ${spec.name}`, spec.name);
       }
-      return { result: 'STARTED' };
+      return { result: 'STARTED', operation: 'create' };
     }
 
     const status = existing.StackStatus ?? 'UNKNOWN';
@@ -131,7 +133,7 @@ export class CloudFormationStackDeployer implements StackDeployer {
       if (isNoUpdatesError(error)) return { result: 'NO_CHANGES' };
       throw toClmError(error, `CloudFormation UpdateStack ${spec.name}`, spec.name);
     }
-    return { result: 'STARTED' };
+    return { result: 'STARTED', operation: 'update' };
   }
 
   async describe(name: string): Promise<StackState | undefined> {

@@ -7,6 +7,9 @@
 export const RUN_ACTIONS = ['provision', 'decommission'] as const;
 export type RunAction = (typeof RUN_ACTIONS)[number];
 
+/** The CloudFormation operation a deploy started. */
+export type StackOperation = 'create' | 'update';
+
 export type StackProgressStatus = 'deploying' | 'done' | 'deleting' | 'deleted' | 'failed';
 
 export interface StackProgress {
@@ -15,6 +18,8 @@ export interface StackProgress {
   readonly completedAt?: number;
   /** True when CloudFormation said there was nothing to update. */
   readonly noChanges?: boolean;
+  /** What the deploy started, when the deployer said (its expected duration differs). */
+  readonly operation?: StackOperation;
 }
 
 export type NodeState = 'cordoned' | 'draining' | 'terminating' | 'terminated';
@@ -54,8 +59,16 @@ export interface PoolProgress {
   readonly firstReplacedAt?: number;
   /** Instances first seen launching, to learn how long a boot takes (ms since the epoch). */
   readonly launches?: Readonly<Record<string, number>>;
-  /** Longest observed boot (launch seen → node Ready), used to sleep exactly as long as needed. */
+  /** Longest observed boot (launch → node Ready), used to sleep exactly as long as needed. */
   readonly bootEstimateMs?: number;
+  /**
+   * When the last step made the Auto Scaling group launch (a scale-out, a termination with replacement): the launch
+   * time of the instances the next step sees for the first time, so a boot is measured from the launch, not from
+   * the step that first saw it.
+   */
+  readonly launchedAt?: number;
+  /** Since when `blockedBy` has blocked unchanged: a blocked drain's checks back off over this (doubling). */
+  readonly blockedSince?: number;
   /** Nodes this roll added beyond the surge to get a node in a zone with volumes; removed again at the end. */
   readonly pairingNodes?: number;
 }
@@ -83,6 +96,8 @@ export interface RunRecord {
   readonly counters: Readonly<Record<string, number>>;
   /** Boot times learned by earlier runs, per pool (ms): the first roll step sleeps as long as a boot takes. */
   readonly learnedBootMs?: Readonly<Record<string, number>>;
+  /** Stack operation durations learned by earlier runs (ms, per stack and operation): the first check comes then. */
+  readonly learnedStackMs?: Readonly<Record<string, Partial<Record<StackOperation, number>>>>;
   /**
    * Started with `--apply-only`: stacks and manifests reached the target version but no node was rolled, so nodes may
    * still be behind it. The next run without the flag rolls them, although the cluster's current version is the target

@@ -26,6 +26,25 @@ export function forceWindowOpen(pod: PodInfo, node: NodeProgress, settings: Drai
 }
 
 /**
+ * The next moment the drain rules may force an eviction from one of the draining nodes (the end of a node's grace
+ * period, or of the interval after its last forced eviction), if it is still to come: a blocked drain's back-off
+ * never sleeps past it.
+ */
+export function nextForceAt(
+  nodes: Readonly<Record<string, NodeProgress>>,
+  settings: DrainSettings,
+  now: number,
+): number | undefined {
+  const times = Object.values(nodes)
+    .filter((n) => n.state === 'draining' && n.drainStartedAt !== undefined)
+    .map((n) =>
+      Math.max(n.drainStartedAt! + settings.gracePeriodMs, (n.lastForcedAt ?? 0) + settings.forceEvictIntervalMs),
+    )
+    .filter((t) => t > now);
+  return times.length ? Math.min(...times) : undefined;
+}
+
+/**
  * The rest of CLM's smart force: the pod's PDB siblings (other pods its PDBs select; Job pods and finished pods
  * ignored) are old enough, healthy ones and unhealthy ones each by their own minimum lifetime.
  */

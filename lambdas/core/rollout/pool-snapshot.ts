@@ -1,5 +1,5 @@
 import type { NodeInfo, Taint } from '../../ports/kube-cluster';
-import type { PoolState } from '../../ports/node-pool-backend';
+import type { PoolInstance, PoolState } from '../../ports/node-pool-backend';
 
 /** One instance of the pool joined with its Kubernetes node (matched by `spec.providerID`, CLM §7.1). */
 export interface PoolNode {
@@ -7,6 +7,8 @@ export interface PoolNode {
   readonly availabilityZone: string;
   readonly outdated: boolean;
   readonly lifecycleState: string;
+  /** When EC2 launched it (ms since the epoch), when the backend says. */
+  readonly launchedAt?: number;
   /** InService, healthy, registered as a Ready node. Instances without a node never count as ready. */
   readonly ready: boolean;
   readonly node?: NodeInfo;
@@ -28,6 +30,11 @@ const GONE_STATES = new Set([
   'Detached',
 ]);
 
+/** Terminating, terminated or detaching: no longer part of the pool. */
+export function isGoneInstance(instance: Pick<PoolInstance, 'lifecycleState'>): boolean {
+  return GONE_STATES.has(instance.lifecycleState);
+}
+
 export function instanceIdFromProviderId(providerId: string): string | undefined {
   const match = /^aws:\/\/\/[^/]*\/(i-[0-9a-zA-Z]+)$/.exec(providerId);
   return match?.[1];
@@ -44,7 +51,7 @@ export function poolSnapshot(pool: PoolState, nodes: readonly NodeInfo[]): PoolS
     min: pool.min,
     max: pool.max,
     nodes: pool.instances
-      .filter((instance) => !GONE_STATES.has(instance.lifecycleState))
+      .filter((instance) => !isGoneInstance(instance))
       .map((instance) => {
         const node = byInstance.get(instance.instanceId);
         return {
@@ -52,6 +59,7 @@ export function poolSnapshot(pool: PoolState, nodes: readonly NodeInfo[]): PoolS
           availabilityZone: instance.availabilityZone,
           outdated: instance.outdated,
           lifecycleState: instance.lifecycleState,
+          ...(instance.launchedAt !== undefined ? { launchedAt: instance.launchedAt } : {}),
           ready: instance.healthy && instance.lifecycleState === 'InService' && node !== undefined && node.ready,
           ...(node ? { node } : {}),
         };

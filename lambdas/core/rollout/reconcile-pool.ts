@@ -25,8 +25,9 @@ export function reconcilePool(
   const gone = foldGoneNodes(base, snapshot, now);
   const boot = learnBootTimes(base, snapshot, now);
   const pairingChanged = gone.pairingNodes !== (base.pairingNodes ?? 0);
+  const { launchedAt: _consumed, ...rest } = base;
   return {
-    ...base,
+    ...rest,
     nodes: gone.nodes,
     replaced: gone.replaced,
     ...(pairingChanged ? { pairingNodes: gone.pairingNodes } : {}),
@@ -50,19 +51,45 @@ function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number) 
   return { nodes, replaced, pairingNodes };
 }
 
-/** A new node first seen not Ready starts a launch clock; when it is Ready, the longest boot so far is kept. */
+/**
+ * A new node first seen not Ready starts a launch clock: at its EC2 launch time when the backend says, else at the
+ * launch the previous step caused (`launchedAt`), else now. Its boot ends when its Node object was created (it
+ * registers Ready), not when a step saw it; a node already Ready when first seen is measured the same way. The
+ * longest boot so far is kept. Before any is known, the pool's Ready nodes tell how long they took (the median of
+ * EC2 launch to Node creation), so even the first batch of a roll sleeps as long as a boot takes.
+ */
 function learnBootTimes(base: PoolProgress, snapshot: PoolSnapshot, now: number) {
   const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
   const launches: Record<string, number> = { ...(base.launches ?? {}) };
-  let bootEstimateMs = base.bootEstimateMs;
+  let bootEstimateMs = base.bootEstimateMs ?? seedBootEstimate(snapshot);
+  const learn = (launch: number, registered: number) => {
+    bootEstimateMs = Math.max(bootEstimateMs ?? 0, registered - launch);
+  };
   for (const n of snapshot.nodes) {
     if (n.outdated) continue;
-    if (!n.ready && launches[n.instanceId] === undefined) launches[n.instanceId] = now;
-    if (n.ready && launches[n.instanceId] !== undefined) {
-      bootEstimateMs = Math.max(bootEstimateMs ?? 0, now - launches[n.instanceId]!);
+    const launch = launches[n.instanceId];
+    const registered = n.node ? Date.parse(n.node.createdAt) : Number.NaN;
+    if (!n.ready) {
+      if (launch === undefined) launches[n.instanceId] = n.launchedAt ?? base.launchedAt ?? now;
+    } else if (launch !== undefined) {
+      learn(launch, registered >= launch && registered <= now ? registered : now);
       delete launches[n.instanceId];
+    } else {
+      const launched = n.launchedAt ?? base.launchedAt;
+      if (launched !== undefined && registered >= launched && registered <= now && launched >= (base.startedAt ?? now))
+        learn(launched, registered);
     }
   }
   for (const id of Object.keys(launches)) if (!alive.has(id)) delete launches[id];
   return { launches, bootEstimateMs };
+}
+
+/** The median boot (EC2 launch → Node created) of the pool's Ready nodes whose launch time is known. */
+function seedBootEstimate(snapshot: PoolSnapshot): number | undefined {
+  const boots = snapshot.nodes
+    .filter((n) => n.ready && n.launchedAt !== undefined && n.node)
+    .map((n) => Date.parse(n.node!.createdAt) - n.launchedAt!)
+    .filter((ms) => Number.isFinite(ms) && ms >= 0)
+    .sort((a, b) => a - b);
+  return boots.length ? boots[boots.length >> 1] : undefined;
 }

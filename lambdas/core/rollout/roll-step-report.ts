@@ -3,8 +3,16 @@ import type { PoolProgress } from '../model/run';
 import type { RollPlan } from './plan-roll-step';
 import type { PoolNode, PoolSnapshot } from './pool-snapshot';
 import type { RollPolicy } from './roll-policy';
+import { nextForceAt } from './drain-rules';
+import { DEFAULT_NODE_BOOT_SECONDS, blockedWaitSeconds, operationWaitSeconds } from '../schedule/operation-wait';
 
-const DEFAULT_BOOT_POLL_SECONDS = 15;
+/** An instance shutting down: CLM's poll. */
+const SHUTDOWN_POLL_SECONDS = 15;
+/**
+ * The longest sleep of a blocked drain: a 14 h PDB block costs about 60 checks (≤ 200 transitions), and a block
+ * that lifts is noticed at most 15 minutes later.
+ */
+export const BLOCKED_MAX_WAIT_SECONDS = 900;
 
 /** What one roll step did: the progress after it, what blocks, and the counts the next wait depends on. */
 export interface RollActions {
@@ -34,22 +42,32 @@ export function rollWaitSeconds(
   const { progress } = acted;
   const candidates: number[] = [];
   if (acted.terminatingSeconds > 0) candidates.push(acted.terminatingSeconds + 1);
-  if (acted.blocked.length > 0) candidates.push(Math.ceil(policy.drain.pollIntervalMs / 1000));
+  if (acted.blocked.length > 0) {
+    // Blocked by a PDB: back off (doubling while the same block lasts), never past the next forced eviction.
+    const wakeAt = nextForceAt(progress.nodes, policy.drain, now);
+    candidates.push(
+      blockedWaitSeconds(progress.blockedSince ?? now, now, {
+        minSeconds: Math.ceil(policy.drain.pollIntervalMs / 1000),
+        maxSeconds: BLOCKED_MAX_WAIT_SECONDS,
+        ...(wakeAt !== undefined ? { wakeAt } : {}),
+      }),
+    );
+  }
   const booting = snapshot.nodes.filter((n: PoolNode) => !n.outdated && !n.ready);
   if (booting.length > 0 || plan.scaleTo !== undefined || acted.replacements > 0) {
     const launchedAt = Math.min(now, ...booting.map((n) => progress.launches?.[n.instanceId] ?? now));
-    // Sleep until the learned boot time is up; once it has passed (a slower boot), poll at the default pace.
-    const remainingMs = progress.bootEstimateMs !== undefined ? launchedAt + progress.bootEstimateMs - now : 0;
-    candidates.push(remainingMs > 0 ? Math.ceil(remainingMs / 1000) + 1 : DEFAULT_BOOT_POLL_SECONDS);
+    // Sleep until the boot should be over (learned, else typical), then back off.
+    const expectedMs = (progress.bootEstimateMs ?? DEFAULT_NODE_BOOT_SECONDS * 1000) + 1000;
+    candidates.push(operationWaitSeconds(launchedAt, expectedMs, now));
   }
   // Terminated with a decrement: nothing boots, only the instance shuts down; a boot-long sleep here was
   // the last batch's idle time (measured: 80 s of a 511 s roll of 9 nodes).
-  if (acted.terminated > acted.replacements) candidates.push(DEFAULT_BOOT_POLL_SECONDS);
+  if (acted.terminated > acted.replacements) candidates.push(SHUTDOWN_POLL_SECONDS);
   if (progress.firstReplacedAt !== undefined && now < progress.firstReplacedAt + policy.canarySoakMs) {
     candidates.push(Math.ceil((progress.firstReplacedAt + policy.canarySoakMs - now) / 1000));
   }
   const wait = candidates.length ? Math.min(...candidates) : 5;
-  return Math.min(Math.max(wait, 1), 300);
+  return Math.min(Math.max(wait, 1), BLOCKED_MAX_WAIT_SECONDS);
 }
 
 /** The step's line for the console: `default-worker: 1/2 nodes replaced; draining …; blocked by …`. */

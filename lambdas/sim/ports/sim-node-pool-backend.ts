@@ -27,6 +27,7 @@ export function simNodePoolBackend(ctx: SimContext, clusterId?: string): NodePoo
           ...(instance.launchTemplateVersion ? { launchTemplateVersion: instance.launchTemplateVersion } : {}),
           instanceType: instance.instanceType,
           asgName: asg.name,
+          launchedAt: instance.launchedAt,
         })),
       );
       const sum = (pick: (asg: (typeof asgs)[number]) => number): number =>

@@ -16,10 +16,11 @@ import { instrument } from './instrument';
 export function simStackDeployer(ctx: SimContext, account: AccountState, clusterId?: string): StackDeployer {
   return instrument<StackDeployer>(ctx, 'stacks', clusterId, {
     deploy: (spec) => {
+      const existed = account.stacks[spec.name] !== undefined;
       const result = deployStack(ctx, account, spec);
       const stack = account.stacks[spec.name];
       if (stack && clusterId && !stack.cluster) stack.cluster = clusterId;
-      return { result };
+      return result === 'STARTED' ? { result, operation: existed ? 'update' : 'create' } : { result };
     },
     describe: (name) => describeStack(account, name),
     delete: (name) => {

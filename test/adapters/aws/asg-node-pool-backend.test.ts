@@ -116,7 +116,10 @@ describe('AsgNodePoolBackend.getPool', () => {
         }),
       ],
     });
-    ec2.on(DescribeInstancesCommand).resolves(ec2Instances(['i-a'], ['i-ondemand']));
+    const instances = ec2Instances(['i-a'], ['i-ondemand']);
+    const launched = new Date('2026-11-26T12:00:00Z');
+    Object.assign(instances.Reservations[0]!.Instances[1]!, { LaunchTime: launched });
+    ec2.on(DescribeInstancesCommand).resolves(instances);
 
     // Act
     const pool = await backend().getPool(cluster, 'default-worker');
@@ -126,6 +129,8 @@ describe('AsgNodePoolBackend.getPool', () => {
       ['i-a', false],
       ['i-ondemand', true],
     ]);
+    // EC2's LaunchTime, for the boot times a roll learns
+    expect(pool!.instances.map((i) => i.launchedAt)).toEqual([undefined, launched.getTime()]);
     expect(ec2).toHaveReceivedCommandTimes(DescribeLaunchTemplateVersionsCommand, 0);
   });
 

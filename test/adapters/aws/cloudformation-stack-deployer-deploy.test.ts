@@ -29,7 +29,7 @@ describe('CloudFormationStackDeployer.deploy', () => {
     const result = await deployer().deploy(spec);
 
     // Assert
-    expect(result).toEqual({ result: 'STARTED' });
+    expect(result).toEqual({ result: 'STARTED', operation: 'create' });
     expect(cfn).toHaveReceivedCommandTimes(CreateStackCommand, 1);
     expect(cfn).toHaveReceivedCommandWith(CreateStackCommand, {
       StackName: 'kube-1',
@@ -54,7 +54,7 @@ describe('CloudFormationStackDeployer.deploy', () => {
     const result = await deployer().deploy({ ...spec, stackPolicyBody: '{"Statement":[]}' });
 
     // Assert
-    expect(result).toEqual({ result: 'STARTED' });
+    expect(result).toEqual({ result: 'STARTED', operation: 'update' });
     expect(cfn).toHaveReceivedCommandWith(UpdateStackCommand, {
       StackName: 'kube-1',
       TemplateBody: spec.templateBody,

@@ -197,3 +197,39 @@ describe('ensureStacks when the progress write after a start was lost', () => {
     expect(next.stacks.a).toMatchObject({ status: 'done', noChanges: true });
   });
 });
+
+describe('ensureStacks waits', () => {
+  const deployerSaying = (operation: 'create' | 'update' | undefined) => {
+    const deployer = new FakeStackDeployer(2);
+    const deploy = deployer.deploy.bind(deployer);
+    deployer.deploy = async (spec) => ({ ...(await deploy(spec)), ...(operation ? { operation } : {}) });
+    return deployer;
+  };
+
+  it('checks first when the operation should be done: a create after 10 min, an update after 5', async () => {
+    const create = await ensureStacks(deployerSaying('create'), [stack('a')], { stacks: {} }, NOW, 'parallel');
+    expect(create.step.waitSeconds).toBe(600);
+    expect(create.stacks.a).toEqual({ status: 'deploying', startedAt: NOW, operation: 'create' });
+    const update = await ensureStacks(deployerSaying('update'), [stack('a')], { stacks: {} }, NOW, 'parallel');
+    expect(update.step.waitSeconds).toBe(300);
+  });
+
+  it("expects the stack's learned duration of that operation, and the sooner of parallel stacks", async () => {
+    const learned = { a: { create: 90_000 }, b: { create: 40_000 } };
+    const run = { stacks: {}, learnedStackMs: learned };
+    const result = await ensureStacks(deployerSaying('create'), [stack('a'), stack('b')], run, NOW, 'parallel');
+    expect(result.step.waitSeconds).toBe(40);
+  });
+
+  it('backs off after the expected time instead of polling every 15 s', async () => {
+    const deployer = deployerSaying('update');
+    const first = await ensureStacks(deployer, [stack('a')], { stacks: {} }, NOW, 'parallel');
+    const late = await ensureStacks(deployer, [stack('a')], { stacks: first.stacks }, NOW + 400_000, 'parallel');
+    expect(late.step).toMatchObject({ status: 'IN_PROGRESS', waitSeconds: 100 });
+  });
+
+  it('keeps the operation when the stack is done, for the next run to learn from', async () => {
+    const done = await untilDone(deployerSaying('create'), [stack('a')], 'parallel');
+    expect(done.run.stacks.a).toMatchObject({ status: 'done', operation: 'create' });
+  });
+});

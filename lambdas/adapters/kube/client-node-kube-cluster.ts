@@ -24,6 +24,9 @@ import type {
   ObjectRef,
   PdbInfo,
   PodInfo,
+  VolumeAttachmentInfo,
+  WorkloadReadiness,
+  WorkloadRef,
 } from '../../ports/kube-cluster';
 import { ConfigError, KubeApiError, TransientApiError } from '../../shared/errors';
 import { applyObject } from './kube-apply';
@@ -218,6 +221,36 @@ export class ClientNodeKubeCluster implements KubeCluster {
     ).map(toPdbInfo);
   }
 
+  /** Cluster-scoped; the API has no field selector on spec.nodeName, so the list is filtered here. */
+  async listVolumeAttachments(nodeName?: string): Promise<VolumeAttachmentInfo[]> {
+    const items = await this.listAll<VolumeAttachmentJson>(
+      '/apis/storage.k8s.io/v1/volumeattachments',
+      {},
+      'list VolumeAttachments',
+    );
+    return items
+      .map((va): VolumeAttachmentInfo => ({
+        name: va.metadata?.name ?? '',
+        nodeName: va.spec?.nodeName ?? '',
+        ...(va.spec?.source?.persistentVolumeName ? { persistentVolumeName: va.spec.source.persistentVolumeName } : {}),
+        attached: va.status?.attached === true,
+      }))
+      .filter((va) => nodeName === undefined || va.nodeName === nodeName);
+  }
+
+  /** apps/v1 ReplicaSet, StatefulSet or Deployment: spec.replicas and status.readyReplicas; other kinds are not checked. */
+  async workloadReadiness(ref: WorkloadRef): Promise<WorkloadReadiness | undefined> {
+    const plural = WORKLOAD_PLURALS[ref.kind];
+    if (!plural) return undefined;
+    const path = `/apis/apps/v1/namespaces/${encodeURIComponent(ref.namespace)}/${plural}/${encodeURIComponent(ref.name)}`;
+    const what = `get ${ref.kind} ${ref.namespace}/${ref.name}`;
+    const response = await this.rest.send({ method: 'GET', path }, what);
+    if (response.status === 404) return undefined;
+    ensureOk(response, what);
+    const body = response.body as { spec?: { replicas?: number }; status?: { readyReplicas?: number } };
+    return { desired: body.spec?.replicas ?? 1, ready: body.status?.readyReplicas ?? 0 };
+  }
+
   async scaleDeployment(namespace: string, name: string, replicas: number): Promise<void> {
     await this.rest.ok(
       {
@@ -276,6 +309,18 @@ export class ClientNodeKubeCluster implements KubeCluster {
     } while (token);
     return items;
   }
+}
+
+const WORKLOAD_PLURALS: Readonly<Record<string, string>> = {
+  ReplicaSet: 'replicasets',
+  StatefulSet: 'statefulsets',
+  Deployment: 'deployments',
+};
+
+interface VolumeAttachmentJson {
+  readonly metadata?: { readonly name?: string };
+  readonly spec?: { readonly nodeName?: string; readonly source?: { readonly persistentVolumeName?: string } };
+  readonly status?: { readonly attached?: boolean };
 }
 
 function podPath(namespace: string, name: string): string {

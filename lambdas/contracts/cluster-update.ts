@@ -53,12 +53,15 @@ export type RenderResourcesOutput = z.infer<typeof RenderResourcesOutput>;
 
 /** $.step — from every polling task (DeployStacks, WaitForApiServer, RemoveDeletedPools, DeleteStacks, RollNodePool). */
 export const StepOutput = z.object({
-  status: z.enum(['IN_PROGRESS', 'DONE']),
+  /** DRAIN (RemoveDeletedPools only): `drainPools` still have nodes; DrainRemovedPools rolls them away, then polls again. */
+  status: z.enum(['IN_PROGRESS', 'DONE', 'DRAIN']),
   /** How long the Wait state sleeps before the next poll. */
   waitSeconds: z.number().int().min(1).max(3600),
   message: z.string(),
   /** DeployStacks: CloudFormation operations this call started (the StackOperations metric). */
   started: z.number().int().min(0).optional(),
+  /** DRAIN: the removed pools with nodes left, one node-pool-rollout child (with `removal`) each. */
+  drainPools: z.array(z.string()).optional(),
 });
 export type StepOutput = z.infer<typeof StepOutput>;
 
@@ -89,6 +92,11 @@ export const RolloutInput = z.object({
   holder: z.string(),
   pool: z.string(),
   options: UpdateOptions.default({ applyOnly: false }),
+  /**
+   * The pool left the registry (RemoveDeletedPools' DrainRemovedPools): drain it to zero as CLM's PrepareForRemoval
+   * does — MinSize 0 and the cluster-autoscaler tag removed, no-replacement label, one node at a time, PDBs respected.
+   */
+  removal: z.boolean().optional(),
 });
 export type RolloutInput = z.infer<typeof RolloutInput>;
 

@@ -72,7 +72,7 @@ describe('ClmClusterAccess', () => {
     expect(asg.Condition).toEqual({ StringEquals: { 'autoscaling:ResourceTag/kubernetes.io/role/node-pool': 'true' } });
     expect(actionsOf(statements).filter((a) => a.startsWith('ec2:') && !a.startsWith('ec2:Describe'))).toEqual([]);
     for (const s of statements.filter((st) => st.Resource === '*'))
-      expect(actionsOf([s]).every((a) => /^(ec2|autoscaling):Describe/.test(a))).toBe(true);
+      expect(actionsOf([s]).every((a) => /^(ec2|autoscaling|cloudwatch):Describe/.test(a))).toBe(true);
   });
 
   it('runs stacks with a role capped by its boundary, which forces the node-role boundary on every role they make', () => {

@@ -50,7 +50,8 @@ export interface HealthInputs {
   readonly snapshot: PoolSnapshot;
   /** Readiness of `ownersToCheck` (absent owners were deleted: nothing to wait for). */
   readonly owners: readonly (WorkloadReadiness & { readonly ref: WorkloadRef })[];
-  readonly alarm?: { readonly name: string; readonly state: AlarmState };
+  /** The pool's alarm and its state (undefined: no such alarm). */
+  readonly alarm?: { readonly name: string; readonly state: AlarmState | undefined };
 }
 
 /** What is unhealthy, one readable line each; empty when the pool is healthy. */
@@ -60,7 +61,12 @@ export function healthFindings({ snapshot, owners, alarm }: HealthInputs): strin
     if (!n.outdated && n.node && !n.node.ready) findings.push(`new node ${n.node.name} is NotReady`);
   for (const o of owners)
     if (o.ready < o.desired) findings.push(`${workloadKey(o.ref)} has ${o.ready}/${o.desired} replicas ready`);
-  if (alarm && alarm.state !== 'OK') findings.push(`CloudWatch alarm ${alarm.name} is ${alarm.state}`);
+  if (alarm && alarm.state !== 'OK')
+    findings.push(
+      alarm.state === undefined
+        ? `CloudWatch alarm ${alarm.name} does not exist`
+        : `CloudWatch alarm ${alarm.name} is ${alarm.state}`,
+    );
   return findings;
 }
 

@@ -28,6 +28,11 @@ const GONE_STATES = new Set([
   'Detached',
 ]);
 
+/** The pool's instances that are not on their way out (terminating, terminated, detached). */
+export function aliveInstances(pool: PoolState): PoolState['instances'] {
+  return pool.instances.filter((instance) => !GONE_STATES.has(instance.lifecycleState));
+}
+
 export function instanceIdFromProviderId(providerId: string): string | undefined {
   const match = /^aws:\/\/\/[^/]*\/(i-[0-9a-zA-Z]+)$/.exec(providerId);
   return match?.[1];
@@ -43,19 +48,17 @@ export function poolSnapshot(pool: PoolState, nodes: readonly NodeInfo[]): PoolS
     desired: pool.desired,
     min: pool.min,
     max: pool.max,
-    nodes: pool.instances
-      .filter((instance) => !GONE_STATES.has(instance.lifecycleState))
-      .map((instance) => {
-        const node = byInstance.get(instance.instanceId);
-        return {
-          instanceId: instance.instanceId,
-          availabilityZone: instance.availabilityZone,
-          outdated: instance.outdated,
-          lifecycleState: instance.lifecycleState,
-          ready: instance.healthy && instance.lifecycleState === 'InService' && node !== undefined && node.ready,
-          ...(node ? { node } : {}),
-        };
-      }),
+    nodes: aliveInstances(pool).map((instance) => {
+      const node = byInstance.get(instance.instanceId);
+      return {
+        instanceId: instance.instanceId,
+        availabilityZone: instance.availabilityZone,
+        outdated: instance.outdated,
+        lifecycleState: instance.lifecycleState,
+        ready: instance.healthy && instance.lifecycleState === 'InService' && node !== undefined && node.ready,
+        ...(node ? { node } : {}),
+      };
+    }),
   };
 }
 

@@ -17,11 +17,17 @@ const web =
 
 const ONE_BY_ONE = { update_max_surge: '1', update_canary: 'false' };
 
+interface StepState {
+  previous?: RollStepOutput;
+  index: number;
+  lines: string[];
+}
+
 /** Steps until `until` holds after a step (or `max` steps), advancing the clock by each step's wait. */
 async function stepUntil(
   world: RollWorld,
   until: (record: StepRecord) => boolean,
-  state: { previous?: RollStepOutput; index: number; lines: string[] },
+  state: StepState,
   max = 200,
 ): Promise<StepRecord> {
   for (let i = 0; i < max; i++) {
@@ -50,7 +56,7 @@ describe('volume detach wait', () => {
       persistentVolumeName: 'pvc-data-pg-0',
       attached: true,
     });
-    const state = { index: 0, lines: [] as string[] };
+    const state: StepState = { index: 0, lines: [] };
 
     const waiting = await stepUntil(world, (r) => (r.output.blockedBy ?? '').includes('volume attachment'), state);
     for (let i = 0; i < 3; i++) {
@@ -84,7 +90,7 @@ describe('volume detach wait', () => {
       persistentVolumeName: 'pvc-stuck',
       attached: true,
     });
-    const state = { index: 0, lines: [] as string[] };
+    const state: StepState = { index: 0, lines: [] };
     await stepUntil(world, (r) => (r.output.blockedBy ?? '').includes('volume attachment'), state);
     const blockedAt = env.clock.now();
 
@@ -111,7 +117,7 @@ describe('lifecycle hooks (annotation handshake, as Cluster API)', () => {
     const name = nodeOf(world, 0);
     const hook = `${hookPrefix('pre-drain')}backup`;
     env.kube.nodes.get(name)!.annotations[hook] = '';
-    const state = { index: 0, lines: [] as string[] };
+    const state: StepState = { index: 0, lines: [] };
 
     const waiting = await stepUntil(world, (r) => (r.output.blockedBy ?? '').includes('pre-drain hook'), state);
     for (let i = 0; i < 3; i++) {
@@ -142,7 +148,7 @@ describe('lifecycle hooks (annotation handshake, as Cluster API)', () => {
     const name = nodeOf(world, 0);
     const hook = `${hookPrefix('pre-terminate')}deregister`;
     env.kube.nodes.get(name)!.annotations[hook] = '';
-    const state = { index: 0, lines: [] as string[] };
+    const state: StepState = { index: 0, lines: [] };
 
     const waiting = await stepUntil(world, (r) => (r.output.blockedBy ?? '').includes('pre-terminate hook'), state);
     env.clock.advance(waiting.output.waitSeconds * 1000);
@@ -190,7 +196,7 @@ describe('health gate between batches', () => {
     const { env } = world;
     env.alarms.states.set('web-5xx', 'ALARM');
     const cordons = () => env.kube.patches.filter((p) => p.patch.unschedulable === true).length;
-    const state = { index: 0, lines: [] as string[] };
+    const state: StepState = { index: 0, lines: [] };
 
     await stepUntil(world, (r) => r.output.replaced >= 1, state);
     const blocked = await stepUntil(world, (r) => (r.output.blockedBy ?? '').startsWith('health gate'), state);
@@ -237,7 +243,7 @@ describe('health gate between batches', () => {
     // Replacement pods start but never become Ready until the test says so.
     env.kube.podStartMs = 365 * 24 * 3_600_000;
     const cordons = () => env.kube.patches.filter((p) => p.patch.unschedulable === true).length;
-    const state = { index: 0, lines: [] as string[] };
+    const state: StepState = { index: 0, lines: [] };
 
     await stepUntil(world, (r) => r.output.replaced >= 1, state);
     const blocked = await stepUntil(world, (r) => (r.output.blockedBy ?? '').startsWith('health gate'), state);

@@ -1,7 +1,7 @@
 import { inheritConfigItems } from '../core/config/effective-config-items';
-import type { NodePool } from '../core/model/cluster';
+import type { Cluster, ConfigItems, NodePool } from '../core/model/cluster';
 import { clusterRef } from '../core/model/cluster-ref';
-import type { PoolProgress } from '../core/model/run';
+import type { PoolProgress, RunRecord } from '../core/model/run';
 import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
 import { poolSnapshot, type PoolSnapshot } from '../core/rollout/pool-snapshot';
 import { reconcilePool } from '../core/rollout/reconcile-pool';
@@ -52,35 +52,15 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
   if (removal && configured) return finished(`Pool ${input.pool} is in the registry again: not removed`);
   if (!removal && !configured) return finished(`Pool ${input.pool} is no longer in the registry`);
   const pool = configured ?? removedPool(input.pool);
-  const cp = ports.forCluster(cluster);
   const items = inheritConfigItems(main.configItems, pool.configItems);
-  const policy = rollPolicy(pool, items, cluster.id);
-  const context: RollContext = {
-    cp,
-    target: clusterRef(cluster),
-    pool,
-    policy: removal ? removalPolicy(policy) : policy,
-    now,
-    ...(removal ? { removal } : {}),
-  };
+  const cp = ports.forCluster(cluster);
+  const context = rollContext(cp, cluster, pool, items, now, removal);
   const poolState = await cp.pools.getPool(context.target, pool.name);
   if (!poolState) return finished(`Pool ${pool.name} has no Auto Scaling group`);
   const observed = poolSnapshot(poolState, await cp.kube.listNodes());
   // A pool being removed is outdated as a whole: every node goes, none comes back.
   const snapshot = removal ? { ...observed, nodes: observed.nodes.map((n) => ({ ...n, outdated: true })) } : observed;
-
-  const stored = run.pools[pool.name] ?? (removal ? removalProgress(now) : undefined);
-  const progress = reconcilePool(stored, snapshot, now, run.learnedBootMs?.[pool.name]);
-  if (!run.pools[pool.name]) {
-    // CLM PrepareForRemoval: MinSize 0 and the cluster-autoscaler tag removed before the first node goes.
-    if (removal) await cp.pools.markForDecommission(context.target, pool.name);
-    // Persist the base capacity before the first scale-out, so a restart never adds surge twice.
-    await updateRun(ports, ref, (r) => ({
-      ...r,
-      phase: `${removal ? 'RemoveDeletedPools' : 'RollNodePool'} ${pool.name}`,
-      pools: { ...r.pools, [pool.name]: progress },
-    }));
-  }
+  const progress = await startOrContinue(ports, ref, context, run, snapshot);
   const planned =
     removal && snapshot.nodes.length === 0
       ? { done: true, mark: [], cordon: [], drain: [] }
@@ -110,6 +90,50 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     iteration,
     replacedBefore,
   });
+}
+
+function rollContext(
+  cp: RollContext['cp'],
+  cluster: Cluster,
+  pool: NodePool,
+  items: ConfigItems,
+  now: number,
+  removal: boolean,
+): RollContext {
+  const policy = rollPolicy(pool, items, cluster.id);
+  return {
+    cp,
+    target: clusterRef(cluster),
+    pool,
+    policy: removal ? removalPolicy(policy) : policy,
+    now,
+    ...(removal ? { removal } : {}),
+  };
+}
+
+/**
+ * The pool's progress with what the world shows folded in. On the first step it is persisted first (the base capacity
+ * before the first scale-out, so a restart never adds surge twice), and a pool being removed is marked for
+ * decommission as CLM's PrepareForRemoval does (MinSize 0, the cluster-autoscaler tag removed).
+ */
+async function startOrContinue(
+  ports: RollPorts,
+  ref: RunRef,
+  context: RollContext,
+  run: RunRecord,
+  snapshot: PoolSnapshot,
+): Promise<PoolProgress> {
+  const { pool, now, removal } = context;
+  const stored = run.pools[pool.name] ?? (removal ? removalProgress(now) : undefined);
+  const progress = reconcilePool(stored, snapshot, now, run.learnedBootMs?.[pool.name]);
+  if (run.pools[pool.name]) return progress;
+  if (removal) await context.cp.pools.markForDecommission(context.target, pool.name);
+  await updateRun(ports, ref, (r) => ({
+    ...r,
+    phase: `${removal ? 'RemoveDeletedPools' : 'RollNodePool'} ${pool.name}`,
+    pools: { ...r.pools, [pool.name]: progress },
+  }));
+  return progress;
 }
 
 /** What the health gate found unhealthy comes first in what blocks the step. */

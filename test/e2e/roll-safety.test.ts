@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 import { createRegistry } from '../../lambdas/adapters/registry/create-registry';
 import { hookPrefix } from '../../lambdas/core/rollout/lifecycle-hooks';
-import { SimulatedWorld } from '../../lambdas/sim';
+import type { SimulatedWorld } from '../../lambdas/sim';
 import {
   ROOT,
   TEST,

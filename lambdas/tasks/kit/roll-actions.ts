@@ -145,13 +145,70 @@ async function holdForHooks(
   return { progress: { ...progress, phase, hookWaitSince: verdict.since }, blocked: verdict.blocked };
 }
 
+interface NodePass {
+  readonly progress: NodeProgress;
+  readonly blocked: readonly string[];
+  readonly terminatingSeconds: number;
+  /** Drained, no hook holds it, its volumes detached (or the wait is over): terminate it now. */
+  readonly terminate: boolean;
+  readonly problem?: string;
+}
+
+/** One node in one step: its pre-drain hooks (then the cordon), a drain pass, then what must hold before it goes. */
+async function passNode(
+  context: RollContext,
+  node: NodeInfo,
+  known: NodeProgress,
+  attachments: () => Promise<VolumeAttachmentInfo[]>,
+): Promise<NodePass> {
+  let progress = known;
+  if (progress.phase === 'pre-drain') {
+    const held = await holdForHooks(context, node, progress, 'pre-drain');
+    if (held.blocked)
+      return { progress: held.progress, blocked: [held.blocked], terminatingSeconds: 0, terminate: false };
+    progress = await cordonNode(context, node, held.progress);
+  }
+  const { policy, now } = context;
+  const outcome = await drainPass(context.cp.kube, node.name, progress, policy.drain, now);
+  const drained = { blocked: outcome.blocked, terminatingSeconds: outcome.terminatingSeconds };
+  if (!outcome.empty) return { ...drained, progress: outcome.progress, terminate: false };
+  const gate = await readyToTerminate(context, node, outcome.progress, attachments);
+  return {
+    progress: gate.progress,
+    blocked: gate.blocked ? [...drained.blocked, gate.blocked] : drained.blocked,
+    terminatingSeconds: drained.terminatingSeconds,
+    terminate: !gate.blocked,
+    ...(gate.problem ? { problem: gate.problem } : {}),
+  };
+}
+
+/**
+ * A drained node may go once no pre-terminate hook holds it and its VolumeAttachments are gone (or the detach wait is
+ * over: then it goes with a problem to record).
+ */
+async function readyToTerminate(
+  context: RollContext,
+  node: NodeInfo,
+  drained: NodeProgress,
+  attachments: () => Promise<VolumeAttachmentInfo[]>,
+): Promise<{ readonly progress: NodeProgress; readonly blocked?: string; readonly problem?: string }> {
+  const held = await holdForHooks(context, node, drained, 'pre-terminate');
+  if (held.blocked) return held;
+  const { policy, now } = context;
+  const attached = attachmentsOf(await attachments(), node.name);
+  const verdict = detachVerdict(node.name, attached, held.progress.detachWaitSince, policy.volumeDetachTimeoutMs, now);
+  if (verdict.kind === 'wait')
+    return { progress: { ...held.progress, detachWaitSince: verdict.since }, blocked: verdict.blocked };
+  return { progress: held.progress, ...(verdict.kind === 'timeout' ? { problem: verdict.detail } : {}) };
+}
+
 async function drainAndTerminate(
   context: RollContext,
   plan: RollPlan,
   snapshot: PoolSnapshot,
   progress: PoolProgress,
 ): Promise<RollActions> {
-  const { cp, target, policy, now } = context;
+  const { cp, target, now } = context;
   const nodes: Record<string, NodeProgress> = { ...progress.nodes };
   const blocked: string[] = [];
   const problems: string[] = [];
@@ -167,41 +224,17 @@ async function drainAndTerminate(
     const node = nodes[n.instanceId];
     if (!node || node.state === 'terminated') continue;
     if (n.node) {
-      if (node.phase === 'pre-drain') {
-        const held = await holdForHooks(context, n.node, node, 'pre-drain');
-        if (held.blocked) {
-          nodes[n.instanceId] = held.progress;
-          blocked.push(held.blocked);
-          continue;
-        }
-        nodes[n.instanceId] = await cordonNode(context, n.node, held.progress);
-      }
-      const outcome = await drainPass(cp.kube, n.node.name, nodes[n.instanceId]!, policy.drain, now);
-      nodes[n.instanceId] = outcome.progress;
-      blocked.push(...outcome.blocked);
-      terminatingSeconds = Math.max(terminatingSeconds, outcome.terminatingSeconds);
-      if (!outcome.empty) continue;
-      const held = await holdForHooks(context, n.node, outcome.progress, 'pre-terminate');
-      nodes[n.instanceId] = held.progress;
-      if (held.blocked) {
-        blocked.push(held.blocked);
-        continue;
-      }
-      attachments ??= await cp.kube.listVolumeAttachments();
-      const since = nodes[n.instanceId]!.detachWaitSince;
-      const verdict = detachVerdict(
-        n.node.name,
-        attachmentsOf(attachments, n.node.name),
-        since,
-        policy.volumeDetachTimeoutMs,
-        now,
+      const pass = await passNode(
+        context,
+        n.node,
+        node,
+        async () => (attachments ??= await cp.kube.listVolumeAttachments()),
       );
-      if (verdict.kind === 'wait') {
-        nodes[n.instanceId] = { ...nodes[n.instanceId]!, detachWaitSince: verdict.since };
-        blocked.push(verdict.blocked);
-        continue;
-      }
-      if (verdict.kind === 'timeout') problems.push(verdict.detail);
+      nodes[n.instanceId] = pass.progress;
+      blocked.push(...pass.blocked);
+      terminatingSeconds = Math.max(terminatingSeconds, pass.terminatingSeconds);
+      if (pass.problem) problems.push(pass.problem);
+      if (!pass.terminate) continue;
     }
     const surplus = nodes[n.instanceId]!.surplus === true;
     const termination = planTermination(ledger, surplus);

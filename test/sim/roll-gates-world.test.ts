@@ -1,5 +1,6 @@
-// What the roll gates read in the simulator: the attach-detach controller (a StatefulSet pod's volumes attach to the node
-// VolumeAttachment per volume and node), detach `volumeDetachSeconds` after the pod left, and vanish with the node.
+// What the roll gates read in the simulator: the attach-detach controller (a StatefulSet pod's volumes attach to the
+// node it is bound to, one VolumeAttachment per volume and node, detach `volumeDetachSeconds` after the pod left, and
+// vanish with the node), the owners' ready replicas, and the scenario's CloudWatch alarms.
 import { runningCluster, testCluster } from './fixtures';
 
 const CLUSTER = testCluster().id;

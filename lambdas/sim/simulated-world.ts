@@ -186,7 +186,8 @@ export class SimulatedWorld {
     current.podsNeverReady.push(...parsed.podsNeverReady);
     current.stackFailures.push(...parsed.stackFailures);
     current.blockedEvictions.push(...parsed.blockedEvictions);
-    current.alarms.push(...parsed.alarms);
+    // Worlds saved before alarms were modelled have none.
+    current.alarms = [...(current.alarms ?? []), ...parsed.alarms];
   }
 
   invariants(): Invariants {

@@ -3,7 +3,7 @@ import type { Cluster, ConfigItems, NodePool } from '../core/model/cluster';
 import { clusterRef } from '../core/model/cluster-ref';
 import type { PoolProgress, RunRecord } from '../core/model/run';
 import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
-import { poolSnapshot, type PoolSnapshot } from '../core/rollout/pool-snapshot';
+import { poolSnapshot, type PoolNode, type PoolSnapshot } from '../core/rollout/pool-snapshot';
 import { reconcilePool } from '../core/rollout/reconcile-pool';
 import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
 import { describeRoll, noActions, rollWaitSeconds, type RollActions } from '../core/rollout/roll-step-report';
@@ -65,7 +65,8 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     removal && snapshot.nodes.length === 0
       ? { done: true, mark: [], cordon: [], drain: [] }
       : planRollStep(snapshot, progress, context.policy, now);
-  const gate = await gateRoll(ports, cluster, items, planned, now);
+  const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
+  const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks);
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
   const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
   const { plan } = health;

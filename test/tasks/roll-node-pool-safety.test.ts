@@ -142,6 +142,24 @@ describe('lifecycle hooks (annotation handshake, as Cluster API)', () => {
     expect(env.kube.pdbViolations).toBe(0);
   });
 
+  it('a pause stops the roll while a node waits for its pre-drain hooks (nothing was done to it yet)', async () => {
+    const world = await setupRoll({ size: 2, configItems: ONE_BY_ONE, workloads: web(2, 1) });
+    const { env } = world;
+    const name = nodeOf(world, 0);
+    env.kube.nodes.get(name)!.annotations[`${hookPrefix('pre-drain')}backup`] = '';
+    const state: StepState = { index: 0, lines: [] };
+    const waiting = await stepUntil(world, (r) => (r.output.blockedBy ?? '').includes('pre-drain hook'), state);
+    await env.progress.putControls(world.cluster.id, { paused: true, reason: 'change freeze' });
+    env.clock.advance(waiting.output.waitSeconds * 1000);
+
+    const held = await stepUntil(world, () => true, state);
+
+    expect(held.output.status).toBe('HELD');
+    expect(held.output.message).toContain('held at a safe point');
+    expect(env.kube.patches.some((p) => p.node === name && p.patch.unschedulable === true)).toBe(false);
+    expect(env.pools.terminated).toEqual([]);
+  });
+
   it('pre-terminate: a drained node is not terminated while the hook annotation is there', async () => {
     const world = await setupRoll({ size: 2, configItems: ONE_BY_ONE, workloads: web(2, 1) });
     const { env } = world;

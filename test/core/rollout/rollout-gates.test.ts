@@ -7,6 +7,7 @@ import {
   parseWorkloadKey,
   workloadKey,
 } from '../../../lambdas/core/rollout/health-gate';
+import { holdPlan } from '../../../lambdas/core/rollout/hold-roll';
 import { hookPrefix, hookVerdict, pendingHooks } from '../../../lambdas/core/rollout/lifecycle-hooks';
 import type { RollPlan } from '../../../lambdas/core/rollout/plan-roll-step';
 import type { PoolNode, PoolSnapshot } from '../../../lambdas/core/rollout/pool-snapshot';
@@ -60,6 +61,24 @@ describe('lifecycle hooks', () => {
         /^node n1: pre-terminate hook\(s\) lb still set after 660s \(update_hook_timeout 600s\)/,
       ),
     });
+  });
+});
+
+describe('a hold while nodes wait for pre-drain hooks', () => {
+  it('lets the roll stop: such nodes are not in flight, drains that started are', () => {
+    const waiting = { ...someNode, instanceId: 'i-hooked' };
+    const draining = { ...someNode, instanceId: 'i-draining' };
+    const hooked = (n: PoolNode) => n.instanceId === 'i-hooked';
+
+    expect(holdPlan(plan({ drain: [waiting], cordon: [someNode] }), hooked)).toEqual({
+      plan: plan(),
+      safe: true,
+    });
+    expect(holdPlan(plan({ drain: [waiting, draining] }), hooked)).toEqual({
+      plan: plan({ drain: [draining] }),
+      safe: false,
+    });
+    expect(holdPlan(plan({ drain: [waiting] })).safe).toBe(false);
   });
 });
 

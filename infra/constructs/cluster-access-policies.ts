@@ -73,6 +73,8 @@ export const DESCRIBE_ONLY = [
   'autoscaling:DescribeAutoScalingGroups',
   'autoscaling:DescribeAutoScalingInstances',
   'autoscaling:DescribeScalingActivities',
+  // The roll's health gate (update_health_alarm).
+  'cloudwatch:DescribeAlarms',
 ];
 /** What rolling and removing node pools calls (lambdas/adapters/aws/asg-node-pool-backend.ts). */
 export const NODE_WRITE_ASG = [

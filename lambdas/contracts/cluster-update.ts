@@ -87,7 +87,8 @@ export const LOCAL_TASK_TOKEN_PREFIX = 'local:';
 
 /** $.step — from every polling task (DeployStacks, WaitForApiServer, RemoveDeletedPools, DeleteStacks, RollNodePool). */
 export const StepOutput = z.object({
-  status: z.enum(['IN_PROGRESS', 'DONE']),
+  /** DRAIN (RemoveDeletedPools only): `drainPools` still have nodes; DrainRemovedPools rolls them away, then polls again. */
+  status: z.enum(['IN_PROGRESS', 'DONE', 'DRAIN']),
   /** How long the Wait state sleeps before the next poll. */
   waitSeconds: z.number().int().min(1).max(3600),
   message: z.string(),
@@ -101,6 +102,8 @@ export const StepOutput = z.object({
   rollPools: z.array(z.string()).optional(),
   /** The length of `rollPools`, for the Choice that skips the Map (a JSONPath index is no portable emptiness test). */
   rollPoolCount: z.number().int().min(0).optional(),
+  /** DRAIN: the removed pools with nodes left, one node-pool-rollout child (with `removal`) each. */
+  drainPools: z.array(z.string()).optional(),
 });
 export type StepOutput = z.infer<typeof StepOutput>;
 
@@ -133,6 +136,11 @@ export const RolloutInput = z.object({
   holder: z.string(),
   pool: z.string(),
   options: UpdateOptions.default({ applyOnly: false }),
+  /**
+   * The pool left the registry (RemoveDeletedPools' DrainRemovedPools): drain it to zero as CLM's PrepareForRemoval
+   * does — MinSize 0 and the cluster-autoscaler tag removed, no-replacement label, one node at a time, PDBs respected.
+   */
+  removal: z.boolean().optional(),
 });
 export type RolloutInput = z.infer<typeof RolloutInput>;
 

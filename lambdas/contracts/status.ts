@@ -4,7 +4,14 @@
  * HELD: a roll stopped at a safe point because an operator paused or aborted it, or `cluster_update_block` was set.
  * WINDOW: a roll at a safe point outside its maintenance windows, waiting (one Wait state) until the next opens.
  */
-export const STEP_STATUS = { IN_PROGRESS: 'IN_PROGRESS', DONE: 'DONE', HELD: 'HELD', WINDOW: 'WINDOW' } as const;
+export const STEP_STATUS = {
+  IN_PROGRESS: 'IN_PROGRESS',
+  DONE: 'DONE',
+  HELD: 'HELD',
+  WINDOW: 'WINDOW',
+  /** RemoveDeletedPools: removed pools still have nodes (`drainPools`); DrainRemovedPools rolls them away. */
+  DRAIN: 'DRAIN',
+} as const;
 export type StepStatus = (typeof STEP_STATUS)[keyof typeof STEP_STATUS];
 
 export const DECISION = {

@@ -101,6 +101,27 @@ export interface PdbInfo {
 
 export type EvictionResult = 'evicted' | 'blocked-by-pdb' | 'not-found';
 
+/** A storage.k8s.io/v1 VolumeAttachment: a volume attached (or being detached) to a node. */
+export interface VolumeAttachmentInfo {
+  readonly name: string;
+  readonly nodeName: string;
+  readonly persistentVolumeName?: string;
+  readonly attached: boolean;
+}
+
+/** A pod's controlling owner (ReplicaSet, StatefulSet, ...). */
+export interface WorkloadRef {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** Replicas an owner wants and how many of its pods are running and Ready (not terminating). */
+export interface WorkloadReadiness {
+  readonly desired: number;
+  readonly ready: number;
+}
+
 /** One Kubernetes cluster's API, in the words the core needs. */
 export interface KubeCluster {
   /** GET /readyz answered ok. */
@@ -130,6 +151,10 @@ export interface KubeCluster {
   /** Plain DELETE, bypassing PDBs (CLM's forced drain). */
   deletePod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<'deleted' | 'not-found'>;
   listPdbs(namespace?: string): Promise<PdbInfo[]>;
+  /** VolumeAttachments (storage.k8s.io/v1), all or those naming `nodeName`. */
+  listVolumeAttachments(nodeName?: string): Promise<VolumeAttachmentInfo[]>;
+  /** A ReplicaSet's, StatefulSet's (or Deployment's) wanted and ready replicas; undefined when it is gone. */
+  workloadReadiness(ref: WorkloadRef): Promise<WorkloadReadiness | undefined>;
   /** Scale a Deployment (decommission scales kube-system to 0). */
   scaleDeployment(namespace: string, name: string, replicas: number): Promise<void>;
 }

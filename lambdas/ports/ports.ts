@@ -4,6 +4,7 @@ import type { Clock } from './clock';
 import type { ConfigSource } from './config-source';
 import type { EventSink } from './event-sink';
 import type { FleetStore } from './fleet-store';
+import type { HealthAlarms } from './health-alarms';
 import type { KubeCluster } from './kube-cluster';
 import type { NodePoolBackend } from './node-pool-backend';
 import type { ProgressStore } from './progress-store';
@@ -22,6 +23,8 @@ export interface ClusterPorts {
   readonly kube: KubeCluster;
   readonly lookups: CloudLookups;
   readonly values: ValuesProvider;
+  /** Named CloudWatch alarms the roll's health gate reads. */
+  readonly alarms: HealthAlarms;
 }
 
 /** Everything a task needs, wired once per process (real AWS, or the simulated world). */

@@ -5,6 +5,7 @@ import { completeStackOperation } from './aws/cloudformation';
 import { joinNode, nodeForInstance, removeNode } from './kube/nodes';
 import { newKubeState } from './kube/objects';
 import { podStarted, podTerminated } from './kube/pods';
+import { volumeDetached } from './kube/volume-attachments';
 import { reconcileWorkloads } from './kube/workloads';
 import type { SimContext } from './sim-context';
 import type { AccountState, InstanceRecord, KubeState, SimEvent } from './world-state';
@@ -87,6 +88,11 @@ export function handleEvent(ctx: SimContext, event: SimEvent): void {
     case 'pod-gone': {
       const kube = ctx.state.kube[event.cluster];
       if (kube) podTerminated(ctx, kube, event.pod, event.uid);
+      return;
+    }
+    case 'volume-detached': {
+      const kube = ctx.state.kube[event.cluster];
+      if (kube) volumeDetached(kube, event.attachment, event.node);
       return;
     }
   }

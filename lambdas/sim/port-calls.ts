@@ -28,6 +28,8 @@ const KUBE = {
   delete: true,
   list: true,
   servesKind: true,
+  listVolumeAttachments: true,
+  workloadReadiness: true,
   annotate: true,
   listNodes: true,
   patchNode: true,

@@ -29,6 +29,8 @@ export const Timings = z
     podStartSeconds: seconds.default(10),
     /** terminationGracePeriodSeconds of pods that do not set one. */
     podTerminationSeconds: seconds.default(30),
+    /** A pod with volumes gone from a node → its VolumeAttachments gone (the attach-detach controller's work). */
+    volumeDetachSeconds: seconds.default(20),
   })
   .strict();
 export type Timings = z.infer<typeof Timings>;
@@ -82,7 +84,7 @@ export const ClusterScenario = z
   })
   .strict();
 
-export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts)\.[a-zA-Z]+$/;
+export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts|alarms)\.[a-zA-Z]+$/;
 
 export const ApiFault = z
   .object({
@@ -140,12 +142,29 @@ export const BlockedEviction = z
   .strict();
 export type BlockedEviction = z.infer<typeof BlockedEviction>;
 
+/**
+ * A CloudWatch alarm of the cluster's account (the roll's `update_health_alarm`): in `state` from `fromSeconds` until
+ * `untilSeconds` (virtual seconds after the world started; open-ended without it), OK otherwise. Alarms no entry
+ * names do not exist.
+ */
+export const AlarmSpec = z
+  .object({
+    name: z.string().min(1),
+    cluster: z.string().optional(),
+    state: z.enum(['ALARM', 'INSUFFICIENT_DATA']).default('ALARM'),
+    fromSeconds: seconds.default(0),
+    untilSeconds: seconds.optional(),
+  })
+  .strict();
+export type AlarmSpec = z.infer<typeof AlarmSpec>;
+
 export const Faults = z
   .object({
     apiErrors: z.array(ApiFault).default([]),
     podsNeverReady: z.array(PodNeverReady).default([]),
     stackFailures: z.array(StackFailure).default([]),
     blockedEvictions: z.array(BlockedEviction).default([]),
+    alarms: z.array(AlarmSpec).default([]),
   })
   .strict();
 export type Faults = z.infer<typeof Faults>;

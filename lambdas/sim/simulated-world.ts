@@ -15,6 +15,7 @@ import type { PersistedView } from './persistence';
 import { simArtifactStore } from './ports/sim-artifact-store';
 import type { ArtifactData } from './ports/sim-artifact-store';
 import { simKubeCluster } from './ports/sim-kube-cluster';
+import { simHealthAlarms } from './ports/sim-health-alarms';
 import { simLookups } from './ports/sim-lookups';
 import { simNodePoolBackend } from './ports/sim-node-pool-backend';
 import { simStackDeployer } from './ports/sim-stack-deployer';
@@ -171,6 +172,7 @@ export class SimulatedWorld {
       kube: simKubeCluster(this.ctx, cluster.id),
       lookups: simLookups(this.ctx, cluster.id),
       values: simValues(this.ctx, cluster.id),
+      alarms: simHealthAlarms(this.ctx, cluster.id),
     };
   }
 
@@ -191,6 +193,8 @@ export class SimulatedWorld {
     current.podsNeverReady.push(...parsed.podsNeverReady);
     current.stackFailures.push(...parsed.stackFailures);
     current.blockedEvictions.push(...parsed.blockedEvictions);
+    // Worlds saved before alarms were modelled have none.
+    current.alarms = [...(current.alarms ?? []), ...parsed.alarms];
   }
 
   invariants(): Invariants {

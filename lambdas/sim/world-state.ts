@@ -41,7 +41,8 @@ export type SimEvent =
   | { type: 'instance-boot'; at: number; seq: number; account: string; instanceId: string }
   | { type: 'instance-gone'; at: number; seq: number; account: string; instanceId: string }
   | { type: 'pod-ready'; at: number; seq: number; cluster: string; pod: string; uid: string }
-  | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string };
+  | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string }
+  | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string };
 
 export type SimEventInput = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at' | 'seq'> : never) : never;
 
@@ -185,6 +186,19 @@ export interface KubeState {
   customKinds: Record<string, KindInfo>;
   /** PVC `<namespace>/<claim>-<pod>` → the zone its volume lives in. */
   volumes: Record<string, string>;
+  /** storage.k8s.io/v1 VolumeAttachments by name (absent in worlds saved before they were modelled). */
+  volumeAttachments?: Record<string, SimVolumeAttachment>;
+}
+
+/** A volume attached to a node: made when a pod with volumes is bound, gone `volumeDetachSeconds` after it leaves. */
+export interface SimVolumeAttachment {
+  readonly name: string;
+  readonly nodeName: string;
+  /** The PVC key (`<namespace>/<claim>-<pod>`). */
+  readonly volume: string;
+  readonly persistentVolumeName: string;
+  /** Set when the pod left: the detach is under way. */
+  detaching?: boolean;
 }
 
 export interface KindInfo {

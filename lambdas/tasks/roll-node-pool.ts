@@ -1,16 +1,18 @@
 import { inheritConfigItems } from '../core/config/effective-config-items';
-import type { NodePool } from '../core/model/cluster';
+import type { Cluster, ConfigItems, NodePool } from '../core/model/cluster';
 import { clusterRef } from '../core/model/cluster-ref';
-import type { PoolProgress } from '../core/model/run';
+import type { PoolProgress, RunRecord } from '../core/model/run';
 import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
-import { poolSnapshot, type PoolSnapshot } from '../core/rollout/pool-snapshot';
+import { poolSnapshot, type PoolNode, type PoolSnapshot } from '../core/rollout/pool-snapshot';
 import { reconcilePool } from '../core/rollout/reconcile-pool';
 import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
 import { describeRoll, noActions, rollWaitSeconds, type RollActions } from '../core/rollout/roll-step-report';
 import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
 import { CLM_METRICS } from '../contracts/metrics';
+import { GENERAL_ERROR_TYPE } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
+import { checkHealth } from './kit/health-check';
 import { gateRoll, stopStep } from './kit/roll-gate';
 import { RolloutPayload } from './kit/payloads';
 import { rollActions, type RollContext } from './kit/roll-actions';
@@ -19,6 +21,7 @@ import { updateRun, type RunRef } from './kit/run-record';
 const PORTS = {
   pools: 'write',
   kube: 'write',
+  alarms: 'read',
   progress: 'write',
   artifacts: 'read',
   clock: 'read',
@@ -35,7 +38,8 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
   const ref: RunRef = { clusterId: input.clusterId, targetVersion: input.targetVersion, holder: input.holder };
   const iteration = (input.step?.iteration ?? 0) + 1;
   const { run, cluster, main, now } = await openStep(ports, ref, { artifacts: ['main'] });
-  const pool = cluster.nodePools.find((p) => p.name === input.pool);
+  const removal = input.removal === true;
+  const configured = cluster.nodePools.find((p) => p.name === input.pool);
   const finished = (message: string): RollStepOutput => ({
     status: 'DONE',
     waitSeconds: 1,
@@ -45,33 +49,37 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     replaced: 0,
     total: 0,
   });
-  if (!pool) return finished(`Pool ${input.pool} is no longer in the registry`);
-  const cp = ports.forCluster(cluster);
+  if (removal && configured) return finished(`Pool ${input.pool} is in the registry again: not removed`);
+  if (!removal && !configured) return finished(`Pool ${input.pool} is no longer in the registry`);
+  const pool = configured ?? removedPool(input.pool);
   const items = inheritConfigItems(main.configItems, pool.configItems);
-  const context: RollContext = {
-    cp,
-    target: clusterRef(cluster),
-    pool,
-    policy: rollPolicy(pool, items, cluster.id),
-    now,
-  };
+  const cp = ports.forCluster(cluster);
+  const context = rollContext(cp, cluster, pool, items, now, removal);
   const poolState = await cp.pools.getPool(context.target, pool.name);
   if (!poolState) return finished(`Pool ${pool.name} has no Auto Scaling group`);
-  const snapshot = poolSnapshot(poolState, await cp.kube.listNodes());
-
-  const progress = reconcilePool(run.pools[pool.name], snapshot, now, run.learnedBootMs?.[pool.name]);
-  if (!run.pools[pool.name]) {
-    // Persist the base capacity before the first scale-out, so a restart never adds surge twice.
-    await updateRun(ports, ref, (r) => ({
-      ...r,
-      phase: `RollNodePool ${pool.name}`,
-      pools: { ...r.pools, [pool.name]: progress },
-    }));
-  }
-  const gate = await gateRoll(ports, cluster, items, planRollStep(snapshot, progress, context.policy, now), now);
+  const observed = poolSnapshot(poolState, await cp.kube.listNodes());
+  // A pool being removed is outdated as a whole: every node goes, none comes back.
+  const snapshot = removal ? { ...observed, nodes: observed.nodes.map((n) => ({ ...n, outdated: true })) } : observed;
+  const progress = await startOrContinue(ports, ref, context, run, snapshot);
+  const planned =
+    removal && snapshot.nodes.length === 0
+      ? { done: true, mark: [], cordon: [], drain: [] }
+      : planRollStep(snapshot, progress, context.policy, now);
+  const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
+  const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks);
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
-  const { plan } = gate;
-  const acted = plan.done ? noActions(progress) : await rollActions(context, plan, snapshot, progress);
+  const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
+  const { plan } = health;
+  const acted = withBlock(
+    plan.done ? noActions(health.progress) : await rollActions(context, plan, snapshot, health.progress),
+    health.blocked,
+  );
+  for (const detail of acted.problems ?? [])
+    await ports.progress.recordProblem(
+      cluster.id,
+      { type: GENERAL_ERROR_TYPE, title: `RollNodePool ${pool.name}: ${detail}` },
+      now,
+    );
   const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
   return recordStep(ports, ref, {
     pool,
@@ -83,6 +91,79 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     iteration,
     replacedBefore,
   });
+}
+
+function rollContext(
+  cp: RollContext['cp'],
+  cluster: Cluster,
+  pool: NodePool,
+  items: ConfigItems,
+  now: number,
+  removal: boolean,
+): RollContext {
+  const policy = rollPolicy(pool, items, cluster.id);
+  return {
+    cp,
+    target: clusterRef(cluster),
+    pool,
+    policy: removal ? removalPolicy(policy) : policy,
+    now,
+    ...(removal ? { removal } : {}),
+  };
+}
+
+/**
+ * The pool's progress with what the world shows folded in. On the first step it is persisted first (the base capacity
+ * before the first scale-out, so a restart never adds surge twice), and a pool being removed is marked for
+ * decommission as CLM's PrepareForRemoval does (MinSize 0, the cluster-autoscaler tag removed).
+ */
+async function startOrContinue(
+  ports: RollPorts,
+  ref: RunRef,
+  context: RollContext,
+  run: RunRecord,
+  snapshot: PoolSnapshot,
+): Promise<PoolProgress> {
+  const { pool, now, removal } = context;
+  const stored = run.pools[pool.name] ?? (removal ? removalProgress(now) : undefined);
+  const progress = reconcilePool(stored, snapshot, now, run.learnedBootMs?.[pool.name]);
+  if (run.pools[pool.name]) return progress;
+  if (removal) await context.cp.pools.markForDecommission(context.target, pool.name);
+  await updateRun(ports, ref, (r) => ({
+    ...r,
+    phase: `${removal ? 'RemoveDeletedPools' : 'RollNodePool'} ${pool.name}`,
+    pools: { ...r.pools, [pool.name]: progress },
+  }));
+  return progress;
+}
+
+/** What the health gate found unhealthy comes first in what blocks the step. */
+function withBlock(acted: RollActions, blocked: string | undefined): RollActions {
+  return blocked ? { ...acted, blocked: [blocked, ...acted.blocked] } : acted;
+}
+
+/** A pool that left the registry, as far as rolling it away needs one (its items are the cluster's). */
+function removedPool(name: string): NodePool {
+  return { name, profile: '', instanceTypes: [], discountStrategy: '', minSize: 0, maxSize: 0, configItems: {} };
+}
+
+/** Removing a pool: no surge, one node at a time, no canary; the drain settings and bounds stay the cluster's. */
+function removalPolicy(policy: RollPolicy): RollPolicy {
+  return { ...policy, maxSurge: 0, maxUnavailable: 1, canary: false, canarySoakMs: 0 };
+}
+
+/** Progress of a pool being removed: its capacity goes to zero. */
+function removalProgress(now: number): PoolProgress {
+  return {
+    status: 'rolling',
+    total: 0,
+    replaced: 0,
+    nodes: {},
+    steps: 0,
+    baseDesired: 0,
+    startedAt: now,
+    removal: true,
+  };
 }
 
 /** The longest drain of the nodes this step terminated (terminatedAt = now), in seconds. */

@@ -74,7 +74,9 @@ describe('ClmClusterAccess', () => {
     for (const s of statements.filter((st) => st.Resource === '*'))
       // Describe calls and ValidateTemplate support no resource-level permissions.
       expect(
-        actionsOf([s]).every((a) => /^((ec2|autoscaling):Describe|cloudformation:ValidateTemplate$)/.test(a)),
+        actionsOf([s]).every((a) =>
+          /^((ec2|autoscaling|cloudwatch):Describe|cloudformation:ValidateTemplate$)/.test(a),
+        ),
       ).toBe(true);
   });
 

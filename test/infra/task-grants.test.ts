@@ -56,7 +56,8 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
     const grants = Object.fromEntries(TASK_CATALOGUE.map((task) => [task.name, taskGrants(task)]));
     // ApplyManifests deletes the cf-manifest stacks that cf-deletions.yaml names.
     expect(grants.ApplyManifests!.cloud).toContain('stacks-write');
-    expect(grants.RollNodePool!.cloud).toEqual(['nodes-write']);
+    // `lookups` (describe-only, here for cloudwatch:DescribeAlarms): the health gate's update_health_alarm.
+    expect(grants.RollNodePool!.cloud).toEqual(['lookups', 'nodes-write']);
     expect(grants.RenderConfig).toEqual({
       table: true,
       artifacts: 'write',

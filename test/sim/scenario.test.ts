@@ -26,10 +26,11 @@ describe('simulation scenarios', () => {
         instanceTerminateSeconds: 30,
         podStartSeconds: 10,
         podTerminationSeconds: 30,
+        volumeDetachSeconds: 20,
       },
       images: [],
       clusters: {},
-      faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [] },
+      faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [], alarms: [] },
     });
   });
 

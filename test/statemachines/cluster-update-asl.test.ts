@@ -57,6 +57,8 @@ describe('ASL cluster-update', () => {
     expect(maps.map((m) => [m.name, m.state.ItemsPath])).toEqual([
       ['RollMasterPools', '$.step.rollPools'],
       ['RollWorkerPools', '$.step.rollPools'],
+      // Removed pools are drained by the same child, in removal mode, so the parent's history stays bounded.
+      ['DrainRemovedPools', '$.step.drainPools'],
     ]);
     for (const { name, state } of maps) {
       expect({ name, MaxConcurrency: state.MaxConcurrency, ResultPath: state.ResultPath }).toEqual({
@@ -64,12 +66,14 @@ describe('ASL cluster-update', () => {
         MaxConcurrency: 1,
         ResultPath: null,
       });
+      const removal = name === 'DrainRemovedPools';
       expect(state.ItemSelector).toEqual({
         'clusterId.$': '$.clusterId',
         'targetVersion.$': '$.run.targetVersion',
         'holder.$': '$.run.holder',
         'pool.$': '$$.Map.Item.Value',
         'options.$': '$.options',
+        ...(removal ? { removal: true } : {}),
       });
       const inner = state.ItemProcessor!;
       const start = inner.States[inner.StartAt];
@@ -77,7 +81,9 @@ describe('ASL cluster-update', () => {
       expect(start.Parameters!.StateMachineArn).toBe('${NodePoolRolloutStateMachineArn}');
       const inputKeys = Object.keys(start.Parameters!.Input).map((k) => k.replace(/\.\$$/, ''));
       expect(inputKeys.filter((k) => k !== 'AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID').sort()).toEqual(
-        Object.keys(RolloutInput.shape).sort(),
+        Object.keys(RolloutInput.shape)
+          .filter((k) => removal || k !== 'removal')
+          .sort(),
       );
       expect(
         Object.keys(start.ResultSelector!)

@@ -1,6 +1,6 @@
 // cluster-update run locally (aws-local-stepfunctions over fake tasks that speak the zod contracts): no-op, skip,
 // update with polling and one pool per group, CONTINUE hand-over, a retried error. Counts transitions.
-import { ClusterUpdateState, RolloutInput } from '../../lambdas/contracts/cluster-update';
+import { ClusterUpdateState, RolloutInput, type StepOutput } from '../../lambdas/contracts/cluster-update';
 import { ThrottledError } from '../../lambdas/shared/errors';
 import { runClusterUpdate } from './local-harness';
 import type { FakeTask } from './local-harness';
@@ -183,6 +183,62 @@ describe('cluster-update run locally', () => {
       message: 'default-worker: 2/5 nodes replaced',
     });
     expect(run.entered.filter((s) => s === 'StartWorkerPoolRollout')).toHaveLength(2);
+    expect(run.entered.at(-1)).toBe('Updated');
+  });
+
+  it('drains a removed pool through the rollout child (removal mode, handing over), then deletes its stack', async () => {
+    // Arrange: RemoveDeletedPools first answers DRAIN; the first child hands over at its 2nd step, the second drains
+    // the rest; RemoveDeletedPools then deletes the stack (IN_PROGRESS once) and is done.
+    let executions = 0;
+    let current: FakeTask | undefined;
+    const childInputs: unknown[] = [];
+    const rec = recorder();
+    const answers: StepOutput[] = [
+      {
+        status: 'DRAIN',
+        waitSeconds: 1,
+        message: 'Removing 1 node pool(s): legacy: 3 node(s) to drain',
+        drainPools: ['legacy'],
+      },
+      inProgress('deleting stack nodepool-legacy'),
+      done('No node pools to remove'),
+    ];
+    // Act
+    const run = await runClusterUpdate(INPUT, {
+      tasks: provisionTasks(rec, {}, { RemoveDeletedPools: rec.task((_p, call) => answers[call - 1]!) }),
+      childTasks: {
+        RollStep: (raw: any) => {
+          if (!raw.state.step) {
+            executions += 1;
+            childInputs.push(RolloutInput.parse(raw.state));
+            current = executions === 1 ? rollStep(3, { jumpToCapAt: 2 }) : rollStep(1);
+          }
+          return current!(raw);
+        },
+      },
+    });
+    // Assert
+    expect(run.error).toBeUndefined();
+    expect(run.children.map((c) => c.entered.at(-1))).toEqual(['HandOver', 'RolloutDone']);
+    expect(childInputs).toEqual([
+      expect.objectContaining({ pool: 'legacy', removal: true }),
+      expect.objectContaining({ pool: 'legacy', removal: true }),
+    ]);
+    expect(run.entered.filter((s) => /RemovedPool|RemoveDeletedPools|DeletedPools/.test(s))).toEqual([
+      'RemoveDeletedPools',
+      'AreDeletedPoolsRemoved',
+      'DrainRemovedPools',
+      'StartRemovedPoolDrain',
+      'RemovedPoolDrainFinished',
+      'StartRemovedPoolDrain',
+      'RemovedPoolDrainFinished',
+      'RemovedPoolDrained',
+      'RemoveDeletedPools',
+      'AreDeletedPoolsRemoved',
+      'WaitForDeletedPoolsRemoval',
+      'RemoveDeletedPools',
+      'AreDeletedPoolsRemoved',
+    ]);
     expect(run.entered.at(-1)).toBe('Updated');
   });
 

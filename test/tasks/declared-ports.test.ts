@@ -32,6 +32,7 @@ const catalogue: AnyTask[] = recordingCatalogue(TASK_CATALOGUE, touched);
 
 interface RegistryPool {
   name: string;
+  config_items?: Record<string, string>;
   profile: string;
   instance_types: string[];
   min_size: number;
@@ -107,8 +108,14 @@ describe('each task with only the ports it declares', () => {
     const failed = await run('provision', 0);
     writeRegistry(registryFile, extraPool);
     const provisioned = await run('provision', 1);
+    // The roll's health gate reads the pool's CloudWatch alarm (OK all along).
+    sim.world.addFaults({ alarms: [{ name: 'kube-test-workers', untilSeconds: 0 }] });
     writeRegistry(registryFile, (pools) =>
-      pools.map((p) => (p.name === 'default-worker' ? { ...p, instance_types: ['m6i.xlarge'] } : p)),
+      pools.map((p) =>
+        p.name === 'default-worker'
+          ? { ...p, instance_types: ['m6i.xlarge'], config_items: { update_health_alarm: 'kube-test-workers' } }
+          : p,
+      ),
     );
     const held = await run('provision', 2, pauseWhileRunning);
     await sim.ports.progress.putControls(CLUSTER_ID, {});

@@ -8,6 +8,7 @@
  */
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -46,6 +47,8 @@ export interface AwsClients {
   readonly s3: S3Client;
   readonly kms: KMSClient;
   readonly sts: STSClient;
+  /** The roll's health gate reads named alarms (`update_health_alarm`). */
+  readonly cloudWatch: CloudWatchClient;
 }
 
 /** `CLM_AWS_ENDPOINT` wins over the SDK-wide `AWS_ENDPOINT_URL`; empty strings count as unset. */
@@ -75,6 +78,7 @@ export function createAwsClients(options: AwsClientOptions): AwsClients {
     s3: use(new S3Client({ ...common, forcePathStyle: endpoint !== undefined })),
     kms: use(new KMSClient(common)),
     sts: use(new STSClient(common)),
+    cloudWatch: use(new CloudWatchClient(common)),
   };
 }
 

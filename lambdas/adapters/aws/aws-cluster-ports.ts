@@ -12,6 +12,7 @@ import type { AwsClients, AwsCredentials } from './aws-clients';
 import { AsgNodePoolBackend } from './asg-node-pool-backend';
 import { AwsValuesProvider } from './aws-values-provider';
 import { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
+import { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
 import { Ec2CloudLookups } from './ec2-cloud-lookups';
 import { S3ArtifactStore } from './s3-artifact-store';
 
@@ -83,6 +84,7 @@ export function awsClusterPortsFactory(options: AwsClusterPortsOptions = {}): (c
         pools: new AsgNodePoolBackend(clients.autoScaling, clients.ec2),
         lookups,
         values: new AwsValuesProvider(clients.ec2, lookups),
+        alarms: new CloudWatchHealthAlarms(clients.cloudWatch),
       };
       cache.set(key, ports);
     }

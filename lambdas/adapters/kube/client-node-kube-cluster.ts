@@ -24,19 +24,28 @@ import type {
   ObjectRef,
   PdbInfo,
   PodInfo,
+  VolumeAttachmentInfo,
+  WorkloadReadiness,
+  WorkloadRef,
 } from '../../ports/kube-cluster';
 import { ConfigError, KubeApiError, TransientApiError } from '../../shared/errors';
-import { applyObject } from './kube-apply';
+import { applyObject, crdKinds, isCrd } from './kube-apply';
 import { kubeConfigFrom } from './kube-connection';
 import type { KubeConnection } from './kube-connection';
 import { KubeDiscovery, resourcePath } from './kube-discovery';
 import type { ResolvedResource } from './kube-discovery';
 import { KubeHttpError, kubeStatusOf, toKubeError } from './kube-errors';
-import { nodePatchBody, toNodeInfo, toPdbInfo, toPodInfo } from './kube-mappers';
-import { KubeRest, ensureOk } from './kube-rest';
-
-const PAGE_SIZE = 500;
-const CRD_KIND = 'CustomResourceDefinition';
+import {
+  nodePatchBody,
+  toNodeInfo,
+  toPdbInfo,
+  toPodInfo,
+  toVolumeAttachmentInfo,
+  toWorkloadReadiness,
+  workloadPath,
+  type VolumeAttachmentJson,
+} from './kube-mappers';
+import { KubeRest, ensureOk, listAll } from './kube-rest';
 
 export class ClientNodeKubeCluster implements KubeCluster {
   private readonly rest: KubeRest;
@@ -113,7 +122,8 @@ export class ClientNodeKubeCluster implements KubeCluster {
     options: { readonly namespace?: string; readonly labelSelector?: string } = {},
   ): Promise<KubeObject[]> {
     const resource = await this.resolve(kind);
-    const items = await this.listAll<KubeObject>(
+    const items = await listAll<KubeObject>(
+      this.rest,
       resourcePath(resource, options.namespace),
       { labelSelector: options.labelSelector },
       `list ${resource.plural}${options.namespace ? ` in ${options.namespace}` : ''}`,
@@ -137,7 +147,7 @@ export class ClientNodeKubeCluster implements KubeCluster {
   }
 
   async listNodes(): Promise<NodeInfo[]> {
-    return (await this.listAll<V1Node>('/api/v1/nodes', {}, 'list nodes')).map(toNodeInfo);
+    return (await listAll<V1Node>(this.rest, '/api/v1/nodes', {}, 'list nodes')).map(toNodeInfo);
   }
 
   async patchNode(name: string, patch: NodePatch): Promise<void> {
@@ -163,7 +173,7 @@ export class ClientNodeKubeCluster implements KubeCluster {
       labelSelector: options.labelSelector,
     };
     return (
-      await this.listAll<V1Pod>(path, query, `list pods${options.nodeName ? ` on ${options.nodeName}` : ''}`)
+      await listAll<V1Pod>(this.rest, path, query, `list pods${options.nodeName ? ` on ${options.nodeName}` : ''}`)
     ).map(toPodInfo);
   }
 
@@ -210,12 +220,31 @@ export class ClientNodeKubeCluster implements KubeCluster {
       ? `/apis/policy/v1/namespaces/${encodeURIComponent(namespace)}/poddisruptionbudgets`
       : '/apis/policy/v1/poddisruptionbudgets';
     return (
-      await this.listAll<V1PodDisruptionBudget>(
+      await listAll<V1PodDisruptionBudget>(
+        this.rest,
         path,
         {},
         `list PodDisruptionBudgets${namespace ? ` in ${namespace}` : ''}`,
       )
     ).map(toPdbInfo);
+  }
+
+  /** Cluster-scoped; the API has no field selector on spec.nodeName, so the list is filtered here. */
+  async listVolumeAttachments(nodeName?: string): Promise<VolumeAttachmentInfo[]> {
+    const path = '/apis/storage.k8s.io/v1/volumeattachments';
+    const items = await listAll<VolumeAttachmentJson>(this.rest, path, {}, 'list VolumeAttachments');
+    return items.map(toVolumeAttachmentInfo).filter((va) => nodeName === undefined || va.nodeName === nodeName);
+  }
+
+  /** apps/v1 ReplicaSet, StatefulSet or Deployment: spec.replicas and status.readyReplicas; other kinds are not checked. */
+  async workloadReadiness(ref: WorkloadRef): Promise<WorkloadReadiness | undefined> {
+    const path = workloadPath(ref);
+    if (!path) return undefined;
+    const what = `get ${ref.kind} ${ref.namespace}/${ref.name}`;
+    const response = await this.rest.send({ method: 'GET', path }, what);
+    if (response.status === 404) return undefined;
+    ensureOk(response, what);
+    return toWorkloadReadiness(response.body);
   }
 
   async scaleDeployment(namespace: string, name: string, replicas: number): Promise<void> {
@@ -258,41 +287,10 @@ export class ClientNodeKubeCluster implements KubeCluster {
       `cannot apply ${what}: the API server does not serve kind ${object.kind} in ${object.apiVersion}`,
     );
   }
-
-  /** GET a list, following `continue` tokens, PAGE_SIZE items per request. */
-  private async listAll<T>(
-    path: string,
-    query: Readonly<Record<string, string | undefined>>,
-    what: string,
-  ): Promise<T[]> {
-    const items: T[] = [];
-    let token: string | undefined;
-    do {
-      const { body } = await this.rest.ok(
-        { method: 'GET', path, query: { ...query, limit: PAGE_SIZE, continue: token } },
-        what,
-      );
-      const page = body as { items?: T[]; metadata?: { continue?: string } };
-      items.push(...(page.items ?? []));
-      token = page.metadata?.continue || undefined;
-    } while (token);
-    return items;
-  }
 }
 
 function podPath(namespace: string, name: string): string {
   return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
-}
-
-function isCrd(object: KubeObject): boolean {
-  return object.kind === CRD_KIND && object.apiVersion.startsWith('apiextensions.k8s.io/');
-}
-
-/** `group/version/Kind` for every version a CRD defines. */
-function crdKinds(object: KubeObject): string[] {
-  const spec = (object.spec ?? {}) as { group?: string; names?: { kind?: string }; versions?: { name?: string }[] };
-  if (!spec.group || !spec.names?.kind) return [];
-  return (spec.versions ?? []).map((v) => `${spec.group}/${v.name}/${spec.names?.kind}`);
 }
 
 function describeRef(ref: ObjectRef): string {

@@ -75,3 +75,16 @@ function canonical(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null';
 }
+
+const CRD_KIND = 'CustomResourceDefinition';
+
+export function isCrd(object: KubeObject): boolean {
+  return object.kind === CRD_KIND && object.apiVersion.startsWith('apiextensions.k8s.io/');
+}
+
+/** `group/version/Kind` for every version a CRD defines. */
+export function crdKinds(object: KubeObject): string[] {
+  const spec = (object.spec ?? {}) as { group?: string; names?: { kind?: string }; versions?: { name?: string }[] };
+  if (!spec.group || !spec.names?.kind) return [];
+  return (spec.versions ?? []).map((v) => `${spec.group}/${v.name}/${spec.names?.kind}`);
+}

@@ -1,6 +1,16 @@
 /** client-node models → the KubeCluster port's plain records (dates as ISO strings). */
 import type { V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
-import type { LabelSelector, NodeInfo, NodePatch, PdbInfo, PodInfo, Taint } from '../../ports/kube-cluster';
+import type {
+  LabelSelector,
+  NodeInfo,
+  NodePatch,
+  PdbInfo,
+  PodInfo,
+  Taint,
+  VolumeAttachmentInfo,
+  WorkloadReadiness,
+  WorkloadRef,
+} from '../../ports/kube-cluster';
 
 const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
 const TAINT_EFFECTS: ReadonlySet<string> = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
@@ -93,4 +103,40 @@ export function nodePatchBody(patch: NodePatch): Record<string, unknown> {
       effect: t.effect,
     }));
   return { ...(Object.keys(metadata).length ? { metadata } : {}), ...(Object.keys(spec).length ? { spec } : {}) };
+}
+
+/** storage.k8s.io/v1 VolumeAttachment, the fields the roll reads. */
+export interface VolumeAttachmentJson {
+  readonly metadata?: { readonly name?: string };
+  readonly spec?: { readonly nodeName?: string; readonly source?: { readonly persistentVolumeName?: string } };
+  readonly status?: { readonly attached?: boolean };
+}
+
+export function toVolumeAttachmentInfo(va: VolumeAttachmentJson): VolumeAttachmentInfo {
+  const pv = va.spec?.source?.persistentVolumeName;
+  return {
+    name: va.metadata?.name ?? '',
+    nodeName: va.spec?.nodeName ?? '',
+    ...(pv ? { persistentVolumeName: pv } : {}),
+    attached: va.status?.attached === true,
+  };
+}
+
+const WORKLOAD_PLURALS: Readonly<Record<string, string>> = {
+  ReplicaSet: 'replicasets',
+  StatefulSet: 'statefulsets',
+  Deployment: 'deployments',
+};
+
+/** The apps/v1 path of a pod owner whose readiness the roll checks; undefined for other kinds (Job, DaemonSet…). */
+export function workloadPath(ref: WorkloadRef): string | undefined {
+  const plural = WORKLOAD_PLURALS[ref.kind];
+  return plural
+    ? `/apis/apps/v1/namespaces/${encodeURIComponent(ref.namespace)}/${plural}/${encodeURIComponent(ref.name)}`
+    : undefined;
+}
+
+export function toWorkloadReadiness(body: unknown): WorkloadReadiness {
+  const object = body as { spec?: { replicas?: number }; status?: { readyReplicas?: number } };
+  return { desired: object.spec?.replicas ?? 1, ready: object.status?.readyReplicas ?? 0 };
 }

@@ -78,3 +78,26 @@ export function ensureOk(response: KubeResponse, what: string): KubeResponse {
     throw toKubeError(new KubeHttpError(response.status, response.body), what);
   return response;
 }
+
+const PAGE_SIZE = 500;
+
+/** GET a list, following `continue` tokens, PAGE_SIZE items per request. */
+export async function listAll<T>(
+  rest: KubeRest,
+  path: string,
+  query: Readonly<Record<string, string | undefined>>,
+  what: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  let token: string | undefined;
+  do {
+    const { body } = await rest.ok(
+      { method: 'GET', path, query: { ...query, limit: PAGE_SIZE, continue: token } },
+      what,
+    );
+    const page = body as { items?: T[]; metadata?: { continue?: string } };
+    items.push(...(page.items ?? []));
+    token = page.metadata?.continue || undefined;
+  } while (token);
+  return items;
+}

@@ -36,6 +36,14 @@ export interface NodeProgress {
   readonly terminatedAt?: number;
   /** Not outdated: an extra node this roll added for same-zone pairing, drained away at the end. */
   readonly surplus?: boolean;
+  /** Owners (`Kind namespace/name`) of the pods evicted from this node: the health gate checks them once it is gone. */
+  readonly owners?: readonly string[];
+  /** Since when a pre-drain or pre-terminate hook annotation holds this node (update_hook_timeout). */
+  readonly hookWaitSince?: number;
+  /** Since when this drained node waits for its VolumeAttachments to go (update_volume_detach_timeout). */
+  readonly detachWaitSince?: number;
+  /** The lifecycle phase announced on the node (`clm.zalando.org/lifecycle-phase`). */
+  readonly phase?: 'pre-drain' | 'pre-terminate';
 }
 
 export type PoolProgressStatus = 'pending' | 'rolling' | 'done' | 'failed';
@@ -71,6 +79,12 @@ export interface PoolProgress {
   readonly blockedSince?: number;
   /** Nodes this roll added beyond the surge to get a node in a zone with volumes; removed again at the end. */
   readonly pairingNodes?: number;
+  /** When the health gate last passed: nodes terminated at or after it are checked at the next batch boundary. */
+  readonly gatedAt?: number;
+  /** Since when the health gate finds the pool unhealthy (cleared when it passes). */
+  readonly unhealthySince?: number;
+  /** The pool left the registry: drained to zero (CLM PrepareForRemoval), its stack deleted by RemoveDeletedPools. */
+  readonly removal?: boolean;
 }
 
 export interface RunRecord {

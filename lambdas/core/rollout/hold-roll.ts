@@ -1,4 +1,5 @@
 import type { RollPlan } from './plan-roll-step';
+import type { PoolNode } from './pool-snapshot';
 
 /**
  * Pausing, aborting and `cluster_update_block` stop a roll only at a safe point: a node already cordoned is drained
@@ -11,10 +12,18 @@ export function startsNewWork(plan: RollPlan): boolean {
   return plan.scaleTo !== undefined || plan.cordon.length > 0 || plan.mark.length > 0;
 }
 
-/** The plan under a hold: only the drains in flight go on; `safe` when there are none, so the roll stops here. */
-export function holdPlan(plan: RollPlan): { readonly plan: RollPlan; readonly safe: boolean } {
+/**
+ * The plan under a hold: only the drains in flight go on; `safe` when there are none, so the roll stops here. Nodes
+ * still waiting for their pre-drain hooks (`uncordoned`) are not in flight: nothing was done to them yet, so they wait
+ * where they are and the roll may stop.
+ */
+export function holdPlan(
+  plan: RollPlan,
+  uncordoned: (node: PoolNode) => boolean = () => false,
+): { readonly plan: RollPlan; readonly safe: boolean } {
+  const inFlight = plan.drain.filter((n) => !uncordoned(n));
   return {
-    plan: { done: false, mark: [], cordon: [], drain: plan.drain },
-    safe: plan.drain.length === 0,
+    plan: { done: false, mark: [], cordon: [], drain: inFlight },
+    safe: inFlight.length === 0,
   };
 }

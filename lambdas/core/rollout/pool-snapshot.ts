@@ -35,6 +35,11 @@ export function isGoneInstance(instance: Pick<PoolInstance, 'lifecycleState'>): 
   return GONE_STATES.has(instance.lifecycleState);
 }
 
+/** The pool's instances that are not on their way out (terminating, terminated, detached). */
+export function aliveInstances(pool: PoolState): PoolState['instances'] {
+  return pool.instances.filter((instance) => !GONE_STATES.has(instance.lifecycleState));
+}
+
 export function instanceIdFromProviderId(providerId: string): string | undefined {
   const match = /^aws:\/\/\/[^/]*\/(i-[0-9a-zA-Z]+)$/.exec(providerId);
   return match?.[1];
@@ -50,20 +55,18 @@ export function poolSnapshot(pool: PoolState, nodes: readonly NodeInfo[]): PoolS
     desired: pool.desired,
     min: pool.min,
     max: pool.max,
-    nodes: pool.instances
-      .filter((instance) => !isGoneInstance(instance))
-      .map((instance) => {
-        const node = byInstance.get(instance.instanceId);
-        return {
-          instanceId: instance.instanceId,
-          availabilityZone: instance.availabilityZone,
-          outdated: instance.outdated,
-          lifecycleState: instance.lifecycleState,
-          ...(instance.launchedAt !== undefined ? { launchedAt: instance.launchedAt } : {}),
-          ready: instance.healthy && instance.lifecycleState === 'InService' && node !== undefined && node.ready,
-          ...(node ? { node } : {}),
-        };
-      }),
+    nodes: aliveInstances(pool).map((instance) => {
+      const node = byInstance.get(instance.instanceId);
+      return {
+        instanceId: instance.instanceId,
+        availabilityZone: instance.availabilityZone,
+        outdated: instance.outdated,
+        lifecycleState: instance.lifecycleState,
+        ...(instance.launchedAt !== undefined ? { launchedAt: instance.launchedAt } : {}),
+        ready: instance.healthy && instance.lifecycleState === 'InService' && node !== undefined && node.ready,
+        ...(node ? { node } : {}),
+      };
+    }),
   };
 }
 

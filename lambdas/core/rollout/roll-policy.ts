@@ -14,6 +14,14 @@ export interface RollPolicy {
   /** Soak after the canary (item `update_canary_soak`, Go duration, default 0s). */
   readonly canarySoakMs: number;
   readonly drain: DrainSettings;
+  /** How long the health gate may find the pool unhealthy before the roll fails (`update_health_timeout`, default 30m). */
+  readonly healthTimeoutMs: number;
+  /** CloudWatch alarm that must be OK between batches (`update_health_alarm`, in the cluster's account and region). */
+  readonly healthAlarm?: string;
+  /** How long a drained node waits for its VolumeAttachments to go before it is terminated anyway (default 6m). */
+  readonly volumeDetachTimeoutMs: number;
+  /** How long pre-drain / pre-terminate hook annotations may hold a node before the roll fails (default 1h). */
+  readonly hookTimeoutMs: number;
   /** Taint effect for decommission-pending (CLM `decommission_node_no_schedule_taint`). */
   readonly noScheduleTaint: boolean;
 }
@@ -27,6 +35,10 @@ export interface DrainSettings {
   readonly forceEvictIntervalMs: number;
   readonly pollIntervalMs: number;
 }
+
+export const DEFAULT_HEALTH_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_VOLUME_DETACH_TIMEOUT_MS = 6 * 60_000;
+export const DEFAULT_HOOK_TIMEOUT_MS = 60 * 60_000;
 
 export const DEFAULT_DRAIN: DrainSettings = {
   gracePeriodMs: 6 * 3_600_000,
@@ -70,6 +82,10 @@ export function rollPolicy(
     canary: (items.update_canary ?? 'true') !== 'false',
     canarySoakMs: duration('update_canary_soak', 0),
     noScheduleTaint: items.decommission_node_no_schedule_taint === 'true',
+    healthTimeoutMs: duration('update_health_timeout', DEFAULT_HEALTH_TIMEOUT_MS),
+    ...(items.update_health_alarm ? { healthAlarm: items.update_health_alarm } : {}),
+    volumeDetachTimeoutMs: duration('update_volume_detach_timeout', DEFAULT_VOLUME_DETACH_TIMEOUT_MS),
+    hookTimeoutMs: duration('update_hook_timeout', DEFAULT_HOOK_TIMEOUT_MS),
     drain: {
       gracePeriodMs: duration('drain_grace_period', DEFAULT_DRAIN.gracePeriodMs),
       minPodLifetimeMs: duration('drain_min_pod_lifetime', DEFAULT_DRAIN.minPodLifetimeMs),

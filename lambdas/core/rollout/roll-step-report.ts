@@ -24,6 +24,8 @@ export interface RollActions {
   readonly terminated: number;
   /** Terminated without decrement: the Auto Scaling group launches a replacement for each. */
   readonly replacements: number;
+  /** Problems to record without stopping the roll (a node terminated with volumes still attached). */
+  readonly problems?: readonly string[];
 }
 
 /** A step with nothing to do: the plan says the pool is up to date. */

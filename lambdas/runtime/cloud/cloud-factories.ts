@@ -6,6 +6,7 @@
 import type { STSClient } from '@aws-sdk/client-sts';
 import type { Cluster } from '../../core/model/cluster';
 import { awsAccountId } from '../../core/model/cluster';
+import type { HealthAlarms } from '../../ports/health-alarms';
 import type { NodePoolBackend } from '../../ports/node-pool-backend';
 import type { SecretDecrypter } from '../../ports/secrets';
 import type { StackDeployer } from '../../ports/stack-deployer';
@@ -25,6 +26,7 @@ export interface CloudFactories {
   readonly stacks: (cluster: Cluster) => StackDeployer;
   readonly pools: (cluster: Cluster) => NodePoolBackend;
   readonly values: (cluster: Cluster) => ValuesProvider;
+  readonly alarms: (cluster: Cluster) => HealthAlarms;
   /** Template lookups by account id and region (the template engine knows the cluster only from its context). */
   readonly lookupsFor: (accountId: string, region: string) => CloudLookups;
   /** `aws:kms:` config items, decrypted with the task's own identity and region (CLM §10.5). */
@@ -78,6 +80,7 @@ export function cloudFactories(env: CloudSettings, instrument?: <C extends objec
     },
     pools: (cluster) => clusterPorts(cluster).pools,
     values: (cluster) => clusterPorts(cluster).values,
+    alarms: (cluster) => clusterPorts(cluster).alarms,
     lookupsFor(accountId, region) {
       if (!/^\d{12}$/.test(accountId))
         throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);

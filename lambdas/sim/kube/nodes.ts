@@ -4,6 +4,7 @@ import type { SimContext } from '../sim-context';
 import type { KubeState, SimNode } from '../world-state';
 import { withDisruption } from './pdb';
 import { removePod } from './pods';
+import { dropNodeAttachments, hasAttachments } from './volume-attachments';
 
 /**
  * Nodes join when their instance is InService and leave when it is Terminated; everything on a node that
@@ -60,6 +61,7 @@ export function removeNode(ctx: SimContext, kube: KubeState, name: string, cause
   withDisruption(ctx, kube, pods, cause, () => {
     for (const pod of pods) removePod(kube, pod);
     delete kube.nodes[name];
+    dropNodeAttachments(kube, name);
   });
   ctx.dirty.add(kube.clusterId);
 }
@@ -68,8 +70,12 @@ export function nodeForInstance(kube: KubeState, instanceId: string): SimNode | 
   return Object.values(kube.nodes).find((node) => node.instanceId === instanceId);
 }
 
+/** status.volumesAttached: a pod with volumes runs there, or a VolumeAttachment still names the node. */
 function volumesAttached(kube: KubeState, name: string): boolean {
-  return Object.values(kube.pods).some((pod) => pod.nodeName === name && (pod.volumes?.length ?? 0) > 0);
+  return (
+    Object.values(kube.pods).some((pod) => pod.nodeName === name && (pod.volumes?.length ?? 0) > 0) ||
+    hasAttachments(kube, name)
+  );
 }
 
 export function nodeInfo(ctx: SimContext, kube: KubeState, node: SimNode): NodeInfo {

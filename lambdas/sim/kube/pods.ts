@@ -2,6 +2,7 @@ import type { KubeObject, PodInfo } from '../../ports/kube-cluster';
 import type { SimContext } from '../sim-context';
 import type { KubeState, PodOwner, SimPod, TolerationSpec } from '../world-state';
 import { matches, parseSelector } from '../../core/kube/label-selector';
+import { attachVolumes, detachVolumes } from './volume-attachments';
 
 /**
  * Pod lifecycle: created Pending, bound to a node by the scheduler, Ready `podStartSeconds` later (unless a
@@ -64,6 +65,7 @@ export function bindPod(ctx: SimContext, kube: KubeState, pod: SimPod, nodeName:
   pod.nodeName = nodeName;
   const zone = kube.nodes[nodeName]?.zone;
   for (const volume of pod.volumes ?? []) if (zone && !kube.volumes[volume]) kube.volumes[volume] = zone;
+  attachVolumes(kube, pod, nodeName);
   if (!pod.neverReady)
     ctx.schedule(ctx.timings.podStartSeconds, {
       type: 'pod-ready',
@@ -79,6 +81,7 @@ export function beginPodDeletion(ctx: SimContext, kube: KubeState, pod: SimPod, 
   const grace = graceSeconds ?? pod.grace;
   ctx.dirty.add(kube.clusterId);
   if (!pod.nodeName || grace <= 0) {
+    if (pod.nodeName) detachVolumes(ctx, kube, pod, pod.nodeName);
     removePod(kube, pod);
     return;
   }
@@ -115,6 +118,7 @@ export function podStarted(ctx: SimContext, kube: KubeState, key: string, uid: s
 export function podTerminated(ctx: SimContext, kube: KubeState, key: string, uid: string): void {
   const pod = current(kube, key, uid);
   if (!pod) return;
+  if (pod.nodeName) detachVolumes(ctx, kube, pod, pod.nodeName);
   removePod(kube, pod);
   ctx.dirty.add(kube.clusterId);
 }

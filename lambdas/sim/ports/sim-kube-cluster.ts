@@ -10,6 +10,8 @@ import { annotateObject, listObjects, scaleDeployment } from '../kube/objects';
 import { evictPod, pdbObjects, pdbStatus, withDisruption } from '../kube/pdb';
 import { beginPodDeletion, podInfo, podKey } from '../kube/pods';
 import type { SimContext } from '../sim-context';
+import { volumeAttachmentInfos } from '../kube/volume-attachments';
+import { workloadReadiness } from '../kube/workload-readiness';
 import { instrument } from './instrument';
 
 /** KubeCluster over one simulated cluster. Until its API server is up every call but `ready` fails as a refused connection would. */
@@ -66,6 +68,8 @@ export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster 
       });
     },
     scaleDeployment: (namespace, name, replicas) => scaleDeployment(ctx, kube(), namespace, name, replicas),
+    listVolumeAttachments: (nodeName) => volumeAttachmentInfos(kube(), nodeName),
+    workloadReadiness: (ref) => workloadReadiness(kube(), ref),
   });
 }
 

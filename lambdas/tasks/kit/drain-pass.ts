@@ -5,6 +5,7 @@ import {
   isEvictable,
   siblingsOldEnough,
 } from '../../core/rollout/drain-rules';
+import { workloadKey } from '../../core/rollout/health-gate';
 import { LAST_FORCED_ANNOTATION } from '../../core/rollout/pool-snapshot';
 import type { DrainSettings } from '../../core/rollout/roll-policy';
 import type { NodeProgress } from '../../core/model/run';
@@ -41,9 +42,11 @@ export async function drainPass(
   let evicted = 0;
   let terminatingSeconds = Math.max(0, ...leaving.map((p) => p.terminationGracePeriodSeconds));
   const refused: PodInfo[] = [];
+  const owners = new Set(progress.owners ?? []);
   for (const pod of pods.filter((p) => !p.deleting)) {
     const result = await kube.evictPod(pod.namespace, pod.name, pod.terminationGracePeriodSeconds);
     if (result === 'evicted') {
+      if (pod.owner) owners.add(workloadKey({ ...pod.owner, namespace: pod.namespace }));
       evicted++;
       terminatingSeconds = Math.max(terminatingSeconds, pod.terminationGracePeriodSeconds);
     } else if (result === 'blocked-by-pdb') {
@@ -51,14 +54,19 @@ export async function drainPass(
     }
   }
   if (pods.length === 0) return { empty: true, evicted, forced: [], blocked: [], terminatingSeconds: 0, progress };
-  const refusals = refused.length ? await handleRefusals(kube, nodeName, refused, progress, settings, now) : undefined;
+  // The owners of the pods sent away: the health gate checks they are whole again once the node is gone.
+  const known = progress.owners ?? [];
+  const withOwners = owners.size > known.length ? { ...progress, owners: [...owners].sort() } : progress;
+  const refusals = refused.length
+    ? await handleRefusals(kube, nodeName, refused, withOwners, settings, now)
+    : undefined;
   return {
     empty: false,
     evicted,
     forced: refusals?.forced ?? [],
     blocked: refusals?.blocked ?? [],
     terminatingSeconds: Math.max(terminatingSeconds, refusals?.terminatingSeconds ?? 0),
-    progress: refusals?.progress ?? progress,
+    progress: refusals?.progress ?? withOwners,
   };
 }
 
@@ -83,6 +91,7 @@ async function handleRefusals(
       // On the node too, as CLM: the force interval then holds across runs and restarts.
       await kube.patchNode(nodeName, { annotations: { [LAST_FORCED_ANNOTATION]: new Date(now).toISOString() } });
       forced.push(`${pod.namespace}/${pod.name}`);
+      if (pod.owner) next = withOwner(next, workloadKey({ ...pod.owner, namespace: pod.namespace }));
       terminatingSeconds = Math.max(terminatingSeconds, pod.terminationGracePeriodSeconds);
       next = { ...next, lastForcedAt: now };
     } else {
@@ -103,4 +112,9 @@ async function forceAllowed(
   if (!forceWindowOpen(pod, node, settings, now)) return false;
   if (pdbs.length === 0) return true;
   return siblingsOldEnough(pod, pdbs, await kube.listPods({ namespace: pod.namespace }), settings, now);
+}
+
+function withOwner(progress: NodeProgress, key: string): NodeProgress {
+  const owners = progress.owners ?? [];
+  return owners.includes(key) ? progress : { ...progress, owners: [...owners, key].sort() };
 }

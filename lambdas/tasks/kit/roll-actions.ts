@@ -17,8 +17,17 @@ import {
 } from '../../core/rollout/pool-snapshot';
 import type { RollPolicy } from '../../core/rollout/roll-policy';
 import type { RollActions } from '../../core/rollout/roll-step-report';
+import {
+  LIFECYCLE_PHASE_ANNOTATION,
+  hookVerdict,
+  pendingHooks,
+  type HookPhase,
+} from '../../core/rollout/lifecycle-hooks';
+import { attachmentsOf, detachVerdict } from '../../core/rollout/volume-detach';
+import type { NodeInfo, VolumeAttachmentInfo } from '../../ports/kube-cluster';
 import type { ClusterRef } from '../../ports/node-pool-backend';
 import type { ClusterPorts } from '../../ports/ports';
+import { RolloutError } from '../../shared/errors';
 import { drainPass } from './drain-pass';
 
 /** What every action of one roll step works with. */
@@ -28,7 +37,12 @@ export interface RollContext {
   readonly pool: NodePool;
   readonly policy: RollPolicy;
   readonly now: number;
+  /** The pool left the registry: nodes also get CLM's no-replacement label (CLM §7.3 PrepareForRemoval). */
+  readonly removal?: boolean;
 }
+
+/** CLM: on nodes of a pool being removed, so the cluster-lifecycle-controller makes no replacement. */
+export const REPLACEMENT_STRATEGY_LABEL = 'cluster-lifecycle-controller.zalando.org/replacement-strategy';
 
 /** Carry out a roll plan: mark, scale out, cordon, then a drain pass on each node and terminate those drained empty. */
 export async function rollActions(
@@ -47,55 +61,158 @@ export async function rollActions(
 async function markNodes(context: RollContext, mark: readonly PoolNode[]): Promise<void> {
   const taint = decommissionTaint(context.policy.noScheduleTaint && !context.pool.profile.includes('master'));
   for (const n of mark) {
-    if (!n.node || isMarked(n.node)) continue;
+    const labelled = !context.removal || n.node?.labels[REPLACEMENT_STRATEGY_LABEL] === 'none';
+    if (!n.node || (isMarked(n.node) && labelled)) continue;
     const status = n.node.labels[LIFECYCLE_LABEL];
     await context.cp.kube.patchNode(n.node.name, {
       taints: [...n.node.taints.filter((t) => t.key !== taint.key), taint],
-      ...(status === undefined || status === 'ready' ? { labels: { [LIFECYCLE_LABEL]: 'decommission-pending' } } : {}),
+      labels: {
+        ...(status === undefined || status === 'ready' ? { [LIFECYCLE_LABEL]: 'decommission-pending' } : {}),
+        ...(context.removal ? { [REPLACEMENT_STRATEGY_LABEL]: 'none' } : {}),
+      },
     });
   }
 }
 
-/** Cordon and start the drain clock (kept from an earlier run's annotation, never restarted). */
+/**
+ * Take the chosen nodes into the roll: cordon them and start the drain clock (kept from an earlier run's annotation,
+ * never restarted). A node that carries pre-drain hook annotations is taken in (it holds its slot) but cordoned only
+ * once they are gone (drainAndTerminate).
+ */
 async function cordonNodes(
-  { cp, now }: RollContext,
+  context: RollContext,
   cordon: readonly PoolNode[],
   known: PoolProgress['nodes'],
 ): Promise<Record<string, NodeProgress>> {
   const nodes: Record<string, NodeProgress> = { ...known };
   for (const n of cordon) {
-    const existing = n.node?.annotations[DRAIN_START_ANNOTATION];
-    const drainStartedAt = existing && !Number.isNaN(Date.parse(existing)) ? Date.parse(existing) : now;
-    const lastForced = Date.parse(n.node?.annotations[LAST_FORCED_ANNOTATION] ?? '');
-    if (n.node) {
-      await cp.kube.patchNode(n.node.name, {
-        unschedulable: true,
-        labels: { [LIFECYCLE_LABEL]: 'draining' },
-        ...(existing ? {} : { annotations: { [DRAIN_START_ANNOTATION]: new Date(now).toISOString() } }),
-      });
-    }
-    nodes[n.instanceId] = {
+    const entry: NodeProgress = {
       instanceId: n.instanceId,
       ...(n.node ? { nodeName: n.node.name } : {}),
       availabilityZone: n.availabilityZone,
       state: 'draining',
-      cordonedAt: now,
-      drainStartedAt,
-      ...(Number.isNaN(lastForced) ? {} : { lastForcedAt: lastForced }),
       ...(n.outdated ? {} : { surplus: true }),
     };
+    nodes[n.instanceId] =
+      n.node && pendingHooks(n.node, 'pre-drain').length > 0
+        ? { ...entry, phase: 'pre-drain' }
+        : await cordonNode(context, n.node, entry);
   }
   return nodes;
 }
 
+async function cordonNode(
+  { cp, now }: RollContext,
+  node: NodeInfo | undefined,
+  entry: NodeProgress,
+): Promise<NodeProgress> {
+  const existing = node?.annotations[DRAIN_START_ANNOTATION];
+  const drainStartedAt = existing && !Number.isNaN(Date.parse(existing)) ? Date.parse(existing) : now;
+  const lastForced = Date.parse(node?.annotations[LAST_FORCED_ANNOTATION] ?? '');
+  if (node) {
+    await cp.kube.patchNode(node.name, {
+      unschedulable: true,
+      labels: { [LIFECYCLE_LABEL]: 'draining' },
+      ...(existing ? {} : { annotations: { [DRAIN_START_ANNOTATION]: new Date(now).toISOString() } }),
+    });
+  }
+  const { phase: _phase, hookWaitSince: _since, ...rest } = entry;
+  return {
+    ...rest,
+    cordonedAt: now,
+    drainStartedAt,
+    ...(Number.isNaN(lastForced) ? {} : { lastForcedAt: lastForced }),
+  };
+}
+
+/**
+ * A lifecycle hook phase: go on when the node carries no hook annotation of it; otherwise announce the phase on the
+ * node (once), wait, and fail the roll once the pool's update_hook_timeout is over.
+ */
+async function holdForHooks(
+  { cp, policy, now }: RollContext,
+  node: NodeInfo,
+  progress: NodeProgress,
+  phase: HookPhase,
+): Promise<{ readonly progress: NodeProgress; readonly blocked?: string }> {
+  const hooks = pendingHooks(node, phase);
+  const since = progress.phase === phase ? progress.hookWaitSince : undefined;
+  const verdict = hookVerdict(node.name, hooks, phase, since, policy.hookTimeoutMs, now);
+  if (verdict.kind === 'go') return { progress };
+  if (verdict.kind === 'timeout') throw new RolloutError(verdict.detail);
+  if (node.annotations[LIFECYCLE_PHASE_ANNOTATION] !== phase)
+    await cp.kube.patchNode(node.name, { annotations: { [LIFECYCLE_PHASE_ANNOTATION]: phase } });
+  return { progress: { ...progress, phase, hookWaitSince: verdict.since }, blocked: verdict.blocked };
+}
+
+interface NodePass {
+  readonly progress: NodeProgress;
+  readonly blocked: readonly string[];
+  readonly terminatingSeconds: number;
+  /** Drained, no hook holds it, its volumes detached (or the wait is over): terminate it now. */
+  readonly terminate: boolean;
+  readonly problem?: string;
+}
+
+/** One node in one step: its pre-drain hooks (then the cordon), a drain pass, then what must hold before it goes. */
+async function passNode(
+  context: RollContext,
+  node: NodeInfo,
+  known: NodeProgress,
+  attachments: () => Promise<VolumeAttachmentInfo[]>,
+): Promise<NodePass> {
+  let progress = known;
+  if (progress.phase === 'pre-drain') {
+    const held = await holdForHooks(context, node, progress, 'pre-drain');
+    if (held.blocked)
+      return { progress: held.progress, blocked: [held.blocked], terminatingSeconds: 0, terminate: false };
+    progress = await cordonNode(context, node, held.progress);
+  }
+  const { policy, now } = context;
+  const outcome = await drainPass(context.cp.kube, node.name, progress, policy.drain, now);
+  const drained = { blocked: outcome.blocked, terminatingSeconds: outcome.terminatingSeconds };
+  if (!outcome.empty) return { ...drained, progress: outcome.progress, terminate: false };
+  const gate = await readyToTerminate(context, node, outcome.progress, attachments);
+  return {
+    progress: gate.progress,
+    blocked: gate.blocked ? [...drained.blocked, gate.blocked] : drained.blocked,
+    terminatingSeconds: drained.terminatingSeconds,
+    terminate: !gate.blocked,
+    ...(gate.problem ? { problem: gate.problem } : {}),
+  };
+}
+
+/**
+ * A drained node may go once no pre-terminate hook holds it and its VolumeAttachments are gone (or the detach wait is
+ * over: then it goes with a problem to record).
+ */
+async function readyToTerminate(
+  context: RollContext,
+  node: NodeInfo,
+  drained: NodeProgress,
+  attachments: () => Promise<VolumeAttachmentInfo[]>,
+): Promise<{ readonly progress: NodeProgress; readonly blocked?: string; readonly problem?: string }> {
+  const held = await holdForHooks(context, node, drained, 'pre-terminate');
+  if (held.blocked) return held;
+  const { policy, now } = context;
+  const attached = attachmentsOf(await attachments(), node.name);
+  const verdict = detachVerdict(node.name, attached, held.progress.detachWaitSince, policy.volumeDetachTimeoutMs, now);
+  if (verdict.kind === 'wait')
+    return { progress: { ...held.progress, detachWaitSince: verdict.since }, blocked: verdict.blocked };
+  return { progress: held.progress, ...(verdict.kind === 'timeout' ? { problem: verdict.detail } : {}) };
+}
+
 async function drainAndTerminate(
-  { cp, target, policy, now }: RollContext,
+  context: RollContext,
   plan: RollPlan,
   snapshot: PoolSnapshot,
   progress: PoolProgress,
 ): Promise<RollActions> {
+  const { cp, target, now } = context;
   const nodes: Record<string, NodeProgress> = { ...progress.nodes };
   const blocked: string[] = [];
+  const problems: string[] = [];
+  let attachments: VolumeAttachmentInfo[] | undefined;
   let terminatingSeconds = 0;
   const counts = { terminated: 0, replacements: 0, surplusRemoved: 0 };
   let ledger: TerminationLedger = {
@@ -107,11 +224,17 @@ async function drainAndTerminate(
     const node = nodes[n.instanceId];
     if (!node || node.state === 'terminated') continue;
     if (n.node) {
-      const outcome = await drainPass(cp.kube, n.node.name, node, policy.drain, now);
-      nodes[n.instanceId] = outcome.progress;
-      blocked.push(...outcome.blocked);
-      terminatingSeconds = Math.max(terminatingSeconds, outcome.terminatingSeconds);
-      if (!outcome.empty) continue;
+      const pass = await passNode(
+        context,
+        n.node,
+        node,
+        async () => (attachments ??= await cp.kube.listVolumeAttachments()),
+      );
+      nodes[n.instanceId] = pass.progress;
+      blocked.push(...pass.blocked);
+      terminatingSeconds = Math.max(terminatingSeconds, pass.terminatingSeconds);
+      if (pass.problem) problems.push(pass.problem);
+      if (!pass.terminate) continue;
     }
     const surplus = nodes[n.instanceId]!.surplus === true;
     const termination = planTermination(ledger, surplus);
@@ -135,5 +258,6 @@ async function drainAndTerminate(
     terminatingSeconds,
     terminated: counts.terminated,
     replacements: counts.replacements,
+    ...(problems.length ? { problems } : {}),
   };
 }

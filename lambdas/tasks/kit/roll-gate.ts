@@ -3,6 +3,7 @@ import type { PoolProgress } from '../../core/model/run';
 import { updateBlock, type UpdateBlock } from '../../core/model/update-decision';
 import { holdPlan, startsNewWork } from '../../core/rollout/hold-roll';
 import type { RollPlan } from '../../core/rollout/plan-roll-step';
+import type { PoolNode } from '../../core/rollout/pool-snapshot';
 import { nextWindowOpening, parseMaintenanceWindows, windowOpen } from '../../core/schedule/maintenance-windows';
 import type { RollStepOutput } from '../../contracts/cluster-update';
 import type { Ports } from '../../ports/ports';
@@ -28,11 +29,13 @@ export async function gateRoll(
   items: ConfigItems,
   planned: RollPlan,
   now: number,
+  uncordoned: (node: PoolNode) => boolean = () => false,
 ): Promise<{ readonly plan: RollPlan; readonly stop?: RollStop }> {
-  if (planned.done || !startsNewWork(planned)) return { plan: planned };
+  // A node waiting for its pre-drain hooks was not touched yet: a hold may stop the roll there too.
+  if (planned.done || (!startsNewWork(planned) && !planned.drain.some(uncordoned))) return { plan: planned };
   const live = await loadCluster(ports, pinned.id).catch(() => pinned);
   const hold = updateBlock(live, await ports.progress.getControls(pinned.id));
-  const held = holdPlan(planned);
+  const held = holdPlan(planned, uncordoned);
   if (hold) return held.safe ? { plan: held.plan, stop: { kind: 'held', hold } } : { plan: held.plan };
   const text = items.maintenance_windows;
   if (!text) return { plan: planned };

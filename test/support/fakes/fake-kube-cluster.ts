@@ -5,6 +5,9 @@ import type {
   NodePatch,
   PdbInfo,
   PodInfo,
+  VolumeAttachmentInfo,
+  WorkloadReadiness,
+  WorkloadRef,
 } from '../../../lambdas/ports/kube-cluster';
 import { matches, parseSelector } from '../../../lambdas/core/kube/label-selector';
 import type { FakeClock } from './fake-clock';
@@ -28,6 +31,8 @@ export class FakeKubeCluster extends FakeManifestObjects implements KubeCluster 
   readonly pdbs: FakePdb[] = [];
   /** Every patchNode, in order. */
   readonly patches: { node: string; patch: NodePatch }[] = [];
+  /** VolumeAttachments as a test arranges them (the fake's attach-detach controller is the test). */
+  readonly volumeAttachments: VolumeAttachmentInfo[] = [];
   /** Times a disruption left a PDB below its minimum. */
   pdbViolations = 0;
   /** Called before every API call (the pool backend boots instances here). */
@@ -224,6 +229,33 @@ export class FakeKubeCluster extends FakeManifestObjects implements KubeCluster 
         minAvailable: pdb.minAvailable,
         ...this.status(pdb),
       }));
+  }
+
+  async listVolumeAttachments(nodeName?: string): Promise<VolumeAttachmentInfo[]> {
+    this.sync();
+    this.calls.push(`listVolumeAttachments${nodeName ? ` ${nodeName}` : ''}`);
+    return this.volumeAttachments
+      .filter((va) => nodeName === undefined || va.nodeName === nodeName)
+      .map((va) => ({ ...va }));
+  }
+
+  /** A workload's replicas and its healthy pods (Deployments' pods are owned by a ReplicaSet of the same name here). */
+  async workloadReadiness(ref: WorkloadRef): Promise<WorkloadReadiness | undefined> {
+    this.sync();
+    this.calls.push(`workloadReadiness ${ref.kind} ${ref.namespace}/${ref.name}`);
+    const workload = this.workloads.find(
+      (w) =>
+        w.namespace === ref.namespace &&
+        w.name === ref.name &&
+        (w.kind === 'Deployment' ? 'ReplicaSet' : w.kind) === ref.kind,
+    );
+    if (!workload) return undefined;
+    const now = this.clock.now();
+    const ready = this.pods.filter(
+      (p) =>
+        p.namespace === ref.namespace && p.owner?.kind === ref.kind && p.owner.name === ref.name && isHealthy(p, now),
+    ).length;
+    return { desired: workload.replicas, ready };
   }
 
   async scaleDeployment(namespace: string, name: string, replicas: number): Promise<void> {

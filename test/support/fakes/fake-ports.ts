@@ -1,3 +1,4 @@
+import { FakeHealthAlarms } from './fake-health-alarms';
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../../lambdas/core/model/cluster';
 import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
 import { putJson, runArtifactKey } from '../../../lambdas/tasks/kit/artifacts';
@@ -76,6 +77,7 @@ export interface FakeEnv {
   readonly clock: FakeClock;
   readonly kube: FakeKubeCluster;
   readonly pools: FakeNodePoolBackend;
+  readonly alarms: FakeHealthAlarms;
   readonly stacks: FakeStackDeployer;
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
@@ -97,6 +99,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const kube = new FakeKubeCluster(clock);
   const pools = new FakeNodePoolBackend(clock, kube, options.bootMs);
   const stacks = new FakeStackDeployer();
+  const alarms = new FakeHealthAlarms();
   const artifacts = new MemoryArtifactStore();
   const progress = new MemoryProgressStore();
   const registry = new MemoryRegistry(options.clusters ?? [testCluster()], options.persistsStatus ?? true);
@@ -110,6 +113,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     kube,
     lookups: new Proxy({}, { get: () => () => unused('lookups') }) as ClusterPorts['lookups'],
     values: new Proxy({}, { get: () => () => unused('values') }) as ClusterPorts['values'],
+    alarms,
   };
   const ports: Ports = {
     registry,
@@ -125,7 +129,21 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     webhooks: { verify: async () => unused('webhooks') },
     forCluster: () => clusterPorts,
   };
-  return { clock, kube, pools, stacks, artifacts, progress, registry, source, fleet, executions, events, ports };
+  return {
+    clock,
+    kube,
+    pools,
+    alarms,
+    stacks,
+    artifacts,
+    progress,
+    registry,
+    source,
+    fleet,
+    executions,
+    events,
+    ports,
+  };
 }
 
 /** What Prepare and RenderConfig leave behind: the run record, the pinned cluster, the main artefact. */

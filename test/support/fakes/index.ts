@@ -7,3 +7,4 @@ export { MemoryArtifactStore } from './memory-artifact-store';
 export { fakeEnv, seedRun, MemoryRegistry, FixedConfigSource } from './fake-ports';
 export { testCluster, testPool } from '../test-cluster';
 export type { FakeEnv } from './fake-ports';
+export { FakeHealthAlarms } from './fake-health-alarms';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RenderedStack } from '../core/render/render-stack';
 import { MainArtifact, ResourcesArtifact } from '../contracts/artifacts';
 import { StepOutput } from '../contracts/cluster-update';

@@ -67,45 +67,53 @@ export function awsClusterPortsFactory(options: AwsClusterPortsOptions): (cluste
     const key = `${accountId}/${cluster.region}`;
     let ports = cache.get(key);
     if (!ports) {
-      const clients = createClients(accountId, cluster.region);
-      const bucket = options.templateBucket;
-      const built = new Map<string, unknown>();
-      const once = <T>(name: string, make: () => T): T => {
-        if (!built.has(name)) built.set(name, make());
-        return built.get(name) as T;
-      };
-      const lookups = () => once('lookups', () => new (fromKit(kit, 'Ec2CloudLookups'))(clients.ec2));
-      const templateStore = (): ArtifactStore | undefined =>
-        bucket
-          ? new (fromKit(kit, 'S3ArtifactStore'))(clients.s3, {
-              bucket: bucket(accountId, cluster.region),
-              region: cluster.region,
-              endpoint: clients.endpoint,
-              createBucketIfMissing: true,
-            })
-          : undefined;
-      ports = {
-        get stacks() {
-          return once(
-            'stacks',
-            () =>
-              new (fromKit(kit, 'CloudFormationStackDeployer'))(clients.cloudFormation, {
-                templateStore: templateStore(),
-              }),
-          );
-        },
-        get pools() {
-          return once('pools', () => new (fromKit(kit, 'AsgNodePoolBackend'))(clients.autoScaling, clients.ec2));
-        },
-        get lookups() {
-          return lookups();
-        },
-        get values() {
-          return once('values', () => new (fromKit(kit, 'AwsValuesProvider'))(clients.ec2, lookups()));
-        },
-      };
+      ports = accountPorts(kit, createClients(accountId, cluster.region), accountId, cluster.region, options);
       cache.set(key, ports);
     }
     return ports;
+  };
+}
+
+/** The ports of one account and region, each adapter built on first use from the kit. */
+function accountPorts(
+  kit: AwsKit,
+  clients: AwsClients,
+  accountId: string,
+  region: string,
+  options: AwsClusterPortsOptions,
+): AwsClusterPorts {
+  const bucket = options.templateBucket;
+  const built = new Map<string, unknown>();
+  const once = <T>(name: string, make: () => T): T => {
+    if (!built.has(name)) built.set(name, make());
+    return built.get(name) as T;
+  };
+  const lookups = () => once('lookups', () => new (fromKit(kit, 'Ec2CloudLookups'))(clients.ec2));
+  const templateStore = (): ArtifactStore | undefined =>
+    bucket
+      ? new (fromKit(kit, 'S3ArtifactStore'))(clients.s3, {
+          bucket: bucket(accountId, region),
+          region,
+          endpoint: clients.endpoint,
+          createBucketIfMissing: true,
+        })
+      : undefined;
+  return {
+    get stacks() {
+      return once(
+        'stacks',
+        () =>
+          new (fromKit(kit, 'CloudFormationStackDeployer'))(clients.cloudFormation, { templateStore: templateStore() }),
+      );
+    },
+    get pools() {
+      return once('pools', () => new (fromKit(kit, 'AsgNodePoolBackend'))(clients.autoScaling, clients.ec2));
+    },
+    get lookups() {
+      return lookups();
+    },
+    get values() {
+      return once('values', () => new (fromKit(kit, 'AwsValuesProvider'))(clients.ec2, lookups()));
+    },
   };
 }

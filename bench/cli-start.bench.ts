@@ -9,7 +9,7 @@
  * The processes run `node bin/clm.mjs` as a user does: from the prebuilt CLI (.build/cli), built first if a source
  * changed since (as `npm run build:cli`); the size of what it loads at start is reported too.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,14 +38,14 @@ interface ProcessCost {
 
 /** One `node bin/clm.mjs …` under GNU time: user + system seconds and the largest resident set. */
 function clmProcess(args: readonly string[]): ProcessCost {
-  const out = execFileSync(TIME, ['-f', 'CLM_TIME %U %S %M', process.execPath, join(ROOT, 'bin', 'clm.mjs'), ...args], {
+  const run = spawnSync(TIME, ['-f', 'CLM_TIME %U %S %M', process.execPath, join(ROOT, 'bin', 'clm.mjs'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
   });
-  const line = out.split('\n').find((l) => l.startsWith('CLM_TIME '));
-  if (!line) throw new Error(`no timing from ${TIME}: ${out}`);
+  const line = run.stderr.split('\n').find((l) => l.startsWith('CLM_TIME '));
+  if (run.status !== 0 || !line) throw new Error(`clm ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
   const [user, system, rssKb] = line.split(' ').slice(1).map(Number);
   return { cpu: user + system, maxRssMb: rssKb / 1024 };
 }

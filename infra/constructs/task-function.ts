@@ -66,6 +66,11 @@ export const TASK_BUNDLING = {
   define: { 'import.meta.url': '__clmImportMetaUrl' },
   banner: 'const __clmImportMetaUrl=require("url").pathToFileURL(__filename).href;',
   loader: { '.hbs': 'text' },
+  /**
+   * `import()` of a package left to the runtime (the SDK clients a port module loads on first use) becomes `require`:
+   * Node's ES module resolution ignores NODE_PATH, where the runtime's SDK is found.
+   */
+  supported: { 'dynamic-import': false },
 } as const;
 
 export interface TaskFunctionProps {
@@ -143,7 +148,10 @@ export class TaskFunction extends NodejsFunction {
       target: TASK_BUNDLING.target,
       mainFields: [...TASK_BUNDLING.mainFields],
       externalModules: [...TASK_BUNDLING.external],
-      esbuildArgs: { '--alias': Object.entries(TASK_BUNDLING.alias).map(([name, path]) => `${name}=${path}`) },
+      esbuildArgs: {
+        '--alias': Object.entries(TASK_BUNDLING.alias).map(([name, path]) => `${name}=${path}`),
+        '--supported:dynamic-import': String(TASK_BUNDLING.supported['dynamic-import']),
+      },
       define: { 'import.meta.url': TASK_BUNDLING.define['import.meta.url'] },
       banner: TASK_BUNDLING.banner,
       loader: { ...TASK_BUNDLING.loader },

@@ -90,6 +90,28 @@ function sdkLoadedAtInit(file: string): string[] {
   return JSON.parse(out) as string[];
 }
 
+/**
+ * The first call of the bundle with an empty payload, as in Lambda (SDK through NODE_PATH only): it loads the task's
+ * port modules and their SDK clients, then rejects the payload. Returns the error's name.
+ */
+function firstCallError(file: string): string {
+  const script = `require(${JSON.stringify(file)}).handler({}).then(() => process.stdout.write('no error'), (e) => process.stdout.write(e.name + ': ' + e.message.split('\\n')[0]))`;
+  return execFileSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_PATH: join(ROOT, 'node_modules'),
+      AWS_REGION: 'eu-central-1',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      CLM_TABLE_NAME: 'clm-test',
+      CLM_ARTIFACT_BUCKET: 'clm-test',
+      CLM_REGISTRY: 'https://registry.example.invalid',
+      CLM_CONFIG_SOURCES: 'main:git:https://git.example.invalid/config.git',
+    },
+  });
+}
+
 describe('handler bundles', () => {
   let dir: string;
   const bundles = new Map<string, { file: string; metafile: Metafile }>();
@@ -153,6 +175,13 @@ describe('handler bundles', () => {
     // Assert
     expect(found).toEqual(Object.fromEntries(NAMES.map((task) => [task, expected(task)])));
   });
+
+  it('load their port modules and SDK clients on the first call (the SDK through NODE_PATH, as in Lambda)', () => {
+    const errors = Object.fromEntries(NAMES.map((task) => [task, firstCallError(bundles.get(task)!.file)]));
+    expect(errors).toEqual(
+      Object.fromEntries(NAMES.map((task) => [task, expect.stringMatching(/^InvalidTaskInputError: /)])),
+    );
+  }, 120_000);
 
   it('load no AWS SDK package at module init', () => {
     const loaded = Object.fromEntries(NAMES.map((task) => [task, sdkLoadedAtInit(bundles.get(task)!.file)]));

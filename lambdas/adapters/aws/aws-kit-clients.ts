@@ -1,7 +1,8 @@
 /**
  * The one place AWS SDK clients are built, from the client classes of an AwsKit (aws-kit.ts): each client is made on
- * first use, so a task uses, and loads, only the clients of its own ports (aws-clients.ts: the same with every class). Every client of one account and region shares the endpoint (moto in the
- * integration suite), the retry policy and the credentials.
+ * first use, so a task uses, and loads, only the clients of its own ports (aws-clients.ts: the same with every
+ * class). Every client of one account and region shares the endpoint (moto in the integration suite), the retry
+ * policy and the credentials.
  *
  * Retries: standard mode with 5 attempts. CLM's Go code allows 50, which suits a long-running controller but not a
  * Lambda task with a time-out: after 5 attempts (about 20 s of back-off at most) the error reaches the adapter, becomes

@@ -10,4 +10,6 @@ module.exports = {
   roots: ['<rootDir>/test/e2e'],
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 30 * 60 * 1000,
+  // `clm` runs from the prebuilt CLI (bin/clm.mjs): rebuilt first if a source changed since.
+  globalSetup: '<rootDir>/test/support/build-cli.cjs',
 };

@@ -1,5 +1,7 @@
 /**
- * Lambda budgets (DESIGN.md §8): each handler bundle ≤ 1.5 MB minified, module init ≤ 300 ms on a 2-core machine.
+ * Lambda budgets (issue 14, tighter than DESIGN.md §8's 1.5 MB / 300 ms): each handler bundle ≤ 0.8 MB minified, and
+ * a cold start — module init plus the first call, which loads the task's port modules and their SDK clients — costs
+ * ≤ 250 ms of CPU. CPU, not wall time: on a loaded machine the wall clock says more about the neighbours.
  * Every task of the catalogue (lambdas/tasks/catalogue.ts) is bundled from its generated entry with esbuild exactly as the TaskFunction bundles
  * it (TASK_BUNDLING), then required in a fresh `node --enable-source-maps` process (as NODE_OPTIONS sets it in
  * Lambda); init is the median of a few requires, measured inside the child so Node's own start-up is excluded.
@@ -28,8 +30,8 @@ export const name = 'lambda';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MB = 1024 * 1024;
-const SIZE_BUDGET_MB = 1.5;
-const INIT_BUDGET_MS = 300;
+const SIZE_BUDGET_MB = 0.8;
+const COLD_START_BUDGET_MS = 250;
 const INIT_RUNS = 5;
 
 /** Bundle one handler as the TaskFunction does; returns the bundle path and esbuild's metafile. */
@@ -52,6 +54,7 @@ export async function bundleHandler(entry: string, outdir: string): Promise<{ fi
     define: { ...TASK_BUNDLING.define },
     banner: { js: TASK_BUNDLING.banner },
     loader: { ...TASK_BUNDLING.loader },
+    supported: { ...TASK_BUNDLING.supported },
     metafile: true,
     logLevel: 'silent',
   });
@@ -173,7 +176,7 @@ async function bundleFigure(
   return { result, bundled };
 }
 
-/** Module init (against its budget) and first call of a bundle, or a failed figure when the require fails. */
+/** Module init plus first call of a bundle, CPU, against its budget; or a failed figure when the require fails. */
 function coldStartFigures(handler: string, file: string): BenchResult[] {
   let runs: ColdStart[];
   try {
@@ -181,32 +184,26 @@ function coldStartFigures(handler: string, file: string): BenchResult[] {
   } catch (error) {
     return [
       {
-        name: `${handler} init`,
+        name: `${handler} init + first call`,
         value: Number.NaN,
-        unit: 'ms',
-        budget: INIT_BUDGET_MS,
+        unit: 'ms CPU',
+        budget: COLD_START_BUDGET_MS,
         ok: false,
         note: `require failed: ${firstLine(error, (lines) => lines.find((l) => l.includes('Error')))}`,
       },
     ];
   }
-  const cpu = median(runs.map((r) => r.init.cpu));
+  const ms = (pick: (r: ColdStart) => number) => Math.round(median(runs.map(pick)));
   const list = (packages: readonly string[]) => packages.join(' ') || 'none';
   const errors = [...new Set(runs.map((r) => r.firstCallError.split(':')[0]))].join(', ');
   return [
     withBudget({
-      name: `${handler} init`,
-      value: median(runs.map((r) => r.init.wall)),
-      unit: 'ms',
-      budget: INIT_BUDGET_MS,
-      note: `median of ${INIT_RUNS} requires (CPU ${Math.round(cpu)} ms), node ${process.version} ${process.arch}, --enable-source-maps; SDK loaded (from NODE_PATH): ${list(runs[0].sdkAtInit)}`,
+      name: `${handler} init + first call`,
+      value: median(runs.map((r) => r.init.cpu + r.firstCall.cpu)),
+      unit: 'ms CPU',
+      budget: COLD_START_BUDGET_MS,
+      note: `median of ${INIT_RUNS} processes: init ${ms((r) => r.init.cpu)} + first call ${ms((r) => r.firstCall.cpu)} ms CPU (wall ${ms((r) => r.init.wall + r.firstCall.wall)} ms); SDK at init: ${list(runs[0].sdkAtInit)}; after the first call: ${list(runs[0].sdkAfterFirstCall)}; it ended with ${errors} (empty payload)`,
     }),
-    {
-      name: `${handler} first call`,
-      value: median(runs.map((r) => r.firstCall.wall)),
-      unit: 'ms',
-      note: `loads the task's adapters (CPU ${Math.round(median(runs.map((r) => r.firstCall.cpu)))} ms), SDK then: ${list(runs[0].sdkAfterFirstCall)}; empty payload, ended with ${errors}`,
-    },
   ];
 }
 

@@ -6,8 +6,8 @@
  *    account selection) in ≤ 5 s.
  * The cluster is the example repository's test cluster (examples/), so stacks and pools are rendered too.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HandlebarsTemplateEngine } from '../lambdas/adapters/templating/handlebars-template-engine';
 import { StaticValuesProvider } from '../lambdas/adapters/values/static-values-provider';
@@ -22,12 +22,11 @@ import type { ConfigSnapshot } from '../lambdas/ports/config-source';
 import type { TemplateEngine } from '../lambdas/ports/template-engine';
 import type { BenchResult } from './bench-result';
 import { median, timeRuns, withBudget } from './bench-result';
+import { renderExampleFiles } from './render-example';
 
 export const name = 'render';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const COMPONENTS = 30;
-const FILES_PER_COMPONENT = 10;
 const RUNS = 7;
 
 export async function run(): Promise<BenchResult[]> {
@@ -40,8 +39,7 @@ async function renderBudget(): Promise<BenchResult[]> {
     'examples/clusters.yaml',
   );
   const cluster = clusters[0];
-  const files = exampleFiles();
-  for (const [path, content] of syntheticManifests()) files.set(path, content);
+  const files = renderExampleFiles();
   const snapshots: ConfigSnapshot[] = [{ sourceName: 'main', version: 'bench', files }];
   const values = await new StaticValuesProvider().clusterValues(cluster);
   const decrypter = { decrypt: async (s: string) => s };
@@ -122,94 +120,6 @@ async function versionBudget(): Promise<BenchResult[]> {
       note: `3 pools × 20 items each, 2 sources, ${outdated} outdated, median of ${RUNS}`,
     }),
   ];
-}
-
-/** Every file of examples/config. */
-function exampleFiles(): Map<string, string> {
-  const dir = join(ROOT, 'examples/config');
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const full = join(entry.parentPath, entry.name);
-    files.set(relative(dir, full).split(sep).join('/'), readFileSync(full, 'utf8'));
-  }
-  // Only the synthetic manifests count towards the 300.
-  for (const path of [...files.keys()])
-    if (path.startsWith('cluster/manifests/') && path !== 'cluster/manifests/deletions.yaml') files.delete(path);
-  return files;
-}
-
-/** 30 components × 10 files: a ConfigMap and 9 Deployments (with a PDB) hashing it, templated like KoA's. */
-function syntheticManifests(): Map<string, string> {
-  const files = new Map<string, string>();
-  for (let c = 0; c < COMPONENTS; c++) {
-    const component = `${String(c).padStart(2, '0')}-app${c}`;
-    const dir = `cluster/manifests/${component}`;
-    files.set(
-      `${dir}/00-config.yaml`,
-      [
-        'apiVersion: v1',
-        'kind: ConfigMap',
-        'metadata:',
-        `  name: app${c}-config`,
-        `  namespace: ns${c}`,
-        'data:',
-        '  CLUSTER: "{{Cluster.ID}}"',
-        '  ENVIRONMENT: "{{Cluster.Environment}}"',
-        '  REGION: "{{Cluster.Region}}"',
-        '',
-      ].join('\n'),
-    );
-    for (let f = 1; f < FILES_PER_COMPONENT; f++) {
-      files.set(`${dir}/${String(f).padStart(2, '0')}-deployment.yaml`, deployment(c, f));
-    }
-  }
-  return files;
-}
-
-function deployment(c: number, f: number): string {
-  const app = `app${c}-svc${f}`;
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${app}
-  namespace: ns${c}
-  labels:
-    application: ${app}
-    team: "{{index Cluster.ConfigItems "team"}}"
-spec:
-  replicas: {{#if (eq Cluster.Environment "production")}}3{{else}}{{Cluster.ConfigItems.web_replicas}}{{/if}}
-  selector:
-    matchLabels:
-      application: ${app}
-  template:
-    metadata:
-      labels:
-        application: ${app}
-      annotations:
-        config/hash: "{{manifestHash "00-config.yaml"}}"
-    spec:
-      containers:
-        - name: main
-          image: registry.example.org/${app}:1.{{len Cluster.NodePools}}.0
-          env:
-            - {name: CLUSTER_ALIAS, value: "{{Cluster.Alias}}"}
-            - {name: HOSTED_ZONE, value: "{{Values.hosted_zone}}"}
-          resources:
-            requests: {cpu: 100m, memory: 128Mi}
-            limits: {memory: 256Mi}
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata:
-  name: ${app}
-  namespace: ns${c}
-spec:
-  maxUnavailable: 1
-  selector:
-    matchLabels:
-      application: ${app}
-`;
 }
 
 function syntheticFleet(count: number): Cluster[] {

@@ -53,14 +53,24 @@ export const TASK_BUNDLING = {
    * and in the bench). whatwg-url is node-fetch 2's fallback for runtimes without a global URL (see the stub).
    * The X-Ray SDK (Powertools Tracer) requires `@smithy/service-error-classification` 2.x, an SDK-internal package the
    * runtime may not have at that major: bundled from our node_modules instead of left to the runtime.
+   * socks-proxy-agent, openid-client and jsonpath-plus serve kubeconfig features (SOCKS proxies, oidc/gcp/azure auth
+   * providers) that a task, reaching API servers with a bearer token, never uses: stubs that say so if ever called.
    */
   alias: {
     'whatwg-url': './infra/constructs/bundling-stubs/whatwg-url.cjs',
+    'socks-proxy-agent': './infra/constructs/bundling-stubs/socks-proxy-agent.cjs',
+    'openid-client': './infra/constructs/bundling-stubs/openid-client.cjs',
+    'jsonpath-plus': './infra/constructs/bundling-stubs/jsonpath-plus.cjs',
     '@smithy/service-error-classification': './node_modules/@smithy/service-error-classification/dist-cjs/index.js',
   },
   define: { 'import.meta.url': '__clmImportMetaUrl' },
   banner: 'const __clmImportMetaUrl=require("url").pathToFileURL(__filename).href;',
   loader: { '.hbs': 'text' },
+  /**
+   * `import()` of a package left to the runtime (the SDK clients a port module loads on first use) becomes `require`:
+   * Node's ES module resolution ignores NODE_PATH, where the runtime's SDK is found.
+   */
+  supported: { 'dynamic-import': false },
 } as const;
 
 export interface TaskFunctionProps {
@@ -138,7 +148,10 @@ export class TaskFunction extends NodejsFunction {
       target: TASK_BUNDLING.target,
       mainFields: [...TASK_BUNDLING.mainFields],
       externalModules: [...TASK_BUNDLING.external],
-      esbuildArgs: { '--alias': Object.entries(TASK_BUNDLING.alias).map(([name, path]) => `${name}=${path}`) },
+      esbuildArgs: {
+        '--alias': Object.entries(TASK_BUNDLING.alias).map(([name, path]) => `${name}=${path}`),
+        '--supported:dynamic-import': String(TASK_BUNDLING.supported['dynamic-import']),
+      },
       define: { 'import.meta.url': TASK_BUNDLING.define['import.meta.url'] },
       banner: TASK_BUNDLING.banner,
       loader: { ...TASK_BUNDLING.loader },

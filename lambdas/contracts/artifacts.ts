@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CfDeletions, Deletions } from '../core/deletions/deletion';
 import { PROPAGATION_POLICIES } from '../core/deletions/deletion';
 import type { Cluster } from '../core/model/cluster';

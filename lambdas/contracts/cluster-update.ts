@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Contracts of the cluster-update and node-pool-rollout state machines. Each Task receives

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What one dispatcher pass decided and did (the DispatchFleet and RegistryChanged tasks' output, what

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Events the fleet dispatcher sends (EventBridge, default bus; `source` below, `detail-type` the event's

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a function that is not a state of a state machine receives, by trigger kind (`triggers` of a task,

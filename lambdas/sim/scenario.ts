@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadYamlWithPositions } from '../core/model/yaml-positions';
 import { ValidationError } from '../shared/errors';
 import { PORT_CALLS } from './port-calls';

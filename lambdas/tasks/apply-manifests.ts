@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { applyBatches, inventoryKey, objectRef, pruneCandidates } from '../core/manifests/inventory';
 import type { ResourcesArtifact } from '../contracts/artifacts';
 import { StepOutput } from '../contracts/cluster-update';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { TriggerKind } from '../contracts/triggers';
 import type { Cluster } from '../core/model/cluster';
 import type { ClusterPorts, Ports } from '../ports/ports';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TAG_MAIN_STACK, clusterName, clusterTagKey, mainStackName } from '../core/cloudformation/stack-names';
 import { StepOutput } from '../contracts/cluster-update';
 import { DELETE_STAGES, type DeleteStage } from '../contracts/status';

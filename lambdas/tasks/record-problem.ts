@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { problemFromError } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
 import { recordClusterProblem } from './kit/cluster-status';

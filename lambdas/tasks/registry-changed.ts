@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DispatchReport } from '../contracts/dispatch-report';
 import { RegistryChanges } from '../contracts/triggers';
 import { registryStreamChanges } from '../core/dispatch/registry-changes';

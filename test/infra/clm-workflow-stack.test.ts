@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Capture, Match } from 'aws-cdk-lib/assertions';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTask, isStateMachineTask } from '../../lambdas/tasks/define-task';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { ASL_FILES, functionPlaceholder, placeholdersIn, readAsl } from '../../lambdas/runtime/asl-files';

@@ -2,7 +2,7 @@
 // default bus, the dispatcher's access, the alarm topic and the dashboard, all derived from the task catalogue.
 import { Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PassRequest } from '../../lambdas/contracts/triggers';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
 import { defineTask } from '../../lambdas/tasks/define-task';

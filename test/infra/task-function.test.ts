@@ -92,7 +92,7 @@ describe('TaskFunction', () => {
     );
   });
 
-  it('aliases whatwg-url (a stub) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
+  it('aliases the stubs (whatwg-url, kubeconfig features) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
     expect(
       Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [
         name,
@@ -101,6 +101,9 @@ describe('TaskFunction', () => {
       ]),
     ).toEqual([
       ['whatwg-url', true, true],
+      ['socks-proxy-agent', true, true],
+      ['openid-client', true, true],
+      ['jsonpath-plus', true, true],
       ['@smithy/service-error-classification', true, true],
     ]);
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { taskGrants } from '../../infra/task-grants';
 import { TASK_CATALOGUE } from '../../lambdas/tasks/catalogue';
 import { defineTask, type PortNeeds } from '../../lambdas/tasks/define-task';

@@ -7,18 +7,15 @@ import { awsAccountId } from '../../core/model/cluster';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import type { ClusterPorts } from '../../ports/ports';
 import { ConfigError } from '../../shared/errors';
-import { createAccountClients } from './aws-clients';
-import type { AwsClients, AwsCredentials } from './aws-clients';
-import { AsgNodePoolBackend } from './asg-node-pool-backend';
-import { AwsValuesProvider } from './aws-values-provider';
-import { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
-import { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
-import { Ec2CloudLookups } from './ec2-cloud-lookups';
-import { S3ArtifactStore } from './s3-artifact-store';
+import { kitAccountClients } from './aws-kit-clients';
+import type { AwsClients, AwsCredentials } from './aws-kit-clients';
+import { fromKit, type AwsKit } from './aws-kit';
 
 export type AwsClusterPorts = Omit<ClusterPorts, 'kube'>;
 
 export interface AwsClusterPortsOptions {
+  /** The clients and adapters loaded (aws-kit.ts); each port is built on first use from the parts it needs. */
+  readonly kit: AwsKit;
   /** One endpoint for every service (moto). @default - `CLM_AWS_ENDPOINT`, else `AWS_ENDPOINT_URL`, else AWS */
   readonly endpoint?: string;
   /** @default - the SDK's default credential chain */
@@ -33,7 +30,7 @@ export interface AwsClusterPortsOptions {
    * @default - such templates fail with a ConfigError
    */
   readonly templateBucket?: (accountId: string, region: string) => string;
-  /** Test seam: build the clients of one account and region. @default createAccountClients */
+  /** Test seam: build the clients of one account and region. @default kitAccountClients */
   readonly createClients?: (accountId: string, region: string) => AwsClients;
 }
 
@@ -42,12 +39,13 @@ export function clmBucketName(accountId: string, region: string): string {
   return `cluster-lifecycle-manager-${accountId}-${region}`;
 }
 
-export function awsClusterPortsFactory(options: AwsClusterPortsOptions = {}): (cluster: Cluster) => AwsClusterPorts {
+export function awsClusterPortsFactory(options: AwsClusterPortsOptions): (cluster: Cluster) => AwsClusterPorts {
+  const { kit } = options;
   const cache = new Map<string, AwsClusterPorts>();
   const createClients =
     options.createClients ??
     ((accountId: string, region: string) =>
-      createAccountClients({
+      kitAccountClients(kit, {
         accountId,
         region,
         endpoint: options.endpoint,
@@ -69,25 +67,56 @@ export function awsClusterPortsFactory(options: AwsClusterPortsOptions = {}): (c
     const key = `${accountId}/${cluster.region}`;
     let ports = cache.get(key);
     if (!ports) {
-      const clients = createClients(accountId, cluster.region);
-      const templateStore: ArtifactStore | undefined = options.templateBucket
-        ? new S3ArtifactStore(clients.s3, {
-            bucket: options.templateBucket(accountId, cluster.region),
-            region: cluster.region,
-            endpoint: clients.endpoint,
-            createBucketIfMissing: true,
-          })
-        : undefined;
-      const lookups = new Ec2CloudLookups(clients.ec2);
-      ports = {
-        stacks: new CloudFormationStackDeployer(clients.cloudFormation, { templateStore }),
-        pools: new AsgNodePoolBackend(clients.autoScaling, clients.ec2),
-        lookups,
-        values: new AwsValuesProvider(clients.ec2, lookups),
-        alarms: new CloudWatchHealthAlarms(clients.cloudWatch),
-      };
+      ports = accountPorts(kit, createClients(accountId, cluster.region), accountId, cluster.region, options);
       cache.set(key, ports);
     }
     return ports;
+  };
+}
+
+/** The ports of one account and region, each adapter built on first use from the kit. */
+function accountPorts(
+  kit: AwsKit,
+  clients: AwsClients,
+  accountId: string,
+  region: string,
+  options: AwsClusterPortsOptions,
+): AwsClusterPorts {
+  const bucket = options.templateBucket;
+  const built = new Map<string, unknown>();
+  const once = <T>(name: string, make: () => T): T => {
+    if (!built.has(name)) built.set(name, make());
+    return built.get(name) as T;
+  };
+  const lookups = () => once('lookups', () => new (fromKit(kit, 'Ec2CloudLookups'))(clients.ec2));
+  const templateStore = (): ArtifactStore | undefined =>
+    bucket
+      ? new (fromKit(kit, 'S3ArtifactStore'))(clients.s3, {
+          bucket: bucket(accountId, region),
+          region,
+          endpoint: clients.endpoint,
+          createBucketIfMissing: true,
+        })
+      : undefined;
+  return {
+    get stacks() {
+      return once(
+        'stacks',
+        () =>
+          new (fromKit(kit, 'CloudFormationStackDeployer'))(clients.cloudFormation, { templateStore: templateStore() }),
+      );
+    },
+    get pools() {
+      return once('pools', () => new (fromKit(kit, 'AsgNodePoolBackend'))(clients.autoScaling, clients.ec2));
+    },
+    get lookups() {
+      return lookups();
+    },
+    get values() {
+      return once('values', () => new (fromKit(kit, 'AwsValuesProvider'))(clients.ec2, lookups()));
+    },
+    get alarms() {
+      return once('alarms', () => new (fromKit(kit, 'CloudWatchHealthAlarms'))(clients.cloudWatch));
+    },
   };
 }

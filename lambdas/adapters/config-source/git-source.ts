@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import git from 'isomorphic-git';
-import nodeHttp from 'isomorphic-git/http/node';
+import type IsomorphicGit from 'isomorphic-git';
 import type { HttpClient } from 'isomorphic-git';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
 import { ConfigError, TransientApiError } from '../../shared/errors';
@@ -79,7 +78,7 @@ export class GitSource implements ConfigSource {
     this.branches = local ? 'refs/heads/' : 'refs/remotes/origin/';
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? Date.now;
-    const base = options.http ?? nodeHttp;
+    const base = options.http ?? lazyNodeHttp;
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.http = {
       request: (request) => base.request({ ...request, signal: request.signal ?? AbortSignal.timeout(timeoutMs) }),
@@ -99,6 +98,7 @@ export class GitSource implements ConfigSource {
   }
 
   async checkout(version: string): Promise<ConfigSnapshot> {
+    const git = await isoGit();
     if (!FULL_SHA.test(version)) {
       throw new ConfigError(
         `config source ${this.name} (${this.location}): cannot check out ${JSON.stringify(version)}: expected a 40-character commit SHA from resolveVersion`,
@@ -148,6 +148,7 @@ export class GitSource implements ConfigSource {
   }
 
   private async fetchAll(): Promise<void> {
+    const git = await isoGit();
     if (this.branches === 'refs/heads/') return this.checkLocal();
     await this.ensureMirror();
     this.logger.debug(`Fetching config source ${this.name} from ${this.location}`);
@@ -178,6 +179,7 @@ export class GitSource implements ConfigSource {
   }
 
   private async ensureMirror(): Promise<void> {
+    const git = await isoGit();
     if (fs.existsSync(join(this.gitdir, 'config'))) return;
     await fs.promises.mkdir(this.gitdir, { recursive: true });
     await git.init({ fs, gitdir: this.gitdir, bare: true });
@@ -192,6 +194,7 @@ export class GitSource implements ConfigSource {
   }
 
   private async resolveLocal(channel: string): Promise<string | undefined> {
+    const git = await isoGit();
     if (channel === '') return undefined;
     if (FULL_SHA.test(channel))
       return (await this.hasCommit(channel.toLowerCase())) ? channel.toLowerCase() : undefined;
@@ -224,6 +227,7 @@ export class GitSource implements ConfigSource {
 
   /** Follow annotated tags to the commit. */
   private async peel(oid: string, channel: string): Promise<string> {
+    const git = await isoGit();
     let current = oid;
     for (let depth = 0; depth < 10; depth++) {
       const object = await git.readObject({ fs, gitdir: this.gitdir, oid: current, format: 'parsed' });
@@ -237,6 +241,7 @@ export class GitSource implements ConfigSource {
   }
 
   private async hasCommit(sha: string): Promise<boolean> {
+    const git = await isoGit();
     try {
       await git.readCommit({ fs, gitdir: this.gitdir, oid: sha });
       return true;
@@ -280,3 +285,13 @@ function networkCode(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+// isomorphic-git and its HTTP client load on first use: a run that reads only directory sources never pays for them.
+let gitModule: Promise<typeof IsomorphicGit> | undefined;
+function isoGit(): Promise<typeof IsomorphicGit> {
+  gitModule ??= import('isomorphic-git').then((m) => m.default);
+  return gitModule;
+}
+const lazyNodeHttp: HttpClient = {
+  request: async (request) => (await import('isomorphic-git/http/node')).default.request(request),
+};

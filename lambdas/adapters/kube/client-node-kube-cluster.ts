@@ -11,7 +11,7 @@
  * Errors: 5xx, 429 (outside eviction) and network failures are TransientApiError; 401/403 are KubeApiError with a hint
  * about the token; 409 is ConflictError; 404 is `not-found` where the port says so, NotFoundError elsewhere.
  */
-import { PatchStrategy } from '@kubernetes/client-node';
+import { PatchStrategy } from '@kubernetes/client-node/dist/patch.js';
 import type { KubeConfig, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type {
   ApplyResult,

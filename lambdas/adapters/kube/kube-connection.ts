@@ -2,7 +2,7 @@
  * How to reach one cluster's API server: an explicit server and bearer token (CLM's `--token`, the way the Lambda
  * tasks connect), or a kubeconfig file and context (`--kubeconfig`, for the CLI and the integration suite).
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { ConfigError } from '../../shared/errors';
 
 export interface KubeServerConnection {

@@ -8,7 +8,10 @@
  * up ownership and the API server removes it from the live object. So objects go out verbatim, and a field the server
  * does not know fails the apply loudly instead (HTTP 500 "field not declared in schema", classified as KubeApiError).
  */
-import { HttpMethod, ServerConfiguration, createConfiguration } from '@kubernetes/client-node';
+// Deep imports: the package's index also loads every API class and watch/exec/attach helpers (~130 KB in a bundle).
+import { createConfiguration } from '@kubernetes/client-node/dist/gen/configuration.js';
+import { HttpMethod } from '@kubernetes/client-node/dist/gen/http/http.js';
+import { ServerConfiguration } from '@kubernetes/client-node/dist/gen/servers.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeHttpError, toKubeError } from './kube-errors';
 

@@ -10,7 +10,7 @@
  * The context's CA data is used unless the cluster has `kube_ca_data`, which wins. Its user may be a token, a client
  * certificate or an exec plugin (e.g. `aws eks get-token`), all as kubectl does them (client-node).
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import type { Cluster } from '../../core/model/cluster';
 import { ConfigError } from '../../shared/errors';
 

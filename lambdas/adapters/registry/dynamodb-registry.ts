@@ -1,5 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type * as DocumentSdk from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../core/model/cluster';
 import { toWireCluster, toWireStatus } from '../../core/model/cluster-wire';
 import { CONFIG_KEY_PATTERN } from '../../core/model/wire-cluster-schema';
@@ -8,6 +9,11 @@ import { validateWireCluster, formatPath } from '../../core/model/validate-wire-
 import type { Registry } from '../../ports/registry';
 import { REGISTRY_SORT_KEY } from '../../contracts/triggers';
 import { NotFoundError, RegistryError, RegistryUnavailableError, ValidationError } from '../../shared/errors';
+
+interface Documents {
+  readonly doc: DynamoDBDocumentClient;
+  readonly lib: typeof DocumentSdk;
+}
 
 export interface DynamoDbRegistryOptions {
   readonly tableName: string;
@@ -40,17 +46,14 @@ export class DynamoDbRegistry implements Registry {
   readonly description: string;
   readonly persistsStatus = true;
   private readonly tableName: string;
-  private readonly doc: DynamoDBDocumentClient;
+  private readonly client?: DynamoDBClient | DynamoDBDocumentClient;
+  private documents?: Promise<Documents>;
   private readonly now: () => number;
 
   constructor(options: DynamoDbRegistryOptions) {
     this.tableName = options.tableName;
     this.description = `dynamodb://${options.tableName}`;
-    const client = options.client ?? new DynamoDBClient({});
-    this.doc =
-      client instanceof DynamoDBDocumentClient
-        ? client
-        : DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    this.client = options.client;
     this.now = options.now ?? Date.now;
   }
 
@@ -58,16 +61,17 @@ export class DynamoDbRegistry implements Registry {
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.call('scan the registry', () =>
-        this.doc.send(
-          new ScanCommand({
+      const page = await this.call('scan the registry', async () => {
+        const { doc, lib } = await this.sdk();
+        return doc.send(
+          new lib.ScanCommand({
             TableName: this.tableName,
             FilterExpression: 'sk = :sk',
             ExpressionAttributeValues: { ':sk': REGISTRY_SORT_KEY },
             ExclusiveStartKey: startKey,
           }),
-        ),
-      );
+        );
+      });
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -137,9 +141,10 @@ export class DynamoDbRegistry implements Registry {
       });
     }
     const cluster = result.cluster;
-    await this.call(`put cluster ${cluster.id}`, () =>
-      this.doc.send(
-        new PutCommand({
+    await this.call(`put cluster ${cluster.id}`, async () => {
+      const { doc, lib } = await this.sdk();
+      return doc.send(
+        new lib.PutCommand({
           TableName: this.tableName,
           Item: {
             pk: partitionKey(cluster.id),
@@ -148,22 +153,23 @@ export class DynamoDbRegistry implements Registry {
             updated_at: this.now(),
           },
         }),
-      ),
-    );
+      );
+    });
     return cluster;
   }
 
   /** Remove a cluster from the registry; true if it was there. */
   async deleteCluster(clusterId: string): Promise<boolean> {
-    const result = await this.call(`delete cluster ${clusterId}`, () =>
-      this.doc.send(
-        new DeleteCommand({
+    const result = await this.call(`delete cluster ${clusterId}`, async () => {
+      const { doc, lib } = await this.sdk();
+      return doc.send(
+        new lib.DeleteCommand({
           TableName: this.tableName,
           Key: { pk: partitionKey(clusterId), sk: REGISTRY_SORT_KEY },
           ReturnValues: 'ALL_OLD',
         }),
-      ),
-    );
+      );
+    });
     return result.Attributes !== undefined;
   }
 
@@ -176,9 +182,10 @@ export class DynamoDbRegistry implements Registry {
   ): Promise<void> {
     await this.call(
       `${what} of cluster ${clusterId}`,
-      () =>
-        this.doc.send(
-          new UpdateCommand({
+      async () => {
+        const { doc, lib } = await this.sdk();
+        return doc.send(
+          new lib.UpdateCommand({
             TableName: this.tableName,
             Key: { pk: partitionKey(clusterId), sk: REGISTRY_SORT_KEY },
             UpdateExpression: expression,
@@ -186,9 +193,24 @@ export class DynamoDbRegistry implements Registry {
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: values,
           }),
-        ),
+        );
+      },
       clusterId,
     );
+  }
+
+  /** The document client and its commands, loaded with the first call (a CLI run on a file registry never loads them). */
+  private sdk(): Promise<Documents> {
+    this.documents ??= (async () => {
+      const lib = await import('@aws-sdk/lib-dynamodb');
+      const client = this.client ?? new (await import('@aws-sdk/client-dynamodb')).DynamoDBClient({});
+      const doc =
+        client instanceof lib.DynamoDBDocumentClient
+          ? client
+          : lib.DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+      return { doc, lib };
+    })();
+    return this.documents;
   }
 
   /** Run one SDK call (the SDK has already retried), translating failures: throttling/5xx/network → retryable, missing item → NotFoundError. */

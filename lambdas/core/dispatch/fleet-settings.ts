@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from '../../shared/errors';
 
 /** How the dispatcher paces a fleet. Every field has a default; see docs/fleet.md. */

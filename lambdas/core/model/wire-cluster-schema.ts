@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isKarpenterPool, LIFECYCLE_STATUSES, PROVIDERS } from './cluster';
 
 /**

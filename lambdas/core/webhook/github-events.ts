@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The parts of GitHub's webhook payloads CLM reads (docs.github.com, "Webhook events and payloads":

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ConfigSourceSpec } from '../model/config-source-spec';
 import { GithubPingEvent, GithubPushEvent } from './github-events';
 import { sourcesForRepository } from './push-match';

@@ -1,7 +1,8 @@
 /**
  * The AWS side of a cluster for the Lambda tasks: stacks, node pools, values and template lookups in the cluster's
  * account and region (through the assumed role when `CLM_ASSUMED_ROLE` is set), and KMS in the task's own account.
- * Clients are built once per account and region and shared by every part.
+ * Clients are built once per account and region and shared by every part. Each part is built from `kit`: the CLI
+ * passes the full kit, a Lambda task the parts of its own ports (runtime/lambda/ports/shared-cloud.ts).
  */
 import type { STSClient } from '@aws-sdk/client-sts';
 import type { Cluster } from '../../core/model/cluster';
@@ -13,13 +14,10 @@ import type { StackDeployer } from '../../ports/stack-deployer';
 import type { CloudLookups } from '../../ports/template-engine';
 import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError } from '../../shared/errors';
-import { createAccountClients, createAwsClients, roleArn } from '../../adapters/aws/aws-clients';
-import type { AwsClients } from '../../adapters/aws/aws-clients';
+import { kitAccountClients, kitAwsClients, roleArn } from '../../adapters/aws/aws-kit-clients';
+import type { AwsClients } from '../../adapters/aws/aws-kit-clients';
 import { awsClusterPortsFactory, clmBucketName } from '../../adapters/aws/aws-cluster-ports';
-import { CloudFormationStackDeployer } from '../../adapters/aws/cloudformation-stack-deployer';
-import { Ec2CloudLookups } from '../../adapters/aws/ec2-cloud-lookups';
-import { KmsSecretDecrypter } from '../../adapters/aws/kms-secret-decrypter';
-import { S3ArtifactStore } from '../../adapters/aws/s3-artifact-store';
+import { fromKit, type AwsKit } from '../../adapters/aws/aws-kit';
 import type { LambdaEnvironment } from '../lambda/environment';
 
 export interface CloudFactories {
@@ -41,15 +39,22 @@ export type CloudSettings = Pick<
   'region' | 'endpoint' | 'assumedRole' | 'stackRoleArn' | 'externalId' | 'stackRoleName'
 >;
 
-/** @param instrument applied to every SDK client (the Lambda runtime's X-Ray tracing). */
-export function cloudFactories(env: CloudSettings, instrument?: <C extends object>(client: C) => C): CloudFactories {
+/**
+ * @param kit the AWS clients and adapters loaded (read when a part is first used, so parts may be loaded later)
+ * @param instrument applied to every SDK client (the Lambda runtime's X-Ray tracing).
+ */
+export function cloudFactories(
+  env: CloudSettings,
+  kit: AwsKit,
+  instrument?: <C extends object>(client: C) => C,
+): CloudFactories {
   const traced = instrument ? { instrument } : {};
   const clients = new Map<string, AwsClients>();
   const clientsFor = (accountId: string, region: string): AwsClients => {
     const key = `${accountId}/${region}`;
     let found = clients.get(key);
     if (!found) {
-      found = createAccountClients({
+      found = kitAccountClients(kit, {
         accountId,
         region,
         endpoint: env.endpoint,
@@ -62,7 +67,7 @@ export function cloudFactories(env: CloudSettings, instrument?: <C extends objec
     return found;
   };
   // Validates infrastructure_account and caches the parts per account and region.
-  const clusterPorts = awsClusterPortsFactory({ createClients: clientsFor, templateBucket: clmBucketName });
+  const clusterPorts = awsClusterPortsFactory({ kit, createClients: clientsFor, templateBucket: clmBucketName });
 
   const stackDeployers = new Map<string, StackDeployer>();
   const lookups = new Map<string, CloudLookups>();
@@ -73,7 +78,7 @@ export function cloudFactories(env: CloudSettings, instrument?: <C extends objec
       const key = `${accountId}/${cluster.region}`;
       let deployer = stackDeployers.get(key);
       if (!deployer) {
-        deployer = stackDeployer(clientsFor(accountId, cluster.region), accountId, env);
+        deployer = stackDeployer(kit, clientsFor(accountId, cluster.region), accountId, env);
         stackDeployers.set(key, deployer);
       }
       return deployer;
@@ -87,20 +92,22 @@ export function cloudFactories(env: CloudSettings, instrument?: <C extends objec
       const key = `${accountId}/${region}`;
       let found = lookups.get(key);
       if (!found) {
-        found = new Ec2CloudLookups(clientsFor(accountId, region).ec2);
+        found = new (fromKit(kit, 'Ec2CloudLookups'))(clientsFor(accountId, region).ec2);
         lookups.set(key, found);
       }
       return found;
     },
     stsFor: (cluster) => clientsFor(awsAccountId(cluster.infrastructureAccount), cluster.region).sts,
     secrets: () =>
-      new KmsSecretDecrypter(createAwsClients({ region: env.region, endpoint: env.endpoint, ...traced }).kms),
+      new (fromKit(kit, 'KmsSecretDecrypter'))(
+        kitAwsClients(kit, { region: env.region, endpoint: env.endpoint, ...traced }).kms,
+      ),
   };
 }
 
 /** CloudFormation in one account and region, templates staged in CLM's bucket there. */
-function stackDeployer(own: AwsClients, accountId: string, env: CloudSettings): StackDeployer {
-  const templateStore = new S3ArtifactStore(own.s3, {
+function stackDeployer(kit: AwsKit, own: AwsClients, accountId: string, env: CloudSettings): StackDeployer {
+  const templateStore = new (fromKit(kit, 'S3ArtifactStore'))(own.s3, {
     bucket: clmBucketName(accountId, own.region),
     region: own.region,
     endpoint: own.endpoint,
@@ -108,7 +115,7 @@ function stackDeployer(own: AwsClients, accountId: string, env: CloudSettings): 
   });
   // Cross-account: the bounded stack role of that account (ClmClusterAccess); same-account: this account's.
   const stackRole = env.stackRoleName ? roleArn(accountId, env.stackRoleName) : env.stackRoleArn;
-  return new CloudFormationStackDeployer(own.cloudFormation, {
+  return new (fromKit(kit, 'CloudFormationStackDeployer'))(own.cloudFormation, {
     templateStore,
     ...(stackRole ? { roleArn: stackRole } : {}),
   });

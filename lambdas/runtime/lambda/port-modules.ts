@@ -1,7 +1,7 @@
 import type { PortName } from '../../tasks/define-task';
 import type { PortFactories } from '../restrict-ports';
 import { lambdaEnvironment, type LambdaEnvironment } from './environment';
-import { cachedTokens, type ClmTokens } from './secret-tokens';
+import { cachedTokens, type ClmTokens, type SecretReader } from './secret-tokens';
 
 /**
  * Which module under runtime/lambda/ports/ builds each port in Lambda. A function's generated entry
@@ -10,17 +10,17 @@ import { cachedTokens, type ClmTokens } from './secret-tokens';
  */
 export const PORT_MODULES = {
   progress: 'stores',
-  artifacts: 'stores',
+  artifacts: 'artifacts',
   clock: 'stores',
   registry: 'registry',
   sources: 'sources',
   templates: 'templates',
-  secrets: 'cloud',
-  stacks: 'cloud',
-  pools: 'cloud',
-  values: 'cloud',
-  lookups: 'cloud',
-  alarms: 'cloud',
+  secrets: 'secrets',
+  stacks: 'stacks',
+  pools: 'pools',
+  values: 'values',
+  lookups: 'lookups',
+  alarms: 'alarms',
   kube: 'kube',
   fleet: 'fleet',
   executions: 'executions',
@@ -33,8 +33,11 @@ export type PortModuleName = (typeof PORT_MODULES)[PortName];
 /** What every port module receives: the environment, read once, and the tokens secret, read at most once. */
 export interface WiringContext {
   readonly env: LambdaEnvironment;
-  /** The tokens secret (`CLM_SECRET_ARN`), read on the first call and kept for the container's life. */
-  tokens(): Promise<ClmTokens>;
+  /**
+   * The tokens secret (`CLM_SECRET_ARN`), read on the first call and kept for the container's life. The port modules
+   * that need it pass the reader (tokens-reader.ts), so only their tasks carry the Secrets Manager client.
+   */
+  tokens(reader: () => Promise<SecretReader>): Promise<ClmTokens>;
 }
 
 /** A module of runtime/lambda/ports/: the factories of the ports it builds. */
@@ -45,10 +48,12 @@ export interface PortModule {
 /** One per container. */
 export function wiringContext(env: Readonly<Record<string, string | undefined>>): WiringContext {
   const settings = lambdaEnvironment(env);
+  let tokens: (() => Promise<ClmTokens>) | undefined;
   return {
     env: settings,
-    tokens: cachedTokens(settings.secretArn, async () =>
-      (await import('./secrets-manager-reader')).secretsManagerReader(settings),
-    ),
+    tokens: (reader) => {
+      tokens ??= cachedTokens(settings.secretArn, reader);
+      return tokens();
+    },
   };
 }

@@ -5,7 +5,7 @@
  * failed read is not kept, so the next invocation tries again. Token values never reach a log line or an error
  * message: errors name the secret and the key, never the content.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../../shared/errors';
 
 export interface ClmTokens {

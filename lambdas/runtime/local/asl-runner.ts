@@ -1,5 +1,5 @@
 import '../../shared/promise-with-resolvers';
-import { StateMachine } from 'aws-local-stepfunctions';
+import type { StateMachine } from 'aws-local-stepfunctions';
 import { LOCAL_TASK_TOKEN_PREFIX } from '../../contracts/cluster-update';
 import type { StateMachineKey } from '../asl-files';
 import { LOCAL_ARN_PREFIX, LOCAL_STATE_MACHINE_PREFIX, loadDefinition, walkStates } from './asl-definitions';
@@ -46,7 +46,7 @@ export async function runStateMachine(
   executionId: string,
   handler: TaskHandler,
 ): Promise<ExecutionRun> {
-  const { definition, machine } = machineFor(key);
+  const { definition, machine } = await machineFor(key);
   const children: ExecutionRun[] = [];
   const handlers: Record<string, (payload: unknown) => Promise<unknown>> = {};
   for (const { name, state } of walkStates(definition)) {
@@ -97,10 +97,13 @@ export async function runStateMachine(
   return { ...outcome, entered, retried, children, historyEvents };
 }
 
-function machineFor(key: StateMachineKey): { definition: AslDefinition; machine: StateMachine } {
+async function machineFor(key: StateMachineKey): Promise<{ definition: AslDefinition; machine: StateMachine }> {
   let found = definitions.get(key);
   if (!found) {
     const definition = withoutTokenTimeouts(loadDefinition(key));
+    // Loaded on first use: the runner and its validator (asl-validator, jsonata, the Lambda client) are a large part
+    // of the CLI, and only provision/decommission/plan/dispatch/serve run a state machine.
+    const { StateMachine } = await import('aws-local-stepfunctions');
     // Validating a definition costs ~0.3 s (asl-validator compiles its schemas): once per process.
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false, checkPaths: true } });
     found = { definition, machine };

@@ -7,6 +7,7 @@ import type { Registry } from '../../ports/registry';
 import type { ConfigSource } from '../../ports/config-source';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { systemClock } from '../../ports/clock';
+import { FULL_AWS_KIT } from '../../adapters/aws/full-aws-kit';
 import { cloudFactories } from '../cloud/cloud-factories';
 import { kubeFactory } from '../cloud/kube-factory';
 import { templatesFactory } from '../cloud/templates-factory';
@@ -42,12 +43,15 @@ export interface AwsPortsOptions {
  * cluster, the template lookups and the API server clients the same way (runtime/cloud/).
  */
 export function createAwsPorts(options: AwsPortsOptions): Ports {
-  const aws = cloudFactories({
-    region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.assumedRole ? { assumedRole: options.assumedRole } : {}),
-    ...(options.externalId ? { externalId: options.externalId } : {}),
-  });
+  const aws = cloudFactories(
+    {
+      region: options.region,
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.assumedRole ? { assumedRole: options.assumedRole } : {}),
+      ...(options.externalId ? { externalId: options.externalId } : {}),
+    },
+    FULL_AWS_KIT,
+  );
   const kubeFor =
     options.kubeFor ??
     kubeFactory({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 

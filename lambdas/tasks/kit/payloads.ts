@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClusterUpdateState, RolloutState, TaskPayload } from '../../contracts/cluster-update';
 import { InvalidTaskInputError } from '../../shared/errors';
 import type { RunRef } from './run-record';

@@ -33,6 +33,12 @@ type PlanClusterPorts = Pick<ClusterPorts, 'stacks' | 'kube' | 'values' | 'pools
 /** The field manager of the dry-run apply, the one real applies use. */
 const FIELD_MANAGER = 'cluster-lifecycle-manager';
 
+export interface PlanOptions {
+  readonly applyOnly: boolean;
+  /** Plan these source versions (a run's pinned ones) instead of what the channels resolve to now. */
+  readonly resolved?: ResolvedConfigVersion;
+}
+
 /**
  * Everything an update of `cluster` would do, done with reads only: the render at the version its channel
  * resolves to, a change set per stack (created, described, deleted), a dry-run apply per manifest object with
@@ -41,11 +47,7 @@ const FIELD_MANAGER = 'cluster-lifecycle-manager';
 export async function planCluster(
   registered: Cluster,
   ports: PlanPorts,
-  options: {
-    readonly applyOnly: boolean;
-    /** Plan these source versions (a run's pinned ones) instead of what the channels resolve to now. */
-    readonly resolved?: ResolvedConfigVersion;
-  },
+  options: PlanOptions,
 ): Promise<ClusterPlan> {
   const cluster = await withStoredStatus(ports, registered);
   const resolved = options.resolved ?? (await resolveClusterConfigVersion(cluster, ports.sources));

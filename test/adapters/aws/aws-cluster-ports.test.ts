@@ -1,3 +1,4 @@
+import { FULL_AWS_KIT } from '../../../lambdas/adapters/aws/full-aws-kit';
 import { awsClusterPortsFactory, clmBucketName } from '../../../lambdas/adapters/aws/aws-cluster-ports';
 import { createAwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 import { AsgNodePoolBackend } from '../../../lambdas/adapters/aws/asg-node-pool-backend';
@@ -32,6 +33,7 @@ describe('awsClusterPortsFactory', () => {
     // Arrange
     const created: string[] = [];
     const factory = awsClusterPortsFactory({
+      kit: FULL_AWS_KIT,
       createClients: (accountId, region) => {
         created.push(`${accountId}/${region}`);
         return createAwsClients({
@@ -60,6 +62,7 @@ describe('awsClusterPortsFactory', () => {
 
   it('rejects an infrastructure account that is not aws:<12 digits>, naming the cluster and field', () => {
     const factory = awsClusterPortsFactory({
+      kit: FULL_AWS_KIT,
       createClients: () => {
         throw new Error('not reached');
       },

@@ -1,5 +1,6 @@
 import { CloudFormationClient, CreateStackCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { mockClient } from 'aws-sdk-client-mock';
+import { FULL_AWS_KIT } from '../../../lambdas/adapters/aws/full-aws-kit';
 import { cloudFactories } from '../../../lambdas/runtime/cloud/cloud-factories';
 import { lambdaEnvironment } from '../../../lambdas/runtime/lambda/environment';
 import type { Cluster } from '../../../lambdas/core/model/cluster';
@@ -23,6 +24,7 @@ describe('cloudFactories', () => {
     // Arrange
     const stacks = cloudFactories(
       lambdaEnvironment({ AWS_REGION: 'eu-central-1', CLM_STACK_ROLE_ARN: STACK_ROLE }),
+      FULL_AWS_KIT,
     ).stacks;
 
     // Act
@@ -36,6 +38,7 @@ describe('cloudFactories', () => {
     // Arrange
     const stacks = cloudFactories(
       lambdaEnvironment({ AWS_REGION: 'eu-central-1', CLM_ASSUMED_ROLE: 'cluster-lifecycle-manager' }),
+      FULL_AWS_KIT,
     ).stacks;
 
     // Act
@@ -47,7 +50,7 @@ describe('cloudFactories', () => {
 
   it('shares one deployer per account and region', () => {
     // Arrange
-    const stacks = cloudFactories(lambdaEnvironment({ AWS_REGION: 'eu-central-1' })).stacks;
+    const stacks = cloudFactories(lambdaEnvironment({ AWS_REGION: 'eu-central-1' }), FULL_AWS_KIT).stacks;
 
     // Act
     const deployers = [
@@ -62,7 +65,7 @@ describe('cloudFactories', () => {
 
   it('refuses a cluster whose infrastructure_account is not an AWS account, and lookups without one', () => {
     // Arrange
-    const aws = cloudFactories(lambdaEnvironment({ AWS_REGION: 'eu-central-1' }));
+    const aws = cloudFactories(lambdaEnvironment({ AWS_REGION: 'eu-central-1' }), FULL_AWS_KIT);
 
     // Act
     const stacks = () => aws.stacks(testCluster({ infrastructureAccount: 'gcp:project-1' }));

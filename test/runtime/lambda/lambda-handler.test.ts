@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lambdaHandler, type PortModuleLoader } from '../../../lambdas/runtime/lambda/lambda-handler';
 import type { Registry } from '../../../lambdas/ports/registry';
 import { ConfigError, ERROR_NAMES, StackBusyError, ThrottledError } from '../../../lambdas/shared/errors';

@@ -1,7 +1,7 @@
 // The Lambda side of triggered tasks: transports turn a Function URL request or a stream batch into the task's
 // input (and the answer back), tasks publish their figures as embedded metrics, and the generated entry of a
 // triggered task loads its transports; the webhook secret and the fleet settings come from the environment.
-import { z } from 'zod';
+import * as z from 'zod';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { HttpRequest, HttpResponse } from '../../../lambdas/contracts/triggers';
 import { lambdaHandler } from '../../../lambdas/runtime/lambda/lambda-handler';

@@ -1,4 +1,5 @@
 import { kubeFactory } from '../../cloud/kube-factory';
+import { stsPart } from '../../../adapters/aws/aws-kit';
 import type { PortFactories } from '../../restrict-ports';
 import type { WiringContext } from '../port-modules';
 import { secretsManagerReader } from '../secrets-manager-reader';
@@ -9,14 +10,15 @@ import { sharedCloud } from './shared-cloud';
  * own token secret (`kube_token_secret`), or an EKS token signed in the cluster's account (see ../port-modules.ts).
  */
 export async function portFactories({ env, tokens }: WiringContext): Promise<PortFactories> {
-  const { clusterToken } = await tokens();
   const readSecret = secretsManagerReader(env);
+  const { clusterToken } = await tokens(async () => readSecret);
+  const aws = await sharedCloud(env, [stsPart]);
   return {
     cluster: {
       kube: kubeFactory({
         ...(clusterToken ? { token: clusterToken } : {}),
         readSecret,
-        stsFor: (cluster) => sharedCloud(env).stsFor(cluster),
+        stsFor: (cluster) => aws.stsFor(cluster),
       }),
     },
   };

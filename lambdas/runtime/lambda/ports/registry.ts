@@ -7,6 +7,7 @@ import type { PortFactories } from '../../restrict-ports';
 import type { WiringContext } from '../port-modules';
 import type { ClmTokens } from '../secret-tokens';
 import { traced } from '../tracing';
+import { tokensReader } from './tokens-reader';
 
 /** The registry `CLM_REGISTRY` names (http(s)://, dynamodb://TABLE, or a file under /tmp), with the registry token. */
 export function registryFactory(env: LambdaEnvironment, tokens: ClmTokens): () => Registry {
@@ -20,5 +21,5 @@ export function registryFactory(env: LambdaEnvironment, tokens: ClmTokens): () =
 
 /** Port module of the registry (see ../port-modules.ts). */
 export async function portFactories({ env, tokens }: WiringContext): Promise<PortFactories> {
-  return { registry: registryFactory(env, await tokens()) };
+  return { registry: registryFactory(env, await tokens(tokensReader(env))) };
 }

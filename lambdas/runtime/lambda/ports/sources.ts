@@ -5,6 +5,7 @@ import type { LambdaEnvironment } from '../environment';
 import type { PortFactories } from '../../restrict-ports';
 import type { WiringContext } from '../port-modules';
 import type { ClmTokens } from '../secret-tokens';
+import { tokensReader } from './tokens-reader';
 
 /** Lambda may only write under /tmp: git mirrors live there, kept while the container lives. */
 export const LAMBDA_GIT_WORKDIR = '/tmp/clm-workdir';
@@ -25,5 +26,5 @@ export function sourcesFactory(env: LambdaEnvironment, tokens: ClmTokens): () =>
 
 /** Port module of the config sources (see ../port-modules.ts). */
 export async function portFactories({ env, tokens }: WiringContext): Promise<PortFactories> {
-  return { sources: sourcesFactory(env, await tokens()) };
+  return { sources: sourcesFactory(env, await tokens(tokensReader(env))) };
 }

@@ -1,0 +1,33 @@
+/** Every AWS client class and adapter of aws-kit.ts, loaded at once: for the CLI against AWS and for the tests. */
+import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { S3Client } from '@aws-sdk/client-s3';
+import { STSClient } from '@aws-sdk/client-sts';
+import { AsgNodePoolBackend } from './asg-node-pool-backend';
+import type { AwsKit } from './aws-kit';
+import { AwsValuesProvider } from './aws-values-provider';
+import { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
+import { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
+import { Ec2CloudLookups } from './ec2-cloud-lookups';
+import { KmsSecretDecrypter } from './kms-secret-decrypter';
+import { S3ArtifactStore } from './s3-artifact-store';
+
+export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
+  STSClient,
+  CloudFormationClient,
+  AutoScalingClient,
+  EC2Client,
+  S3Client,
+  KMSClient,
+  CloudWatchClient,
+  CloudFormationStackDeployer,
+  S3ArtifactStore,
+  AsgNodePoolBackend,
+  Ec2CloudLookups,
+  AwsValuesProvider,
+  KmsSecretDecrypter,
+  CloudWatchHealthAlarms,
+};

@@ -41,6 +41,11 @@ export const RenderConfigOutput = z.object({
   message: z.string(),
   /** `update_requires_approval`: the update waits for the approval of its plan before the first write. */
   approvalRequired: z.boolean().default(false),
+  /**
+   * Outside the cluster's maintenance windows: when the next opens (ISO 8601). The update waits until then
+   * (WaitForMaintenanceWindow) before its first write, and renders again.
+   */
+  resumeAt: z.string().optional(),
 });
 export type RenderConfigOutput = z.infer<typeof RenderConfigOutput>;
 

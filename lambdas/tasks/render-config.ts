@@ -3,7 +3,10 @@ import { mergeConfigDefaults } from '../core/config/config-defaults';
 import { renderConfigDefaults, sortedItems } from '../core/config/effective-config-items';
 import { throwIfIssues } from '../core/render/render-issue';
 import { withDiscoveredNetwork } from '../core/render/discovered-network';
-import { renderMainStack } from '../core/render/render-main-stack';
+import { renderMainStack, type MainStackRender } from '../core/render/render-main-stack';
+import { renderClusterResources } from '../core/render/render-cluster-resources';
+import type { RenderedStack } from '../core/render/render-stack';
+import type { Cluster } from '../core/model/cluster';
 import { uniqueIssues } from '../core/render/render-cluster';
 import { renderBeforeDeploy } from '../core/render/validate-before-deploy';
 import type { MainArtifact } from '../contracts/artifacts';
@@ -16,6 +19,7 @@ import { checkoutClusterConfig } from './kit/cluster-stack';
 import { decryptedCluster } from './kit/decrypted-cluster';
 import { liveIssues } from './kit/live-checks';
 import { openStep } from './kit/open-step';
+import { windowBeforeFirstWrite } from './kit/window-gate';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
 
@@ -24,9 +28,9 @@ const PORTS = {
   templates: 'read',
   secrets: 'read',
   values: 'read',
-  // ValidateTemplate, and the API server's discovery for the deletions' kinds: reads only.
-  stacks: 'read',
-  kube: 'read',
+  // ValidateTemplate; outside a maintenance window with maintenance_windows_manifests_anytime, change sets (created,
+  // described, deleted: never executed, but a write to IAM).
+  stacks: 'write',
   progress: 'write',
   artifacts: 'write',
   clock: 'read',
@@ -35,10 +39,10 @@ const PORTS = {
 /**
  * Check out every config source at the versions Prepare pinned, work out the effective config items,
  * render the main stack and validate every deletions file, node pool, cf-manifest and manifest — all before
- * anything is deployed.
+ * anything is deployed — and say whether the update must wait for a maintenance window before its first write.
  */
 export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<RenderConfigOutput> {
-  const { cluster, pinned } = await openStep(ports, ref);
+  const { cluster, pinned, now } = await openStep(ports, ref);
   // A pinned cluster stack's layers stand in for its source's `cluster/…` tree (stored so later steps use them).
   const { snapshots } = await checkoutClusterConfig(cluster, ports.sources, pinned.sourceVersions);
   // Defaults merged into the registry's items; `aws:kms:` values stay encrypted in what is stored (S3),
@@ -47,23 +51,12 @@ export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): 
     mergeConfigDefaults(await renderConfigDefaults(cluster, snapshots, ports.templates), cluster.configItems),
   );
   const configured = await decryptedCluster(cluster, merged, ports);
-  const values = await ports.forCluster(configured).values.clusterValues(configured);
-  const rendered = withDiscoveredNetwork(configured, values);
-  const main = await renderMainStack({ cluster: rendered, snapshots, values, engine: ports.templates });
-  // Pools, cf-manifests and manifests too: a broken one fails here, before the main stack is touched.
-  const later = await renderBeforeDeploy({ cluster: rendered, snapshots, values, engine: ports.templates });
-  throwIfIssues(uniqueIssues([...main.errors, ...later.issues]), `Rendering the config of ${cluster.id}`);
-  // Then what CloudFormation and the API server say of it: still before anything is written.
-  const { resources } = later;
-  const stacks = [main.stack!, ...resources.nodePools.map((p) => p.stack), ...resources.cfManifests].filter(Boolean);
-  const live = await liveIssues(
-    cluster,
-    { stacks, deletions: main.deletions, manifests: resources.manifests },
-    ports.forCluster(configured),
-  );
-  throwIfIssues(live, `Validating the config of ${cluster.id}`);
+  const cp = ports.forCluster(configured);
+  const values = await cp.values.clusterValues(configured);
+  const input = { cluster: withDiscoveredNetwork(configured, values), snapshots, values, engine: ports.templates };
+  const main = await renderAndValidate(cluster, input, cp);
   const approval = approvalSetting(merged, cluster.id);
-  if (!main.stack) throw new ConfigError('the main stack did not render', { location: { clusterId: cluster.id } });
+  const wait = await windowBeforeFirstWrite(cluster.id, merged, now, () => stacksAsNow(input, main, cp), cp.stacks);
 
   const key = (name: string) => runArtifactKey(ref.clusterId, ref.targetVersion, name);
   const configFilesKey = await storeConfigFiles(ports.artifacts, key('config-files'), snapshots);
@@ -71,16 +64,60 @@ export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): 
   const artifactKey = await putJson(ports.artifacts, key('main'), artifact);
   await updateRun(ports, ref, (run) => ({
     ...run,
-    phase: 'RenderConfig',
+    phase: wait ? `RenderConfig: ${wait.message}` : 'RenderConfig',
     artifacts: { ...run.artifacts, main: artifactKey, configFiles: configFilesKey },
   }));
   const deletions = main.deletions.preApply.length + main.deletions.postApply.length;
   const sources = `${snapshots.length} config source${snapshots.length === 1 ? '' : 's'}`;
+  const then = wait ? `; ${wait.message}` : approval.required ? '; the update waits for the approval of its plan' : '';
   return {
     artifactKey,
-    message: `Rendered main stack ${main.stack.name} (${sources}); ${deletions} deletion(s) validated${approval.required ? '; the update waits for the approval of its plan' : ''}`,
+    message: `Rendered main stack ${main.stack.name} (${sources}); ${deletions} deletion(s) validated${then}`,
     approvalRequired: approval.required,
+    ...(wait ? { resumeAt: wait.resumeAt } : {}),
   };
+}
+
+type RenderInput = Parameters<typeof renderBeforeDeploy>[0];
+type RenderPorts = ReturnType<PortsFor<typeof PORTS>['forCluster']>;
+
+/**
+ * Render the main stack, and everything after it once more with its outputs unknown (a broken pool, cf-manifest or
+ * manifest fails here, before the main stack is touched); then ask CloudFormation and the API server about it.
+ */
+async function renderAndValidate(
+  cluster: Cluster,
+  input: RenderInput,
+  cp: RenderPorts,
+): Promise<MainStackRender & { readonly stack: RenderedStack }> {
+  const main = await renderMainStack(input);
+  const later = await renderBeforeDeploy(input);
+  throwIfIssues(uniqueIssues([...main.errors, ...later.issues]), `Rendering the config of ${cluster.id}`);
+  if (!main.stack) throw new ConfigError('the main stack did not render', { location: { clusterId: cluster.id } });
+  const { resources } = later;
+  const stacks = [main.stack, ...resources.nodePools.map((p) => p.stack), ...resources.cfManifests];
+  const live = await liveIssues(
+    cluster,
+    { stacks, deletions: main.deletions, manifests: resources.manifests },
+    cp,
+    undefined,
+  );
+  throwIfIssues(live, `Validating the config of ${cluster.id}`);
+  return main as MainStackRender & { readonly stack: RenderedStack };
+}
+
+/** Every stack as it would deploy now: the later ones rendered with the main stack's current outputs. */
+async function stacksAsNow(
+  input: RenderInput,
+  main: { readonly stack: RenderedStack },
+  cp: RenderPorts,
+): Promise<readonly RenderedStack[]> {
+  const outputs = (await cp.stacks.describe(main.stack.name))?.outputs ?? {};
+  const resources = await renderClusterResources({
+    ...input,
+    values: { ...input.values, ClusterStackOutputs: outputs },
+  });
+  return [main.stack, ...resources.nodePools.map((p) => p.stack), ...resources.cfManifests];
 }
 
 export const task = defineTask({

@@ -94,32 +94,25 @@ describe('clm stack lint', () => {
   });
 
   it('follows symbolic links at the reference as in the working tree', async () => {
-    // The examples' v2 links its unchanged layers to v1: linted against a commit of itself it is clean.
+    // v2 with its unchanged layers as links to a shared copy inside the directory (links leaving the config directory
+    // are refused): linted against a commit of itself after the shared node image changed, the change is found.
     const linked = mkdtempSync(join(tmpdir(), 'clm-stack-links-'));
     try {
-      cpSync(join(ROOT, 'examples/cluster-stacks/v1'), join(linked, 'v1'), { recursive: true });
-      mkdirSync(join(linked, 'v2', STACK), { recursive: true });
-      cpSync(
-        join(ROOT, 'examples/cluster-stacks/v2', STACK, 'cluster-addon'),
-        join(linked, 'v2', STACK, 'cluster-addon'),
-        {
-          recursive: true,
-        },
-      );
-      cpSync(
-        join(ROOT, 'examples/cluster-stacks/v2', STACK, 'metadata.yaml'),
-        join(linked, 'v2', STACK, 'metadata.yaml'),
-      );
-      symlinkSync(`../../../../../v1/${STACK}/cluster-class`, join(linked, 'v2', STACK, 'cluster-class'));
-      symlinkSync(`../../../../../v1/${STACK}/node-image`, join(linked, 'v2', STACK, 'node-image'));
+      const v2 = join(linked, 'v2');
+      mkdirSync(join(v2, STACK), { recursive: true });
+      for (const layer of ['cluster-class', 'node-image']) {
+        cpSync(join(ROOT, 'examples/cluster-stacks/v1', STACK, layer), join(v2, 'shared', layer), { recursive: true });
+        symlinkSync(`../../../../shared/${layer}`, join(v2, STACK, layer));
+      }
+      cpSync(join(ROOT, 'examples/cluster-stacks/v2', STACK, 'cluster-addon'), join(v2, STACK, 'cluster-addon'), {
+        recursive: true,
+      });
+      cpSync(join(ROOT, 'examples/cluster-stacks/v2', STACK, 'metadata.yaml'), join(v2, STACK, 'metadata.yaml'));
       git(linked, 'init', '-q', '-b', 'main');
       git(linked, 'add', '-A');
       git(linked, 'commit', '-qm', 'both');
-      edit(
-        join(linked, 'v1', STACK, 'node-image/config-defaults.yaml'),
-        'ami-030a1b2c3d4e5f607',
-        'ami-0eeeeeeeeeeeeeeee',
-      );
+      expect(await clm(linked, 'stack', 'lint', '--directory', 'v2', '--against', 'main')).toMatchObject({ code: 0 });
+      edit(join(v2, 'shared/node-image/config-defaults.yaml'), 'ami-030a1b2c3d4e5f607', 'ami-0eeeeeeeeeeeeeeee');
       const result = await clm(linked, 'stack', 'lint', '--directory', 'v2', '--against', 'main');
       expect(result.code).toBe(1);
       expect(result.out).toContain('layer node-image changed');

@@ -62,7 +62,7 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
       table: true,
       artifacts: 'write',
       tokens: true,
-      cloud: ['decrypt', 'lookups', 'stacks-read'],
+      cloud: ['decrypt', 'lookups', 'stacks-write'],
     });
     expect(grants.DeployStacks!.tokens).toBe(false);
     expect(grants.GithubWebhook).toEqual({ table: true, tokens: true, cloud: [], events: true, webhookSecret: true });

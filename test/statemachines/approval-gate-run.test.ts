@@ -53,7 +53,7 @@ describe('the approval gate, run locally', () => {
     expect(run.error).toBeUndefined();
     expect(run.entered.slice(2, 10)).toEqual([
       'RenderConfig',
-      'NeedsApproval',
+      'BeforeFirstWrite',
       'ReviewUpdate',
       'IsUpdateApproved',
       'AwaitApproval',

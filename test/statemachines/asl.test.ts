@@ -90,8 +90,13 @@ describe.each(MACHINES)('ASL %s', (key) => {
     for (const { name, state } of ofType(key, 'Choice')) {
       for (const rule of flattenRules(state.Choices ?? [])) {
         const operators = Object.keys(rule).filter((k) => !['Variable', 'Next'].includes(k));
-        // The one boolean: RenderConfig's approvalRequired (update_requires_approval).
-        const booleans = rule.Variable === '$.render.approvalRequired' ? '|BooleanEquals' : '';
+        // The booleans: RenderConfig's approvalRequired (update_requires_approval) and whether it gave a resumeAt.
+        const booleans =
+          rule.Variable === '$.render.approvalRequired'
+            ? '|BooleanEquals'
+            : rule.Variable === '$.render.resumeAt'
+              ? '|IsPresent'
+              : '';
         expect({ state: name, operators }).toEqual({
           state: name,
           operators: [
@@ -172,8 +177,10 @@ describe.each(MACHINES)('ASL %s', (key) => {
   });
 
   it('polls with Task → Choice on $.step.status → Wait $.step.waitSeconds → the same Task', () => {
-    // WaitForWindow waits for a timestamp instead (maintenance windows; node-pool-rollout-asl.test.ts).
-    const polling = states(key).filter((s) => s.state.Type === 'Wait' && s.name !== 'WaitForWindow');
+    // WaitForWindow and WaitForMaintenanceWindow wait for a timestamp instead (maintenance windows, in the rollout
+    // and before the update's first write; node-pool-rollout-asl.test.ts, window-gate-run.test.ts).
+    const timestamped = new Set(['WaitForWindow', 'WaitForMaintenanceWindow']);
+    const polling = states(key).filter((s) => s.state.Type === 'Wait' && !timestamped.has(s.name));
     for (const { name, state, scope } of polling) {
       expect({ wait: name, SecondsPath: state.SecondsPath }).toEqual({ wait: name, SecondsPath: '$.step.waitSeconds' });
       const task = scope.States[state.Next!];

@@ -43,7 +43,7 @@ describe('cluster-update run locally', () => {
     // no pool to roll: the roll Maps are skipped, not entered with no items
     expect(run.entered).not.toContain('RollMasterPools');
     expect(run.entered).not.toContain('RollWorkerPools');
-    // 24 states, and NeedsApproval (the approval gate's Choice) once.
+    // 24 states, and BeforeFirstWrite (the Choice of the window and approval gates) once.
     expect(run.entered.length).toBe(25);
     expect(run.entered.length).toBeLessThanOrEqual(60);
     expect(rec.calls.map((c) => c.payload.params)).toEqual([

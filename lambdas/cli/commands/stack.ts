@@ -5,7 +5,6 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { filesAtRef } from '../../adapters/config-source/git-tree-files';
 import { DirectorySource } from '../../adapters/config-source/directory-source';
 import { readStack, stackFiles } from '../../core/cluster-stacks/resolve-stack';
 import { lintStacks } from '../../core/cluster-stacks/stack-lint';
@@ -75,7 +74,11 @@ async function repositoryFiles(directory: string, io: CliIo): Promise<Map<string
 
 export async function runStackLint(options: { directory: string; against?: string }, io: CliIo): Promise<ExitCode> {
   const current = await repositoryFiles(options.directory, io);
-  const reference = options.against ? await filesAtRef(resolve(io.cwd, options.directory), options.against) : undefined;
+  const reference = options.against
+    ? await (
+        await import('../../adapters/config-source/git-tree-files')
+      ).filesAtRef(resolve(io.cwd, options.directory), options.against)
+    : undefined;
   const findings = lintStacks(current, reference);
   const stacks = new Set(
     [...current.keys()].filter((p) => p.startsWith('providers/')).map((p) => p.split('/').slice(1, 4).join('/')),

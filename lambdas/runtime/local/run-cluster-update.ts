@@ -1,5 +1,5 @@
 import type { ClusterUpdateInput } from '../../contracts/cluster-update';
-import { RollStepOutput, StepOutput } from '../../contracts/cluster-update';
+import { RenderConfigOutput, RollStepOutput, StepOutput } from '../../contracts/cluster-update';
 import type { Ports } from '../../ports/ports';
 import { TASK_CATALOGUE, findTask } from '../../tasks/catalogue';
 import type { AnyTask } from '../../tasks/define-task';
@@ -71,8 +71,15 @@ export async function runClusterUpdate(
     if (step.success && step.data.status === 'IN_PROGRESS') await options.advanceClock?.(step.data.waitSeconds);
     // A rollout outside its maintenance windows waits (Wait TimestampPath) until the next one opens.
     const window = RollStepOutput.safeParse(output);
-    if (window.success && window.data.status === 'WINDOW' && window.data.resumeAt)
-      await options.advanceClock?.(Math.max(1, (Date.parse(window.data.resumeAt) - options.ports.clock.now()) / 1000));
+    // So does an update outside them before its first write (RenderConfig's resumeAt, WaitForMaintenanceWindow).
+    const render = task.name === 'RenderConfig' ? RenderConfigOutput.safeParse(output) : undefined;
+    const resumeAt =
+      window.success && window.data.status === 'WINDOW'
+        ? window.data.resumeAt
+        : render?.success
+          ? render.data.resumeAt
+          : undefined;
+    if (resumeAt) await options.advanceClock?.(Math.max(1, (Date.parse(resumeAt) - options.ports.clock.now()) / 1000));
     return output;
   };
   const run = await runStateMachine('clusterUpdate', input, options.executionId, handler);

@@ -8,8 +8,10 @@ import type { StackDeployer } from '../../ports/stack-deployer';
 
 /**
  * The checks before the first write that ask the cluster's own services: CloudFormation's ValidateTemplate of every
- * rendered stack template, and each deletions entry's kind against the API server's discovery (when the cluster
- * exists and its API server answers; kinds the rendered manifests define as CRDs count as served).
+ * rendered stack template, and, given the cluster's API (`kube`), each deletions entry's kind against its discovery
+ * (when the cluster exists and its API server answers; kinds the rendered manifests define as CRDs count as served).
+ * RenderConfig passes no `kube`: the Kubernetes client would double its Lambda bundle; `clm plan` and the approval
+ * gate resolve every deletion against the live cluster instead.
  */
 export async function liveIssues(
   cluster: Pick<Cluster, 'id' | 'status'>,
@@ -18,7 +20,8 @@ export async function liveIssues(
     readonly deletions: Deletions;
     readonly manifests: readonly RenderedManifestFile[];
   },
-  ports: { readonly stacks: Pick<StackDeployer, 'validate'>; readonly kube: Pick<KubeCluster, 'ready' | 'servesKind'> },
+  ports: { readonly stacks: Pick<StackDeployer, 'validate'> },
+  kube: Pick<KubeCluster, 'ready' | 'servesKind'> | undefined,
 ): Promise<RenderIssue[]> {
   const issues: RenderIssue[] = [];
   for (const stack of rendered.stacks) {
@@ -29,14 +32,14 @@ export async function liveIssues(
       });
     }
   }
-  if (!cluster.status.currentVersion || !(await ports.kube.ready().catch(() => false))) return issues;
+  if (!kube || !cluster.status.currentVersion || !(await kube.ready().catch(() => false))) return issues;
   const defined = crdKinds(rendered.manifests);
   const entries = [
     ...rendered.deletions.preApply.map((d, i) => ({ d, where: `pre_apply[${i}]` })),
     ...rendered.deletions.postApply.map((d, i) => ({ d, where: `post_apply[${i}]` })),
   ];
   for (const { d, where } of entries) {
-    if (defined.has(d.kind.toLowerCase()) || (await ports.kube.servesKind(d.kind))) continue;
+    if (defined.has(d.kind.toLowerCase()) || (await kube.servesKind(d.kind))) continue;
     issues.push({
       error: 'ValidationError',
       message: `cluster ${cluster.id}: deletions.yaml ${where} (${describe(d)}): the API server serves no kind "${d.kind}" (Kind, singular or plural name, or resource.version.group)`,

@@ -21,6 +21,7 @@ import { MainArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from './artifacts';
+import { crdKinds } from './live-checks';
 import { checkoutClusterConfig, decideStackLayers, type ClusterConfig, type StackDecision } from './cluster-stack';
 import { withStoredStatus } from './cluster-status';
 
@@ -44,11 +45,7 @@ export interface PlanOptions {
  * resolves to, a change set per stack (created, described, deleted), a dry-run apply per manifest object with
  * its field diff, what prune and deletions.yaml would delete, the pools that would roll.
  */
-export async function planCluster(
-  registered: Cluster,
-  ports: PlanPorts,
-  options: PlanOptions,
-): Promise<ClusterPlan> {
+export async function planCluster(registered: Cluster, ports: PlanPorts, options: PlanOptions): Promise<ClusterPlan> {
   const cluster = await withStoredStatus(ports, registered);
   const resolved = options.resolved ?? (await resolveClusterConfigVersion(cluster, ports.sources));
   const targetVersion = runTargetVersion(resolved.id, cluster, false);
@@ -232,8 +229,11 @@ async function deletionPlans(
     ...render.deletions.postApply.map((entry, i) => ({ entry, where: `deletions post_apply[${i}]` })),
   ];
   const listed: DeletionPlan[] = [];
+  // A kind this update's manifests define (a new CRD) is not served yet: nothing of it can exist to delete.
+  const defined = crdKinds(render.manifests);
   for (const { entry, where } of entries) {
     try {
+      if (defined.has(entry.kind.toLowerCase()) && !(await kube.servesKind(entry.kind))) continue;
       for (const ref of await deletionTargets(kube, entry)) listed.push({ ref, reason: where });
     } catch (error) {
       problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);

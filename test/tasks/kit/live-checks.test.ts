@@ -44,6 +44,7 @@ describe('liveIssues', () => {
       CLUSTER,
       { stacks: [stack('ok', 'Resources: {}'), stack('broken', 'Bad')], deletions, manifests: [crd] },
       p,
+      p.kube,
     );
     expect(p.validated).toHaveLength(2);
     expect(issues.map((i) => i.message)).toEqual([
@@ -54,10 +55,13 @@ describe('liveIssues', () => {
     ]);
   });
 
-  it('checks no kind while the cluster does not exist yet or its API server does not answer', async () => {
+  it('checks no kind while the cluster does not exist yet, its API server does not answer, or no API is given', async () => {
     const created = { ...(CLUSTER as object), status: { currentVersion: '' } } as never;
-    expect(await liveIssues(created, { stacks: [], deletions, manifests: [] }, ports([]))).toEqual([]);
-    expect(await liveIssues(CLUSTER, { stacks: [], deletions, manifests: [] }, ports([], false))).toEqual([]);
+    const none = ports([]);
+    expect(await liveIssues(created, { stacks: [], deletions, manifests: [] }, none, none.kube)).toEqual([]);
+    const down = ports([], false);
+    expect(await liveIssues(CLUSTER, { stacks: [], deletions, manifests: [] }, down, down.kube)).toEqual([]);
+    expect(await liveIssues(CLUSTER, { stacks: [], deletions, manifests: [] }, none, undefined)).toEqual([]);
   });
 
   it('counts the kind, plural and singular names of rendered CRDs as served', () => {

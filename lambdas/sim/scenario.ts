@@ -114,6 +114,16 @@ export const StackFailure = z
     operation: z.enum(['create', 'update']).default('update'),
     reason: z.string().default('Resource handler returned message: "Simulated failure"'),
     times: z.number().int().positive().default(1),
+    /** The logical id of the resource that fails (its events name it). @default the template's first resource */
+    resource: z.string().min(1).optional(),
+    /**
+     * update only: the rollback fails too (UPDATE_ROLLBACK_FAILED), this many times — the first rollback and then
+     * each ContinueUpdateRollback that does not skip the resource.
+     */
+    rollbackFailures: z.number().int().nonnegative().default(0),
+    rollbackReason: z
+      .string()
+      .default('Resource handler returned message: "Simulated failure while rolling back"'),
   })
   .strict();
 export type StackFailure = z.infer<typeof StackFailure>;

@@ -1,3 +1,4 @@
+import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
 import type { Taint } from '../ports/kube-cluster';
 import type { Scenario } from './scenario';
@@ -111,15 +112,26 @@ export interface StackRecord {
   token: number;
   /** The operation in progress. */
   pending?: PendingOperation;
+  /** DescribeStackEvents, oldest first, the last MAX_STACK_EVENTS (aws/stack-events.ts). */
+  events?: StackEvent[];
+  /** UPDATE_ROLLBACK_FAILED: the resource whose rollback fails, and how many more continues fail on it. */
+  rollbackFailure?: { readonly logicalId: string; readonly reason: string; left: number };
 }
 
 export interface PendingOperation {
-  readonly operation: 'create' | 'update' | 'delete';
+  readonly operation: 'create' | 'update' | 'delete' | 'continue-rollback';
   readonly template?: CfnTemplate;
   readonly templateHash?: string;
   readonly tags?: Record<string, string>;
   /** Set when a scenario fault makes this operation fail. */
   readonly failReason?: string;
+  /** The resource that fails (with failReason). */
+  readonly failResource?: string;
+  /** The fault also makes the rollback fail, this many times. */
+  readonly rollbackFailures?: number;
+  readonly rollbackReason?: string;
+  /** continue-rollback: the resources to skip. */
+  readonly skip?: readonly string[];
 }
 
 export interface LaunchTemplateVersion {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RenderedStack } from '../core/render/render-stack';
 import { MainArtifact, ResourcesArtifact } from '../contracts/artifacts';
-import { StepOutput } from '../contracts/cluster-update';
+import { StepOutput, type UpdateOptions } from '../contracts/cluster-update';
+import { parseRollbackSkips } from '../core/stacks/stack-recovery';
 import { DEPLOY_STAGES, type DeployStage } from '../contracts/status';
 import type { Ports } from '../ports/ports';
 import { CLM_METRICS } from '../contracts/metrics';
@@ -22,11 +23,13 @@ export async function deployStacks(
   ref: RunRef,
   stage: DeployStage,
   ports: PortsFor<typeof PORTS>,
+  options: Pick<UpdateOptions, 'skipRollbackResources'> = {},
 ): Promise<StepOutput> {
+  const rollbackSkips = parseRollbackSkips(options.skipRollbackResources ?? []);
   const { run, cluster, now } = await openStep(ports, ref);
   const stacks = await stageStacks(ports, run.artifacts, stage);
   const mode = stage === 'cf-manifests' ? 'sequential' : 'parallel';
-  const result = await ensureStacks(ports.forCluster(cluster).stacks, stacks, run, now, mode);
+  const result = await ensureStacks(ports.forCluster(cluster).stacks, stacks, run, now, mode, { rollbackSkips });
   const mainOutputs = stage === 'main' ? result.outputs[stacks[0]?.name ?? ''] : undefined;
   await updateRun(ports, ref, (r) => ({
     ...r,
@@ -57,5 +60,5 @@ export const task = defineTask({
   output: StepOutput,
   ports: PORTS,
   metrics: (output) => [{ name: CLM_METRICS.stackOperations, value: output.started ?? 0 }],
-  step: (payload, ports) => deployStacks(runRef(payload), payload.params.stage, ports),
+  step: (payload, ports) => deployStacks(runRef(payload), payload.params.stage, ports, payload.state.options),
 });

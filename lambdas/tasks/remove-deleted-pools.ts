@@ -57,7 +57,8 @@ export async function removeDeletedPools(ref: RunRef, ports: PortsFor<typeof POR
       waitSeconds = Math.min(waitSeconds, drained.waitSeconds);
       continue;
     }
-    await cp.stacks.delete(stack.name);
+    // A pool stack, drained: its termination protection goes just before DeleteStack.
+    await cp.stacks.delete(stack.name, { disableTerminationProtection: true });
     messages.push(`deleting stack ${stack.name}`);
   }
   await updateRun(ports, ref, (r) => ({

@@ -7,7 +7,21 @@
 export const RUN_ACTIONS = ['provision', 'decommission'] as const;
 export type RunAction = (typeof RUN_ACTIONS)[number];
 
-export type StackProgressStatus = 'deploying' | 'done' | 'deleting' | 'deleted' | 'failed';
+export type StackProgressStatus = 'deploying' | 'recovering' | 'done' | 'deleting' | 'deleted' | 'failed';
+
+/** A stack CloudFormation left where no update can start, and what this run did about it (core/stacks/stack-recovery.ts). */
+export interface StackRecoveryRecord {
+  readonly action: 'continue-rollback' | 'recreate';
+  /** The status the stack was found in (UPDATE_ROLLBACK_FAILED, ROLLBACK_COMPLETE). */
+  readonly foundStatus: string;
+  readonly at: number;
+  /** From the stack events: the first failed resource and its reason (and the rollback's failures). */
+  readonly cause: string;
+  /** The first failed resource, when the events name one. */
+  readonly failedResource?: { readonly logicalId: string; readonly resourceType: string; readonly reason: string };
+  /** continue-rollback: the resources skipped, as the operator named them. */
+  readonly skipped?: readonly string[];
+}
 
 export interface StackProgress {
   readonly status: StackProgressStatus;
@@ -15,6 +29,8 @@ export interface StackProgress {
   readonly completedAt?: number;
   /** True when CloudFormation said there was nothing to update. */
   readonly noChanges?: boolean;
+  /** Recoveries of this stack in this run, oldest first; the last one is running while the status is `recovering`. */
+  readonly recoveries?: readonly StackRecoveryRecord[];
 }
 
 export type NodeState = 'cordoned' | 'draining' | 'terminating' | 'terminated';

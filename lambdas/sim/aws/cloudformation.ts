@@ -1,29 +1,34 @@
 import { parseCfnTemplate } from '../../core/cloudformation/cfn-yaml';
 import type { CfnTemplate } from '../../core/cloudformation/cfn-yaml';
 import type { StackChange, StackSpec, StackState } from '../../ports/stack-deployer';
-import { ClmError, StackBusyError, StackFailedError, ValidationError } from '../../shared/errors';
+import {
+  ClmError,
+  StackBusyError,
+  StackFailedError,
+  StackRecoveryNeededError,
+  ValidationError,
+} from '../../shared/errors';
+import { recoveryFor } from '../../core/stacks/stack-recovery';
 import { hashOf, hashValue } from '../hash';
 import type { SimContext } from '../sim-context';
-import type { AccountState, StackRecord } from '../world-state';
+import type { AccountState, PendingOperation, StackRecord } from '../world-state';
 import { CfnEvalError } from './cfn-intrinsics';
 import { deleteAsg } from './autoscaling';
 import { deleteResource } from './cfn-resources';
 import { applyTemplate, makeScope, parameterValues, section, validateTemplate } from './stack-apply';
+import { stackEvent } from './stack-events';
 
 /**
  * CloudFormation stacks in one simulated account: create and update take `stackCreateSeconds` /
  * `stackUpdateSeconds` of virtual time, then the resources change; the same template and tags again is
  * NO_CHANGES; a busy stack refuses; termination protection guards deletion; scenario faults make the
- * next create or update of a named stack fail and roll back.
+ * next create or update of a named stack fail and roll back — a failed create stays in ROLLBACK_COMPLETE
+ * (OnFailure=ROLLBACK), a failed update whose rollback fails too ends in UPDATE_ROLLBACK_FAILED until
+ * ContinueUpdateRollback. Each operation writes the stack events CloudFormation writes for it (aws/stack-events.ts):
+ * the stack's own events always, resource events for the resources that fail and those rolled back.
  */
 
-const FAILED_TO_UPDATE = new Set([
-  'ROLLBACK_COMPLETE',
-  'ROLLBACK_FAILED',
-  'CREATE_FAILED',
-  'DELETE_FAILED',
-  'UPDATE_ROLLBACK_FAILED',
-]);
+const FAILED_TO_UPDATE = new Set(['ROLLBACK_FAILED', 'CREATE_FAILED', 'DELETE_FAILED']);
 
 function parseTemplate(spec: Pick<StackSpec, 'name' | 'templateBody'>): CfnTemplate {
   let template: CfnTemplate | undefined;
@@ -51,13 +56,28 @@ function stackId(ctx: SimContext, account: AccountState, name: string): string {
   return `arn:aws:cloudformation:${account.region}:${account.accountId}:stack/${name}/${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-function takeStackFailure(ctx: SimContext, name: string, operation: 'create' | 'update'): string | undefined {
+type FaultFields = Pick<PendingOperation, 'failReason' | 'failResource' | 'rollbackFailures' | 'rollbackReason'>;
+
+function takeStackFailure(
+  ctx: SimContext,
+  name: string,
+  operation: 'create' | 'update',
+  template: CfnTemplate,
+): FaultFields {
   const failures = ctx.state.scenario.faults.stackFailures;
   const uses = ctx.state.faultUses.stackFailures;
   const index = failures.findIndex((f, i) => f.stack === name && f.operation === operation && (uses[i] ?? 0) < f.times);
-  if (index < 0) return undefined;
+  if (index < 0) return {};
   uses[index] = (uses[index] ?? 0) + 1;
-  return failures[index].reason;
+  const fault = failures[index];
+  const resource = fault.resource ?? Object.keys(section(template, 'Resources'))[0];
+  return {
+    failReason: fault.reason,
+    ...(resource ? { failResource: resource } : {}),
+    ...(operation === 'update' && fault.rollbackFailures > 0
+      ? { rollbackFailures: fault.rollbackFailures, rollbackReason: fault.rollbackReason }
+      : {}),
+  };
 }
 
 function begin(
@@ -82,6 +102,7 @@ export function deployStack(ctx: SimContext, account: AccountState, spec: StackS
   if (existing) {
     if (existing.status.endsWith('_IN_PROGRESS'))
       throw new StackBusyError(`Stack:${existing.stackId} is in ${existing.status} state and can not be updated.`);
+    if (recoveryFor(existing.status)) throw new StackRecoveryNeededError(spec.name, existing.status);
     if (FAILED_TO_UPDATE.has(existing.status))
       throw new StackFailedError(
         spec.name,
@@ -91,14 +112,15 @@ export function deployStack(ctx: SimContext, account: AccountState, spec: StackS
     existing.terminationProtection = protect;
     if (existing.templateHash === templateHash) return 'NO_CHANGES';
     existing.status = 'UPDATE_IN_PROGRESS';
-    const failReason = takeStackFailure(ctx, spec.name, 'update');
+    const fault = takeStackFailure(ctx, spec.name, 'update', template);
     begin(
       ctx,
       account,
       existing,
-      { operation: 'update', template, templateHash, tags: { ...spec.tags }, failReason },
+      { operation: 'update', template, templateHash, tags: { ...spec.tags }, ...fault },
       ctx.timings.stackUpdateSeconds,
     );
+    stackEvent(ctx, existing, 'UPDATE_IN_PROGRESS', 'User Initiated');
     return 'STARTED';
   }
   const stack: StackRecord = {
@@ -114,14 +136,15 @@ export function deployStack(ctx: SimContext, account: AccountState, spec: StackS
     token: 0,
   };
   account.stacks[spec.name] = stack;
-  const failReason = takeStackFailure(ctx, spec.name, 'create');
+  const fault = takeStackFailure(ctx, spec.name, 'create', template);
   begin(
     ctx,
     account,
     stack,
-    { operation: 'create', template, templateHash, tags: { ...spec.tags }, failReason },
+    { operation: 'create', template, templateHash, tags: { ...spec.tags }, ...fault },
     ctx.timings.stackCreateSeconds,
   );
+  stackEvent(ctx, stack, 'CREATE_IN_PROGRESS', 'User Initiated');
   return 'STARTED';
 }
 
@@ -139,11 +162,115 @@ export function deleteStack(ctx: SimContext, account: AccountState, name: string
   if (stack.status.endsWith('_IN_PROGRESS'))
     throw new StackBusyError(`Stack ${name} is in ${stack.status} state and can not be deleted now`);
   stack.status = 'DELETE_IN_PROGRESS';
+  stackEvent(ctx, stack, 'DELETE_IN_PROGRESS', 'User Initiated');
   // Auto Scaling groups go first: their instances start shutting down at once.
   for (const record of Object.values(stack.resources))
     if (record.type === 'AWS::AutoScaling::AutoScalingGroup') deleteAsg(ctx, account, record.physicalId);
   begin(ctx, account, stack, { operation: 'delete' }, ctx.timings.stackDeleteSeconds);
   return 'STARTED';
+}
+
+/**
+ * ContinueUpdateRollback: only from UPDATE_ROLLBACK_FAILED, and only resources that failed in the rollback may be
+ * skipped (CloudFormation's ValidationErrors otherwise).
+ */
+export function continueUpdateRollback(
+  ctx: SimContext,
+  account: AccountState,
+  name: string,
+  resourcesToSkip: readonly string[],
+): void {
+  const stack = account.stacks[name];
+  if (!stack) throw new ValidationError(`Stack [${name}] does not exist`);
+  if (stack.status !== 'UPDATE_ROLLBACK_FAILED')
+    throw new ValidationError(
+      `Stack [${stack.stackId}] is in ${stack.status} state and can not be continued rollback. Only stacks in UPDATE_ROLLBACK_FAILED state can be continued rollback.`,
+    );
+  const failing = stack.rollbackFailure?.logicalId;
+  const wrong = resourcesToSkip.filter((id) => id !== failing);
+  if (wrong.length)
+    throw new ValidationError(
+      `Resources [${wrong.join(', ')}] cannot be skipped: only resources in UPDATE_FAILED state can be skipped`,
+    );
+  stack.status = 'UPDATE_ROLLBACK_IN_PROGRESS';
+  begin(ctx, account, stack, { operation: 'continue-rollback', skip: [...resourcesToSkip] }, ctx.timings.stackUpdateSeconds);
+  stackEvent(ctx, stack, 'UPDATE_ROLLBACK_IN_PROGRESS', 'User Initiated');
+}
+
+function resourceOf(template: CfnTemplate | undefined, stack: StackRecord, logicalId: string) {
+  const type =
+    stack.resources[logicalId]?.type ??
+    (template ? String(section(template, 'Resources')[logicalId]?.Type ?? '') : '') ??
+    '';
+  return {
+    logicalId,
+    type: type || 'AWS::CloudFormation::CustomResource',
+    ...(stack.resources[logicalId] ? { physicalId: stack.resources[logicalId].physicalId } : {}),
+  };
+}
+
+/** A create or update that fails on `logicalId`: the events of the failure and of the rollback. */
+function failOperation(
+  ctx: SimContext,
+  stack: StackRecord,
+  pending: PendingOperation,
+  logicalId: string | undefined,
+  reason: string,
+): void {
+  const create = pending.operation === 'create';
+  const failed = logicalId ? resourceOf(pending.template, stack, logicalId) : undefined;
+  const verb = create ? 'CREATE' : 'UPDATE';
+  const cancelled: ReturnType<typeof resourceOf>[] = [];
+  if (failed) {
+    stackEvent(ctx, stack, `${verb}_IN_PROGRESS`, undefined, failed);
+    // A resource CloudFormation worked on at the same time is cancelled after the real failure.
+    const ids = create ? Object.keys(section(pending.template!, 'Resources')) : [];
+    const other = ids[ids.indexOf(failed.logicalId) + 1];
+    if (other) {
+      cancelled.push(resourceOf(pending.template, stack, other));
+      stackEvent(ctx, stack, 'CREATE_IN_PROGRESS', undefined, cancelled[0]);
+    }
+    stackEvent(ctx, stack, `${verb}_FAILED`, reason, failed);
+    for (const resource of cancelled) stackEvent(ctx, stack, 'CREATE_FAILED', 'Resource creation cancelled', resource);
+  }
+  const names = [failed, ...cancelled].filter((r) => r !== undefined).map((r) => r.logicalId);
+  const stackReason = names.length
+    ? `The following resource(s) failed to ${create ? 'create' : 'update'}: [${names.join(', ')}]. ${create ? 'Rollback requested by user.' : ''}`.trim()
+    : reason;
+  if (create) {
+    stack.status = 'ROLLBACK_COMPLETE';
+    stack.reason = stackReason;
+    stackEvent(ctx, stack, 'ROLLBACK_IN_PROGRESS', stackReason);
+    for (const resource of [failed, ...cancelled]) if (resource) stackEvent(ctx, stack, 'DELETE_COMPLETE', undefined, resource);
+    stackEvent(ctx, stack, 'ROLLBACK_COMPLETE');
+    return;
+  }
+  stackEvent(ctx, stack, 'UPDATE_ROLLBACK_IN_PROGRESS', stackReason);
+  if (failed) stackEvent(ctx, stack, 'UPDATE_IN_PROGRESS', undefined, failed);
+  if (failed && (pending.rollbackFailures ?? 0) > 0) {
+    const rollbackReason = pending.rollbackReason ?? 'Simulated failure while rolling back';
+    stack.rollbackFailure = { logicalId: failed.logicalId, reason: rollbackReason, left: pending.rollbackFailures! - 1 };
+    rollbackFails(ctx, stack);
+    return;
+  }
+  if (failed) stackEvent(ctx, stack, 'UPDATE_COMPLETE', undefined, failed);
+  finishRollback(ctx, stack, stackReason);
+}
+
+function rollbackFails(ctx: SimContext, stack: StackRecord): void {
+  const failure = stack.rollbackFailure!;
+  const resource = resourceOf(undefined, stack, failure.logicalId);
+  stackEvent(ctx, stack, 'UPDATE_FAILED', failure.reason, resource);
+  stack.status = 'UPDATE_ROLLBACK_FAILED';
+  stack.reason = `The following resource(s) failed to update: [${failure.logicalId}].`;
+  stackEvent(ctx, stack, 'UPDATE_ROLLBACK_FAILED', stack.reason);
+}
+
+function finishRollback(ctx: SimContext, stack: StackRecord, reason: string | undefined): void {
+  stackEvent(ctx, stack, 'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS');
+  stack.status = 'UPDATE_ROLLBACK_COMPLETE';
+  stack.reason = reason;
+  stackEvent(ctx, stack, 'UPDATE_ROLLBACK_COMPLETE');
 }
 
 /** The stack-done event: the operation started with `token` finishes now. */
@@ -159,10 +286,28 @@ export function completeStackOperation(ctx: SimContext, account: AccountState, n
     delete account.stacks[name];
     return;
   }
-  const failed = pending.operation === 'create' ? 'ROLLBACK_COMPLETE' : 'UPDATE_ROLLBACK_COMPLETE';
+  if (pending.operation === 'continue-rollback') {
+    const failure = stack.rollbackFailure;
+    if (failure && !pending.skip?.includes(failure.logicalId) && failure.left > 0) {
+      failure.left -= 1;
+      stackEvent(ctx, stack, 'UPDATE_IN_PROGRESS', undefined, resourceOf(undefined, stack, failure.logicalId));
+      rollbackFails(ctx, stack);
+      return;
+    }
+    if (failure)
+      stackEvent(
+        ctx,
+        stack,
+        'UPDATE_COMPLETE',
+        pending.skip?.includes(failure.logicalId) ? 'Resource skipped during UpdateRollback' : undefined,
+        resourceOf(undefined, stack, failure.logicalId),
+      );
+    stack.rollbackFailure = undefined;
+    finishRollback(ctx, stack, undefined);
+    return;
+  }
   if (pending.failReason) {
-    stack.status = failed;
-    stack.reason = pending.failReason;
+    failOperation(ctx, stack, pending, pending.failResource, pending.failReason);
     return;
   }
   const snapshot = structuredClone({
@@ -180,12 +325,13 @@ export function completeStackOperation(ctx: SimContext, account: AccountState, n
     stack.templateHash = pending.templateHash!;
     stack.tags = pending.tags ?? {};
     stack.status = pending.operation === 'create' ? 'CREATE_COMPLETE' : 'UPDATE_COMPLETE';
+    if (pending.operation === 'update') stackEvent(ctx, stack, 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS');
+    stackEvent(ctx, stack, stack.status);
   } catch (error) {
     if (!(error instanceof CfnEvalError)) throw error;
     Object.assign(account, snapshot);
     ctx.state.events = ctx.state.events.filter((event) => event.seq <= seqBefore);
-    stack.status = failed;
-    stack.reason = error.message;
+    failOperation(ctx, stack, pending, error.resource?.logicalId, error.message);
   }
 }
 

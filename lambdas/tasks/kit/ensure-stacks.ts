@@ -1,7 +1,9 @@
-import type { RunRecord, StackProgress } from '../../core/model/run';
+import type { RunRecord, StackProgress, StackRecoveryRecord } from '../../core/model/run';
+import { describeStackFailure, stackFailureCause } from '../../core/stacks/stack-events';
+import { recoveryFor, resourcesToSkip, type RollbackSkips } from '../../core/stacks/stack-recovery';
 import { classifyStackStatus } from '../../core/stacks/stack-status';
 import type { StackDeployer } from '../../ports/stack-deployer';
-import { StackBusyError, StackFailedError } from '../../shared/errors';
+import { StackBusyError, StackFailedError, StackRecoveryNeededError } from '../../shared/errors';
 import type { StepOutput } from '../../contracts/cluster-update';
 import type { RenderedStack } from '../../core/render/render-stack';
 
@@ -16,10 +18,21 @@ export interface EnsureStacksResult {
   readonly outputs: Record<string, Record<string, string>>;
 }
 
+export interface EnsureStacksOptions {
+  /** Operator-named resources ContinueUpdateRollback may skip, per stack (`--skip-rollback-resources`). */
+  readonly rollbackSkips?: RollbackSkips;
+}
+
 /**
  * One pass over a set of stacks: start the ones not started, check the ones in progress. `sequential`
  * starts the next stack only when the previous one finished (CLM's cf-manifests); `parallel` starts all
  * (node pools of one group). Finished work in `run.stacks` is never repeated.
+ *
+ * A stack found in UPDATE_ROLLBACK_FAILED is rolled back (ContinueUpdateRollback) and then deployed; one found in
+ * ROLLBACK_COMPLETE is deleted and created again. Each recovery is recorded in the stack's progress with the cause
+ * its events name. A create or update this run started that fails is not recovered in the same run: it fails the
+ * run with the first failed resource and its reason, and the next run recovers the stack (so a broken template
+ * cannot loop).
  */
 export async function ensureStacks(
   deployer: StackDeployer,
@@ -27,6 +40,7 @@ export async function ensureStacks(
   run: Pick<RunRecord, 'stacks'>,
   now: number,
   mode: 'sequential' | 'parallel',
+  options: EnsureStacksOptions = {},
 ): Promise<EnsureStacksResult> {
   const progress: Record<string, StackProgress> = {};
   const outputs: Record<string, Record<string, string>> = {};
@@ -41,8 +55,18 @@ export async function ensureStacks(
     }
     if (mode === 'sequential' && waiting.length > 0) break;
     const result =
-      known?.status === 'deploying' ? await checkStack(deployer, stack.name) : await startStack(deployer, stack);
-    if (result.busy) {
+      known?.status === 'deploying'
+        ? await checkStack(deployer, stack.name)
+        : known?.status === 'recovering'
+          ? await checkRecovery(deployer, stack, known, now, options)
+          : await startStack(deployer, stack, now, options);
+    const recoveries = [...(known?.recoveries ?? []), ...(result.recovery ? [result.recovery] : [])];
+    const recorded = recoveries.length ? { recoveries } : {};
+    if (result.recovering) {
+      if (known?.status !== 'recovering') started++;
+      progress[stack.name] = { status: 'recovering', startedAt: known?.startedAt ?? now, ...recorded };
+      waiting.push(`${stack.name} (${recoveryWaitText(recoveries[recoveries.length - 1])})`);
+    } else if (result.busy) {
       // Not started: deploy again on the next pass, once the operation running now has ended.
       waiting.push(`${stack.name} (busy)`);
     } else if (result.finished) {
@@ -51,12 +75,13 @@ export async function ensureStacks(
         startedAt: known?.startedAt ?? now,
         completedAt: now,
         ...(result.noChanges ? { noChanges: true } : {}),
+        ...recorded,
       };
       outputs[stack.name] = result.outputs;
       done++;
     } else {
       if (known?.status !== 'deploying') started++;
-      progress[stack.name] = { status: 'deploying', startedAt: known?.startedAt ?? now };
+      progress[stack.name] = { status: 'deploying', startedAt: known?.startedAt ?? now, ...recorded };
       waiting.push(stack.name);
     }
   }
@@ -80,10 +105,122 @@ interface StackCheck {
   /** Another operation runs on the stack: nothing was started. */
   readonly busy?: boolean;
   readonly noChanges?: boolean;
+  /** A recovery is running (started now or before). */
+  readonly recovering?: boolean;
+  /** The recovery this call started. */
+  readonly recovery?: StackRecoveryRecord;
   readonly outputs: Record<string, string>;
 }
 
-async function startStack(deployer: StackDeployer, stack: RenderedStack): Promise<StackCheck> {
+function recoveryWaitText(recovery: StackRecoveryRecord | undefined): string {
+  if (recovery?.action === 'recreate')
+    return `deleting it after a failed create (${recovery.cause}), to create it again`;
+  return `continuing its rollback (${recovery?.cause ?? 'UPDATE_ROLLBACK_FAILED'})${recovery?.skipped?.length ? `, skipping ${recovery.skipped.join(', ')}` : ''}`;
+}
+
+/** "Stack X is S: first failed resource …", from the stack's events. */
+async function failure(
+  deployer: StackDeployer,
+  name: string,
+  status: string,
+  fallback?: string,
+): Promise<StackFailedError> {
+  const cause = stackFailureCause(await deployer.events(name));
+  const text = describeStackFailure(cause, fallback);
+  const next =
+    status === 'UPDATE_ROLLBACK_FAILED'
+      ? `; the next run continues the rollback (to skip a resource that cannot roll back: --skip-rollback-resources ${name}:<LogicalId>)`
+      : status === 'ROLLBACK_COMPLETE'
+        ? '; the next run deletes the stack and creates it again'
+        : '';
+  return new StackFailedError(name, status, text ? `${text}${next}` : next.replace(/^; /, '') || undefined);
+}
+
+async function startRecovery(
+  deployer: StackDeployer,
+  stack: RenderedStack,
+  status: string,
+  now: number,
+  options: EnsureStacksOptions,
+): Promise<StackCheck> {
+  const action = recoveryFor(status);
+  if (!action) throw new StackFailedError(stack.name, status);
+  const cause = stackFailureCause(await deployer.events(stack.name));
+  const failed = cause?.failed;
+  const base = {
+    action,
+    foundStatus: status,
+    at: now,
+    cause: describeStackFailure(cause, `the stack is ${status}`),
+    ...(failed
+      ? { failedResource: { logicalId: failed.logicalId, resourceType: failed.resourceType, reason: failed.reason } }
+      : {}),
+  };
+  if (action === 'recreate') {
+    // ROLLBACK_COMPLETE: the create failed and everything it made is gone; the empty stack only blocks a new create.
+    const { result } = await deployer.delete(stack.name, { disableTerminationProtection: true });
+    if (result === 'STARTED') return { finished: false, recovering: true, recovery: base, outputs: {} };
+    return { ...(await startStack(deployer, stack, now, options, false)), recovery: base };
+  }
+  const skipped = resourcesToSkip(stack.name, options.rollbackSkips ?? {}, cause?.rollbackFailed ?? []);
+  await deployer.continueUpdateRollback(stack.name, skipped);
+  return {
+    finished: false,
+    recovering: true,
+    recovery: { ...base, ...(skipped.length ? { skipped } : {}) },
+    outputs: {},
+  };
+}
+
+async function checkRecovery(
+  deployer: StackDeployer,
+  stack: RenderedStack,
+  known: StackProgress,
+  now: number,
+  options: EnsureStacksOptions,
+): Promise<StackCheck> {
+  const recovery = known.recoveries?.[known.recoveries.length - 1];
+  const state = await deployer.describe(stack.name);
+  if (recovery?.action === 'recreate') {
+    if (!state || state.status === 'DELETE_COMPLETE') return startStack(deployer, stack, now, options, false);
+    if (state.status === 'DELETE_IN_PROGRESS') return { finished: false, recovering: true, outputs: {} };
+    if (state.status === 'ROLLBACK_COMPLETE') {
+      // Our delete was lost (a killed run after writing `recovering`): delete again.
+      const { result } = await deployer.delete(stack.name, { disableTerminationProtection: true });
+      return result === 'STARTED'
+        ? { finished: false, recovering: true, outputs: {} }
+        : startStack(deployer, stack, now, options, false);
+    }
+    throw await failure(
+      deployer,
+      stack.name,
+      state.status,
+      `deleting the stack left by a failed create (${recovery.cause}) ended in ${state.status}`,
+    );
+  }
+  if (!state)
+    throw new StackFailedError(stack.name, 'MISSING', 'the stack disappeared while its rollback was being continued');
+  const kind = classifyStackStatus(state.status);
+  if (kind === 'in-progress') return { finished: false, recovering: true, outputs: {} };
+  if (state.status === 'UPDATE_ROLLBACK_COMPLETE') return startStack(deployer, stack, now, options, false);
+  if (state.status === 'UPDATE_ROLLBACK_FAILED') {
+    const error = await failure(deployer, stack.name, state.status, state.reason);
+    throw new StackFailedError(
+      stack.name,
+      state.status,
+      `${error.reason ?? 'the rollback failed again'}; fix the resource by hand, or name it to skip: --skip-rollback-resources ${stack.name}:<LogicalId>`,
+    );
+  }
+  throw await failure(deployer, stack.name, state.status, state.reason);
+}
+
+async function startStack(
+  deployer: StackDeployer,
+  stack: RenderedStack,
+  now: number,
+  options: EnsureStacksOptions,
+  mayRecover = true,
+): Promise<StackCheck> {
   let result: 'STARTED' | 'NO_CHANGES';
   try {
     ({ result } = await deployer.deploy({ name: stack.name, templateBody: stack.template, tags: stack.tags }));
@@ -92,6 +229,10 @@ async function startStack(deployer: StackDeployer, stack: RenderedStack): Promis
     // starting it was lost (a killed CLI, a Lambda timeout), or someone else's. Retrying the task would not
     // wait long enough for a stack operation; the next pass deploys again and gets STARTED or NO_CHANGES.
     if (error instanceof StackBusyError) return { finished: false, busy: true, outputs: {} };
+    if (error instanceof StackRecoveryNeededError) {
+      if (!mayRecover) throw await failure(deployer, stack.name, error.status, error.reason);
+      return startRecovery(deployer, stack, error.status, now, options);
+    }
     throw error;
   }
   if (result === 'STARTED') return { finished: false, outputs: {} };
@@ -104,12 +245,14 @@ async function startStack(deployer: StackDeployer, stack: RenderedStack): Promis
       'CloudFormation reported no changes for a stack that does not exist',
     );
   const kind = classifyStackStatus(state.status);
-  if (kind === 'failed')
+  if (kind === 'failed') {
+    const error = await failure(deployer, stack.name, state.status, state.reason);
     throw new StackFailedError(
       stack.name,
       state.status,
-      state.reason ?? 'the stack is in a failed state and the template did not change',
+      `${error.reason ?? 'the stack is in a failed state'}; the template did not change since`,
     );
+  }
   if (kind === 'in-progress') return { finished: false, outputs: {} };
   return { finished: true, noChanges: true, outputs: { ...state.outputs } };
 }
@@ -123,7 +266,8 @@ async function checkStack(deployer: StackDeployer, name: string): Promise<StackC
       'the stack disappeared while it was being deployed (creation failed and was rolled back with OnFailure=DELETE?)',
     );
   const kind = classifyStackStatus(state.status);
-  if (kind === 'failed') throw new StackFailedError(name, state.status, state.reason);
+  // The create or update this run started failed: the problem names the first failed resource and its reason.
+  if (kind === 'failed') throw await failure(deployer, name, state.status, state.reason);
   if (kind === 'in-progress') return { finished: false, outputs: {} };
   if (state.status === 'DELETE_COMPLETE')
     throw new StackFailedError(name, state.status, 'the stack was deleted while it was being deployed');

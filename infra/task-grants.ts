@@ -30,6 +30,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   stacks: { read: { cloud: ['stacks-read'] }, write: { cloud: ['stacks-write'] } },
   pools: { read: { cloud: ['lookups'] }, write: { cloud: ['nodes-write'] } },
   lookups: same({ cloud: ['lookups'] }),
+  // Only decommission's cleanup uses it; listing alone is of no use without deleting.
+  leftovers: same({ cloud: ['leftovers-write'] }),
   values: same({ cloud: ['lookups'] }),
   templates: same({ cloud: ['lookups'] }),
   secrets: same({ cloud: ['decrypt'] }),

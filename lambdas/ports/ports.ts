@@ -1,6 +1,7 @@
 import type { Cluster } from '../core/model/cluster';
 import type { ArtifactStore } from './artifact-store';
 import type { Clock } from './clock';
+import type { ClusterLeftovers } from './cluster-leftovers';
 import type { ConfigSource } from './config-source';
 import type { EventSink } from './event-sink';
 import type { FleetStore } from './fleet-store';
@@ -22,6 +23,8 @@ export interface ClusterPorts {
   readonly kube: KubeCluster;
   readonly lookups: CloudLookups;
   readonly values: ValuesProvider;
+  /** Decommission: what the cluster left outside its stacks (load balancers, security groups, volumes, interfaces). */
+  readonly leftovers: ClusterLeftovers;
 }
 
 /** Everything a task needs, wired once per process (real AWS, or the simulated world). */

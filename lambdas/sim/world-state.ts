@@ -1,3 +1,4 @@
+import type { LeftoverKind } from '../core/decommission/leftovers';
 import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
 import type { Taint } from '../ports/kube-cluster';
@@ -56,6 +57,8 @@ export interface ClusterInfo {
   readonly masterPools: readonly string[];
   /** Lifecycle decommission-requested/decommissioned: tearing down loses pods on purpose, PDBs are not counted. */
   readonly decommissioning?: boolean;
+  /** The scenario's `leftovers` were created in the account (once, on the first call for the cluster). */
+  readonly leftoversSeeded?: boolean;
 }
 
 // ---------------------------------------------------------------- AWS
@@ -71,8 +74,27 @@ export interface AccountState {
   asgs: Record<string, AsgRecord>;
   instances: Record<string, InstanceRecord>;
   exports: Record<string, { value: string; stack: string }>;
+  /**
+   * What Kubernetes made outside CloudFormation (load balancers, their security groups, volumes, interfaces), by id;
+   * absent in worlds saved before it existed.
+   */
+  cloudResources?: Record<string, CloudResourceRecord>;
   /** Private IPs handed out per AZ index. */
   ipCounters: number[];
+}
+
+/** A load balancer, security group, volume or network interface no stack made (aws/leftovers.ts). */
+export interface CloudResourceRecord {
+  readonly kind: LeftoverKind;
+  readonly id: string;
+  readonly arn?: string;
+  /** The cluster whose shard holds it. */
+  readonly cluster: string;
+  readonly tags: Record<string, string>;
+  /** Volumes and interfaces: available | in-use. */
+  state?: string;
+  /** Load balancers: their security groups (in use while the load balancer exists). */
+  readonly securityGroups?: readonly string[];
 }
 
 export type SubnetRole = 'node' | 'elb' | 'internal-node';

@@ -88,6 +88,7 @@ function harness(): Harness {
     kube: env.kube,
     lookups: noLookups,
     values: new StaticValuesProvider(),
+    leftovers: env.leftovers,
   };
   const ports: Ports = { ...env.ports, templates: new HandlebarsTemplateEngine(), forCluster: () => clusterPorts };
   return {

@@ -13,6 +13,7 @@ import { AsgNodePoolBackend } from './asg-node-pool-backend';
 import { AwsValuesProvider } from './aws-values-provider';
 import { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
 import { Ec2CloudLookups } from './ec2-cloud-lookups';
+import { Ec2ClusterLeftovers } from './ec2-cluster-leftovers';
 import { S3ArtifactStore } from './s3-artifact-store';
 
 export type AwsClusterPorts = Omit<ClusterPorts, 'kube'>;
@@ -83,6 +84,8 @@ export function awsClusterPortsFactory(options: AwsClusterPortsOptions = {}): (c
         pools: new AsgNodePoolBackend(clients.autoScaling, clients.ec2),
         lookups,
         values: new AwsValuesProvider(clients.ec2, lookups),
+        // Load balancers need the ELB SDK clients, which are not installed yet: they are reported as not checked.
+        leftovers: new Ec2ClusterLeftovers(clients.ec2),
       };
       cache.set(key, ports);
     }

@@ -20,6 +20,7 @@ export const PORT_MODULES = {
   pools: 'cloud',
   values: 'cloud',
   lookups: 'cloud',
+  leftovers: 'cloud',
   kube: 'kube',
   fleet: 'fleet',
   executions: 'executions',

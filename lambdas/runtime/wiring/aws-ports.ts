@@ -76,6 +76,7 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
         stacks: aws.stacks(cluster),
         pools: aws.pools(cluster),
         values: aws.values(cluster),
+        leftovers: aws.leftovers(cluster),
         lookups: aws.lookupsFor(awsAccountId(cluster.infrastructureAccount), cluster.region),
         kube,
       };

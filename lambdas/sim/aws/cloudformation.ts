@@ -193,7 +193,13 @@ export function continueUpdateRollback(
       `Resources [${wrong.join(', ')}] cannot be skipped: only resources in UPDATE_FAILED state can be skipped`,
     );
   stack.status = 'UPDATE_ROLLBACK_IN_PROGRESS';
-  begin(ctx, account, stack, { operation: 'continue-rollback', skip: [...resourcesToSkip] }, ctx.timings.stackUpdateSeconds);
+  begin(
+    ctx,
+    account,
+    stack,
+    { operation: 'continue-rollback', skip: [...resourcesToSkip] },
+    ctx.timings.stackUpdateSeconds,
+  );
   stackEvent(ctx, stack, 'UPDATE_ROLLBACK_IN_PROGRESS', 'User Initiated');
 }
 
@@ -241,7 +247,8 @@ function failOperation(
     stack.status = 'ROLLBACK_COMPLETE';
     stack.reason = stackReason;
     stackEvent(ctx, stack, 'ROLLBACK_IN_PROGRESS', stackReason);
-    for (const resource of [failed, ...cancelled]) if (resource) stackEvent(ctx, stack, 'DELETE_COMPLETE', undefined, resource);
+    for (const resource of [failed, ...cancelled])
+      if (resource) stackEvent(ctx, stack, 'DELETE_COMPLETE', undefined, resource);
     stackEvent(ctx, stack, 'ROLLBACK_COMPLETE');
     return;
   }
@@ -249,7 +256,11 @@ function failOperation(
   if (failed) stackEvent(ctx, stack, 'UPDATE_IN_PROGRESS', undefined, failed);
   if (failed && (pending.rollbackFailures ?? 0) > 0) {
     const rollbackReason = pending.rollbackReason ?? 'Simulated failure while rolling back';
-    stack.rollbackFailure = { logicalId: failed.logicalId, reason: rollbackReason, left: pending.rollbackFailures! - 1 };
+    stack.rollbackFailure = {
+      logicalId: failed.logicalId,
+      reason: rollbackReason,
+      left: pending.rollbackFailures! - 1,
+    };
     rollbackFails(ctx, stack);
     return;
   }

@@ -23,7 +23,10 @@ export function stackEvent(
 ): void {
   const events = (stack.events ??= []);
   const time = new Date(ctx.now).toISOString();
-  const unique = hashOf([stack.stackId, String(stack.token), String(events.length), resource?.logicalId ?? '', status], 32);
+  const unique = hashOf(
+    [stack.stackId, String(stack.token), String(events.length), resource?.logicalId ?? '', status],
+    32,
+  );
   const event: StackEvent = {
     // As CloudFormation: "<LogicalId>-<STATUS>-<time>" for resources, a UUID for the stack's own events.
     eventId: resource

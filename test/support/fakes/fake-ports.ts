@@ -13,6 +13,7 @@ import { FakeClock } from './fake-clock';
 import { FakeKubeCluster } from './fake-kube-cluster';
 import { FakeNodePoolBackend } from './fake-node-pool-backend';
 import { FakeStackDeployer } from './fake-stack-deployer';
+import { FakeClusterLeftovers } from './fake-cluster-leftovers';
 import { MemoryArtifactStore } from './memory-artifact-store';
 import { testCluster } from '../test-cluster';
 
@@ -77,6 +78,7 @@ export interface FakeEnv {
   readonly kube: FakeKubeCluster;
   readonly pools: FakeNodePoolBackend;
   readonly stacks: FakeStackDeployer;
+  readonly leftovers: FakeClusterLeftovers;
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
   readonly registry: MemoryRegistry;
@@ -97,6 +99,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const kube = new FakeKubeCluster(clock);
   const pools = new FakeNodePoolBackend(clock, kube, options.bootMs);
   const stacks = new FakeStackDeployer();
+  const leftovers = new FakeClusterLeftovers();
   const artifacts = new MemoryArtifactStore();
   const progress = new MemoryProgressStore();
   const registry = new MemoryRegistry(options.clusters ?? [testCluster()], options.persistsStatus ?? true);
@@ -110,6 +113,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     kube,
     lookups: new Proxy({}, { get: () => () => unused('lookups') }) as ClusterPorts['lookups'],
     values: new Proxy({}, { get: () => () => unused('values') }) as ClusterPorts['values'],
+    leftovers,
   };
   const ports: Ports = {
     registry,
@@ -125,7 +129,21 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     webhooks: { verify: async () => unused('webhooks') },
     forCluster: () => clusterPorts,
   };
-  return { clock, kube, pools, stacks, artifacts, progress, registry, source, fleet, executions, events, ports };
+  return {
+    clock,
+    kube,
+    pools,
+    stacks,
+    leftovers,
+    artifacts,
+    progress,
+    registry,
+    source,
+    fleet,
+    executions,
+    events,
+    ports,
+  };
 }
 
 /** What Prepare and RenderConfig leave behind: the run record, the pinned cluster, the main artefact. */

@@ -12,6 +12,7 @@ export async function portFactories({ env }: WiringContext): Promise<PortFactori
       stacks: aws.stacks,
       pools: aws.pools,
       values: aws.values,
+      leftovers: aws.leftovers,
       lookups: (cluster) => aws.lookupsFor(awsAccountId(cluster.infrastructureAccount), cluster.region),
     },
   };

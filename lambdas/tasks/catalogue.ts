@@ -1,5 +1,6 @@
 import type { AnyTask } from './define-task';
 import { task as applyManifests } from './apply-manifests';
+import { task as cleanUpLeftovers } from './clean-up-leftovers';
 import { task as deleteStacks } from './delete-stacks';
 import { task as deployStacks } from './deploy-stacks';
 import { task as dispatchFleet } from './dispatch-fleet';
@@ -34,6 +35,7 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   removeDeletedPools,
   scaleDownControllers,
   deleteStacks,
+  cleanUpLeftovers,
   finalize,
   recordProblem,
   stopAtSafePoint,

@@ -105,6 +105,21 @@ export interface RunRecord {
    * (update-decision.ts nothingToDo).
    */
   readonly applyOnly?: boolean;
+  /** Decommission's cleanup of what the cluster left outside its stacks (tasks/clean-up-leftovers.ts). */
+  readonly leftovers?: LeftoversProgress;
+}
+
+/** `kind id` entries (core/decommission/leftovers.ts leftoverName). */
+export interface LeftoversProgress {
+  readonly passes: number;
+  readonly deleted: readonly string[];
+  /** Volumes kept by --keep-volumes. */
+  readonly kept: readonly string[];
+  /** Still there when the cleanup stopped (in use after the last pass). */
+  readonly remaining: readonly string[];
+  /** Kinds the adapter could not look for. */
+  readonly unchecked: readonly string[];
+  readonly completedAt?: number;
 }
 
 export function newRunRecord(

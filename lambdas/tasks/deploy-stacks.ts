@@ -37,6 +37,7 @@ export async function deployStacks(
     stacks: { ...r.stacks, ...result.stacks },
     ...(mainOutputs ? { stackOutputs: mainOutputs } : {}),
   }));
+  if (result.failed) throw result.failed;
   return result.step;
 }
 

@@ -14,6 +14,11 @@ export interface EnsureStacksResult {
   readonly step: StepOutput;
   /** Progress entries to merge into the run record. */
   readonly stacks: Record<string, StackProgress>;
+  /**
+   * A stack ended where the next execution recovers it (UPDATE_ROLLBACK_FAILED, ROLLBACK_COMPLETE): its progress says
+   * `failed`; the caller stores the progress, then throws this.
+   */
+  readonly failed?: StackFailedError;
   /** Outputs of stacks that finished in this call. */
   readonly outputs: Record<string, Record<string, string>>;
 }
@@ -54,12 +59,30 @@ export async function ensureStacks(
       continue;
     }
     if (mode === 'sequential' && waiting.length > 0) break;
-    const result =
-      known?.status === 'deploying'
-        ? await checkStack(deployer, stack.name)
-        : known?.status === 'recovering'
-          ? await checkRecovery(deployer, stack, known, now, options)
-          : await startStack(deployer, stack, now, options);
+    let result: StackCheck;
+    try {
+      result =
+        known?.status === 'deploying'
+          ? await checkStack(deployer, stack.name)
+          : known?.status === 'recovering'
+            ? await checkRecovery(deployer, stack, known, now, options)
+            : await startStack(deployer, stack, now, options);
+    } catch (error) {
+      // Left where only a recovery helps: recorded as failed, so the next execution of this run recovers it (one
+      // recovery per execution: a template that keeps failing cannot loop).
+      if (!(error instanceof StackFailedError) || !recoveryFor(error.status)) throw error;
+      progress[stack.name] = {
+        status: 'failed',
+        startedAt: known?.startedAt ?? now,
+        ...(known?.recoveries ? { recoveries: known.recoveries } : {}),
+      };
+      return {
+        step: { status: 'IN_PROGRESS', waitSeconds: STACK_POLL_SECONDS, message: error.message },
+        stacks: progress,
+        outputs,
+        failed: error,
+      };
+    }
     const recoveries = [...(known?.recoveries ?? []), ...(result.recovery ? [result.recovery] : [])];
     const recorded = recoveries.length ? { recoveries } : {};
     if (result.recovering) {

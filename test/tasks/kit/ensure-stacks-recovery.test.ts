@@ -115,19 +115,26 @@ describe('ensureStacks recovering a stack found in UPDATE_ROLLBACK_FAILED', () =
     const first = await ensureStacks(deployer, [MAIN], { stacks: {} }, NOW, 'parallel');
     deployer.setEvents('kube-1', portEvents(CONTINUED_ROLLBACK_FAILED_AGAIN));
 
-    const second = ensureStacks(deployer, [MAIN], { stacks: first.stacks }, NOW + 1, 'parallel');
+    const second = await ensureStacks(deployer, [MAIN], { stacks: first.stacks }, NOW + 1, 'parallel');
 
-    await expect(second).rejects.toMatchObject({
+    expect(second.failed).toMatchObject({
       name: 'StackFailedError',
       status: 'UPDATE_ROLLBACK_FAILED',
       reason: expect.stringContaining(
         `rollback failed on WorkerAsg (AWS::AutoScaling::AutoScalingGroup) UPDATE_FAILED: ${ROLLBACK_REASON}`,
       ),
     });
-    await expect(ensureStacks(deployer, [MAIN], { stacks: first.stacks }, NOW + 2, 'parallel')).rejects.toThrow(
-      '--skip-rollback-resources kube-1:<LogicalId>',
-    );
+    expect(second.failed?.message).toContain('--skip-rollback-resources kube-1:<LogicalId>');
+    // Recorded as failed, with the recovery it tried: the next execution tries again (with the operator's skips)
+    expect(second.stacks['kube-1']).toMatchObject({ status: 'failed', recoveries: [{ action: 'continue-rollback' }] });
     expect(deployer.calls).toEqual(['continueUpdateRollback kube-1 []']);
+    deployer.continueRollbackEndsIn = 'UPDATE_ROLLBACK_COMPLETE';
+    const third = await ensureStacks(deployer, [MAIN], { stacks: second.stacks }, NOW + 2, 'parallel', {
+      rollbackSkips: { 'kube-1': ['WorkerAsg'] },
+    });
+    expect(third.stacks['kube-1']).toMatchObject({ status: 'recovering' });
+    expect(third.stacks['kube-1'].recoveries).toHaveLength(2);
+    expect(deployer.calls).toEqual(['continueUpdateRollback kube-1 []', 'continueUpdateRollback kube-1 [WorkerAsg]']);
   });
 });
 
@@ -160,18 +167,27 @@ describe('ensureStacks recovering a stack found in ROLLBACK_COMPLETE', () => {
 });
 
 describe('ensureStacks when an operation it started fails', () => {
-  it('a create ending in ROLLBACK_COMPLETE fails the run naming the first failed resource, without re-creating now', async () => {
+  it('a create ending in ROLLBACK_COMPLETE fails naming the first failed resource; the next execution re-creates it', async () => {
+    // Arrange
     const deployer = new FakeStackDeployer(1);
     deployer.failNext('kube-1', 'ROLLBACK_COMPLETE', '');
     deployer.setEvents('kube-1', portEvents(CREATE_ROLLED_BACK));
     const first = await ensureStacks(deployer, [MAIN], { stacks: {} }, NOW, 'parallel');
 
-    const second = ensureStacks(deployer, [MAIN], { stacks: first.stacks }, NOW + 1, 'parallel');
+    // Act
+    const second = await ensureStacks(deployer, [MAIN], { stacks: first.stacks }, NOW + 1, 'parallel');
+    const callsAfterFailure = [...deployer.calls];
+    const third = await ensureStacks(deployer, [MAIN], { stacks: second.stacks }, NOW + 2, 'parallel');
 
-    await expect(second).rejects.toThrow(
+    // Assert
+    expect(second.failed?.message).toBe(
       `Stack kube-1 is ROLLBACK_COMPLETE: first failed resource NodeSecurityGroup (AWS::EC2::SecurityGroup) CREATE_FAILED: ${VPC_REASON}; the next run deletes the stack and creates it again`,
     );
-    expect(deployer.calls).toEqual(['deploy kube-1']);
+    expect(second.stacks['kube-1'].status).toBe('failed');
+    expect(callsAfterFailure).toEqual(['deploy kube-1']);
+    expect(third.failed).toBeUndefined();
+    expect(third.stacks['kube-1']).toMatchObject({ status: 'recovering', recoveries: [{ action: 'recreate' }] });
+    expect(deployer.calls).toEqual(['deploy kube-1', 'disableTerminationProtection kube-1', 'delete kube-1']);
   });
 
   it('an update ending in UPDATE_ROLLBACK_COMPLETE names the resource and its reason, not "stack failed"', async () => {
@@ -200,10 +216,10 @@ describe('ensureStacks when an operation it started fails', () => {
     deployer.setEvents('kube-1', portEvents(UPDATE_ROLLBACK_FAILED));
     const first = await ensureStacks(deployer, [MAIN], { stacks: {} }, NOW, 'parallel');
 
-    const second = ensureStacks(deployer, [MAIN], { stacks: first.stacks }, NOW + 1, 'parallel');
+    const second = await ensureStacks(deployer, [MAIN], { stacks: first.stacks }, NOW + 1, 'parallel');
 
-    await expect(second).rejects.toBeInstanceOf(StackFailedError);
-    await expect(ensureStacks(deployer, [MAIN], { stacks: first.stacks }, NOW + 1, 'parallel')).rejects.toThrow(
+    expect(second.failed).toBeInstanceOf(StackFailedError);
+    expect(second.failed?.message).toMatch(
       /first failed resource WorkerAsg .*; rollback failed on WorkerAsg .*; the next run continues the rollback/,
     );
     expect(deployer.calls).toEqual(['deploy kube-1']);

@@ -1,9 +1,10 @@
-import type { RunRecord, StackProgress, StackRecoveryRecord } from '../../core/model/run';
+import type { RunRecord, StackProgress } from '../../core/model/run';
 import { describeStackFailure, stackFailureCause } from '../../core/stacks/stack-events';
 import { recoveryFor, resourcesToSkip, type RollbackSkips } from '../../core/stacks/stack-recovery';
 import { classifyStackStatus } from '../../core/stacks/stack-status';
 import type { StackDeployer } from '../../ports/stack-deployer';
 import { StackBusyError, StackFailedError, StackRecoveryNeededError } from '../../shared/errors';
+import { failure, nextProgress, type StackCheck } from './stack-progress';
 import type { StepOutput } from '../../contracts/cluster-update';
 import type { RenderedStack } from '../../core/render/render-stack';
 
@@ -59,53 +60,25 @@ export async function ensureStacks(
       continue;
     }
     if (mode === 'sequential' && waiting.length > 0) break;
-    let result: StackCheck;
-    try {
-      result =
-        known?.status === 'deploying'
-          ? await checkStack(deployer, stack.name)
-          : known?.status === 'recovering'
-            ? await checkRecovery(deployer, stack, known, now, options)
-            : await startStack(deployer, stack, now, options);
-    } catch (error) {
+    const result = await advanceStack(deployer, stack, known, now, options);
+    if (result instanceof StackFailedError) {
       // Left where only a recovery helps: recorded as failed, so the next execution of this run recovers it (one
       // recovery per execution: a template that keeps failing cannot loop).
-      if (!(error instanceof StackFailedError) || !recoveryFor(error.status)) throw error;
       progress[stack.name] = {
         status: 'failed',
         startedAt: known?.startedAt ?? now,
         ...(known?.recoveries ? { recoveries: known.recoveries } : {}),
       };
-      return {
-        step: { status: 'IN_PROGRESS', waitSeconds: STACK_POLL_SECONDS, message: error.message },
-        stacks: progress,
-        outputs,
-        failed: error,
-      };
+      const step: StepOutput = { status: 'IN_PROGRESS', waitSeconds: STACK_POLL_SECONDS, message: result.message };
+      return { step, stacks: progress, outputs, failed: result };
     }
-    const recoveries = [...(known?.recoveries ?? []), ...(result.recovery ? [result.recovery] : [])];
-    const recorded = recoveries.length ? { recoveries } : {};
-    if (result.recovering) {
-      if (known?.status !== 'recovering') started++;
-      progress[stack.name] = { status: 'recovering', startedAt: known?.startedAt ?? now, ...recorded };
-      waiting.push(`${stack.name} (${recoveryWaitText(recoveries[recoveries.length - 1])})`);
-    } else if (result.busy) {
-      // Not started: deploy again on the next pass, once the operation running now has ended.
-      waiting.push(`${stack.name} (busy)`);
-    } else if (result.finished) {
-      progress[stack.name] = {
-        status: 'done',
-        startedAt: known?.startedAt ?? now,
-        completedAt: now,
-        ...(result.noChanges ? { noChanges: true } : {}),
-        ...recorded,
-      };
+    const next = nextProgress(stack.name, known, result, now);
+    if (next.progress) progress[stack.name] = next.progress;
+    if (next.waiting) waiting.push(next.waiting);
+    if (next.started) started++;
+    if (result.finished && !result.recovering) {
       outputs[stack.name] = result.outputs;
       done++;
-    } else {
-      if (known?.status !== 'deploying') started++;
-      progress[stack.name] = { status: 'deploying', startedAt: known?.startedAt ?? now, ...recorded };
-      waiting.push(stack.name);
     }
   }
   const total = stacks.length;
@@ -123,40 +96,22 @@ export async function ensureStacks(
   return { step: started ? { ...step, started } : step, stacks: progress, outputs };
 }
 
-interface StackCheck {
-  readonly finished: boolean;
-  /** Another operation runs on the stack: nothing was started. */
-  readonly busy?: boolean;
-  readonly noChanges?: boolean;
-  /** A recovery is running (started now or before). */
-  readonly recovering?: boolean;
-  /** The recovery this call started. */
-  readonly recovery?: StackRecoveryRecord;
-  readonly outputs: Record<string, string>;
-}
-
-function recoveryWaitText(recovery: StackRecoveryRecord | undefined): string {
-  if (recovery?.action === 'recreate')
-    return `deleting it after a failed create (${recovery.cause}), to create it again`;
-  return `continuing its rollback (${recovery?.cause ?? 'UPDATE_ROLLBACK_FAILED'})${recovery?.skipped?.length ? `, skipping ${recovery.skipped.join(', ')}` : ''}`;
-}
-
-/** "Stack X is S: first failed resource …", from the stack's events. */
-async function failure(
+/** One stack's step: start it, check it, or carry its recovery on; a StackFailedError for a state to recover next time. */
+async function advanceStack(
   deployer: StackDeployer,
-  name: string,
-  status: string,
-  fallback?: string,
-): Promise<StackFailedError> {
-  const cause = stackFailureCause(await deployer.events(name));
-  const text = describeStackFailure(cause, fallback);
-  const next =
-    status === 'UPDATE_ROLLBACK_FAILED'
-      ? `; the next run continues the rollback (to skip a resource that cannot roll back: --skip-rollback-resources ${name}:<LogicalId>)`
-      : status === 'ROLLBACK_COMPLETE'
-        ? '; the next run deletes the stack and creates it again'
-        : '';
-  return new StackFailedError(name, status, text ? `${text}${next}` : next.replace(/^; /, '') || undefined);
+  stack: RenderedStack,
+  known: StackProgress | undefined,
+  now: number,
+  options: EnsureStacksOptions,
+): Promise<StackCheck | StackFailedError> {
+  try {
+    if (known?.status === 'deploying') return await checkStack(deployer, stack.name);
+    if (known?.status === 'recovering') return await checkRecovery(deployer, stack, known, now, options);
+    return await startStack(deployer, stack, now, options);
+  } catch (error) {
+    if (error instanceof StackFailedError && recoveryFor(error.status)) return error;
+    throw error;
+  }
 }
 
 async function startRecovery(

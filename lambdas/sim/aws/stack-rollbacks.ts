@@ -86,8 +86,10 @@ export function failOperation(
   if (failed) {
     stackEvent(ctx, stack, `${verb}_IN_PROGRESS`, undefined, failed);
     // A resource CloudFormation worked on at the same time is cancelled after the real failure.
-    const ids = create ? Object.keys(section(pending.template!, 'Resources')) : [];
-    const other = ids[ids.indexOf(failed.logicalId) + 1];
+    // The next resource of the template (a conditional one may not exist: never one with a Condition).
+    const resources = create ? section(pending.template!, 'Resources') : {};
+    const ids = Object.keys(resources);
+    const other = ids.slice(ids.indexOf(failed.logicalId) + 1).find((id) => resources[id]?.Condition === undefined);
     if (other) {
       cancelled.push(resourceOf(pending.template, stack, other));
       stackEvent(ctx, stack, 'CREATE_IN_PROGRESS', undefined, cancelled[0]);

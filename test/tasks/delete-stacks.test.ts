@@ -20,7 +20,8 @@ async function arrange() {
     templateBody: '{"pool":1}',
     tags: nodePoolStackTags(cluster, { name: 'default-worker', profile: 'worker-default' }),
   });
-  for (let i = 0; i < 3; i++) (await env.stacks.describe(MAIN), await env.stacks.describe(POOL));
+  // The fake completes an operation after two describes.
+  for (const name of [MAIN, MAIN, POOL, POOL]) await env.stacks.describe(name);
   env.stacks.calls.length = 0;
   return { env, ref };
 }

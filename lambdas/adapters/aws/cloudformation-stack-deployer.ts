@@ -3,8 +3,8 @@
  * It starts operations and returns; waiting is the caller's loop (describe + core/stacks/stack-status.ts).
  *
  * Calls per operation (AWS): deploy = DescribeStacks + CreateStack | UpdateStack (+ UpdateTerminationProtection only
- * when the stack's flag differs); delete = DescribeStacks + DeleteStack (+ UpdateTerminationProtection just before
- * it when the stack is protected and the caller asked to lift it); events = n×DescribeStackEvents (back to the start
+ * when the stack's flag differs); delete = DescribeStacks + DeleteStack (+ UpdateTerminationProtection and a second
+ * DeleteStack when the stack is protected and the caller asked to lift it); events = n×DescribeStackEvents (back to the start
  * of the last create or update); continueUpdateRollback = ContinueUpdateRollback; plan = DescribeStacks +
  * CreateChangeSet + n×DescribeChangeSet + one cleanup call.
  *
@@ -159,15 +159,15 @@ export class CloudFormationStackDeployer implements StackDeployer {
       );
     // Delete by id: a stack of the same name created after our describe is never the one we delete.
     const target = existing.StackId ?? name;
-    // Just before DeleteStack, and only when it is on (moto reports no flag and has no UpdateTerminationProtection).
-    if (existing.EnableTerminationProtection) await this.setTerminationProtection(target, false, name);
+    // DeleteStack first; protection is lifted when CloudFormation refuses because of it, just before the DeleteStack
+    // that deletes it. One refused call on AWS per protected stack; moto (whose UpdateTerminationProtection is broken)
+    // deletes protected stacks at once.
     try {
       await this.client.send(new DeleteStackCommand({ StackName: target, ...this.role() }));
     } catch (error) {
       if (isStackMissingError(error)) return { result: 'ALREADY_GONE' };
       if (!lift || !isTerminationProtectionError(error))
         throw toClmError(error, `CloudFormation DeleteStack ${name}`, name);
-      // Protected although DescribeStacks did not say so (it was enabled meanwhile): lift it and delete again.
       await this.setTerminationProtection(target, false, name);
       try {
         await this.client.send(new DeleteStackCommand({ StackName: target, ...this.role() }));

@@ -81,11 +81,16 @@ describe('CloudFormationStackDeployer.delete', () => {
     expect(cfn).toHaveReceivedCommandTimes(DeleteStackCommand, 0);
   });
 
-  it('lifts termination protection just before DeleteStack when the caller says so', async () => {
+  it('lifts termination protection just before the DeleteStack that deletes, when the caller says so', async () => {
     // Arrange
     cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ EnableTerminationProtection: true })] });
     cfn.on(UpdateTerminationProtectionCommand).resolves({});
-    cfn.on(DeleteStackCommand).resolves({});
+    cfn
+      .on(DeleteStackCommand)
+      .rejectsOnce(
+        sdkError('ValidationError', 'Stack [kube-1] cannot be deleted while TerminationProtection is enabled'),
+      )
+      .resolves({});
 
     // Act
     const result = await deployer().delete('kube-1', { disableTerminationProtection: true });
@@ -94,6 +99,7 @@ describe('CloudFormationStackDeployer.delete', () => {
     expect(result).toEqual({ result: 'STARTED' });
     expect(cfn.calls().map((c) => c.args[0].constructor.name)).toEqual([
       'DescribeStacksCommand',
+      'DeleteStackCommand',
       'UpdateTerminationProtectionCommand',
       'DeleteStackCommand',
     ]);
@@ -101,6 +107,16 @@ describe('CloudFormationStackDeployer.delete', () => {
       StackName: STACK_ID,
       EnableTerminationProtection: false,
     });
+  });
+
+  it('deletes a stack moto reports as protected without UpdateTerminationProtection (moto deletes it at once)', async () => {
+    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ EnableTerminationProtection: true })] });
+    cfn.on(DeleteStackCommand).resolves({});
+
+    await expect(deployer().delete('kube-1', { disableTerminationProtection: true })).resolves.toEqual({
+      result: 'STARTED',
+    });
+    expect(cfn).toHaveReceivedCommandTimes(UpdateTerminationProtectionCommand, 0);
   });
 
   it('lifts protection and deletes again when CloudFormation refuses for protection DescribeStacks did not report', async () => {

@@ -121,9 +121,9 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
   {
     rule: 'AwsSolutions-IAM5',
     finding:
-      /^Resource::arn:<AWS::Partition>:(cloudformation:(<AWS::Region>|\*):<AWS::AccountId>:(stack\/\*|stack\/[\w*?-]+\/\*|changeSet\/clm-plan-\*\/\*)|autoscaling:(<AWS::Region>|\*):<AWS::AccountId>:autoScalingGroup:\*:autoScalingGroupName\/\*|kms:<AWS::Region>:<AWS::AccountId>:key\/\*)$/,
+      /^Resource::arn:<AWS::Partition>:(cloudformation:(<AWS::Region>|\*):<AWS::AccountId>:(stack\/\*|stack\/[\w*?-]+\/\*|changeSet\/clm-plan-\*\/\*)|autoscaling:(<AWS::Region>|\*):<AWS::AccountId>:autoScalingGroup:\*:autoScalingGroupName\/\*|kms:<AWS::Region>:<AWS::AccountId>:key\/\*|ec2:(<AWS::Region>|\*):<AWS::AccountId>:(volume|security-group|network-interface)\/\*|elasticloadbalancing:(<AWS::Region>|\*):<AWS::AccountId>:loadbalancer\/\*)$/,
     reason:
-      'Cluster stacks, Auto Scaling groups and KMS keys are named by the config repository: reads cover the account, writes only stacks matching clusterStackNamePatterns and only through the CloudFormation service role (cloudformation:RoleArn), Auto Scaling writes only groups tagged kubernetes.io/role/node-pool=true, change sets only CLM plans (clm-plan-*), KMS only Decrypt.',
+      'Cluster stacks, Auto Scaling groups and KMS keys are named by the config repository: reads cover the account, writes only stacks matching clusterStackNamePatterns and only through the CloudFormation service role (cloudformation:RoleArn), Auto Scaling writes only groups tagged kubernetes.io/role/node-pool=true, change sets only CLM plans (clm-plan-*), KMS only Decrypt; decommission deletes the load balancers, security groups, volumes and network interfaces a cluster left outside its stacks, which the adapter picks by the kubernetes.io/cluster/<cluster>=owned tag (IAM cannot condition on a tag key that names the cluster).',
   },
   {
     rule: 'AwsSolutions-IAM5',

@@ -32,6 +32,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   lookups: same({ cloud: ['lookups'] }),
   // cloudwatch:DescribeAlarms is one of the describe-only actions of `lookups`.
   alarms: same({ cloud: ['lookups'] }),
+  // Only decommission's cleanup uses it; listing alone is of no use without deleting.
+  leftovers: same({ cloud: ['leftovers-write'] }),
   values: same({ cloud: ['lookups'] }),
   templates: same({ cloud: ['lookups'] }),
   secrets: same({ cloud: ['decrypt'] }),

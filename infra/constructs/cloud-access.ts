@@ -6,6 +6,7 @@ import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 import {
   DEFAULT_STACK_NAME_PATTERNS,
   describeStatement,
+  leftoversStatements,
   nodeWriteStatements,
   stackReadStatements,
   stackWriteStatements,
@@ -23,8 +24,10 @@ import { ClusterStackRole } from './cluster-stack-role';
  * - `lookups`: read-only EC2 lookups for templates (AMIs, AZs, subnets, instance types).
  * - `nodes-write`: roll nodes: update node-pool Auto Scaling groups, terminate instances through them; implies reading.
  * - `decrypt`: KMS Decrypt of `aws:kms:` config items, always in CLM's own account.
+ * - `leftovers-write`: decommission's cleanup: list and delete load balancers, security groups, volumes and network
+ *   interfaces the cluster left outside its stacks.
  */
-export type CloudAccess = 'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt';
+export type CloudAccess = 'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt' | 'leftovers-write';
 
 export interface ClusterCloudAccessProps {
   /**
@@ -122,6 +125,7 @@ export class ClusterCloudAccess extends Construct {
       statements.push(...stackWriteStatements(scope), ...templateBucketStatements(scope));
     if (needs.includes('lookups') || needs.includes('nodes-write')) statements.push(describeStatement());
     if (needs.includes('nodes-write')) statements.push(...nodeWriteStatements(scope));
+    if (needs.includes('leftovers-write')) statements.push(...leftoversStatements(scope));
     return statements;
   }
 

@@ -11,6 +11,10 @@
  *   (TerminateInstanceInAutoScalingGroup): no EC2 write at all.
  * - Lookups: EC2 and Auto Scaling Describe* calls (they have no resource-level permissions).
  * - Large templates: the CLM bucket `cluster-lifecycle-manager-<account>-<region>` of the cluster account.
+ * - Decommission's cleanup (lambdas/adapters/aws/ec2-cluster-leftovers.ts): delete load balancers, security groups,
+ *   volumes and network interfaces of the account and region; the adapter picks only those tagged
+ *   `kubernetes.io/cluster/<cluster>` = owned and made by no stack (IAM cannot condition on a tag key that names the
+ *   cluster).
  */
 import { Aws } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -47,7 +51,13 @@ export const STACK_READ = [
   'cloudformation:ListStackResources',
 ];
 /** Stack writes that run the template: only through the service role. */
-const STACK_OPERATIONS = ['cloudformation:CreateStack', 'cloudformation:UpdateStack', 'cloudformation:DeleteStack'];
+const STACK_OPERATIONS = [
+  'cloudformation:CreateStack',
+  'cloudformation:UpdateStack',
+  'cloudformation:DeleteStack',
+  // Recovery of a stack in UPDATE_ROLLBACK_FAILED (lambdas/core/stacks/stack-recovery.ts).
+  'cloudformation:ContinueUpdateRollback',
+];
 /** Stack writes that create nothing (plans, protection, tags). */
 const STACK_HOUSEKEEPING = [
   'cloudformation:UpdateTerminationProtection',
@@ -128,6 +138,30 @@ export function nodeWriteStatements(scope: ClusterAccessScope): PolicyStatement[
   ];
 }
 
+/** Decommission's listing of what a cluster left (Describe* calls have no resource-level permissions). */
+export const LEFTOVERS_DESCRIBE = [
+  'ec2:DescribeVolumes',
+  'ec2:DescribeSecurityGroups',
+  'ec2:DescribeNetworkInterfaces',
+  'elasticloadbalancing:DescribeLoadBalancers',
+  'elasticloadbalancing:DescribeTags',
+];
+
+/** Decommission deletes what the cluster left outside its stacks (core/decommission/leftovers.ts). */
+export function leftoversStatements(s: ClusterAccessScope): PolicyStatement[] {
+  return [
+    new PolicyStatement({ actions: LEFTOVERS_DESCRIBE, resources: ['*'] }),
+    new PolicyStatement({
+      actions: ['ec2:DeleteVolume', 'ec2:DeleteSecurityGroup', 'ec2:DeleteNetworkInterface'],
+      resources: [arn(s, 'ec2', 'volume/*'), arn(s, 'ec2', 'security-group/*'), arn(s, 'ec2', 'network-interface/*')],
+    }),
+    new PolicyStatement({
+      actions: ['elasticloadbalancing:DeleteLoadBalancer'],
+      resources: [arn(s, 'elasticloadbalancing', 'loadbalancer/*')],
+    }),
+  ];
+}
+
 /** Templates over 51,200 bytes go through `cluster-lifecycle-manager-<account>-<region>` (aws-cluster-ports.ts). */
 export function templateBucketStatements(scope: ClusterAccessScope): PolicyStatement[] {
   const bucket = `arn:${scope.partition}:s3:::cluster-lifecycle-manager-${scope.account}-${scope.region}`;
@@ -145,6 +179,7 @@ export function clusterAccountStatements(scope: ClusterAccessScope): PolicyState
     describeStatement(),
     ...nodeWriteStatements(scope),
     ...templateBucketStatements(scope),
+    ...leftoversStatements(scope),
   ];
 }
 

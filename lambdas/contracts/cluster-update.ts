@@ -10,6 +10,13 @@ export const UpdateOptions = z
   .object({
     /** Apply stacks and manifests, never roll nodes (CLM --apply-only). */
     applyOnly: z.boolean().default(false),
+    /**
+     * `STACK:LogicalId` entries: the resources ContinueUpdateRollback may skip when a stack is found in
+     * UPDATE_ROLLBACK_FAILED (`--skip-rollback-resources`). Nothing is skipped unless named here.
+     */
+    skipRollbackResources: z.array(z.string()).optional(),
+    /** Decommission: keep the cluster's unattached EBS volumes (`--keep-volumes`). */
+    keepVolumes: z.boolean().optional(),
   })
   .strict();
 export type UpdateOptions = z.infer<typeof UpdateOptions>;

@@ -1,6 +1,7 @@
 import type { Cluster } from '../core/model/cluster';
 import type { ArtifactStore } from './artifact-store';
 import type { Clock } from './clock';
+import type { ClusterLeftovers } from './cluster-leftovers';
 import type { ConfigSource } from './config-source';
 import type { EventSink } from './event-sink';
 import type { FleetStore } from './fleet-store';
@@ -25,6 +26,8 @@ export interface ClusterPorts {
   readonly values: ValuesProvider;
   /** Named CloudWatch alarms the roll's health gate reads. */
   readonly alarms: HealthAlarms;
+  /** Decommission: what the cluster left outside its stacks (load balancers, security groups, volumes, interfaces). */
+  readonly leftovers: ClusterLeftovers;
 }
 
 /** Everything a task needs, wired once per process (real AWS, or the simulated world). */

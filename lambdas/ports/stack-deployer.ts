@@ -1,3 +1,7 @@
+import type { StackEvent } from '../core/stacks/stack-events';
+
+export type { StackEvent } from '../core/stacks/stack-events';
+
 /** A CloudFormation stack to create or update. */
 export interface StackSpec {
   readonly name: string;
@@ -28,14 +32,29 @@ export interface StackChange {
 }
 
 export interface StackDeployer {
-  /** Create or update. "No updates are to be performed" is `NO_CHANGES`, not an error. Busy stacks throw StackBusyError. */
+  /**
+   * Create or update. "No updates are to be performed" is `NO_CHANGES`, not an error. Busy stacks throw
+   * StackBusyError; a stack in UPDATE_ROLLBACK_FAILED or ROLLBACK_COMPLETE throws StackRecoveryNeededError.
+   * A failed create stays in ROLLBACK_COMPLETE (OnFailure=ROLLBACK) so its events can be read.
+   */
   deploy(
     spec: StackSpec,
   ): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES'; readonly operation?: 'create' | 'update' }>;
   /** Undefined when the stack does not exist. */
   describe(name: string): Promise<StackState | undefined>;
-  /** Disables termination protection, then deletes. A missing stack is `ALREADY_GONE`. */
-  delete(name: string): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }>;
+  /**
+   * Deletes the stack. A stack with termination protection is refused (CloudFormation's ValidationError) unless
+   * `disableTerminationProtection` is set: then protection is turned off just before DeleteStack, and only when it
+   * is on. A missing stack is `ALREADY_GONE`.
+   */
+  delete(
+    name: string,
+    options?: { readonly disableTerminationProtection?: boolean },
+  ): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }>;
+  /** The stack's events back to (at least) the start of its last create or update, newest first (DescribeStackEvents). */
+  events(name: string): Promise<StackEvent[]>;
+  /** ContinueUpdateRollback of a stack in UPDATE_ROLLBACK_FAILED, skipping exactly `resourcesToSkip`. */
+  continueUpdateRollback(name: string, resourcesToSkip: readonly string[]): Promise<void>;
   /** Stacks carrying all the given tags (value `*` matches any value). */
   list(tags: Readonly<Record<string, string>>): Promise<StackState[]>;
   /** Dry run: what would change (CloudFormation change set, deleted afterwards). */

@@ -161,6 +161,16 @@ export class StackFailedError extends ClmError {
   }
 }
 
+/**
+ * The stack is where no update can start until it is recovered (UPDATE_ROLLBACK_FAILED, ROLLBACK_COMPLETE; see
+ * core/stacks/stack-recovery.ts). Thrown by `StackDeployer.deploy`; a StackFailedError to callers that do not recover.
+ */
+export class StackRecoveryNeededError extends StackFailedError {
+  constructor(stackName: string, status: string, options?: ErrorOptions) {
+    super(stackName, status, `Stack is in ${status} state and can not be updated`, options);
+  }
+}
+
 export class LeaseHeldError extends ClmError {
   override name = ERROR_NAMES.LeaseHeldError;
   readonly holder: string;

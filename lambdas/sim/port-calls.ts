@@ -1,4 +1,5 @@
 import type { ArtifactStore } from '../ports/artifact-store';
+import type { ClusterLeftovers } from '../ports/cluster-leftovers';
 import type { KubeCluster } from '../ports/kube-cluster';
 import type { NodePoolBackend } from '../ports/node-pool-backend';
 import type { StackDeployer } from '../ports/stack-deployer';
@@ -15,6 +16,8 @@ const STACKS = {
   list: true,
   plan: true,
   validate: true,
+  events: true,
+  continueUpdateRollback: true,
 } satisfies Methods<StackDeployer>;
 const POOLS = {
   getPool: true,
@@ -42,6 +45,7 @@ const KUBE = {
 const LOOKUPS = { amiId: true, instanceType: true } satisfies Methods<CloudLookups>;
 const VALUES = { clusterValues: true } satisfies Methods<ValuesProvider>;
 // `urlFor` only builds a URL (no call, never instrumented): a fault on it could never fire.
+const LEFTOVERS = { find: true, delete: true } satisfies Methods<ClusterLeftovers>;
 const ARTIFACTS = { put: true, get: true } satisfies Methods<Omit<ArtifactStore, 'urlFor'>>;
 
 /**
@@ -55,4 +59,5 @@ export const PORT_CALLS: Readonly<Record<string, readonly string[]>> = {
   lookups: Object.keys(LOOKUPS),
   values: Object.keys(VALUES),
   artifacts: Object.keys(ARTIFACTS),
+  leftovers: Object.keys(LEFTOVERS),
 };

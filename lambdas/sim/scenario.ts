@@ -75,16 +75,43 @@ export const PdbSpec = z
   .strict();
 export type PdbSpec = z.infer<typeof PdbSpec>;
 
+/**
+ * What Kubernetes made in the cluster's account outside its stacks, as if Services of type LoadBalancer and
+ * PersistentVolumes had run there: created once, when the world first acts for the cluster, and left for
+ * decommission to clean up.
+ */
+export const Leftovers = z
+  .object({
+    /** Each with a security group `k8s-elb-<name>` (classic) or `k8s-<name>` (v2), tagged like it. */
+    loadBalancers: z
+      .array(
+        z
+          .object({
+            name: z.string().regex(/^[A-Za-z0-9-]{1,32}$/),
+            type: z.enum(['classic', 'application', 'network']),
+          })
+          .strict(),
+      )
+      .default([]),
+    /** Unattached (available) EBS volumes with the cluster's tags. */
+    volumes: z.number().int().nonnegative().default(0),
+    /** Available network interfaces the VPC CNI left, tagged with the cluster's name. */
+    networkInterfaces: z.number().int().nonnegative().default(0),
+  })
+  .strict();
+export type Leftovers = z.infer<typeof Leftovers>;
+
 export const ClusterScenario = z
   .object({
     workloads: z.array(Workload).default([]),
     pdbs: z.array(PdbSpec).default([]),
     /** Raw Kubernetes objects applied at start, as if by `kubectl apply`. */
     manifests: z.array(z.record(z.string(), z.unknown())).default([]),
+    leftovers: Leftovers.optional(),
   })
   .strict();
 
-export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts|alarms)\.[a-zA-Z]+$/;
+export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts|alarms|leftovers)\.[a-zA-Z]+$/;
 
 export const ApiFault = z
   .object({
@@ -128,6 +155,14 @@ export const StackFailure = z
     operation: z.enum(['create', 'update']).default('update'),
     reason: z.string().default('Resource handler returned message: "Simulated failure"'),
     times: z.number().int().positive().default(1),
+    /** The logical id of the resource that fails (its events name it). @default the template's first resource */
+    resource: z.string().min(1).optional(),
+    /**
+     * update only: the rollback fails too (UPDATE_ROLLBACK_FAILED), this many times — the first rollback and then
+     * each ContinueUpdateRollback that does not skip the resource.
+     */
+    rollbackFailures: z.number().int().nonnegative().default(0),
+    rollbackReason: z.string().default('Resource handler returned message: "Simulated failure while rolling back"'),
   })
   .strict();
 export type StackFailure = z.infer<typeof StackFailure>;

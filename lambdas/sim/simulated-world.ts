@@ -20,6 +20,9 @@ import { simLookups } from './ports/sim-lookups';
 import { simNodePoolBackend } from './ports/sim-node-pool-backend';
 import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
+import { simLeftovers } from './ports/sim-leftovers';
+import { cloudResourcesOf, seedLeftovers } from './aws/leftovers';
+import type { CloudResourceRecord } from './world-state';
 import { seedState } from './prng';
 import { Faults, loadScenarioFile, parseScenario } from './scenario';
 import type { Scenario, ScenarioCheck, ScenarioInput } from './scenario';
@@ -152,6 +155,7 @@ export class SimulatedWorld {
   /** The ports acting on this cluster's account, region and API server. Registers the cluster with the world. */
   forCluster(cluster: Cluster): ClusterPorts {
     const accountId = awsAccountId(cluster.infrastructureAccount);
+    const known = this.ctx.state.clusters[cluster.id];
     this.ctx.state.clusters[cluster.id] = {
       id: cluster.id,
       name: clusterName(cluster),
@@ -164,8 +168,14 @@ export class SimulatedWorld {
       ...(cluster.lifecycleStatus === 'decommission-requested' || cluster.lifecycleStatus === 'decommissioned'
         ? { decommissioning: true }
         : {}),
+      ...(known?.leftoversSeeded ? { leftoversSeeded: true } : {}),
     };
     const account = ensureAccount(this.ctx, accountId, cluster.region);
+    const leftovers = this.ctx.state.scenario.clusters[cluster.id]?.leftovers;
+    if (leftovers && !known?.leftoversSeeded) {
+      seedLeftovers(account, cluster.id, clusterName(cluster), leftovers);
+      this.ctx.state.clusters[cluster.id] = { ...this.ctx.state.clusters[cluster.id]!, leftoversSeeded: true };
+    }
     return {
       stacks: simStackDeployer(this.ctx, account, cluster.id),
       pools: simNodePoolBackend(this.ctx, cluster.id),
@@ -173,6 +183,7 @@ export class SimulatedWorld {
       lookups: simLookups(this.ctx, cluster.id),
       values: simValues(this.ctx, cluster.id),
       alarms: simHealthAlarms(this.ctx, cluster.id),
+      leftovers: simLeftovers(this.ctx, account, cluster.id),
     };
   }
 
@@ -209,6 +220,14 @@ export class SimulatedWorld {
 
   resetApiCalls(): void {
     this.ctx.state.apiCalls = {};
+  }
+
+  /** The load balancers, security groups, volumes and interfaces the cluster has outside its stacks. */
+  cloudResources(clusterId: string): CloudResourceRecord[] {
+    const info = this.ctx.state.clusters[clusterId];
+    return info
+      ? structuredClone(cloudResourcesOf(this.ctx.state.accounts[`${info.accountId}/${info.region}`], clusterId))
+      : [];
   }
 
   describe(clusterId: string): ClusterSnapshot {

@@ -12,7 +12,8 @@ import type { AccountState, ClusterInfo, FaultUse, KubeState, SimEvent, WorldSta
 export const NO_CLUSTER = '';
 
 export type AccountBase = Pick<AccountState, 'key' | 'accountId' | 'region' | 'vpc' | 'subnets' | 'ipCounters'>;
-export type AccountPart = Pick<AccountState, 'stacks' | 'launchTemplates' | 'asgs' | 'instances' | 'exports'>;
+export type AccountPart = Pick<AccountState, 'stacks' | 'launchTemplates' | 'asgs' | 'instances' | 'exports'> &
+  Required<Pick<AccountState, 'cloudResources'>>;
 
 export interface WorldShard {
   readonly clusterId: string;
@@ -28,7 +29,14 @@ export interface WorldCommon extends Omit<WorldState, 'format' | 'events' | 'clu
   accounts: Record<string, AccountBase>;
 }
 
-const emptyPart = (): AccountPart => ({ stacks: {}, launchTemplates: {}, asgs: {}, instances: {}, exports: {} });
+const emptyPart = (): AccountPart => ({
+  stacks: {},
+  launchTemplates: {},
+  asgs: {},
+  instances: {},
+  exports: {},
+  cloudResources: {},
+});
 
 /** Who owns each resource of an account: stacks by the cluster that deployed them, the rest by their stack. */
 function accountOwners(account: AccountState) {
@@ -65,7 +73,7 @@ export function splitWorld(state: WorldState): { common: WorldCommon; shards: Ma
   for (const [id, kube] of Object.entries(state.kube)) shard(id).kube = kube;
   const accounts: Record<string, AccountBase> = {};
   for (const [key, account] of Object.entries(state.accounts)) {
-    const { stacks, launchTemplates, asgs, instances, exports, ...base } = account;
+    const { stacks, launchTemplates, asgs, instances, exports, cloudResources = {}, ...base } = account;
     accounts[key] = base;
     const owners = accountOwners(account);
     for (const [name, stack] of Object.entries(stacks)) part(owners.ofStack(name), key).stacks[name] = stack;
@@ -73,6 +81,8 @@ export function splitWorld(state: WorldState): { common: WorldCommon; shards: Ma
     for (const [name, asg] of Object.entries(asgs)) part(owners.ofStack(asg.stack), key).asgs[name] = asg;
     for (const [id, instance] of Object.entries(instances)) part(owners.ofInstance(id), key).instances[id] = instance;
     for (const [name, exp] of Object.entries(exports)) part(owners.ofStack(exp.stack), key).exports[name] = exp;
+    for (const [id, resource] of Object.entries(cloudResources))
+      part(resource.cluster, key).cloudResources[id] = resource;
   }
   for (const event of state.events) shard(ownerOfEvent(state, event)).events.push(event);
   const { format: _format, events: _events, clusters: _clusters, kube: _kube, accounts: _accounts, ...rest } = state;
@@ -90,7 +100,7 @@ export function joinWorld(common: WorldCommon, shards: Iterable<WorldShard>): Wo
     for (const [key, part] of Object.entries(shard.accounts)) {
       const account = state.accounts[key];
       if (!account) throw new Error(`world shard ${shard.clusterId || '(no cluster)'}: unknown account ${key}`);
-      for (const name of Object.keys(part) as (keyof AccountPart)[]) Object.assign(account[name], part[name]);
+      for (const name of Object.keys(part) as (keyof AccountPart)[]) Object.assign((account[name] ??= {}), part[name]);
     }
   }
   state.events.sort((a, b) => a.at - b.at || a.seq - b.seq);

@@ -1,11 +1,10 @@
+import type { LeftoverKind } from '../core/decommission/leftovers';
+import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
 import type { Taint } from '../ports/kube-cluster';
 import type { Scenario } from './scenario';
 
-/**
- * Everything the simulated world knows, as plain JSON: `save()` writes it as is and `load()` reads it back,
- * so a reloaded world continues exactly where it stopped. Times are virtual milliseconds since the epoch.
- */
+/** The simulated world as plain JSON (saved and loaded as is, so a reload continues); times are virtual ms. */
 export interface WorldState {
   readonly format: 1;
   now: number;
@@ -58,6 +57,8 @@ export interface ClusterInfo {
   readonly masterPools: readonly string[];
   /** Lifecycle decommission-requested/decommissioned: tearing down loses pods on purpose, PDBs are not counted. */
   readonly decommissioning?: boolean;
+  /** The scenario's `leftovers` were created in the account (once, on the first call for the cluster). */
+  readonly leftoversSeeded?: boolean;
 }
 
 // ---------------------------------------------------------------- AWS
@@ -73,8 +74,27 @@ export interface AccountState {
   asgs: Record<string, AsgRecord>;
   instances: Record<string, InstanceRecord>;
   exports: Record<string, { value: string; stack: string }>;
+  /**
+   * What Kubernetes made outside CloudFormation (load balancers, their security groups, volumes, interfaces), by id;
+   * absent in worlds saved before it existed.
+   */
+  cloudResources?: Record<string, CloudResourceRecord>;
   /** Private IPs handed out per AZ index. */
   ipCounters: number[];
+}
+
+/** A load balancer, security group, volume or network interface no stack made (aws/leftovers.ts). */
+export interface CloudResourceRecord {
+  readonly kind: LeftoverKind;
+  readonly id: string;
+  readonly arn?: string;
+  /** The cluster whose shard holds it. */
+  readonly cluster: string;
+  readonly tags: Record<string, string>;
+  /** Volumes and interfaces: available | in-use. */
+  state?: string;
+  /** Load balancers: their security groups (in use while the load balancer exists). */
+  readonly securityGroups?: readonly string[];
 }
 
 export type SubnetRole = 'node' | 'elb' | 'internal-node';
@@ -114,15 +134,26 @@ export interface StackRecord {
   token: number;
   /** The operation in progress. */
   pending?: PendingOperation;
+  /** DescribeStackEvents, oldest first, the last MAX_STACK_EVENTS (aws/stack-events.ts). */
+  events?: StackEvent[];
+  /** UPDATE_ROLLBACK_FAILED: the resource whose rollback fails, and how many more continues fail on it. */
+  rollbackFailure?: { readonly logicalId: string; readonly reason: string; left: number };
 }
 
 export interface PendingOperation {
-  readonly operation: 'create' | 'update' | 'delete';
+  readonly operation: 'create' | 'update' | 'delete' | 'continue-rollback';
   readonly template?: CfnTemplate;
   readonly templateHash?: string;
   readonly tags?: Record<string, string>;
   /** Set when a scenario fault makes this operation fail. */
   readonly failReason?: string;
+  /** The resource that fails (with failReason). */
+  readonly failResource?: string;
+  /** The fault also makes the rollback fail, this many times. */
+  readonly rollbackFailures?: number;
+  readonly rollbackReason?: string;
+  /** continue-rollback: the resources to skip. */
+  readonly skip?: readonly string[];
 }
 
 export interface LaunchTemplateVersion {
@@ -248,12 +279,7 @@ export interface SimPod {
   readonly seq: number;
 }
 
-export interface TolerationSpec {
-  readonly key?: string;
-  readonly operator?: string;
-  readonly value?: string;
-  readonly effect?: string;
-}
+export type TolerationSpec = Readonly<Partial<Record<'key' | 'operator' | 'value' | 'effect', string>>>;
 
 export interface SimNode {
   readonly name: string;

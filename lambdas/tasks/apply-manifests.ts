@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { mainStackName } from '../core/cloudformation/stack-names';
 import { applyBatches, inventoryKey, objectRef, pruneCandidates } from '../core/manifests/inventory';
 import type { ResourcesArtifact } from '../contracts/artifacts';
 import { StepOutput } from '../contracts/cluster-update';
@@ -60,9 +61,13 @@ async function deletionPhase(
   const firstPass = run.manifestPhases[k8sKey] === undefined;
   const deleted = firstPass ? await runDeletions(cp.kube, k8s, now) : [];
   if (firstPass) await updateRun(ports, ref, (r) => ({ ...r, manifestPhases: { ...r.manifestPhases, [k8sKey]: now } }));
+  // cf-deletions.yaml names stacks the config no longer wants; the main stack is never one of them (only
+  // decommission lifts its termination protection, so CloudFormation refuses).
+  const main = mainStackName(cluster);
   const pending = await deleteStacksPass(
     cp.stacks,
     cf.map((d) => d.stackName),
+    (name) => name !== main,
   );
   if (pending.length) {
     return {

@@ -1,6 +1,7 @@
 import type { AnyTask } from './define-task';
 import { task as applyManifests } from './apply-manifests';
 import { task as awaitApproval } from './await-approval';
+import { task as cleanUpLeftovers } from './clean-up-leftovers';
 import { task as deleteStacks } from './delete-stacks';
 import { task as deployStacks } from './deploy-stacks';
 import { task as dispatchFleet } from './dispatch-fleet';
@@ -40,6 +41,7 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   removeDeletedPools,
   scaleDownControllers,
   deleteStacks,
+  cleanUpLeftovers,
   finalize,
   recordProblem,
   stopAtSafePoint,

@@ -24,7 +24,9 @@ export async function deleteClusterStacks(
       : (await stacks.list({ [clusterTagKey(clusterName(cluster))]: 'owned' }))
           .filter((s) => s.tags[TAG_MAIN_STACK] !== 'true')
           .map((s) => s.name);
-  const pending = await deleteStacksPass(stacks, names);
+  // Decommission deletes every stack of the cluster: termination protection goes just before each DeleteStack (the
+  // main stack's only here, in the last stage).
+  const pending = await deleteStacksPass(stacks, names, () => true);
   await updateRun(ports, ref, (r) => ({ ...r, phase: `DeleteStacks ${stage}` }));
   if (pending.length) {
     return {

@@ -4,7 +4,8 @@ import { mainStackName } from '../core/cloudformation/stack-names';
 import type { StackStep } from '../core/cluster-stacks/layer-changes';
 import type { Cluster } from '../core/model/cluster';
 import { MainArtifact, ResourcesArtifact } from '../contracts/artifacts';
-import { StepOutput } from '../contracts/cluster-update';
+import { StepOutput, type UpdateOptions } from '../contracts/cluster-update';
+import { parseRollbackSkips } from '../core/stacks/stack-recovery';
 import { DEPLOY_STAGES, type DeployStage } from '../contracts/status';
 import type { Ports } from '../ports/ports';
 import { CLM_METRICS } from '../contracts/metrics';
@@ -36,14 +37,16 @@ export async function deployStacks(
   stage: DeployStage,
   ports: PortsFor<typeof PORTS>,
   rollCandidates: readonly string[] = [],
+  options: Pick<UpdateOptions, 'skipRollbackResources'> = {},
 ): Promise<StepOutput> {
+  const rollbackSkips = parseRollbackSkips(options.skipRollbackResources ?? []);
   const { run, cluster, pinned, now } = await openStep(ports, ref);
   const skipped = skippedStep(pinned, STAGE_STEPS[stage]);
   if (skipped) return skipStage(ports, ref, cluster, stage, skipped);
   const stacks = await stageStacks(ports, run.artifacts, stage);
   const mode = stage === 'cf-manifests' ? 'sequential' : 'parallel';
   const cp = ports.forCluster(cluster);
-  const result = await ensureStacks(cp.stacks, stacks, run, now, mode);
+  const result = await ensureStacks(cp.stacks, stacks, run, now, mode, { rollbackSkips });
   const mainOutputs = stage === 'main' ? result.outputs[stacks[0]?.name ?? ''] : undefined;
   await updateRun(ports, ref, (r) => ({
     ...r,
@@ -51,6 +54,7 @@ export async function deployStacks(
     stacks: { ...r.stacks, ...result.stacks },
     ...(mainOutputs ? { stackOutputs: mainOutputs } : {}),
   }));
+  if (result.failed) throw result.failed;
   if ((stage !== 'worker-pools' && stage !== 'master-pools') || result.step.status !== 'DONE') return result.step;
   const rollPools = await poolsToRoll(cp, cluster, rollCandidates, run);
   return { ...result.step, rollPools, rollPoolCount: rollPools.length };
@@ -110,5 +114,6 @@ export const task = defineTask({
       payload.params.stage === 'master-pools'
         ? payload.state.resources?.rollMasterPools
         : payload.state.resources?.rollWorkerPools,
+      payload.state.options,
     ),
 });

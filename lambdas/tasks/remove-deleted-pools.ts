@@ -64,7 +64,8 @@ export async function removeDeletedPools(ref: RunRef, ports: PortsFor<typeof POR
     };
   }
   for (const name of deletable) {
-    await cp.stacks.delete(name);
+    // A pool stack, drained: its termination protection goes just before DeleteStack.
+    await cp.stacks.delete(name, { disableTerminationProtection: true });
     messages.push(`deleting stack ${name}`);
   }
   return {

@@ -89,6 +89,7 @@ function harness(): Harness {
     lookups: noLookups,
     values: new StaticValuesProvider(),
     alarms: env.alarms,
+    leftovers: env.leftovers,
   };
   const ports: Ports = { ...env.ports, templates: new HandlebarsTemplateEngine(), forCluster: () => clusterPorts };
   return {

@@ -53,6 +53,7 @@ describe('ClmClusterAccess', () => {
     const stackRole = logicalId(template, 'AWS::IAM::Role', 'StackRole');
     const operations = statements.find((s) => actionsOf([s]).includes('cloudformation:CreateStack'))!;
     expect(actionsOf([operations]).sort()).toEqual([
+      'cloudformation:ContinueUpdateRollback',
       'cloudformation:CreateStack',
       'cloudformation:DeleteStack',
       'cloudformation:UpdateStack',
@@ -66,16 +67,20 @@ describe('ClmClusterAccess', () => {
     expect(actionsOf(statements).filter((a) => a.startsWith('iam:'))).toEqual(['iam:PassRole']);
   });
 
-  it('rolls only node pools tagged as CLM’s, through Auto Scaling; no EC2 write; no write on every resource', () => {
+  it('rolls only node pools tagged as CLM’s, through Auto Scaling; EC2 writes only decommission’s deletes; no write on every resource', () => {
     const statements = inline(roleOf(template, 'AccessRole'));
     const asg = statements.find((s) => actionsOf([s]).includes('autoscaling:TerminateInstanceInAutoScalingGroup'))!;
     expect(asg.Condition).toEqual({ StringEquals: { 'autoscaling:ResourceTag/kubernetes.io/role/node-pool': 'true' } });
-    expect(actionsOf(statements).filter((a) => a.startsWith('ec2:') && !a.startsWith('ec2:Describe'))).toEqual([]);
+    expect(actionsOf(statements).filter((a) => a.startsWith('ec2:') && !a.startsWith('ec2:Describe'))).toEqual([
+      'ec2:DeleteNetworkInterface',
+      'ec2:DeleteSecurityGroup',
+      'ec2:DeleteVolume',
+    ]);
     for (const s of statements.filter((st) => st.Resource === '*'))
       // Describe calls and ValidateTemplate support no resource-level permissions.
       expect(
         actionsOf([s]).every((a) =>
-          /^((ec2|autoscaling|cloudwatch):Describe|cloudformation:ValidateTemplate$)/.test(a),
+          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing):Describe|cloudformation:ValidateTemplate$)/.test(a),
         ),
       ).toBe(true);
   });

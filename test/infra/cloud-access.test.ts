@@ -25,7 +25,12 @@ describe('ClusterCloudAccess', () => {
           Condition: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
         }),
         expect.objectContaining({
-          Action: ['cloudformation:CreateStack', 'cloudformation:DeleteStack', 'cloudformation:UpdateStack'],
+          Action: [
+            'cloudformation:ContinueUpdateRollback',
+            'cloudformation:CreateStack',
+            'cloudformation:DeleteStack',
+            'cloudformation:UpdateStack',
+          ],
           Resource: [
             { 'Fn::Join': ['', expect.arrayContaining([':stack/kube-*/*'])] },
             { 'Fn::Join': ['', expect.arrayContaining([':stack/nodepool-*/*'])] },
@@ -37,6 +42,30 @@ describe('ClusterCloudAccess', () => {
     // It reads the Auto Scaling groups (which pools have something to roll) but changes nothing there itself.
     expect(actionsOf(deploy).filter((a) => /^(autoscaling|ec2):(?!Describe)/.test(a))).toEqual([]);
     expect(actionsOf(deploy)).toContain('autoscaling:DescribeAutoScalingGroups');
+    // Only decommission's cleanup deletes what a cluster left outside its stacks, in this account and region.
+    const cleanup = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'CleanUpLeftoversRole'));
+    expect(cleanup).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Action: ['ec2:DeleteNetworkInterface', 'ec2:DeleteSecurityGroup', 'ec2:DeleteVolume'],
+          Resource: [
+            { 'Fn::Join': ['', expect.arrayContaining([':network-interface/*'])] },
+            { 'Fn::Join': ['', expect.arrayContaining([':security-group/*'])] },
+            { 'Fn::Join': ['', expect.arrayContaining([':volume/*'])] },
+          ],
+        }),
+        expect.objectContaining({
+          Action: 'elasticloadbalancing:DeleteLoadBalancer',
+          Resource: { 'Fn::Join': ['', expect.arrayContaining([':loadbalancer/*'])] },
+        }),
+      ]),
+    );
+    for (const other of ['DeployStacksRole', 'RollNodePoolRole', 'DeleteStacksRole', 'ApplyManifestsRole'])
+      expect(
+        actionsOf(statementsOf(template, logicalId(template, 'AWS::IAM::Role', other))).filter((a) =>
+          /^(ec2|elasticloadbalancing):Delete/.test(a),
+        ),
+      ).toEqual([]);
     const roll = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'RollNodePoolRole'));
     expect(roll).toEqual(
       expect.arrayContaining([

@@ -58,6 +58,15 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
     expect(grants.ApplyManifests!.cloud).toContain('stacks-write');
     // `lookups` (describe-only, here for cloudwatch:DescribeAlarms): the health gate's update_health_alarm.
     expect(grants.RollNodePool!.cloud).toEqual(['lookups', 'nodes-write']);
+    // Decommission's cleanup of what a cluster left outside its stacks: the only task with leftovers-write.
+    expect(grants.CleanUpLeftovers!.cloud).toEqual(['leftovers-write']);
+    expect(
+      Object.entries(grants)
+        .filter(([, g]) => g.cloud.includes('leftovers-write'))
+        .map(([n]) => n),
+    ).toEqual(['CleanUpLeftovers']);
+    // DeleteStacks and DeployStacks use the stack deployer's ContinueUpdateRollback, DescribeStackEvents: stacks-write.
+    expect(grants.DeleteStacks!.cloud).toEqual(['stacks-write']);
     expect(grants.RenderConfig).toEqual({
       table: true,
       artifacts: 'write',

@@ -134,7 +134,7 @@ describe('simulated Auto Scaling and EC2', () => {
 
   it('terminates the instances of a deleted pool stack and removes their nodes', async () => {
     const r = await runningCluster({}, 3);
-    await r.ports.stacks.delete(nodePoolStackName(r.cluster, WORKERS));
+    await r.ports.stacks.delete(nodePoolStackName(r.cluster, WORKERS), { disableTerminationProtection: true });
     r.world.runUntilIdle();
 
     expect(await r.ports.pools.getPool(clusterRef(r.cluster), WORKERS)).toBeUndefined();

@@ -1,3 +1,4 @@
+import { stackFailureCause } from '../../lambdas/core/stacks/stack-events';
 import { SimulatedWorld } from '../../lambdas/sim';
 import { StackBusyError, StackFailedError, ValidationError } from '../../lambdas/shared/errors';
 import { MAIN_TEMPLATE, poolTemplate, subnetsOf, testCluster } from './fixtures';
@@ -54,7 +55,9 @@ describe('simulated CloudFormation', () => {
     await stacks.deploy(spec);
 
     await expect(stacks.deploy({ ...spec, tags: {} })).rejects.toBeInstanceOf(StackBusyError);
-    await expect(stacks.delete('kube-1')).rejects.toBeInstanceOf(StackBusyError);
+    await expect(stacks.delete('kube-1', { disableTerminationProtection: true })).rejects.toBeInstanceOf(
+      StackBusyError,
+    );
   });
 
   it('rolls back the next update of a named stack when a scenario fault says so, and succeeds on the retry', async () => {
@@ -73,7 +76,7 @@ describe('simulated CloudFormation', () => {
 
     expect(failed).toMatchObject({
       status: 'UPDATE_ROLLBACK_COMPLETE',
-      reason: 'Simulated: role quota exceeded',
+      reason: 'The following resource(s) failed to update: [WorkerRole].',
       tags: { owner: 'team' },
     });
     expect(failed?.outputs).toEqual(outputsBefore);
@@ -95,10 +98,14 @@ describe('simulated CloudFormation', () => {
     w.advance(60_000);
 
     const stack = await stacks.describe('pool');
+    const cause = stackFailureCause(await stacks.events('pool'));
     expect(stack?.status).toBe('ROLLBACK_COMPLETE');
-    expect(stack?.reason).toContain(
-      "AutoScalingGroup (AWS::AutoScaling::AutoScalingGroup): The subnet ID 'subnet-nope' does not exist",
-    );
+    expect(cause?.failed).toMatchObject({
+      logicalId: 'AutoScalingGroup',
+      resourceType: 'AWS::AutoScaling::AutoScalingGroup',
+      status: 'CREATE_FAILED',
+    });
+    expect(cause?.failed?.reason).toContain("The subnet ID 'subnet-nope' does not exist");
     expect(w.nextEventAt()).toBeUndefined();
   });
 
@@ -125,15 +132,20 @@ describe('simulated CloudFormation', () => {
     expect(await stacks.describe('a')).toBeUndefined();
   });
 
-  it('deletes through the port even with termination protection (it disables it first)', async () => {
+  it('refuses to delete a protected stack unless the caller lifts the protection, which it does just then', async () => {
     const { w, stacks } = world();
     await stacks.deploy(spec);
     w.advance(60_000);
 
-    const started = await stacks.delete('kube-1');
+    await expect(stacks.delete('kube-1')).rejects.toThrow(
+      'Stack [kube-1] cannot be deleted while TerminationProtection is enabled',
+    );
+    const refused = await stacks.describe('kube-1');
+    const started = await stacks.delete('kube-1', { disableTerminationProtection: true });
     const deleting = await stacks.describe('kube-1');
     w.advance(30_000);
 
+    expect(refused?.status).toBe('CREATE_COMPLETE');
     expect(started.result).toBe('STARTED');
     expect(deleting?.status).toBe('DELETE_IN_PROGRESS');
     expect(await stacks.describe('kube-1')).toBeUndefined();

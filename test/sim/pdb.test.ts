@@ -140,7 +140,9 @@ describe('simulated PodDisruptionBudgets', () => {
     const { world, ports, cluster } = await runningCluster(scenario({ maxUnavailable: 1 }), 3);
     const decommissioning = world.forCluster({ ...cluster, lifecycleStatus: 'decommission-requested' });
 
-    await decommissioning.stacks.delete(nodePoolStackName(cluster, 'default-worker'));
+    await decommissioning.stacks.delete(nodePoolStackName(cluster, 'default-worker'), {
+      disableTerminationProtection: true,
+    });
     world.runUntilIdle();
 
     expect(await ports.kube.listPods({ namespace: 'default' })).toHaveLength(3);
@@ -155,7 +157,7 @@ describe('simulated PodDisruptionBudgets', () => {
     const before = world.invariants().pdbViolations;
 
     world.markDecommissioning(cluster.id);
-    await ports.stacks.delete(nodePoolStackName(cluster, 'default-worker'));
+    await ports.stacks.delete(nodePoolStackName(cluster, 'default-worker'), { disableTerminationProtection: true });
     world.runUntilIdle();
 
     expect(before).toBe(1);

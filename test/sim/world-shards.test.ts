@@ -89,7 +89,7 @@ describe('two processes saving one state directory', () => {
     const a = SimulatedWorld.load(dir);
     const b = SimulatedWorld.load(dir);
 
-    await a.forCluster(one).stacks.delete(mainStackName(one));
+    await a.forCluster(one).stacks.delete(mainStackName(one), { disableTerminationProtection: true });
     a.save(dir);
     await b.forCluster(two).stacks.deploy({
       name: mainStackName(two),

@@ -44,6 +44,7 @@ const RESULT_PATHS: Record<string, string | null> = {
   RemoveDeletedPoolsFunctionArn: '$.step',
   ScaleDownControllersFunctionArn: '$.step',
   DeleteStacksFunctionArn: '$.step',
+  CleanUpLeftoversFunctionArn: '$.step',
   RollNodePoolFunctionArn: '$.step',
   FinalizeFunctionArn: '$.final',
   StopAtSafePointFunctionArn: '$.held',

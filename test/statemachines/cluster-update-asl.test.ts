@@ -154,6 +154,7 @@ describe('ASL cluster-update', () => {
     expect(order.filter((n) => ['Task', 'Succeed'].includes(machine.States[n].Type))).toEqual([
       'ScaleDownControllers',
       'DeleteClusterStacks',
+      'CleanUpLeftovers',
       'DeleteMainStack',
       'FinalizeDecommission',
       'Decommissioned',

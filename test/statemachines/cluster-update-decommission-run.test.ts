@@ -1,11 +1,12 @@
-// cluster-update run locally for a decommission: scale down, delete the other stacks in rounds, the main stack, finalize.
+// cluster-update run locally for a decommission: scale down, delete the other stacks in rounds, clean up what the
+// cluster left outside its stacks, the main stack, finalize.
 import type { FinalizeOutput } from '../../lambdas/contracts/cluster-update';
 import { runClusterUpdate } from './local-harness';
 
 import { done, inProgress, INPUT, prepare, recorder } from './fake-tasks';
 
 describe('cluster-update run locally, decommissioning', () => {
-  it('decommissions: scale down, delete other stacks in rounds, delete main stack, finalize', async () => {
+  it('decommissions: scale down, delete other stacks in rounds, clean up leftovers in passes, delete main stack, finalize', async () => {
     // Arrange
     const rec = recorder();
     const deletes = rec.task((p, call) =>
@@ -19,6 +20,7 @@ describe('cluster-update run locally, decommissioning', () => {
           Prepare: rec.task(() => prepare('DECOMMISSION')),
           ScaleDownControllers: rec.task(() => done()),
           DeleteClusterStacks: deletes,
+          CleanUpLeftovers: rec.task((_p, call) => (call === 1 ? inProgress('security group in use') : done())),
           DeleteMainStack: deletes,
           FinalizeDecommission: rec.task((): FinalizeOutput => ({
             status: 'SUCCEEDED',
@@ -40,6 +42,11 @@ describe('cluster-update run locally, decommissioning', () => {
       'WaitForClusterStacksDeletion',
       'DeleteClusterStacks',
       'AreClusterStacksDeleted',
+      'CleanUpLeftovers',
+      'AreLeftoversCleanedUp',
+      'WaitForLeftoversCleanup',
+      'CleanUpLeftovers',
+      'AreLeftoversCleanedUp',
       'DeleteMainStack',
       'IsMainStackDeleted',
       'FinalizeDecommission',
@@ -50,6 +57,8 @@ describe('cluster-update run locally, decommissioning', () => {
       {},
       { stage: 'others' },
       { stage: 'others' },
+      {},
+      {},
       { stage: 'main' },
       {},
     ]);

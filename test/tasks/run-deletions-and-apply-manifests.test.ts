@@ -249,4 +249,33 @@ describe('applyManifests apply phase', () => {
     expect(env.kube.objects.has('ConfigMap/team/old')).toBe(true);
     expect(env.stacks.stacks.get('legacy-stack')?.status).toBe('DELETE_COMPLETE');
   });
+
+  it("cf-deletions lift a protected stack's termination protection just before deleting it", async () => {
+    const { env, ref } = await setup([], {
+      deletions: { preApply: [], postApply: [] },
+      cfDeletions: { preApply: [{ stackName: 'legacy-stack' }], postApply: [] },
+    });
+    env.stacks.setStack('legacy-stack', '{}', 'UPDATE_COMPLETE');
+    env.stacks.setTerminationProtection('legacy-stack', true);
+
+    await applyManifests(ref, 'pre-deletions', env.ports);
+
+    expect(env.stacks.calls).toEqual(['disableTerminationProtection legacy-stack', 'delete legacy-stack']);
+  });
+
+  it("cf-deletions never lift the main stack's protection: naming it is refused and the stack stays", async () => {
+    const main = testCluster().localId;
+    const { env, ref } = await setup([], {
+      deletions: { preApply: [], postApply: [] },
+      cfDeletions: { preApply: [{ stackName: main }], postApply: [] },
+    });
+    env.stacks.setStack(main, '{}', 'UPDATE_COMPLETE');
+    env.stacks.setTerminationProtection(main, true);
+
+    await expect(applyManifests(ref, 'pre-deletions', env.ports)).rejects.toThrow(
+      `Stack [${main}] cannot be deleted while TerminationProtection is enabled`,
+    );
+    expect(env.stacks.calls).toEqual([]);
+    expect(env.stacks.stacks.get(main)?.status).toBe('UPDATE_COMPLETE');
+  });
 });

@@ -15,6 +15,7 @@ import type { AsgNodePoolBackend } from './asg-node-pool-backend';
 import type { AwsValuesProvider } from './aws-values-provider';
 import type { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
 import type { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
+import type { Ec2ClusterLeftovers } from './ec2-cluster-leftovers';
 import type { Ec2CloudLookups } from './ec2-cloud-lookups';
 import type { KmsSecretDecrypter } from './kms-secret-decrypter';
 import type { S3ArtifactStore } from './s3-artifact-store';
@@ -34,6 +35,7 @@ export interface AwsKit {
   AwsValuesProvider?: typeof AwsValuesProvider;
   KmsSecretDecrypter?: typeof KmsSecretDecrypter;
   CloudWatchHealthAlarms?: typeof CloudWatchHealthAlarms;
+  Ec2ClusterLeftovers?: typeof Ec2ClusterLeftovers;
 }
 
 /**
@@ -113,6 +115,16 @@ export async function alarmsPart(): Promise<AwsKit> {
   };
 }
 
+/** Decommission's cleanup of what a cluster left outside its stacks (EC2: volumes, security groups, interfaces). */
+export async function leftoversPart(): Promise<AwsKit> {
+  const [ec2, sts, leftovers] = await Promise.all([
+    import('@aws-sdk/client-ec2'),
+    import('@aws-sdk/client-sts'),
+    import('./ec2-cluster-leftovers'),
+  ]);
+  return { EC2Client: ec2.EC2Client, STSClient: sts.STSClient, Ec2ClusterLeftovers: leftovers.Ec2ClusterLeftovers };
+}
+
 /** STS alone: EKS tokens signed in a cluster's account. */
 export async function stsPart(): Promise<AwsKit> {
   return { STSClient: (await import('@aws-sdk/client-sts')).STSClient };
@@ -126,6 +138,7 @@ export const ALL_AWS_PARTS: readonly AwsPart[] = [
   valuesPart,
   secretsPart,
   alarmsPart,
+  leftoversPart,
   stsPart,
 ];
 

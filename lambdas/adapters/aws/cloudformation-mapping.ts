@@ -1,6 +1,6 @@
 /** CloudFormation API shapes ↔ the StackDeployer port's records. */
-import type { Capability, Change, Stack, Tag } from '@aws-sdk/client-cloudformation';
-import type { StackChange, StackState } from '../../ports/stack-deployer';
+import type { Capability, Change, Stack, StackEvent as SdkStackEvent, Tag } from '@aws-sdk/client-cloudformation';
+import type { StackChange, StackEvent, StackState } from '../../ports/stack-deployer';
 
 /** Every stack CLM creates, updates or plans may name IAM resources and use macros. */
 export const STACK_CAPABILITIES: readonly Capability[] = ['CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'];
@@ -48,4 +48,17 @@ export function toChanges(changes: readonly Change[] | undefined): StackChange[]
     });
   }
   return result;
+}
+
+export function toStackEvent(event: SdkStackEvent): StackEvent {
+  return {
+    eventId: event.EventId ?? '',
+    stackName: event.StackName ?? '',
+    logicalResourceId: event.LogicalResourceId ?? '',
+    ...(event.PhysicalResourceId ? { physicalResourceId: event.PhysicalResourceId } : {}),
+    resourceType: event.ResourceType ?? '',
+    timestamp: (event.Timestamp ?? new Date(0)).toISOString(),
+    resourceStatus: event.ResourceStatus ?? 'UNKNOWN',
+    ...(event.ResourceStatusReason ? { resourceStatusReason: event.ResourceStatusReason } : {}),
+  };
 }

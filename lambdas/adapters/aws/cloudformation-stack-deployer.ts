@@ -4,15 +4,20 @@
  *
  * Calls per operation (AWS): deploy = DescribeStacks + CreateStack | UpdateStack (+ UpdateTerminationProtection only
  * when the stack's flag differs); delete = DescribeStacks + DeleteStack (+ UpdateTerminationProtection and a second
- * DeleteStack when protection is on); plan = DescribeStacks + CreateChangeSet + n×DescribeChangeSet + one cleanup call.
+ * DeleteStack when the stack is protected and the caller asked to lift it); events = n×DescribeStackEvents (back to the start
+ * of the last create or update); continueUpdateRollback = ContinueUpdateRollback; plan = DescribeStacks +
+ * CreateChangeSet + n×DescribeChangeSet + one cleanup call.
  *
- * Deviation from CLM, on purpose: delete tries DeleteStack first and lifts termination protection only when
- * CloudFormation refuses because of it. The outcome is the same; the order keeps moto (no UpdateTerminationProtection)
- * working and costs one refused call on AWS per protected stack, which only decommission and pool removal delete.
+ * Deviations from CLM, on purpose: a failed create stays in ROLLBACK_COMPLETE (OnFailure=ROLLBACK, CLM: DELETE), so
+ * its events name the resource that failed; the next deploy deletes and re-creates it (core/stacks/stack-recovery.ts).
+ * Delete lifts termination protection only when its caller says so (decommission, the removal of a pool, a
+ * ROLLBACK_COMPLETE stack being re-created); a protected stack is otherwise refused, as CloudFormation refuses it.
  */
 import {
+  ContinueUpdateRollbackCommand,
   CreateStackCommand,
   DeleteStackCommand,
+  DescribeStackEventsCommand,
   DescribeStacksCommand,
   UpdateStackCommand,
   UpdateTerminationProtectionCommand,
@@ -21,9 +26,10 @@ import {
 } from '@aws-sdk/client-cloudformation';
 import type { CloudFormationClient, Stack } from '@aws-sdk/client-cloudformation';
 import type { ArtifactStore } from '../../ports/artifact-store';
-import type { StackChange, StackDeployer, StackSpec, StackState } from '../../ports/stack-deployer';
+import type { StackChange, StackDeployer, StackEvent, StackSpec, StackState } from '../../ports/stack-deployer';
 import { isStackBusy } from '../../core/stacks/stack-status';
-import { StackBusyError } from '../../shared/errors';
+import { recoveryFor } from '../../core/stacks/stack-recovery';
+import { ClmError, StackBusyError, StackRecoveryNeededError } from '../../shared/errors';
 import {
   awsErrorName,
   isNoUpdatesError,
@@ -32,7 +38,7 @@ import {
   toClmError,
 } from './aws-errors';
 import { CloudFormationChangeSets } from './cloudformation-change-sets';
-import { STACK_CAPABILITIES, formatTags, toStackState, toTags } from './cloudformation-mapping';
+import { STACK_CAPABILITIES, formatTags, toStackEvent, toStackState, toTags } from './cloudformation-mapping';
 import { templateSource } from './cloudformation-template-source';
 
 export interface CloudFormationStackDeployerOptions {
@@ -44,6 +50,8 @@ export interface CloudFormationStackDeployerOptions {
   readonly changeSetPollIntervalMs?: number;
   /** @default 150 (5 minutes at the default interval) */
   readonly changeSetMaxPolls?: number;
+  /** DescribeStackEvents pages read at most by `events` (newest first, until the last operation's start). @default 10 */
+  readonly maxEventPages?: number;
   /** @default - setTimeout */
   readonly sleep?: (ms: number) => Promise<void>;
   /**
@@ -85,7 +93,8 @@ export class CloudFormationStackDeployer implements StackDeployer {
         await this.client.send(
           new CreateStackCommand({
             StackName: spec.name,
-            OnFailure: 'DELETE',
+            // Keep a failed create (ROLLBACK_COMPLETE) with its events; the next deploy deletes and re-creates it.
+            OnFailure: 'ROLLBACK',
             Capabilities: [...STACK_CAPABILITIES],
             EnableTerminationProtection: protect,
             Tags: tags,
@@ -115,6 +124,7 @@ export class CloudFormationStackDeployer implements StackDeployer {
     }
     if (isStackBusy(status))
       throw new StackBusyError(`Stack ${spec.name} is ${status}; it cannot be updated until that finishes`);
+    if (recoveryFor(status)) throw new StackRecoveryNeededError(spec.name, status);
     if ((existing.EnableTerminationProtection ?? false) !== protect)
       await this.setTerminationProtection(spec.name, protect);
     try {
@@ -141,17 +151,29 @@ export class CloudFormationStackDeployer implements StackDeployer {
     return stack ? toStackState(stack) : undefined;
   }
 
-  async delete(name: string): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }> {
+  async delete(
+    name: string,
+    options: { readonly disableTerminationProtection?: boolean } = {},
+  ): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }> {
     const existing = await this.describeRaw(name);
     if (!existing) return { result: 'ALREADY_GONE' };
     if (existing.StackStatus === 'DELETE_IN_PROGRESS') return { result: 'STARTED' };
+    const lift = options.disableTerminationProtection === true;
+    if (existing.EnableTerminationProtection && !lift)
+      throw new ClmError(
+        `Stack ${name} has termination protection enabled; only decommission (or the removal of its pool) deletes it`,
+      );
     // Delete by id: a stack of the same name created after our describe is never the one we delete.
     const target = existing.StackId ?? name;
+    // DeleteStack first; protection is lifted when CloudFormation refuses because of it, just before the DeleteStack
+    // that deletes it. One refused call on AWS per protected stack; moto (whose UpdateTerminationProtection is broken)
+    // deletes protected stacks at once.
     try {
       await this.client.send(new DeleteStackCommand({ StackName: target, ...this.role() }));
     } catch (error) {
       if (isStackMissingError(error)) return { result: 'ALREADY_GONE' };
-      if (!isTerminationProtectionError(error)) throw toClmError(error, `CloudFormation DeleteStack ${name}`, name);
+      if (!lift || !isTerminationProtectionError(error))
+        throw toClmError(error, `CloudFormation DeleteStack ${name}`, name);
       await this.setTerminationProtection(target, false, name);
       try {
         await this.client.send(new DeleteStackCommand({ StackName: target, ...this.role() }));
@@ -161,6 +183,48 @@ export class CloudFormationStackDeployer implements StackDeployer {
       }
     }
     return { result: 'STARTED' };
+  }
+
+  async events(name: string): Promise<StackEvent[]> {
+    const events: StackEvent[] = [];
+    const maxPages = this.options.maxEventPages ?? 10;
+    let token: string | undefined;
+    try {
+      for (let page = 0; page < maxPages; page++) {
+        const out = await this.client.send(new DescribeStackEventsCommand({ StackName: name, NextToken: token }));
+        for (const raw of out.StackEvents ?? []) {
+          const event = toStackEvent(raw);
+          events.push(event);
+          // Newest first: the start of the last create or update is as far back as a cause can be.
+          if (
+            event.resourceType === 'AWS::CloudFormation::Stack' &&
+            event.logicalResourceId === event.stackName &&
+            /^(CREATE|UPDATE|IMPORT)_IN_PROGRESS$/.test(event.resourceStatus)
+          )
+            return events;
+        }
+        token = out.NextToken;
+        if (!token) break;
+      }
+    } catch (error) {
+      if (isStackMissingError(error)) return events;
+      throw toClmError(error, `CloudFormation DescribeStackEvents ${name}`, name);
+    }
+    return events;
+  }
+
+  async continueUpdateRollback(name: string, resourcesToSkip: readonly string[]): Promise<void> {
+    try {
+      await this.client.send(
+        new ContinueUpdateRollbackCommand({
+          StackName: name,
+          ...(resourcesToSkip.length ? { ResourcesToSkip: [...resourcesToSkip] } : {}),
+          ...this.role(),
+        }),
+      );
+    } catch (error) {
+      throw toClmError(error, `CloudFormation ContinueUpdateRollback ${name}`, name);
+    }
   }
 
   async list(tags: Readonly<Record<string, string>>): Promise<StackState[]> {

@@ -12,6 +12,7 @@ import { AwsValuesProvider } from './aws-values-provider';
 import { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
 import { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
 import { Ec2CloudLookups } from './ec2-cloud-lookups';
+import { Ec2ClusterLeftovers } from './ec2-cluster-leftovers';
 import { KmsSecretDecrypter } from './kms-secret-decrypter';
 import { S3ArtifactStore } from './s3-artifact-store';
 
@@ -30,4 +31,5 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   AwsValuesProvider,
   KmsSecretDecrypter,
   CloudWatchHealthAlarms,
+  Ec2ClusterLeftovers,
 };

@@ -6,7 +6,8 @@ import { selectClusters } from '../../core/selection/select-clusters';
 import type { Cluster } from '../../core/model/cluster';
 import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { onInterrupt } from '../fleet/interrupt';
-import { runOne } from '../provision/run-one';
+import { executionOptions, runOne } from '../provision/run-one';
+import { parseRollbackSkips } from '../../core/stacks/stack-recovery';
 import { runRemote } from '../remote/remote-provision';
 import { remoteServices } from '../remote/remote-services';
 import type { ConfigSource } from '../../ports/config-source';
@@ -24,6 +25,10 @@ export interface ProvisionOptions extends WorldFlags {
   readonly include: string;
   readonly exclude: string;
   readonly applyOnly?: boolean;
+  /** provision: `STACK:LogicalId` resources ContinueUpdateRollback may skip. */
+  readonly skipRollbackResources?: string[];
+  /** decommission: keep the cluster's unattached volumes. */
+  readonly keepVolumes?: boolean;
   readonly output: 'text' | 'json';
   /** `--remote ARN`: start the deployed state machine instead of running it here. */
   readonly remote?: string;
@@ -65,12 +70,22 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
           'start the deployed cluster-update state machine for the selected clusters and follow it (no local run)',
         ).env('CLM_CLUSTER_UPDATE_ARN'),
       )
-      .option('--no-follow', 'with --remote: start the executions and return')
-      .addHelpText('after', EXAMPLES(verb))
-      .action(async (options: ProvisionOptions) => {
-        const code = await runProvision(verb, options, io);
-        if (code !== EXIT.OK) throw new CliExit(code);
-      });
+      .option('--no-follow', 'with --remote: start the executions and return');
+    if (verb === 'provision')
+      command.option(
+        '--skip-rollback-resources <STACK:LogicalId>',
+        'a resource ContinueUpdateRollback may skip when STACK is found in UPDATE_ROLLBACK_FAILED (repeatable or comma list; nothing is skipped unless named)',
+        collect,
+      );
+    else
+      command.option(
+        '--keep-volumes',
+        "keep the cluster's unattached EBS volumes (load balancers, their security groups and ENIs are still deleted)",
+      );
+    command.addHelpText('after', EXAMPLES(verb)).action(async (options: ProvisionOptions) => {
+      const code = await runProvision(verb, options, io);
+      if (code !== EXIT.OK) throw new CliExit(code);
+    });
   }
 }
 
@@ -119,6 +134,8 @@ export async function runProvision(
   options: ProvisionOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  // A malformed entry is refused before anything is read or written.
+  usage(() => parseRollbackSkips(options.skipRollbackResources ?? []));
   const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
   if (options.remote) return remoteProvision(verb, options, selected, sources, io);
   const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });
@@ -189,6 +206,7 @@ async function remoteProvision(
   const summaries = await runRemote(clusters, sources, services, {
     verb,
     applyOnly: options.applyOnly ?? false,
+    extra: (({ applyOnly: _a, ...rest }) => rest)(executionOptions(verb, options)),
     follow: options.follow,
     print: (line) => (options.output === 'text' ? io.stdout(`${line}\n`) : undefined),
     sleep: (ms) => new Promise((done) => setTimeout(done, ms)),

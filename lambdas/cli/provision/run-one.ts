@@ -1,3 +1,4 @@
+import type { UpdateOptions } from '../../contracts/cluster-update';
 import type { Cluster } from '../../core/model/cluster';
 import { runClusterUpdate } from '../../runtime/local/run-cluster-update';
 import { processHolder } from '../../shared/process-identity';
@@ -8,6 +9,10 @@ import { summarize, type ClusterSummary } from './summary';
 
 export interface RunOneOptions {
   readonly applyOnly?: boolean;
+  /** provision `--skip-rollback-resources` entries (STACK:LogicalId). */
+  readonly skipRollbackResources?: readonly string[];
+  /** decommission `--keep-volumes`. */
+  readonly keepVolumes?: boolean;
   readonly output: 'text' | 'json';
 }
 
@@ -38,7 +43,7 @@ export async function runOne(
   let stop: (() => void) | undefined;
   const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
   const run = runClusterUpdate(
-    { clusterId: cluster.id, action: verb, options: { applyOnly: options.applyOnly ?? false }, trigger: 'cli' },
+    { clusterId: cluster.id, action: verb, options: executionOptions(verb, options), trigger: 'cli' },
     {
       ports: world.ports,
       executionId: holder,
@@ -65,4 +70,18 @@ export async function runOne(
   const summary = await summarize(cluster, result, world, started, before);
   print(`${cluster.id}: ${summary.status} — ${summary.message}`);
   return summary;
+}
+
+/** The execution input's `options` from the flags of `verb`. */
+export function executionOptions(
+  verb: 'provision' | 'decommission',
+  options: Omit<RunOneOptions, 'output'>,
+): UpdateOptions {
+  return {
+    applyOnly: options.applyOnly ?? false,
+    ...(verb === 'provision' && options.skipRollbackResources?.length
+      ? { skipRollbackResources: [...options.skipRollbackResources] }
+      : {}),
+    ...(verb === 'decommission' && options.keepVolumes ? { keepVolumes: true } : {}),
+  };
 }

@@ -2,6 +2,7 @@ import type { Cluster } from '../../core/model/cluster';
 import { ClusterUpdateOutput } from '../../contracts/cluster-update';
 import type { ExecutionResult } from '../../runtime/local/run-cluster-update';
 import type { Invariants } from '../../sim';
+import type { RunRecord } from '../../core/model/run';
 import { withStoredStatus } from '../../tasks/kit/cluster-status';
 import type { CliWorld } from '../cli-world';
 import { formatDuration } from './progress-line';
@@ -19,6 +20,21 @@ export interface ClusterSummary {
   readonly stateTransitions: number;
   readonly simulatedSeconds: number;
   readonly problems: { title: string }[];
+  /** Stacks this run found in UPDATE_ROLLBACK_FAILED or ROLLBACK_COMPLETE and recovered, with the cause. */
+  readonly stackRecoveries?: {
+    stack: string;
+    action: string;
+    foundStatus: string;
+    cause: string;
+    skipped?: readonly string[];
+  }[];
+  /** Decommission: what the cluster left outside its stacks and the cleanup deleted (`kind id`). */
+  readonly leftovers?: {
+    deleted: readonly string[];
+    kept: readonly string[];
+    remaining: readonly string[];
+    unchecked: readonly string[];
+  };
 }
 
 /** What one cluster's execution did, from its output, the stored status and run, and the world's invariants. */
@@ -61,12 +77,52 @@ export async function summarize(
     stateTransitions: result.stats.stateTransitions,
     simulatedSeconds: Math.round((ports.clock.now() - started) / 1000),
     problems: current.status.problems.map((p) => ({ title: p.title })),
+    ...recoveriesOf(record),
+    ...(record?.leftovers
+      ? {
+          leftovers: {
+            deleted: record.leftovers.deleted,
+            kept: record.leftovers.kept,
+            remaining: record.leftovers.remaining,
+            unchecked: record.leftovers.unchecked,
+          },
+        }
+      : {}),
   };
+}
+
+function recoveriesOf(record: RunRecord | undefined): Pick<ClusterSummary, 'stackRecoveries'> {
+  const recoveries = Object.entries(record?.stacks ?? {}).flatMap(([stack, progress]) =>
+    (progress.recoveries ?? []).map((r) => ({
+      stack,
+      action: r.action,
+      foundStatus: r.foundStatus,
+      cause: r.cause,
+      ...(r.skipped ? { skipped: r.skipped } : {}),
+    })),
+  );
+  return recoveries.length ? { stackRecoveries: recoveries } : {};
+}
+
+/** The indented lines under a cluster's summary line: stack recoveries and the decommission cleanup. */
+function detailLines(s: ClusterSummary): string[] {
+  const lines = (s.stackRecoveries ?? []).map(
+    (r) =>
+      `  recovered stack ${r.stack} from ${r.foundStatus} (${r.action === 'recreate' ? 'deleted and created again' : `rollback continued${r.skipped?.length ? `, skipping ${r.skipped.join(', ')}` : ''}`}): ${r.cause}`,
+  );
+  const l = s.leftovers;
+  if (l) {
+    lines.push(`  left outside the stacks, deleted: ${l.deleted.length ? l.deleted.join(', ') : 'nothing'}`);
+    if (l.kept.length) lines.push(`  kept (--keep-volumes): ${l.kept.join(', ')}`);
+    if (l.remaining.length) lines.push(`  still there (in use): ${l.remaining.join(', ')}`);
+    if (l.unchecked.length) lines.push(`  not checked: ${l.unchecked.join(', ')}`);
+  }
+  return lines;
 }
 
 /** The closing table of a text run. */
 export function formatSummaries(summaries: readonly ClusterSummary[], simulated: boolean): string {
   const line = (s: ClusterSummary) =>
     `${s.status.padEnd(9)} ${s.id}  ${s.version || '-'}  nodes replaced ${s.nodesReplaced}, PDB violations ${s.pdbViolations}, state transitions ${s.stateTransitions}${simulated ? `, simulated ${formatDuration(s.simulatedSeconds)}` : ''}`;
-  return `\n${summaries.map(line).join('\n')}\n`;
+  return `\n${summaries.map((s) => [line(s), ...detailLines(s)].join('\n')).join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import type { UpdateOptions } from '../../contracts/cluster-update';
 import { ClusterUpdateOutput } from '../../contracts/cluster-update';
 import { executionName } from '../../core/dispatch/execution-name';
 import type { Cluster } from '../../core/model/cluster';
@@ -19,6 +20,8 @@ export interface RemoteServices {
 export interface RemoteOptions {
   readonly verb: 'provision' | 'decommission';
   readonly applyOnly: boolean;
+  /** Execution options besides applyOnly (`--skip-rollback-resources`, `--keep-volumes`). */
+  readonly extra?: Omit<UpdateOptions, 'applyOnly'>;
   /** Follow each execution until it ends (false: start them and return). */
   readonly follow: boolean;
   readonly print: (line: string) => void;
@@ -47,7 +50,7 @@ export async function runRemote(
     const input = {
       clusterId: cluster.id,
       action: options.verb,
-      options: { applyOnly: options.applyOnly },
+      options: { applyOnly: options.applyOnly, ...options.extra },
       trigger: 'cli-remote',
     };
     const started = await start(services, cluster, targetVersion, decommission, input);

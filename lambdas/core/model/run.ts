@@ -10,7 +10,21 @@ export type RunAction = (typeof RUN_ACTIONS)[number];
 /** The CloudFormation operation a deploy started. */
 export type StackOperation = 'create' | 'update';
 
-export type StackProgressStatus = 'deploying' | 'done' | 'deleting' | 'deleted' | 'failed';
+export type StackProgressStatus = 'deploying' | 'recovering' | 'done' | 'deleting' | 'deleted' | 'failed';
+
+/** A stack CloudFormation left where no update can start, and what this run did about it (core/stacks/stack-recovery.ts). */
+export interface StackRecoveryRecord {
+  readonly action: 'continue-rollback' | 'recreate';
+  /** The status the stack was found in (UPDATE_ROLLBACK_FAILED, ROLLBACK_COMPLETE). */
+  readonly foundStatus: string;
+  readonly at: number;
+  /** From the stack events: the first failed resource and its reason (and the rollback's failures). */
+  readonly cause: string;
+  /** The first failed resource, when the events name one. */
+  readonly failedResource?: { readonly logicalId: string; readonly resourceType: string; readonly reason: string };
+  /** continue-rollback: the resources skipped, as the operator named them. */
+  readonly skipped?: readonly string[];
+}
 
 export interface StackProgress {
   readonly status: StackProgressStatus;
@@ -20,6 +34,8 @@ export interface StackProgress {
   readonly noChanges?: boolean;
   /** What the deploy started, when the deployer said (its expected duration differs). */
   readonly operation?: StackOperation;
+  /** Recoveries of this stack in this run, oldest first; the last one is running while the status is `recovering`. */
+  readonly recoveries?: readonly StackRecoveryRecord[];
 }
 
 export type NodeState = 'cordoned' | 'draining' | 'terminating' | 'terminated';
@@ -123,6 +139,21 @@ export interface RunRecord {
    * although the live cluster changed under its own work since.
    */
   readonly approval?: { readonly digest: string; readonly by?: string; readonly at: number };
+  /** Decommission's cleanup of what the cluster left outside its stacks (tasks/clean-up-leftovers.ts). */
+  readonly leftovers?: LeftoversProgress;
+}
+
+/** `kind id` entries (core/decommission/leftovers.ts leftoverName). */
+export interface LeftoversProgress {
+  readonly passes: number;
+  readonly deleted: readonly string[];
+  /** Volumes kept by --keep-volumes. */
+  readonly kept: readonly string[];
+  /** Still there when the cleanup stopped (in use after the last pass). */
+  readonly remaining: readonly string[];
+  /** Kinds the adapter could not look for. */
+  readonly unchecked: readonly string[];
+  readonly completedAt?: number;
 }
 
 export function newRunRecord(

@@ -31,6 +31,14 @@ export interface ClusterReport {
       readonly blockedBy?: string;
       readonly message?: string;
     }[];
+    /** Stacks found stuck (UPDATE_ROLLBACK_FAILED, ROLLBACK_COMPLETE) and what the run did, with the cause. */
+    readonly stackRecoveries?: readonly string[];
+    /** Decommission: what the cleanup deleted, kept and left outside the stacks (`kind id`). */
+    readonly leftovers?: {
+      readonly deleted: readonly string[];
+      readonly kept: readonly string[];
+      readonly remaining: readonly string[];
+    };
   };
 }
 
@@ -77,10 +85,30 @@ export function clusterReport(
               ...(p.blockedBy ? { blockedBy: p.blockedBy } : {}),
               ...(p.message ? { message: p.message } : {}),
             })),
+            ...stackRecoveries(run),
+            ...(run.leftovers
+              ? {
+                  leftovers: {
+                    deleted: run.leftovers.deleted,
+                    kept: run.leftovers.kept,
+                    remaining: run.leftovers.remaining,
+                  },
+                }
+              : {}),
           },
         }
       : {}),
   };
+}
+
+function stackRecoveries(run: RunRecord): { stackRecoveries?: string[] } {
+  const lines = Object.entries(run.stacks).flatMap(([name, progress]) =>
+    (progress.recoveries ?? []).map(
+      (r) =>
+        `${name} found ${r.foundStatus}: ${r.action === 'recreate' ? 'deleted and created again' : 'rollback continued'}${r.skipped?.length ? ` skipping ${r.skipped.join(', ')}` : ''} (${r.cause})`,
+    ),
+  );
+  return lines.length ? { stackRecoveries: lines } : {};
 }
 
 function controlLine(controls: ClusterControls): string {
@@ -117,6 +145,13 @@ export function formatClusterReport(report: ClusterReport): string {
     );
     if (report.run.nodesNotRolled)
       lines.push('  nodes not rolled (--apply-only): the next provision without --apply-only rolls them');
+    for (const recovery of report.run.stackRecoveries ?? []) lines.push(`    stack ${recovery}`);
+    const left = report.run.leftovers;
+    if (left) {
+      lines.push(`    left outside the stacks, deleted: ${left.deleted.length ? left.deleted.join(', ') : 'nothing'}`);
+      if (left.kept.length) lines.push(`    kept (--keep-volumes): ${left.kept.join(', ')}`);
+      if (left.remaining.length) lines.push(`    still there (in use): ${left.remaining.join(', ')}`);
+    }
     for (const pool of report.run.pools) {
       lines.push(
         `    ${pool.name}: ${pool.replaced}/${pool.total} nodes replaced (${pool.status})${pool.blockedBy ? `; blocked by ${pool.blockedBy}` : ''}`,

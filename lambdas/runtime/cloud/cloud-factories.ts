@@ -13,6 +13,7 @@ import type { SecretDecrypter } from '../../ports/secrets';
 import type { StackDeployer } from '../../ports/stack-deployer';
 import type { CloudLookups } from '../../ports/template-engine';
 import type { ValuesProvider } from '../../ports/values-provider';
+import type { ClusterLeftovers } from '../../ports/cluster-leftovers';
 import { ConfigError } from '../../shared/errors';
 import { kitAccountClients, kitAwsClients, roleArn } from '../../adapters/aws/aws-kit-clients';
 import type { AwsClients } from '../../adapters/aws/aws-kit-clients';
@@ -25,6 +26,8 @@ export interface CloudFactories {
   readonly pools: (cluster: Cluster) => NodePoolBackend;
   readonly values: (cluster: Cluster) => ValuesProvider;
   readonly alarms: (cluster: Cluster) => HealthAlarms;
+  /** Decommission's cleanup of what the cluster left outside its stacks. */
+  readonly leftovers: (cluster: Cluster) => ClusterLeftovers;
   /** Template lookups by account id and region (the template engine knows the cluster only from its context). */
   readonly lookupsFor: (accountId: string, region: string) => CloudLookups;
   /** `aws:kms:` config items, decrypted with the task's own identity and region (CLM §10.5). */
@@ -86,6 +89,7 @@ export function cloudFactories(
     pools: (cluster) => clusterPorts(cluster).pools,
     values: (cluster) => clusterPorts(cluster).values,
     alarms: (cluster) => clusterPorts(cluster).alarms,
+    leftovers: (cluster) => clusterPorts(cluster).leftovers,
     lookupsFor(accountId, region) {
       if (!/^\d{12}$/.test(accountId))
         throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);

@@ -21,6 +21,7 @@ export const PORT_MODULES = {
   values: 'values',
   lookups: 'lookups',
   alarms: 'alarms',
+  leftovers: 'leftovers',
   kube: 'kube',
   fleet: 'fleet',
   executions: 'executions',

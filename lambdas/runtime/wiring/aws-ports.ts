@@ -81,6 +81,7 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
         pools: aws.pools(cluster),
         values: aws.values(cluster),
         alarms: aws.alarms(cluster),
+        leftovers: aws.leftovers(cluster),
         lookups: aws.lookupsFor(awsAccountId(cluster.infrastructureAccount), cluster.region),
         kube,
       };

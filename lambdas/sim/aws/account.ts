@@ -50,6 +50,7 @@ export function ensureAccount(ctx: SimContext, accountId: string, region: string
     asgs: {},
     instances: {},
     exports: {},
+    cloudResources: {},
     ipCounters: [0, 0, 0],
   };
   ctx.state.accounts[key] = account;

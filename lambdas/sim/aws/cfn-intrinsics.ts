@@ -10,6 +10,8 @@ export const NO_VALUE: unique symbol = Symbol('AWS::NoValue');
 /** An error in a template, reported as the stack's failure reason (or a ValidationError before it starts). */
 export class CfnEvalError extends Error {
   override name = 'CfnEvalError';
+  /** The resource whose properties failed, when one did (its stack event names it). */
+  resource?: { readonly logicalId: string; readonly type: string };
 }
 
 export interface EvalScope {

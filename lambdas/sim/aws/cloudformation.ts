@@ -1,29 +1,37 @@
 import { parseCfnTemplate } from '../../core/cloudformation/cfn-yaml';
 import type { CfnTemplate } from '../../core/cloudformation/cfn-yaml';
 import type { StackChange, StackSpec, StackState } from '../../ports/stack-deployer';
-import { ClmError, StackBusyError, StackFailedError, ValidationError } from '../../shared/errors';
+import {
+  ClmError,
+  StackBusyError,
+  StackFailedError,
+  StackRecoveryNeededError,
+  ValidationError,
+} from '../../shared/errors';
+import { recoveryFor } from '../../core/stacks/stack-recovery';
 import { hashOf, hashValue } from '../hash';
 import type { SimContext } from '../sim-context';
-import type { AccountState, StackRecord } from '../world-state';
+import type { AccountState, PendingOperation, StackRecord } from '../world-state';
 import { CfnEvalError } from './cfn-intrinsics';
 import { deleteAsg } from './autoscaling';
 import { deleteResource } from './cfn-resources';
 import { applyTemplate, makeScope, parameterValues, section, validateTemplate } from './stack-apply';
+import { stackEvent } from './stack-events';
+import { begin, completeContinuedRollback, failOperation } from './stack-rollbacks';
+
+export { continueUpdateRollback } from './stack-rollbacks';
 
 /**
  * CloudFormation stacks in one simulated account: create and update take `stackCreateSeconds` /
  * `stackUpdateSeconds` of virtual time, then the resources change; the same template and tags again is
  * NO_CHANGES; a busy stack refuses; termination protection guards deletion; scenario faults make the
- * next create or update of a named stack fail and roll back.
+ * next create or update of a named stack fail and roll back — a failed create stays in ROLLBACK_COMPLETE
+ * (OnFailure=ROLLBACK), a failed update whose rollback fails too ends in UPDATE_ROLLBACK_FAILED until
+ * ContinueUpdateRollback. Each operation writes the stack events CloudFormation writes for it (aws/stack-events.ts):
+ * the stack's own events always, resource events for the resources that fail and those rolled back.
  */
 
-const FAILED_TO_UPDATE = new Set([
-  'ROLLBACK_COMPLETE',
-  'ROLLBACK_FAILED',
-  'CREATE_FAILED',
-  'DELETE_FAILED',
-  'UPDATE_ROLLBACK_FAILED',
-]);
+const FAILED_TO_UPDATE = new Set(['ROLLBACK_FAILED', 'CREATE_FAILED', 'DELETE_FAILED']);
 
 function parseTemplate(spec: Pick<StackSpec, 'name' | 'templateBody'>): CfnTemplate {
   let template: CfnTemplate | undefined;
@@ -63,27 +71,28 @@ function stackId(ctx: SimContext, account: AccountState, name: string): string {
   return `arn:aws:cloudformation:${account.region}:${account.accountId}:stack/${name}/${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-function takeStackFailure(ctx: SimContext, name: string, operation: 'create' | 'update'): string | undefined {
+type FaultFields = Pick<PendingOperation, 'failReason' | 'failResource' | 'rollbackFailures' | 'rollbackReason'>;
+
+function takeStackFailure(
+  ctx: SimContext,
+  name: string,
+  operation: 'create' | 'update',
+  template: CfnTemplate,
+): FaultFields {
   const failures = ctx.state.scenario.faults.stackFailures;
   const uses = ctx.state.faultUses.stackFailures;
   const index = failures.findIndex((f, i) => f.stack === name && f.operation === operation && (uses[i] ?? 0) < f.times);
-  if (index < 0) return undefined;
+  if (index < 0) return {};
   uses[index] = (uses[index] ?? 0) + 1;
-  return failures[index].reason;
-}
-
-function begin(
-  ctx: SimContext,
-  account: AccountState,
-  stack: StackRecord,
-  pending: NonNullable<StackRecord['pending']>,
-  seconds: number,
-): void {
-  stack.token += 1;
-  stack.pending = pending;
-  stack.lastUpdatedTime = ctx.now;
-  stack.reason = undefined;
-  ctx.schedule(seconds, { type: 'stack-done', account: account.key, stack: stack.name, token: stack.token });
+  const fault = failures[index];
+  const resource = fault.resource ?? Object.keys(section(template, 'Resources'))[0];
+  return {
+    failReason: fault.reason,
+    ...(resource ? { failResource: resource } : {}),
+    ...(operation === 'update' && fault.rollbackFailures > 0
+      ? { rollbackFailures: fault.rollbackFailures, rollbackReason: fault.rollbackReason }
+      : {}),
+  };
 }
 
 export function deployStack(ctx: SimContext, account: AccountState, spec: StackSpec): 'STARTED' | 'NO_CHANGES' {
@@ -94,6 +103,7 @@ export function deployStack(ctx: SimContext, account: AccountState, spec: StackS
   if (existing) {
     if (existing.status.endsWith('_IN_PROGRESS'))
       throw new StackBusyError(`Stack:${existing.stackId} is in ${existing.status} state and can not be updated.`);
+    if (recoveryFor(existing.status)) throw new StackRecoveryNeededError(spec.name, existing.status);
     if (FAILED_TO_UPDATE.has(existing.status))
       throw new StackFailedError(
         spec.name,
@@ -103,14 +113,15 @@ export function deployStack(ctx: SimContext, account: AccountState, spec: StackS
     existing.terminationProtection = protect;
     if (existing.templateHash === templateHash) return 'NO_CHANGES';
     existing.status = 'UPDATE_IN_PROGRESS';
-    const failReason = takeStackFailure(ctx, spec.name, 'update');
+    const fault = takeStackFailure(ctx, spec.name, 'update', template);
     begin(
       ctx,
       account,
       existing,
-      { operation: 'update', template, templateHash, tags: { ...spec.tags }, failReason },
+      { operation: 'update', template, templateHash, tags: { ...spec.tags }, ...fault },
       ctx.timings.stackUpdateSeconds,
     );
+    stackEvent(ctx, existing, 'UPDATE_IN_PROGRESS', 'User Initiated');
     return 'STARTED';
   }
   const stack: StackRecord = {
@@ -126,14 +137,15 @@ export function deployStack(ctx: SimContext, account: AccountState, spec: StackS
     token: 0,
   };
   account.stacks[spec.name] = stack;
-  const failReason = takeStackFailure(ctx, spec.name, 'create');
+  const fault = takeStackFailure(ctx, spec.name, 'create', template);
   begin(
     ctx,
     account,
     stack,
-    { operation: 'create', template, templateHash, tags: { ...spec.tags }, failReason },
+    { operation: 'create', template, templateHash, tags: { ...spec.tags }, ...fault },
     ctx.timings.stackCreateSeconds,
   );
+  stackEvent(ctx, stack, 'CREATE_IN_PROGRESS', 'User Initiated');
   return 'STARTED';
 }
 
@@ -151,6 +163,7 @@ export function deleteStack(ctx: SimContext, account: AccountState, name: string
   if (stack.status.endsWith('_IN_PROGRESS'))
     throw new StackBusyError(`Stack ${name} is in ${stack.status} state and can not be deleted now`);
   stack.status = 'DELETE_IN_PROGRESS';
+  stackEvent(ctx, stack, 'DELETE_IN_PROGRESS', 'User Initiated');
   // Auto Scaling groups go first: their instances start shutting down at once.
   for (const record of Object.values(stack.resources))
     if (record.type === 'AWS::AutoScaling::AutoScalingGroup') deleteAsg(ctx, account, record.physicalId);
@@ -171,10 +184,12 @@ export function completeStackOperation(ctx: SimContext, account: AccountState, n
     delete account.stacks[name];
     return;
   }
-  const failed = pending.operation === 'create' ? 'ROLLBACK_COMPLETE' : 'UPDATE_ROLLBACK_COMPLETE';
+  if (pending.operation === 'continue-rollback') {
+    completeContinuedRollback(ctx, stack, pending);
+    return;
+  }
   if (pending.failReason) {
-    stack.status = failed;
-    stack.reason = pending.failReason;
+    failOperation(ctx, stack, pending, pending.failResource, pending.failReason);
     return;
   }
   const snapshot = structuredClone({
@@ -192,12 +207,13 @@ export function completeStackOperation(ctx: SimContext, account: AccountState, n
     stack.templateHash = pending.templateHash!;
     stack.tags = pending.tags ?? {};
     stack.status = pending.operation === 'create' ? 'CREATE_COMPLETE' : 'UPDATE_COMPLETE';
+    if (pending.operation === 'update') stackEvent(ctx, stack, 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS');
+    stackEvent(ctx, stack, stack.status);
   } catch (error) {
     if (!(error instanceof CfnEvalError)) throw error;
     Object.assign(account, snapshot);
     ctx.state.events = ctx.state.events.filter((event) => event.seq <= seqBefore);
-    stack.status = failed;
-    stack.reason = error.message;
+    failOperation(ctx, stack, pending, error.resource?.logicalId, error.message);
   }
 }
 

@@ -162,7 +162,10 @@ export function applyTemplate(
       );
       records[id] = { type, ...provisioned, defHash, propsHash };
     } catch (error) {
-      if (error instanceof CfnEvalError) throw new CfnEvalError(`Resource ${id} (${type}): ${error.message}`);
+      if (error instanceof CfnEvalError)
+        throw Object.assign(new CfnEvalError(`Resource ${id} (${type}): ${error.message}`), {
+          resource: { logicalId: id, type },
+        });
       throw error;
     }
   }

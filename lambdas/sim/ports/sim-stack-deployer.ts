@@ -1,5 +1,6 @@
 import type { StackDeployer } from '../../ports/stack-deployer';
 import {
+  continueUpdateRollback,
   deleteStack,
   deployStack,
   describeStack,
@@ -10,6 +11,7 @@ import {
 } from '../aws/cloudformation';
 import type { SimContext } from '../sim-context';
 import type { AccountState } from '../world-state';
+import { describeStackEvents } from '../aws/stack-events';
 import { instrument } from './instrument';
 
 /** StackDeployer over the simulated CloudFormation of one account and region. */
@@ -23,11 +25,16 @@ export function simStackDeployer(ctx: SimContext, account: AccountState, cluster
       return result === 'STARTED' ? { result, operation: existed ? 'update' : 'create' } : { result };
     },
     describe: (name) => describeStack(account, name),
-    delete: (name) => {
-      // Like the real adapter: termination protection off first, then DeleteStack.
-      setTerminationProtection(account, name, false);
+    delete: (name, options) => {
+      // Like the real adapter: termination protection off just before DeleteStack, and only when the caller says so;
+      // otherwise the simulated CloudFormation refuses a protected stack.
+      const stack = account.stacks[name];
+      if (options?.disableTerminationProtection && stack && stack.status !== 'DELETE_IN_PROGRESS')
+        setTerminationProtection(account, name, false);
       return { result: deleteStack(ctx, account, name) };
     },
+    events: (name) => describeStackEvents(account.stacks[name]),
+    continueUpdateRollback: (name, resourcesToSkip) => continueUpdateRollback(ctx, account, name, resourcesToSkip),
     list: (tags) => listStacks(account, tags),
     plan: (spec) => planStack(account, spec),
     validate: (templateBody) => validateStackTemplate(templateBody),

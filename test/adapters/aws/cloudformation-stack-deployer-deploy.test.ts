@@ -11,6 +11,7 @@ import {
   ClmError,
   StackBusyError,
   StackFailedError,
+  StackRecoveryNeededError,
   ThrottledError,
   TransientApiError,
 } from '../../../lambdas/shared/errors';
@@ -20,7 +21,7 @@ import { cfn, deployer, missing, spec, stack, STACK_ID } from './cloudformation-
 beforeEach(() => cfn.reset());
 
 describe('CloudFormationStackDeployer.deploy', () => {
-  it('creates a missing stack with OnFailure=DELETE, IAM capabilities, termination protection and sorted tags', async () => {
+  it('creates a missing stack with OnFailure=ROLLBACK (a failed create keeps its events), IAM capabilities, termination protection and sorted tags', async () => {
     // Arrange
     cfn.on(DescribeStacksCommand).rejects(missing());
     cfn.on(CreateStackCommand).resolves({ StackId: STACK_ID });
@@ -33,7 +34,7 @@ describe('CloudFormationStackDeployer.deploy', () => {
     expect(cfn).toHaveReceivedCommandTimes(CreateStackCommand, 1);
     expect(cfn).toHaveReceivedCommandWith(CreateStackCommand, {
       StackName: 'kube-1',
-      OnFailure: 'DELETE',
+      OnFailure: 'ROLLBACK',
       Capabilities: ['CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'],
       EnableTerminationProtection: true,
       TemplateBody: spec.templateBody,
@@ -43,6 +44,30 @@ describe('CloudFormationStackDeployer.deploy', () => {
       ],
     });
     expect(cfn).toHaveReceivedCommandTimes(UpdateStackCommand, 0);
+  });
+
+  it.each(['UPDATE_ROLLBACK_FAILED', 'ROLLBACK_COMPLETE'])(
+    'refuses to update a stack in %s with StackRecoveryNeededError, calling nothing',
+    async (status) => {
+      cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ StackStatus: status as never })] });
+
+      await expect(deployer().deploy(spec)).rejects.toBeInstanceOf(StackRecoveryNeededError);
+      expect(cfn).toHaveReceivedCommandTimes(UpdateStackCommand, 0);
+      expect(cfn).toHaveReceivedCommandTimes(UpdateTerminationProtectionCommand, 0);
+    },
+  );
+
+  it('re-enables termination protection on an update when it was turned off', async () => {
+    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ EnableTerminationProtection: false })] });
+    cfn.on(UpdateTerminationProtectionCommand).resolves({});
+    cfn.on(UpdateStackCommand).resolves({ StackId: STACK_ID });
+
+    await deployer().deploy(spec);
+
+    expect(cfn).toHaveReceivedCommandWith(UpdateTerminationProtectionCommand, {
+      StackName: 'kube-1',
+      EnableTerminationProtection: true,
+    });
   });
 
   it('updates an existing protected stack with one UpdateStack and no termination-protection call', async () => {

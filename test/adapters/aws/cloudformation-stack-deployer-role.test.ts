@@ -71,8 +71,10 @@ describe('CloudFormationStackDeployer with a service role', () => {
   });
 
   it('passes RoleARN on both DeleteStack calls when termination protection had to be lifted first', async () => {
-    // Arrange
-    cfn.on(DescribeStacksCommand).resolves(existing);
+    // Arrange: DescribeStacks does not report the flag (it was enabled meanwhile)
+    cfn
+      .on(DescribeStacksCommand)
+      .resolves({ Stacks: [{ ...existing.Stacks![0], EnableTerminationProtection: undefined }] });
     cfn
       .on(DeleteStackCommand)
       .rejectsOnce(
@@ -82,7 +84,7 @@ describe('CloudFormationStackDeployer with a service role', () => {
     cfn.on(UpdateTerminationProtectionCommand).resolves({ StackId: STACK_ID });
 
     // Act
-    const result = await deployer(ROLE).delete('kube-1');
+    const result = await deployer(ROLE).delete('kube-1', { disableTerminationProtection: true });
 
     // Assert
     expect(result).toEqual({ result: 'STARTED' });
@@ -100,7 +102,7 @@ describe('CloudFormationStackDeployer with a service role', () => {
     // Act
     await plain.deploy(spec);
     await plain.deploy(spec);
-    await plain.delete('kube-1');
+    await plain.delete('kube-1', { disableTerminationProtection: true });
 
     // Assert
     expect(cfn.calls().map((call) => Object.keys(call.args[0].input as object).includes('RoleARN'))).not.toContain(

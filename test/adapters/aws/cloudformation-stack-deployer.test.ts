@@ -1,6 +1,8 @@
 // CloudFormationStackDeployer.describe, .delete and .list.
 import {
+  ContinueUpdateRollbackCommand,
   DeleteStackCommand,
+  DescribeStackEventsCommand,
   DescribeStacksCommand,
   UpdateTerminationProtectionCommand,
 } from '@aws-sdk/client-cloudformation';
@@ -8,6 +10,7 @@ import type { Stack } from '@aws-sdk/client-cloudformation';
 import 'aws-sdk-client-mock-jest';
 import { sdkError } from './sdk-errors';
 import { cfn, deployer, missing, stack, STACK_ID } from './cloudformation-deployer-fixtures';
+import { ROLLBACK_REASON, UPDATE_ROLLBACK_FAILED } from '../../fixtures/stack-events';
 
 beforeEach(() => cfn.reset());
 
@@ -68,9 +71,56 @@ describe('CloudFormationStackDeployer.delete', () => {
     expect(cfn).toHaveReceivedCommandTimes(UpdateTerminationProtectionCommand, 0);
   });
 
-  it('lifts termination protection when CloudFormation refuses because of it, then deletes', async () => {
+  it('refuses a protected stack when the caller does not lift the protection, calling nothing that changes it', async () => {
+    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ EnableTerminationProtection: true })] });
+
+    await expect(deployer().delete('kube-1')).rejects.toThrow(
+      'Stack kube-1 has termination protection enabled; only decommission (or the removal of its pool) deletes it',
+    );
+    expect(cfn).toHaveReceivedCommandTimes(UpdateTerminationProtectionCommand, 0);
+    expect(cfn).toHaveReceivedCommandTimes(DeleteStackCommand, 0);
+  });
+
+  it('lifts termination protection just before the DeleteStack that deletes, when the caller says so', async () => {
     // Arrange
-    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack()] });
+    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ EnableTerminationProtection: true })] });
+    cfn.on(UpdateTerminationProtectionCommand).resolves({});
+    cfn
+      .on(DeleteStackCommand)
+      .rejectsOnce(
+        sdkError('ValidationError', 'Stack [kube-1] cannot be deleted while TerminationProtection is enabled'),
+      )
+      .resolves({});
+
+    // Act
+    const result = await deployer().delete('kube-1', { disableTerminationProtection: true });
+
+    // Assert
+    expect(result).toEqual({ result: 'STARTED' });
+    expect(cfn.calls().map((c) => c.args[0].constructor.name)).toEqual([
+      'DescribeStacksCommand',
+      'DeleteStackCommand',
+      'UpdateTerminationProtectionCommand',
+      'DeleteStackCommand',
+    ]);
+    expect(cfn).toHaveReceivedCommandWith(UpdateTerminationProtectionCommand, {
+      StackName: STACK_ID,
+      EnableTerminationProtection: false,
+    });
+  });
+
+  it('deletes a stack moto reports as protected without UpdateTerminationProtection (moto deletes it at once)', async () => {
+    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ EnableTerminationProtection: true })] });
+    cfn.on(DeleteStackCommand).resolves({});
+
+    await expect(deployer().delete('kube-1', { disableTerminationProtection: true })).resolves.toEqual({
+      result: 'STARTED',
+    });
+    expect(cfn).toHaveReceivedCommandTimes(UpdateTerminationProtectionCommand, 0);
+  });
+
+  it('lifts protection and deletes again when CloudFormation refuses for protection DescribeStacks did not report', async () => {
+    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ EnableTerminationProtection: undefined })] });
     cfn
       .on(DeleteStackCommand)
       .rejectsOnce(
@@ -79,22 +129,82 @@ describe('CloudFormationStackDeployer.delete', () => {
       .resolves({});
     cfn.on(UpdateTerminationProtectionCommand).resolves({});
 
-    // Act
-    const result = await deployer().delete('kube-1');
-
-    // Assert
-    expect(result).toEqual({ result: 'STARTED' });
-    expect(cfn).toHaveReceivedCommandWith(UpdateTerminationProtectionCommand, {
-      StackName: STACK_ID,
-      EnableTerminationProtection: false,
+    await expect(deployer().delete('kube-1', { disableTerminationProtection: true })).resolves.toEqual({
+      result: 'STARTED',
     });
     expect(cfn).toHaveReceivedCommandTimes(DeleteStackCommand, 2);
   });
 
   it('reports a stack that vanished between describe and delete as ALREADY_GONE', async () => {
-    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack()] });
+    cfn.on(DescribeStacksCommand).resolves({ Stacks: [stack({ EnableTerminationProtection: false })] });
     cfn.on(DeleteStackCommand).rejects(sdkError('ValidationError', `Stack with id ${STACK_ID} does not exist`));
     await expect(deployer().delete('kube-1')).resolves.toEqual({ result: 'ALREADY_GONE' });
+  });
+});
+
+describe('CloudFormationStackDeployer.events', () => {
+  it('pages DescribeStackEvents only back to the start of the last create or update, mapping the real shape', async () => {
+    // Arrange: the stack's events split over two pages, then an older page that must not be read
+    cfn
+      .on(DescribeStackEventsCommand)
+      .resolvesOnce({ StackEvents: UPDATE_ROLLBACK_FAILED.slice(0, 4), NextToken: 'p2' })
+      .resolvesOnce({ StackEvents: UPDATE_ROLLBACK_FAILED.slice(4), NextToken: 'p3' })
+      .resolves({ StackEvents: [] });
+
+    // Act
+    const events = await deployer().events('kube-1');
+
+    // Assert
+    expect(cfn).toHaveReceivedCommandTimes(DescribeStackEventsCommand, 2);
+    expect(cfn).toHaveReceivedNthCommandWith(2, DescribeStackEventsCommand, { StackName: 'kube-1', NextToken: 'p2' });
+    expect(events).toHaveLength(10);
+    expect(events[events.length - 1]).toMatchObject({
+      logicalResourceId: 'kube-1',
+      resourceType: 'AWS::CloudFormation::Stack',
+      resourceStatus: 'UPDATE_IN_PROGRESS',
+      resourceStatusReason: 'User Initiated',
+    });
+    expect(events[1]).toEqual({
+      eventId: 'WorkerAsg-UPDATE_FAILED-2026-03-04T12:10:39.000Z',
+      stackName: 'kube-1',
+      logicalResourceId: 'WorkerAsg',
+      physicalResourceId: 'kube-1-WorkerAsg-1A2B',
+      resourceType: 'AWS::AutoScaling::AutoScalingGroup',
+      timestamp: '2026-03-04T12:10:39.000Z',
+      resourceStatus: 'UPDATE_FAILED',
+      resourceStatusReason: ROLLBACK_REASON,
+    });
+  });
+
+  it('returns what it has for a stack that is gone', async () => {
+    cfn.on(DescribeStackEventsCommand).rejects(missing());
+    await expect(deployer().events('kube-1')).resolves.toEqual([]);
+  });
+});
+
+describe('CloudFormationStackDeployer.continueUpdateRollback', () => {
+  it('sends ResourcesToSkip only when resources are named', async () => {
+    cfn.on(ContinueUpdateRollbackCommand).resolves({});
+
+    await deployer().continueUpdateRollback('kube-1', []);
+    await deployer({ roleArn: 'arn:aws:iam::123456789012:role/cfn' }).continueUpdateRollback('kube-1', ['WorkerAsg']);
+
+    expect(cfn.commandCalls(ContinueUpdateRollbackCommand).map((c) => c.args[0].input)).toEqual([
+      { StackName: 'kube-1' },
+      { StackName: 'kube-1', ResourcesToSkip: ['WorkerAsg'], RoleARN: 'arn:aws:iam::123456789012:role/cfn' },
+    ]);
+  });
+
+  it('names the call and the stack when CloudFormation refuses', async () => {
+    cfn
+      .on(ContinueUpdateRollbackCommand)
+      .rejects(
+        sdkError('ValidationError', 'Stack kube-1 is in UPDATE_COMPLETE state and can not be continued rollback'),
+      );
+
+    await expect(deployer().continueUpdateRollback('kube-1', [])).rejects.toThrow(
+      'CloudFormation ContinueUpdateRollback kube-1',
+    );
   });
 });
 

@@ -74,4 +74,45 @@ describe('clusterReport', () => {
     expect(report.lease).toBeUndefined();
     expect(formatClusterReport(report).split('\n')).toHaveLength(1);
   });
+
+  it('shows the stacks the run recovered, with the cause, and what decommission cleaned up', () => {
+    const cluster = testCluster();
+    const base = newRunRecord(
+      { clusterId: cluster.id, targetVersion: 'b#1', action: 'decommission', holder: 'e', previousVersion: 'a#1' },
+      0,
+    );
+    const run = {
+      ...base,
+      stacks: {
+        'kube-1': {
+          status: 'done' as const,
+          startedAt: 0,
+          recoveries: [
+            {
+              action: 'continue-rollback' as const,
+              foundStatus: 'UPDATE_ROLLBACK_FAILED',
+              at: 0,
+              cause: 'first failed resource WorkerAsg (AWS::AutoScaling::AutoScalingGroup) UPDATE_FAILED: x',
+              skipped: ['WorkerAsg'],
+            },
+          ],
+        },
+      },
+      leftovers: {
+        passes: 2,
+        deleted: ['classic-load-balancer a1', 'security-group sg-1'],
+        kept: ['volume vol-1'],
+        remaining: [],
+        unchecked: [],
+      },
+    };
+
+    const text = formatClusterReport(clusterReport(cluster, run, undefined, undefined, 0));
+
+    expect(text).toContain(
+      '    stack kube-1 found UPDATE_ROLLBACK_FAILED: rollback continued skipping WorkerAsg (first failed resource WorkerAsg (AWS::AutoScaling::AutoScalingGroup) UPDATE_FAILED: x)',
+    );
+    expect(text).toContain('    left outside the stacks, deleted: classic-load-balancer a1, security-group sg-1');
+    expect(text).toContain('    kept (--keep-volumes): volume vol-1');
+  });
 });

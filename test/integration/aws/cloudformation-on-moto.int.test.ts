@@ -194,20 +194,28 @@ describe('CloudFormationStackDeployer + AsgNodePoolBackend on moto (example conf
     expect(objects.Contents?.map((o) => o.Key)).toEqual([
       expect.stringMatching(/^templates\/kube-test-big\/[0-9a-f]{64}\.template$/),
     ]);
-    await deployer.delete('kube-test-big');
+    await deployer.delete('kube-test-big', { disableTerminationProtection: true });
   });
 
   it("deletes protected stacks (pool first, then main); the pool's instances go away; a second delete is ALREADY_GONE", async () => {
+    // Without lifting the protection the deployer refuses (moto itself would delete a protected stack).
+    await expect(deployer.delete(WORKER)).rejects.toThrow('has termination protection enabled');
     const stackId = (await clients.cloudFormation.send(new DescribeStacksCommand({ StackName: WORKER }))).Stacks![0]!
       .StackId!;
-    await expect(deployer.delete(WORKER)).resolves.toEqual({ result: 'STARTED' });
+    await expect(deployer.delete(WORKER, { disableTerminationProtection: true })).resolves.toEqual({
+      result: 'STARTED',
+    });
     expect(await settled(WORKER)).toBe('GONE');
     expect(
       (await clients.cloudFormation.send(new DescribeStacksCommand({ StackName: stackId }))).Stacks![0]!.StackStatus,
     ).toBe('DELETE_COMPLETE');
     expect(await pools.getPool(cluster, 'default-worker')).toBeUndefined();
-    await expect(deployer.delete(WORKER)).resolves.toEqual({ result: 'ALREADY_GONE' });
-    await expect(deployer.delete(MAIN)).resolves.toEqual({ result: 'STARTED' });
+    await expect(deployer.delete(WORKER, { disableTerminationProtection: true })).resolves.toEqual({
+      result: 'ALREADY_GONE',
+    });
+    await expect(deployer.delete(MAIN, { disableTerminationProtection: true })).resolves.toEqual({
+      result: 'STARTED',
+    });
     expect(await deployer.list({ 'kubernetes.io/cluster/kube-test': '*' })).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { FakeClock } from './fake-clock';
 import { FakeKubeCluster } from './fake-kube-cluster';
 import { FakeNodePoolBackend } from './fake-node-pool-backend';
 import { FakeStackDeployer } from './fake-stack-deployer';
+import { FakeClusterLeftovers } from './fake-cluster-leftovers';
 import { MemoryArtifactStore } from './memory-artifact-store';
 import { testCluster } from '../test-cluster';
 
@@ -79,6 +80,7 @@ export interface FakeEnv {
   readonly pools: FakeNodePoolBackend;
   readonly alarms: FakeHealthAlarms;
   readonly stacks: FakeStackDeployer;
+  readonly leftovers: FakeClusterLeftovers;
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
   readonly registry: MemoryRegistry;
@@ -100,6 +102,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const pools = new FakeNodePoolBackend(clock, kube, options.bootMs);
   const stacks = new FakeStackDeployer();
   const alarms = new FakeHealthAlarms();
+  const leftovers = new FakeClusterLeftovers();
   const artifacts = new MemoryArtifactStore();
   const progress = new MemoryProgressStore();
   const registry = new MemoryRegistry(options.clusters ?? [testCluster()], options.persistsStatus ?? true);
@@ -114,6 +117,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     lookups: new Proxy({}, { get: () => () => unused('lookups') }) as ClusterPorts['lookups'],
     values: new Proxy({}, { get: () => () => unused('values') }) as ClusterPorts['values'],
     alarms,
+    leftovers,
   };
   const ports: Ports = {
     registry,
@@ -135,6 +139,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     pools,
     alarms,
     stacks,
+    leftovers,
     artifacts,
     progress,
     registry,

@@ -1,5 +1,12 @@
-import type { StackChange, StackDeployer, StackSpec, StackState } from '../../../lambdas/ports/stack-deployer';
-import { StackBusyError } from '../../../lambdas/shared/errors';
+import type {
+  StackChange,
+  StackDeployer,
+  StackEvent,
+  StackSpec,
+  StackState,
+} from '../../../lambdas/ports/stack-deployer';
+import { recoveryFor } from '../../../lambdas/core/stacks/stack-recovery';
+import { StackBusyError, StackRecoveryNeededError } from '../../../lambdas/shared/errors';
 
 interface FakeStack {
   template: string;
@@ -10,6 +17,7 @@ interface FakeStack {
   outputs: Record<string, string>;
   /** Set by `failNext`: where the running operation ends. */
   failWith?: { status: string; reason: string };
+  terminationProtection?: boolean;
 }
 
 /**
@@ -19,6 +27,12 @@ interface FakeStack {
 export class FakeStackDeployer implements StackDeployer {
   readonly stacks = new Map<string, FakeStack>();
   readonly deploys: string[] = [];
+  /** Every call that changes a stack, in order: `deploy kube-1`, `delete kube-1 (lift protection)`, ... */
+  readonly calls: string[] = [];
+  /** DescribeStackEvents per stack, newest first (`setEvents`). */
+  readonly stackEvents = new Map<string, StackEvent[]>();
+  /** Where a continued rollback ends (default UPDATE_ROLLBACK_COMPLETE). */
+  continueRollbackEndsIn = 'UPDATE_ROLLBACK_COMPLETE';
   private readonly failures = new Map<string, { status: string; reason: string }>();
   private readonly outputs = new Map<string, Record<string, string>>();
 
@@ -45,10 +59,35 @@ export class FakeStackDeployer implements StackDeployer {
     });
   }
 
+  setEvents(name: string, events: StackEvent[]): void {
+    this.stackEvents.set(name, events);
+  }
+
+  setTerminationProtection(name: string, enabled: boolean): void {
+    const stack = this.stacks.get(name);
+    if (stack) stack.terminationProtection = enabled;
+  }
+
+  async events(name: string): Promise<StackEvent[]> {
+    return [...(this.stackEvents.get(name) ?? [])];
+  }
+
+  async continueUpdateRollback(name: string, resourcesToSkip: readonly string[]): Promise<void> {
+    const stack = this.stacks.get(name);
+    if (stack?.status !== 'UPDATE_ROLLBACK_FAILED') throw new Error(`Stack ${name} is not in UPDATE_ROLLBACK_FAILED`);
+    this.calls.push(`continueUpdateRollback ${name} [${resourcesToSkip.join(', ')}]`);
+    stack.status = 'UPDATE_ROLLBACK_IN_PROGRESS';
+    stack.pollsLeft = this.pollsToComplete;
+    stack.failWith = { status: this.continueRollbackEndsIn, reason: '' };
+  }
+
   async deploy(spec: StackSpec): Promise<{ readonly result: 'STARTED' | 'NO_CHANGES' }> {
-    const existing = this.stacks.get(spec.name);
+    const found = this.stacks.get(spec.name);
+    const existing = found?.status === 'DELETE_COMPLETE' ? undefined : found;
     if (existing && existing.status.endsWith('_IN_PROGRESS'))
       throw new StackBusyError(`Stack ${spec.name} is ${existing.status}`);
+    if (existing && recoveryFor(existing.status)) throw new StackRecoveryNeededError(spec.name, existing.status);
+    this.calls.push(`deploy ${spec.name}`);
     if (existing && existing.template === spec.templateBody) return { result: 'NO_CHANGES' };
     this.deploys.push(spec.name);
     const failWith = this.failures.get(spec.name);
@@ -59,6 +98,7 @@ export class FakeStackDeployer implements StackDeployer {
       status: existing ? 'UPDATE_IN_PROGRESS' : 'CREATE_IN_PROGRESS',
       pollsLeft: this.pollsToComplete,
       outputs: existing?.outputs ?? {},
+      terminationProtection: spec.terminationProtection ?? true,
       ...(failWith ? { failWith } : {}),
     });
     return { result: 'STARTED' };
@@ -83,7 +123,8 @@ export class FakeStackDeployer implements StackDeployer {
   private complete(stack: FakeStack): void {
     if (stack.failWith) {
       stack.status = stack.failWith.status;
-      stack.reason = stack.failWith.reason;
+      if (stack.failWith.reason) stack.reason = stack.failWith.reason;
+      else delete stack.reason;
       delete stack.failWith;
       return;
     }
@@ -97,9 +138,19 @@ export class FakeStackDeployer implements StackDeployer {
     delete stack.reason;
   }
 
-  async delete(name: string): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }> {
+  async delete(
+    name: string,
+    options?: { readonly disableTerminationProtection?: boolean },
+  ): Promise<{ readonly result: 'STARTED' | 'ALREADY_GONE' }> {
     const stack = this.stacks.get(name);
     if (!stack || stack.status === 'DELETE_COMPLETE') return { result: 'ALREADY_GONE' };
+    if (stack.terminationProtection && !options?.disableTerminationProtection)
+      throw new Error(`Stack [${name}] cannot be deleted while TerminationProtection is enabled`);
+    if (stack.terminationProtection) {
+      this.calls.push(`disableTerminationProtection ${name}`);
+      stack.terminationProtection = false;
+    }
+    this.calls.push(`delete ${name}`);
     stack.status = 'DELETE_IN_PROGRESS';
     stack.pollsLeft = this.pollsToComplete;
     return { result: 'STARTED' };

@@ -121,7 +121,6 @@ describe('ensureStacks', () => {
 
   it.each([
     ['UPDATE_ROLLBACK_COMPLETE', 'Launch template version does not exist'],
-    ['ROLLBACK_COMPLETE', 'Security group sg-1 not found'],
     ['CREATE_FAILED', 'Limit exceeded'],
   ])('a stack ending in %s fails with StackFailedError carrying the reason', async (status, reason) => {
     const deployer = new FakeStackDeployer(1);
@@ -130,7 +129,28 @@ describe('ensureStacks', () => {
 
     const second = ensureStacks(deployer, [stack('a')], { stacks: first.stacks }, NOW, 'parallel');
 
-    await expect(second).rejects.toMatchObject({ name: 'StackFailedError', stackName: 'a', status, reason });
+    await expect(second).rejects.toMatchObject({
+      name: 'StackFailedError',
+      stackName: 'a',
+      status,
+      reason: expect.stringContaining(reason),
+    });
+  });
+
+  it('a stack ending in ROLLBACK_COMPLETE is returned as failed, with its progress marked for recovery', async () => {
+    const deployer = new FakeStackDeployer(1);
+    deployer.failNext('a', 'ROLLBACK_COMPLETE', 'Security group sg-1 not found');
+    const first = await ensureStacks(deployer, [stack('a')], { stacks: {} }, NOW, 'parallel');
+
+    const second = await ensureStacks(deployer, [stack('a')], { stacks: first.stacks }, NOW, 'parallel');
+
+    expect(second.failed).toMatchObject({
+      name: 'StackFailedError',
+      stackName: 'a',
+      status: 'ROLLBACK_COMPLETE',
+      reason: expect.stringContaining('Security group sg-1 not found'),
+    });
+    expect(second.stacks.a.status).toBe('failed');
   });
 
   it('a stack that vanished while deploying fails', async () => {

@@ -42,7 +42,13 @@ export async function deployStacks(
   const rollbackSkips = parseRollbackSkips(options.skipRollbackResources ?? []);
   const { run, cluster, pinned, now } = await openStep(ports, ref);
   const skipped = skippedStep(pinned, STAGE_STEPS[stage]);
-  if (skipped) return skipStage(ports, ref, cluster, stage, skipped);
+  if (skipped) {
+    const answer = await skipStage(ports, ref, cluster, stage, skipped);
+    // A skipped pool stage rolls nothing: the roll Map after it is skipped too.
+    return stage === 'master-pools' || stage === 'worker-pools'
+      ? { ...answer, rollPools: [], rollPoolCount: 0 }
+      : answer;
+  }
   const stacks = await stageStacks(ports, run.artifacts, stage);
   const mode = stage === 'cf-manifests' ? 'sequential' : 'parallel';
   const cp = ports.forCluster(cluster);

@@ -88,7 +88,10 @@ describe('simulated CloudFormation rollbacks', () => {
       resourceStatus: 'UPDATE_COMPLETE',
       resourceStatusReason: 'Resource skipped during UpdateRollback',
     });
-    expect(await stacks.deploy({ ...spec, tags: { owner: 'other' } })).toEqual({ result: 'STARTED' });
+    expect(await stacks.deploy({ ...spec, tags: { owner: 'other' } })).toEqual({
+      result: 'STARTED',
+      operation: 'update',
+    });
   });
 
   it('refuses to skip a resource that did not fail, and to continue a stack not in UPDATE_ROLLBACK_FAILED', async () => {

@@ -125,8 +125,16 @@ describe('scenario faults that could never apply are refused when the scenario i
         .filter((name) => !except.includes(name))
         .sort();
 
-    expect(Object.keys(PORT_CALLS).sort()).toEqual(['artifacts', 'kube', 'lookups', 'pools', 'stacks', 'values']);
-    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values'] as const)
+    expect(Object.keys(PORT_CALLS).sort()).toEqual([
+      'artifacts',
+      'kube',
+      'leftovers',
+      'lookups',
+      'pools',
+      'stacks',
+      'values',
+    ]);
+    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers'] as const)
       expect([name, methods(ports[name])]).toEqual([name, [...PORT_CALLS[name]!].sort()]);
     expect(methods(world.artifacts, ['urlFor'])).toEqual([...PORT_CALLS.artifacts!].sort());
   });

@@ -39,7 +39,7 @@ interface Summary {
 }
 
 function clm(
-  verb: 'provision' | 'decommission',
+  verb: 'provision' | 'decommission' | 'plan',
 ): Promise<{ code: number; summary: Summary | undefined; output: string }> {
   return new Promise((done, fail) => {
     const child = spawn(
@@ -151,6 +151,45 @@ describe('clm provision / decommission against moto + a real control plane', () 
     );
     expect(harness.errors).toEqual([]);
   }, 900_000);
+
+  it('plans a node-pool change with no write to moto or the API server (change sets and dry runs only)', async () => {
+    const registry = readFileSync(registryFile, 'utf8');
+    const changed = registry.replace('instance_types: [m6i.large, m5.large]', 'instance_types: [m5.large]');
+    expect(changed).not.toBe(registry);
+    const versions = async () => {
+      const objects = await Promise.all(
+        ['Deployment', 'Service', 'ConfigMap', 'PodDisruptionBudget', 'DaemonSet', 'Namespace'].map((kind) =>
+          kube.list(kind),
+        ),
+      );
+      return objects
+        .flat()
+        .map((o) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name} ${String(o.metadata.resourceVersion)}`)
+        .sort();
+    };
+    const before = await versions();
+    const calls = proxy.requests.length;
+    writeFileSync(registryFile, changed);
+    try {
+      const { code, output } = await clm('plan');
+      expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+      const plan = JSON.parse(output.slice(output.indexOf('{\n'), output.lastIndexOf('}') + 1)) as {
+        clusters: { pools: { pool: string; nodes: number }[] }[];
+      };
+      expect(plan.clusters[0]?.pools.filter((p) => p.nodes > 0).map((p) => p.pool)).toEqual(['default-worker']);
+    } finally {
+      writeFileSync(registryFile, registry);
+    }
+    // Reads, and change sets created, described and deleted (never executed); S3 only read
+    const writes = proxy.requests
+      .slice(calls)
+      .filter(
+        (r) =>
+          !/^(Describe|List|Get)|^(CreateChangeSet|DeleteChangeSet)$|^(GET|HEAD) /.test(r) && r !== 'ValidateTemplate',
+      );
+    expect(writes).toEqual([]);
+    expect(await versions()).toEqual(before);
+  }, 600_000);
 
   it('rolls the worker pool after a node-pool change through the eviction API without violating a PDB', async () => {
     const workerNodes = async () =>

@@ -14,6 +14,8 @@ export interface MotoUpdateProxy {
   readonly endpoint: string;
   /** UpdateStack calls that moved at least one group. */
   readonly propagated: string[];
+  /** Every request passed on: the `Action` of query-protocol calls (CloudFormation, EC2, Auto Scaling), else `METHOD path`. */
+  readonly requests: string[];
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startMotoUpdateProxy(
 ): Promise<MotoUpdateProxy> {
   const target = new URL(motoEndpoint);
   const propagated: string[] = [];
+  const requests: string[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -31,6 +34,7 @@ export async function startMotoUpdateProxy(
       const form = /x-www-form-urlencoded/.test(incoming.headers['content-type'] ?? '')
         ? new URLSearchParams(body.toString())
         : undefined;
+      requests.push(form?.get('Action') ?? `${incoming.method ?? 'GET'} ${incoming.url ?? ''}`);
       const upstream = request(
         {
           host: target.hostname,
@@ -71,6 +75,7 @@ export async function startMotoUpdateProxy(
   return {
     endpoint: `http://127.0.0.1:${port}`,
     propagated,
+    requests,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }

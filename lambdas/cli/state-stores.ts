@@ -5,6 +5,7 @@ import type { ProgressStore } from '../ports/progress-store';
 import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
 import { openFileProgressStore } from '../adapters/progress/file-progress-store';
 import { UsageError } from './io';
+import { importCjs } from '../shared/import-cjs';
 
 const DYNAMODB = 'dynamodb://';
 
@@ -65,7 +66,7 @@ export async function openStateStores(
   // Loaded only for the shared table: the SDK takes a while to import.
   const [{ DynamoDBClient }, { DynamoDbProgressStore }, { DynamoDbFleetStore }, { awsEndpointFromEnv }] =
     await Promise.all([
-      import('@aws-sdk/client-dynamodb'),
+      importCjs(import('@aws-sdk/client-dynamodb')),
       import('../adapters/progress/dynamodb-progress-store'),
       import('../adapters/fleet/dynamodb-fleet-store'),
       import('../adapters/aws/aws-clients'),

@@ -29,8 +29,9 @@ const PORTS = {
   secrets: 'read',
   values: 'read',
   // ValidateTemplate; outside a maintenance window with maintenance_windows_manifests_anytime, change sets (created,
-  // described, deleted: never executed, but a write to IAM).
+  // described, deleted: never executed, but a write to IAM). The API server's discovery for the deletions' kinds.
   stacks: 'write',
+  kube: 'read',
   progress: 'write',
   artifacts: 'write',
   clock: 'read',
@@ -100,7 +101,7 @@ async function renderAndValidate(
     cluster,
     { stacks, deletions: main.deletions, manifests: resources.manifests },
     cp,
-    undefined,
+    cp.kube,
   );
   throwIfIssues(live, `Validating the config of ${cluster.id}`);
   return main as MainStackRender & { readonly stack: RenderedStack };

@@ -77,8 +77,8 @@ describe('RenderConfig validates everything before the first write', () => {
     await expect(renderConfig(ref, ports)).rejects.toThrow('main/cluster/cluster.yaml, field Resources');
   });
 
-  it("asks CloudFormation's ValidateTemplate before the first write", async () => {
-    // Arrange: an existing cluster whose main stack CloudFormation refuses
+  it("asks CloudFormation's ValidateTemplate and the API server's discovery before the first write", async () => {
+    // Arrange: an existing cluster (its API server answers) with a deletion of a kind it does not serve
     const { env, ports, ref } = await setUp(
       { 'cluster/manifests/deletions.yaml': 'post_apply:\n  - {kind: Deploymnet, namespace: web, name: old}\n' },
       'old#version',
@@ -95,6 +95,7 @@ describe('RenderConfig validates everything before the first write', () => {
     expect(message).toMatch(
       /cluster stack kube-1 fails CloudFormation's ValidateTemplate: Template error: unsupported/,
     );
+    expect(message).toContain('deletions.yaml post_apply[0] (Deploymnet web/old): the API server serves no kind');
     expect(env.stacks.validated).toEqual([MAIN_STACK]);
     expect(env.stacks.deploys).toEqual([]);
   });

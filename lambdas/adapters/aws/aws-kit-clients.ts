@@ -18,6 +18,7 @@ import type { STSClient, STSClientConfig } from '@aws-sdk/client-sts';
 import { ConfigError } from '../../shared/errors';
 import { toClmError } from './aws-errors';
 import { fromKit, type AwsKit } from './aws-kit';
+import { importCjs } from '../../shared/import-cjs';
 
 /** What the SDK accepts as `credentials`: static keys or a provider function. */
 export type AwsCredentials = NonNullable<STSClientConfig['credentials']>;
@@ -125,7 +126,7 @@ export function assumeRoleCredentials(
   let expiresAt = 0;
   return () => {
     if (cached && now() < expiresAt - 5 * 60_000) return cached;
-    cached = import('@aws-sdk/client-sts')
+    cached = importCjs(import('@aws-sdk/client-sts'))
       .then(({ AssumeRoleCommand }) =>
         sts.send(
           new AssumeRoleCommand({
@@ -169,7 +170,7 @@ export function verifiedCredentials(base: IdentityProvider, accountId: string, s
   let verified: Promise<void> | undefined;
   return async () => {
     const identity = await base();
-    verified ??= import('@aws-sdk/client-sts')
+    verified ??= importCjs(import('@aws-sdk/client-sts'))
       .then(({ GetCallerIdentityCommand }) => sts.send(new GetCallerIdentityCommand({})))
       .then(
         (out) => {

@@ -21,7 +21,6 @@ import {
   DescribeStacksCommand,
   UpdateStackCommand,
   UpdateTerminationProtectionCommand,
-  ValidateTemplateCommand,
   paginateDescribeStacks,
 } from '@aws-sdk/client-cloudformation';
 import type { CloudFormationClient, Stack } from '@aws-sdk/client-cloudformation';
@@ -40,6 +39,7 @@ import {
 import { CloudFormationChangeSets } from './cloudformation-change-sets';
 import { STACK_CAPABILITIES, formatTags, toStackEvent, toStackState, toTags } from './cloudformation-mapping';
 import { templateSource } from './cloudformation-template-source';
+import { validateTemplate } from './cloudformation-validate';
 
 export interface CloudFormationStackDeployerOptions {
   /** Where templates over 51,200 bytes go; needs `urlFor`. @default - such templates are a ConfigError */
@@ -61,9 +61,6 @@ export interface CloudFormationStackDeployerOptions {
    */
   readonly roleArn?: string;
 }
-
-/** ValidateTemplate's limit for an inline TemplateBody. */
-const INLINE_VALIDATE_LIMIT = 51_200;
 
 export class CloudFormationStackDeployer implements StackDeployer {
   private readonly client: CloudFormationClient;
@@ -253,16 +250,8 @@ export class CloudFormationStackDeployer implements StackDeployer {
     return { exists, changes: await this.changeSets.changesOf(spec, exists, template) };
   }
 
-  async validate(templateBody: string): Promise<readonly string[]> {
-    if (Buffer.byteLength(templateBody) > INLINE_VALIDATE_LIMIT) return [];
-    try {
-      await this.client.send(new ValidateTemplateCommand({ TemplateBody: templateBody }));
-      return [];
-    } catch (error) {
-      // CloudFormation answers a bad template with a ValidationError (400); anything else is not about the template.
-      if ((error as { name?: string }).name === 'ValidationError') return [(error as Error).message];
-      throw toClmError(error, 'CloudFormation ValidateTemplate');
-    }
+  validate(templateBody: string): Promise<readonly string[]> {
+    return validateTemplate(this.client, templateBody);
   }
 
   private async setTerminationProtection(stack: string, enabled: boolean, displayName = stack): Promise<void> {

@@ -9,6 +9,7 @@ import { validateWireCluster, formatPath } from '../../core/model/validate-wire-
 import type { Registry } from '../../ports/registry';
 import { REGISTRY_SORT_KEY } from '../../contracts/triggers';
 import { NotFoundError, RegistryError, RegistryUnavailableError, ValidationError } from '../../shared/errors';
+import { importCjs } from '../../shared/import-cjs';
 
 interface Documents {
   readonly doc: DynamoDBDocumentClient;
@@ -202,8 +203,8 @@ export class DynamoDbRegistry implements Registry {
   /** The document client and its commands, loaded with the first call (a CLI run on a file registry never loads them). */
   private sdk(): Promise<Documents> {
     this.documents ??= (async () => {
-      const lib = await import('@aws-sdk/lib-dynamodb');
-      const client = this.client ?? new (await import('@aws-sdk/client-dynamodb')).DynamoDBClient({});
+      const lib = await importCjs(import('@aws-sdk/lib-dynamodb'));
+      const client = this.client ?? new (await importCjs(import('@aws-sdk/client-dynamodb'))).DynamoDBClient({});
       const doc =
         client instanceof lib.DynamoDBDocumentClient
           ? client

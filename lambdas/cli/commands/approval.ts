@@ -7,6 +7,7 @@ import { UsageError, type CliIo } from '../io';
 import { openStateStores } from '../state-stores';
 import { usageAsync } from '../usage';
 import { operator } from './controls';
+import { importCjs } from '../../shared/import-cjs';
 
 interface DecisionOptions {
   readonly state: string;
@@ -120,7 +121,7 @@ async function wake(
 /** Step Functions in `region` (loaded only when a deployed execution waits: the SDK takes a while to load). */
 async function sfnTaskTokens(region?: string): Promise<TaskTokens> {
   const [{ SFNClient }, { SfnTaskTokens }, { awsEndpointFromEnv }] = await Promise.all([
-    import('@aws-sdk/client-sfn'),
+    importCjs(import('@aws-sdk/client-sfn')),
     import('../../adapters/aws/sfn-task-tokens'),
     import('../../adapters/aws/aws-clients'),
   ]);

@@ -1,5 +1,6 @@
 import { UsageError } from '../io';
 import type { RemoteServices } from './remote-provision';
+import { importCjs } from '../../shared/import-cjs';
 
 const STATE_MACHINE = /^arn:[^:]+:states:([^:]+):\d{12}:stateMachine:[^:]+$/;
 
@@ -11,7 +12,7 @@ export async function remoteServices(stateMachineArn: string): Promise<RemoteSer
       `--remote ${stateMachineArn}: give the cluster-update state machine's ARN (the ClmWorkflow stack's output)`,
     );
   const [{ SFNClient }, { SfnUpdateExecutions }, { SfnExecutionHistory }, { awsEndpointFromEnv }] = await Promise.all([
-    import('@aws-sdk/client-sfn'),
+    importCjs(import('@aws-sdk/client-sfn')),
     import('../../adapters/aws/sfn-update-executions'),
     import('../../adapters/aws/sfn-execution-history'),
     import('../../adapters/aws/aws-clients'),

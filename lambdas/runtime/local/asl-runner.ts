@@ -4,6 +4,7 @@ import { LOCAL_TASK_TOKEN_PREFIX } from '../../contracts/cluster-update';
 import type { StateMachineKey } from '../asl-files';
 import { LOCAL_ARN_PREFIX, LOCAL_STATE_MACHINE_PREFIX, loadDefinition, walkStates } from './asl-definitions';
 import type { AslDefinition } from './asl-definitions';
+import { importCjs } from '../../shared/import-cjs';
 
 /** Where a Lambda Task state is, for the handler that runs it. */
 export interface TaskCall {
@@ -103,7 +104,7 @@ async function machineFor(key: StateMachineKey): Promise<{ definition: AslDefini
     const definition = withoutTokenTimeouts(loadDefinition(key));
     // Loaded on first use: the runner and its validator (asl-validator, jsonata, the Lambda client) are a large part
     // of the CLI, and only provision/decommission/plan/dispatch/serve run a state machine.
-    const { StateMachine } = await import('aws-local-stepfunctions');
+    const { StateMachine } = await importCjs(import('aws-local-stepfunctions'));
     // Validating a definition costs ~0.3 s (asl-validator compiles its schemas): once per process.
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false, checkPaths: true } });
     found = { definition, machine };

@@ -10,8 +10,6 @@ import type { StackDeployer } from '../../ports/stack-deployer';
  * The checks before the first write that ask the cluster's own services: CloudFormation's ValidateTemplate of every
  * rendered stack template, and, given the cluster's API (`kube`), each deletions entry's kind against its discovery
  * (when the cluster exists and its API server answers; kinds the rendered manifests define as CRDs count as served).
- * RenderConfig passes no `kube`: the Kubernetes client would double its Lambda bundle; `clm plan` and the approval
- * gate resolve every deletion against the live cluster instead.
  */
 export async function liveIssues(
   cluster: Pick<Cluster, 'id' | 'status'>,

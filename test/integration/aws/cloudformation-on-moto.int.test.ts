@@ -73,7 +73,7 @@ async function settled(name: string): Promise<string> {
 
 describe('CloudFormationStackDeployer + AsgNodePoolBackend on moto (example config stacks)', () => {
   it('creates the main stack and reads its outputs back', async () => {
-    await expect(deployer.deploy(spec(MAIN))).resolves.toEqual({ result: 'STARTED' });
+    await expect(deployer.deploy(spec(MAIN))).resolves.toEqual({ result: 'STARTED', operation: 'create' });
     expect(await settled(MAIN)).toBe('CREATE_COMPLETE');
     const state = (await deployer.describe(MAIN))!;
     expect(state.outputs.WorkerSecurityGroup).toMatch(/^sg-/);
@@ -133,7 +133,7 @@ describe('CloudFormationStackDeployer + AsgNodePoolBackend on moto (example conf
   it('an update with a new launch-template version makes the old instances outdated; replacements are current', async () => {
     const changed = rendered.stacks[WORKER]!.replace(/InstanceType: m6i\.large/, 'InstanceType: m5.large');
     expect(changed).not.toBe(rendered.stacks[WORKER]);
-    await expect(deployer.deploy(spec(WORKER, changed))).resolves.toEqual({ result: 'STARTED' });
+    await expect(deployer.deploy(spec(WORKER, changed))).resolves.toEqual({ result: 'STARTED', operation: 'update' });
     expect(await settled(WORKER)).toBe('UPDATE_COMPLETE');
     expect((await deployer.describe(WORKER))!.outputs.LaunchTemplateVersion).toBe('2');
     expect(await propagateLaunchTemplateVersions(clients, WORKER)).toHaveLength(1); // moto shim, see moto-shims.ts

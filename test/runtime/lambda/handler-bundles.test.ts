@@ -16,12 +16,13 @@ import { taskFileName, type AnyTask, type PortName } from '../../../lambdas/task
 const ROOT = join(__dirname, '..', '..', '..');
 const BUDGET_BYTES = 0.8 * 1024 * 1024;
 /**
- * The two planning tasks do all that `clm plan` does in one call: render (handlebars, git), change sets, and a
- * server-side dry run of every object (the Kubernetes client, ≈ 366 KB): 1.26 MB measured. They run once per planned
- * update, not per poll, so their larger cold start is paid rarely; every other task keeps the 0.8 MB budget.
+ * The tasks that run once per update, not per poll, and need the Kubernetes client (≈ 366 KB) besides rendering
+ * (handlebars, git): the two planning tasks (a server-side dry run of every object, change sets) and RenderConfig
+ * (the deletions' kinds against the API server's discovery, before the first write): 1.2–1.26 MB measured. Their
+ * larger first call is paid once per update; every other task keeps the 0.8 MB budget.
  */
 const PLANNING_BUDGET_BYTES = 1.3 * 1024 * 1024;
-const PLANNING_TASKS = new Set(['PlanUpdate', 'ReviewUpdate']);
+const PLANNING_TASKS = new Set(['PlanUpdate', 'ReviewUpdate', 'RenderConfig']);
 const NAMES = TASK_CATALOGUE.map((task) => task.name);
 
 /**
@@ -135,7 +136,7 @@ describe('handler bundles', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('stay within 0.8 MB minified (the planning tasks within 1.3 MB)', () => {
+  it('stay within 0.8 MB minified (the once-per-update tasks with the Kubernetes client within 1.3 MB)', () => {
     const sizes = Object.fromEntries(NAMES.map((task) => [task, statSync(bundles.get(task)!.file).size]));
     const budget = (task: string) => (PLANNING_TASKS.has(task) ? PLANNING_BUDGET_BYTES : BUDGET_BYTES);
     expect(Object.entries(sizes).filter(([task, bytes]) => bytes > budget(task))).toEqual([]);

@@ -74,7 +74,9 @@ const provisionArgs = (s: Setup, registry = s.registry) => [
  * node boundary mid-roll), let it finish.
  */
 async function heldRun(s: Setup, control: () => Promise<void>): Promise<{ code: number | null; out: string }> {
-  const child = startClm(provisionArgs(s));
+  // Each Wait also sleeps 0.5 % of its virtual time (a boot: about a second), so the roll is still under way when the
+  // process is frozen, however late this test sees the progress line on a loaded machine.
+  const child = startClm(provisionArgs(s), { CLM_LOCAL_WAIT_SCALE: '0.005' });
   await child.progress(/default-worker: 1\/\d+ nodes replaced/);
   await stopOutsideLock(child.pid, s.state);
   try {

@@ -54,10 +54,10 @@ export interface StartedClm {
 }
 
 /** Start `clm <args>` and keep it running; the caller watches its progress lines and may signal it by pid. */
-export function startClm(args: readonly string[]): StartedClm {
+export function startClm(args: readonly string[], env: Readonly<Record<string, string>> = {}): StartedClm {
   const child = spawn(process.execPath, [join(ROOT, 'bin/clm.mjs'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', NODE_OPTIONS: '' },
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -3,7 +3,7 @@
 import { ERROR_NAMES, RETRYABLE_ERROR_NAMES } from '../../lambdas/shared/errors';
 import { MACHINES, lambdaTasks, ofType, states } from './asl-graph';
 
-import { LAMBDA_SERVICE_ERRORS, SFN_SERVICE_ERRORS, STATES_ERRORS } from './asl-vocabulary';
+import { LAMBDA_SERVICE_ERRORS, LAMBDA_TIMEOUT_ERRORS, SFN_SERVICE_ERRORS, STATES_ERRORS } from './asl-vocabulary';
 
 describe.each(MACHINES)('ASL %s', (key) => {
   it('names only exported errors, States.*, Lambda.* or StepFunctions.* in ErrorEquals', () => {
@@ -17,21 +17,37 @@ describe.each(MACHINES)('ASL %s', (key) => {
         !ours.has(name) &&
         !STATES_ERRORS.includes(name) &&
         !LAMBDA_SERVICE_ERRORS.includes(name) &&
+        !LAMBDA_TIMEOUT_ERRORS.includes(name) &&
         !SFN_SERVICE_ERRORS.includes(name),
     );
     expect(unknown).toEqual([]);
   });
 
-  it('retries only retryable errors of ours, never a catch-all', () => {
+  it('retries only retryable errors of ours and Lambda timeouts, never a catch-all', () => {
     const ours = new Set<string>(Object.values(ERROR_NAMES));
     for (const { name, state } of states(key)) {
-      for (const retrier of state.Retry ?? []) {
+      // A Lambda timeout's retrier (States.Timeout included) is checked apart, below.
+      for (const retrier of (state.Retry ?? []).filter((r) => !r.ErrorEquals.includes('Sandbox.Timedout'))) {
         const offending = retrier.ErrorEquals.filter(
           (e) => (ours.has(e) && !RETRYABLE_ERROR_NAMES.includes(e as never)) || e.startsWith('States.'),
         );
         expect({ state: name, offending }).toEqual({ state: name, offending: [] });
       }
     }
+  });
+
+  it('retries a Lambda task that ran out of time a few times (tasks are reentrant), never the approval wait', () => {
+    for (const { name, state } of lambdaTasks(key)) {
+      const timeouts = state.Retry!.find((r) => r.ErrorEquals.includes('Sandbox.Timedout'));
+      expect({ state: name, errors: timeouts?.ErrorEquals, attempts: timeouts?.MaxAttempts }).toEqual({
+        state: name,
+        errors: LAMBDA_TIMEOUT_ERRORS,
+        attempts: 2,
+      });
+    }
+    // AwaitApproval's States.Timeout is the approval lapsing: caught, never retried.
+    for (const { state } of states(key).filter((s) => s.name === 'AwaitApproval'))
+      expect((state.Retry ?? []).flatMap((r) => r.ErrorEquals)).not.toContain('States.Timeout');
   });
 
   it('gives every Task a Retry and a Catch on itself or its enclosing Map, into the failure path', () => {

@@ -6,6 +6,11 @@ export const LAMBDA_SERVICE_ERRORS = [
   'Lambda.SdkClientException',
   'Lambda.TooManyRequestsException',
 ];
+/**
+ * A Lambda task that ran out of time: the invocation (ClientExecutionTimeoutException), the function (Sandbox.Timedout)
+ * or the state's TimeoutSeconds (States.Timeout). Tasks are reentrant, so these are retried, not fatal.
+ */
+export const LAMBDA_TIMEOUT_ERRORS = ['Lambda.ClientExecutionTimeoutException', 'Sandbox.Timedout', 'States.Timeout'];
 export const SFN_SERVICE_ERRORS = ['StepFunctions.ExecutionLimitExceeded', 'StepFunctions.SdkClientException'];
 /** Predefined Step Functions error codes (ASL spec + AWS additions) that may appear in ErrorEquals. */
 export const STATES_ERRORS = [

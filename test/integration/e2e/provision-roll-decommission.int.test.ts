@@ -162,10 +162,18 @@ describe('clm provision / decommission against moto + a real control plane', () 
           kube.list(kind),
         ),
       );
-      return objects
-        .flat()
-        .map((o) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name} ${String(o.metadata.resourceVersion)}`)
-        .sort();
+      return (
+        objects
+          .flat()
+          // What an apply could change (labels, annotations, spec, data); not status or resourceVersion, which the
+          // controllers move on their own (a Deployment's or PDB's status).
+          .map((o) => {
+            const { labels, annotations } = o.metadata;
+            const body = o as unknown as { spec?: unknown; data?: unknown };
+            return `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name} ${JSON.stringify({ labels, annotations, spec: body.spec, data: body.data })}`;
+          })
+          .sort()
+      );
     };
     const before = await versions();
     const calls = proxy.requests.length;
@@ -180,7 +188,7 @@ describe('clm provision / decommission against moto + a real control plane', () 
     } finally {
       writeFileSync(registryFile, registry);
     }
-    // Reads, and change sets created, described and deleted (never executed); S3 only read
+    // Reads, and change sets created, described and deleted (never executed); S3 only read; no object changed
     const writes = proxy.requests
       .slice(calls)
       .filter(

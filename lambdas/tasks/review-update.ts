@@ -37,11 +37,7 @@ export async function reviewUpdate(ref: RunRef, ports: PortsFor<typeof PORTS>): 
     const message = `plan ${run.approval.digest} was approved${by}; this run goes on`;
     return { status: 'APPROVED', timeoutSeconds, message, digest: run.approval.digest, planKey: '' };
   }
-  const resolved = {
-    id: pinned.configVersion,
-    sources: ports.sources.map((s) => ({ name: s.name, channel: '', version: pinned.sourceVersions[s.name] ?? '' })),
-  };
-  const plan = await planCluster(cluster, ports, { applyOnly: run.applyOnly ?? false, resolved });
+  const plan = await planCluster(cluster, ports, { applyOnly: run.applyOnly ?? false, pinned });
   const stored = await storePlan(ports.artifacts, plan);
   if (stored.problems.length) {
     throw new ValidationError(`The plan of ${cluster.id} at ${ref.targetVersion} found problems`, {

@@ -79,6 +79,21 @@ describe('the approval gate, run locally', () => {
     expect(rec.calls.map((c) => c.state)).not.toContain('DeployMainStack');
   });
 
+  it('ends held through StopAtSafePoint when nobody decides in time (States.Timeout of the wait)', async () => {
+    const { rec, tasks } = gateTasks(
+      () => approval('PENDING'),
+      () => {
+        throw Object.assign(new Error('the approval timed out'), { name: 'States.Timeout' });
+      },
+    );
+    const run = await runClusterUpdate(INPUT, { tasks });
+    expect(run.error).toBeUndefined();
+    expect(run.entered.slice(-3)).toEqual(['AwaitApproval', 'StopAtSafePoint', 'Held']);
+    const stop = rec.calls.find((c) => c.state === 'StopAtSafePoint')!;
+    expect((stop.payload.state as { error?: { Error: string } }).error?.Error).toBe('States.Timeout');
+    expect(rec.calls.map((c) => c.state)).not.toContain('DeployMainStack');
+  });
+
   it('ends a rejected plan held through UpdateRejected, with the review message as the cause', async () => {
     const { rec, tasks } = gateTasks(
       () => approval('REJECTED'),

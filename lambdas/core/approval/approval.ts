@@ -3,6 +3,8 @@ import type { ConfigItems } from '../model/cluster';
 import type { ClusterPlan } from '../plan/plan-document';
 import { parseGoDuration } from '../rollout/go-duration';
 import { ValidationError } from '../../shared/errors';
+import { stableStringify } from '../../shared/stable-json';
+import { booleanItem } from '../config/boolean-item';
 
 /** The config items that make a cluster's updates wait for a person's approval of their plan. */
 export const APPROVAL_ITEM = 'update_requires_approval';
@@ -23,12 +25,7 @@ export interface ApprovalSetting {
 
 /** Read `update_requires_approval` ("true"/"false") and `update_approval_timeout` (a Go duration, default 24h). */
 export function approvalSetting(items: ConfigItems, clusterId: string): ApprovalSetting {
-  const raw = items[APPROVAL_ITEM]?.trim() ?? 'false';
-  if (raw !== 'true' && raw !== 'false') {
-    throw new ValidationError(`must be "true" or "false", not ${JSON.stringify(raw)}`, {
-      location: { clusterId, field: `config_items.${APPROVAL_ITEM}` },
-    });
-  }
+  const required = booleanItem(items, APPROVAL_ITEM, clusterId);
   const timeoutText = items[APPROVAL_TIMEOUT_ITEM];
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (timeoutText !== undefined) {
@@ -41,7 +38,7 @@ export function approvalSetting(items: ConfigItems, clusterId: string): Approval
     }
     timeoutSeconds = Math.round(ms / 1000);
   }
-  return { required: raw === 'true', timeoutSeconds };
+  return { required, timeoutSeconds };
 }
 
 /** One approval request and its decision, kept with the cluster's operator controls. */
@@ -65,18 +62,7 @@ export interface ApprovalRecord {
 
 /** A plan's digest: the same update of the same live cluster has the same digest, whoever computes it. */
 export function planDigest(plan: ClusterPlan): string {
-  return createHash('sha256').update(canonicalJson(plan)).digest('hex').slice(0, 16);
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  return createHash('sha256').update(stableStringify(plan)).digest('hex').slice(0, 16);
 }
 
 /**

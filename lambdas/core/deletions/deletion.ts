@@ -48,3 +48,11 @@ export function concatDeletions(parts: readonly Deletions[]): Deletions {
 export function concatCfDeletions(parts: readonly CfDeletions[]): CfDeletions {
   return { preApply: parts.flatMap((p) => p.preApply), postApply: parts.flatMap((p) => p.postApply) };
 }
+
+/** Every entry with where it stands (`pre_apply[0]`, `post_apply[2]`), pre-apply first. */
+export function deletionEntries(deletions: Deletions): { readonly entry: Deletion; readonly where: string }[] {
+  return [
+    ...deletions.preApply.map((entry, i) => ({ entry, where: `pre_apply[${i}]` })),
+    ...deletions.postApply.map((entry, i) => ({ entry, where: `post_apply[${i}]` })),
+  ];
+}

@@ -1,4 +1,5 @@
-import type { Deletion, Deletions } from '../../core/deletions/deletion';
+import { deletionEntries, type Deletion, type Deletions } from '../../core/deletions/deletion';
+import { crdKinds } from '../../core/manifests/crd-kinds';
 import type { Cluster } from '../../core/model/cluster';
 import type { RenderIssue } from '../../core/render/render-issue';
 import type { RenderedManifestFile } from '../../core/render/render-manifests';
@@ -32,11 +33,7 @@ export async function liveIssues(
   }
   if (!kube || !cluster.status.currentVersion || !(await kube.ready().catch(() => false))) return issues;
   const defined = crdKinds(rendered.manifests);
-  const entries = [
-    ...rendered.deletions.preApply.map((d, i) => ({ d, where: `pre_apply[${i}]` })),
-    ...rendered.deletions.postApply.map((d, i) => ({ d, where: `post_apply[${i}]` })),
-  ];
-  for (const { d, where } of entries) {
+  for (const { entry: d, where } of deletionEntries(rendered.deletions)) {
     if (defined.has(d.kind.toLowerCase()) || (await kube.servesKind(d.kind))) continue;
     issues.push({
       error: 'ValidationError',
@@ -45,23 +42,6 @@ export async function liveIssues(
     });
   }
   return issues;
-}
-
-/** Kind, singular and plural names (lower case) of the CRDs among the rendered manifests. */
-export function crdKinds(manifests: readonly RenderedManifestFile[]): Set<string> {
-  const kinds = new Set<string>();
-  for (const file of manifests) {
-    for (const object of file.objects) {
-      if (object.kind !== 'CustomResourceDefinition') continue;
-      const names = ((object as { spec?: { names?: Record<string, unknown> } }).spec?.names ?? {}) as Record<
-        string,
-        unknown
-      >;
-      for (const key of ['kind', 'plural', 'singular'])
-        if (typeof names[key] === 'string') kinds.add((names[key] as string).toLowerCase());
-    }
-  }
-  return kinds;
 }
 
 function describe(d: Deletion): string {

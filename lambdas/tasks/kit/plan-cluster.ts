@@ -2,7 +2,7 @@ import { describeLayerPlan, STEP_TITLES, type StackStep } from '../../core/clust
 import { LAYER_DIRECTORIES } from '../../core/cluster-stacks/stack-layers';
 import { mainStackName } from '../../core/cloudformation/stack-names';
 import { deletionSelector } from '../../core/deletions/deletion-selector';
-import type { Deletion } from '../../core/deletions/deletion';
+import { deletionEntries, type Deletion } from '../../core/deletions/deletion';
 import { objectRef, pruneCandidates } from '../../core/manifests/inventory';
 import { clusterRef } from '../../core/model/cluster-ref';
 import type { Cluster, ConfigItems } from '../../core/model/cluster';
@@ -17,11 +17,11 @@ import type { RenderedManifestFile } from '../../core/render/render-manifests';
 import { withDiscoveredNetwork } from '../../core/render/discovered-network';
 import { rollPolicy } from '../../core/rollout/roll-policy';
 import { resolveClusterConfigVersion, type ResolvedConfigVersion } from '../../core/version/resolve-config-version';
-import { MainArtifact } from '../../contracts/artifacts';
+import { MainArtifact, type ClusterArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from './artifacts';
-import { crdKinds } from './live-checks';
+import { crdKinds } from '../../core/manifests/crd-kinds';
 import { checkoutClusterConfig, decideStackLayers, type ClusterConfig, type StackDecision } from './cluster-stack';
 import { withStoredStatus } from './cluster-status';
 
@@ -36,8 +36,8 @@ const FIELD_MANAGER = 'cluster-lifecycle-manager';
 
 export interface PlanOptions {
   readonly applyOnly: boolean;
-  /** Plan these source versions (a run's pinned ones) instead of what the channels resolve to now. */
-  readonly resolved?: ResolvedConfigVersion;
+  /** Plan a run's pinned versions instead of what the channels resolve to now. */
+  readonly pinned?: Pick<ClusterArtifact, 'configVersion' | 'sourceVersions'>;
 }
 
 /**
@@ -47,9 +47,9 @@ export interface PlanOptions {
  */
 export async function planCluster(registered: Cluster, ports: PlanPorts, options: PlanOptions): Promise<ClusterPlan> {
   const cluster = await withStoredStatus(ports, registered);
-  const resolved = options.resolved ?? (await resolveClusterConfigVersion(cluster, ports.sources));
-  const targetVersion = runTargetVersion(resolved.id, cluster, false);
-  const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
+  const { configVersion, sourceVersions } =
+    options.pinned ?? pinnedNow(await resolveClusterConfigVersion(cluster, ports.sources));
+  const targetVersion = runTargetVersion(configVersion, cluster, false);
   const config = await checkoutClusterConfig(cluster, ports.sources, sourceVersions);
   const { snapshots } = config;
   const layerProblems: string[] = [];
@@ -100,6 +100,14 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     cluster.lifecycleStatus !== 'creating';
   const pools = poolRolls(await poolsForPlan(cluster, cp, render), stacks, rolls);
   return { ...base, stacks, objects, deletions, pools, problems, notes, ...layersOf(layers) };
+}
+
+/** What the channels resolve to now, in the shape a run pins. */
+function pinnedNow(resolved: ResolvedConfigVersion): Pick<ClusterArtifact, 'configVersion' | 'sourceVersions'> {
+  return {
+    configVersion: resolved.id,
+    sourceVersions: Object.fromEntries(resolved.sources.map((s) => [s.name, s.version])),
+  };
 }
 
 /** The stack's layer decision; a broken Kubernetes upgrade rule is a problem of the plan. */
@@ -224,10 +232,7 @@ async function deletionPlans(
 ): Promise<DeletionPlan[]> {
   const rendered = render.manifests.flatMap((f) => f.objects.map(objectRef));
   const pruned = pruneCandidates(inventory, rendered).map((ref) => ({ ref, reason: 'prune' }));
-  const entries = [
-    ...render.deletions.preApply.map((entry, i) => ({ entry, where: `deletions pre_apply[${i}]` })),
-    ...render.deletions.postApply.map((entry, i) => ({ entry, where: `deletions post_apply[${i}]` })),
-  ];
+  const entries = deletionEntries(render.deletions).map(({ entry, where }) => ({ entry, where: `deletions ${where}` }));
   const listed: DeletionPlan[] = [];
   // A kind this update's manifests define (a new CRD) is not served yet: nothing of it can exist to delete.
   const defined = crdKinds(render.manifests);

@@ -1,9 +1,9 @@
+import { booleanItem } from '../../core/config/boolean-item';
 import type { ConfigItems } from '../../core/model/cluster';
 import type { RenderedStack } from '../../core/render/render-stack';
 import { nextWindowOpening, parseMaintenanceWindows, windowOpen } from '../../core/schedule/maintenance-windows';
 import { instanceReplacement } from '../../core/stacks/instance-replacement';
 import type { StackDeployer } from '../../ports/stack-deployer';
-import { ValidationError } from '../../shared/errors';
 
 /** Lets updates that replace no instance run outside the maintenance windows (only node replacement waits then). */
 export const MANIFESTS_ANYTIME_ITEM = 'maintenance_windows_manifests_anytime';
@@ -29,14 +29,10 @@ export async function windowBeforeFirstWrite(
   const text = items.maintenance_windows;
   if (!text) return undefined;
   const windows = parseMaintenanceWindows(text, `cluster ${clusterId}: config item maintenance_windows`);
-  const anytime = items[MANIFESTS_ANYTIME_ITEM]?.trim() ?? 'false';
-  if (anytime !== 'true' && anytime !== 'false')
-    throw new ValidationError(`must be "true" or "false", not ${JSON.stringify(anytime)}`, {
-      location: { clusterId, field: `config_items.${MANIFESTS_ANYTIME_ITEM}` },
-    });
+  const anytime = booleanItem(items, MANIFESTS_ANYTIME_ITEM, clusterId);
   if (windowOpen(windows, now)) return undefined;
   const resumeAt = new Date(nextWindowOpening(windows, now)).toISOString();
-  if (anytime === 'false')
+  if (!anytime)
     return { resumeAt, message: `outside the maintenance windows (${text}): the update waits until ${resumeAt}` };
   for (const stack of await stacks()) {
     if (!(await deployer.describe(stack.name))) continue;

@@ -51,6 +51,8 @@ export interface NodeInfo {
   readonly volumesAttached: boolean;
   readonly zone?: string;
   readonly createdAt: string;
+  /** status.nodeInfo.kubeletVersion, `v1.30.5` (vendor suffixes such as `-eks-…` kept); absent when not reported. */
+  readonly kubeletVersion?: string;
 }
 
 export interface NodePatch {
@@ -126,6 +128,8 @@ export interface WorkloadReadiness {
 export interface KubeCluster {
   /** GET /readyz answered ok. */
   ready(): Promise<boolean>;
+  /** GET /version: the API server's `gitVersion`, `v1.30.5` (vendor suffixes kept). */
+  serverVersion(): Promise<string>;
   /** Server-side apply with a field manager; CRDs and Namespaces are the caller's job to order. */
   apply(
     objects: readonly KubeObject[],

@@ -51,7 +51,15 @@ function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRec
     pool,
     role: master ? 'master' : 'worker',
     instanceType: instance.instanceType,
+    ...launchedKubelet(account, instance),
   });
+}
+
+/** The kubelet version of the launch template version the instance was launched from. */
+function launchedKubelet(account: AccountState, instance: InstanceRecord): { kubeletVersion?: string } {
+  const template = instance.launchTemplateId ? account.launchTemplates[instance.launchTemplateId] : undefined;
+  const version = template?.versions.find((v) => String(v.number) === instance.launchTemplateVersion);
+  return version?.kubeletVersion ? { kubeletVersion: version.kubeletVersion } : {};
 }
 
 function nodeLeaves(ctx: SimContext, instance: InstanceRecord): void {

@@ -27,6 +27,7 @@ const POOLS = {
 } satisfies Methods<NodePoolBackend>;
 const KUBE = {
   ready: true,
+  serverVersion: true,
   apply: true,
   delete: true,
   list: true,

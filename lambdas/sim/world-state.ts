@@ -161,6 +161,8 @@ export interface LaunchTemplateVersion {
   readonly dataHash: string;
   readonly instanceType?: string;
   readonly spot: boolean;
+  /** The kubelet its user data starts (`KUBERNETES_VERSION=1.30.5` in the rendered userdata), when it names one. */
+  readonly kubeletVersion?: string;
 }
 
 export interface LaunchTemplateRecord {
@@ -295,4 +297,6 @@ export interface SimNode {
   ready: boolean;
   readonly createdAt: number;
   readonly seq: number;
+  /** status.nodeInfo.kubeletVersion: what its launch template's user data starts (absent when it names none). */
+  readonly kubeletVersion?: string;
 }

@@ -15,7 +15,15 @@ import { loadCluster, writeStatus } from './kit/cluster-status';
 import { clusterUpdatePayload } from './kit/payloads';
 import { LEASE_TTL_MS } from './kit/run-record';
 
-const PORTS = { registry: 'write', sources: 'read', progress: 'write', artifacts: 'write', clock: 'read' } as const;
+const PORTS = {
+  registry: 'write',
+  sources: 'read',
+  progress: 'write',
+  artifacts: 'write',
+  clock: 'read',
+  // The Kubernetes upgrade rules read the API server's and the nodes' versions before anything is written.
+  kube: 'read',
+} as const;
 type PreparePorts = PortsFor<typeof PORTS>;
 
 /**
@@ -79,7 +87,9 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
   const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
   const note = resumed ? ' (resuming an unfinished run)' : '';
-  const stack = layers ? `; ${[layers.upgrade, describeLayerPlan(layers.layerPlan)].filter(Boolean).join('; ')}` : '';
+  const stack = layers
+    ? `; ${[layers.upgrade, layers.upgrade ? layers.kubernetes : undefined, describeLayerPlan(layers.layerPlan)].filter(Boolean).join('; ')}`
+    : '';
   return answer(
     decommission ? 'DECOMMISSION' : 'UPDATE',
     `${verb} ${cluster.id}${from} to ${target}${note}${stack}`,

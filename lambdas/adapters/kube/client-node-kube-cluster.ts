@@ -69,6 +69,14 @@ export class ClientNodeKubeCluster implements KubeCluster {
     }
   }
 
+  async serverVersion(): Promise<string> {
+    const { body } = await this.rest.ok({ method: 'GET', path: '/version' }, 'GET /version');
+    const version = (body as { gitVersion?: unknown } | undefined)?.gitVersion;
+    if (typeof version !== 'string' || version === '')
+      throw new KubeApiError(`GET /version: the API server answered without a gitVersion`);
+    return version;
+  }
+
   async apply(
     objects: readonly KubeObject[],
     options: { readonly fieldManager: string; readonly dryRun?: boolean },

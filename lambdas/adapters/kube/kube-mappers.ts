@@ -40,6 +40,7 @@ export function toNodeInfo(node: V1Node): NodeInfo {
     volumesAttached: (node.status?.volumesAttached ?? []).length > 0,
     ...(zone ? { zone } : {}),
     createdAt: iso(node.metadata?.creationTimestamp),
+    ...(node.status?.nodeInfo?.kubeletVersion ? { kubeletVersion: node.status.nodeInfo.kubeletVersion } : {}),
   };
 }
 

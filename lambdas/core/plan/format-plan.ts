@@ -15,6 +15,7 @@ function value(v: unknown): string {
 export function formatPlan(plan: ClusterPlan): string {
   const lines = [`${plan.clusterId}: ${plan.currentVersion ?? '(never provisioned)'} -> ${plan.targetVersion}`];
   if (plan.layers) lines.push(`  ${plan.layers.summary}`);
+  if (plan.layers?.kubernetes) lines.push(`  ${plan.layers.kubernetes}`);
   if (!hasChanges(plan) && !plan.configItems.length) lines.push('  no changes');
   for (const c of plan.configItems)
     lines.push(`  config item ${c.item}: ${c.before ?? '(unset)'} -> ${c.after ?? '(unset)'}`);

@@ -47,6 +47,8 @@ export interface ClusterPlan {
     readonly changed: readonly string[];
     readonly skipped: readonly string[];
     readonly summary: string;
+    /** The Kubernetes versions the upgrade rules were checked against: read live, or why the recorded one was. */
+    readonly kubernetes?: string;
   };
 }
 

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { hashOf, hashValue } from '../hash';
 import type { Props, Provisioned, ResourceScope } from './cfn-resource-scope';
 import { upperId } from './cfn-resource-scope';
@@ -23,6 +24,7 @@ export function launchTemplateResource(scope: ResourceScope, props: Props): Prov
     dataHash: hashValue(data),
     instanceType: typeof data.InstanceType === 'string' ? data.InstanceType : undefined,
     spot: market === 'spot',
+    ...kubeletOf(data.UserData),
   };
   const template = reuse ?? {
     id: `lt-${hashOf([account.key, scope.stack.stackId, scope.logicalId, name], 17)}`,
@@ -45,4 +47,20 @@ export function launchTemplateResource(scope: ResourceScope, props: Props): Prov
       DefaultVersionNumber: String(template.defaultVersion),
     },
   };
+}
+
+/**
+ * The kubelet a launch template's nodes run: the `KUBERNETES_VERSION=1.30.5` line of its user data (base64, gzipped
+ * or not, as the node pools render it). Nodes launched from it report that version as status.nodeInfo.kubeletVersion.
+ */
+export function kubeletOf(userData: unknown): { kubeletVersion?: string } {
+  if (typeof userData !== 'string' || userData === '') return {};
+  let bytes = Buffer.from(userData, 'base64');
+  try {
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+  } catch {
+    return {};
+  }
+  const match = /KUBERNETES_VERSION=v?(\d+\.\d+\.\d+)/.exec(bytes.toString('utf8'));
+  return match ? { kubeletVersion: `v${match[1]}` } : {};
 }

@@ -21,6 +21,7 @@ export interface NodeJoin {
   readonly pool: string;
   readonly role: 'master' | 'worker';
   readonly instanceType: string;
+  readonly kubeletVersion?: string;
 }
 
 export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimNode {
@@ -47,6 +48,7 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
     ready: true,
     createdAt: ctx.now,
     seq: ctx.nextSeq(),
+    ...(join.kubeletVersion ? { kubeletVersion: join.kubeletVersion } : {}),
   };
   kube.nodes[node.name] = node;
   ctx.dirty.add(kube.clusterId);
@@ -90,7 +92,30 @@ export function nodeInfo(ctx: SimContext, kube: KubeState, node: SimNode): NodeI
     volumesAttached: volumesAttached(kube, node.name),
     zone: node.zone,
     createdAt: ctx.iso(node.createdAt),
+    ...(node.kubeletVersion ? { kubeletVersion: node.kubeletVersion } : {}),
   };
+}
+
+/** The API server's version (sim): without a version the control plane's nodes report, this one. */
+export const SIM_SERVER_VERSION = 'v1.31.0';
+
+/**
+ * GET /version of a simulated cluster: the API servers run on the master nodes, so the version is the oldest one a
+ * master's kubelet reports (a load balancer may answer from any of them; the oldest is the one the skew rules bind).
+ */
+export function serverVersion(kube: KubeState): string {
+  const masters = Object.values(kube.nodes)
+    .filter((node) => node.role === 'master' && node.kubeletVersion)
+    .map((node) => node.kubeletVersion!)
+    .sort(compareVersions);
+  return masters[0] ?? SIM_SERVER_VERSION;
+}
+
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.replace(/^v/, '').split(/[.+-]/).slice(0, 3).map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
 }
 
 export function nodeObject(ctx: SimContext, kube: KubeState, node: SimNode): KubeObject {
@@ -111,6 +136,7 @@ export function nodeObject(ctx: SimContext, kube: KubeState, node: SimNode): Kub
     },
     status: {
       conditions: [{ type: 'Ready', status: node.ready ? 'True' : 'False' }],
+      ...(node.kubeletVersion ? { nodeInfo: { kubeletVersion: node.kubeletVersion } } : {}),
       volumesAttached: volumesAttached(kube, node.name)
         ? [{ name: 'kubernetes.io/aws-ebs/sim', devicePath: '/dev/xvdba' }]
         : [],

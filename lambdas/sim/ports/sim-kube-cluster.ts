@@ -3,7 +3,7 @@ import { KubeApiError, TransientApiError } from '../../shared/errors';
 import { resolveKind } from '../kube/kinds';
 import { apiReady, kubeFor } from '../engine';
 import { matches, parseSelector } from '../../core/kube/label-selector';
-import { nodeInfo, patchNode } from '../kube/nodes';
+import { nodeInfo, patchNode, serverVersion } from '../kube/nodes';
 import { applyObjects } from '../kube/apply-objects';
 import { deleteObject } from '../kube/delete-object';
 import { annotateObject, listObjects, scaleDeployment } from '../kube/objects';
@@ -23,6 +23,7 @@ export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster 
   };
   return instrument<KubeCluster>(ctx, 'kube', clusterId, {
     ready: () => apiReady(ctx, clusterId),
+    serverVersion: () => serverVersion(kube()),
     apply: (objects, options) => applyObjects(ctx, kube(), objects, options.dryRun ?? false),
     delete: (ref, options) => deleteObject(ctx, kube(), ref, options),
     list: (kind, options) => listObjects(ctx, kube(), kind, options),

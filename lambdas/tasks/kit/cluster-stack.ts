@@ -19,9 +19,10 @@ import type { Cluster } from '../../core/model/cluster';
 import { ClusterArtifact } from '../../contracts/artifacts';
 import type { StepOutput } from '../../contracts/cluster-update';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
-import type { Ports } from '../../ports/ports';
+import type { ClusterPorts, Ports } from '../../ports/ports';
 import { ConfigError } from '../../shared/errors';
 import { runArtifactKey } from './artifacts';
+import { describeLiveKubernetes, liveVersions, readLiveKubernetes, type LiveKubernetes } from './live-kubernetes';
 
 export interface ClusterConfig {
   /** The snapshots to render: a pinned stack's layers stand in for its source's `cluster/…` tree. */
@@ -57,6 +58,8 @@ export interface StackDecision {
   readonly layerPlan: LayerPlan;
   /** `Kubernetes upgrade 1.30 → 1.31: …` when the minor changes. */
   readonly upgrade?: string;
+  /** The versions the upgrade rules were checked against: read live, or why the recorded one was used. */
+  readonly kubernetes: string;
 }
 
 /**
@@ -64,18 +67,24 @@ export interface StackDecision {
  * current version) to the target, and the Kubernetes upgrade rules — checked here, before anything is written.
  */
 export async function decideStackLayers(
-  ports: Pick<Ports, 'artifacts' | 'progress'>,
+  ports: Pick<Ports, 'artifacts' | 'progress'> & { forCluster(cluster: Cluster): Pick<ClusterPorts, 'kube'> },
   cluster: Cluster,
   config: ClusterConfig,
   sourceVersions: Readonly<Record<string, string>>,
   applyOnly: boolean,
+  live?: LiveKubernetes,
 ): Promise<StackDecision | undefined> {
   if (!config.stack) return undefined;
   const target = stackState(cluster, config.stack, sourceVersions);
   const previous = await previousStack(ports, cluster);
+  const recorded = runningMinor(cluster, previous);
+  // The API server's and every node's version as the cluster reports them now; a cluster that cannot be reached
+  // (being created) is checked against the version its last run recorded.
+  const read = live ?? (await liveKubernetesOf(ports, cluster));
+  const now = liveVersions(read);
   const upgrade = checkKubernetesUpgrade(
     {
-      ...runningMinor(cluster, previous),
+      ...(now ? { from: now.from, nodes: now.nodes } : recorded),
       to: kubernetesMinor(target.kubernetes),
       rollsNodes: !applyOnly,
     },
@@ -83,7 +92,21 @@ export async function decideStackLayers(
   );
   const current = cluster.status.currentVersion;
   const nodesBehind = current ? (await ports.progress.getRun(cluster.id, current))?.applyOnly === true : false;
-  return { stack: target, layerPlan: layerPlan(previous, target, { nodesBehind }), ...(upgrade ? { upgrade } : {}) };
+  return {
+    stack: target,
+    layerPlan: layerPlan(previous, target, { nodesBehind }),
+    ...(upgrade ? { upgrade } : {}),
+    kubernetes: describeLiveKubernetes(read, recorded.from && `${recorded.from.major}.${recorded.from.minor}`),
+  };
+}
+
+/** The live versions of a cluster that runs something; a new cluster has no API server to ask. */
+export async function liveKubernetesOf(
+  ports: { forCluster(cluster: Cluster): Pick<ClusterPorts, 'kube'> },
+  cluster: Cluster,
+): Promise<LiveKubernetes> {
+  if (!cluster.status.currentVersion) return { nodes: [], unreachable: 'a new cluster' };
+  return readLiveKubernetes(ports.forCluster(cluster).kube);
 }
 
 /**

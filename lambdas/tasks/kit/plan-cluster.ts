@@ -22,7 +22,14 @@ import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluste
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from './artifacts';
 import { crdKinds } from '../../core/manifests/crd-kinds';
-import { checkoutClusterConfig, decideStackLayers, type ClusterConfig, type StackDecision } from './cluster-stack';
+import {
+  checkoutClusterConfig,
+  decideStackLayers,
+  liveKubernetesOf,
+  type ClusterConfig,
+  type StackDecision,
+} from './cluster-stack';
+import { describeLiveKubernetes } from './live-kubernetes';
 import { withStoredStatus } from './cluster-status';
 
 /** What planning reads; it writes nothing (the Kubernetes apply is a server-side dry run). */
@@ -53,7 +60,8 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
   const config = await checkoutClusterConfig(cluster, ports.sources, sourceVersions);
   const { snapshots } = config;
   const layerProblems: string[] = [];
-  const layers = await planLayers(ports, cluster, config, sourceVersions, options, layerProblems);
+  const layerNotes: string[] = [];
+  const layers = await planLayers(ports, cluster, config, sourceVersions, options, layerProblems, layerNotes);
   const steps = layers?.layerPlan.steps;
   const cp = ports.forCluster(cluster);
   const outputs = (await cp.stacks.describe(mainStackName(cluster)))?.outputs ?? {};
@@ -87,7 +95,7 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
       .map(async (s) => stackPlan(s, await cp.stacks.plan({ name: s.name, templateBody: s.template, tags: s.tags }))),
   );
   const problems: string[] = [...layerProblems];
-  const notes: string[] = [];
+  const notes: string[] = [...layerNotes];
   const manifests = !steps || steps.manifests;
   const kube = manifests ? await reachableKube(cp.kube, stacks, problems, notes) : undefined;
   const objects = !manifests ? [] : kube ? await objectPlans(kube, render, problems) : newObjects(render);
@@ -110,19 +118,28 @@ function pinnedNow(resolved: ResolvedConfigVersion): Pick<ClusterArtifact, 'conf
   };
 }
 
-/** The stack's layer decision; a broken Kubernetes upgrade rule is a problem of the plan. */
-function planLayers(
+/**
+ * The stack's layer decision, checked against the versions the cluster reports live (said in the plan); a broken
+ * Kubernetes upgrade rule is a problem of the plan, and the live versions then go to its notes.
+ */
+async function planLayers(
   ports: PlanPorts,
   cluster: Cluster,
   config: ClusterConfig,
   sourceVersions: Record<string, string>,
   options: { readonly applyOnly: boolean },
   problems: string[],
+  notes: string[],
 ): Promise<StackDecision | undefined> {
-  return decideStackLayers(ports, cluster, config, sourceVersions, options.applyOnly).catch((error: unknown) => {
+  if (!config.stack) return undefined;
+  const live = await liveKubernetesOf(ports, cluster);
+  try {
+    return await decideStackLayers(ports, cluster, config, sourceVersions, options.applyOnly, live);
+  } catch (error) {
     problems.push(error instanceof Error ? error.message : String(error));
+    notes.push(describeLiveKubernetes(live, 'of its current stack'));
     return undefined;
-  });
+  }
 }
 
 /** The plan's layer section: which layers change, which steps are skipped, and a Kubernetes upgrade. */
@@ -138,6 +155,7 @@ function layersOf(decision: StackDecision | undefined): Pick<ClusterPlan, 'layer
       changed: plan.changed.map((l) => LAYER_DIRECTORIES[l]),
       skipped,
       summary,
+      kubernetes: decision.kubernetes,
     },
   };
 }

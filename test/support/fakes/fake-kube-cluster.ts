@@ -9,6 +9,7 @@ import type {
   WorkloadReadiness,
   WorkloadRef,
 } from '../../../lambdas/ports/kube-cluster';
+import { TransientApiError } from '../../../lambdas/shared/errors';
 import { matches, parseSelector } from '../../../lambdas/core/kube/label-selector';
 import type { FakeClock } from './fake-clock';
 import { FakeManifestObjects } from './fake-manifest-objects';
@@ -38,6 +39,10 @@ export class FakeKubeCluster extends FakeManifestObjects implements KubeCluster 
   /** Called before every API call (the pool backend boots instances here). */
   beforeCall?: () => void;
   podStartMs = 5_000;
+  /** What GET /version answers. */
+  apiServerVersion = 'v1.30.5';
+  /** false: the API server cannot be reached (ready() is false, serverVersion() fails). */
+  reachable = true;
   private seq = 0;
   private readonly controller = new FakeWorkloadController();
 
@@ -152,7 +157,13 @@ export class FakeKubeCluster extends FakeManifestObjects implements KubeCluster 
 
   async ready(): Promise<boolean> {
     this.calls.push('ready');
-    return true;
+    return this.reachable;
+  }
+
+  async serverVersion(): Promise<string> {
+    this.calls.push('serverVersion');
+    if (!this.reachable) throw new TransientApiError('GET /version: connection refused (fake)');
+    return this.apiServerVersion;
   }
 
   async listNodes(): Promise<NodeInfo[]> {

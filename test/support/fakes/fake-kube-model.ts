@@ -14,6 +14,7 @@ export interface FakeNode {
   unschedulable: boolean;
   ready: boolean;
   createdAt: string;
+  kubeletVersion?: string;
 }
 
 export interface FakePod {
@@ -74,6 +75,7 @@ export function nodeInfo(n: FakeNode, pods: readonly FakePod[]): NodeInfo {
     volumesAttached: pods.some((p) => p.nodeName === n.name && p.owner?.kind === 'StatefulSet'),
     zone: n.zone,
     createdAt: n.createdAt,
+    ...(n.kubeletVersion ? { kubeletVersion: n.kubeletVersion } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 // of the changed layers only, and a skipped minor (1-30 → 1-32) is refused before anything is written.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, clm, clusterLines, loadWorld, poolInstances, tempDir } from './support/clm-session';
+import { ROOT, clm, clusterLines, loadProgress, loadWorld, poolInstances, tempDir } from './support/clm-session';
 
 const CLUSTER = 'aws:123456789012:eu-central-1:kube-stack';
 const STACKS = 'examples/cluster-stacks';
@@ -150,5 +150,71 @@ describe('cluster stacks: the changed layers decide the steps', () => {
     expect(rolled.code).toBe(0);
     expect(rolled.lines.join('\n')).toContain('an --apply-only run left the nodes behind');
     expect(rolled.nodes).toBe(3);
+  });
+
+  it('checks the skew against the nodes the cluster runs: a node left two minors behind blocks the next minor', async () => {
+    // Kubernetes 1.26 → 1.27 (before 1.28 a kubelet may be two minors behind): the workers run kubelet 1.24, as an
+    // interrupted upgrade can leave them. The recorded stack (1.26) allows the upgrade; the live nodes do not.
+    const config = tempDir('stacks-126');
+    temps.push(config);
+    cpSync(join(ROOT, STACKS, 'v3'), config, { recursive: true, dereference: true });
+    const stacks = join(config, 'providers/aws/default');
+    for (const [dir, kubernetes] of [
+      ['1-26', '1.26.15'],
+      ['1-27', '1.27.16'],
+    ]) {
+      cpSync(join(stacks, '1-30'), join(stacks, dir), { recursive: true });
+      const metadata = join(stacks, dir, 'metadata.yaml');
+      writeFileSync(metadata, readFileSync(metadata, 'utf8').replace('v1.30.5', `v${kubernetes}`));
+      const defaults = join(stacks, dir, 'node-image/config-defaults.yaml');
+      writeFileSync(defaults, readFileSync(defaults, 'utf8').replace('1.30.5', kubernetes));
+    }
+    const registry = (stack: string) => {
+      const file = registryFor(stack);
+      const text = readFileSync(file, 'utf8').replace(
+        '        min_size: 2\n        max_size: 2\n',
+        '        min_size: 2\n        max_size: 2\n        config_items:\n          kubernetes_version: "1.24.17"\n',
+      );
+      writeFileSync(file, text);
+      return file;
+    };
+    const state = tempDir('stacks-skew');
+    temps.push(state);
+    expect((await provision(state, config, registry('aws/default/1-26'))).code).toBe(0);
+    const kube = loadWorld(state).snapshot().kube[CLUSTER];
+    const workers = Object.values(kube.nodes)
+      .filter((n) => n.role === 'worker')
+      .map((n) => n.name)
+      .sort();
+    expect(Object.values(kube.nodes).map((n) => `${n.role} ${n.kubeletVersion}`).sort()).toEqual([
+      'master v1.26.15',
+      'worker v1.24.17',
+      'worker v1.24.17',
+    ]);
+
+    // clm plan shows the versions it read and the refusal
+    const upgradeRegistry = registry('aws/default/1-27');
+    const plan = await clm(['plan', '--simulate', '--registry', upgradeRegistry, '--directory', config, '--state', state]);
+    expect(plan.out).toContain(`Kubernetes checked live: API server v1.26.15; kubelets v1.26.15 (`);
+    expect(plan.out).toContain(`v1.24.17 (${workers.join(', ')})`);
+    const refusal = `nodes ${workers.join(', ')} (kubelet 1.24) would be 3 minors behind the API server 1.27 (at most 2 before Kubernetes 1.28)`;
+    expect(plan.out).toContain(refusal);
+
+    // the upgrade is refused before anything is written: no stack, no node, no run, no status
+    const stacksBefore = stackTokens(state);
+    const nodesBefore = poolInstances(loadWorld(state), CLUSTER);
+    const progressBefore = loadProgress(state);
+    const refused = await provision(state, config, upgradeRegistry);
+    expect(refused.code).toBe(1);
+    expect(refused.out + refused.err).toContain(`Kubernetes 1.26 → 1.27: ${refusal}`);
+    expect(refused.out + refused.err).toContain('config_items.cluster_stack');
+    expect(stackTokens(state)).toEqual(stacksBefore);
+    expect(poolInstances(loadWorld(state), CLUSTER)).toEqual(nodesBefore);
+    // only the problem is recorded (as every failed execution does): no lease, no run, no new version
+    const { statuses: after, ...progressAfter } = loadProgress(state);
+    const { statuses: before, ...unchanged } = progressBefore;
+    expect(progressAfter).toEqual(unchanged);
+    expect({ ...after[CLUSTER], problems: [] }).toEqual(before[CLUSTER]);
+    expect(after[CLUSTER].problems.map((p) => p.title)).toEqual([expect.stringContaining(refusal)]);
   });
 });

@@ -87,7 +87,7 @@ describe('scenario faults that could never apply are refused when the scenario i
     // The list of calls is the port's own (lambdas/sim/port-calls.ts): checked by a pattern, not spelled out again.
     expect(issuesOf(text)).toEqual([
       expect.stringMatching(
-        /^scenarios\/typo\.yaml:4: faults\.apiErrors\[1\]\.on: unknown call "kube\.evictPods" \(it would never fire\); the calls of kube: ready, apply, .*\bevictPod, .*scaleDeployment/,
+        /^scenarios\/typo\.yaml:4: faults\.apiErrors\[1\]\.on: unknown call "kube\.evictPods" \(it would never fire\); the calls of kube: ready, serverVersion, apply, .*\bevictPod, .*scaleDeployment/,
       ),
     ]);
   });

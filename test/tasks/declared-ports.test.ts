@@ -65,6 +65,35 @@ const extraPool = (pools: RegistryPool[]): RegistryPool[] => [
   { ...pools[1], name: 'extra-worker', min_size: 1, max_size: 1 },
 ];
 
+/** examples/stack-clusters.yaml's cluster created at cluster stack v1 and updated to v2, every step recording. */
+async function stackClusterRuns(stateDir: string): Promise<string[]> {
+  const registry = createRegistry(join(ROOT, 'examples/stack-clusters.yaml'), { cwd: ROOT });
+  const clusters = await registry.listClusters();
+  const statuses: string[] = [];
+  let n = 10;
+  let world: ReturnType<typeof createSimulatedSetup>['world'] | undefined;
+  for (const version of ['v1', 'v2']) {
+    const sources = configSourcesFromFlags(
+      { directory: join(ROOT, 'examples/cluster-stacks', version) },
+      { cwd: ROOT },
+    );
+    const sim = createSimulatedSetup({ stateDir, registry, sources, clusters });
+    world = sim.world;
+    const result = await runClusterUpdate(
+      { clusterId: clusters[0].id, action: 'provision', options: { applyOnly: false }, trigger: 'test' },
+      {
+        ports: sim.ports,
+        executionId: `test-${(n += 1)}`,
+        advanceClock: async (seconds) => world!.advance(seconds * 1000),
+        catalogue,
+      },
+    );
+    statuses.push(result.status === 'SUCCEEDED' ? result.status : JSON.stringify(result.error));
+    sim.save();
+  }
+  return statuses;
+}
+
 describe('each task with only the ports it declares', () => {
   let dir: string;
   beforeEach(() => {
@@ -139,6 +168,8 @@ describe('each task with only the ports it declares', () => {
     const approved = await run('provision', 7);
     sim.decommissioning(CLUSTER_ID);
     const decommissioned = await run('decommission', 3);
+    // A cluster pinning a cluster stack, created and updated: Prepare reads its live Kubernetes versions.
+    const stackRuns = await stackClusterRuns(join(dir, 'stack-state'));
 
     // Assert
     expect({ status: failed.status, notWired: /not one of the task's ports/.test(failed.error?.Cause ?? '') }).toEqual({
@@ -157,6 +188,7 @@ describe('each task with only the ports it declares', () => {
     ]);
     expect((awaiting.output as { held?: { status: string } }).held?.status).toBe('AWAITING_APPROVAL');
     expect(replaced).toBeGreaterThan(0);
+    expect(stackRuns).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     expect(sim.world.describe(CLUSTER_ID).stacks).toEqual([]);
     const { touched: used, declared } = touchedAndDeclared(MACHINE_TASKS, touched);
     expect(used).toEqual(declared);

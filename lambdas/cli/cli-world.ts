@@ -12,6 +12,9 @@ import { createSimulatedSetup } from '../runtime/wiring/simulated-ports';
 import type { Invariants } from '../sim';
 import { UsageError, type CliIo } from './io';
 import { openStateStores, stateTable } from './state-stores';
+import { mountedArtifactStore } from '../adapters/artifacts/mounted-artifact-store';
+import { RELEASES_PREFIX } from '../tasks/kit/stack-releases';
+import { openReleaseStore } from './release-store';
 
 /** The flags that choose and reach the world a command acts on. */
 export interface WorldFlags {
@@ -26,6 +29,11 @@ export interface WorldFlags {
   readonly assumedRole?: string;
   /** What that role's trust policy requires (`--external-id`, CLM_EXTERNAL_ID). */
   readonly externalId?: string;
+  /**
+   * Where released cluster stacks are read (`--stack-releases DIR|s3://bucket/prefix`). @default the artefact
+   * bucket's `stack-releases/` (with --simulate, the simulated bucket's), as the deployed tasks read them
+   */
+  readonly stackReleases?: string;
 }
 
 /**
@@ -69,7 +77,29 @@ export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Prom
   if (!stateTable(flags.state)) checkStateDirectory(resolve(inputs.io.cwd, flags.state), flags.state);
   if (flags.scenario && !existsSync(resolve(inputs.io.cwd, flags.scenario)))
     throw new UsageError(`--scenario ${flags.scenario}: no such file (examples/scenarios/ has some)`);
-  return flags.simulate ? simulatedWorld(flags, inputs, resolve(inputs.io.cwd, flags.state)) : awsWorld(flags, inputs);
+  const world = flags.simulate
+    ? simulatedWorld(flags, inputs, resolve(inputs.io.cwd, flags.state))
+    : await awsWorld(flags, inputs);
+  return flags.stackReleases ? withStackReleases(world, flags.stackReleases, flags, inputs.io) : world;
+}
+
+/** `--stack-releases`: the tasks' `stack-releases/…` reads go to that directory or S3 location. */
+async function withStackReleases(world: CliWorld, location: string, flags: WorldFlags, io: CliIo): Promise<CliWorld> {
+  const { store } = await openReleaseStore(location, {
+    cwd: io.cwd,
+    flag: '--stack-releases',
+    ...(flags.region ? { region: flags.region } : {}),
+  });
+  const ports = world.ports;
+  const artifacts = mountedArtifactStore(ports.artifacts, RELEASES_PREFIX, store);
+  return {
+    ...world,
+    ports: {
+      ...ports,
+      artifacts,
+      forCluster: (cluster) => ports.forCluster(cluster),
+    },
+  };
 }
 
 function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string): CliWorld {

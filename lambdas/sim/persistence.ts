@@ -92,7 +92,10 @@ function saveArtifacts(dir: string, artifacts: ArtifactData, everything: boolean
   for (const key of keys) {
     const body = artifacts.objects.get(key);
     if (body !== undefined)
-      writeFileAtomic(join(artifactDir, `${hashOf([key], 40)}.json`), JSON.stringify({ key, body }));
+      writeFileAtomic(
+        join(artifactDir, `${hashOf([key], 40)}.json`),
+        JSON.stringify(typeof body === 'string' ? { key, body } : { key, base64: Buffer.from(body).toString('base64') }),
+      );
   }
   artifacts.dirty.clear();
 }
@@ -163,14 +166,16 @@ export function loadWorld(dir: string): { state: WorldState; artifacts: Artifact
 }
 
 function loadArtifacts(dir: string): ArtifactData {
-  const objects = new Map<string, string>();
+  const objects = new Map<string, string | Uint8Array>();
   const artifactDir = join(dir, ARTIFACT_DIR);
   if (existsSync(artifactDir)) {
     for (const name of readdirSync(artifactDir)
       .filter((n) => n.endsWith('.json'))
       .sort()) {
-      const { key, body } = JSON.parse(readFileSync(join(artifactDir, name), 'utf8')) as { key: string; body: string };
-      objects.set(key, body);
+      const stored = JSON.parse(readFileSync(join(artifactDir, name), 'utf8')) as
+        | { key: string; body: string }
+        | { key: string; base64: string };
+      objects.set(stored.key, 'body' in stored ? stored.body : Uint8Array.from(Buffer.from(stored.base64, 'base64')));
     }
   }
   return { objects, dirty: new Set() };

@@ -45,9 +45,9 @@ const KUBE = {
 } satisfies Methods<KubeCluster>;
 const LOOKUPS = { amiId: true, instanceType: true } satisfies Methods<CloudLookups>;
 const VALUES = { clusterValues: true } satisfies Methods<ValuesProvider>;
-// `urlFor` only builds a URL (no call, never instrumented): a fault on it could never fire.
+// `urlFor` and `locationOf` only build names (no call, never instrumented): a fault on them could never fire.
 const LEFTOVERS = { find: true, delete: true } satisfies Methods<ClusterLeftovers>;
-const ARTIFACTS = { put: true, get: true } satisfies Methods<Omit<ArtifactStore, 'urlFor'>>;
+const ARTIFACTS = { put: true, get: true, putOnce: true, getBytes: true } satisfies Methods<Omit<ArtifactStore, 'urlFor' | 'locationOf'>>;
 
 /**
  * The calls a scenario fault can name (`on: <port>.<method>`), by port: the methods of the simulated ports, which

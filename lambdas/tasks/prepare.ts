@@ -63,7 +63,7 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
     : await decideStackLayers(
         ports,
         cluster,
-        await checkoutClusterConfig(cluster, ports.sources, sourceVersions),
+        await checkoutClusterConfig(cluster, ports.sources, sourceVersions, ports.artifacts),
         sourceVersions,
         input.options.applyOnly,
       );

@@ -45,7 +45,7 @@ const PORTS = {
 export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<RenderConfigOutput> {
   const { cluster, pinned, now } = await openStep(ports, ref);
   // A pinned cluster stack's layers stand in for its source's `cluster/…` tree (stored so later steps use them).
-  const { snapshots } = await checkoutClusterConfig(cluster, ports.sources, pinned.sourceVersions);
+  const { snapshots } = await checkoutClusterConfig(cluster, ports.sources, pinned.sourceVersions, ports.artifacts);
   // Defaults merged into the registry's items; `aws:kms:` values stay encrypted in what is stored (S3),
   // and are decrypted only in memory for the templates.
   const merged = sortedItems(

@@ -28,6 +28,7 @@ export interface S3ArtifactStoreOptions {
 }
 
 const MISSING: ReadonlySet<string> = new Set(['NoSuchKey', 'NotFound']);
+const TAKEN: ReadonlySet<string> = new Set(['PreconditionFailed', 'ConditionalRequestConflict']);
 
 export class S3ArtifactStore implements ArtifactStore {
   private readonly client: S3Client;
@@ -79,6 +80,37 @@ export class S3ArtifactStore implements ArtifactStore {
     }
   }
 
+  async putOnce(key: string, body: string | Uint8Array): Promise<boolean> {
+    const fullKey = this.fullKey(key);
+    try {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.options.bucket,
+          Key: fullKey,
+          Body: body,
+          ContentType: typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream',
+          IfNoneMatch: '*',
+        }),
+      );
+      return true;
+    } catch (error) {
+      // 412: an object is there. 409: another conditional write of the key is under way (it wins).
+      if (TAKEN.has(awsErrorName(error))) return false;
+      throw toClmError(error, `S3 PutObject (if none) s3://${this.options.bucket}/${fullKey}`);
+    }
+  }
+
+  async getBytes(key: string): Promise<Uint8Array | undefined> {
+    const fullKey = this.fullKey(key);
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: fullKey }));
+      return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
+    } catch (error) {
+      if (MISSING.has(awsErrorName(error))) return undefined;
+      throw toClmError(error, `S3 GetObject s3://${this.options.bucket}/${fullKey}`);
+    }
+  }
+
   async get(key: string): Promise<string | undefined> {
     const fullKey = this.fullKey(key);
     try {
@@ -88,6 +120,10 @@ export class S3ArtifactStore implements ArtifactStore {
       if (MISSING.has(awsErrorName(error))) return undefined;
       throw toClmError(error, `S3 GetObject s3://${this.options.bucket}/${fullKey}`);
     }
+  }
+
+  locationOf(key: string): string {
+    return `s3://${this.options.bucket}/${this.fullKey(key)}`;
   }
 
   urlFor(key: string): string {

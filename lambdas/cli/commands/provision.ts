@@ -119,6 +119,10 @@ export function addClusterFlags(command: Command): Command {
     .addOption(assumedRoleOption())
     .addOption(externalIdOption())
     .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
+    .option(
+      '--stack-releases <dir|s3://bucket/prefix>',
+      'where released cluster stacks (cluster_stack_version: vN@sha256:…) are read (default: the artefact bucket, stack-releases/)',
+    )
     .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1')
     .addOption(
       new Option('-o, --output <format>', 'what to print at the end').choices(['text', 'json']).default('text'),

@@ -15,7 +15,10 @@ import type { RenderIssue } from '../../core/render/render-issue';
 import { renderJsonDocument, renderSummary } from '../../core/render/render-report';
 import { renderTree } from '../../core/render/render-tree';
 import { selectClusters } from '../../core/selection/select-clusters';
-import { resolveClusterStack, withStackTree } from '../../core/cluster-stacks/resolve-stack';
+import { withStackTree } from '../../core/cluster-stacks/resolve-stack';
+import type { ArtifactStore } from '../../ports/artifact-store';
+import { loadClusterStack } from '../../tasks/kit/stack-releases';
+import { openReleaseStore } from '../release-store';
 import { resolveClusterConfigVersion } from '../../core/version/resolve-config-version';
 import { targetVersion } from '../../core/version/cluster-version';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
@@ -33,6 +36,7 @@ interface RenderOptions {
   readonly cluster?: string[];
   readonly values?: string;
   readonly out?: string;
+  readonly stackReleases?: string;
   readonly output: 'text' | 'json';
 }
 
@@ -81,6 +85,10 @@ export function registerRenderCommand(program: Command, io: CliIo): void {
       'YAML with deploy-time values: a map for all clusters, or defaults: and clusters: {<id>: ...}',
     )
     .option('--out <dir>', 'write the rendered files to DIR/<cluster id with ":" as "_">/...')
+    .option(
+      '--stack-releases <dir|s3://bucket/prefix>',
+      'where released cluster stacks (cluster_stack_version: vN@sha256:…) are read',
+    )
     .addOption(new Option('-o, --output <format>', 'what to print').choices(['text', 'json']).default('text'))
     .addHelpText('after', EXAMPLES)
     .action(async (options: RenderOptions) => {
@@ -114,9 +122,14 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
   const decrypter = offlineDecrypter();
   const checkouts = new Map<string, Promise<ConfigSnapshot>>();
   const versionCache = new Map<string, Promise<string>>();
+  const releases = options.stackReleases
+    ? (await openReleaseStore(options.stackReleases, { cwd: io.cwd, flag: '--stack-releases' })).store
+    : undefined;
   const renders: ClusterRender[] = [];
   for (const cluster of selected) {
-    renders.push(await renderOne(cluster, { sources, engine, decrypter, values, checkouts, versionCache }));
+    renders.push(
+      await renderOne(cluster, { sources, engine, decrypter, values, checkouts, versionCache, releases }),
+    );
   }
   for (const render of renders)
     for (const warning of render.warnings ?? []) io.stderr(`warning: ${render.id}: ${warning}\n`);
@@ -147,6 +160,8 @@ interface RenderDeps {
   readonly values: StaticValuesProvider;
   readonly checkouts: Map<string, Promise<ConfigSnapshot>>;
   readonly versionCache: Map<string, Promise<string>>;
+  /** `--stack-releases`: the release store of clusters pinning a released stack. */
+  readonly releases: ArtifactStore | undefined;
 }
 
 /** One cluster: its config version, checkouts (shared between clusters), values, render. Errors stay with the cluster. */
@@ -170,7 +185,7 @@ async function renderOne(cluster: Cluster, deps: RenderDeps): Promise<ClusterRen
     version = targetVersion(resolved.id, cluster);
     const raw = await Promise.all(resolved.sources.map((s, i) => checkout(deps, deps.sources[i], s.version)));
     // A cluster pinning a cluster stack renders from the stack's layers (core/cluster-stacks).
-    snapshots = withStackTree(raw, resolveClusterStack(cluster, raw));
+    snapshots = withStackTree(raw, await loadClusterStack(cluster, raw, deps.releases));
   } catch (error) {
     return failed({
       error: error instanceof ClmError ? error.name : 'ConfigError',

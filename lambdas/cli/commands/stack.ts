@@ -2,13 +2,14 @@
  * `clm stack lint` and `clm stack release`: the cluster stacks of a config repository (core/cluster-stacks).
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DirectorySource } from '../../adapters/config-source/directory-source';
 import { readStack, stackFiles } from '../../core/cluster-stacks/resolve-stack';
 import { lintStacks } from '../../core/cluster-stacks/stack-lint';
-import { releaseDecision, stackArchive } from '../../core/cluster-stacks/stack-archive';
+import { stackArchive } from '../../core/cluster-stacks/stack-archive';
+import { releaseStack } from '../../tasks/kit/stack-releases';
+import { artefactBucketReleases, openReleaseStore } from '../release-store';
 import { parseStackRef, stackDirectory, stackRefText } from '../../core/cluster-stacks/stack-ref';
 import { CliExit, EXIT, UsageError } from '../io';
 import type { CliIo, ExitCode } from '../io';
@@ -24,13 +25,16 @@ Exit codes: 0 clean, 1 findings (each names the files), 2 usage error.`;
 
 const RELEASE_EXAMPLES = `
 Examples:
-  # Package aws/default/1-30 as it is now, immutable and content-addressed
-  $ clm stack release --directory examples/cluster-stacks/v2 --stack aws/default/1-30 --out /tmp/releases
+  # Package aws/default/1-30 as it is now, immutable and content-addressed, into a directory
+  $ clm stack release --directory examples/cluster-stacks/v2 --stack aws/default/1-30 --to /tmp/releases
   # /tmp/releases/aws/default/1-30/v2.tar.gz and v2.sha256 (sha256:<hex> of the tarball)
+  # Straight into the artefact bucket, where the deployed tasks read releases (s3://my-clm-bucket/stack-releases/)
+  $ clm stack release --stack aws/default/1-30 --bucket my-clm-bucket
+  $ clm stack release --stack aws/default/1-30 --to s3://my-releases/stacks
 
-A released version never changes: releasing it again with the same content says so and exits 0; with other
-content it is refused (exit 1): bump the stack version. Upload the directory to the artefact bucket with
-\`aws s3 sync --size-only\` (objects are never overwritten with other content).`;
+It prints the pin for the registry: cluster_stack_version: v2@sha256:<hex>. A released version never changes:
+releasing it again with the same content says so and exits 0; with other content it is refused (exit 1): bump
+the stack version. Objects are written only where none is (S3: If-None-Match), so two releases cannot race.`;
 
 export function registerStackCommands(program: Command, io: CliIo): void {
   const stack = program
@@ -55,10 +59,13 @@ export function registerStackCommands(program: Command, io: CliIo): void {
     .command('release')
     .description('Package one cluster stack version as an immutable, content-addressed tarball with its digest.')
     .requiredOption('--stack <name>', 'the stack, <provider>/<stack>/<k8s-major-minor> (aws/default/1-30)')
-    .requiredOption('--out <dir>', 'the release directory (synced to the artefact bucket)')
+    .option('--to <dir|s3://bucket/prefix>', 'the release store: a directory or an S3 location')
+    .option('--out <dir>', 'a release directory (the same as --to DIR)')
+    .option('--bucket <name>', 'the artefact bucket: releases go to s3://<name>/stack-releases/, where the tasks read')
+    .option('--region <region>', 'region of the bucket', process.env.AWS_REGION ?? 'eu-central-1')
     .option('--directory <dir>', 'the config repository (the folder holding providers/)', '.')
     .addHelpText('after', RELEASE_EXAMPLES)
-    .action(async (options: { stack: string; out: string; directory: string }) => {
+    .action(async (options: ReleaseOptions) => {
       const code = await runStackRelease(options, io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });
@@ -91,10 +98,21 @@ export async function runStackLint(options: { directory: string; against?: strin
   return findings.length ? EXIT.FAILED : EXIT.OK;
 }
 
-export async function runStackRelease(
-  options: { stack: string; out: string; directory: string },
-  io: CliIo,
-): Promise<ExitCode> {
+export interface ReleaseOptions {
+  readonly stack: string;
+  readonly directory: string;
+  readonly to?: string;
+  readonly out?: string;
+  readonly bucket?: string;
+  readonly region?: string;
+}
+
+export async function runStackRelease(options: ReleaseOptions, io: CliIo): Promise<ExitCode> {
+  const targets = [options.to, options.out, options.bucket && artefactBucketReleases(options.bucket)].filter(
+    (t): t is string => Boolean(t),
+  );
+  if (targets.length !== 1)
+    throw new UsageError('give one release store: --to DIR|s3://bucket/prefix, --out DIR or --bucket NAME');
   const ref = parseStackRef(options.stack, { field: '--stack' });
   const files = await repositoryFiles(options.directory, io);
   const snapshot = { sourceName: options.directory, version: '', files };
@@ -102,23 +120,22 @@ export async function runStackRelease(
   if (!stack) throw new UsageError(`${options.directory} has no ${stackDirectory(ref)}`);
   const archive = stackArchive(stackFiles(snapshot, ref)!);
   const version = stack.metadata.clusterStack;
-  const base = join(resolve(io.cwd, options.out), ...stackRefText(ref).split('/'));
-  const digestFile = join(base, `${version}.sha256`);
-  const existing = existsSync(digestFile) ? await readFile(digestFile, 'utf8') : undefined;
-  const decision = releaseDecision(existing, archive.digest);
+  const flag = options.bucket ? '--bucket' : options.to ? '--to' : '--out';
+  const { store } = await openReleaseStore(targets[0], {
+    cwd: io.cwd,
+    flag,
+    ...(options.region ? { region: options.region } : {}),
+  });
+  const result = await releaseStack(store, ref, version, archive);
   const name = `${stackRefText(ref)}@${version}`;
-  if (decision.action === 'refuse') {
+  if (result.action === 'refused') {
     io.stderr(
-      `error: ${name} was released as ${existing!.trim()}; this content is ${archive.digest}. A released version never changes: bump versions.clusterStack (and the changed component) in metadata.yaml\n`,
+      `error: ${name} was released as ${result.released}; this content is ${result.digest} (${result.location}). A released version never changes: bump versions.clusterStack (and the changed component) in metadata.yaml\n`,
     );
     return EXIT.FAILED;
   }
-  if (decision.action === 'write') {
-    await mkdir(dirname(digestFile), { recursive: true });
-    await writeFile(join(base, `${version}.tar.gz`), archive.bytes, { flag: 'wx' });
-    await writeFile(digestFile, `${archive.digest}\n`, { flag: 'wx' });
-  }
-  const verb = decision.action === 'write' ? 'released' : 'already released, unchanged';
-  io.stdout(`${name} ${verb}: ${join(options.out, stackRefText(ref), `${version}.tar.gz`)} ${archive.digest}\n`);
+  const verb = result.action === 'released' ? 'released' : 'already released, unchanged (nothing written)';
+  io.stdout(`${name} ${verb}: ${result.location} ${result.digest}\n`);
+  io.stdout(`pin it: cluster_stack: ${stackRefText(ref)}, cluster_stack_version: ${version}@${result.digest}\n`);
   return EXIT.OK;
 }

@@ -24,6 +24,8 @@ export interface ResolvedStack {
   readonly digests: Readonly<Record<Layer, string>>;
   /** The `cluster/…` tree its layers make. */
   readonly tree: ReadonlyMap<string, string>;
+  /** A released version (the cluster pins `vN@sha256:…`): where its tarball was read and its digest. */
+  readonly release?: { readonly digest: string; readonly location: string };
 }
 
 /** The files of one stack directory (paths relative to it), or undefined when the snapshot has none. */
@@ -39,7 +41,16 @@ export function stackFiles(snapshot: ConfigSnapshot, ref: StackRef): Map<string,
 export function readStack(snapshot: ConfigSnapshot, ref: StackRef): ResolvedStack | undefined {
   const files = stackFiles(snapshot, ref);
   if (!files) return undefined;
-  const where = `${snapshot.sourceName}/${stackDirectory(ref)}`;
+  return stackFromFiles(files, ref, snapshot.sourceName, `${snapshot.sourceName}/${stackDirectory(ref)}`);
+}
+
+/** A stack from the files of its directory; `where` names them in errors (`main/providers/aws/default/1-30/`). */
+export function stackFromFiles(
+  files: ReadonlyMap<string, string>,
+  ref: StackRef,
+  source: string,
+  where: string,
+): ResolvedStack {
   const file = `${where}${METADATA_FILE}`;
   const text = files.get(METADATA_FILE);
   if (text === undefined)
@@ -56,11 +67,30 @@ export function readStack(snapshot: ConfigSnapshot, ref: StackRef): ResolvedStac
   return {
     ref,
     name: stackRefText(ref),
-    source: snapshot.sourceName,
+    source,
     metadata,
     digests: layers.digests,
     tree: clusterTree(layers, where),
   };
+}
+
+/**
+ * A released stack from its verified tarball's files. It stands in for the `cluster/…` tree of the main (first)
+ * config source, whatever that source's tree holds now; its metadata.yaml must name the pinned version.
+ */
+export function releasedStack(
+  cluster: Pick<Cluster, 'id'>,
+  pin: StackPin & { readonly digest: string },
+  files: ReadonlyMap<string, string>,
+  release: { readonly source: string; readonly location: string },
+): ResolvedStack {
+  const stack = stackFromFiles(files, pin.ref, release.source, `${release.location}:`);
+  if (stack.metadata.clusterStack !== pin.version)
+    throw new ConfigError(
+      `pins cluster stack ${stack.name} ${pin.version}@${pin.digest}, but the release at ${release.location} is ${stack.metadata.clusterStack}`,
+      { location: { clusterId: cluster.id, field: `config_items.${STACK_VERSION_ITEM}` } },
+    );
+  return { ...stack, release: { digest: pin.digest, location: release.location } };
 }
 
 /**
@@ -74,6 +104,11 @@ export function resolveClusterStack(
 ): ResolvedStack | undefined {
   const pin = clusterStackPin(cluster);
   if (!pin) return undefined;
+  if (pin.digest)
+    throw new ConfigError(
+      `pins the released cluster stack ${stackRefText(pin.ref)} ${pin.version}@${pin.digest}, which is read from the release store, not a config source (this command has none)`,
+      { location: { clusterId: cluster.id, field: `config_items.${STACK_VERSION_ITEM}` } },
+    );
   for (const snapshot of snapshots) {
     const stack = readStack(snapshot, pin.ref);
     if (stack) return checkPinnedVersion(cluster.id, pin, stack, snapshot.version);
@@ -109,7 +144,10 @@ export function withStackTree(
 }
 
 /** The part of a config version that names the stack: `stack=aws/default/1-30@v4`. */
-export function stackVersionTag(stack: Pick<ResolvedStack, 'name' | 'metadata'>): string {
+export function stackVersionTag(stack: {
+  readonly name: string;
+  readonly metadata: Pick<StackMetadata, 'clusterStack'>;
+}): string {
   return `stack=${stack.name}@${stack.metadata.clusterStack}`;
 }
 

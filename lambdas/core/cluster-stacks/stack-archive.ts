@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 /**
  * A reproducible `.tar.gz` of a stack directory: ustar entries in byte order of path, mode 0644, owner 0,
@@ -16,7 +16,7 @@ export function stackArchive(files: ReadonlyMap<string, string>): { readonly byt
   const bytes = gzipSync(Buffer.concat(blocks), { level: 9 });
   // Byte 9 of a gzip header names the OS that wrote it; fix it so every machine gives the same bytes.
   bytes[9] = 255;
-  return { bytes, digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+  return { bytes, digest: archiveDigest(bytes) };
 }
 
 function header(path: string, size: number): Buffer {
@@ -48,11 +48,36 @@ function header(path: string, size: number): Buffer {
   return block;
 }
 
-/** The decision of a release: write it, it is already there (same digest), or refuse (another digest). */
-export function releaseDecision(
-  existing: string | undefined,
-  digest: string,
-): { readonly action: 'write' | 'unchanged' | 'refuse' } {
-  if (existing === undefined) return { action: 'write' };
-  return { action: existing.trim() === digest ? 'unchanged' : 'refuse' };
+/** `sha256:<hex>` of bytes: the digest a released stack is pinned by. */
+export function archiveDigest(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/**
+ * The files of a stack tarball (as stackArchive writes them: regular files in ustar entries), by path. Throws
+ * (plain Error, the caller names the release) on anything else: not gzip, a bad header checksum, a link, a path
+ * that climbs out (`..`, absolute).
+ */
+export function unpackStackArchive(bytes: Uint8Array): Map<string, string> {
+  const tar = gunzipSync(bytes);
+  const files = new Map<string, string>();
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const block = tar.subarray(at, at + 512);
+    if (block.every((byte) => byte === 0)) break;
+    const field = (start: number, length: number) =>
+      block.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '');
+    const stored = parseInt(field(148, 8).trim(), 8);
+    let sum = 0;
+    for (let i = 0; i < 512; i += 1) sum += i >= 148 && i < 156 ? 32 : block[i];
+    if (sum !== stored) throw new Error(`tar header at byte ${at}: checksum mismatch`);
+    const prefix = field(345, 155);
+    const path = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
+    const type = field(156, 1);
+    const size = parseInt(field(124, 12).trim(), 8);
+    if (type !== '0' && type !== '') throw new Error(`tar entry ${path}: not a regular file (type ${type})`);
+    if (path.startsWith('/') || path.split('/').includes('..')) throw new Error(`tar entry ${path}: leaves the stack`);
+    files.set(path, tar.subarray(at + 512, at + 512 + size).toString('utf8'));
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return files;
 }

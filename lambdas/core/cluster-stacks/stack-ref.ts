@@ -53,11 +53,18 @@ export function stackDirectory(ref: StackRef): string {
   return `${PROVIDERS_DIR}/${stackRefText(ref)}/`;
 }
 
-/** What a cluster asks for: a stack and a version (`vN`) or `latest` (follow the newest its channel holds). */
+/**
+ * What a cluster asks for: a stack and a version (`vN`) or `latest` (follow the newest its channel holds); or a
+ * released version by its digest (`v4@sha256:<hex>`), read from the release store, never from the config source.
+ */
 export interface StackPin {
   readonly ref: StackRef;
   readonly version: string;
+  /** `sha256:<64 hex>` of the released tarball. */
+  readonly digest?: string;
 }
+
+const RELEASED_PIN = /^(v\d+)@(sha256:[0-9a-f]{64})$/;
 
 /** The cluster's pin from its config items, or undefined when it uses the plain `cluster/…` tree. */
 export function clusterStackPin(cluster: Pick<Cluster, 'id' | 'configItems'>): StackPin | undefined {
@@ -75,9 +82,12 @@ export function clusterStackPin(cluster: Pick<Cluster, 'id' | 'configItems'>): S
   }
   const ref = parseStackRef(raw, { clusterId: cluster.id, field: `config_items.${STACK_ITEM}` });
   const pinned = (version ?? LATEST).trim();
+  const released = RELEASED_PIN.exec(pinned);
+  if (released) return { ref, version: released[1], digest: released[2] };
   if (pinned !== LATEST && !/^v\d+$/.test(pinned))
-    throw new ConfigError(`${JSON.stringify(version)} is neither a stack version like v4 nor "${LATEST}"`, {
-      location: { clusterId: cluster.id, field: `config_items.${STACK_VERSION_ITEM}` },
-    });
+    throw new ConfigError(
+      `${JSON.stringify(version)} is neither a stack version like v4, a released one like v4@sha256:<64 hex digits> (clm stack release prints it), nor "${LATEST}"`,
+      { location: { clusterId: cluster.id, field: `config_items.${STACK_VERSION_ITEM}` } },
+    );
   return { ref, version: pinned };
 }

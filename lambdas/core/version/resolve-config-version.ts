@@ -1,6 +1,6 @@
 import { ConfigError } from '../../shared/errors';
 import type { ConfigSnapshot } from '../../ports/config-source';
-import { clusterStackPin } from '../cluster-stacks/stack-ref';
+import { clusterStackPin, stackRefText } from '../cluster-stacks/stack-ref';
 import { resolveClusterStack, stackVersionTag } from '../cluster-stacks/resolve-stack';
 import type { Cluster } from '../model/cluster';
 import { didYouMean } from '../model/did-you-mean';
@@ -109,7 +109,10 @@ async function stackTag(
   resolved: readonly ResolvedSourceVersion[],
   cache: Map<string, Promise<string>> | undefined,
 ): Promise<string | undefined> {
-  if (!clusterStackPin(cluster)) return undefined;
+  const pin = clusterStackPin(cluster);
+  if (!pin) return undefined;
+  // A released version names itself; its tarball is read (and checked against the digest) when the run checks out.
+  if (pin.digest) return stackVersionTag({ name: stackRefText(pin.ref), metadata: { clusterStack: pin.version } });
   const snapshots = await Promise.all(
     resolved.map((r, index) => {
       const source = sources[index];

@@ -8,7 +8,6 @@ import {
   type StackStep,
 } from '../../core/cluster-stacks/layer-changes';
 import {
-  resolveClusterStack,
   stackOfVersion,
   withStackTree,
   type ResolvedStack,
@@ -18,10 +17,12 @@ import { stackState } from '../../core/cluster-stacks/stack-state';
 import type { Cluster } from '../../core/model/cluster';
 import { ClusterArtifact } from '../../contracts/artifacts';
 import type { StepOutput } from '../../contracts/cluster-update';
+import type { ArtifactStore } from '../../ports/artifact-store';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { ConfigError } from '../../shared/errors';
 import { runArtifactKey } from './artifacts';
+import { loadClusterStack, releasesIn } from './stack-releases';
 import { describeLiveKubernetes, liveVersions, readLiveKubernetes, type LiveKubernetes } from './live-kubernetes';
 
 export interface ClusterConfig {
@@ -35,6 +36,8 @@ export async function checkoutClusterConfig(
   cluster: Cluster,
   sources: readonly ConfigSource[],
   versions: Readonly<Record<string, string>>,
+  /** The artefact store, holding released stacks at `stack-releases/…` (a pin `vN@sha256:…`). */
+  artifacts: ArtifactStore,
 ): Promise<ClusterConfig> {
   const raw = await Promise.all(
     sources.map((source) => {
@@ -49,7 +52,7 @@ export async function checkoutClusterConfig(
       return source.checkout(version);
     }),
   );
-  const stack = resolveClusterStack(cluster, raw);
+  const stack = await loadClusterStack(cluster, raw, releasesIn(artifacts));
   return { snapshots: withStackTree(raw, stack), ...(stack ? { stack } : {}) };
 }
 

@@ -57,7 +57,7 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
   const { configVersion, sourceVersions } =
     options.pinned ?? pinnedNow(await resolveClusterConfigVersion(cluster, ports.sources));
   const targetVersion = runTargetVersion(configVersion, cluster, false);
-  const config = await checkoutClusterConfig(cluster, ports.sources, sourceVersions);
+  const config = await checkoutClusterConfig(cluster, ports.sources, sourceVersions, ports.artifacts);
   const { snapshots } = config;
   const layerProblems: string[] = [];
   const layerNotes: string[] = [];

@@ -15,6 +15,8 @@ describe('templateSource, through CloudFormationStackDeployer.deploy', () => {
     const store: ArtifactStore = {
       put,
       get: async () => undefined,
+      putOnce: async () => true,
+      getBytes: async () => undefined,
       urlFor: (key) => `https://bucket.s3.eu-central-1.amazonaws.com/${key}`,
     };
     const big = { ...spec, templateBody: `{"Description":"${'x'.repeat(MAX_INLINE_TEMPLATE_BYTES)}"}` };

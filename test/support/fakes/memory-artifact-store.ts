@@ -1,14 +1,31 @@
 import type { ArtifactStore } from '../../../lambdas/ports/artifact-store';
 
-/** An ArtifactStore in a Map (the S3 bucket of a test). */
+/** An ArtifactStore in a Map (the S3 bucket of a test): text objects in `objects`, binary ones in `bytes`. */
 export class MemoryArtifactStore implements ArtifactStore {
   readonly objects = new Map<string, string>();
+  readonly bytes = new Map<string, Uint8Array>();
 
   async put(key: string, body: string): Promise<void> {
+    this.bytes.delete(key);
     this.objects.set(key, body);
   }
 
   async get(key: string): Promise<string | undefined> {
-    return this.objects.get(key);
+    const bytes = this.bytes.get(key);
+    return bytes ? Buffer.from(bytes).toString('utf8') : this.objects.get(key);
+  }
+
+  async putOnce(key: string, body: string | Uint8Array): Promise<boolean> {
+    if (this.objects.has(key) || this.bytes.has(key)) return false;
+    if (typeof body === 'string') this.objects.set(key, body);
+    else this.bytes.set(key, Uint8Array.from(body));
+    return true;
+  }
+
+  async getBytes(key: string): Promise<Uint8Array | undefined> {
+    const bytes = this.bytes.get(key);
+    if (bytes) return Uint8Array.from(bytes);
+    const text = this.objects.get(key);
+    return text === undefined ? undefined : Uint8Array.from(Buffer.from(text, 'utf8'));
   }
 }

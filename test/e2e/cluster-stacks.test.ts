@@ -186,15 +186,24 @@ describe('cluster stacks: the changed layers decide the steps', () => {
       .filter((n) => n.role === 'worker')
       .map((n) => n.name)
       .sort();
-    expect(Object.values(kube.nodes).map((n) => `${n.role} ${n.kubeletVersion}`).sort()).toEqual([
-      'master v1.26.15',
-      'worker v1.24.17',
-      'worker v1.24.17',
-    ]);
+    expect(
+      Object.values(kube.nodes)
+        .map((n) => `${n.role} ${n.kubeletVersion}`)
+        .sort(),
+    ).toEqual(['master v1.26.15', 'worker v1.24.17', 'worker v1.24.17']);
 
     // clm plan shows the versions it read and the refusal
     const upgradeRegistry = registry('aws/default/1-27');
-    const plan = await clm(['plan', '--simulate', '--registry', upgradeRegistry, '--directory', config, '--state', state]);
+    const plan = await clm([
+      'plan',
+      '--simulate',
+      '--registry',
+      upgradeRegistry,
+      '--directory',
+      config,
+      '--state',
+      state,
+    ]);
     expect(plan.out).toContain(`Kubernetes checked live: API server v1.26.15; kubelets v1.26.15 (`);
     expect(plan.out).toContain(`v1.24.17 (${workers.join(', ')})`);
     const refusal = `nodes ${workers.join(', ')} (kubelet 1.24) would be 3 minors behind the API server 1.27 (at most 2 before Kubernetes 1.28)`;
@@ -216,5 +225,60 @@ describe('cluster stacks: the changed layers decide the steps', () => {
     expect(progressAfter).toEqual(unchanged);
     expect({ ...after[CLUSTER], problems: [] }).toEqual(before[CLUSTER]);
     expect(after[CLUSTER].problems.map((p) => p.title)).toEqual([expect.stringContaining(refusal)]);
+  });
+
+  it('pins released stacks by digest: exactly the released content, two releases mapped by layer, a bad digest refused', async () => {
+    // v2 and v3 released into a directory; the config source stays at v1 all along.
+    const releases = tempDir('stack-releases');
+    temps.push(releases);
+    const digests: Record<string, string> = {};
+    for (const version of ['v2', 'v3']) {
+      const args = ['stack', 'release', '--directory', `${STACKS}/${version}`, '--stack', 'aws/default/1-30'];
+      const released = await clm([...args, '--to', releases]);
+      expect(released.code).toBe(0);
+      digests[version] = /cluster_stack_version: (v\d@sha256:[0-9a-f]{64})/.exec(released.out)![1];
+    }
+    const pinning = (pin: string) => {
+      const file = registryFor('aws/default/1-30');
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace('cluster_stack_version: latest', `cluster_stack_version: ${pin}`),
+      );
+      return file;
+    };
+    const state = tempDir('stacks-released');
+    temps.push(state);
+    const greeting = () =>
+      JSON.stringify(loadWorld(state).snapshot().kube[CLUSTER].objects).match(/"GREETING":"([^"]*)"/)?.[1];
+
+    const created = await provision(state, `${STACKS}/v1`, pinning(digests.v2), '--stack-releases', releases);
+    expect(created.code).toBe(0);
+    expect(created.lines.join('\n')).toContain('stack=aws/default/1-30@v2');
+    expect(greeting()).toBe('Hi from kube-stack'); // v2's addon, not the v1 tree's "Hello from"
+
+    // v2 → v3 (both released): node image only, as between tree versions
+    const image = await provision(state, `${STACKS}/v1`, pinning(digests.v3), '--stack-releases', releases);
+    expect(image.code).toBe(0);
+    const imageText = image.lines.join('\n');
+    expect(imageText).toContain('layers changed: node-image');
+    expect(imageText).toContain(
+      'ApplyManifests: skipped: layers cluster-addon and cluster-class unchanged (aws/default/1-30@v2 → aws/default/1-30@v3)',
+    );
+    expect(imageText).toContain('DeployMainStack: skipped');
+    expect(image.nodes).toBe(3);
+
+    // a tarball that is not the pinned release: refused before anything is written, naming cluster, pin and location
+    const tarball = join(releases, 'aws/default/1-30/v3.tar.gz');
+    const other = `v3@sha256:${'0'.repeat(64)}`;
+    const stacksBefore = stackTokens(state);
+    const progressBefore = loadProgress(state);
+    const refused = await provision(state, `${STACKS}/v1`, pinning(other), '--stack-releases', releases);
+    expect(refused.code).toBe(1);
+    expect(refused.out + refused.err).toContain(
+      `cluster ${CLUSTER}, field config_items.cluster_stack_version: pins cluster stack aws/default/1-30 ${other}: the tarball at ${tarball} is ${digests.v3.slice(3)}, not the pinned digest`,
+    );
+    expect(stackTokens(state)).toEqual(stacksBefore);
+    expect(loadProgress(state).runs).toEqual(progressBefore.runs);
+    expect(loadProgress(state).leases).toEqual(progressBefore.leases);
   });
 });

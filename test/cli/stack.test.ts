@@ -180,4 +180,17 @@ describe('clm stack release', () => {
     expect(result.err).toContain(`${STACK}/metadata.yaml`);
     expect(existsSync(join(out, 'aws'))).toBe(false);
   });
+
+  it('releases with --to DIR and prints the pin; one release store only', async () => {
+    const result = await clm(work, 'stack', 'release', '--stack', 'aws/default/1-30', '--to', out);
+    expect(result.code).toBe(0);
+    const digest = readFileSync(join(out, 'aws/default/1-30/v2.sha256'), 'utf8').trim();
+    expect(result.out).toContain(`${join(out, 'aws/default/1-30/v2.tar.gz')} ${digest}`);
+    expect(result.out).toContain(`pin it: cluster_stack: aws/default/1-30, cluster_stack_version: v2@${digest}`);
+    const both = await clm(work, 'stack', 'release', '--stack', 'aws/default/1-30', '--to', out, '--bucket', 'b-1');
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('give one release store');
+    const none = await clm(work, 'stack', 'release', '--stack', 'aws/default/1-30');
+    expect(none.code).toBe(2);
+  });
 });

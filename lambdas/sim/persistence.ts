@@ -94,7 +94,9 @@ function saveArtifacts(dir: string, artifacts: ArtifactData, everything: boolean
     if (body !== undefined)
       writeFileAtomic(
         join(artifactDir, `${hashOf([key], 40)}.json`),
-        JSON.stringify(typeof body === 'string' ? { key, body } : { key, base64: Buffer.from(body).toString('base64') }),
+        JSON.stringify(
+          typeof body === 'string' ? { key, body } : { key, base64: Buffer.from(body).toString('base64') },
+        ),
       );
   }
   artifacts.dirty.clear();
@@ -173,8 +175,7 @@ function loadArtifacts(dir: string): ArtifactData {
       .filter((n) => n.endsWith('.json'))
       .sort()) {
       const stored = JSON.parse(readFileSync(join(artifactDir, name), 'utf8')) as
-        | { key: string; body: string }
-        | { key: string; base64: string };
+        { key: string; body: string } | { key: string; base64: string };
       objects.set(stored.key, 'body' in stored ? stored.body : Uint8Array.from(Buffer.from(stored.base64, 'base64')));
     }
   }

@@ -47,7 +47,9 @@ const LOOKUPS = { amiId: true, instanceType: true } satisfies Methods<CloudLooku
 const VALUES = { clusterValues: true } satisfies Methods<ValuesProvider>;
 // `urlFor` and `locationOf` only build names (no call, never instrumented): a fault on them could never fire.
 const LEFTOVERS = { find: true, delete: true } satisfies Methods<ClusterLeftovers>;
-const ARTIFACTS = { put: true, get: true, putOnce: true, getBytes: true } satisfies Methods<Omit<ArtifactStore, 'urlFor' | 'locationOf'>>;
+const ARTIFACTS = { put: true, get: true, putOnce: true, getBytes: true } satisfies Methods<
+  Omit<ArtifactStore, 'urlFor' | 'locationOf'>
+>;
 
 /**
  * The calls a scenario fault can name (`on: <port>.<method>`), by port: the methods of the simulated ports, which

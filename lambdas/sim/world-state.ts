@@ -161,8 +161,7 @@ export interface LaunchTemplateVersion {
   readonly dataHash: string;
   readonly instanceType?: string;
   readonly spot: boolean;
-  /** The kubelet its user data starts (`KUBERNETES_VERSION=1.30.5` in the rendered userdata), when it names one. */
-  readonly kubeletVersion?: string;
+  readonly kubeletVersion?: string; // its user data's KUBERNETES_VERSION= (the kubelet it starts), when it names one
 }
 
 export interface LaunchTemplateRecord {
@@ -297,6 +296,5 @@ export interface SimNode {
   ready: boolean;
   readonly createdAt: number;
   readonly seq: number;
-  /** status.nodeInfo.kubeletVersion: what its launch template's user data starts (absent when it names none). */
-  readonly kubeletVersion?: string;
+  readonly kubeletVersion?: string; // status.nodeInfo.kubeletVersion: its launch template version's
 }

@@ -10,7 +10,7 @@ import { LeaseHeldError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
 import { describeLayerPlan } from '../core/cluster-stacks/layer-changes';
 import { putJson, runArtifactKey } from './kit/artifacts';
-import { checkoutClusterConfig, decideStackLayers } from './kit/cluster-stack';
+import { checkoutClusterConfig, decideStackLayers, type StackDecision } from './kit/cluster-stack';
 import { loadCluster, writeStatus } from './kit/cluster-status';
 import { clusterUpdatePayload } from './kit/payloads';
 import { LEASE_TTL_MS } from './kit/run-record';
@@ -87,14 +87,18 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
   const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
   const note = resumed ? ' (resuming an unfinished run)' : '';
-  const stack = layers
-    ? `; ${[layers.upgrade, layers.upgrade ? layers.kubernetes : undefined, describeLayerPlan(layers.layerPlan)].filter(Boolean).join('; ')}`
-    : '';
+  const stack = layers ? `; ${stackMessage(layers)}` : '';
   return answer(
     decommission ? 'DECOMMISSION' : 'UPDATE',
     `${verb} ${cluster.id}${from} to ${target}${note}${stack}`,
     target,
   );
+}
+
+/** The upgrade (with the versions it was checked against), the changed layers and the skipped steps. */
+function stackMessage(layers: StackDecision): string {
+  const upgrade = layers.upgrade ? [layers.upgrade, layers.kubernetes] : [];
+  return [...upgrade, describeLayerPlan(layers.layerPlan)].join('; ');
 }
 
 interface Claim {

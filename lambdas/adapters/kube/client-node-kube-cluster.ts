@@ -45,7 +45,7 @@ import {
   workloadPath,
   type VolumeAttachmentJson,
 } from './kube-mappers';
-import { KubeRest, ensureOk, listAll } from './kube-rest';
+import { KubeRest, ensureOk, listAll, serverGitVersion } from './kube-rest';
 
 export class ClientNodeKubeCluster implements KubeCluster {
   private readonly rest: KubeRest;
@@ -69,13 +69,7 @@ export class ClientNodeKubeCluster implements KubeCluster {
     }
   }
 
-  async serverVersion(): Promise<string> {
-    const { body } = await this.rest.ok({ method: 'GET', path: '/version' }, 'GET /version');
-    const version = (body as { gitVersion?: unknown } | undefined)?.gitVersion;
-    if (typeof version !== 'string' || version === '')
-      throw new KubeApiError(`GET /version: the API server answered without a gitVersion`);
-    return version;
-  }
+  readonly serverVersion = (): Promise<string> => serverGitVersion(this.rest);
 
   async apply(
     objects: readonly KubeObject[],

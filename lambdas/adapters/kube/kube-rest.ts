@@ -14,6 +14,7 @@ import { HttpMethod } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { ServerConfiguration } from '@kubernetes/client-node/dist/gen/servers.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeHttpError, toKubeError } from './kube-errors';
+import { KubeApiError } from '../../shared/errors';
 
 export interface KubeResponse {
   readonly status: number;
@@ -103,4 +104,13 @@ export async function listAll<T>(
     token = page.metadata?.continue || undefined;
   } while (token);
   return items;
+}
+
+/** GET /version's `gitVersion` (`v1.30.5`, vendor suffixes kept). */
+export async function serverGitVersion(rest: KubeRest): Promise<string> {
+  const { body } = await rest.ok({ method: 'GET', path: '/version' }, 'GET /version');
+  const version = (body as { gitVersion?: unknown } | undefined)?.gitVersion;
+  if (typeof version !== 'string' || version === '')
+    throw new KubeApiError('GET /version: the API server answered without a gitVersion');
+  return version;
 }

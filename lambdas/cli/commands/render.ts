@@ -127,9 +127,7 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
     : undefined;
   const renders: ClusterRender[] = [];
   for (const cluster of selected) {
-    renders.push(
-      await renderOne(cluster, { sources, engine, decrypter, values, checkouts, versionCache, releases }),
-    );
+    renders.push(await renderOne(cluster, { sources, engine, decrypter, values, checkouts, versionCache, releases }));
   }
   for (const render of renders)
     for (const warning of render.warnings ?? []) io.stderr(`warning: ${render.id}: ${warning}\n`);

@@ -61,11 +61,14 @@ export function archiveDigest(bytes: Uint8Array): string {
 export function unpackStackArchive(bytes: Uint8Array): Map<string, string> {
   const tar = gunzipSync(bytes);
   const files = new Map<string, string>();
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const block = tar.subarray(at, at + 512);
     if (block.every((byte) => byte === 0)) break;
     const field = (start: number, length: number) =>
-      block.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '');
+      block
+        .subarray(start, start + length)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
     const stored = parseInt(field(148, 8).trim(), 8);
     let sum = 0;
     for (let i = 0; i < 512; i += 1) sum += i >= 148 && i < 156 ? 32 : block[i];

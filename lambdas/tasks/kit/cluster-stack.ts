@@ -7,11 +7,7 @@ import {
   type StackState,
   type StackStep,
 } from '../../core/cluster-stacks/layer-changes';
-import {
-  stackOfVersion,
-  withStackTree,
-  type ResolvedStack,
-} from '../../core/cluster-stacks/resolve-stack';
+import { stackOfVersion, withStackTree, type ResolvedStack } from '../../core/cluster-stacks/resolve-stack';
 import { parseStackRef } from '../../core/cluster-stacks/stack-ref';
 import { stackState } from '../../core/cluster-stacks/stack-state';
 import type { Cluster } from '../../core/model/cluster';

@@ -61,7 +61,9 @@ export async function loadClusterStack(
     );
   const digest = archiveDigest(bytes);
   if (digest !== pin.digest)
-    return fail(`the tarball at ${location} is ${digest}, not the pinned digest: it is not the release the cluster pins`);
+    return fail(
+      `the tarball at ${location} is ${digest}, not the pinned digest: it is not the release the cluster pins`,
+    );
   let files: Map<string, string>;
   try {
     files = unpackStackArchive(bytes);

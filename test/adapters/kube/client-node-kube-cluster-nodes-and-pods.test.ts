@@ -11,6 +11,32 @@ let kube: ClientNodeKubeCluster;
 beforeEach(async () => ({ api, kube } = await startFakeKubeCluster()));
 afterEach(() => api.close());
 
+describe('ClientNodeKubeCluster versions', () => {
+  it("reads the API server's gitVersion and each node's kubelet version", async () => {
+    // Arrange
+    api.inject({ method: 'GET', path: '/version', status: 200, body: { major: '1', gitVersion: 'v1.30.5-eks-1a2b' } });
+    seedNode(api, 'n1', { status: { nodeInfo: { kubeletVersion: 'v1.29.8-eks-3c4d' } } });
+    seedNode(api, 'n2', {});
+
+    // Act
+    const version = await kube.serverVersion();
+    const nodes = await kube.listNodes();
+
+    // Assert
+    expect(version).toBe('v1.30.5-eks-1a2b');
+    expect(nodes.map((n) => [n.name, n.kubeletVersion])).toEqual([
+      ['n1', 'v1.29.8-eks-3c4d'],
+      ['n2', undefined],
+    ]);
+    expect(api.calls().map((r) => r.path)).toEqual(['/version', '/api/v1/nodes']);
+  });
+
+  it('fails naming the call when /version has no gitVersion', async () => {
+    api.inject({ method: 'GET', path: '/version', status: 200, body: { major: '1' } });
+    await expect(kube.serverVersion()).rejects.toThrow('GET /version: the API server answered without a gitVersion');
+  });
+});
+
 describe('ClientNodeKubeCluster nodes', () => {
   it('lists nodes with provider id, zone, taints, readiness, volumes and creation time', async () => {
     // Arrange

@@ -1,4 +1,8 @@
-import { checkKubernetesUpgrade, kubeletSkew, liveMinor } from '../../../lambdas/core/cluster-stacks/kubernetes-upgrade';
+import {
+  checkKubernetesUpgrade,
+  kubeletSkew,
+  liveMinor,
+} from '../../../lambdas/core/cluster-stacks/kubernetes-upgrade';
 import { ConfigError } from '../../../lambdas/shared/errors';
 
 const WHERE = { clusterId: 'c1', field: 'config_items.cluster_stack' };

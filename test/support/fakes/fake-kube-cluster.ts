@@ -9,22 +9,21 @@ import type {
   WorkloadReadiness,
   WorkloadRef,
 } from '../../../lambdas/ports/kube-cluster';
-import { TransientApiError } from '../../../lambdas/shared/errors';
 import { matches, parseSelector } from '../../../lambdas/core/kube/label-selector';
 import type { FakeClock } from './fake-clock';
-import { FakeManifestObjects } from './fake-manifest-objects';
+import { FakeApiServer } from './fake-api-server';
 import type { FakeNode, FakePdb, FakePod, FakeWorkload } from './fake-kube-model';
 import { isHealthy, nodeInfo, podInfo } from './fake-kube-model';
 import { coveringPdbs, pdbsBelowMinimum, pdbStatus } from './fake-pdb-status';
 import { FakeWorkloadController } from './fake-workload-controller';
 
 /**
- * A Kubernetes API with state: manifest objects (FakeManifestObjects), nodes, pods owned by
+ * A Kubernetes API with state: manifest objects (FakeManifestObjects), the API server (FakeApiServer), nodes, pods owned by
  * Deployments/StatefulSets/DaemonSets, policy/v1 PDBs (fake-pdb-status.ts). Evictions honour PDBs; evicted or deleted pods terminate for their grace period, then their owner
  * recreates them on a schedulable node (StatefulSet pods only in the zone of their volume) and they become
  * Ready `podStartMs` later (fake-workload-controller.ts). Time moves only with the FakeClock; state catches up on every call.
  */
-export class FakeKubeCluster extends FakeManifestObjects implements KubeCluster {
+export class FakeKubeCluster extends FakeApiServer implements KubeCluster {
   readonly nodes = new Map<string, FakeNode>();
   readonly pods: FakePod[] = [];
   readonly workloads: FakeWorkload[] = [];
@@ -39,10 +38,6 @@ export class FakeKubeCluster extends FakeManifestObjects implements KubeCluster 
   /** Called before every API call (the pool backend boots instances here). */
   beforeCall?: () => void;
   podStartMs = 5_000;
-  /** What GET /version answers. */
-  apiServerVersion = 'v1.30.5';
-  /** false: the API server cannot be reached (ready() is false, serverVersion() fails). */
-  reachable = true;
   private seq = 0;
   private readonly controller = new FakeWorkloadController();
 
@@ -153,17 +148,6 @@ export class FakeKubeCluster extends FakeManifestObjects implements KubeCluster 
 
   async servesKind(kind: string): Promise<boolean> {
     return !this.unservedKinds.has(kind);
-  }
-
-  async ready(): Promise<boolean> {
-    this.calls.push('ready');
-    return this.reachable;
-  }
-
-  async serverVersion(): Promise<string> {
-    this.calls.push('serverVersion');
-    if (!this.reachable) throw new TransientApiError('GET /version: connection refused (fake)');
-    return this.apiServerVersion;
   }
 
   async listNodes(): Promise<NodeInfo[]> {

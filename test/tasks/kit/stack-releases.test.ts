@@ -89,7 +89,12 @@ describe('clm stack release into an artefact store', () => {
     const before = new Map(store.bytes);
     const other = stackArchive(stackDir('v2', { greeting: 'hey' }));
     const refused = await releaseStack(releasesIn(store), REF, 'v2', other);
-    expect(refused).toEqual({ action: 'refused', digest: other.digest, released: digest, location: expect.any(String) });
+    expect(refused).toEqual({
+      action: 'refused',
+      digest: other.digest,
+      released: digest,
+      location: expect.any(String),
+    });
     expect(store.bytes).toEqual(before);
     expect(store.objects.get(`${RELEASES_PREFIX}aws/default/1-30/v2.sha256`)).toBe(`${digest}\n`);
   });

@@ -136,7 +136,7 @@ describe('scenario faults that could never apply are refused when the scenario i
     ]);
     for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers'] as const)
       expect([name, methods(ports[name])]).toEqual([name, [...PORT_CALLS[name]!].sort()]);
-    expect(methods(world.artifacts, ['urlFor'])).toEqual([...PORT_CALLS.artifacts!].sort());
+    expect(methods(world.artifacts, ['urlFor', 'locationOf'])).toEqual([...PORT_CALLS.artifacts!].sort());
   });
 });
 

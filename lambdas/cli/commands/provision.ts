@@ -140,6 +140,10 @@ export async function runProvision(
 ): Promise<ExitCode> {
   // A malformed entry is refused before anything is read or written.
   usage(() => parseRollbackSkips(options.skipRollbackResources ?? []));
+  if (options.remote && options.stackReleases)
+    throw new UsageError(
+      "--stack-releases is read by local runs; the deployed tasks read released stacks from the artefact bucket's stack-releases/ (clm stack release --bucket)",
+    );
   const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
   if (options.remote) return remoteProvision(verb, options, selected, sources, io);
   const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });

@@ -50,7 +50,7 @@ export function describeLiveKubernetes(live: LiveKubernetes, recorded: string | 
   if (!live.apiServer || !liveMinor(live.apiServer)) {
     const why = live.unreachable ?? `the API server reported no version (${JSON.stringify(live.apiServer ?? '')})`;
     return `Kubernetes versions not read live (${why}): checked against ${
-      recorded ? `the recorded version ${recorded}` : 'nothing (a new cluster)'
+      recorded ? `the recorded version ${recorded}` : 'no earlier version (nothing to check)'
     }`;
   }
   const byVersion = new Map<string, string[]>();
@@ -59,9 +59,16 @@ export function describeLiveKubernetes(live: LiveKubernetes, recorded: string | 
     byVersion.set(version, [...(byVersion.get(version) ?? []), node.name]);
   }
   const kubelets = [...byVersion]
-    .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
+    .sort(([a], [b]) => newestFirst(a, b))
     .map(([version, names]) =>
       names.length > 2 ? `${version} (${names.length} nodes)` : `${version} (${[...names].sort().join(', ')})`,
     );
   return `Kubernetes checked live: API server ${live.apiServer}; kubelets ${kubelets.length ? kubelets.join(', ') : 'none (no nodes)'}`;
+}
+
+/** Newest minor first (1.10 before 1.9); unknown versions last. */
+function newestFirst(a: string, b: string): number {
+  const [x, y] = [liveMinor(a), liveMinor(b)];
+  if (!x || !y) return x ? -1 : y ? 1 : 0;
+  return y.major - x.major || y.minor - x.minor || (a < b ? 1 : a > b ? -1 : 0);
 }

@@ -76,7 +76,7 @@ describe('clm refuses bad input before it costs anything', () => {
     ]);
     expect(call.code).toBe(2);
     expect(call.err).toContain(`${scenario}:3: faults.apiErrors[0].on: unknown call "kube.evictPods"`);
-    expect(call.err).toMatch(/the calls of kube: ready, apply, .*\bevictPod\b/);
+    expect(call.err).toMatch(/the calls of kube: ready, serverVersion, apply, .*\bevictPod\b/);
     expect(existsSync(join(dir, 'state'))).toBe(false);
   });
 

@@ -31,14 +31,23 @@ export interface RunFigures {
   readonly polls: number;
   /** API calls made by RollStep tasks, AWS (stacks, pools, lookups, values) and Kubernetes (kube.*). */
   readonly rollCalls: { aws: number; kube: number };
-  /** Every RollStep: when it ran (virtual ms) and what blocked it. */
-  readonly rollSteps: readonly { readonly at: number; readonly blockedBy?: string }[];
+  /**
+   * Every RollStep: when it acted (virtual ms; a step that then waited in process for a PDB-refused drain ended
+   * `waitedSeconds` later) and what blocked it.
+   */
+  readonly rollSteps: readonly RollStepRecord[];
   /** Virtual time the run started (ms since the epoch; the world's clock). */
   readonly startedAt: number;
   /** Virtual time from the run's start to its end (ms). */
   readonly virtualMs: number;
   /** CPU of this process while the run was simulated (ms, user + system): the local runner, tasks and world. */
   readonly cpuMs: number;
+}
+
+export interface RollStepRecord {
+  readonly at: number;
+  readonly blockedBy?: string;
+  readonly waitedSeconds?: number;
 }
 
 /** A state directory, a registry file and a config directory, run like `clm provision --simulate`. */
@@ -127,12 +136,14 @@ export class SimulatedSession {
 function rollRecorder(world: { apiCalls(): Record<string, number>; readonly now: number }) {
   let last = world.apiCalls();
   const calls = { aws: 0, kube: 0 };
-  const steps: { at: number; blockedBy?: string }[] = [];
+  const steps: RollStepRecord[] = [];
   const onTask = (event: TaskEvent): void => {
     const now = world.apiCalls();
     if (event.task.name === 'RollNodePool') {
-      const { blockedBy } = event.output as { blockedBy?: string };
-      steps.push({ at: world.now, ...(blockedBy ? { blockedBy } : {}) });
+      const { blockedBy, waitedSeconds } = event.output as { blockedBy?: string; waitedSeconds?: number };
+      // A step that waited in process acted when its wait began.
+      const at = world.now - (waitedSeconds ?? 0) * 1000;
+      steps.push({ at, ...(blockedBy ? { blockedBy } : {}), ...(waitedSeconds ? { waitedSeconds } : {}) });
       for (const [call, count] of Object.entries(now)) {
         const delta = count - (last[call] ?? 0);
         if (call.startsWith('kube.')) calls.kube += delta;

@@ -12,6 +12,7 @@ import { CLM_METRICS } from '../contracts/metrics';
 import { GENERAL_ERROR_TYPE } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
+import { awaitDrainChange } from './kit/await-drain-change';
 import { checkHealth } from './kit/health-check';
 import { gateRoll, stopStep } from './kit/roll-gate';
 import { RolloutPayload } from './kit/payloads';
@@ -70,7 +71,7 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
   const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
   const { plan } = health;
-  const acted = withBlock(
+  const acted: RollActions = withBlock(
     plan.done ? noActions(health.progress) : await rollActions(context, plan, snapshot, health.progress),
     health.blocked,
   );
@@ -81,7 +82,7 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
       now,
     );
   const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
-  return recordStep(ports, ref, {
+  const output = await recordStep(ports, ref, {
     pool,
     plan,
     acted,
@@ -91,6 +92,35 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     iteration,
     replacedBefore,
   });
+  return waitWhileRefused(ports, cp.kube, cluster.id, output, acted, context.policy);
+}
+
+/**
+ * PDBs refused the drain and nothing else is due sooner than a poll: the block is recorded (status, progress), now
+ * wait for it in this invocation (kit/await-drain-change.ts) instead of a Wait state, up to `waitSeconds` (at most
+ * IN_PROCESS_WAIT_SECONDS, never past a forced eviction), and ask for the next step at once (`waitSeconds` 0: the
+ * rollout's Choice goes straight back to RollStep). A lifted block is acted on within one poll interval, and a long
+ * block costs two transitions per wait.
+ */
+async function waitWhileRefused(
+  ports: RollPorts,
+  kube: Parameters<typeof awaitDrainChange>[1],
+  clusterId: string,
+  output: RollStepOutput,
+  acted: RollActions,
+  policy: RollPolicy,
+): Promise<RollStepOutput> {
+  const pollMs = policy.drain.pollIntervalMs;
+  if (output.status !== 'IN_PROGRESS' || !acted.refused || output.waitSeconds * 1000 <= pollMs) return output;
+  const nodeNames = Object.values(acted.progress.nodes)
+    .filter((n) => n.state === 'draining' && n.nodeName !== undefined)
+    .map((n) => n.nodeName!);
+  const untilMs = ports.clock.now() + output.waitSeconds * 1000;
+  const waited = await awaitDrainChange(ports, kube, { clusterId, nodeNames, pollMs, untilMs });
+  const waitedSeconds = Math.round(waited.waitedMs / 1000);
+  // A look that failed ends the wait: the next step comes after a poll interval (a Wait state), never in a busy loop.
+  if (waited.ended === 'error') return { ...output, waitSeconds: Math.ceil(pollMs / 1000), waitedSeconds };
+  return { ...output, waitSeconds: 0, waitedSeconds };
 }
 
 function rollContext(
@@ -231,6 +261,8 @@ export const task = defineTask({
   input: RolloutPayload,
   output: RollStepOutput,
   ports: PORTS,
+  // A step may wait in process up to IN_PROCESS_WAIT_SECONDS (10 min) while PDBs refuse its drain.
+  lambda: { timeoutSeconds: 900 },
   metrics: (output) => [
     { name: CLM_METRICS.nodesReplaced, value: output.replacedNow ?? 0 },
     { name: CLM_METRICS.drainsBlocked, value: output.blockedBy ? 1 : 0 },

@@ -6,13 +6,20 @@ import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
 import { poolSnapshot, type PoolNode, type PoolSnapshot } from '../core/rollout/pool-snapshot';
 import { reconcilePool } from '../core/rollout/reconcile-pool';
 import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
-import { describeRoll, noActions, rollWaitSeconds, type RollActions } from '../core/rollout/roll-step-report';
+import {
+  IN_PROCESS_WAIT_SECONDS,
+  describeRoll,
+  noActions,
+  rollWaitSeconds,
+  type RollActions,
+} from '../core/rollout/roll-step-report';
 import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
 import { CLM_METRICS } from '../contracts/metrics';
 import { GENERAL_ERROR_TYPE } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
-import { awaitDrainChange } from './kit/await-drain-change';
+import { waitWhileRefused } from './kit/await-drain-change';
+import { stepThroughShortWaits } from './kit/roll-invocation';
 import { checkHealth } from './kit/health-check';
 import { gateRoll, stopStep } from './kit/roll-gate';
 import { RolloutPayload } from './kit/payloads';
@@ -35,7 +42,11 @@ type RollPorts = PortsFor<typeof PORTS>;
  * mark, cordon, drain passes, terminate), persist progress, and say how long to wait. Reentrant: what is finished
  * is in the run record and in the cluster (labels, taints, drain-start annotations), so a new execution picks up here.
  */
-export async function rollNodePool(input: RolloutState, ports: RollPorts): Promise<RollStepOutput> {
+export async function rollNodePool(
+  input: RolloutState,
+  ports: RollPorts,
+  deadline = ports.clock.now() + IN_PROCESS_WAIT_SECONDS * 1000,
+): Promise<RollStepOutput> {
   const ref: RunRef = { clusterId: input.clusterId, targetVersion: input.targetVersion, holder: input.holder };
   const iteration = (input.step?.iteration ?? 0) + 1;
   const { run, cluster, main, now } = await openStep(ports, ref, { artifacts: ['main'] });
@@ -75,12 +86,7 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     plan.done ? noActions(health.progress) : await rollActions(context, plan, snapshot, health.progress),
     health.blocked,
   );
-  for (const detail of acted.problems ?? [])
-    await ports.progress.recordProblem(
-      cluster.id,
-      { type: GENERAL_ERROR_TYPE, title: `RollNodePool ${pool.name}: ${detail}` },
-      now,
-    );
+  await recordProblems(ports, cluster.id, pool.name, acted.problems, now);
   const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
   const output = await recordStep(ports, ref, {
     pool,
@@ -92,35 +98,12 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     iteration,
     replacedBefore,
   });
-  return waitWhileRefused(ports, cp.kube, cluster.id, output, acted, context.policy);
+  return waitWhileRefused(ports, cp.kube, { clusterId: cluster.id, deadline }, output, acted, context.policy);
 }
 
-/**
- * PDBs refused the drain and nothing else is due sooner than a poll: the block is recorded (status, progress), now
- * wait for it in this invocation (kit/await-drain-change.ts) instead of a Wait state, up to `waitSeconds` (at most
- * IN_PROCESS_WAIT_SECONDS, never past a forced eviction), and ask for the next step at once (`waitSeconds` 0: the
- * rollout's Choice goes straight back to RollStep). A lifted block is acted on within one poll interval, and a long
- * block costs two transitions per wait.
- */
-async function waitWhileRefused(
-  ports: RollPorts,
-  kube: Parameters<typeof awaitDrainChange>[1],
-  clusterId: string,
-  output: RollStepOutput,
-  acted: RollActions,
-  policy: RollPolicy,
-): Promise<RollStepOutput> {
-  const pollMs = policy.drain.pollIntervalMs;
-  if (output.status !== 'IN_PROGRESS' || !acted.refused || output.waitSeconds * 1000 <= pollMs) return output;
-  const nodeNames = Object.values(acted.progress.nodes)
-    .filter((n) => n.state === 'draining' && n.nodeName !== undefined)
-    .map((n) => n.nodeName!);
-  const untilMs = ports.clock.now() + output.waitSeconds * 1000;
-  const waited = await awaitDrainChange(ports, kube, { clusterId, nodeNames, pollMs, untilMs });
-  const waitedSeconds = Math.round(waited.waitedMs / 1000);
-  // A look that failed ends the wait: the next step comes after a poll interval (a Wait state), never in a busy loop.
-  if (waited.ended === 'error') return { ...output, waitSeconds: Math.ceil(pollMs / 1000), waitedSeconds };
-  return { ...output, waitSeconds: 0, waitedSeconds };
+/** RollNodePool's invocation: steps on through short waits, in the same Lambda (kit/roll-invocation.ts). */
+export function rollNodePoolInvocation(input: RolloutState, ports: RollPorts): Promise<RollStepOutput> {
+  return stepThroughShortWaits(input, ports.clock, (state, deadline) => rollNodePool(state, ports, deadline));
 }
 
 function rollContext(
@@ -165,6 +148,22 @@ async function startOrContinue(
     pools: { ...r.pools, [pool.name]: progress },
   }));
   return progress;
+}
+
+/** Problems to record without stopping the roll (a node terminated with volumes still attached). */
+async function recordProblems(
+  ports: RollPorts,
+  clusterId: string,
+  pool: string,
+  problems: readonly string[] | undefined,
+  now: number,
+): Promise<void> {
+  for (const detail of problems ?? [])
+    await ports.progress.recordProblem(
+      clusterId,
+      { type: GENERAL_ERROR_TYPE, title: `RollNodePool ${pool}: ${detail}` },
+      now,
+    );
 }
 
 /** What the health gate found unhealthy comes first in what blocks the step. */
@@ -270,5 +269,5 @@ export const task = defineTask({
       ? [{ name: CLM_METRICS.drainSeconds, value: output.drainSeconds, unit: 'Seconds' as const }]
       : []),
   ],
-  step: (payload, ports) => rollNodePool(payload.state, ports),
+  step: (payload, ports) => rollNodePoolInvocation(payload.state, ports),
 });

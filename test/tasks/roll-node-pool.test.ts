@@ -1,5 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RollStepOutput } from '../../lambdas/contracts/cluster-update';
+import { IN_PROCESS_WAIT_SECONDS } from '../../lambdas/core/rollout/roll-step-report';
+import { rollNodePoolInvocation } from '../../lambdas/tasks/roll-node-pool';
+import { SHORT_WAIT_SECONDS } from '../../lambdas/tasks/kit/roll-invocation';
 import { HOLDER, TARGET, rollUntilDone, step, setupRoll, type RollScenario, type RollWorld } from './roll-harness';
 
 /**
@@ -153,6 +157,41 @@ describe('rollNodePool over stateful fakes', () => {
     const second = await step(world, 2, HOLDER, first.output);
 
     expect(second.output).toMatchObject({ status: 'IN_PROGRESS', waitSeconds: 10, waitedSeconds: 10 });
+  });
+
+  it('one invocation sleeps the short waits and steps on: only boots go through a Wait state', async () => {
+    const world = await setupRoll(SCENARIOS['6-nodes-surge-3']!);
+    const { env } = world;
+    const outputs: RollStepOutput[] = [];
+    let previous: RollStepOutput | undefined;
+    for (let i = 0; i < 20 && previous?.status !== 'DONE'; i++) {
+      const started = env.clock.now();
+      previous = await rollNodePoolInvocation(
+        {
+          clusterId: world.cluster.id,
+          targetVersion: TARGET,
+          holder: HOLDER,
+          pool: 'workers',
+          options: { applyOnly: false },
+          ...(previous ? { step: previous } : {}),
+        },
+        env.ports,
+      );
+      outputs.push(previous);
+      expect((env.clock.now() - started) / 1000).toBe(previous.waitedSeconds ?? 0);
+      expect(previous.waitedSeconds ?? 0).toBeLessThanOrEqual(IN_PROCESS_WAIT_SECONDS);
+      env.clock.advance(previous.waitSeconds * 1000);
+    }
+    // the golden roll of this scenario takes 8 steps; here 5 invocations: each ends at a boot's wait, after waiting
+    // for a drain PDBs refused (waitSeconds 0, the block in its output), or done
+    expect(outputs.map((o) => o.status)).toEqual(['IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS', 'DONE']);
+    const ends = outputs
+      .slice(0, -1)
+      .map((o) => (o.waitSeconds > SHORT_WAIT_SECONDS ? 'boot' : o.waitSeconds === 0 && o.blockedBy ? 'pdb' : 'other'));
+    expect(ends).toEqual(['boot', 'pdb', 'boot', 'pdb']);
+    // what the steps replaced adds up (the NodesReplaced metric)
+    expect(outputs.reduce((n, o) => n + (o.replacedNow ?? 0), 0)).toBe(6);
+    expect(env.kube.pdbViolations).toBe(0);
   });
 
   it('canary scenario: exactly one node is cordoned before the first termination, and the soak is honoured', async () => {

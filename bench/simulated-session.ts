@@ -15,6 +15,9 @@ import { loadDefinition, walkStates } from '../lambdas/runtime/local/asl-definit
 import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
 import type { ScenarioInput } from '../lambdas/sim';
 import type { PoolProgress } from '../lambdas/core/model/run';
+import type { Cluster } from '../lambdas/core/model/cluster';
+import type { KubeCluster } from '../lambdas/ports/kube-cluster';
+import type { Ports } from '../lambdas/ports/ports';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,14 +34,25 @@ export interface RunFigures {
   readonly polls: number;
   /** API calls made by RollStep tasks, AWS (stacks, pools, lookups, values) and Kubernetes (kube.*). */
   readonly rollCalls: { aws: number; kube: number };
-  /** Every RollStep: when it ran (virtual ms) and what blocked it. */
-  readonly rollSteps: readonly { readonly at: number; readonly blockedBy?: string }[];
+  /**
+   * Every RollStep invocation: when it began (virtual ms; it ended `waitedSeconds` later, having waited in process
+   * for short waits and PDB-refused drains) and what blocked its last step.
+   */
+  readonly rollSteps: readonly RollStepRecord[];
+  /** When a pod eviction succeeded (virtual ms), in order: when the roll acted on a drain. */
+  readonly evictions: readonly number[];
   /** Virtual time the run started (ms since the epoch; the world's clock). */
   readonly startedAt: number;
   /** Virtual time from the run's start to its end (ms). */
   readonly virtualMs: number;
   /** CPU of this process while the run was simulated (ms, user + system): the local runner, tasks and world. */
   readonly cpuMs: number;
+}
+
+export interface RollStepRecord {
+  readonly at: number;
+  readonly blockedBy?: string;
+  readonly waitedSeconds?: number;
 }
 
 /** A state directory, a registry file and a config directory, run like `clm provision --simulate`. */
@@ -80,12 +94,13 @@ export class SimulatedSession {
       scenarioFile: join(this.dir, 'scenario.json'),
     });
     const roll = rollRecorder(sim.world);
+    const evictions: number[] = [];
     const startedAt = sim.world.now;
     const cpu = process.cpuUsage();
     const result = await runClusterUpdate(
       { clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
       {
-        ports: sim.ports,
+        ports: recordingEvictions(sim.ports, evictions, () => sim.world.now),
         executionId: `bench:${clusterId}`,
         advanceClock: (seconds) => sim.world.advance(seconds * 1000),
         onTask: roll.onTask,
@@ -112,6 +127,7 @@ export class SimulatedSession {
       pools,
       rollCalls: roll.calls,
       rollSteps: roll.steps,
+      evictions,
       startedAt,
       virtualMs,
       cpuMs: (used.user + used.system) / 1000,
@@ -123,16 +139,37 @@ export class SimulatedSession {
   }
 }
 
+/** The ports, with the virtual time of every successful eviction recorded. */
+function recordingEvictions(ports: Ports, evictions: number[], now: () => number): Ports {
+  const forCluster = (cluster: Cluster) => {
+    const cp = ports.forCluster(cluster);
+    const kube = new Proxy(cp.kube, {
+      get: (target, key, receiver) =>
+        key === 'evictPod'
+          ? async (...args: Parameters<KubeCluster['evictPod']>) => {
+              const result = await target.evictPod(...args);
+              if (result === 'evicted') evictions.push(now());
+              return result;
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    return { ...cp, kube };
+  };
+  return { ...ports, forCluster };
+}
+
 /** Counts the API calls of RollStep tasks and records when each ran and what blocked it. */
 function rollRecorder(world: { apiCalls(): Record<string, number>; readonly now: number }) {
   let last = world.apiCalls();
   const calls = { aws: 0, kube: 0 };
-  const steps: { at: number; blockedBy?: string }[] = [];
+  const steps: RollStepRecord[] = [];
   const onTask = (event: TaskEvent): void => {
     const now = world.apiCalls();
     if (event.task.name === 'RollNodePool') {
-      const { blockedBy } = event.output as { blockedBy?: string };
-      steps.push({ at: world.now, ...(blockedBy ? { blockedBy } : {}) });
+      const { blockedBy, waitedSeconds } = event.output as { blockedBy?: string; waitedSeconds?: number };
+      // An invocation that waited in process began `waitedSeconds` before it ended.
+      const at = world.now - (waitedSeconds ?? 0) * 1000;
+      steps.push({ at, ...(blockedBy ? { blockedBy } : {}), ...(waitedSeconds ? { waitedSeconds } : {}) });
       for (const [call, count] of Object.entries(now)) {
         const delta = count - (last[call] ?? 0);
         if (call.startsWith('kube.')) calls.kube += delta;

@@ -56,6 +56,11 @@ function perNode(life: ClusterLife): number {
   return (life.roll.transitions - life.configChange.transitions) / life.roll.replaced;
 }
 
+/** Seconds the roll's RollNodePool invocations spent waiting in process (short waits, PDB-refused drains). */
+function inProcessSeconds(run: RunFigures): number {
+  return run.rollSteps.reduce((sum, s) => sum + (s.waitedSeconds ?? 0), 0);
+}
+
 function rollFigures(life: ClusterLife): BenchResult[] {
   const n = life.workers;
   const timings = PROFILES.simulator;
@@ -69,7 +74,7 @@ function rollFigures(life: ClusterLife): BenchResult[] {
       value: perNode(life),
       unit: 'transitions',
       budget: 3,
-      note: `(${life.roll.transitions} − ${life.configChange.transitions}) / ${life.roll.replaced}; pool stack update, Map and child included`,
+      note: `(${life.roll.transitions} − ${life.configChange.transitions}) / ${life.roll.replaced}; pool stack update, Map and child included; ${inProcessSeconds(life.roll)} s waited in RollNodePool (${Math.round(inProcessSeconds(life.roll) * ROLL_STEP_GB)} GB-s)`,
     }),
     withBudget({
       name: `largest execution history, roll N=${n}`,
@@ -88,30 +93,45 @@ function rollFigures(life: ClusterLife): BenchResult[] {
       name: `simulation CPU, roll N=${n}`,
       value: Math.round(life.roll.cpuMs),
       unit: 'ms',
-      note: `${life.roll.rollSteps.length} RollSteps; runner, tasks and world in this process`,
+      note: `${life.roll.rollSteps.length} RollNodePool invocations; runner, tasks and world in this process`,
     },
   ];
 }
 
+/** Step Functions Standard, per state transition; Lambda on arm64, per GB-second (us-east-1 and eu-central-1 list prices). */
+const USD_PER_TRANSITION = 0.000025;
+const USD_PER_GB_SECOND = 0.0000133334;
+/** RollNodePool's memory (the TaskFunction default). */
+const ROLL_STEP_GB = 0.5;
+
 function drainFigures(drain: LongDrain): BenchResult[] {
-  const noticed = drain.roll.rollSteps.find((s) => s.at >= drain.liftedAt);
-  const delay = noticed ? (noticed.at - drain.liftedAt) / 1000 : Number.NaN;
-  const blockedSteps = drain.roll.rollSteps.filter((s) => s.blockedBy).length;
+  const acted = drain.roll.evictions.find((at) => at >= drain.liftedAt);
+  const delay = acted !== undefined ? (acted - drain.liftedAt) / 1000 : Number.NaN;
+  const blocked = drain.roll.rollSteps.filter((s) => s.blockedBy);
+  const waited = drain.roll.rollSteps.reduce((sum, s) => sum + (s.waitedSeconds ?? 0), 0);
+  const gbSeconds = waited * ROLL_STEP_GB;
+  const usd = (n: number) => `$${n.toFixed(4)}`;
   return [
     withBudget({
       name: '14 h PDB-blocked drain',
       value: drain.roll.transitions,
       unit: 'transitions',
       budget: 300,
-      note: `${blockedSteps} checks over ${(drain.blockedSeconds / 3600).toFixed(1)} h blocked (back-off 10 s … 15 min); largest history ${drain.roll.maxHistoryEvents} events`,
+      note: `${blocked.length} invocations over ${(drain.blockedSeconds / 3600).toFixed(1)} h blocked, each waiting in process ≤ 10 min; largest history ${drain.roll.maxHistoryEvents} events; ${usd(drain.roll.transitions * USD_PER_TRANSITION)} of transitions`,
     }),
     withBudget({
-      name: '14 h PDB-blocked drain: block lifted → noticed',
+      name: '14 h PDB-blocked drain: block lifted → acted on',
       value: delay,
       unit: 's',
       budget: 60,
-      note: 'the first RollStep after the PDB allowed evictions again (polling only: bounded by the 15 min back-off cap)',
+      note: 'from the PDB allowing evictions to the first eviction (the wait looks every drain_poll_interval, 30 s here)',
     }),
+    {
+      name: '14 h PDB-blocked drain: Lambda time waiting (whole roll)',
+      value: Math.round(gbSeconds),
+      unit: 'GB-s',
+      note: `${Math.round(waited)} s in process at ${ROLL_STEP_GB * 1024} MB: ${usd(gbSeconds * USD_PER_GB_SECOND)} (arm64); with the transitions ${usd(gbSeconds * USD_PER_GB_SECOND + drain.roll.transitions * USD_PER_TRANSITION)} for the block`,
+    },
   ];
 }
 

@@ -50,17 +50,15 @@ export const TASK_BUNDLING = {
   external: TASK_EXTERNAL_MODULES,
   /**
    * Packages replaced by a stand-in, paths relative to the project root (esbuild's working directory in CDK bundling
-   * and in the bench). whatwg-url is node-fetch 2's fallback for runtimes without a global URL (see the stub).
-   * The X-Ray SDK (Powertools Tracer) requires `@smithy/service-error-classification` 2.x, an SDK-internal package the
-   * runtime may not have at that major: bundled from our node_modules instead of left to the runtime.
-   * socks-proxy-agent, openid-client and jsonpath-plus serve kubeconfig features (SOCKS proxies, oidc/gcp/azure auth
-   * providers) that a task, reaching API servers with a bearer token, never uses: stubs that say so if ever called.
+   * and in the bench). source-map serves only source maps of compiled Handlebars templates, which no task asks for;
+   * to-buffer reaches typed arrays through polyfill packages Node does not need (see the stubs). The X-Ray SDK
+   * (Powertools Tracer) requires `@smithy/service-error-classification` 2.x, an SDK-internal package the runtime may
+   * not have at that major: bundled from our node_modules instead of left to the runtime. (The API servers are reached
+   * over Node's https, adapters/kube/kube-server-transport.ts: no client-node, so none of its kubeconfig features.)
    */
   alias: {
-    'whatwg-url': './infra/constructs/bundling-stubs/whatwg-url.cjs',
-    'socks-proxy-agent': './infra/constructs/bundling-stubs/socks-proxy-agent.cjs',
-    'openid-client': './infra/constructs/bundling-stubs/openid-client.cjs',
-    'jsonpath-plus': './infra/constructs/bundling-stubs/jsonpath-plus.cjs',
+    'source-map': './infra/constructs/bundling-stubs/source-map.cjs',
+    'to-buffer': './infra/constructs/bundling-stubs/to-buffer.cjs',
     '@smithy/service-error-classification': './node_modules/@smithy/service-error-classification/dist-cjs/index.js',
   },
   define: { 'import.meta.url': '__clmImportMetaUrl' },

@@ -163,6 +163,13 @@ export const RollStepOutput = StepOutput.extend({
    * outside the maintenance windows; the rollout waits until `resumeAt`.
    */
   status: z.enum(['IN_PROGRESS', 'DONE', 'HELD', 'WINDOW']),
+  /**
+   * How long the Wait state sleeps before the next step; 0 when the step already waited in process (a drain PDBs
+   * refused, `waitedSeconds`): the rollout's Choice goes straight back to RollStep.
+   */
+  waitSeconds: z.number().int().min(0).max(3600),
+  /** Seconds this step waited in process for a PDB-refused drain to change, after acting and recording its block. */
+  waitedSeconds: z.number().int().min(0).optional(),
   /** WINDOW: when the next maintenance window opens (ISO 8601), the Wait state's timestamp. */
   resumeAt: z.string().optional(),
   pool: z.string(),

@@ -63,7 +63,8 @@ export class SimulatedWorld {
     private persisted?: PersistedView,
   ) {
     this.ctx = new SimContext(state);
-    this.clock = { now: () => this.ctx.state.now };
+    // A task's in-process wait lets virtual time pass, as a Wait state does between tasks.
+    this.clock = { now: () => this.ctx.state.now, sleep: async (ms) => this.advance(Math.max(0, ms)) };
     this.artifacts = simArtifactStore(this.ctx, artifactData);
   }
 

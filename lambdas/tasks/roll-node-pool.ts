@@ -6,12 +6,20 @@ import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
 import { poolSnapshot, type PoolNode, type PoolSnapshot } from '../core/rollout/pool-snapshot';
 import { reconcilePool } from '../core/rollout/reconcile-pool';
 import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
-import { describeRoll, noActions, rollWaitSeconds, type RollActions } from '../core/rollout/roll-step-report';
+import {
+  IN_PROCESS_WAIT_SECONDS,
+  describeRoll,
+  noActions,
+  rollWaitSeconds,
+  type RollActions,
+} from '../core/rollout/roll-step-report';
 import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
 import { CLM_METRICS } from '../contracts/metrics';
 import { GENERAL_ERROR_TYPE } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
+import { waitWhileRefused } from './kit/await-drain-change';
+import { stepThroughShortWaits } from './kit/roll-invocation';
 import { checkHealth } from './kit/health-check';
 import { gateRoll, stopStep } from './kit/roll-gate';
 import { RolloutPayload } from './kit/payloads';
@@ -34,7 +42,11 @@ type RollPorts = PortsFor<typeof PORTS>;
  * mark, cordon, drain passes, terminate), persist progress, and say how long to wait. Reentrant: what is finished
  * is in the run record and in the cluster (labels, taints, drain-start annotations), so a new execution picks up here.
  */
-export async function rollNodePool(input: RolloutState, ports: RollPorts): Promise<RollStepOutput> {
+export async function rollNodePool(
+  input: RolloutState,
+  ports: RollPorts,
+  deadline = ports.clock.now() + IN_PROCESS_WAIT_SECONDS * 1000,
+): Promise<RollStepOutput> {
   const ref: RunRef = { clusterId: input.clusterId, targetVersion: input.targetVersion, holder: input.holder };
   const iteration = (input.step?.iteration ?? 0) + 1;
   const { run, cluster, main, now } = await openStep(ports, ref, { artifacts: ['main'] });
@@ -70,18 +82,13 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
   const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
   const { plan } = health;
-  const acted = withBlock(
+  const acted: RollActions = withBlock(
     plan.done ? noActions(health.progress) : await rollActions(context, plan, snapshot, health.progress),
     health.blocked,
   );
-  for (const detail of acted.problems ?? [])
-    await ports.progress.recordProblem(
-      cluster.id,
-      { type: GENERAL_ERROR_TYPE, title: `RollNodePool ${pool.name}: ${detail}` },
-      now,
-    );
+  await recordProblems(ports, cluster.id, pool.name, acted.problems, now);
   const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
-  return recordStep(ports, ref, {
+  const output = await recordStep(ports, ref, {
     pool,
     plan,
     acted,
@@ -91,6 +98,12 @@ export async function rollNodePool(input: RolloutState, ports: RollPorts): Promi
     iteration,
     replacedBefore,
   });
+  return waitWhileRefused(ports, cp.kube, { clusterId: cluster.id, deadline }, output, acted, context.policy);
+}
+
+/** RollNodePool's invocation: steps on through short waits, in the same Lambda (kit/roll-invocation.ts). */
+export function rollNodePoolInvocation(input: RolloutState, ports: RollPorts): Promise<RollStepOutput> {
+  return stepThroughShortWaits(input, ports.clock, (state, deadline) => rollNodePool(state, ports, deadline));
 }
 
 function rollContext(
@@ -135,6 +148,22 @@ async function startOrContinue(
     pools: { ...r.pools, [pool.name]: progress },
   }));
   return progress;
+}
+
+/** Problems to record without stopping the roll (a node terminated with volumes still attached). */
+async function recordProblems(
+  ports: RollPorts,
+  clusterId: string,
+  pool: string,
+  problems: readonly string[] | undefined,
+  now: number,
+): Promise<void> {
+  for (const detail of problems ?? [])
+    await ports.progress.recordProblem(
+      clusterId,
+      { type: GENERAL_ERROR_TYPE, title: `RollNodePool ${pool}: ${detail}` },
+      now,
+    );
 }
 
 /** What the health gate found unhealthy comes first in what blocks the step. */
@@ -231,6 +260,8 @@ export const task = defineTask({
   input: RolloutPayload,
   output: RollStepOutput,
   ports: PORTS,
+  // A step may wait in process up to IN_PROCESS_WAIT_SECONDS (10 min) while PDBs refuse its drain.
+  lambda: { timeoutSeconds: 900 },
   metrics: (output) => [
     { name: CLM_METRICS.nodesReplaced, value: output.replacedNow ?? 0 },
     { name: CLM_METRICS.drainsBlocked, value: output.blockedBy ? 1 : 0 },
@@ -238,5 +269,5 @@ export const task = defineTask({
       ? [{ name: CLM_METRICS.drainSeconds, value: output.drainSeconds, unit: 'Seconds' as const }]
       : []),
   ],
-  step: (payload, ports) => rollNodePool(payload.state, ports),
+  step: (payload, ports) => rollNodePoolInvocation(payload.state, ports),
 });

@@ -9,9 +9,11 @@ describe('state transitions of waiting', () => {
   let awsLike: ClusterLife;
   let simulator: ClusterLife;
   let drain: LongDrain;
+  let small: ClusterLife;
 
   beforeAll(async () => {
     awsLike = await clusterLife('aws-like', 10);
+    small = await clusterLife('simulator', 10);
     simulator = await clusterLife('simulator', 50);
     drain = await longDrain();
   });
@@ -42,18 +44,32 @@ describe('state transitions of waiting', () => {
     expect(roll.maxHistoryEvents).toBeLessThan(20_000);
   });
 
-  it('backs off a 14 h PDB-blocked drain to ≤ 300 transitions, still reporting the block, noticing its end', () => {
+  it('replaces 10 nodes at ≤ 3 transitions per node with either timings: short waits are slept in the step', () => {
+    for (const life of [small, awsLike]) {
+      const { roll, configChange } = life;
+      expect(roll.replaced).toBe(10);
+      expect((roll.transitions - configChange.transitions) / roll.replaced).toBeLessThanOrEqual(3);
+      // a Wait state only for the boots: one per batch of surge 3
+      expect(roll.entered.WaitForNodes).toBeLessThanOrEqual(Math.ceil(10 / 3));
+    }
+  });
+
+  it('waits out a 14 h PDB-blocked drain in ≤ 300 transitions, reporting the block, acting on its end within a poll', () => {
     const blocked = drain.roll.rollSteps.filter((s) => s.blockedBy);
     expect(drain.blockedSeconds).toBeGreaterThan(13 * 3600);
     expect(drain.roll.transitions).toBeLessThanOrEqual(300);
-    // the checks while blocked: about log2(15 min / 10 s) ≈ 7 to reach the back-off cap, then one per 15 min
-    expect(blocked.length).toBeLessThanOrEqual(7 + Math.ceil(drain.blockedSeconds / 900));
+    // every blocked step waits in process up to 10 min (two transitions, no Wait state): one step per 10 minutes
+    expect(blocked.length).toBeLessThanOrEqual(2 + Math.ceil(drain.blockedSeconds / 600));
+    expect(drain.roll.entered.WaitForNodes ?? 0).toBeLessThanOrEqual(10);
     expect(blocked.every((s) => s.blockedBy!.startsWith('PDB default/app allows 0 disruption(s)'))).toBe(true);
-    // the lift is seen at the next check, at most one cap later; it evicts, the block changes (the other pod now
-    // waits for its sibling), so the back-off starts again from the poll interval
-    const after = drain.roll.rollSteps.filter((s) => s.at >= drain.liftedAt);
-    expect(after[0]!.at - drain.liftedAt).toBeLessThanOrEqual(900_000);
-    expect(after[1]!.at - after[0]!.at).toBeLessThanOrEqual(60_000);
+    // the waits are the whole block, each at most 10 min
+    const waited = blocked.map((s) => s.waitedSeconds ?? 0);
+    expect(Math.max(...waited)).toBeLessThanOrEqual(600);
+    expect(waited.reduce((a, b) => a + b, 0)).toBeGreaterThan(drain.blockedSeconds - 600);
+    // the lift is seen at the next look of the wait (drain_poll_interval 30 s in the examples' config), and the
+    // step evicts then, in the same invocation
+    expect(drain.roll.evictions.filter((at) => at < drain.liftedAt)).toEqual([]);
+    expect(drain.roll.evictions[0]! - drain.liftedAt).toBeLessThanOrEqual(30_000);
     expect(drain.roll.replaced).toBe(2);
   });
 });

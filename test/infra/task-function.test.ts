@@ -92,7 +92,7 @@ describe('TaskFunction', () => {
     );
   });
 
-  it('aliases the stubs (whatwg-url, kubeconfig features) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
+  it('aliases the stubs (source-map, to-buffer) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
     expect(
       Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [
         name,
@@ -100,10 +100,8 @@ describe('TaskFunction', () => {
         existsSync(join(REPO_ROOT, path)),
       ]),
     ).toEqual([
-      ['whatwg-url', true, true],
-      ['socks-proxy-agent', true, true],
-      ['openid-client', true, true],
-      ['jsonpath-plus', true, true],
+      ['source-map', true, true],
+      ['to-buffer', true, true],
       ['@smithy/service-error-classification', true, true],
     ]);
   });

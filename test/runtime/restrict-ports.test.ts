@@ -21,7 +21,7 @@ function counted() {
     },
     clock: () => {
       builds.push('clock');
-      return { now: () => 0 };
+      return { now: () => 0, sleep: async () => undefined };
     },
     cluster: {
       pools: (cluster: Cluster) => {

@@ -2,6 +2,8 @@
 import { MAX_ROLLOUT_ITERATIONS, ROLLOUT_RESULT, STEP_STATUS } from '../../lambdas/contracts/status';
 import { RolloutOutput } from '../../lambdas/contracts/cluster-update';
 import { loadAsl } from './asl-graph';
+import { IN_PROCESS_WAIT_SECONDS } from '../../lambdas/core/rollout/roll-step-report';
+import { task as rollNodePool } from '../../lambdas/tasks/roll-node-pool';
 
 describe('ASL node-pool-rollout', () => {
   const machine = loadAsl('nodePoolRollout');
@@ -14,6 +16,8 @@ describe('ASL node-pool-rollout', () => {
       { Variable: '$.step.status', StringEquals: STEP_STATUS.HELD, Next: 'RolloutHeld' },
       { Variable: '$.step.status', StringEquals: STEP_STATUS.WINDOW, Next: 'WaitForWindow' },
       { Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS, Next: 'HandOver' },
+      // A step that already waited in process (a drain PDBs refused) steps again without a Wait state.
+      { Variable: '$.step.waitSeconds', NumericEquals: 0, Next: 'RollStep' },
     ]);
     expect(machine.States.RollStepResult.Default).toBe('WaitForNodes');
     expect(machine.States.WaitForNodes.Next).toBe('RollStep');
@@ -26,6 +30,12 @@ describe('ASL node-pool-rollout', () => {
     expect(machine.States.RollStep.Catch).toEqual([
       { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'RolloutFailed' },
     ]);
+  });
+
+  it('gives RollStep time for its in-process wait: the function and the state outlast it with a margin', () => {
+    const timeout = rollNodePool.lambda?.timeoutSeconds ?? 60;
+    expect(timeout).toBeGreaterThanOrEqual(IN_PROCESS_WAIT_SECONDS + 120);
+    expect(machine.States.RollStep.TimeoutSeconds).toBeGreaterThanOrEqual(timeout);
   });
 
   it('returns the RolloutOutput contract from every end state', () => {

@@ -57,6 +57,8 @@ export async function step(
   const kubeCalls = env.kube.calls.length;
   const terminatedBefore = env.pools.terminated.length;
   const patchesBefore = env.kube.patches.length;
+  // When the step acted: a step that then waits in process for a PDB-refused drain ends `waitedSeconds` later.
+  const seconds = Math.round((env.clock.now() - START) / 1000);
   const input: RolloutState = {
     clusterId: world.cluster.id,
     targetVersion: TARGET,
@@ -84,8 +86,8 @@ export async function step(
     ...env.pools.terminated.slice(terminatedBefore).map((id) => `terminate ${id}`),
   ];
   const pool = env.pools.pools.get('workers')!;
-  const seconds = Math.round((env.clock.now() - START) / 1000);
-  const line = `#${String(index).padStart(2, '0')} t+${seconds}s desired=${pool.desired} ${output.status} [${parts.join('; ')}] wait=${output.waitSeconds}s | ${output.message}`;
+  const waited = output.waitedSeconds !== undefined ? ` waited=${output.waitedSeconds}s` : '';
+  const line = `#${String(index).padStart(2, '0')} t+${seconds}s desired=${pool.desired} ${output.status} [${parts.join('; ')}] wait=${output.waitSeconds}s${waited} | ${output.message}`;
   return { line, output };
 }
 

@@ -97,9 +97,11 @@ describe('rollNodePool reentrancy', () => {
     for (let i = 1; i < 50; i++) {
       const saved = structuredClone(world.env.progress.data.runs);
       const patches = world.env.kube.patches.length;
+      const stepAt = world.env.clock.now();
       const record = await step(world, i, HOLDER, previous);
       if (world.env.kube.patches.slice(patches).some((p) => p.patch.unschedulable)) {
-        cordonedAt = world.env.clock.now();
+        // (the step may then have waited in process for its drain: the cordon was at the step's start)
+        cordonedAt = stepAt;
         world.env.progress.data.runs = saved;
         break;
       }

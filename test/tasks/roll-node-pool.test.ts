@@ -1,11 +1,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rollUntilDone, setupRoll, type RollScenario, type RollWorld } from './roll-harness';
+import type { RollStepOutput } from '../../lambdas/contracts/cluster-update';
+import { IN_PROCESS_WAIT_SECONDS } from '../../lambdas/core/rollout/roll-step-report';
+import { rollNodePoolInvocation } from '../../lambdas/tasks/roll-node-pool';
+import { SHORT_WAIT_SECONDS } from '../../lambdas/tasks/kit/roll-invocation';
+import { HOLDER, TARGET, rollUntilDone, step, setupRoll, type RollScenario, type RollWorld } from './roll-harness';
 
 /**
  * Multi-step rolls of one pool over stateful fakes (FakeNodePoolBackend + FakeKubeCluster on a FakeClock).
  * Each scenario's step sequence is pinned in test/golden/rollout/<name>.golden, one line per step:
- *   #NN t+<seconds>s desired=<ASG desired after the step> <status> [<actions>] wait=<s> | <message>
+ *   #NN t+<seconds>s desired=<ASG desired after the step> <status> [<actions>] wait=<s> [waited=<s>] | <message>
+ * (t: when the step acted; waited: how long it then waited in process for a drain PDBs refused)
  * Regenerate after an intended behaviour change with `UPDATE_GOLDEN=1 npx jest test/core/workflow/roll-node-pool`
  * and review the diff.
  */
@@ -106,8 +111,87 @@ describe('rollNodePool over stateful fakes', () => {
     expect(Math.max(...finishing.map((o) => o.drainSeconds!))).toBeGreaterThan(0);
     expect(result.outputs.filter((o) => !o.replacedNow).every((o) => o.drainSeconds === undefined)).toBe(true);
 
-    const blocked = result.lines.filter((l) => l.includes('blocked by PDB db/db allows 0 disruption(s)'));
-    expect(blocked.length).toBeGreaterThanOrEqual(2);
+    // The blocked step waits in process until the PDB allows the eviction (db's new pod Ready), then the next step
+    // evicts at once: no Wait state, no back-off.
+    const blocked = result.outputs.filter((o) => o.blockedBy?.startsWith('PDB db/db allows 0 disruption(s)'));
+    expect(blocked.length).toBe(1);
+    expect(blocked[0]!.waitSeconds).toBe(0);
+    expect(blocked[0]!.waitedSeconds).toBeGreaterThan(0);
+    expect(result.lines[2]).toMatch(/^#03 .*\[evict 1\]/);
+  });
+
+  it('PDB scenario: the block is in the run record while the step waits in process, and reported as it was', async () => {
+    const world = await setupRoll(SCENARIOS['pdb-blocks-eviction-twice']!);
+    const { env } = world;
+    const seenWhileWaiting: (string | undefined)[] = [];
+    const sleep = env.clock.sleep.bind(env.clock);
+    env.clock.sleep = async (ms: number) => {
+      const run = await env.progress.getRun(world.cluster.id, TARGET);
+      seenWhileWaiting.push(run?.pools.workers?.blockedBy);
+      await sleep(ms);
+    };
+
+    await rollUntilDone(world);
+
+    expect(seenWhileWaiting.length).toBeGreaterThan(0);
+    expect(seenWhileWaiting.every((b) => b?.startsWith('PDB db/db allows 0 disruption(s)'))).toBe(true);
+  });
+
+  it('PDB scenario: when a look of the in-process wait fails, the step asks for a Wait of one poll interval', async () => {
+    const world = await setupRoll(SCENARIOS['pdb-blocks-eviction-twice']!);
+    const { env } = world;
+    let waiting = false;
+    const sleep = env.clock.sleep.bind(env.clock);
+    env.clock.sleep = async (ms: number) => {
+      waiting = true;
+      await sleep(ms);
+    };
+    const listPdbs = env.kube.listPdbs.bind(env.kube);
+    env.kube.listPdbs = async (namespace?: string) => {
+      if (waiting) throw new Error('API server unreachable');
+      return listPdbs(namespace);
+    };
+
+    const first = await step(world, 1, HOLDER);
+    env.clock.advance(first.output.waitSeconds * 1000);
+    const second = await step(world, 2, HOLDER, first.output);
+
+    expect(second.output).toMatchObject({ status: 'IN_PROGRESS', waitSeconds: 10, waitedSeconds: 10 });
+  });
+
+  it('one invocation sleeps the short waits and steps on: only boots go through a Wait state', async () => {
+    const world = await setupRoll(SCENARIOS['6-nodes-surge-3']!);
+    const { env } = world;
+    const outputs: RollStepOutput[] = [];
+    let previous: RollStepOutput | undefined;
+    for (let i = 0; i < 20 && previous?.status !== 'DONE'; i++) {
+      const started = env.clock.now();
+      previous = await rollNodePoolInvocation(
+        {
+          clusterId: world.cluster.id,
+          targetVersion: TARGET,
+          holder: HOLDER,
+          pool: 'workers',
+          options: { applyOnly: false },
+          ...(previous ? { step: previous } : {}),
+        },
+        env.ports,
+      );
+      outputs.push(previous);
+      expect((env.clock.now() - started) / 1000).toBe(previous.waitedSeconds ?? 0);
+      expect(previous.waitedSeconds ?? 0).toBeLessThanOrEqual(IN_PROCESS_WAIT_SECONDS);
+      env.clock.advance(previous.waitSeconds * 1000);
+    }
+    // the golden roll of this scenario takes 8 steps; here 5 invocations: each ends at a boot's wait, after waiting
+    // for a drain PDBs refused (waitSeconds 0, the block in its output), or done
+    expect(outputs.map((o) => o.status)).toEqual(['IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS', 'DONE']);
+    const ends = outputs
+      .slice(0, -1)
+      .map((o) => (o.waitSeconds > SHORT_WAIT_SECONDS ? 'boot' : o.waitSeconds === 0 && o.blockedBy ? 'pdb' : 'other'));
+    expect(ends).toEqual(['boot', 'pdb', 'boot', 'pdb']);
+    // what the steps replaced adds up (the NodesReplaced metric)
+    expect(outputs.reduce((n, o) => n + (o.replacedNow ?? 0), 0)).toBe(6);
+    expect(env.kube.pdbViolations).toBe(0);
   });
 
   it('canary scenario: exactly one node is cordoned before the first termination, and the soak is honoured', async () => {

@@ -4,18 +4,9 @@
  */
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { ConfigError } from '../../shared/errors';
+import { checkServerUrl, type KubeServerConnection } from './kube-server-transport';
 
-export interface KubeServerConnection {
-  /** e.g. https://kube-1.teapot.example.org */
-  readonly server: string;
-  readonly token?: string;
-  /** A token fetched for every request (cached by the source: EKS tokens, per-cluster secrets); wins over `token`. */
-  readonly tokenSource?: () => Promise<string>;
-  /** The cluster CA as base64-encoded PEM (kubeconfig's certificate-authority-data). */
-  readonly caData?: string;
-  /** Required for plain http:// servers (test fakes); never for real clusters. @default false */
-  readonly skipTLSVerify?: boolean;
-}
+export type { KubeServerConnection } from './kube-server-transport';
 
 export interface KubeconfigFileConnection {
   readonly kubeconfigPath: string;
@@ -49,13 +40,7 @@ export function kubeConfigFrom(connection: KubeConnection): KubeConfig {
     if (!kc.getCurrentCluster()) throw new ConfigError(`kubeconfig ${connection.kubeconfigPath} selects no cluster`);
     return kc;
   }
-  if (!/^https?:\/\//.test(connection.server))
-    throw new ConfigError(`API server URL must start with https:// (got "${connection.server}")`);
-  if (connection.server.startsWith('http://') && !connection.skipTLSVerify) {
-    throw new ConfigError(
-      `API server URL ${connection.server} is plain http; client-node only allows that with skipTLSVerify (test servers only)`,
-    );
-  }
+  checkServerUrl(connection);
   kc.loadFromOptions({
     clusters: [
       {

@@ -67,6 +67,7 @@ export function isNetworkError(error: unknown): boolean {
   const e = error as { name?: unknown; code?: unknown; errno?: unknown; type?: unknown };
   return (
     e.name === 'FetchError' ||
+    e.name === 'KubeNetworkError' ||
     e.name === 'AbortError' ||
     (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) ||
     (typeof e.errno === 'string' && NETWORK_CODES.has(e.errno))

@@ -1,5 +1,7 @@
 /**
- * Raw JSON requests over client-node's own transport (its fetch library, TLS agent and kubeconfig authentication).
+ * Raw JSON requests to an API server over a KubeTransport: kube-server-transport.ts (Node's https with a bearer token
+ * and the cluster's CA: the Lambda tasks, and the CLI for plain kubeconfig contexts) or client-node-transport.ts
+ * (client-node's fetch and kubeconfig authentication: client certificates, exec plugins).
  *
  * Why not KubernetesObjectApi for apply and the generic verbs: its `patch()` serialises objects of known kinds through
  * the typed models, which silently drops fields the models do not know (measured on 1.4.0: an apps/v1 Deployment lost
@@ -8,11 +10,6 @@
  * up ownership and the API server removes it from the live object. So objects go out verbatim, and a field the server
  * does not know fails the apply loudly instead (HTTP 500 "field not declared in schema", classified as KubeApiError).
  */
-// Deep imports: the package's index also loads every API class and watch/exec/attach helpers (~130 KB in a bundle).
-import { createConfiguration } from '@kubernetes/client-node/dist/gen/configuration.js';
-import { HttpMethod } from '@kubernetes/client-node/dist/gen/http/http.js';
-import { ServerConfiguration } from '@kubernetes/client-node/dist/gen/servers.js';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeHttpError, toKubeError } from './kube-errors';
 import { KubeApiError } from '../../shared/errors';
 
@@ -30,43 +27,54 @@ export interface KubeRequest {
   readonly contentType?: string;
 }
 
-export class KubeRest {
-  private readonly kc: KubeConfig;
-  private readonly configuration: ReturnType<typeof createConfiguration>;
+/** One HTTP exchange with the API server, authenticated: what differs between the ways to connect. */
+export interface KubeTransport {
   /** The API server's URL, named when it cannot be reached. */
-  private readonly server: string;
+  readonly server: string;
+  /**
+   * Send `path` (with `query`, already encoded) and answer the status and body text of any HTTP answer; throw when
+   * there is none (network or TLS failure: an error isNetworkError recognises) or credentials cannot be had.
+   */
+  exchange(request: {
+    readonly method: KubeRequest['method'];
+    readonly path: string;
+    readonly query: URLSearchParams;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body?: string;
+  }): Promise<{ readonly status: number; readonly text: string }>;
+}
 
-  constructor(kc: KubeConfig) {
-    const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new Error('KubeRest: the kubeconfig selects no cluster');
-    this.kc = kc;
-    this.server = cluster.server;
-    this.configuration = createConfiguration({ baseServer: new ServerConfiguration(cluster.server, {}) });
+export class KubeRest {
+  private readonly transport: KubeTransport;
+
+  constructor(transport: KubeTransport) {
+    this.transport = transport;
   }
 
   /** Any HTTP answer comes back as a KubeResponse; only "no answer" throws (TransientApiError, named by `what`). */
   async send(request: KubeRequest, what = `${request.method} ${request.path}`): Promise<KubeResponse> {
-    const context = this.configuration.baseServer.makeRequestContext(request.path, HttpMethod[request.method]);
+    const query = new URLSearchParams();
     for (const [key, value] of Object.entries(request.query ?? {}))
-      if (value !== undefined) context.setQueryParam(key, String(value));
-    context.setHeaderParam('Accept', 'application/json');
-    if (request.body !== undefined) {
-      context.setHeaderParam('Content-Type', request.contentType ?? 'application/json');
-      context.setBody(JSON.stringify(request.body));
-    }
+      if (value !== undefined) query.set(key, String(value));
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (request.body !== undefined) headers['Content-Type'] = request.contentType ?? 'application/json';
     try {
-      await this.kc.applySecurityAuthentication(context);
-      const response = await this.configuration.httpApi.send(context).toPromise();
-      const text = await response.body.text();
+      const { status, text } = await this.transport.exchange({
+        method: request.method,
+        path: request.path,
+        query,
+        headers,
+        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+      });
       let body: unknown = text;
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {
         // not JSON (e.g. "ok" from /readyz)
       }
-      return { status: response.httpStatusCode, body };
+      return { status, body };
     } catch (error) {
-      throw toKubeError(error, what, this.server);
+      throw toKubeError(error, what, this.transport.server);
     }
   }
 

@@ -8,11 +8,14 @@ import { DEFAULT_NODE_BOOT_SECONDS, blockedWaitSeconds, operationWaitSeconds } f
 
 /** An instance shutting down: CLM's poll. */
 const SHUTDOWN_POLL_SECONDS = 15;
-/**
- * The longest sleep of a blocked drain: a 14 h PDB block costs about 60 checks (≤ 200 transitions), and a block
- * that lifts is noticed at most 15 minutes later.
- */
+/** The longest sleep between two roll steps (a Wait state, or RollNodePool's in-process wait). */
 export const BLOCKED_MAX_WAIT_SECONDS = 900;
+/**
+ * The longest a roll step waits in process for a PDB-refused drain to change (tasks/kit/await-drain-change.ts): a
+ * 14 h block costs one step (two transitions) per 10 minutes, and a change is seen at the next poll (seconds). The
+ * step's own work before the wait takes seconds; RollNodePool's Lambda timeout (15 min) leaves the rest as margin.
+ */
+export const IN_PROCESS_WAIT_SECONDS = 600;
 
 /** What one roll step did: the progress after it, what blocks, and the counts the next wait depends on. */
 export interface RollActions {
@@ -24,6 +27,8 @@ export interface RollActions {
   readonly terminated: number;
   /** Terminated without decrement: the Auto Scaling group launches a replacement for each. */
   readonly replacements: number;
+  /** Pods whose eviction a PDB refused in this step's drain passes (the block RollNodePool waits out in process). */
+  readonly refused?: number;
   /** Problems to record without stopping the roll (a node terminated with volumes still attached). */
   readonly problems?: readonly string[];
 }
@@ -44,9 +49,13 @@ export function rollWaitSeconds(
   const { progress } = acted;
   const candidates: number[] = [];
   if (acted.terminatingSeconds > 0) candidates.push(acted.terminatingSeconds + 1);
-  if (acted.blocked.length > 0) {
-    // Blocked by a PDB: back off (doubling while the same block lasts), never past the next forced eviction.
-    const wakeAt = nextForceAt(progress.nodes, policy.drain, now);
+  const wakeAt = acted.blocked.length > 0 ? nextForceAt(progress.nodes, policy.drain, now) : undefined;
+  if ((acted.refused ?? 0) > 0) {
+    // Refused by a PDB: the step waits in process for a change (so no back-off), never past the next forced eviction.
+    const untilForce = wakeAt !== undefined ? Math.ceil((wakeAt - now) / 1000) : IN_PROCESS_WAIT_SECONDS;
+    candidates.push(Math.min(IN_PROCESS_WAIT_SECONDS, untilForce));
+  } else if (acted.blocked.length > 0) {
+    // Held otherwise (health gate, hooks, volumes): back off, doubling while the same block lasts.
     candidates.push(
       blockedWaitSeconds(progress.blockedSince ?? now, now, {
         minSeconds: Math.ceil(policy.drain.pollIntervalMs / 1000),

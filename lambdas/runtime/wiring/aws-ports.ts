@@ -10,6 +10,7 @@ import { systemClock } from '../../ports/clock';
 import { FULL_AWS_KIT } from '../../adapters/aws/full-aws-kit';
 import { cloudFactories } from '../cloud/cloud-factories';
 import { kubeFactory } from '../cloud/kube-factory';
+import { kubeFor as kubeForCluster } from '../../adapters/kube/kube-for';
 import { templatesFactory } from '../cloud/templates-factory';
 import type { FleetStore } from '../../ports/fleet-store';
 import { fleetStandIns, type FleetServices } from './fleet-services';
@@ -54,15 +55,18 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
   );
   const kubeFor =
     options.kubeFor ??
-    kubeFactory({
-      ...(options.token ? { token: options.token } : {}),
-      ...(options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : {}),
-      readSecret: secretsManagerReader({
-        region: options.region,
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-      }),
-      stsFor: aws.stsFor,
-    });
+    kubeFactory(
+      {
+        ...(options.token ? { token: options.token } : {}),
+        ...(options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : {}),
+        readSecret: secretsManagerReader({
+          region: options.region,
+          ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        }),
+        stsFor: aws.stsFor,
+      },
+      kubeForCluster,
+    );
   return {
     registry: options.registry,
     sources: options.sources,

@@ -149,6 +149,8 @@ interface NodePass {
   readonly progress: NodeProgress;
   readonly blocked: readonly string[];
   readonly terminatingSeconds: number;
+  /** Pods a PDB refused to evict in this pass. */
+  readonly refused: number;
   /** Drained, no hook holds it, its volumes detached (or the wait is over): terminate it now. */
   readonly terminate: boolean;
   readonly problem?: string;
@@ -165,18 +167,23 @@ async function passNode(
   if (progress.phase === 'pre-drain') {
     const held = await holdForHooks(context, node, progress, 'pre-drain');
     if (held.blocked)
-      return { progress: held.progress, blocked: [held.blocked], terminatingSeconds: 0, terminate: false };
+      return { progress: held.progress, blocked: [held.blocked], terminatingSeconds: 0, refused: 0, terminate: false };
     progress = await cordonNode(context, node, held.progress);
   }
   const { policy, now } = context;
   const outcome = await drainPass(context.cp.kube, node.name, progress, policy.drain, now);
-  const drained = { blocked: outcome.blocked, terminatingSeconds: outcome.terminatingSeconds };
+  const drained = {
+    blocked: outcome.blocked,
+    terminatingSeconds: outcome.terminatingSeconds,
+    refused: outcome.blocked.length,
+  };
   if (!outcome.empty) return { ...drained, progress: outcome.progress, terminate: false };
   const gate = await readyToTerminate(context, node, outcome.progress, attachments);
   return {
     progress: gate.progress,
     blocked: gate.blocked ? [...drained.blocked, gate.blocked] : drained.blocked,
     terminatingSeconds: drained.terminatingSeconds,
+    refused: drained.refused,
     terminate: !gate.blocked,
     ...(gate.problem ? { problem: gate.problem } : {}),
   };
@@ -213,8 +220,7 @@ async function drainAndTerminate(
   const blocked: string[] = [];
   const problems: string[] = [];
   let attachments: VolumeAttachmentInfo[] | undefined;
-  let terminatingSeconds = 0;
-  const counts = { terminated: 0, replacements: 0, surplusRemoved: 0 };
+  const counts = { terminated: 0, replacements: 0, surplusRemoved: 0, refused: 0, terminatingSeconds: 0 };
   let ledger: TerminationLedger = {
     desired: plan.scaleTo ?? snapshot.desired,
     base: progress.baseDesired ?? snapshot.desired,
@@ -232,7 +238,8 @@ async function drainAndTerminate(
       );
       nodes[n.instanceId] = pass.progress;
       blocked.push(...pass.blocked);
-      terminatingSeconds = Math.max(terminatingSeconds, pass.terminatingSeconds);
+      counts.terminatingSeconds = Math.max(counts.terminatingSeconds, pass.terminatingSeconds);
+      counts.refused += pass.refused;
       if (pass.problem) problems.push(pass.problem);
       if (!pass.terminate) continue;
     }
@@ -255,7 +262,8 @@ async function drainAndTerminate(
       ...(counts.terminated > 0 && progress.firstReplacedAt === undefined ? { firstReplacedAt: now } : {}),
     },
     blocked,
-    terminatingSeconds,
+    terminatingSeconds: counts.terminatingSeconds,
+    ...(counts.refused > 0 ? { refused: counts.refused } : {}),
     terminated: counts.terminated,
     replacements: counts.replacements,
     ...(problems.length ? { problems } : {}),

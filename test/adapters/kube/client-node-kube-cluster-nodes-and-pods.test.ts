@@ -1,12 +1,12 @@
 // ClientNodeKubeCluster on nodes (list, patch) and pods (list, evict, delete).
-import type { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
+import type { RestKubeCluster } from '../../../lambdas/adapters/kube/rest-kube-cluster';
 import { NotFoundError, TransientApiError } from '../../../lambdas/shared/errors';
 import type { FakeKubeApi } from '../../support/fake-kube-api';
 import { statusBody } from '../../support/fake-kube-api';
 import { seedNode, seedPod, startFakeKubeCluster } from './kube-fixtures';
 
 let api: FakeKubeApi;
-let kube: ClientNodeKubeCluster;
+let kube: RestKubeCluster;
 
 beforeEach(async () => ({ api, kube } = await startFakeKubeCluster()));
 afterEach(() => api.close());

@@ -1,11 +1,11 @@
 // ClientNodeKubeCluster.delete, .list and .annotate: kinds resolved through discovery, options, paging.
-import type { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
+import type { RestKubeCluster } from '../../../lambdas/adapters/kube/rest-kube-cluster';
 import { KubeApiError } from '../../../lambdas/shared/errors';
 import type { FakeKubeApi } from '../../support/fake-kube-api';
 import { startFakeKubeCluster } from './kube-fixtures';
 
 let api: FakeKubeApi;
-let kube: ClientNodeKubeCluster;
+let kube: RestKubeCluster;
 
 beforeEach(async () => ({ api, kube } = await startFakeKubeCluster()));
 afterEach(() => api.close());

@@ -1,15 +1,18 @@
-// ClientNodeKubeCluster: PDBs, scale, readiness, error classification and the ways to connect.
+// RestKubeCluster (the Lambda tasks' transport) and ClientNodeKubeCluster: PDBs, scale, readiness, error
+// classification and the ways to connect.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
+import { kubeServerTransport } from '../../../lambdas/adapters/kube/kube-server-transport';
+import type { RestKubeCluster } from '../../../lambdas/adapters/kube/rest-kube-cluster';
 import { ConfigError, KubeApiError, TransientApiError } from '../../../lambdas/shared/errors';
 import type { FakeKubeApi } from '../../support/fake-kube-api';
 import { statusBody } from '../../support/fake-kube-api';
 import { startFakeKubeCluster } from './kube-fixtures';
 
 let api: FakeKubeApi;
-let kube: ClientNodeKubeCluster;
+let kube: RestKubeCluster;
 
 beforeEach(async () => ({ api, kube } = await startFakeKubeCluster()));
 afterEach(() => api.close());
@@ -153,5 +156,13 @@ describe('ClientNodeKubeCluster errors and connections', () => {
 
   it('refuses plain http without skipTLSVerify', () => {
     expect(() => new ClientNodeKubeCluster({ server: api.url, token: 't' })).toThrow(/plain http/);
+    expect(() => kubeServerTransport({ server: api.url, token: 't' })).toThrow(/plain http/);
+    expect(() => kubeServerTransport({ server: 'kube-1.example.org', token: 't' })).toThrow(/must start with https/);
+  });
+
+  it('reaches the same API through client-node (a server and token as a kubeconfig of its own)', async () => {
+    const viaClientNode = new ClientNodeKubeCluster({ server: api.url, token: 'cn-token', skipTLSVerify: true });
+    await viaClientNode.listNodes();
+    expect(api.requests[0].authorization).toBe('Bearer cn-token');
   });
 });

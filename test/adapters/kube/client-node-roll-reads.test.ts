@@ -1,11 +1,11 @@
 // ClientNodeKubeCluster: what the roll's gates read — VolumeAttachments (storage.k8s.io/v1, filtered by node) and the
 // ready replicas of a pod's owner (apps/v1), against a fake API server on loopback.
-import type { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
+import type { RestKubeCluster } from '../../../lambdas/adapters/kube/rest-kube-cluster';
 import type { FakeKubeApi } from '../../support/fake-kube-api';
 import { startFakeKubeCluster } from './kube-fixtures';
 
 let api: FakeKubeApi;
-let kube: ClientNodeKubeCluster;
+let kube: RestKubeCluster;
 
 beforeEach(async () => {
   ({ api, kube } = await startFakeKubeCluster());

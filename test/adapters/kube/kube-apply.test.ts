@@ -1,5 +1,5 @@
 // ClientNodeKubeCluster.apply (kube-apply.ts): server-side apply, dry runs, discovery per group version, CRDs, errors.
-import type { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
+import type { RestKubeCluster } from '../../../lambdas/adapters/kube/rest-kube-cluster';
 import type { KubeObject } from '../../../lambdas/ports/kube-cluster';
 import { KubeApiError, TransientApiError } from '../../../lambdas/shared/errors';
 import type { FakeKubeApi } from '../../support/fake-kube-api';
@@ -7,7 +7,7 @@ import { statusBody } from '../../support/fake-kube-api';
 import { startFakeKubeCluster } from './kube-fixtures';
 
 let api: FakeKubeApi;
-let kube: ClientNodeKubeCluster;
+let kube: RestKubeCluster;
 
 beforeEach(async () => ({ api, kube } = await startFakeKubeCluster()));
 afterEach(() => api.close());

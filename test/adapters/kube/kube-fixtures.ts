@@ -1,11 +1,16 @@
-/** Arrange helpers shared by the ClientNodeKubeCluster tests: a fake API server and what to seed it with. */
-import { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
+/** Arrange helpers shared by the KubeCluster adapter tests: a fake API server and what to seed it with. */
+import { kubeServerTransport } from '../../../lambdas/adapters/kube/kube-server-transport';
+import { RestKubeCluster } from '../../../lambdas/adapters/kube/rest-kube-cluster';
 import { FakeKubeApi } from '../../support/fake-kube-api';
 
-/** A fake API server and a ClientNodeKubeCluster that reaches it with the token `test-token`. */
-export async function startFakeKubeCluster(): Promise<{ api: FakeKubeApi; kube: ClientNodeKubeCluster }> {
+/**
+ * A fake API server and a KubeCluster that reaches it with the token `test-token` the way the Lambda tasks do
+ * (RestKubeCluster over Node's http, no client-node).
+ */
+export async function startFakeKubeCluster(): Promise<{ api: FakeKubeApi; kube: RestKubeCluster }> {
   const api = await FakeKubeApi.start();
-  return { api, kube: new ClientNodeKubeCluster({ server: api.url, token: 'test-token', skipTLSVerify: true }) };
+  const transport = kubeServerTransport({ server: api.url, token: 'test-token', skipTLSVerify: true });
+  return { api, kube: new RestKubeCluster(transport) };
 }
 
 /** A Ready node in eu-central-1a with a provider id. */

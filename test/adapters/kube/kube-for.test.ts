@@ -1,4 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClientNodeKubeCluster } from '../../../lambdas/adapters/kube/client-node-kube-cluster';
 import { STSClient } from '@aws-sdk/client-sts';
 import { EKS_TOKEN_PREFIX, REFRESH_AFTER_MS } from '../../../lambdas/adapters/kube/eks-token';
 import { SECRET_TOKEN_TTL_MS, kubeFor } from '../../../lambdas/adapters/kube/kube-for';
@@ -226,6 +230,38 @@ describe('kubeFor: kubeconfig mode', () => {
       kubeconfigPath: file,
     });
     await expect(wrong.listNodes()).rejects.toThrow(/certificate/i);
+  });
+
+  it('goes through client-node for a context whose user is more than a token (an exec plugin)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clm-kubeconfig-exec-'));
+    const path = join(dir, 'config');
+    const credential = JSON.stringify({
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      kind: 'ExecCredential',
+      status: { token: 'exec-token' },
+    });
+    writeFileSync(
+      path,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        `- name: c\n  cluster:\n    server: ${api.url}\n    certificate-authority-data: ${PRIVATE_CA}`,
+        'users:',
+        `- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: ${process.execPath}\n      args: ["-e", ${JSON.stringify(`process.stdout.write(${JSON.stringify(credential)})`)}]`,
+        'contexts:',
+        '- name: kube-1\n  context:\n    cluster: c\n    user: u',
+        'current-context: kube-1',
+      ].join('\n'),
+    );
+    const kube = kubeFor(kubeCluster(api.url, { kube_context: 'kube-1' }), { kubeconfigPath: path });
+    expect(kube).toBeInstanceOf(ClientNodeKubeCluster);
+    await kube.listNodes();
+    expect(bearer()).toEqual(['Bearer exec-token']);
+    // a context with just a token and a CA goes the Lambda tasks' way
+    expect(kubeFor(kubeCluster(api.url, { kube_context: 'by-alias' }), { kubeconfigPath: file })).not.toBeInstanceOf(
+      ClientNodeKubeCluster,
+    );
   });
 
   it('is the default mode when the CLI has a kubeconfig, and needs one otherwise', () => {

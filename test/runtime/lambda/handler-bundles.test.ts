@@ -15,20 +15,11 @@ import { taskFileName, type AnyTask, type PortName } from '../../../lambdas/task
 
 const ROOT = join(__dirname, '..', '..', '..');
 const BUDGET_BYTES = 0.8 * 1024 * 1024;
-/**
- * The tasks that run once per update, not per poll, and need the Kubernetes client (≈ 366 KB) besides rendering
- * (handlebars, git): the two planning tasks (a server-side dry run of every object, change sets) and RenderConfig
- * (the deletions' kinds against the API server's discovery, before the first write): 1.2–1.26 MB measured; and
- * Prepare (a cluster stack's Kubernetes upgrade reads the API server's and the nodes' versions before anything is
- * written): 1.05 MB. Their larger first call is paid once per update; every other task keeps the 0.8 MB budget.
- */
-const PLANNING_BUDGET_BYTES = 1.3 * 1024 * 1024;
-const PLANNING_TASKS = new Set(['PlanUpdate', 'ReviewUpdate', 'RenderConfig', 'Prepare']);
 const NAMES = TASK_CATALOGUE.map((task) => task.name);
 
 /**
  * What the nodejs22.x runtime provides: Node's built-ins and the AWS SDK v3 clients and document client. ws and
- * node-fetch (client-node's transport) also `require` bufferutil, utf-8-validate and encoding, inside try/catch, as
+ * node-fetch also `require` bufferutil, utf-8-validate and encoding, inside try/catch, as
  * optional speed-ups; esbuild leaves such requires alone and they fail harmlessly at run time.
  */
 function providedByRuntime(path: string): boolean {
@@ -137,10 +128,9 @@ describe('handler bundles', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('stay within 0.8 MB minified (the once-per-update tasks with the Kubernetes client within 1.3 MB)', () => {
+  it('stay within 0.8 MB minified, every one of them', () => {
     const sizes = Object.fromEntries(NAMES.map((task) => [task, statSync(bundles.get(task)!.file).size]));
-    const budget = (task: string) => (PLANNING_TASKS.has(task) ? PLANNING_BUDGET_BYTES : BUDGET_BYTES);
-    expect(Object.entries(sizes).filter(([task, bytes]) => bytes > budget(task))).toEqual([]);
+    expect(Object.entries(sizes).filter(([, bytes]) => bytes > BUDGET_BYTES)).toEqual([]);
   });
 
   it('leave to the runtime only what it provides (no SDK-internal package such as @aws-sdk/util-* or @smithy/*)', () => {
@@ -155,7 +145,8 @@ describe('handler bundles', () => {
     const expected = (name: string) => {
       const ports = (TASK_CATALOGUE.find((t) => t.name === name) as AnyTask).ports;
       return {
-        '@kubernetes/client-node': ports.kube !== undefined,
+        // the API servers are reached over Node's https (adapters/kube/kube-server-transport.ts), never client-node
+        '@kubernetes/client-node': false,
         'isomorphic-git': ports.sources !== undefined,
         handlebars: ports.templates !== undefined,
         tr46: false,
@@ -188,7 +179,7 @@ describe('handler bundles', () => {
     expect(found).toEqual(Object.fromEntries(NAMES.map((task) => [task, expected(task)])));
   });
 
-  it('load their port modules and SDK clients on the first call (the SDK through NODE_PATH, as in Lambda)', () => {
+  it('load their port modules on the first call (the SDK through NODE_PATH, as in Lambda)', () => {
     const errors = Object.fromEntries(NAMES.map((task) => [task, firstCallError(bundles.get(task)!.file)]));
     expect(errors).toEqual(
       Object.fromEntries(NAMES.map((task) => [task, expect.stringMatching(/^InvalidTaskInputError: /)])),

@@ -8,6 +8,11 @@ export class FakeClock implements Clock {
     return this.current;
   }
 
+  /** A task's in-process wait: time moves on at once. */
+  async sleep(ms: number): Promise<void> {
+    this.advance(Math.max(0, ms));
+  }
+
   advance(ms: number): void {
     this.current += ms;
   }

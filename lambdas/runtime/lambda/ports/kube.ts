@@ -1,3 +1,4 @@
+import { kubeServerFor } from '../../../adapters/kube/kube-server-for';
 import { kubeFactory } from '../../cloud/kube-factory';
 import { stsPart } from '../../../adapters/aws/aws-kit';
 import type { PortFactories } from '../../restrict-ports';
@@ -15,11 +16,14 @@ export async function portFactories({ env, tokens }: WiringContext): Promise<Por
   const aws = await sharedCloud(env, [stsPart]);
   return {
     cluster: {
-      kube: kubeFactory({
-        ...(clusterToken ? { token: clusterToken } : {}),
-        readSecret,
-        stsFor: (cluster) => aws.stsFor(cluster),
-      }),
+      kube: kubeFactory(
+        {
+          ...(clusterToken ? { token: clusterToken } : {}),
+          readSecret,
+          stsFor: (cluster) => aws.stsFor(cluster),
+        },
+        kubeServerFor,
+      ),
     },
   };
 }

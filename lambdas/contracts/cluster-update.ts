@@ -99,8 +99,12 @@ export const LOCAL_TASK_TOKEN_PREFIX = 'local:';
 
 /** $.step — from every polling task (DeployStacks, WaitForApiServer, RemoveDeletedPools, DeleteStacks, RollNodePool). */
 export const StepOutput = z.object({
-  /** DRAIN (RemoveDeletedPools only): `drainPools` still have nodes; DrainRemovedPools rolls them away, then polls again. */
-  status: z.enum(['IN_PROGRESS', 'DONE', 'DRAIN']),
+  /**
+   * DRAIN (RemoveDeletedPools only): `drainPools` still have nodes; DrainRemovedPools rolls them away, then polls again.
+   * CONTINUE (the manifest phases): the call neared its Lambda timeout with work left; its cursor is recorded and the
+   * state machine calls the task again at once (no Wait).
+   */
+  status: z.enum(['IN_PROGRESS', 'DONE', 'DRAIN', 'CONTINUE']),
   /** How long the Wait state sleeps before the next poll. */
   waitSeconds: z.number().int().min(1).max(3600),
   message: z.string(),

@@ -46,5 +46,9 @@ export type ManifestPhase = (typeof MANIFEST_PHASES)[number];
 export const DELETE_STAGES = ['others', 'main'] as const;
 export type DeleteStage = (typeof DELETE_STAGES)[number];
 
-/** Iterations of the rollout child before it hands over to a fresh execution (history stays far below 20,000 events). */
-export const MAX_ROLLOUT_ITERATIONS = 1500;
+/**
+ * Iterations of the rollout child before it hands over to a fresh execution: the worst case of one execution, every
+ * RollStep call retried as often as its Retry allows, stays below 20,000 history events (380 × 50 + 54 = 19,054;
+ * test/statemachines/history-bound.test.ts computes it from the ASL).
+ */
+export const MAX_ROLLOUT_ITERATIONS = 380;

@@ -12,8 +12,8 @@ describe('ASL node-pool-rollout', () => {
     expect(machine.States.RollStepResult.Choices).toEqual([
       { Variable: '$.step.status', StringEquals: STEP_STATUS.DONE, Next: 'RolloutDone' },
       { Variable: '$.step.status', StringEquals: STEP_STATUS.HELD, Next: 'RolloutHeld' },
-      { Variable: '$.step.status', StringEquals: STEP_STATUS.WINDOW, Next: 'WaitForWindow' },
       { Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS, Next: 'HandOver' },
+      { Variable: '$.step.status', StringEquals: STEP_STATUS.WINDOW, Next: 'WaitForWindow' },
     ]);
     expect(machine.States.RollStepResult.Default).toBe('WaitForNodes');
     expect(machine.States.WaitForNodes.Next).toBe('RollStep');

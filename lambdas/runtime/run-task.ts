@@ -1,6 +1,7 @@
 import type { Ports } from '../ports/ports';
 import { InvalidTaskInputError } from '../shared/errors';
 import type { AnyTask, TaskContext } from '../tasks/define-task';
+import { withPollCount } from './poll-count';
 import { localDeadline } from './task-deadline';
 
 /**
@@ -17,7 +18,7 @@ export async function runTask(
   if (!parsed.success) {
     throw new InvalidTaskInputError(`${task.name}: invalid input: ${formatIssues(parsed.error.issues)}`);
   }
-  const result: unknown = await task.step(parsed.data, ports, context);
+  const result: unknown = withPollCount(parsed.data, await task.step(parsed.data, ports, context));
   const checked = task.output.safeParse(result);
   if (!checked.success) {
     throw new InvalidTaskInputError(`${task.name}: produced an invalid result: ${formatIssues(checked.error.issues)}`);

@@ -3,17 +3,26 @@
 // stay ≤ 20,000 events (Step Functions' hard limit is 25,000).
 import type { AslMachine } from './asl-graph';
 import { loadAsl } from './asl-graph';
+import { MAX_NODE_POOLS } from '../../lambdas/contracts/status';
 import { HISTORY_EVENTS as E, historyBound, UnboundedLoopError, type BoundOptions } from './history-bound';
 
 const LIMIT = 20_000;
 
-/** The counters tasks write, and why each counts every call. */
+/** The counters tasks write, and why each counts every call; what bounds each Map's items. */
 const OPTIONS: BoundOptions = {
   taskCounters: {
     '$.step.iteration':
       'RollNodePool returns ($.step.iteration ?? 0) + 1 on every call (roll-node-pool.ts); a fresh execution starts at 0',
+    '$.step.polls':
+      'runTask adds ($.step.polls ?? 0) + 1 to every poll output (runtime/poll-count.ts); only polls write $.step',
+    '$.render.windowWaits':
+      'RenderConfig returns $.render.windowWaits + 1 with every resumeAt (render-config.ts), else the same count',
   },
-  mapItems: {},
+  mapItems: {
+    // The registry refuses more node pools (wire-cluster-schema.ts); RemoveDeletedPools hands out at most as many.
+    '$.step.rollPools': MAX_NODE_POOLS,
+    '$.step.drainPools': MAX_NODE_POOLS,
+  },
 };
 
 const copy = (machine: AslMachine): AslMachine => JSON.parse(JSON.stringify(machine)) as AslMachine;
@@ -26,6 +35,31 @@ describe('worst-case execution history', () => {
     // Assert
     expect(bound.loops.length).toBeGreaterThan(0);
     expect(bound.events).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('cluster-update: every loop is bounded and the worst case stays within 20,000 events', () => {
+    // Act
+    const bound = historyBound(loadAsl('clusterUpdate'), OPTIONS);
+
+    // Assert
+    expect(bound.loops.length).toBeGreaterThan(0);
+    expect(bound.events).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('fails on a poll loop added to cluster-update without the polls cap', () => {
+    // Arrange: a copy of the first polling Choice that loops back ahead of its cap
+    const machine = copy(loadAsl('clusterUpdate'));
+    const polled = Object.entries(machine.States).find(([, s]) =>
+      s.Choices?.some((r) => r.And?.some((c) => c.Variable === '$.step.polls')),
+    )!;
+    const [name, choice] = polled;
+    const waitFor = choice.Choices!.find((r) => r.StringEquals === 'IN_PROGRESS')!.Next!;
+    choice.Choices = [{ Variable: '$.step.status', StringEquals: 'IN_PROGRESS', Next: waitFor }, ...choice.Choices!];
+
+    // Act / Assert
+    expect(() => historyBound(machine, OPTIONS)).toThrow(
+      new RegExp(`unbounded loop .*${name}.*: it bypasses every counter guard$`),
+    );
   });
 
   it('fails on a loop with no guard: the rollout without its iteration cap', () => {

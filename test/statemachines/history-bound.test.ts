@@ -175,6 +175,17 @@ describe('worst-case execution history', () => {
     expect(() => historyBound(machine, OPTIONS)).toThrow(/^unbounded loop Work → Check → Work: no state on it counts$/);
   });
 
+  it('fails on a loop where another state overwrites the counter (a Pass writing $.step)', () => {
+    // Arrange: the rollout with a Pass on its wait path that replaces $.step
+    const machine = copy(loadAsl('nodePoolRollout'));
+    const wait = Object.values(machine.States).find((st) => st.Type === 'Wait' && st.Next === machine.StartAt)!;
+    machine.States.Reset = { Type: 'Pass', Result: { status: 'IN_PROGRESS' }, ResultPath: '$.step', Next: wait.Next };
+    wait.Next = 'Reset';
+
+    // Act / Assert
+    expect(() => historyBound(machine, OPTIONS)).toThrow(/: Reset overwrites the counter \$\.step\.iteration$/);
+  });
+
   it('fails on a Map whose items have no bound', () => {
     const machine: AslMachine = {
       StartAt: 'Each',

@@ -250,6 +250,21 @@ function boundLoop(
     (n) => edges.get(n)!.filter((m) => inside.has(m) && !counted.has(m)),
   );
   if (uncounted) throw new UnboundedLoopError(`unbounded loop ${uncounted.join(' → ')}: no state on it counts`);
+  // Nothing else on the loop may write the counter: a state whose result (or a Catch's) lands on it, or on a path
+  // above it ($ by default), would start it over.
+  for (const g of guards) {
+    const parent = g.counter.slice(0, g.counter.lastIndexOf('.'));
+    const covers = (path: string | null | undefined) =>
+      path !== null && (path === undefined || path === '$' || parent === path || parent.startsWith(`${path}.`));
+    for (const name of component) {
+      const state = machine.States[name];
+      if ((incrementers.get(g.counter) ?? []).includes(name)) continue;
+      const writes = ['Task', 'Pass', 'Map', 'Parallel'].includes(state.Type) && covers(state.ResultPath);
+      const catches = (state.Catch ?? []).some((c) => inside.has(c.Next) && covers(c.ResultPath ?? '$'));
+      if (writes || catches)
+        throw new UnboundedLoopError(`unbounded loop ${describe()}: ${name} overwrites the counter ${g.counter}`);
+    }
+  }
   const tightest = guards.reduce((a, b) => (b.bound < a.bound ? b : a));
   return { states: component, counter: tightest.counter, bound: tightest.bound, passEvents };
 }

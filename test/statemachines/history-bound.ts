@@ -7,9 +7,10 @@ import type { AslMachine, AslState, ChoiceRule } from './asl-graph';
 import { findCycle, stronglyConnected } from './graph-cycles';
 
 /**
- * History events per state, from the Step Functions API reference, HistoryEvent `type`
- * (https://docs.aws.amazon.com/step-functions/latest/apireference/API_HistoryEvent.html) and the developer guide's
- * "Viewing execution details" event lists (https://docs.aws.amazon.com/step-functions/latest/dg/concepts-view-execution-details.html).
+ * History events per state, named by the event types of the Step Functions API reference, HistoryEvent `type`
+ * (https://docs.aws.amazon.com/step-functions/latest/apireference/API_HistoryEvent.html): each state writes its
+ * `…StateEntered`/`…StateExited` pair (a Fail state only FailStateEntered), a Lambda task its LambdaFunction*
+ * events, a service integration its Task* events, a Map its MapState* and, per item, MapIteration* events.
  */
 export const HISTORY_EVENTS = {
   /** ExecutionStarted, then ExecutionSucceeded | ExecutionFailed | ExecutionTimedOut | ExecutionAborted. */

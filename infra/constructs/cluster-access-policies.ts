@@ -144,6 +144,7 @@ export const LEFTOVERS_DESCRIBE = [
   'ec2:DescribeSecurityGroups',
   'ec2:DescribeNetworkInterfaces',
   'elasticloadbalancing:DescribeLoadBalancers',
+  'elasticloadbalancing:DescribeTargetGroups',
   'elasticloadbalancing:DescribeTags',
 ];
 
@@ -156,8 +157,8 @@ export function leftoversStatements(s: ClusterAccessScope): PolicyStatement[] {
       resources: [arn(s, 'ec2', 'volume/*'), arn(s, 'ec2', 'security-group/*'), arn(s, 'ec2', 'network-interface/*')],
     }),
     new PolicyStatement({
-      actions: ['elasticloadbalancing:DeleteLoadBalancer'],
-      resources: [arn(s, 'elasticloadbalancing', 'loadbalancer/*')],
+      actions: ['elasticloadbalancing:DeleteLoadBalancer', 'elasticloadbalancing:DeleteTargetGroup'],
+      resources: [arn(s, 'elasticloadbalancing', 'loadbalancer/*'), arn(s, 'elasticloadbalancing', 'targetgroup/*')],
     }),
   ];
 }

@@ -53,6 +53,11 @@ export const RenderConfigOutput = z.object({
    * (WaitForMaintenanceWindow) before its first write, and renders again.
    */
   resumeAt: z.string().optional(),
+  /**
+   * The waits for a maintenance window in this execution, this one included (`$.render.windowWaits`): the update
+   * hands over at LOOP_CAPS.windowWaits.
+   */
+  windowWaits: z.number().int().min(0).optional(),
 });
 export type RenderConfigOutput = z.infer<typeof RenderConfigOutput>;
 
@@ -99,8 +104,12 @@ export const LOCAL_TASK_TOKEN_PREFIX = 'local:';
 
 /** $.step — from every polling task (DeployStacks, WaitForApiServer, RemoveDeletedPools, DeleteStacks, RollNodePool). */
 export const StepOutput = z.object({
-  /** DRAIN (RemoveDeletedPools only): `drainPools` still have nodes; DrainRemovedPools rolls them away, then polls again. */
-  status: z.enum(['IN_PROGRESS', 'DONE', 'DRAIN']),
+  /**
+   * DRAIN (RemoveDeletedPools only): `drainPools` still have nodes; DrainRemovedPools rolls them away, then polls again.
+   * CONTINUE (the manifest phases): the call neared its Lambda timeout with work left; its cursor is recorded and the
+   * state machine calls the task again at once (no Wait).
+   */
+  status: z.enum(['IN_PROGRESS', 'DONE', 'DRAIN', 'CONTINUE']),
   /** How long the Wait state sleeps before the next poll. */
   waitSeconds: z.number().int().min(1).max(3600),
   message: z.string(),
@@ -116,6 +125,11 @@ export const StepOutput = z.object({
   rollPoolCount: z.number().int().min(0).optional(),
   /** DRAIN: the removed pools with nodes left, one node-pool-rollout child (with `removal`) each. */
   drainPools: z.array(z.string()).optional(),
+  /**
+   * Calls of the tasks writing `$.step` so far in this execution, this one included (runtime/poll-count.ts): the
+   * cluster-update Choices hand over at LOOP_CAPS.polls.
+   */
+  polls: z.number().int().min(1).optional(),
 });
 export type StepOutput = z.infer<typeof StepOutput>;
 
@@ -210,8 +224,9 @@ export const HeldOutput = z.object({
   /**
    * PAUSED, ABORTED, BLOCKED: an operator's control or cluster_update_block held a roll. AWAITING_APPROVAL: a CLI run
    * stopped at the approval gate; REJECTED: `clm reject`; APPROVAL_LAPSED: nobody decided within the timeout.
+   * HANDED_OVER: a loop reached its cap (LOOP_CAPS): the next run continues from the stored progress.
    */
-  status: z.enum(['PAUSED', 'ABORTED', 'BLOCKED', 'AWAITING_APPROVAL', 'REJECTED', 'APPROVAL_LAPSED']),
+  status: z.enum(['PAUSED', 'ABORTED', 'BLOCKED', 'AWAITING_APPROVAL', 'REJECTED', 'APPROVAL_LAPSED', 'HANDED_OVER']),
   message: z.string(),
 });
 export type HeldOutput = z.infer<typeof HeldOutput>;

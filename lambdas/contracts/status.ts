@@ -46,5 +46,30 @@ export type ManifestPhase = (typeof MANIFEST_PHASES)[number];
 export const DELETE_STAGES = ['others', 'main'] as const;
 export type DeleteStage = (typeof DELETE_STAGES)[number];
 
-/** Iterations of the rollout child before it hands over to a fresh execution (history stays far below 20,000 events). */
-export const MAX_ROLLOUT_ITERATIONS = 1500;
+/**
+ * Iterations of the rollout child before it hands over to a fresh execution: the worst case of one execution, every
+ * RollStep call retried as often as its Retry allows, stays below 20,000 history events (380 × 50 + 54 = 19,054;
+ * test/statemachines/history-bound.test.ts computes it from the ASL).
+ */
+export const MAX_ROLLOUT_ITERATIONS = 380;
+
+/**
+ * The loop caps of a cluster-update execution (cluster-update.asl.json), chosen so that its worst case — every loop at
+ * its cap, every Lambda call retried as often as its Retry allows — stays below 20,000 history events
+ * (test/statemachines/history-bound.test.ts computes it from the ASL). At a cap the execution hands over: it stops at
+ * a safe point (ERROR_NAMES.UpdateHandedOverError → StopAtSafePoint, HANDED_OVER) and the next run continues from the stored
+ * progress.
+ */
+export const LOOP_CAPS = {
+  /** Calls of the tasks that write `$.step` (every poll, every CONTINUE) in one execution: `$.step.polls`. */
+  polls: 150,
+  /** Waits for a maintenance window before the first write: `$.render.windowWaits`. */
+  windowWaits: 3,
+  /** Waits for an approval that changed or came back without a decision: `$.approvalWaits.count`. */
+  approvalWaits: 3,
+  /** Fresh rollout executions of one pool after the first (CONTINUE hand-overs): `$.handOver.count`. */
+  poolHandOvers: 2,
+} as const;
+
+/** The most node pools a cluster may have (and the most pools one roll or drain Map takes). */
+export const MAX_NODE_POOLS = 24;

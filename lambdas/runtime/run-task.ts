@@ -1,14 +1,24 @@
 import type { Ports } from '../ports/ports';
 import { InvalidTaskInputError } from '../shared/errors';
-import type { AnyTask } from '../tasks/define-task';
+import type { AnyTask, TaskContext } from '../tasks/define-task';
+import { withPollCount } from './poll-count';
+import { localDeadline } from './task-deadline';
 
-/** Parse the payload with the task's contract, run its step, check what it returns against its output contract. */
-export async function runTask(task: AnyTask, payload: unknown, ports: Ports): Promise<unknown> {
+/**
+ * Parse the payload with the task's contract, run its step, check what it returns against its output contract.
+ * `context` carries the deadline (the Lambda runtime passes its invocation's; by default the task's timeout from now).
+ */
+export async function runTask(
+  task: AnyTask,
+  payload: unknown,
+  ports: Ports,
+  context: TaskContext = localDeadline(task),
+): Promise<unknown> {
   const parsed = task.input.safeParse(payload);
   if (!parsed.success) {
     throw new InvalidTaskInputError(`${task.name}: invalid input: ${formatIssues(parsed.error.issues)}`);
   }
-  const result: unknown = await task.step(parsed.data, ports);
+  const result: unknown = withPollCount(parsed.data, await task.step(parsed.data, ports, context));
   const checked = task.output.safeParse(result);
   if (!checked.success) {
     throw new InvalidTaskInputError(`${task.name}: produced an invalid result: ${formatIssues(checked.error.issues)}`);

@@ -31,6 +31,11 @@ export const ERROR_NAMES = {
    * update at a safe point (StopAtSafePoint).
    */
   UpdateHeldError: 'UpdateHeldError',
+  /**
+   * Not thrown: the error a cluster-update execution stops with when one of its loops reaches its cap (LOOP_CAPS in
+   * contracts/status.ts); StopAtSafePoint answers HANDED_OVER and the next run continues from the stored progress.
+   */
+  UpdateHandedOverError: 'UpdateHandedOverError',
   /** The update waits for `clm approve` (a CLI run ends held; a deployed execution waits on its task token). */
   ApprovalPendingError: 'ApprovalPendingError',
   /** The approval was decided between the review and the wait: the update reviews it again. */

@@ -82,7 +82,7 @@ export type PdbSpec = z.infer<typeof PdbSpec>;
  */
 export const Leftovers = z
   .object({
-    /** Each with a security group `k8s-elb-<name>` (classic) or `k8s-<name>` (v2), tagged like it. */
+    /** Each with a security group `k8s-elb-<name>` (classic) or `k8s-<name>` (v2, and a target group `<name>-tg`), tagged like it. */
     loadBalancers: z
       .array(
         z

@@ -83,7 +83,7 @@ export interface AccountState {
   ipCounters: number[];
 }
 
-/** A load balancer, security group, volume or network interface no stack made (aws/leftovers.ts). */
+/** A load balancer, target group, security group, volume or network interface no stack made (aws/leftovers.ts). */
 export interface CloudResourceRecord {
   readonly kind: LeftoverKind;
   readonly id: string;
@@ -95,6 +95,8 @@ export interface CloudResourceRecord {
   state?: string;
   /** Load balancers: their security groups (in use while the load balancer exists). */
   readonly securityGroups?: readonly string[];
+  /** v2 load balancers: the target groups their listeners forward to (in use while the load balancer exists). */
+  readonly targetGroups?: readonly string[];
 }
 
 export type SubnetRole = 'node' | 'elb' | 'internal-node';

@@ -70,7 +70,18 @@ export interface TaskSpec<In, Out, N extends PortNeeds> {
   readonly triggers?: readonly TaskTrigger[];
   /** Figures to publish after each run, read from the step's output (pure). @default - none */
   readonly metrics?: (output: Out) => readonly TaskMetric[];
-  step(input: In, ports: PortsFor<N>): Promise<Out>;
+  /** `context` says when to stop taking on work (a step may ignore it: most finish far within their timeout). */
+  step(input: In, ports: PortsFor<N>, context: TaskContext): Promise<Out>;
+}
+
+/**
+ * What the runtime tells a step about its invocation. A step with much work (thousands of manifests, hundreds of
+ * deletions) checks `outOfTime()` between objects: once it is true the step records its cursor, returns
+ * `CONTINUE`, and the state machine calls it again at once (statemachines/README.md).
+ */
+export interface TaskContext {
+  /** True once the invocation's deadline is near: its Lambda timeout minus a safety margin (runtime/task-deadline.ts). */
+  readonly outOfTime: () => boolean;
 }
 
 /** A task whose types are erased, as the catalogue and the runners hold it (inputs are parsed by its own contract). */

@@ -3,6 +3,7 @@ import { isKarpenterPool } from '../core/model/cluster';
 import { clusterRef } from '../core/model/cluster-ref';
 import { aliveInstances } from '../core/rollout/pool-snapshot';
 import { StepOutput } from '../contracts/cluster-update';
+import { MAX_NODE_POOLS } from '../contracts/status';
 import { StackFailedError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
@@ -59,7 +60,8 @@ export async function removeDeletedPools(ref: RunRef, ports: PortsFor<typeof POR
     return {
       status: 'DRAIN',
       waitSeconds: 1,
-      drainPools: [...new Set(drain)].sort(),
+      // One drain Map takes at most MAX_NODE_POOLS pools (its history bound); the rest go in the next run.
+      drainPools: [...new Set(drain)].sort().slice(0, MAX_NODE_POOLS),
       message: `Removing ${removed.length} node pool(s): ${messages.join('; ')}`,
     };
   }

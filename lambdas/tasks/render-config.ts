@@ -42,7 +42,11 @@ const PORTS = {
  * render the main stack and validate every deletions file, node pool, cf-manifest and manifest — all before
  * anything is deployed — and say whether the update must wait for a maintenance window before its first write.
  */
-export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<RenderConfigOutput> {
+export async function renderConfig(
+  ref: RunRef,
+  ports: PortsFor<typeof PORTS>,
+  windowWaitsBefore = 0,
+): Promise<RenderConfigOutput> {
   const { cluster, pinned, now } = await openStep(ports, ref);
   // A pinned cluster stack's layers stand in for its source's `cluster/…` tree (stored so later steps use them).
   const { snapshots } = await checkoutClusterConfig(cluster, ports.sources, pinned.sourceVersions, ports.artifacts);
@@ -76,6 +80,7 @@ export async function renderConfig(ref: RunRef, ports: PortsFor<typeof PORTS>): 
     message: `Rendered main stack ${main.stack.name} (${sources}); ${deletions} deletion(s) validated${then}`,
     approvalRequired: approval.required,
     ...(wait ? { resumeAt: wait.resumeAt } : {}),
+    windowWaits: windowWaitsBefore + (wait ? 1 : 0),
   };
 }
 
@@ -128,5 +133,5 @@ export const task = defineTask({
   output: RenderConfigOutput,
   ports: PORTS,
   lambda: { memoryMb: 1024 },
-  step: (payload, ports) => renderConfig(runRef(payload), ports),
+  step: (payload, ports) => renderConfig(runRef(payload), ports, payload.state.render?.windowWaits ?? 0),
 });

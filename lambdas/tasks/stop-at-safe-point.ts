@@ -42,7 +42,10 @@ export async function stopAtSafePoint(
   return { status, message: `${cause}; lease released, ${next}` };
 }
 
-/** The approval gate's ways of stopping an update before its first write (review-update.ts, await-approval.ts). */
+/**
+ * The approval gate's ways of stopping an update before its first write (review-update.ts, await-approval.ts), and a
+ * hand-over at a loop cap.
+ */
 const APPROVAL_GATE: Readonly<Record<string, { status: HeldOutput['status']; next: string }>> = {
   [ERROR_NAMES.ApprovalPendingError]: { status: 'AWAITING_APPROVAL', next: 'nothing was changed' },
   [ERROR_NAMES.UpdateRejectedError]: {
@@ -52,6 +55,11 @@ const APPROVAL_GATE: Readonly<Record<string, { status: HeldOutput['status']; nex
   'States.Timeout': {
     status: 'APPROVAL_LAPSED',
     next: 'nobody decided in time, nothing was changed; the next run asks again',
+  },
+  // Not the approval gate's, but as plain: a loop of the execution reached its cap (LOOP_CAPS), nothing is held.
+  [ERROR_NAMES.UpdateHandedOverError]: {
+    status: 'HANDED_OVER',
+    next: 'the next run (the dispatcher, or clm provision again) continues from the stored progress',
   },
 };
 

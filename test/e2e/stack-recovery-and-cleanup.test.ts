@@ -183,7 +183,7 @@ clusters:
       networkInterfaces: 1
 `;
 
-  it('--keep-volumes: deletes the load balancers, their security groups and the ENIs, keeps the volumes, lists them', async () => {
+  it('--keep-volumes: deletes the load balancers, the target group, their security groups and the ENIs, keeps the volumes, lists them', async () => {
     // Arrange
     const state = track(tempDir('decommission-keep'));
     expect((await clm(args('provision', 'examples/config', state, '--scenario', scenario(LEFTOVERS)))).code).toBe(0);
@@ -201,6 +201,7 @@ clusters:
       'network-interface',
       'security-group',
       'security-group',
+      'target-group',
       'volume',
       'volume',
     ]);
@@ -231,7 +232,7 @@ clusters:
     expect(json.code).toBe(0);
     const leftovers = summaryOf(json.out).leftovers!;
     expect(leftovers.deleted.filter((d) => d.startsWith('volume '))).toHaveLength(2);
-    expect(leftovers.deleted).toHaveLength(7);
+    expect(leftovers.deleted).toHaveLength(8);
     expect(leftovers.kept).toEqual([]);
     expect(loadWorld(state).cloudResources(TEST)).toEqual([]);
   });

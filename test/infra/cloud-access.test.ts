@@ -55,8 +55,11 @@ describe('ClusterCloudAccess', () => {
           ],
         }),
         expect.objectContaining({
-          Action: 'elasticloadbalancing:DeleteLoadBalancer',
-          Resource: { 'Fn::Join': ['', expect.arrayContaining([':loadbalancer/*'])] },
+          Action: ['elasticloadbalancing:DeleteLoadBalancer', 'elasticloadbalancing:DeleteTargetGroup'],
+          Resource: [
+            { 'Fn::Join': ['', expect.arrayContaining([':loadbalancer/*'])] },
+            { 'Fn::Join': ['', expect.arrayContaining([':targetgroup/*'])] },
+          ],
         }),
       ]),
     );

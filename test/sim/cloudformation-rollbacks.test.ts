@@ -138,4 +138,32 @@ describe('simulated leftovers (scenario clusters.<id>.leftovers)', () => {
     expect(await leftovers.delete(group)).toBe('gone');
     expect((await leftovers.find('another-cluster')).found).toEqual([]);
   });
+
+  it('a v2 load balancer comes with a target group, in use until the load balancer is gone', async () => {
+    const w = SimulatedWorld.create({
+      clusters: {
+        [cluster.id]: {
+          leftovers: { loadBalancers: [{ name: 'k8s-web', type: 'network' }], volumes: 0, networkInterfaces: 0 },
+        },
+      },
+    });
+    const leftovers = w.forCluster(cluster).leftovers;
+
+    const scan = await leftovers.find(cluster.id);
+    const tg = scan.found.find((l) => l.kind === 'target-group')!;
+    const lb = scan.found.find((l) => l.kind === 'load-balancer')!;
+    const refused = await leftovers.delete(tg);
+    const deleted = [await leftovers.delete(lb), await leftovers.delete(tg)];
+
+    expect(tg).toEqual({
+      kind: 'target-group',
+      id: 'k8s-web-tg',
+      arn: expect.stringMatching(
+        /^arn:aws:elasticloadbalancing:[a-z0-9-]+:\d{12}:targetgroup\/k8s-web-tg\/[0-9a-f]{16}$/,
+      ),
+    });
+    expect(lb.arn).toMatch(/:loadbalancer\/net\/k8s-web\//);
+    expect(refused).toBe('in-use');
+    expect(deleted).toEqual(['deleted', 'deleted']);
+  });
 });

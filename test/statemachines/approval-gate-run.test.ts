@@ -51,11 +51,13 @@ describe('the approval gate, run locally', () => {
     );
     const run = await runClusterUpdate(INPUT, { tasks });
     expect(run.error).toBeUndefined();
-    expect(run.entered.slice(2, 10)).toEqual([
+    expect(run.entered.slice(2, 12)).toEqual([
       'RenderConfig',
       'BeforeFirstWrite',
+      'StartApprovalCount',
       'ReviewUpdate',
       'IsUpdateApproved',
+      'CountApprovalWait',
       'AwaitApproval',
       'ReviewUpdate',
       'IsUpdateApproved',

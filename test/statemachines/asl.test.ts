@@ -6,6 +6,7 @@ import {
   DECISION,
   DELETE_STAGES,
   DEPLOY_STAGES,
+  LOOP_CAPS,
   MANIFEST_PHASES,
   MAX_ROLLOUT_ITERATIONS,
   ROLLOUT_RESULT,
@@ -81,27 +82,36 @@ describe.each(MACHINES)('ASL %s', (key) => {
     }
   });
 
-  it('compares Choice variables only against the status vocabularies, MAX_ROLLOUT_ITERATIONS and no pool to roll', () => {
+  it('compares Choice variables only against the status vocabularies, the loop caps and no pool to roll', () => {
     const strings = new Set<string>([
       ...Object.values(DECISION),
       ...Object.values(STEP_STATUS),
       ...Object.values(ROLLOUT_RESULT),
       ...Object.values(APPROVAL_STATUS),
     ]);
+    // Each counter and its cap in the code (history-bound.test.ts computes what they allow).
+    const caps: Record<string, number> = {
+      '$.step.iteration': MAX_ROLLOUT_ITERATIONS,
+      '$.step.polls': LOOP_CAPS.polls,
+      '$.render.windowWaits': LOOP_CAPS.windowWaits,
+      '$.approvalWaits.count': LOOP_CAPS.approvalWaits,
+      '$.handOver.count': LOOP_CAPS.poolHandOvers,
+    };
+    // Paths a Choice may test for presence: RenderConfig's resumeAt, and the counters a task adds (absent in a state
+    // written before they existed).
+    const present = new Set(['$.render.resumeAt', '$.step.polls', '$.render.windowWaits']);
     for (const { name, state } of ofType(key, 'Choice')) {
       for (const rule of flattenRules(state.Choices ?? [])) {
         const operators = Object.keys(rule).filter((k) => !['Variable', 'Next'].includes(k));
         // The booleans: RenderConfig's approvalRequired (update_requires_approval) and whether it gave a resumeAt.
-        const booleans =
-          rule.Variable === '$.render.approvalRequired'
-            ? '|BooleanEquals'
-            : rule.Variable === '$.render.resumeAt'
-              ? '|IsPresent'
-              : '';
+        const booleans = rule.Variable === '$.render.approvalRequired' ? '|BooleanEquals' : '';
+        const presence = present.has(rule.Variable ?? '') ? '|IsPresent' : '';
         expect({ state: name, operators }).toEqual({
           state: name,
           operators: [
-            expect.stringMatching(new RegExp(`^(StringEquals|NumericGreaterThanEquals|NumericEquals${booleans})$`)),
+            expect.stringMatching(
+              new RegExp(`^(StringEquals|NumericGreaterThanEquals|NumericEquals${booleans}${presence})$`),
+            ),
           ],
         });
         if ('StringEquals' in rule)
@@ -117,11 +127,12 @@ describe.each(MACHINES)('ASL %s', (key) => {
               NumericEquals: 0,
             }),
           );
-        if ('NumericGreaterThanEquals' in rule) {
-          expect(rule).toEqual(
-            expect.objectContaining({ Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS }),
-          );
-        }
+        if ('NumericGreaterThanEquals' in rule)
+          expect({ state: name, variable: rule.Variable, cap: rule.NumericGreaterThanEquals }).toEqual({
+            state: name,
+            variable: rule.Variable,
+            cap: caps[rule.Variable ?? ''],
+          });
       }
     }
   });

@@ -4,6 +4,7 @@ import {
   DECISION,
   DELETE_STAGES,
   DEPLOY_STAGES,
+  LOOP_CAPS,
   MANIFEST_PHASES,
   ROLLOUT_RESULT,
 } from '../../lambdas/contracts/status';
@@ -74,6 +75,8 @@ describe('ASL cluster-update', () => {
         'pool.$': '$$.Map.Item.Value',
         'options.$': '$.options',
         ...(removal ? { removal: true } : {}),
+        // The pool's hand-over counter (LOOP_CAPS.poolHandOvers), not passed to the child.
+        handOver: { count: 0 },
       });
       const inner = state.ItemProcessor!;
       const start = inner.States[inner.StartAt];
@@ -92,15 +95,34 @@ describe('ASL cluster-update', () => {
       ).toBe(true);
       const finished = inner.States[start.Next!];
       const held = finished.Choices!.find((c) => c.StringEquals === ROLLOUT_RESULT.HELD)!.Next!;
+      const count = finished.Choices!.find((c) => c.StringEquals === ROLLOUT_RESULT.CONTINUE)!.Next!;
+      const spent = finished.Choices![0].Next!;
       expect(finished.Choices).toEqual([
-        { Variable: '$.rollout.status', StringEquals: ROLLOUT_RESULT.CONTINUE, Next: inner.StartAt },
+        {
+          And: [
+            { Variable: '$.rollout.status', StringEquals: ROLLOUT_RESULT.CONTINUE },
+            { Variable: '$.handOver.count', NumericGreaterThanEquals: LOOP_CAPS.poolHandOvers },
+          ],
+          Next: spent,
+        },
+        { Variable: '$.rollout.status', StringEquals: ROLLOUT_RESULT.CONTINUE, Next: count },
         { Variable: '$.rollout.status', StringEquals: ROLLOUT_RESULT.HELD, Next: held },
       ]);
+      // CONTINUE counts the hand-over, then starts a fresh child; at the cap the update hands over (HANDED_OVER).
+      expect(inner.States[count]).toEqual(
+        expect.objectContaining({
+          Type: 'Pass',
+          Parameters: { 'count.$': 'States.MathAdd($.handOver.count, 1)' },
+          ResultPath: '$.handOver',
+          Next: inner.StartAt,
+        }),
+      );
+      expect(inner.States[spent]).toMatchObject({ Type: 'Fail', Error: ERROR_NAMES.UpdateHandedOverError });
       expect(inner.States[finished.Default!].Type).toBe('Succeed');
       // HELD ends the iteration with UpdateHeldError, which the Map catches first: the update stops, no problem.
       expect(inner.States[held]).toMatchObject({ Type: 'Fail', Error: 'UpdateHeldError' });
       expect(state.Catch![0]).toEqual({
-        ErrorEquals: ['UpdateHeldError'],
+        ErrorEquals: ['UpdateHeldError', ERROR_NAMES.UpdateHandedOverError],
         ResultPath: '$.error',
         Next: 'StopAtSafePoint',
       });

@@ -188,7 +188,7 @@ describe('cluster-update run locally', () => {
 
   it('drains a removed pool through the rollout child (removal mode, handing over), then deletes its stack', async () => {
     // Arrange: RemoveDeletedPools first answers DRAIN; the first child hands over at its 2nd step, the second drains
-    // the rest; RemoveDeletedPools then deletes the stack (IN_PROGRESS once) and is done.
+    // the rest; RemoveDrainedPools (the same task, its own loop) then deletes the stack (IN_PROGRESS once) and is done.
     let executions = 0;
     let current: FakeTask | undefined;
     const childInputs: unknown[] = [];
@@ -203,9 +203,10 @@ describe('cluster-update run locally', () => {
       inProgress('deleting stack nodepool-legacy'),
       done('No node pools to remove'),
     ];
+    const removePools = rec.task((_p, call) => answers[call - 1]!);
     // Act
     const run = await runClusterUpdate(INPUT, {
-      tasks: provisionTasks(rec, {}, { RemoveDeletedPools: rec.task((_p, call) => answers[call - 1]!) }),
+      tasks: provisionTasks(rec, {}, { RemoveDeletedPools: removePools, RemoveDrainedPools: removePools }),
       childTasks: {
         RollStep: (raw: any) => {
           if (!raw.state.step) {
@@ -224,20 +225,23 @@ describe('cluster-update run locally', () => {
       expect.objectContaining({ pool: 'legacy', removal: true }),
       expect.objectContaining({ pool: 'legacy', removal: true }),
     ]);
-    expect(run.entered.filter((s) => /RemovedPool|RemoveDeletedPools|DeletedPools/.test(s))).toEqual([
+    expect(
+      run.entered.filter((s) => /RemovedPool|Remove(Deleted|Drained)Pools|(Deleted|Drained)Pools/.test(s)),
+    ).toEqual([
       'RemoveDeletedPools',
       'AreDeletedPoolsRemoved',
       'DrainRemovedPools',
       'StartRemovedPoolDrain',
       'RemovedPoolDrainFinished',
+      'CountRemovedPoolHandOver',
       'StartRemovedPoolDrain',
       'RemovedPoolDrainFinished',
       'RemovedPoolDrained',
-      'RemoveDeletedPools',
-      'AreDeletedPoolsRemoved',
-      'WaitForDeletedPoolsRemoval',
-      'RemoveDeletedPools',
-      'AreDeletedPoolsRemoved',
+      'RemoveDrainedPools',
+      'AreDrainedPoolsRemoved',
+      'WaitForDrainedPoolsRemoval',
+      'RemoveDrainedPools',
+      'AreDrainedPoolsRemoved',
     ]);
     expect(run.entered.at(-1)).toBe('Updated');
   });

@@ -98,6 +98,7 @@ export function provisionTasks(
     ApplyManifests: step,
     PostApplyDeletions: step,
     RemoveDeletedPools: step,
+    RemoveDrainedPools: step,
     Finalize: rec.task((p): FinalizeOutput => ({
       status: 'SUCCEEDED',
       version: stateOf(p).run!.targetVersion,

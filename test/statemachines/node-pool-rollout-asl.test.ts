@@ -14,8 +14,8 @@ describe('ASL node-pool-rollout', () => {
     expect(machine.States.RollStepResult.Choices).toEqual([
       { Variable: '$.step.status', StringEquals: STEP_STATUS.DONE, Next: 'RolloutDone' },
       { Variable: '$.step.status', StringEquals: STEP_STATUS.HELD, Next: 'RolloutHeld' },
-      { Variable: '$.step.status', StringEquals: STEP_STATUS.WINDOW, Next: 'WaitForWindow' },
       { Variable: '$.step.iteration', NumericGreaterThanEquals: MAX_ROLLOUT_ITERATIONS, Next: 'HandOver' },
+      { Variable: '$.step.status', StringEquals: STEP_STATUS.WINDOW, Next: 'WaitForWindow' },
       // A step that already waited in process (a drain PDBs refused) steps again without a Wait state.
       { Variable: '$.step.waitSeconds', NumericEquals: 0, Next: 'RollStep' },
     ]);

@@ -2,7 +2,7 @@
 import type { Cluster } from '../../lambdas/core/model/cluster';
 import type { ClusterPorts, Ports } from '../../lambdas/ports/ports';
 import { CLUSTER_PORTS, SHARED_PORTS } from '../../lambdas/runtime/restrict-ports';
-import type { AnyTask } from '../../lambdas/tasks/define-task';
+import type { AnyTask, TaskContext } from '../../lambdas/tasks/define-task';
 
 /** What each task touched, by port name. */
 export type TouchedPorts = Map<string, Set<string>>;
@@ -26,7 +26,8 @@ export function recordingPorts(task: string, ports: Ports, touched: TouchedPorts
 export function recordingCatalogue(tasks: readonly AnyTask[], touched: TouchedPorts): AnyTask[] {
   return tasks.map((task) => ({
     ...task,
-    step: (input: unknown, ports: never) => task.step(input, recordingPorts(task.name, ports, touched) as never),
+    step: (input: unknown, ports: never, context: TaskContext) =>
+      task.step(input, recordingPorts(task.name, ports, touched) as never, context),
   }));
 }
 

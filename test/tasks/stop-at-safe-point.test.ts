@@ -26,6 +26,7 @@ describe('stopAtSafePoint', () => {
     ['ApprovalPendingError', 'AWAITING_APPROVAL', /nothing was changed$/],
     ['UpdateRejectedError', 'REJECTED', /this plan stays rejected/],
     ['States.Timeout', 'APPROVAL_LAPSED', /nobody decided in time/],
+    ['UpdateHandedOverError', 'HANDED_OVER', /the next run .* continues from the stored progress$/],
   ])('ends the approval gate %s as %s, lease released, controls untouched', async (name, status, next) => {
     const approval = {
       status: 'PENDING',

@@ -118,9 +118,15 @@ function accountPorts(
     get alarms() {
       return once('alarms', () => new (fromKit(kit, 'CloudWatchHealthAlarms'))(clients.cloudWatch));
     },
-    // Load balancers need the ELB SDK clients, which are not installed yet: they are reported as not checked.
     get leftovers() {
-      return once('leftovers', () => new (fromKit(kit, 'Ec2ClusterLeftovers'))(clients.ec2));
+      return once(
+        'leftovers',
+        () =>
+          new (fromKit(kit, 'Ec2ClusterLeftovers'))(
+            clients.ec2,
+            new (fromKit(kit, 'ElbLoadBalancers'))(clients.elb, clients.elbv2),
+          ),
+      );
     },
   };
 }

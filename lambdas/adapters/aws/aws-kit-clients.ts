@@ -12,6 +12,8 @@ import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
+import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { STSClient, STSClientConfig } from '@aws-sdk/client-sts';
@@ -48,6 +50,10 @@ export interface AwsClients {
   readonly cloudFormation: CloudFormationClient;
   readonly autoScaling: AutoScalingClient;
   readonly ec2: EC2Client;
+  /** Classic load balancers (decommission's cleanup). */
+  readonly elb: ElasticLoadBalancingClient;
+  /** Application and network load balancers, target groups (decommission's cleanup). */
+  readonly elbv2: ElasticLoadBalancingV2Client;
   readonly s3: S3Client;
   readonly kms: KMSClient;
   readonly sts: STSClient;
@@ -88,6 +94,12 @@ export function kitAwsClients(kit: AwsKit, options: AwsClientOptions): AwsClient
     },
     get ec2() {
       return once('ec2', () => new (fromKit(kit, 'EC2Client'))(common));
+    },
+    get elb() {
+      return once('elb', () => new (fromKit(kit, 'ElasticLoadBalancingClient'))(common));
+    },
+    get elbv2() {
+      return once('elbv2', () => new (fromKit(kit, 'ElasticLoadBalancingV2Client'))(common));
     },
     // Path-style URLs: moto and other emulators do not serve virtual-hosted bucket names.
     get s3() {

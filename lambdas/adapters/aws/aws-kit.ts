@@ -8,6 +8,8 @@ import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
+import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { STSClient } from '@aws-sdk/client-sts';
@@ -17,6 +19,7 @@ import type { CloudFormationStackDeployer } from './cloudformation-stack-deploye
 import type { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
 import type { Ec2ClusterLeftovers } from './ec2-cluster-leftovers';
 import type { Ec2CloudLookups } from './ec2-cloud-lookups';
+import type { ElbLoadBalancers } from './elb-load-balancers';
 import type { KmsSecretDecrypter } from './kms-secret-decrypter';
 import type { S3ArtifactStore } from './s3-artifact-store';
 
@@ -25,6 +28,8 @@ export interface AwsKit {
   CloudFormationClient?: typeof CloudFormationClient;
   AutoScalingClient?: typeof AutoScalingClient;
   EC2Client?: typeof EC2Client;
+  ElasticLoadBalancingClient?: typeof ElasticLoadBalancingClient;
+  ElasticLoadBalancingV2Client?: typeof ElasticLoadBalancingV2Client;
   S3Client?: typeof S3Client;
   KMSClient?: typeof KMSClient;
   CloudWatchClient?: typeof CloudWatchClient;
@@ -36,6 +41,7 @@ export interface AwsKit {
   KmsSecretDecrypter?: typeof KmsSecretDecrypter;
   CloudWatchHealthAlarms?: typeof CloudWatchHealthAlarms;
   Ec2ClusterLeftovers?: typeof Ec2ClusterLeftovers;
+  ElbLoadBalancers?: typeof ElbLoadBalancers;
 }
 
 /**
@@ -115,14 +121,27 @@ export async function alarmsPart(): Promise<AwsKit> {
   };
 }
 
-/** Decommission's cleanup of what a cluster left outside its stacks (EC2: volumes, security groups, interfaces). */
+/**
+ * Decommission's cleanup of what a cluster left outside its stacks (EC2: volumes, security groups, interfaces; ELB:
+ * classic and v2 load balancers, target groups).
+ */
 export async function leftoversPart(): Promise<AwsKit> {
-  const [ec2, sts, leftovers] = await Promise.all([
+  const [ec2, elb, elbv2, sts, leftovers, loadBalancers] = await Promise.all([
     import('@aws-sdk/client-ec2'),
+    import('@aws-sdk/client-elastic-load-balancing'),
+    import('@aws-sdk/client-elastic-load-balancing-v2'),
     import('@aws-sdk/client-sts'),
     import('./ec2-cluster-leftovers'),
+    import('./elb-load-balancers'),
   ]);
-  return { EC2Client: ec2.EC2Client, STSClient: sts.STSClient, Ec2ClusterLeftovers: leftovers.Ec2ClusterLeftovers };
+  return {
+    EC2Client: ec2.EC2Client,
+    ElasticLoadBalancingClient: elb.ElasticLoadBalancingClient,
+    ElasticLoadBalancingV2Client: elbv2.ElasticLoadBalancingV2Client,
+    STSClient: sts.STSClient,
+    Ec2ClusterLeftovers: leftovers.Ec2ClusterLeftovers,
+    ElbLoadBalancers: loadBalancers.ElbLoadBalancers,
+  };
 }
 
 /** STS alone: EKS tokens signed in a cluster's account. */

@@ -1,5 +1,6 @@
 /**
- * ClusterLeftovers on EC2 (volumes, security groups, network interfaces) and, when given, the load balancer APIs.
+ * ClusterLeftovers on EC2 (volumes, security groups, network interfaces) and, when given, the load balancer APIs
+ * (elb-load-balancers.ts: classic and v2 load balancers, target groups).
  *
  * Calls: find = DescribeVolumes + DescribeSecurityGroups + 2×DescribeNetworkInterfaces (each paged, filtered by tag
  * server-side) + the load balancers' listing; delete = one Delete* call. Resources a CloudFormation stack created
@@ -22,12 +23,15 @@ import { awsErrorName, toClmError } from './aws-errors';
 /** Set by CloudFormation on every resource of a stack. */
 export const CFN_STACK_ID_TAG = 'aws:cloudformation:stack-id';
 
-/** The load balancers of a cluster (classic and v2), behind the ELB APIs. */
+/** The load balancers of a cluster (classic and v2) and the v2 ones' target groups, behind the ELB APIs. */
 export interface LoadBalancerApi {
-  /** Load balancers carrying `tag` and no `aws:cloudformation:stack-id` tag. */
+  /** Load balancers and target groups carrying `tag` and no `aws:cloudformation:stack-id` tag. */
   listOwned(tag: { readonly key: string; readonly value: string }): Promise<Leftover[]>;
   delete(item: Leftover): Promise<'deleted' | 'gone' | 'in-use'>;
 }
+
+/** The kinds the load balancer API finds and deletes. */
+const LOAD_BALANCER_KINDS: readonly LeftoverKind[] = ['classic-load-balancer', 'load-balancer', 'target-group'];
 
 const NOT_FOUND: Partial<Record<LeftoverKind, readonly string[]>> = {
   volume: ['InvalidVolume.NotFound'],
@@ -75,12 +79,12 @@ export class Ec2ClusterLeftovers implements ClusterLeftovers {
     } catch (error) {
       throw toClmError(error, `EC2 listing what cluster ${clusterName} left (tag ${tag.key}=${tag.value})`);
     }
-    if (!this.loadBalancers) return { found, unchecked: ['classic-load-balancer', 'load-balancer'] };
+    if (!this.loadBalancers) return { found, unchecked: [...LOAD_BALANCER_KINDS] };
     return { found: [...(await this.loadBalancers.listOwned(tag)), ...found], unchecked: [] };
   }
 
   async delete(item: Leftover): Promise<'deleted' | 'gone' | 'in-use'> {
-    if (item.kind === 'classic-load-balancer' || item.kind === 'load-balancer') {
+    if (LOAD_BALANCER_KINDS.includes(item.kind)) {
       if (!this.loadBalancers) throw new Error(`No load balancer API to delete ${item.kind} ${item.id}`);
       return this.loadBalancers.delete(item);
     }

@@ -3,6 +3,8 @@ import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
+import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { STSClient } from '@aws-sdk/client-sts';
@@ -13,6 +15,7 @@ import { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
 import { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
 import { Ec2CloudLookups } from './ec2-cloud-lookups';
 import { Ec2ClusterLeftovers } from './ec2-cluster-leftovers';
+import { ElbLoadBalancers } from './elb-load-balancers';
 import { KmsSecretDecrypter } from './kms-secret-decrypter';
 import { S3ArtifactStore } from './s3-artifact-store';
 
@@ -21,6 +24,8 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   CloudFormationClient,
   AutoScalingClient,
   EC2Client,
+  ElasticLoadBalancingClient,
+  ElasticLoadBalancingV2Client,
   S3Client,
   KMSClient,
   CloudWatchClient,
@@ -32,4 +37,5 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   KmsSecretDecrypter,
   CloudWatchHealthAlarms,
   Ec2ClusterLeftovers,
+  ElbLoadBalancers,
 };

@@ -6,7 +6,8 @@
  * terminated nodes leave network interfaces `available`. None of them belongs to a CloudFormation stack, and the
  * security groups and interfaces keep the VPC of the main stack from being deleted.
  *
- * Order within one pass: load balancers first (their security groups stay in use until they are gone), then network
+ * Order within one pass: load balancers first (their security groups stay in use until they are gone), then the target
+ * groups (in use while a load balancer's listener forwards to them: deleting the load balancer frees them), network
  * interfaces, volumes, and last the security groups — each pass deletes what can go now; what is still in use waits
  * for the next pass.
  */
@@ -14,6 +15,7 @@
 export const LEFTOVER_KINDS = [
   'classic-load-balancer',
   'load-balancer',
+  'target-group',
   'network-interface',
   'volume',
   'security-group',
@@ -22,9 +24,9 @@ export type LeftoverKind = (typeof LEFTOVER_KINDS)[number];
 
 export interface Leftover {
   readonly kind: LeftoverKind;
-  /** Load balancer name, or the EC2 id (vol-…, sg-…, eni-…). */
+  /** Load balancer or target group name, or the EC2 id (vol-…, sg-…, eni-…). */
   readonly id: string;
-  /** ELBv2: the ARN the API deletes by. */
+  /** ELBv2 load balancers and target groups: the ARN the API deletes by. */
   readonly arn?: string;
   /** EC2 state (volumes: available | in-use | …; interfaces: available | in-use), when it has one. */
   readonly state?: string;

@@ -141,6 +141,23 @@ export interface RunRecord {
   readonly approval?: { readonly digest: string; readonly by?: string; readonly at: number };
   /** Decommission's cleanup of what the cluster left outside its stacks (tasks/clean-up-leftovers.ts). */
   readonly leftovers?: LeftoversProgress;
+  /**
+   * How far the manifest phases got (tasks/apply-manifests.ts), by key `apply`, `prune`,
+   * `pre-deletions:kubernetes`, `post-deletions:kubernetes`: a call that nears its Lambda timeout stops between
+   * objects and the next call continues here, so a finished object is never applied or deleted twice.
+   */
+  readonly manifestCursors?: Readonly<Record<string, ManifestCursor>>;
+}
+
+export interface ManifestCursor {
+  /** A digest of the list the cursor walks: a cursor over another list (re-rendered differently) starts over. */
+  readonly of: string;
+  /** Objects (apply, prune) or deletions.yaml entries (deletions) finished, in the phase's fixed order. */
+  readonly done: number;
+  /** apply: created, configured, unchanged; prune and deletions: deleted. */
+  readonly counts: Readonly<Record<string, number>>;
+  /** The first objects pruned or deleted (`Kind namespace/name`), for the message. */
+  readonly shown: readonly string[];
 }
 
 /** `kind id` entries (core/decommission/leftovers.ts leftoverName). */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_NODE_POOLS } from '../../contracts/status';
 import { isKarpenterPool, LIFECYCLE_STATUSES, PROVIDERS } from './cluster';
 
 /**
@@ -124,7 +125,8 @@ function schemas(mode: WireMode) {
       .string()
       .regex(INFRASTRUCTURE_ACCOUNT_PATTERN, 'must be aws:<12-digit account id>, e.g. aws:123456789012'),
     lifecycle_status: z.enum(LIFECYCLE_STATUSES),
-    node_pools: z.array(nodePool).nullish(),
+    // Bounded: one roll Map takes every pool, and an execution's history must stay bounded (LOOP_CAPS).
+    node_pools: z.array(nodePool).max(MAX_NODE_POOLS, `at most ${MAX_NODE_POOLS} node pools per cluster`).nullish(),
     provider: z.enum(PROVIDERS),
     region: nonEmpty,
     status: status.nullish(),

@@ -3,6 +3,7 @@ import { createLogger, type Logger } from '../../shared/logger';
 import type { AnyTask } from '../../tasks/define-task';
 import { restrictPorts, type PortFactories } from '../restrict-ports';
 import { runTask } from '../run-task';
+import { lambdaDeadline } from '../task-deadline';
 import { durationLine, writeMetrics } from './emf-metrics';
 import { wiringContext, type PortModule, type WiringContext } from './port-modules';
 import type { Transport, TransportModule } from './transports/transport';
@@ -11,6 +12,11 @@ import type { Transport, TransportModule } from './transports/transport';
 export type PortModuleLoader = () => Promise<PortModule>;
 /** Loads one module of runtime/lambda/transports/ (for tasks whose trigger delivers another shape than their input). */
 export type TransportLoader = () => Promise<TransportModule>;
+
+/** The part of Lambda's invocation context a task uses. */
+export interface LambdaInvocation {
+  getRemainingTimeInMillis(): number;
+}
 
 export interface LambdaHandlerOptions {
   /** @default process.env */
@@ -32,7 +38,7 @@ export function lambdaHandler(
   task: AnyTask,
   modules: readonly PortModuleLoader[],
   options: LambdaHandlerOptions = {},
-): (event: unknown) => Promise<unknown> {
+): (event: unknown, context?: LambdaInvocation) => Promise<unknown> {
   const logger = options.logger ?? createLogger();
   let context: WiringContext | undefined;
   let ports: Promise<Ports> | undefined;
@@ -55,7 +61,7 @@ export function lambdaHandler(
     return transports;
   };
 
-  return async (event: unknown) => {
+  return async (event: unknown, invocation?: LambdaInvocation) => {
     const payload = (event ?? {}) as {
       executionId?: string;
       stateName?: string;
@@ -71,7 +77,10 @@ export function lambdaHandler(
     try {
       const transport = (await transportsOnce()).find((t) => t.accepts(event));
       const started = Date.now();
-      const result = await runTask(task, transport ? transport.input(event) : event, await portsOnce());
+      // The invocation's deadline: a step with much work stops between objects before Lambda's timeout.
+      const deadline = invocation ? lambdaDeadline(task, () => invocation.getRemainingTimeInMillis()) : undefined;
+      const input = transport ? transport.input(event) : event;
+      const result = await runTask(task, input, await portsOnce(), deadline);
       const write = options.writeMetric ?? ((line: string) => process.stdout.write(`${line}\n`));
       write(durationLine(task.name, Date.now() - started, Date.now()));
       if (task.metrics) writeMetrics(task.metrics(result), { task: task.name }, write);

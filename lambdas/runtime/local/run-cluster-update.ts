@@ -2,7 +2,7 @@ import type { ClusterUpdateInput } from '../../contracts/cluster-update';
 import { RenderConfigOutput, RollStepOutput, StepOutput } from '../../contracts/cluster-update';
 import type { Ports } from '../../ports/ports';
 import { TASK_CATALOGUE, findTask } from '../../tasks/catalogue';
-import type { AnyTask } from '../../tasks/define-task';
+import type { AnyTask, TaskContext } from '../../tasks/define-task';
 import { factoriesOf, restrictPorts } from '../restrict-ports';
 import { runTask } from '../run-task';
 import { runStateMachine, type ExecutionRun, type TaskCall } from './asl-runner';
@@ -33,6 +33,11 @@ export interface ClusterUpdateRunOptions {
   readonly onTask?: (event: TaskEvent) => Promise<void> | void;
   /** @default TASK_CATALOGUE */
   readonly catalogue?: readonly AnyTask[];
+  /**
+   * Each call's deadline, as Lambda's context gives it. @default - the task's Lambda timeout from the call's start,
+   * less the safety margin (runtime/task-deadline.ts localDeadline)
+   */
+  readonly taskContext?: (task: AnyTask, call: TaskCall) => TaskContext;
 }
 
 export interface ExecutionResult {
@@ -65,7 +70,7 @@ export async function runClusterUpdate(
     const task = findTask(call.functionName, catalogue);
     if (!task)
       throw new Error(`State ${call.stateName} calls ${call.functionName}, which is not in the task catalogue`);
-    const output = await runTask(task, payload, portsFor(task));
+    const output = await runTask(task, payload, portsFor(task), options.taskContext?.(task, call));
     await options.onTask?.({ executionId: call.executionId, stateName: call.stateName, task, output });
     const step = StepOutput.safeParse(output);
     if (step.success && step.data.status === 'IN_PROGRESS') await options.advanceClock?.(step.data.waitSeconds);

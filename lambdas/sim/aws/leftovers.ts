@@ -1,7 +1,8 @@
 /**
- * The load balancers, security groups, volumes and network interfaces a cluster's Kubernetes made in the simulated
- * account outside CloudFormation (scenario `clusters.<id>.leftovers`), with AWS's rules for deleting them: a security
- * group is in use while a load balancer lists it (DependencyViolation), an attached volume or an interface in use
+ * The load balancers (v2 ones with a target group), security groups, volumes and network interfaces a cluster's
+ * Kubernetes made in the simulated account outside CloudFormation (scenario `clusters.<id>.leftovers`), with AWS's
+ * rules for deleting them: a security group is in use while a load balancer lists it (DependencyViolation), a target
+ * group while a load balancer forwards to it (ResourceInUse), an attached volume or an interface in use
  * cannot be deleted.
  */
 import { CNI_CLUSTER_TAG, ownedTag, type Leftover } from '../../core/decommission/leftovers';
@@ -32,14 +33,25 @@ export function seedLeftovers(account: AccountState, clusterId: string, clusterN
     });
     if (lb.type === 'classic')
       add({ kind: 'classic-load-balancer', id: lb.name, tags: tags(), securityGroups: [group] });
-    else
+    else {
+      const arn = (resource: string, name: string) =>
+        `arn:aws:elasticloadbalancing:${account.region}:${account.accountId}:${resource}/${name}/${hashOf([account.key, name], 16)}`;
+      const targetGroup = `${lb.name.slice(0, 29)}-tg`;
+      add({
+        kind: 'target-group',
+        id: targetGroup,
+        arn: arn('targetgroup', targetGroup),
+        tags: tags({ 'elbv2.k8s.aws/cluster': clusterName }),
+      });
       add({
         kind: 'load-balancer',
         id: lb.name,
-        arn: `arn:aws:elasticloadbalancing:${account.region}:${account.accountId}:loadbalancer/${lb.type === 'application' ? 'app' : 'net'}/${lb.name}/${hashOf([account.key, lb.name], 16)}`,
+        arn: arn(`loadbalancer/${lb.type === 'application' ? 'app' : 'net'}`, lb.name),
         tags: tags({ 'elbv2.k8s.aws/cluster': clusterName }),
         securityGroups: [group],
+        targetGroups: [targetGroup],
       });
+    }
   }
   for (let i = 0; i < spec.volumes; i++)
     add({
@@ -76,6 +88,8 @@ export function deleteLeftover(account: AccountState, item: Leftover): 'deleted'
   const record = all[item.id];
   if (!record || record.kind !== item.kind) return 'gone';
   if (record.kind === 'security-group' && Object.values(all).some((r) => r.securityGroups?.includes(record.id)))
+    return 'in-use';
+  if (record.kind === 'target-group' && Object.values(all).some((r) => r.targetGroups?.includes(record.id)))
     return 'in-use';
   if ((record.kind === 'volume' || record.kind === 'network-interface') && record.state !== 'available')
     return 'in-use';

@@ -76,7 +76,7 @@ describe('Ec2ClusterLeftovers.find', () => {
     });
     expect(ec2).toHaveReceivedCommandTimes(DescribeVolumesCommand, 2);
     // Without the load balancer API, load balancers are reported as not looked for, not as absent
-    expect(scan.unchecked).toEqual(['classic-load-balancer', 'load-balancer']);
+    expect(scan.unchecked).toEqual(['classic-load-balancer', 'load-balancer', 'target-group']);
   });
 
   it('adds the load balancers of the load balancer API, by the same tag', async () => {

@@ -1,4 +1,5 @@
 import { parseClustersYaml } from '../../../lambdas/core/model/parse-clusters';
+import { MAX_NODE_POOLS } from '../../../lambdas/contracts/status';
 import { ValidationError } from '../../../lambdas/shared/errors';
 
 const FILE = 'examples/clusters.yaml';
@@ -137,6 +138,24 @@ describe('parseClustersYaml', () => {
       ),
       expect.stringMatching(
         /^examples\/clusters\.yaml:20: .*discount_strategy: "cheap" is not one of none, spot, spot_max_price$/,
+      ),
+    ]);
+  });
+
+  it('refuses more node pools than one execution can roll within its history bound (MAX_NODE_POOLS)', () => {
+    // Arrange: the first cluster with MAX_NODE_POOLS + 1 pools
+    const pool = (i: number) =>
+      `      - name: pool-${i}\n        profile: worker-default\n        instance_types: [m5.large]\n        discount_strategy: none\n        min_size: 0\n        max_size: 1`;
+    const pools = Array.from({ length: MAX_NODE_POOLS + 1 }, (_, i) => pool(i)).join('\n');
+    const text = VALID.replace(/    node_pools:\n(      - [\s\S]*?)(?=\n    status:)/, `    node_pools:\n${pools}`);
+    expect(text).not.toBe(VALID);
+
+    // Act / Assert
+    expect(issuesOf(text)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^examples/clusters\\.yaml:\\d+: cluster .*kube-1: node_pools: .*at most ${MAX_NODE_POOLS} node pools`,
+        ),
       ),
     ]);
   });

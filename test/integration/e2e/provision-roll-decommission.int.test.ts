@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DescribeSecurityGroupsCommand } from '@aws-sdk/client-ec2';
+import { DescribeLoadBalancersCommand as DescribeClassicLoadBalancersCommand } from '@aws-sdk/client-elastic-load-balancing';
+import { DescribeLoadBalancersCommand, DescribeTargetGroupsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { createAwsClients, type AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 import { CloudFormationStackDeployer } from '../../../lambdas/adapters/aws/cloudformation-stack-deployer';
@@ -10,6 +13,7 @@ import { E2eHarness } from '../support/e2e-harness';
 import { integrationEnvironment, MOTO_CREDENTIALS, REGION, resetMoto } from '../support/environment';
 import { EXAMPLE_CLUSTER, exampleConfigForIntegration, REPO_ROOT } from '../support/example-config';
 import { eventually } from '../support/eventually';
+import { createKubernetesLoadBalancers } from '../support/kubernetes-load-balancers';
 import { staticVolumes } from '../support/kubelet-stand-ins';
 import { startMotoUpdateProxy, type MotoUpdateProxy } from '../support/moto-update-proxy';
 
@@ -35,6 +39,7 @@ interface Summary {
     nodesReplaced: number;
     stacks: { name: string; status: string }[];
     problems: { title: string }[];
+    leftovers?: { deleted: string[]; kept: string[]; remaining: string[]; unchecked: string[] };
   }[];
 }
 
@@ -232,10 +237,38 @@ describe('clm provision / decommission against moto + a real control plane', () 
     expect(harness.errors).toEqual([]);
   }, 1_800_000);
 
-  it('decommission removes every stack of the cluster', async () => {
-    const { code, output } = await clm('decommission');
+  it("decommission removes every stack of the cluster and the load balancers Kubernetes made for it, not another cluster's", async () => {
+    // Arrange: what the cloud provider / load balancer controller leave, for this cluster and for another one
+    const ours = await createKubernetesLoadBalancers(clients, EXAMPLE_CLUSTER, 'k8s-ours');
+    const theirs = await createKubernetesLoadBalancers(clients, 'aws:123456789012:eu-central-1:other', 'k8s-theirs');
+
+    // Act
+    const { code, summary, output } = await clm('decommission');
+
+    // Assert
     expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
     const deployer = new CloudFormationStackDeployer(clients.cloudFormation);
     expect(await deployer.list({ [`kubernetes.io/cluster/${EXAMPLE_CLUSTER}`]: '*' })).toEqual([]);
+    expect(summary?.clusters[0]?.leftovers?.deleted).toEqual(
+      expect.arrayContaining([
+        `classic-load-balancer ${ours.classic}`,
+        `load-balancer ${ours.alb}`,
+        `target-group ${ours.targetGroup}`,
+        `security-group ${ours.securityGroup}`,
+      ]),
+    );
+    expect(summary?.clusters[0]?.leftovers).toMatchObject({ remaining: [], unchecked: [] });
+    const classics = (await clients.elb.send(new DescribeClassicLoadBalancersCommand({}))).LoadBalancerDescriptions;
+    expect(classics?.map((lb) => lb.LoadBalancerName)).toEqual([theirs.classic]);
+    const albs = (await clients.elbv2.send(new DescribeLoadBalancersCommand({}))).LoadBalancers;
+    expect(albs?.map((lb) => lb.LoadBalancerName)).toEqual([theirs.alb]);
+    const groups = (await clients.elbv2.send(new DescribeTargetGroupsCommand({}))).TargetGroups;
+    expect(groups?.map((tg) => tg.TargetGroupName)).toEqual([theirs.targetGroup]);
+    const sgs = await clients.ec2.send(
+      new DescribeSecurityGroupsCommand({
+        Filters: [{ Name: 'group-id', Values: [ours.securityGroup, theirs.securityGroup] }],
+      }),
+    );
+    expect(sgs.SecurityGroups?.map((g) => g.GroupId)).toEqual([theirs.securityGroup]);
   }, 900_000);
 });

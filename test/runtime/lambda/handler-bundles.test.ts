@@ -55,7 +55,7 @@ const SDK_OF_PORT: Readonly<Record<PortName, readonly string[]>> = {
   lookups: ['client-ec2', 'client-sts'],
   values: ['client-ec2', 'client-sts'],
   alarms: ['client-cloudwatch', 'client-sts'],
-  leftovers: ['client-ec2', 'client-sts'],
+  leftovers: ['client-ec2', 'client-elastic-load-balancing', 'client-elastic-load-balancing-v2', 'client-sts'],
   pools: ['client-auto-scaling', 'client-ec2', 'client-sts'],
   stacks: ['client-cloudformation', 'client-s3', 'client-sts'],
   secrets: ['client-kms'],

@@ -165,4 +165,26 @@ describe('lambdaHandler', () => {
       'Prepare: ports.registry has no factory in this runtime (declared ports: registry)',
     );
   });
+
+  it("gives the step the invocation's deadline: out of time once less than the safety margin remains", async () => {
+    // Arrange: a task with a 120 s timeout (margin 30 s) that reports what its context says
+    const { logger } = recordingLogger();
+    const timed = defineTask({
+      name: 'ApplyManifests',
+      description: 'test task',
+      input: Input,
+      output: z.object({ outOfTime: z.boolean() }),
+      ports: { registry: 'read' },
+      lambda: { timeoutSeconds: 120 },
+      step: async (_input, _ports, context) => ({ outOfTime: context.outOfTime() }),
+    });
+    const handler = lambdaHandler(timed, wiring().wired, { logger, env: {} });
+
+    // Act
+    const early = await handler(payload(), { getRemainingTimeInMillis: () => 30_001 });
+    const late = await handler(payload(), { getRemainingTimeInMillis: () => 29_999 });
+
+    // Assert
+    expect([early, late]).toEqual([{ outOfTime: false }, { outOfTime: true }]);
+  });
 });

@@ -9,8 +9,7 @@ export interface WorldState {
   readonly format: 1;
   now: number;
   readonly startTime: number;
-  /** PRNG state (see prng.ts). */
-  rng: number;
+  rng: number; // PRNG state (see prng.ts)
   /** Tie-breaker for events scheduled at the same time, and creation order of objects. */
   seq: number;
   readonly scenario: Scenario;
@@ -93,9 +92,8 @@ export interface CloudResourceRecord {
   readonly tags: Record<string, string>;
   /** Volumes and interfaces: available | in-use. */
   state?: string;
-  /** Load balancers: their security groups (in use while the load balancer exists). */
+  /** Load balancers: their security groups and (v2) target groups, in use while the load balancer exists. */
   readonly securityGroups?: readonly string[];
-  /** v2 load balancers: the target groups their listeners forward to (in use while the load balancer exists). */
   readonly targetGroups?: readonly string[];
 }
 

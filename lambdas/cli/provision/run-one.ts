@@ -1,6 +1,6 @@
-import type { UpdateOptions } from '../../contracts/cluster-update';
+import { HeldOutput, type UpdateOptions } from '../../contracts/cluster-update';
 import type { Cluster } from '../../core/model/cluster';
-import { runClusterUpdate } from '../../runtime/local/run-cluster-update';
+import { runClusterUpdate, type ExecutionResult } from '../../runtime/local/run-cluster-update';
 import { processHolder } from '../../shared/process-identity';
 import type { CliWorld } from '../cli-world';
 import type { CliIo } from '../io';
@@ -42,24 +42,27 @@ export async function runOne(
   const holder = processHolder();
   let stop: (() => void) | undefined;
   const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
-  const run = runClusterUpdate(
-    { clusterId: cluster.id, action: verb, options: executionOptions(verb, options), trigger: 'cli' },
-    {
-      ports: world.ports,
-      executionId: holder,
-      advanceClock: (seconds) => world.advanceClock(seconds),
-      onTask: async (event) => {
-        world.save();
-        print(progressLine(event, world.ports.clock.now() - started, eta));
-        if (!interrupted()) return;
-        await world.ports.progress.releaseLease(cluster.id, holder);
-        world.save();
-        stop!();
-        await new Promise<never>(() => undefined); // this run goes no further
+  const execute = () =>
+    runClusterUpdate(
+      { clusterId: cluster.id, action: verb, options: executionOptions(verb, options), trigger: 'cli' },
+      {
+        ports: world.ports,
+        executionId: holder,
+        advanceClock: (seconds) => world.advanceClock(seconds),
+        onTask: async (event) => {
+          world.save();
+          print(progressLine(event, world.ports.clock.now() - started, eta));
+          if (!interrupted()) return;
+          await world.ports.progress.releaseLease(cluster.id, holder);
+          world.save();
+          stop!();
+          await new Promise<never>(() => undefined); // this run goes no further
+        },
       },
-    },
+    );
+  const result = await untilNotHandedOver(execute, stopped, (n) =>
+    print(`${cluster.id}: run ${n} reached a loop cap (history bound) and handed over; continuing in a fresh run`),
   );
-  const result = await Promise.race([run, stopped]);
   if (result === 'stopped') {
     io.stderr(
       `${cluster.id}: stopped at a safe point (after a finished task), lease released; run the same command again to continue\n`,
@@ -70,6 +73,39 @@ export async function runOne(
   const summary = await summarize(cluster, result, world, started, before);
   print(`${cluster.id}: ${summary.status} — ${summary.message}`);
   return summary;
+}
+
+/** Hand-overs one command follows before it gives up (each is a whole execution at a loop cap). */
+export const MAX_HAND_OVERS = 20;
+
+/**
+ * Runs `execute` again while its execution ended handed over (HANDED_OVER: a loop reached its cap; the stored progress
+ * says where to go on), as the dispatcher's next pass does in AWS; the transitions of all runs add up.
+ */
+export async function untilNotHandedOver(
+  execute: () => Promise<ExecutionResult>,
+  stopped: Promise<'stopped'>,
+  onHandOver: (run: number) => void,
+): Promise<ExecutionResult | 'stopped'> {
+  let transitions = 0;
+  let executions = 0;
+  let maxHistory = 0;
+  for (let run = 1; ; run++) {
+    const result = await Promise.race([execute(), stopped]);
+    if (result === 'stopped') return result;
+    transitions += result.stats.stateTransitions;
+    executions += result.stats.executions;
+    maxHistory = Math.max(maxHistory, result.stats.maxHistoryEvents);
+    const stats = { stateTransitions: transitions, executions, maxHistoryEvents: maxHistory };
+    if (!handedOver(result) || run > MAX_HAND_OVERS) return { ...result, stats };
+    onHandOver(run);
+  }
+}
+
+function handedOver(result: ExecutionResult): boolean {
+  if (result.status !== 'SUCCEEDED') return false;
+  const held = (result.output as { held?: unknown } | undefined)?.held;
+  return HeldOutput.safeParse(held).data?.status === 'HANDED_OVER';
 }
 
 /** The execution input's `options` from the flags of `verb`. */

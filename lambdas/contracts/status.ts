@@ -68,8 +68,8 @@ export const LOOP_CAPS = {
   /** Waits for an approval that changed or came back without a decision: `$.approvalWaits.count`. */
   approvalWaits: 3,
   /** Fresh rollout executions of one pool after the first (CONTINUE hand-overs): `$.handOver.count`. */
-  poolHandOvers: 2,
+  poolHandOvers: 1,
 } as const;
 
 /** The most node pools a cluster may have (and the most pools one roll or drain Map takes). */
-export const MAX_NODE_POOLS = 24;
+export const MAX_NODE_POOLS = 48;

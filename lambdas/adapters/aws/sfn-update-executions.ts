@@ -118,6 +118,7 @@ export class SfnUpdateExecutions implements UpdateExecutions {
         ...(result.stopDate ? { stoppedAt: result.stopDate.getTime() } : {}),
         ...(result.error ? { error: result.error } : {}),
         ...(result.cause ? { cause: result.cause } : {}),
+        ...(result.status === 'SUCCEEDED' && handedOver(result.output) ? { handedOver: true } : {}),
       };
     } catch (error) {
       if (error instanceof ExecutionDoesNotExist) return { name, status: 'NOT_FOUND' };
@@ -145,5 +146,15 @@ export class SfnUpdateExecutions implements UpdateExecutions {
       }
     } while (nextToken);
     return total;
+  }
+}
+
+/** The execution's output says HANDED_OVER (`$.held.status`, contracts/cluster-update.ts). */
+function handedOver(output: string | undefined): boolean {
+  if (!output) return false;
+  try {
+    return (JSON.parse(output) as { held?: { status?: unknown } } | null)?.held?.status === 'HANDED_OVER';
+  } catch {
+    return false;
   }
 }

@@ -48,6 +48,11 @@ export function applyOutcome(
     const { lastFailure: _cleared, ...rest } = record;
     return { ...rest, state, endedAt, failures: 0 };
   }
+  if (outcome.status === 'SUCCEEDED' && outcome.handedOver) {
+    // Not a failure: the update goes on in the next execution, at once and without counting towards a back-off.
+    const cause = `execution ${record.name} handed over at a loop cap; the next one continues`;
+    return { ...record, state, endedAt, lastFailure: { error: 'HandedOver', cause, retryable: true, at: endedAt } };
+  }
   const error =
     outcome.status === 'SUCCEEDED'
       ? 'NoProgress'

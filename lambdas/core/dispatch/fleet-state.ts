@@ -93,6 +93,8 @@ export interface ExecutionOutcome {
   readonly stoppedAt?: number;
   readonly error?: string;
   readonly cause?: string;
+  /** It succeeded held HANDED_OVER: a loop reached its cap; the next execution continues from the stored progress. */
+  readonly handedOver?: boolean;
 }
 
 /** Everything of the FLEET partition, read once per pass. */

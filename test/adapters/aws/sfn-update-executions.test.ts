@@ -140,4 +140,21 @@ describe('SfnUpdateExecutions.countRunning and describe', () => {
       { name: 'c', status: 'NOT_FOUND' },
     ]);
   });
+
+  it('says when a succeeded execution handed over at a loop cap (its output held HANDED_OVER)', async () => {
+    sfn.on(DescribeExecutionCommand, { executionArn: arnOf('h') }).resolves({
+      status: 'SUCCEEDED',
+      stopDate: new Date(2_000),
+      output: JSON.stringify({ clusterId: 'c1', held: { status: 'HANDED_OVER', message: 'loop cap' } }),
+    });
+    sfn.on(DescribeExecutionCommand, { executionArn: arnOf('p') }).resolves({
+      status: 'SUCCEEDED',
+      stopDate: new Date(2_000),
+      output: JSON.stringify({ clusterId: 'c1', held: { status: 'PAUSED', message: 'paused' } }),
+    });
+    await expect(executions().describe([{ name: 'h' }, { name: 'p' }])).resolves.toEqual([
+      { name: 'h', status: 'SUCCEEDED', stoppedAt: 2_000, handedOver: true },
+      { name: 'p', status: 'SUCCEEDED', stoppedAt: 2_000 },
+    ]);
+  });
 });

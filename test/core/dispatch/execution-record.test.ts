@@ -28,6 +28,25 @@ describe('applyOutcome', () => {
     });
   });
 
+  it('takes a hand-over at a loop cap as a resume at once, never counted as a failure', () => {
+    // Arrange: two dead executions already, as many as the free resumes
+    const twice = record({ name: 'u-1', failures: 2, lastFailure: { error: 'TIMED_OUT', retryable: true, at: 1 } });
+
+    // Act
+    const handed = applyOutcome(twice, { name: 'u-1', status: 'SUCCEEDED', stoppedAt: 9, handedOver: true }, false, 10);
+    const noProgress = applyOutcome(twice, { name: 'u-1', status: 'SUCCEEDED', stoppedAt: 9 }, false, 10);
+
+    // Assert
+    expect(handed).toMatchObject({
+      state: 'succeeded',
+      failures: 2,
+      lastFailure: { error: 'HandedOver', retryable: true },
+    });
+    expect(nextAttemptAt(handed, fleet)).toBe(9);
+    expect(noProgress).toMatchObject({ failures: 3, lastFailure: { error: 'NoProgress' } });
+    expect(nextAttemptAt(noProgress, fleet)).toBe(9 + 15 * MIN);
+  });
+
   it('counts a terminal failure with its error and cause', () => {
     const failed = applyOutcome(
       running,

@@ -215,9 +215,20 @@ describe('planRollStep', () => {
       expect(plan.scaleTo).toBeUndefined();
     });
 
-    it('stateless nodes go before nodes with volumes', () => {
+    it('a node with volumes paired with a new node in its zone goes before stateless nodes (CLM §7.4 step 6)', () => {
       const nodes = [
+        poolNode('i-plain', { outdated: true, az: 'a' }),
         poolNode('i-vol', { outdated: true, volumes: true, az: 'a' }),
+        poolNode('i-new', { az: 'a' }),
+      ];
+      const plan = planRollStep(snapshot(nodes, 3), progress(2), policy({ update_max_surge: '1' }), NOW);
+
+      expect(ids(plan.cordon)).toEqual(['i-vol']);
+    });
+
+    it('stateless nodes take the slot when no new node is in the zone of the node with volumes', () => {
+      const nodes = [
+        poolNode('i-vol', { outdated: true, volumes: true, az: 'b' }),
         poolNode('i-plain', { outdated: true, az: 'a' }),
         poolNode('i-new', { az: 'a' }),
       ];

@@ -295,4 +295,6 @@ export interface SimNode {
   ready: boolean;
   readonly createdAt: number;
   readonly seq: number;
+  /** The kubelet's maxPods when not the default (Karpenter pools: the NodePool's `kubelet.maxPods`). */
+  maxPods?: number;
 }

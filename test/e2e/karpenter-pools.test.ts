@@ -156,3 +156,30 @@ describe('decommissioning a cluster with a Karpenter pool', () => {
     expect(loadWorld(state).describe(BURST).stacks).toEqual([]);
   }, 180_000);
 });
+
+describe('a Karpenter controller that never becomes ready', () => {
+  it('stops the update at ApplyKarpenterPools after karpenter_controller_timeout with a problem that says why', async () => {
+    const state = tempDir('karpenter-timeout');
+    temps.push(state);
+    const file = registry(state, 'clusters.yaml', (c) => {
+      c.config_items.karpenter_controller_timeout = '5m';
+    });
+    const scenario = join(state, 'scenario.yaml');
+    writeFileSync(
+      scenario,
+      dump({ faults: { podsNeverReady: [{ namespace: 'kube-system', namePrefix: 'karpenter-' }] } }),
+    );
+    const run = await clm([
+      ...['provision', '--simulate', '--scenario', scenario, '--registry', file, '--directory', 'examples/config'],
+      ...['--state', state],
+    ]);
+    expect(run.code).not.toBe(0);
+    expect(run.out).toMatch(
+      /ApplyKarpenterPools: Waiting for the Karpenter controller .*Deployment kube-system\/karpenter has 0\/1 replicas ready/,
+    );
+    expect(`${run.out}${run.err}`).toMatch(
+      /the Karpenter controller was not ready 5 minutes after the manifests were applied: Deployment kube-system\/karpenter has 0\/1 replicas ready; the provisioners of burst were not applied/,
+    );
+    expect(karpenterObjects(state).filter((k) => !k.includes('CustomResourceDefinition'))).toEqual([]);
+  }, 120_000);
+});

@@ -35,7 +35,7 @@ export const KARPENTER_SETTLE_SECONDS = 30;
 /**
  * CLM §6.2 step 21, after the manifests (the Karpenter controller is one of them): wait — bounded by
  * `karpenter_controller_timeout`, one Wait state per check — until the API server serves `karpenter.sh/v1` NodePool and
- * `karpenter.k8s.aws/v1` EC2NodeClass and the controller Deployment (item `karpenter_controller`, default
+ * `karpenter.k8s.aws/v1` EC2NodeClass (or the versions the provisioners objects use) and the controller Deployment (item `karpenter_controller`, default
  * `kube-system/karpenter`) has all its replicas ready; then apply every Karpenter pool's provisioners.yaml objects
  * (server-side apply, our field manager, as the manifests); then, once Karpenter had time to hash the changed objects,
  * answer DONE with the pools that have drifted nodes or an unfinished roll (RollKarpenterPools). Reentrant: what is
@@ -99,7 +99,7 @@ async function waitThenApply(
   const cp = ports.forCluster(cluster);
   const objects = pools.flatMap((p) => p.provisioners);
   if (objects.length) {
-    const waiting = await controllerNotReady(cp.kube, items, cluster.id);
+    const waiting = await controllerNotReady(cp.kube, items, cluster.id, objects);
     if (waiting) {
       const since = phases[KARPENTER_WAIT] ?? now;
       if (phases[KARPENTER_WAIT] === undefined)
@@ -143,17 +143,25 @@ async function waitThenApply(
   return undefined;
 }
 
-/** What the controller still lacks, or undefined when it is ready. */
+/**
+ * What the controller still lacks, or undefined when it is ready: the API serves NodePool and EC2NodeClass at the
+ * versions the provisioners use (karpenter.sh/v1 and karpenter.k8s.aws/v1 when they use none of those kinds; older
+ * configs such as KoA's of 2024 use v1beta1), and the controller Deployment has all its replicas ready.
+ */
 async function controllerNotReady(
   kube: KubeCluster,
   items: ConfigItems,
   clusterId: string,
+  objects: readonly KubeObject[],
 ): Promise<string | undefined> {
   const missing: string[] = [];
-  if (!(await kube.servesKind('NodePool', NODEPOOL_API_VERSION)))
-    missing.push(`${NODEPOOL_API_VERSION} NodePool is not served`);
-  if (!(await kube.servesKind('EC2NodeClass', EC2NODECLASS_API_VERSION)))
-    missing.push(`${EC2NODECLASS_API_VERSION} EC2NodeClass is not served`);
+  const wanted = new Map([
+    ['NodePool', NODEPOOL_API_VERSION],
+    ['EC2NodeClass', EC2NODECLASS_API_VERSION],
+  ]);
+  for (const o of objects) if (wanted.has(o.kind)) wanted.set(o.kind, o.apiVersion);
+  for (const [kind, apiVersion] of wanted)
+    if (!(await kube.servesKind(kind, apiVersion))) missing.push(`${apiVersion} ${kind} is not served`);
   const { namespace, name } = controllerRef(items, clusterId);
   const readiness = await kube.workloadReadiness({ kind: 'Deployment', namespace, name });
   if (!readiness) missing.push(`Deployment ${namespace}/${name} does not exist`);

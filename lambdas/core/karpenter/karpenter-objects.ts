@@ -7,7 +7,6 @@ import { isRecord } from '../config/plain-data';
  */
 
 export const NODEPOOL_API_VERSION = 'karpenter.sh/v1';
-export const NODECLAIM_API_VERSION = 'karpenter.sh/v1';
 export const EC2NODECLASS_API_VERSION = 'karpenter.k8s.aws/v1';
 
 /** On Nodes and NodeClaims Karpenter launched, and as a tag key on their EC2 instances. */

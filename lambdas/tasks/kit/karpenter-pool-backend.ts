@@ -1,6 +1,4 @@
 import {
-  EC2NODECLASS_API_VERSION,
-  NODECLAIM_API_VERSION,
   NODEPOOL_LABEL,
   driftReason,
   isDeleting,
@@ -39,10 +37,10 @@ export class KarpenterPoolBackend implements NodePoolBackend {
     nodes?: readonly NodeInfo[],
     cluster?: ClusterRef,
   ): Promise<KarpenterPoolView | undefined> {
-    if (!(await this.kube.servesKind('NodeClaim', NODECLAIM_API_VERSION))) return undefined;
+    if (!(await this.kube.servesKind('NodeClaim'))) return undefined;
     const nodePool = (await this.kube.list('NodePool')).find((o) => o.metadata.name === poolName);
     const className = nodeClassName(nodePool, poolName);
-    const nodeClass = (await this.kube.servesKind('EC2NodeClass', EC2NODECLASS_API_VERSION))
+    const nodeClass = (await this.kube.servesKind('EC2NodeClass'))
       ? (await this.kube.list('EC2NodeClass')).find((o) => o.metadata.name === className)
       : undefined;
     const claims = await this.kube.list('NodeClaim', { labelSelector: `${NODEPOOL_LABEL}=${poolName}` });

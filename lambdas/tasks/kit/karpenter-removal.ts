@@ -1,11 +1,4 @@
-import {
-  EC2NODECLASS_API_VERSION,
-  NODECLAIM_API_VERSION,
-  NODEPOOL_API_VERSION,
-  NODEPOOL_LABEL,
-  nodeClaimProviderId,
-  nodeClassName,
-} from '../../core/karpenter/karpenter-objects';
+import { NODEPOOL_LABEL, nodeClaimProviderId, nodeClassName } from '../../core/karpenter/karpenter-objects';
 import { instanceIdFromProviderId } from '../../core/rollout/pool-snapshot';
 import type { KubeCluster } from '../../ports/kube-cluster';
 import type { ClusterRef, NodePoolBackend } from '../../ports/node-pool-backend';
@@ -31,15 +24,12 @@ export async function karpenterRemovalPass(
   cluster: ClusterRef,
   current: ReadonlySet<string>,
 ): Promise<KarpenterRemoval> {
-  if (!(await kube.servesKind('NodePool', NODEPOOL_API_VERSION))) return { drain: [], shuttingDown: 0, messages: [] };
+  if (!(await kube.servesKind('NodePool'))) return { drain: [], shuttingDown: 0, messages: [] };
   const messages: string[] = [];
   const nodePools = await kube.list('NodePool');
   for (const pool of nodePools.filter((p) => !current.has(p.metadata.name))) {
     if (
-      (await kube.delete(
-        { apiVersion: NODEPOOL_API_VERSION, kind: 'NodePool', name: pool.metadata.name },
-        { propagationPolicy: 'Orphan' },
-      )) === 'deleted'
+      (await kube.delete({ kind: 'NodePool', name: pool.metadata.name }, { propagationPolicy: 'Orphan' })) === 'deleted'
     )
       messages.push(`deleted NodePool ${pool.metadata.name}`);
   }
@@ -54,7 +44,7 @@ export async function karpenterRemovalPass(
     else left.add(pool);
   };
   for (const node of await kube.listNodes()) count(node.labels[NODEPOOL_LABEL], node.providerId);
-  if (await kube.servesKind('NodeClaim', NODECLAIM_API_VERSION))
+  if (await kube.servesKind('NodeClaim'))
     for (const claim of await kube.list('NodeClaim'))
       count(claim.metadata.labels?.[NODEPOOL_LABEL], nodeClaimProviderId(claim));
   const drain = [...left].sort();
@@ -66,14 +56,14 @@ export async function karpenterRemovalPass(
     messages.push(`${shuttingDown} Karpenter node(s) of removed pools shutting down`);
     return { drain, shuttingDown, messages };
   }
-  if (await kube.servesKind('EC2NodeClass', EC2NODECLASS_API_VERSION)) {
+  if (await kube.servesKind('EC2NodeClass')) {
     const kept = new Set([
       ...current,
       ...nodePools.filter((p) => current.has(p.metadata.name)).map((p) => nodeClassName(p, p.metadata.name)),
     ]);
     for (const nodeClass of await kube.list('EC2NodeClass')) {
       if (kept.has(nodeClass.metadata.name)) continue;
-      const ref = { apiVersion: EC2NODECLASS_API_VERSION, kind: 'EC2NodeClass', name: nodeClass.metadata.name };
+      const ref = { kind: 'EC2NodeClass', name: nodeClass.metadata.name };
       if ((await kube.delete(ref)) === 'deleted') messages.push(`deleted EC2NodeClass ${nodeClass.metadata.name}`);
     }
   }

@@ -8,6 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 import type { InstanceRecord } from '../../lambdas/sim/world-state';
+import { startClm, stopOutsideLock } from './support/clm-process';
 import { ROOT, clm, latestRun, loadWorld, tempDir } from './support/clm-session';
 
 const BURST = 'aws:123456789012:eu-central-1:kube-burst';
@@ -182,4 +183,36 @@ describe('a Karpenter controller that never becomes ready', () => {
     );
     expect(karpenterObjects(state).filter((k) => !k.includes('CustomResourceDefinition'))).toEqual([]);
   }, 120_000);
+});
+
+describe('an interrupted Karpenter roll', () => {
+  it('continues from the stored progress: the provisioners are not applied twice, each drifted node replaced once', async () => {
+    const state = tempDir('karpenter-interrupt');
+    temps.push(state);
+    expect((await provision(state, join(ROOT, 'examples/karpenter-clusters.yaml'))).code).toBe(0);
+    const old = burstInstances(state).alive.map((i) => i.id);
+    const changed = registry(state, 'new-image.yaml', (c) => {
+      c.node_pools.find((p) => p.name === 'burst')!.config_items.ami_id = NEW_IMAGE;
+    });
+    const args = ['provision', '--simulate', '--registry', changed, '--directory', 'examples/config', '--state', state];
+
+    const child = startClm(args);
+    await child.progress(/ApplyKarpenterPools: Applied 2 Karpenter object/);
+    await stopOutsideLock(child.pid, state);
+    process.kill(child.pid, 'SIGINT');
+    process.kill(child.pid, 'SIGCONT');
+    const stopped = await child.done;
+    expect(stopped.code).toBe(130);
+
+    const resumed = await provision(state, changed);
+    expect(resumed).toMatchObject({ code: 0, status: 'succeeded', pdbViolations: 0 });
+    expect(resumed.out).not.toMatch(/ApplyKarpenterPools: Applied/);
+    const after = burstInstances(state);
+    expect(
+      after.all.filter((i) => old.includes(i.id)).every((i) => i.state !== 'Pending' && i.state !== 'InService'),
+    ).toBe(true);
+    expect(after.alive).toHaveLength(3);
+    expect(after.alive.every((i) => i.tags['sim:image-id'] === NEW_IMAGE)).toBe(true);
+    expect(loadWorld(state).snapshot().invariants).toMatchObject({ pdbViolations: 0, nodesTerminatedTwice: 0 });
+  }, 180_000);
 });

@@ -96,6 +96,20 @@ describe('Karpenter pools (worker-karpenter) in the simulated world', () => {
     const changed = registry(state, 'new-image.yaml', (c) => {
       c.node_pools.find((p) => p.name === 'burst')!.config_items.ami_id = NEW_IMAGE;
     });
+    // `clm plan` shows what ApplyKarpenterPools would change, as for the manifests
+    const plan = await clm([
+      'plan',
+      '--simulate',
+      '--registry',
+      changed,
+      '--directory',
+      'examples/config',
+      '--state',
+      state,
+    ]);
+    expect(plan.out).toContain('update EC2NodeClass burst (node-pools/burst/provisioners.yaml)');
+    expect(plan.out).toContain(`change spec.amiSelectorTerms[0].id: "ami-0a1b2c3d4e5f60718" -> "${NEW_IMAGE}"`);
+    expect(plan.out).not.toMatch(/NodePool burst/);
     const rolled = await provision(state, changed);
     expect(rolled).toMatchObject({ code: 0, status: 'succeeded', replaced: 3, pdbViolations: 0 });
     expect(rolled.out).toMatch(/ApplyKarpenterPools: Karpenter pools applied \(burst\); to roll: burst/);

@@ -3,6 +3,8 @@ import { renderClusterResources } from '../../../lambdas/core/render/render-clus
 import { sha512Hex } from '../../../lambdas/core/render/files-bundle';
 import { karpenterInstanceTypeStrategy, karpenterRequirements } from '../../../lambdas/core/karpenter/karpenter-pool';
 import { ConfigError } from '../../../lambdas/shared/errors';
+import { renderJsonDocument, renderSummary } from '../../../lambdas/core/render/render-report';
+import { renderTree } from '../../../lambdas/core/render/render-tree';
 import { VALUES, cluster, engine, mainSourceFiles, pool, snapshot } from './fixtures';
 
 const PROVISIONERS = [
@@ -182,5 +184,40 @@ describe('renderKarpenterPool', () => {
     expect(resources.errors).toEqual([]);
     expect(resources.nodePools.map((p) => p.name)).toEqual(['default-worker']);
     expect(resources.karpenterPools.map((p) => [p.name, p.provisioners.length])).toEqual([['burst', 2]]);
+  });
+});
+
+describe('clm render output of Karpenter pools', () => {
+  it('lists them in the summary, the JSON document and the --out tree (provisioners.yaml, raw user data)', async () => {
+    const burst = karpenterPool({ karpenter_pools_enabled: 'true' });
+    const rendered = await renderKarpenterPool({
+      cluster: cluster({ nodePools: [burst] }),
+      pool: burst,
+      snapshots: [snapshot('main', karpenterFiles())],
+      values: VALUES,
+      engine: engine(),
+    });
+    const render = {
+      id: 'aws:123456789012:eu-central-1:kube-1',
+      version: 'v#h',
+      configItems: {},
+      nodePools: [{ name: 'burst', configItems: {} }],
+      stacks: [],
+      manifests: [],
+      deletions: { preApply: [], postApply: [] },
+      cfDeletions: { preApply: [], postApply: [] },
+      poolDetails: [rendered],
+      karpenterPools: [rendered],
+      errors: [],
+    };
+    expect(renderSummary(render)).toContain('  karpenter  1 pool(s): burst (EC2NodeClass burst, NodePool burst)\n');
+    expect(renderJsonDocument([render]).clusters[0]!.karpenterPools).toEqual([
+      { name: 'burst', provisioners: rendered.provisioners },
+    ]);
+    const tree = renderTree(render);
+    const dir = 'aws_123456789012_eu-central-1_kube-1/node-pools/burst';
+    expect(tree.get(`${dir}/userdata.yaml`)).toBe('#cloud-config\npool: burst\n');
+    expect(tree.get(`${dir}/provisioners.yaml`)).toMatch(/^apiVersion: karpenter\.k8s\.aws\/v1\nkind: EC2NodeClass\n/);
+    expect(tree.get(`${dir}/provisioners.yaml`)).toContain('---\napiVersion: karpenter.sh/v1\nkind: NodePool\n');
   });
 });

@@ -7,8 +7,9 @@
  *   (`nodepool-*` and the cluster stacks' names), and only through the CloudFormation service role (condition
  *   `cloudformation:RoleArn`), so what a stack may create is the service role's business, capped by its boundary.
  * - Node pools: Auto Scaling writes only on groups tagged `kubernetes.io/role/node-pool=true` (every CLM node-pool
- *   stack carries it and CloudFormation puts it on the groups). Instances are terminated through their group
- *   (TerminateInstanceInAutoScalingGroup): no EC2 write at all.
+ *   stack carries it and CloudFormation puts it on the groups). ASG instances are terminated through their group
+ *   (TerminateInstanceInAutoScalingGroup); the one EC2 write is TerminateInstances on instances that carry the tag
+ *   key `karpenter.sh/nodepool` (Karpenter pools: roll, removal, decommission).
  * - Lookups: EC2 and Auto Scaling Describe* calls (they have no resource-level permissions).
  * - Large templates: the CLM bucket `cluster-lifecycle-manager-<account>-<region>` of the cluster account.
  * - Decommission's cleanup (lambdas/adapters/aws/ec2-cluster-leftovers.ts): delete load balancers, security groups,
@@ -134,6 +135,12 @@ export function nodeWriteStatements(scope: ClusterAccessScope): PolicyStatement[
       actions: NODE_WRITE_ASG,
       resources: [arn(scope, 'autoscaling', 'autoScalingGroup:*:autoScalingGroupName/*')],
       conditions: { StringEquals: { [`autoscaling:ResourceTag/${TAG_NODE_POOL_ROLE}`]: 'true' } },
+    }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['ec2:TerminateInstances'],
+      resources: [arn(scope, 'ec2', 'instance/*')],
+      conditions: { Null: { 'aws:ResourceTag/karpenter.sh/nodepool': 'false' } },
     }),
   ];
 }

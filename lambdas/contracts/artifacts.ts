@@ -153,6 +153,8 @@ export const ResourcesArtifact = z.object({
   cfDeletions: CfDeletionsShape,
   /** Files bundles uploaded for the pools (ArtifactStore keys). */
   filesKeys: z.array(z.string()),
+  /** Karpenter pools: the objects of their provisioners.yaml (applied by ApplyKarpenterPools); absent in older runs. */
+  karpenterPools: z.array(z.object({ name: z.string(), provisioners: z.array(KubeObjectShape) })).optional(),
 });
 export type ResourcesArtifact = z.infer<typeof ResourcesArtifact>;
 

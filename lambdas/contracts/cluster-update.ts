@@ -67,6 +67,14 @@ export const RenderResourcesOutput = z.object({
   /** Pools to roll, in order (empty under --apply-only or while the cluster is requested/creating). */
   rollMasterPools: z.array(z.string()),
   rollWorkerPools: z.array(z.string()),
+  /**
+   * Karpenter pools (`worker-karpenter`) in registry order, and their count for the Choice after PostApplyDeletions:
+   * 0 (or absent, from an older run) skips ApplyKarpenterPools and RollKarpenterPools.
+   */
+  karpenterPools: z.array(z.string()).optional(),
+  karpenterPoolCount: z.number().int().min(0).optional(),
+  /** Of `karpenterPools`, those RollKarpenterPools may roll (none under --apply-only or while the cluster is new). */
+  rollKarpenterPools: z.array(z.string()).optional(),
   message: z.string(),
 });
 export type RenderResourcesOutput = z.infer<typeof RenderResourcesOutput>;

@@ -38,7 +38,16 @@ export interface PoolState {
   readonly instances: readonly PoolInstance[];
 }
 
-/** ASG-backed node pools (CLM `ProviderNodePoolsBackend`). */
+/** An EC2 instance Karpenter launched for the cluster (tag key `karpenter.sh/nodepool`). */
+export interface KarpenterInstance {
+  readonly instanceId: string;
+  /** The value of its `karpenter.sh/nodepool` tag. */
+  readonly pool: string;
+  /** EC2 state: pending, running, stopping, stopped. */
+  readonly state: string;
+}
+
+/** ASG-backed node pools (CLM `ProviderNodePoolsBackend`), plus the EC2 side of Karpenter pools. */
 export interface NodePoolBackend {
   /** Undefined when the pool has no ASG yet. */
   getPool(cluster: ClusterRef, poolName: string): Promise<PoolState | undefined>;
@@ -48,4 +57,14 @@ export interface NodePoolBackend {
   terminate(cluster: ClusterRef, instanceId: string, decrementDesired: boolean): Promise<void>;
   /** Pool being removed: MinSize 0 and the cluster-autoscaler tag removed. */
   markForDecommission(cluster: ClusterRef, poolName: string): Promise<void>;
+  /**
+   * Instances tagged `kubernetes.io/cluster/<name>` = owned that carry the tag key `karpenter.sh/nodepool` (with
+   * `pool`: that value), pending, running, stopping or stopped (CLM decommission §6.5 step 2).
+   */
+  karpenterInstances(cluster: ClusterRef, pool?: string): Promise<KarpenterInstance[]>;
+  /**
+   * EC2 TerminateInstances of Karpenter instances (Karpenter then removes their Node and NodeClaim). Refuses an
+   * instance that is not tagged as the cluster's and as a Karpenter pool's; one already gone is fine. Idempotent.
+   */
+  terminateInstances(cluster: ClusterRef, instanceIds: readonly string[]): Promise<void>;
 }

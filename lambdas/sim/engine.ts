@@ -7,6 +7,9 @@ import { newKubeState } from './kube/objects';
 import { podStarted, podTerminated } from './kube/pods';
 import { volumeDetached } from './kube/volume-attachments';
 import { reconcileWorkloads } from './kube/workloads';
+import { reconcileKarpenter } from './karpenter';
+import { karpenterInstanceBooted, karpenterInstanceGone } from './karpenter-nodes';
+import { NODEPOOL_LABEL } from '../core/karpenter/karpenter-objects';
 import type { SimContext } from './sim-context';
 import type { AccountState, InstanceRecord, KubeState, SimEvent } from './world-state';
 
@@ -34,6 +37,10 @@ function clusterIdForName(ctx: SimContext, account: AccountState, name: string):
 }
 
 function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
+  if (instance.tags[NODEPOOL_LABEL] !== undefined && instance.cluster) {
+    karpenterInstanceBooted(ctx, kubeFor(ctx, instance.cluster), account, instance);
+    return;
+  }
   const asg = account.asgs[instance.asg];
   const tag =
     asg && Object.keys(asg.tags).find((key) => key.startsWith(CLUSTER_TAG_PREFIX) && asg.tags[key].value === 'owned');
@@ -66,6 +73,7 @@ function nodeLeaves(ctx: SimContext, instance: InstanceRecord): void {
   for (const kube of Object.values(ctx.state.kube)) {
     const node = nodeForInstance(kube, instance.id);
     if (node) removeNode(ctx, kube, node.name, `termination of instance ${instance.id} (node ${node.name})`);
+    if (instance.tags[NODEPOOL_LABEL] !== undefined) karpenterInstanceGone(ctx, kube, instance.id);
   }
 }
 
@@ -113,7 +121,10 @@ export function settle(ctx: SimContext): void {
     ctx.dirty.clear();
     for (const id of ids) {
       const kube = ctx.state.kube[id];
-      if (kube) reconcileWorkloads(ctx, kube);
+      if (kube) {
+        reconcileWorkloads(ctx, kube);
+        reconcileKarpenter(ctx, kube);
+      }
     }
   }
   ctx.dirty.clear();

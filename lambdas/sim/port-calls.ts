@@ -24,6 +24,8 @@ const POOLS = {
   scale: true,
   terminate: true,
   markForDecommission: true,
+  karpenterInstances: true,
+  terminateInstances: true,
 } satisfies Methods<NodePoolBackend>;
 const KUBE = {
   ready: true,

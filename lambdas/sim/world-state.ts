@@ -1,8 +1,10 @@
 import type { LeftoverKind } from '../core/decommission/leftovers';
 import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
-import type { Taint } from '../ports/kube-cluster';
 import type { Scenario } from './scenario';
+import type { SimNode } from './sim-node';
+
+export type { SimNode };
 
 /** The simulated world as plain JSON (saved and loaded as is, so a reload continues); times are virtual ms. */
 export interface WorldState {
@@ -281,20 +283,3 @@ export interface SimPod {
 }
 
 export type TolerationSpec = Readonly<Partial<Record<'key' | 'operator' | 'value' | 'effect', string>>>;
-
-export interface SimNode {
-  readonly name: string;
-  readonly instanceId: string;
-  readonly providerId: string;
-  readonly zone: string;
-  readonly pool: string;
-  readonly role: 'master' | 'worker';
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  taints: Taint[];
-  unschedulable: boolean;
-  ready: boolean;
-  readonly createdAt: number;
-  readonly seq: number;
-  readonly kubeletVersion?: string; // status.nodeInfo.kubeletVersion: its launch template version's
-}

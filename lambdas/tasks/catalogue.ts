@@ -1,4 +1,5 @@
 import type { AnyTask } from './define-task';
+import { task as applyKarpenterPools } from './apply-karpenter-pools';
 import { task as applyManifests } from './apply-manifests';
 import { task as awaitApproval } from './await-approval';
 import { task as cleanUpLeftovers } from './clean-up-leftovers';
@@ -38,6 +39,7 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   waitForApiServer,
   rollNodePool,
   applyManifests,
+  applyKarpenterPools,
   removeDeletedPools,
   scaleDownControllers,
   deleteStacks,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { TAG_MAIN_STACK, clusterName, clusterTagKey, mainStackName } from '../core/cloudformation/stack-names';
+import { clusterRef } from '../core/model/cluster-ref';
 import { StepOutput } from '../contracts/cluster-update';
 import { DELETE_STAGES, type DeleteStage } from '../contracts/status';
 import { defineTask, type PortsFor } from './define-task';
@@ -8,9 +9,14 @@ import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
 import { deleteStacksPass } from './kit/stack-deletion';
 
-const PORTS = { stacks: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = { stacks: 'write', pools: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 
-/** Decommission: delete every stack of the cluster but the main one (rounds until none is left), then the main stack. */
+/**
+ * Decommission: delete every stack of the cluster but the main one (rounds until none is left), then the main stack.
+ * Before the stacks (CLM §6.5 step 2): the instances Karpenter launched (tag key `karpenter.sh/nodepool`, no stack
+ * owns them) are terminated, and the step polls until none is pending or running; the controllers were scaled down
+ * first (ScaleDownControllers), so Karpenter launches no new ones.
+ */
 export async function deleteClusterStacks(
   ref: RunRef,
   stage: DeleteStage,
@@ -18,6 +24,22 @@ export async function deleteClusterStacks(
 ): Promise<StepOutput> {
   const { cluster } = await openStep(ports, ref);
   const stacks = ports.forCluster(cluster).stacks;
+  if (stage === 'others') {
+    const pools = ports.forCluster(cluster).pools;
+    const karpenter = await pools.karpenterInstances(clusterRef(cluster));
+    if (karpenter.length) {
+      await pools.terminateInstances(
+        clusterRef(cluster),
+        karpenter.map((i) => i.instanceId),
+      );
+      await updateRun(ports, ref, (r) => ({ ...r, phase: 'DeleteStacks karpenter-instances' }));
+      return {
+        status: 'IN_PROGRESS',
+        waitSeconds: 15,
+        message: `Terminating ${karpenter.length} Karpenter instance(s) before the stacks: ${karpenter.map((i) => i.instanceId).join(', ')}`,
+      };
+    }
+  }
   const names =
     stage === 'main'
       ? [mainStackName(cluster)]

@@ -9,10 +9,12 @@ import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './kit/open-step';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
+import { karpenterRemovalPass } from './kit/karpenter-removal';
 
 const PORTS = {
   stacks: 'write',
   pools: 'read',
+  kube: 'write',
   progress: 'write',
   artifacts: 'read',
   clock: 'read',
@@ -24,22 +26,37 @@ const PORTS = {
  * away through the node-pool-rollout child (DrainRemovedPools, RollNodePool with `removal`: MinSize 0, the
  * cluster-autoscaler tag removed, CLM's no-replacement label, one node at a time with the roll's PDB care, hooks,
  * volume detach wait and health gate), which hands over to a fresh execution before its history grows long. This
- * task's own loop then only waits for CloudFormation to delete the stacks.
+ * task's own loop then only waits for CloudFormation to delete the stacks. Karpenter pools that left the registry
+ * (§6.2 step 23, kit/karpenter-removal.ts): their NodePool is deleted, their nodes drained the same way, then their
+ * EC2NodeClass deleted.
  */
 export async function removeDeletedPools(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<StepOutput> {
   const { cluster } = await openStep(ports, ref);
   const cp = ports.forCluster(cluster);
   const target = clusterRef(cluster);
   const current = new Set(cluster.nodePools.filter((p) => !isKarpenterPool(p)).map((p) => p.name));
+  const karpenter = await karpenterRemovalPass(
+    cp.kube,
+    cp.pools,
+    target,
+    new Set(cluster.nodePools.filter(isKarpenterPool).map((p) => p.name)),
+  );
   const stacks = await cp.stacks.list({
     [clusterTagKey(target.name)]: 'owned',
     [TAG_NODE_POOL_ROLE]: 'true',
   });
   const removed = stacks.filter((s) => s.tags[TAG_NODE_POOL] && !current.has(s.tags[TAG_NODE_POOL]!));
-  if (removed.length === 0) return { status: 'DONE', waitSeconds: 1, message: 'No node pools to remove' };
+  if (removed.length === 0 && karpenter.drain.length === 0 && karpenter.shuttingDown > 0)
+    return { status: 'IN_PROGRESS', waitSeconds: 15, message: `Karpenter: ${karpenter.messages.join('; ')}` };
+  if (removed.length === 0 && karpenter.drain.length === 0)
+    return {
+      status: 'DONE',
+      waitSeconds: 1,
+      message: karpenter.messages.length ? `Karpenter: ${karpenter.messages.join('; ')}` : 'No node pools to remove',
+    };
 
-  const messages: string[] = [];
-  const drain: string[] = [];
+  const messages: string[] = [...karpenter.messages];
+  const drain: string[] = [...karpenter.drain];
   const deletable: string[] = [];
   for (const stack of removed) {
     const pool = stack.tags[TAG_NODE_POOL]!;
@@ -62,7 +79,7 @@ export async function removeDeletedPools(ref: RunRef, ports: PortsFor<typeof POR
       waitSeconds: 1,
       // One drain Map takes at most MAX_NODE_POOLS pools (its history bound); the rest go in the next run.
       drainPools: [...new Set(drain)].sort().slice(0, MAX_NODE_POOLS),
-      message: `Removing ${removed.length} node pool(s): ${messages.join('; ')}`,
+      message: `Removing ${removed.length + karpenter.drain.length} node pool(s): ${messages.join('; ')}`,
     };
   }
   for (const name of deletable) {

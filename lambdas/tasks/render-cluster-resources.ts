@@ -44,7 +44,7 @@ export async function renderClusterResources(
   throwIfIssues(rendered.errors, `Rendering the resources of ${cluster.id}`);
 
   const filesKeys: string[] = [];
-  for (const pool of rendered.nodePools) {
+  for (const pool of [...rendered.nodePools, ...rendered.karpenterPools]) {
     const key = pool.files.s3Path.replace(/^s3:\/\/[^/]+\//, '');
     await ports.artifacts.put(key, JSON.stringify({ files: pool.files.files }));
     filesKeys.push(key);
@@ -56,6 +56,9 @@ export async function renderClusterResources(
     deletions: rendered.deletions,
     cfDeletions: rendered.cfDeletions,
     filesKeys,
+    ...(rendered.karpenterPools.length
+      ? { karpenterPools: rendered.karpenterPools.map((p) => ({ name: p.name, provisioners: [...p.provisioners] })) }
+      : {}),
   };
   const key = runArtifactKey(ref.clusterId, ref.targetVersion, 'resources');
   const artifactKey = await putJson(ports.artifacts, key, artifact);
@@ -92,10 +95,14 @@ function rollDecision(
       : options.applyOnly
         ? '; nodes are not rolled (--apply-only)'
         : `; nodes are not rolled while the cluster is ${cluster.lifecycleStatus}`;
+  const karpenter = rendered.karpenterPools.map((p) => p.name);
   return {
     rollMasterPools: pools(true),
     rollWorkerPools: pools(false),
-    message: `Rendered ${rendered.nodePools.length} node pool(s), ${rendered.cfManifests.length} cf-manifest stack(s), ${objects} object(s) in ${rendered.manifests.length} manifest file(s)${why}`,
+    ...(karpenter.length
+      ? { karpenterPools: karpenter, karpenterPoolCount: karpenter.length, rollKarpenterPools: rolls ? karpenter : [] }
+      : {}),
+    message: `Rendered ${rendered.nodePools.length} node pool(s)${karpenter.length ? ` and ${karpenter.length} Karpenter pool(s)` : ''}, ${rendered.cfManifests.length} cf-manifest stack(s), ${objects} object(s) in ${rendered.manifests.length} manifest file(s)${why}`,
   };
 }
 

@@ -54,9 +54,16 @@ describe('examples/clm-config: migrate, then render', () => {
     for (const [i, cluster] of rendered.clusters.entries()) {
       expect(cluster.errors).toEqual([]);
       const pools = cluster.stacks.filter((s: any) => s.kind === 'node-pool').map((s: any) => s.name);
-      expect(pools).toEqual(
-        registry.clusters[i].node_pools.map((p: any) => `nodepool-${p.name}-${cluster.id.replaceAll(':', '-')}`),
-      );
+      const asgPools = registry.clusters[i].node_pools.filter((p: any) => p.profile !== 'worker-karpenter');
+      expect(pools).toEqual(asgPools.map((p: any) => `nodepool-${p.name}-${cluster.id.replaceAll(':', '-')}`));
+      // Karpenter pools have no stack: their provisioners.yaml renders to a NodePool and an EC2NodeClass
+      const karpenter = registry.clusters[i].node_pools.filter((p: any) => p.profile === 'worker-karpenter');
+      expect((cluster.karpenterPools ?? []).map((p: any) => p.name)).toEqual(karpenter.map((p: any) => p.name));
+      for (const pool of cluster.karpenterPools ?? [])
+        expect(pool.provisioners.map((o: any) => `${o.kind}/${o.metadata.name}`)).toEqual([
+          `EC2NodeClass/${pool.name}`,
+          `NodePool/${pool.name}`,
+        ]);
       expect(cluster.stacks.map((s: any) => s.kind)).toEqual([
         'cluster',
         'cf-manifest',
@@ -107,5 +114,34 @@ describe('examples/clm-config: migrate, then render', () => {
     expect(hash(live)).toMatch(/^[0-9a-f]{64}$/);
     expect(hash(dev)).toMatch(/^[0-9a-f]{64}$/);
     expect(hash(live)).not.toBe(hash(dev));
+  });
+});
+
+describe('examples/clm-config: the Karpenter pool (worker-karpenter) after migrate', () => {
+  it('renders KarpenterInstanceTypeStrategy, KarpenterRequirements, taints and the raw user data as CLM does', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'clm-karpenter-'));
+    try {
+      expect(
+        await main(['migrate', '--from', 'examples/clm-config', '--to', join(tmp, 'config')], captureIo(ROOT)),
+      ).toBe(0);
+      const render = captureIo(ROOT);
+      const args = ['--registry', 'examples/clm-clusters.yaml', '--directory', join(tmp, 'config')];
+      expect(await main(['render', ...args, '--values', 'examples/clm-values.yaml', '--output', 'json'], render)).toBe(
+        0,
+      );
+      const dev = JSON.parse(render.out).clusters[0];
+      const [nodeClass, nodePool] = dev.karpenterPools[0].provisioners;
+      expect(nodePool.spec.template.spec.taints).toEqual([{ key: 'dedicated', effect: 'NoSchedule', value: 'burst' }]);
+      expect(nodePool.spec.template.spec.requirements).toEqual([
+        { key: 'karpenter.k8s.aws/instance-family', operator: 'In', values: ['m6i', 'c6i', 'r6i'] },
+        { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot', 'on-demand'] },
+      ]);
+      expect(nodePool.spec.disruption.budgets).toEqual([{ nodes: '10%' }]);
+      expect(nodeClass.spec.userData).toMatch(/^#cloud-config\nwrite_files:\n/);
+      expect(nodeClass.spec.userData).toContain('NODE_TAINTS=dedicated=burst:NoSchedule\n');
+      expect(nodeClass.spec.userData).toContain('s3://clm-artifacts/kube-dev/worker/');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -67,11 +67,13 @@ describe('ClmClusterAccess', () => {
     expect(actionsOf(statements).filter((a) => a.startsWith('iam:'))).toEqual(['iam:PassRole']);
   });
 
-  it('rolls only node pools tagged as CLM’s, through Auto Scaling; EC2 writes only decommission’s deletes; no write on every resource', () => {
+  it('rolls only node pools tagged as CLM’s, through Auto Scaling; EC2 writes only Karpenter instances’ termination and decommission’s deletes; no write on every resource', () => {
     const statements = inline(roleOf(template, 'AccessRole'));
     const asg = statements.find((s) => actionsOf([s]).includes('autoscaling:TerminateInstanceInAutoScalingGroup'))!;
     expect(asg.Condition).toEqual({ StringEquals: { 'autoscaling:ResourceTag/kubernetes.io/role/node-pool': 'true' } });
     expect(actionsOf(statements).filter((a) => a.startsWith('ec2:') && !a.startsWith('ec2:Describe'))).toEqual([
+      // Karpenter pools: only instances that carry the karpenter.sh/nodepool tag (roll, removal, decommission)
+      'ec2:TerminateInstances',
       'ec2:DeleteNetworkInterface',
       'ec2:DeleteSecurityGroup',
       'ec2:DeleteVolume',

@@ -78,8 +78,14 @@ describe('ClusterCloudAccess', () => {
         }),
       ]),
     );
-    // Instances are terminated through their group: no EC2 write, and no Auto Scaling write without the tag.
-    expect(actionsOf(roll).filter((a) => a.startsWith('ec2:') && !a.startsWith('ec2:Describe'))).toEqual([]);
+    // ASG instances are terminated through their group; the one EC2 write is TerminateInstances on Karpenter's
+    // instances (tag key karpenter.sh/nodepool present), and no Auto Scaling write without the tag.
+    expect(actionsOf(roll).filter((a) => a.startsWith('ec2:') && !a.startsWith('ec2:Describe'))).toEqual([
+      'ec2:TerminateInstances',
+    ]);
+    expect(roll.find((s) => actionsOf([s]).includes('ec2:TerminateInstances'))!.Condition).toEqual({
+      Null: { 'aws:ResourceTag/karpenter.sh/nodepool': 'false' },
+    });
     for (const s of roll.filter((st) => actionsOf([st]).some((a) => /^autoscaling:(?!Describe)/.test(a))))
       expect(s.Condition).toBeDefined();
     expect(actionsOf(roll).filter((a) => a.startsWith('cloudformation:Create') || a === 'iam:PassRole')).toEqual([]);

@@ -65,8 +65,9 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
         .filter(([, g]) => g.cloud.includes('leftovers-write'))
         .map(([n]) => n),
     ).toEqual(['CleanUpLeftovers']);
-    // DeleteStacks and DeployStacks use the stack deployer's ContinueUpdateRollback, DescribeStackEvents: stacks-write.
-    expect(grants.DeleteStacks!.cloud).toEqual(['stacks-write']);
+    // DeleteStacks and DeployStacks use the stack deployer's ContinueUpdateRollback, DescribeStackEvents: stacks-write;
+    // DeleteStacks terminates the Karpenter instances before the stacks (CLM decommission step 2): nodes-write.
+    expect(grants.DeleteStacks!.cloud).toEqual(['nodes-write', 'stacks-write']);
     expect(grants.RenderConfig).toEqual({
       table: true,
       artifacts: 'write',

@@ -42,6 +42,7 @@ const RESULT_PATHS: Record<string, string | null> = {
   DeployStacksFunctionArn: '$.step',
   WaitForApiServerFunctionArn: '$.step',
   ApplyManifestsFunctionArn: '$.step',
+  ApplyKarpenterPoolsFunctionArn: '$.step',
   RemoveDeletedPoolsFunctionArn: '$.step',
   ScaleDownControllersFunctionArn: '$.step',
   DeleteStacksFunctionArn: '$.step',
@@ -105,12 +106,15 @@ describe.each(MACHINES)('ASL %s', (key) => {
         const operators = Object.keys(rule).filter((k) => !['Variable', 'Next'].includes(k));
         // The booleans: RenderConfig's approvalRequired (update_requires_approval) and whether it gave a resumeAt.
         const booleans = rule.Variable === '$.render.approvalRequired' ? '|BooleanEquals' : '';
-        const presence = present.has(rule.Variable ?? '') ? '|IsPresent' : '';
+        // Only clusters with Karpenter pools pass through ApplyKarpenterPools (absent in older runs' state).
+        const karpenter = rule.Variable === '$.resources.karpenterPoolCount' ? '|NumericGreaterThan' : '';
+        const presence =
+          present.has(rule.Variable ?? '') || rule.Variable === '$.resources.karpenterPoolCount' ? '|IsPresent' : '';
         expect({ state: name, operators }).toEqual({
           state: name,
           operators: [
             expect.stringMatching(
-              new RegExp(`^(StringEquals|NumericGreaterThanEquals|NumericEquals${booleans}${presence})$`),
+              new RegExp(`^(StringEquals|NumericGreaterThanEquals|NumericEquals${booleans}${presence}${karpenter})$`),
             ),
           ],
         });

@@ -58,6 +58,8 @@ describe('ASL cluster-update', () => {
     expect(maps.map((m) => [m.name, m.state.ItemsPath])).toEqual([
       ['RollMasterPools', '$.step.rollPools'],
       ['RollWorkerPools', '$.step.rollPools'],
+      // Karpenter pools roll after the manifests and their provisioners (CLM §7: masters, workers, manifests, Karpenter).
+      ['RollKarpenterPools', '$.step.rollPools'],
       // Removed pools are drained by the same child, in removal mode, so the parent's history stays bounded.
       ['DrainRemovedPools', '$.step.drainPools'],
     ]);

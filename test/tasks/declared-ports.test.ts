@@ -60,8 +60,23 @@ function writeRegistry(
   );
 }
 
-const extraPool = (pools: RegistryPool[]): RegistryPool[] => [
+/** A Karpenter pool (examples/karpenter-clusters.yaml's), with the cluster item that enables Karpenter. */
+const KARPENTER_ITEMS = { karpenter_pools_enabled: 'true', burst_replicas: '2' };
+const withKarpenter = (pools: RegistryPool[]): RegistryPool[] => [
   ...pools,
+  {
+    name: 'burst',
+    profile: 'worker-karpenter',
+    instance_types: ['default-for-karpenter'],
+    discount_strategy: 'none',
+    min_size: 0,
+    max_size: 0,
+    config_items: { taints: 'dedicated=burst:NoSchedule', karpenter_max_pods: '3' },
+  },
+];
+
+const extraPool = (pools: RegistryPool[]): RegistryPool[] => [
+  ...withKarpenter(pools),
   { ...pools[1], name: 'extra-worker', min_size: 1, max_size: 1 },
 ];
 
@@ -135,16 +150,21 @@ describe('each task with only the ports it declares', () => {
 
     // Act
     const failed = await run('provision', 0);
-    writeRegistry(registryFile, extraPool);
+    writeRegistry(registryFile, extraPool, KARPENTER_ITEMS);
     const provisioned = await run('provision', 1);
     // The roll's health gate reads the pool's CloudWatch alarm (OK all along).
     sim.world.addFaults({ alarms: [{ name: 'kube-test-workers', untilSeconds: 0 }] });
-    writeRegistry(registryFile, (pools) =>
-      pools.map((p) =>
-        p.name === 'default-worker'
-          ? { ...p, instance_types: ['m6i.xlarge'], config_items: { update_health_alarm: 'kube-test-workers' } }
-          : p,
-      ),
+    writeRegistry(
+      registryFile,
+      (pools) =>
+        withKarpenter(pools).map((p) =>
+          p.name === 'default-worker'
+            ? { ...p, instance_types: ['m6i.xlarge'], config_items: { update_health_alarm: 'kube-test-workers' } }
+            : p.name === 'burst'
+              ? { ...p, config_items: { ...p.config_items, ami_id: 'ami-0feedface0003' } }
+              : p,
+        ),
+      KARPENTER_ITEMS,
     );
     const held = await run('provision', 2, pauseWhileRunning);
     await sim.ports.progress.putControls(CLUSTER_ID, {});

@@ -21,7 +21,13 @@ import {
 import type { AutoScalingClient, AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
 import { DescribeLaunchTemplateVersionsCommand, paginateDescribeInstances } from '@aws-sdk/client-ec2';
 import type { EC2Client } from '@aws-sdk/client-ec2';
-import type { ClusterRef, NodePoolBackend, PoolInstance, PoolState } from '../../ports/node-pool-backend';
+import type {
+  ClusterRef,
+  KarpenterInstance,
+  NodePoolBackend,
+  PoolInstance,
+  PoolState,
+} from '../../ports/node-pool-backend';
 import { NotFoundError, RolloutError, ValidationError } from '../../shared/errors';
 import { awsErrorMessage, awsErrorName, toClmError } from './aws-errors';
 import {
@@ -33,6 +39,7 @@ import {
   needsTemplateFacts,
 } from './asg-generation';
 import type { InstanceFacts, TemplateFacts, TemplateRef } from './asg-generation';
+import { describeKarpenterInstances, terminateKarpenterInstances } from './ec2-karpenter-instances';
 
 export const CLUSTER_AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';
 /** EC2 accepts at most 200 values per filter. */
@@ -263,6 +270,14 @@ export class AsgNodePoolBackend implements NodePoolBackend {
       });
     }
     return result;
+  }
+
+  karpenterInstances(cluster: ClusterRef, pool?: string): Promise<KarpenterInstance[]> {
+    return describeKarpenterInstances(this.ec2, cluster, pool);
+  }
+
+  terminateInstances(cluster: ClusterRef, instanceIds: readonly string[]): Promise<void> {
+    return terminateKarpenterInstances(this.ec2, cluster, instanceIds);
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {

@@ -38,6 +38,13 @@ export interface NodePoolTemplates {
   readonly stack: SourceTemplate;
 }
 
+/** A Karpenter pool's profile: provisioners.yaml (Kubernetes objects) instead of stack.yaml. */
+export interface KarpenterPoolTemplates {
+  readonly files: SourceTemplate;
+  readonly userdata: SourceTemplate;
+  readonly provisioners: SourceTemplate;
+}
+
 export function sourceTemplate(snapshot: ConfigSnapshot, sourcePath: string): SourceTemplate | undefined {
   const content = snapshot.files.get(sourcePath);
   if (content === undefined) return undefined;
@@ -67,6 +74,23 @@ export function nodePoolTemplates(
   snapshots: readonly ConfigSnapshot[],
   pool: Pick<NodePool, 'name' | 'profile'>,
 ): NodePoolTemplates {
+  const read = profileReader(snapshots, pool);
+  return { files: read('files.yaml'), userdata: read('userdata.yaml'), stack: read('stack.yaml') };
+}
+
+/** `cluster/node-pools/<profile>/{files,userdata,provisioners}.yaml` of the first source (Karpenter pools, CLM §4.5). */
+export function karpenterPoolTemplates(
+  snapshots: readonly ConfigSnapshot[],
+  pool: Pick<NodePool, 'name' | 'profile'>,
+): KarpenterPoolTemplates {
+  const read = profileReader(snapshots, pool);
+  return { files: read('files.yaml'), userdata: read('userdata.yaml'), provisioners: read('provisioners.yaml') };
+}
+
+function profileReader(
+  snapshots: readonly ConfigSnapshot[],
+  pool: Pick<NodePool, 'name' | 'profile'>,
+): (name: string) => SourceTemplate {
   const main = mainSource(snapshots);
   const read = (name: string): SourceTemplate => {
     const sourcePath = `cluster/node-pools/${pool.profile}/${name}`;
@@ -78,7 +102,7 @@ export function nodePoolTemplates(
     }
     return template;
   };
-  return { files: read('files.yaml'), userdata: read('userdata.yaml'), stack: read('stack.yaml') };
+  return read;
 }
 
 /** An optional file of every source, in source order (config-defaults.yaml, deletions.yaml, cf-deletions.yaml). */

@@ -1,6 +1,6 @@
 import type { ConfigSnapshot } from '../../ports/config-source';
 import type { TemplateEngine } from '../../ports/template-engine';
-import { isMasterPool } from '../model/cluster';
+import { isKarpenterPool, isMasterPool } from '../model/cluster';
 import type { Cluster } from '../model/cluster';
 import type { CfDeletions, Deletions } from '../deletions/deletion';
 import type { Values } from './pool-values';
@@ -12,6 +12,8 @@ import { renderManifests } from './render-manifests';
 import type { RenderedManifestFile } from './render-manifests';
 import { renderNodePool } from './render-node-pool';
 import type { RenderedNodePool } from './render-node-pool';
+import { renderKarpenterPool } from './render-karpenter-pool';
+import type { RenderedKarpenterPool } from './render-karpenter-pool';
 import type { RenderedStack } from './render-stack';
 
 export interface ClusterResourcesInput {
@@ -26,6 +28,8 @@ export interface ClusterResourcesInput {
 export interface ClusterResources {
   /** Registry order; master pools of zalando-eks clusters are left out (EKS runs the control plane). */
   readonly nodePools: readonly RenderedNodePool[];
+  /** Karpenter pools (`worker-karpenter`), registry order: no stack, their provisioners objects. */
+  readonly karpenterPools: readonly RenderedKarpenterPool[];
   readonly cfManifests: readonly RenderedStack[];
   readonly manifests: readonly RenderedManifestFile[];
   readonly deletions: Deletions;
@@ -44,8 +48,17 @@ export async function renderClusterResources(input: ClusterResourcesInput): Prom
   const { cluster, snapshots, values, engine } = input;
   const errors: RenderIssue[] = [];
   const nodePools: RenderedNodePool[] = [];
+  const karpenterPools: RenderedKarpenterPool[] = [];
+  const poolWarnings: string[] = [];
   for (const pool of cluster.nodePools) {
     if (cluster.provider === 'zalando-eks' && isMasterPool(pool)) continue;
+    if (isKarpenterPool(pool)) {
+      const rendered = await collecting(errors, undefined, () =>
+        renderKarpenterPool({ cluster, pool, snapshots, values, engine }, poolWarnings),
+      );
+      if (rendered) karpenterPools.push(rendered);
+      continue;
+    }
     const rendered = await collecting(errors, undefined, () =>
       renderNodePool({ cluster, pool, snapshots, values, engine }),
     );
@@ -56,11 +69,12 @@ export async function renderClusterResources(input: ClusterResourcesInput): Prom
   const deletions = await renderDeletions(cluster, snapshots, values, engine);
   return {
     nodePools,
+    karpenterPools,
     cfManifests: cfManifests.stacks,
     manifests: manifests.files,
     deletions: deletions.deletions,
     cfDeletions: deletions.cfDeletions,
     errors: [...errors, ...cfManifests.errors, ...manifests.errors, ...deletions.errors],
-    warnings: manifests.warnings,
+    warnings: [...poolWarnings, ...manifests.warnings],
   };
 }

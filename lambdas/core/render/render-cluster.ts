@@ -13,6 +13,7 @@ import type { RenderIssue } from './render-issue';
 import { renderMainStack } from './render-main-stack';
 import type { RenderedManifestFile } from './render-manifests';
 import type { RenderedNodePool } from './render-node-pool';
+import type { RenderedKarpenterPool } from './render-karpenter-pool';
 import type { RenderedStack } from './render-stack';
 
 export interface RenderClusterInput {
@@ -37,8 +38,10 @@ export interface ClusterRender {
   readonly manifests: readonly RenderedManifestFile[];
   readonly deletions: Deletions;
   readonly cfDeletions: CfDeletions;
-  /** Files bundles and user data of each rendered pool. */
-  readonly poolDetails: readonly RenderedNodePool[];
+  /** Files bundles and user data of each rendered pool (ASG-backed and Karpenter). */
+  readonly poolDetails: readonly (RenderedNodePool | RenderedKarpenterPool)[];
+  /** Karpenter pools: the objects of their provisioners.yaml (no stack). */
+  readonly karpenterPools?: readonly RenderedKarpenterPool[];
   readonly errors: readonly RenderIssue[];
   /** Non-fatal findings (`file:line: …`), e.g. a key repeated in a manifest, whose last value is kept. */
   readonly warnings?: readonly string[];
@@ -87,7 +90,8 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
     manifests: resources.manifests,
     deletions: resources.deletions,
     cfDeletions: resources.cfDeletions,
-    poolDetails: resources.nodePools,
+    poolDetails: [...resources.nodePools, ...resources.karpenterPools],
+    karpenterPools: resources.karpenterPools,
     errors: uniqueIssues([...errors, ...main.errors, ...resources.errors]),
     warnings: resources.warnings,
   };

@@ -42,15 +42,14 @@ export interface NodePoolInput {
  * 2. `userdata.yaml` → gzip + base64 → `Values.UserData`;
  * 3. the pool's `availability_zones` item restricts `availability_zones`/`subnets`;
  * 4. `stack.yaml` → stack `nodepool-<pool>-<id>` with CLM's node-pool tags.
- * Karpenter pools (`worker-karpenter`, provisioners.yaml) are not supported yet.
+ * Karpenter pools (`worker-karpenter`) have no stack: render-karpenter-pool.ts.
  */
 export async function renderNodePool(input: NodePoolInput): Promise<RenderedNodePool> {
   const { cluster, pool, engine } = input;
   if (isKarpenterPool(pool)) {
-    throw new ConfigError(
-      `node pool "${pool.name}": Karpenter pools (profile worker-karpenter) are not supported yet`,
-      { location: { clusterId: cluster.id, field: `node_pools.${pool.name}.profile` } },
-    );
+    throw new ConfigError(`node pool "${pool.name}" is a Karpenter pool: it has no stack (renderKarpenterPool)`, {
+      location: { clusterId: cluster.id, field: `node_pools.${pool.name}.profile` },
+    });
   }
   const templates = nodePoolTemplates(input.snapshots, pool);
   const master = isMasterPool(pool);

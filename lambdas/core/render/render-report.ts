@@ -20,6 +20,9 @@ export function renderJsonDocument(renders: readonly ClusterRender[]): { cluster
         tags: stack.tags,
       })),
       manifests: render.manifests,
+      ...(render.karpenterPools?.length
+        ? { karpenterPools: render.karpenterPools.map((p) => ({ name: p.name, provisioners: p.provisioners })) }
+        : {}),
       deletions: render.deletions,
       cfDeletions: render.cfDeletions,
       errors: render.errors,
@@ -44,6 +47,16 @@ export function renderSummary(render: ClusterRender): string {
     `  version    ${render.version || '(unknown)'}`,
     `  stacks     ${render.stacks.length}${render.stacks.length ? `: ${render.stacks.map((s) => s.name).join(', ')}` : ''}`,
     `  manifests  ${render.manifests.length} files, ${objects} objects in ${components} components`,
+    ...(render.karpenterPools?.length
+      ? [
+          `  karpenter  ${render.karpenterPools.length} pool(s): ${render.karpenterPools
+            .map(
+              (p) =>
+                `${p.name} (${p.provisioners.map((o) => `${o.kind} ${o.metadata.name}`).join(', ') || 'nothing to apply'})`,
+            )
+            .join(', ')}`,
+        ]
+      : []),
     `  deletions  pre_apply ${render.deletions.preApply.length}, post_apply ${render.deletions.postApply.length}; cf-deletions pre_apply ${render.cfDeletions.preApply.length}, post_apply ${render.cfDeletions.postApply.length}`,
     `  errors     ${render.errors.length}`,
     ...render.errors.map((issue) => `    - ${indentContinuation(issueText(issue))}`),

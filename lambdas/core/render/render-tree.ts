@@ -10,6 +10,7 @@ import type { ClusterRender } from './render-cluster';
  *     node-pools/<pool>/config-items.yaml    the pool's items (inherited ones included)
  *     node-pools/<pool>/userdata.yaml        rendered user data (the stack carries it gzipped + base64)
  *     node-pools/<pool>/files.yaml           the files bundle: S3 location, files (base64 as rendered)
+ *     node-pools/<pool>/provisioners.yaml    Karpenter pools: the objects applied after the controller is ready
  *     stacks/<stack name>.yaml               rendered templates, as CloudFormation receives them
  *     manifests/<source>/<component>/<file>  the objects of each manifest file (comments gone)
  *     deletions.yaml                         pre_apply / post_apply of all sources, CLM's keys
@@ -38,6 +39,10 @@ export function renderTree(render: ClusterRender): Map<string, string> {
         files: pool.files.files,
       }),
     );
+  }
+  for (const pool of render.karpenterPools ?? []) {
+    if (pool.provisioners.length)
+      put(`node-pools/${pool.name}/provisioners.yaml`, pool.provisioners.map((object) => dump(object)).join('---\n'));
   }
   for (const stack of render.stacks) put(`stacks/${stack.name}.yaml`, ensureNewline(stack.template));
   for (const file of render.manifests) {

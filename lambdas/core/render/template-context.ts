@@ -1,11 +1,14 @@
 /**
  * The data templates see, with CLM's names (DESIGN.md §5, reference/clm-behaviour.md §4.2): `Cluster.*`,
  * `Values.*` and, in node-pool templates, `NodePool.*`. CLM's Go methods that configs call become plain
- * fields here: `NodePool.IsMaster`, `IsSpot`, `IsKarpenter`, `Taints`; `Cluster.Name`,
- * `InfrastructureAccountID`, `WorkerRoleARN`, `KarpenterPools`, `ASGBackedPools`.
+ * fields here: `NodePool.IsMaster`, `IsSpot`, `IsKarpenter`, `Taints`, `KarpenterRequirements`,
+ * `KarpenterInstanceTypeStrategy`; `Cluster.Name`, `InfrastructureAccountID`, `WorkerRoleARN`, `KarpenterPools`,
+ * `ASGBackedPools`.
  */
 import { isKarpenterPool, isMasterPool, isSpotPool } from '../model/cluster';
 import type { Cluster, NodePool } from '../model/cluster';
+import { karpenterInstanceTypeStrategy, karpenterRequirements } from '../karpenter/karpenter-pool';
+import type { KarpenterInstanceTypeStrategy, KarpenterRequirement } from '../karpenter/karpenter-pool';
 import { parseTaints } from '../template-helpers/kube';
 import type { Taint } from '../template-helpers/kube';
 
@@ -24,6 +27,13 @@ export interface TemplateNodePool {
   readonly IsKarpenter: boolean;
   /** Parsed `taints` item (`key[=value]:Effect`, invalid entries skipped); null when the item is absent. */
   readonly Taints: readonly Taint[] | null;
+  /**
+   * The `requirements` item parsed as NodeSelectorRequirements (`Key`, `Operator`, `Values`). Read lazily, as CLM's
+   * method is called: a bad item fails (ConfigError naming cluster, pool and field) only the templates that use it.
+   */
+  readonly KarpenterRequirements: readonly KarpenterRequirement[];
+  /** `not-specified` / `default-for-karpenter` when the instance list is exactly that value, else `custom`. */
+  readonly KarpenterInstanceTypeStrategy: KarpenterInstanceTypeStrategy;
 }
 
 export interface TemplateCluster {
@@ -58,8 +68,8 @@ export interface TemplateContext {
   readonly NodePool: TemplateNodePool | null;
 }
 
-export function templateNodePool(pool: NodePool): TemplateNodePool {
-  return {
+export function templateNodePool(pool: NodePool, clusterId?: string): TemplateNodePool {
+  const fields = {
     Name: pool.name,
     Profile: pool.profile,
     InstanceTypes: pool.instanceTypes,
@@ -72,11 +82,16 @@ export function templateNodePool(pool: NodePool): TemplateNodePool {
     IsSpot: isSpotPool(pool),
     IsKarpenter: isKarpenterPool(pool),
     Taints: parseTaints(pool.configItems.taints) ?? null,
+    KarpenterInstanceTypeStrategy: karpenterInstanceTypeStrategy(pool),
   };
+  return Object.defineProperty(fields, 'KarpenterRequirements', {
+    enumerable: true,
+    get: () => karpenterRequirements(pool, clusterId),
+  }) as TemplateNodePool;
 }
 
 export function templateCluster(cluster: Cluster): TemplateCluster {
-  const pools = cluster.nodePools.map(templateNodePool);
+  const pools = cluster.nodePools.map((pool) => templateNodePool(pool, cluster.id));
   // CLM trims the `aws:` prefix only (no validation).
   const accountId = cluster.infrastructureAccount.startsWith('aws:')
     ? cluster.infrastructureAccount.slice(4)
@@ -115,6 +130,6 @@ export function templateContext(cluster: Cluster, values?: Record<string, unknow
   return {
     Cluster: templateCluster(cluster),
     Values: values ?? {},
-    NodePool: pool ? templateNodePool(pool) : null,
+    NodePool: pool ? templateNodePool(pool, cluster.id) : null,
   };
 }

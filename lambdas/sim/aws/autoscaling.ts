@@ -99,7 +99,7 @@ function launch(ctx: SimContext, account: AccountState, asg: AsgRecord, az: stri
 }
 
 /** Start shutting an instance down; it is Terminated `instanceTerminateSeconds` later. */
-function beginTermination(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
+export function beginTermination(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
   instance.state = 'Terminating';
   ctx.schedule(ctx.timings.instanceTerminateSeconds, {
     type: 'instance-gone',

@@ -109,9 +109,11 @@ function current(kube: KubeState, key: string, uid: string): SimPod | undefined 
 export function podStarted(ctx: SimContext, kube: KubeState, key: string, uid: string): void {
   const pod = current(kube, key, uid);
   if (!pod || pod.deletingAt !== undefined || !pod.nodeName) return;
-  // Readiness changes no controller decision here, so nothing needs to settle.
+  // Readiness changes no workload controller's decision, so nothing needs to settle — except where Karpenter's CRDs
+  // are served: its controller starts acting once its own pod is Ready (sim/karpenter.ts).
   pod.phase = 'Running';
   pod.ready = true;
+  if (kube.customKinds.nodepool) ctx.dirty.add(kube.clusterId);
 }
 
 /** The pod-gone event. */

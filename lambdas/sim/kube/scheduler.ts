@@ -6,7 +6,8 @@ import { bindPod } from './pods';
 /**
  * A small scheduler: a pending pod goes to a Ready, schedulable node whose NoSchedule/NoExecute taints it
  * tolerates, whose labels match its nodeSelector and whose zone holds its bound volumes; among those, nodes
- * without untolerated PreferNoSchedule taints first, then the node with the fewest pods.
+ * without untolerated PreferNoSchedule taints first, then the node with the fewest pods. A node holds at most its
+ * kubelet's maxPods (110 unless its pool says otherwise), DaemonSet pods included.
  */
 
 export const MAX_PODS_PER_NODE = 110;
@@ -50,7 +51,7 @@ export function schedulePending(ctx: SimContext, kube: KubeState): void {
   for (const pod of pending) {
     let best: SimNode | undefined;
     for (const node of nodes) {
-      if ((load.get(node.name) ?? 0) >= MAX_PODS_PER_NODE || !fits(kube, pod, node)) continue;
+      if ((load.get(node.name) ?? 0) >= (node.maxPods ?? MAX_PODS_PER_NODE) || !fits(kube, pod, node)) continue;
       if (
         !best ||
         preferAvoid(pod, node) < preferAvoid(pod, best) ||

@@ -3,6 +3,7 @@ import type { ClusterRef, NodePoolBackend, PoolInstance } from '../../ports/node
 import { NotFoundError } from '../../shared/errors';
 import { ensureAccount } from '../aws/account';
 import { asgInstances, isOutdated, poolAsgs, scalePool, terminateInstance } from '../aws/autoscaling';
+import { simKarpenterEc2 } from '../aws/karpenter-instances';
 import type { SimContext } from '../sim-context';
 import { instrument } from './instrument';
 
@@ -59,6 +60,7 @@ export function simNodePoolBackend(ctx: SimContext, clusterId?: string): NodePoo
         });
       terminateInstance(ctx, account, instance, decrementDesired);
     },
+    ...simKarpenterEc2(ctx, accountOf),
     markForDecommission(cluster, poolName) {
       const account = accountOf(cluster);
       for (const asg of poolAsgs(account, cluster.name, poolName)) {

@@ -31,6 +31,7 @@ import {
 } from './cluster-stack';
 import { describeLiveKubernetes } from './live-kubernetes';
 import { withStoredStatus } from './cluster-status';
+import { karpenterObjectPlans } from './plan-karpenter';
 
 /** What planning reads; it writes nothing (the Kubernetes apply is a server-side dry run). */
 export type PlanPorts = Pick<Ports, 'registry' | 'sources' | 'artifacts' | 'templates' | 'secrets' | 'progress'> & {
@@ -98,7 +99,12 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
   const notes: string[] = [...layerNotes];
   const manifests = !steps || steps.manifests;
   const kube = manifests ? await reachableKube(cp.kube, stacks, problems, notes) : undefined;
-  const objects = !manifests ? [] : kube ? await objectPlans(kube, render, problems) : newObjects(render);
+  const objects = !manifests
+    ? []
+    : [
+        ...(kube ? await objectPlans(kube, render, problems) : newObjects(render)),
+        ...(await karpenterObjectPlans(kube, render, FIELD_MANAGER, problems)),
+      ];
   const inventory = await ports.progress.getInventory(cluster.id);
   const deletions = kube ? await deletionPlans(kube, render, inventory, problems) : [];
   const rolls =

@@ -123,7 +123,7 @@ describe('renderNodePool', () => {
     );
   });
 
-  it('says Karpenter pools are not supported', async () => {
+  it('refuses Karpenter pools, which have no stack (renderKarpenterPool renders them)', async () => {
     const karpenter = pool({ name: 'k', profile: 'worker-karpenter' });
     await expect(
       renderNodePool({

@@ -105,6 +105,8 @@ describe('templateContext', () => {
       IsSpot: true,
       IsKarpenter: false,
       Taints: [{ Key: 'dedicated', Value: 'db', Effect: 'NoSchedule' }],
+      KarpenterInstanceTypeStrategy: 'custom',
+      KarpenterRequirements: [],
     });
   });
 

@@ -1,4 +1,9 @@
-import type { ClusterRef, NodePoolBackend, PoolState } from '../../../lambdas/ports/node-pool-backend';
+import type {
+  ClusterRef,
+  KarpenterInstance,
+  NodePoolBackend,
+  PoolState,
+} from '../../../lambdas/ports/node-pool-backend';
 import type { FakeClock } from './fake-clock';
 import type { FakeKubeCluster } from './fake-kube-cluster';
 
@@ -122,6 +127,16 @@ export class FakeNodePoolBackend implements NodePoolBackend {
     const pool = this.pool(poolName);
     pool.min = 0;
     pool.decommissioned = true;
+  }
+
+  /** This fake has no Karpenter pools: no instances carry the `karpenter.sh/nodepool` tag. */
+  async karpenterInstances(_cluster: ClusterRef, pool?: string): Promise<KarpenterInstance[]> {
+    this.calls.push(`karpenterInstances ${pool ?? '*'}`);
+    return [];
+  }
+
+  async terminateInstances(_cluster: ClusterRef, instanceIds: readonly string[]): Promise<void> {
+    this.calls.push(`terminateInstances ${instanceIds.join(',')}`);
   }
 
   callCount(prefix: string): number {

@@ -1,0 +1,101 @@
+import { budgetNodes, disruptionBudget } from '../../../lambdas/core/karpenter/disruption-budget';
+import { driftReason, nodeClassName } from '../../../lambdas/core/karpenter/karpenter-objects';
+import type { KubeObject } from '../../../lambdas/ports/kube-cluster';
+
+const object = (kind: string, annotations: Record<string, string> = {}, rest: Record<string, unknown> = {}) =>
+  ({ apiVersion: 'karpenter.sh/v1', kind, metadata: { name: 'burst', annotations }, ...rest }) as KubeObject;
+
+const POOL = object('NodePool', { 'karpenter.sh/nodepool-hash': 'p1', 'karpenter.sh/nodepool-hash-version': 'v3' });
+const CLASS = object('EC2NodeClass', {
+  'karpenter.k8s.aws/ec2nodeclass-hash': 'c1',
+  'karpenter.k8s.aws/ec2nodeclass-hash-version': 'v4',
+});
+const claim = (annotations: Record<string, string>, conditions: { type: string; status: string }[] = []) =>
+  object('NodeClaim', annotations, { status: { conditions } });
+const CURRENT = {
+  'karpenter.sh/nodepool-hash': 'p1',
+  'karpenter.sh/nodepool-hash-version': 'v3',
+  'karpenter.k8s.aws/ec2nodeclass-hash': 'c1',
+  'karpenter.k8s.aws/ec2nodeclass-hash-version': 'v4',
+};
+
+describe('driftReason (CLM §7.1: a Karpenter node is outdated)', () => {
+  it('is current when its NodeClaim carries the NodePool and EC2NodeClass hashes of now', () => {
+    expect(driftReason(claim(CURRENT), POOL, CLASS)).toBeUndefined();
+  });
+
+  it('is outdated when Karpenter marked the NodeClaim Drifted=True, whatever the hashes say', () => {
+    expect(driftReason(claim(CURRENT, [{ type: 'Drifted', status: 'True' }]), POOL, CLASS)).toBe('Drifted');
+    expect(driftReason(claim(CURRENT, [{ type: 'Drifted', status: 'False' }]), POOL, CLASS)).toBeUndefined();
+  });
+
+  it.each([
+    ['karpenter.sh/nodepool-hash', 'p0', 'NodePool changed'],
+    ['karpenter.sh/nodepool-hash-version', 'v2', 'NodePool changed'],
+    ['karpenter.k8s.aws/ec2nodeclass-hash', 'c0', 'EC2NodeClass changed'],
+    ['karpenter.k8s.aws/ec2nodeclass-hash-version', 'v3', 'EC2NodeClass changed'],
+  ])('is outdated when %s differs (%s)', (key, value, reason) => {
+    expect(driftReason(claim({ ...CURRENT, [key]: value }), POOL, CLASS)).toBe(reason);
+  });
+
+  it('ignores a hash missing on either side (and a NodePool or EC2NodeClass that is gone)', () => {
+    const { 'karpenter.sh/nodepool-hash': _gone, ...withoutPoolHash } = CURRENT;
+    expect(driftReason(claim(withoutPoolHash), POOL, CLASS)).toBeUndefined();
+    expect(driftReason(claim({ ...CURRENT, 'karpenter.sh/nodepool-hash': 'old' }), object('NodePool'), CLASS)).toBe(
+      undefined,
+    );
+    expect(driftReason(claim({ ...CURRENT, 'karpenter.sh/nodepool-hash': 'old' }), undefined, undefined)).toBe(
+      undefined,
+    );
+  });
+
+  it('finds the EC2NodeClass by the NodePool nodeClassRef, else by the pool name', () => {
+    const ref = object('NodePool', {}, { spec: { template: { spec: { nodeClassRef: { name: 'shared' } } } } });
+    expect(nodeClassName(ref, 'burst')).toBe('shared');
+    expect(nodeClassName(object('NodePool'), 'burst')).toBe('burst');
+    expect(nodeClassName(undefined, 'burst')).toBe('burst');
+  });
+});
+
+describe('disruptionBudget (how many nodes a Karpenter roll takes at once)', () => {
+  const withBudgets = (budgets: unknown[]) => object('NodePool', {}, { spec: { disruption: { budgets } } });
+
+  it.each([
+    ['3', 10, 3],
+    ['0', 10, 0],
+    ['20%', 7, 2], // 1.4 rounds up, as Karpenter does
+    ['10%', 3, 1],
+    ['100%', 4, 4],
+    ['150%', 4, undefined],
+    ['five', 4, undefined],
+  ])('budgetNodes(%j, %d nodes) = %j', (value, nodes, expected) => {
+    expect(budgetNodes(value, nodes)).toBe(expected);
+  });
+
+  it('defaults to 10% as Karpenter, at least one node', () => {
+    expect(disruptionBudget(object('NodePool'), 3)).toEqual({ nodes: 1, from: '10% (default)' });
+    expect(disruptionBudget(undefined, 25)).toEqual({ nodes: 3, from: '10% (default)' });
+  });
+
+  it('takes the tightest budget that applies to drift', () => {
+    expect(disruptionBudget(withBudgets([{ nodes: '50%' }, { nodes: '3' }]), 10)).toEqual({ nodes: 3, from: '3' });
+    expect(disruptionBudget(withBudgets([{ nodes: '20%' }, { nodes: '5' }]), 10)).toEqual({ nodes: 2, from: '20%' });
+    // a budget for other reasons does not hold a drift roll back
+    expect(
+      disruptionBudget(withBudgets([{ nodes: '1', reasons: ['Underutilized', 'Empty'] }, { nodes: '4' }]), 10),
+    ).toEqual({ nodes: 4, from: '4' });
+    expect(disruptionBudget(withBudgets([{ nodes: '1', reasons: ['Drifted'] }, { nodes: '4' }]), 10)).toEqual({
+      nodes: 1,
+      from: '1',
+    });
+    // a scheduled budget is taken as active (CLM cannot know Karpenter's clock): the tighter reading
+    expect(disruptionBudget(withBudgets([{ nodes: '2', schedule: '0 9 * * mon-fri', duration: '8h' }]), 10)).toEqual({
+      nodes: 2,
+      from: '2',
+    });
+  });
+
+  it('never stops a roll CLM was asked to do: a budget of 0 still lets one node go', () => {
+    expect(disruptionBudget(withBudgets([{ nodes: '0' }]), 10)).toEqual({ nodes: 1, from: '0' });
+  });
+});

@@ -4,8 +4,6 @@ import { clusterRef } from '../core/model/cluster-ref';
 import type { PoolProgress, RunRecord } from '../core/model/run';
 import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
 import { planKarpenterStep } from '../core/rollout/plan-karpenter-step';
-import { disruptionBudget, type Budget } from '../core/karpenter/disruption-budget';
-import { isKarpenterPool } from '../core/model/cluster';
 import { poolSnapshot, type PoolNode, type PoolSnapshot } from '../core/rollout/pool-snapshot';
 import { reconcilePool } from '../core/rollout/reconcile-pool';
 import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
@@ -27,7 +25,7 @@ import { checkHealth } from './kit/health-check';
 import { gateRoll, stopStep } from './kit/roll-gate';
 import { RolloutPayload } from './kit/payloads';
 import { rollActions, type RollContext } from './kit/roll-actions';
-import { KarpenterPoolBackend } from './kit/karpenter-pool-backend';
+import { karpenterBudget, observePool } from './kit/observe-pool';
 import { updateRun, type RunRef } from './kit/run-record';
 
 const PORTS = {
@@ -175,54 +173,6 @@ async function recordProblems(
 /** What the health gate found unhealthy comes first in what blocks the step. */
 function withBlock(acted: RollActions, blocked: string | undefined): RollActions {
   return blocked ? { ...acted, blocked: [blocked, ...acted.blocked] } : acted;
-}
-
-type BasePorts = ReturnType<RollPorts['forCluster']>;
-
-/**
- * The pool as it is now. A Karpenter pool (or a removed pool without an Auto Scaling group: a Karpenter pool that left
- * the registry) is seen through its NodeClaims and nodes (KarpenterPoolBackend, which then stands in for `pools`; every
- * other member stays the task's own, lazily built port) and rolled within its NodePool's disruption budget.
- */
-async function observePool(
-  base: BasePorts,
-  target: ReturnType<typeof clusterRef>,
-  pool: NodePool,
-  configured: NodePool | undefined,
-  removal: boolean,
-): Promise<
-  | { readonly missing: string }
-  | {
-      readonly cp: BasePorts;
-      readonly nodes: Awaited<ReturnType<BasePorts['kube']['listNodes']>>;
-      readonly poolState: NonNullable<Awaited<ReturnType<BasePorts['pools']['getPool']>>>;
-      readonly view?: Awaited<ReturnType<KarpenterPoolBackend['view']>>;
-      readonly karpenter: boolean;
-    }
-> {
-  const nodes = await base.kube.listNodes();
-  const asgState = configured && isKarpenterPool(configured) ? undefined : await base.pools.getPool(target, pool.name);
-  const karpenter =
-    !asgState && (removal || isKarpenterPool(pool)) ? new KarpenterPoolBackend(base.kube, base.pools) : undefined;
-  const view = karpenter ? await karpenter.view(pool.name, nodes, target) : undefined;
-  const poolState = asgState ?? view?.state;
-  if (!poolState || (karpenter && !view?.nodePool && poolState.instances.length === 0))
-    return {
-      missing: karpenter
-        ? `Karpenter pool ${pool.name} has no NodePool and no nodes`
-        : `Pool ${pool.name} has no Auto Scaling group`,
-    };
-  const cp: BasePorts = karpenter ? Object.create(base, { pools: { value: karpenter } }) : base;
-  return { cp, nodes, poolState, ...(view ? { view } : {}), karpenter: karpenter !== undefined };
-}
-
-/** How many nodes of a Karpenter pool go at once: its NodePool's disruption budget; a removal goes one by one. */
-function karpenterBudget(
-  nodePool: Parameters<typeof disruptionBudget>[0],
-  snapshot: PoolSnapshot,
-  removal: boolean,
-): Budget {
-  return removal ? { nodes: 1, from: 'pool removal' } : disruptionBudget(nodePool, snapshot.nodes.length);
 }
 
 /** A pool that left the registry, as far as rolling it away needs one (its items are the cluster's). */

@@ -1,15 +1,13 @@
 import { describeLayerPlan, STEP_TITLES, type StackStep } from '../../core/cluster-stacks/layer-changes';
 import { LAYER_DIRECTORIES } from '../../core/cluster-stacks/stack-layers';
 import { mainStackName } from '../../core/cloudformation/stack-names';
-import { deletionSelector } from '../../core/deletions/deletion-selector';
-import { deletionEntries, type Deletion } from '../../core/deletions/deletion';
-import { objectRef, pruneCandidates } from '../../core/manifests/inventory';
+import { objectRef } from '../../core/manifests/inventory';
 import { clusterRef } from '../../core/model/cluster-ref';
 import type { Cluster, ConfigItems } from '../../core/model/cluster';
 import { runTargetVersion } from '../../core/model/update-decision';
 import { configItemChanges } from '../../core/plan/config-item-changes';
 import { fieldDiff } from '../../core/plan/field-diff';
-import type { ClusterPlan, DeletionPlan, ObjectPlan, StackPlan } from '../../core/plan/plan-document';
+import type { ClusterPlan, ObjectPlan, StackPlan } from '../../core/plan/plan-document';
 import { stackPlan } from '../../core/plan/plan-document';
 import { poolRolls } from '../../core/plan/pool-rolls';
 import { renderCluster, type ClusterRender } from '../../core/render/render-cluster';
@@ -21,7 +19,6 @@ import { MainArtifact, type ClusterArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from './artifacts';
-import { crdKinds } from '../../core/manifests/crd-kinds';
 import {
   checkoutClusterConfig,
   decideStackLayers,
@@ -32,6 +29,7 @@ import {
 import { describeLiveKubernetes } from './live-kubernetes';
 import { withStoredStatus } from './cluster-status';
 import { karpenterObjectPlans } from './plan-karpenter';
+import { deletionPlans } from './plan-deletions';
 
 /** What planning reads; it writes nothing (the Kubernetes apply is a server-side dry run). */
 export type PlanPorts = Pick<Ports, 'registry' | 'sources' | 'artifacts' | 'templates' | 'secrets' | 'progress'> & {
@@ -99,12 +97,7 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
   const notes: string[] = [...layerNotes];
   const manifests = !steps || steps.manifests;
   const kube = manifests ? await reachableKube(cp.kube, stacks, problems, notes) : undefined;
-  const objects = !manifests
-    ? []
-    : [
-        ...(kube ? await objectPlans(kube, render, problems) : newObjects(render)),
-        ...(await karpenterObjectPlans(kube, render, FIELD_MANAGER, problems)),
-      ];
+  const objects = manifests ? await manifestObjectPlans(kube, render, problems) : [];
   const inventory = await ports.progress.getInventory(cluster.id);
   const deletions = kube ? await deletionPlans(kube, render, inventory, problems) : [];
   const rolls =
@@ -176,6 +169,12 @@ async function currentConfigItems(cluster: Cluster, ports: PlanPorts): Promise<C
   return parsed.success ? parsed.data.configItems : cluster.configItems;
 }
 
+/** The manifests' objects and the Karpenter pools' (dry-run applied where the API server answers, else all new). */
+async function manifestObjectPlans(kube: KubeCluster | undefined, render: ClusterRender, problems: string[]) {
+  const manifests = kube ? await objectPlans(kube, render, problems) : newObjects(render);
+  return [...manifests, ...(await karpenterObjectPlans(kube, render, FIELD_MANAGER, problems))];
+}
+
 /** A server-side dry-run apply of every object (the API server validates them), diffed against the live one. */
 async function objectPlans(kube: KubeCluster, render: ClusterRender, problems: string[]): Promise<ObjectPlan[]> {
   const live = liveObjects(kube);
@@ -245,46 +244,6 @@ function liveObjects(kube: KubeCluster): (ref: ObjectRef) => Promise<KubeObject 
       );
     return (await lists.get(key)!).find((o) => o.metadata.name === ref.name);
   };
-}
-
-/** What prune (applied last time, not rendered now) and deletions.yaml would delete, as listed live now. */
-async function deletionPlans(
-  kube: KubeCluster,
-  render: ClusterRender,
-  inventory: readonly ObjectRef[],
-  problems: string[],
-): Promise<DeletionPlan[]> {
-  const rendered = render.manifests.flatMap((f) => f.objects.map(objectRef));
-  const pruned = pruneCandidates(inventory, rendered).map((ref) => ({ ref, reason: 'prune' }));
-  const entries = deletionEntries(render.deletions).map(({ entry, where }) => ({ entry, where: `deletions ${where}` }));
-  const listed: DeletionPlan[] = [];
-  // A kind this update's manifests define (a new CRD) is not served yet: nothing of it can exist to delete.
-  const defined = crdKinds(render.manifests);
-  for (const { entry, where } of entries) {
-    try {
-      if (defined.has(entry.kind.toLowerCase()) && !(await kube.servesKind(entry.kind))) continue;
-      for (const ref of await deletionTargets(kube, entry)) listed.push({ ref, reason: where });
-    } catch (error) {
-      problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return [...pruned, ...listed];
-}
-
-async function deletionTargets(kube: KubeCluster, entry: Deletion): Promise<ObjectRef[]> {
-  const namespace = entry.namespace ? { namespace: entry.namespace } : {};
-  if ('name' in entry) {
-    const found = (await kube.list(entry.kind, namespace)).some((o) => o.metadata.name === entry.name);
-    return found ? [{ kind: entry.kind, name: entry.name, ...namespace }] : [];
-  }
-  const matches = await kube.list(entry.kind, { labelSelector: deletionSelector(entry), ...namespace });
-  return matches
-    .filter((o) => entry.hasOwner === undefined || (o.metadata.ownerReferences?.length ?? 0) > 0 === entry.hasOwner)
-    .map((o) => ({
-      kind: entry.kind,
-      name: o.metadata.name,
-      ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
-    }));
 }
 
 async function poolsForPlan(cluster: Cluster, cp: PlanClusterPorts, render: ClusterRender) {

@@ -139,7 +139,7 @@ describe('Karpenter pools (worker-karpenter) in the simulated world', () => {
     const run = await provision(state, removed);
     expect(run).toMatchObject({ code: 0, status: 'succeeded', pdbViolations: 0 });
     expect(run.out).toMatch(/RemoveDeletedPools: .*deleted NodePool burst; Karpenter pool burst: nodes to drain/);
-    expect(run.out).toMatch(/RemoveDeletedPools: Karpenter: deleted EC2NodeClass burst/);
+    expect(run.out).toMatch(/RemoveDrainedPools: Karpenter: deleted EC2NodeClass burst/);
     expect(burstInstances(state).alive).toEqual([]);
     expect(karpenterObjects(state)).toEqual([]);
     const nodes = loadWorld(state).describe(BURST).nodes;

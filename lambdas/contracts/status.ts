@@ -72,4 +72,4 @@ export const LOOP_CAPS = {
 } as const;
 
 /** The most node pools a cluster may have (and the most pools one roll or drain Map takes). */
-export const MAX_NODE_POOLS = 36;
+export const MAX_NODE_POOLS = 64;

@@ -19,9 +19,13 @@ const OPTIONS: BoundOptions = {
       'RenderConfig returns $.render.windowWaits + 1 with every resumeAt (render-config.ts), else the same count',
   },
   mapItems: {
-    // The registry refuses more node pools (wire-cluster-schema.ts); RemoveDeletedPools hands out at most as many.
-    '$.step.rollPools': MAX_NODE_POOLS,
+    // RemoveDeletedPools hands out at most MAX_NODE_POOLS removed pools per execution.
     '$.step.drainPools': MAX_NODE_POOLS,
+  },
+  sharedMapItems: {
+    // The roll Maps (masters, workers, Karpenter pools) take disjoint groups of the cluster's pools, split by profile,
+    // and the registry refuses more than MAX_NODE_POOLS pools (wire-cluster-schema.ts): together at most that many.
+    '$.step.rollPools': MAX_NODE_POOLS,
   },
 };
 
@@ -200,5 +204,40 @@ describe('worst-case execution history', () => {
     };
 
     expect(() => historyBound(machine, OPTIONS)).toThrow('Map Each: no bound on the items of ItemsPath $.unbounded');
+  });
+
+  it('counts Maps that share an items bound as if every item went to the Map whose item costs most', () => {
+    // Arrange: two Maps over the same list; an item of Costly passes one more state than an item of Cheap
+    const machine: AslMachine = {
+      StartAt: 'Cheap',
+      States: {
+        Cheap: {
+          Type: 'Map',
+          ItemsPath: '$.pools',
+          ItemProcessor: { StartAt: 'Done', States: { Done: { Type: 'Succeed' } } },
+          Next: 'Costly',
+        },
+        Costly: {
+          Type: 'Map',
+          ItemsPath: '$.pools',
+          ItemProcessor: {
+            StartAt: 'Step',
+            States: { Step: { Type: 'Pass', Next: 'Done' }, Done: { Type: 'Succeed' } },
+          },
+          End: true,
+        },
+      },
+    };
+    const shared = { ...OPTIONS, sharedMapItems: { '$.pools': 10 } };
+    const separate = { ...OPTIONS, mapItems: { ...OPTIONS.mapItems, '$.pools': 10 } };
+
+    // Act
+    const together = historyBound(machine, shared).events;
+    const apart = historyBound(machine, separate).events;
+
+    // Assert: 10 items at most, all in Costly (each MAP_ITERATION + PASS + SUCCEED), plus both Maps' own events
+    const costly = E.MAP_ITERATION + E.PASS + E.SUCCEED;
+    expect(together).toBe(E.EXECUTION + 2 * E.MAP + 10 * costly);
+    expect(apart).toBe(E.EXECUTION + 2 * E.MAP + 10 * (E.MAP_ITERATION + E.SUCCEED) + 10 * costly);
   });
 });

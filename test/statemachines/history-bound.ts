@@ -58,6 +58,11 @@ export interface BoundOptions {
   readonly taskCounters: Readonly<Record<string, string>>;
   /** The most items each Map's ItemsPath can hold (path → bound). */
   readonly mapItems: Readonly<Record<string, number>>;
+  /**
+   * ItemsPaths whose Maps share one bound (path → the most items all of them hold together in one execution): the
+   * worst case puts every item in the Map whose item costs most, and each Map adds its own fixed events.
+   */
+  readonly sharedMapItems?: Readonly<Record<string, number>>;
 }
 
 export interface Loop {
@@ -91,8 +96,10 @@ export function historyBound(machine: AslMachine, options: BoundOptions, topLeve
   components.forEach((c, i) => c.forEach((n) => componentOf.set(n, i)));
   const loops: Loop[] = [];
   const nested: Loop[] = [];
+  // Per shared ItemsPath: the dearest item of the Maps that share it (their items are counted once, below).
+  const sharedItem = new Map<string, number>();
   const cost = (name: string): number => {
-    const { events, loops: inner } = stateEvents(name, machine.States[name], options);
+    const { events, loops: inner } = stateEvents(name, machine.States[name], options, sharedItem);
     nested.push(...inner);
     return events;
   };
@@ -124,8 +131,9 @@ export function historyBound(machine: AslMachine, options: BoundOptions, topLeve
     });
   }
   const repeated = [...byCounter.values()].reduce((sum, c) => sum + c.bound * c.pass, 0);
+  const shared = [...sharedItem].reduce((sum, [path, item]) => sum + options.sharedMapItems![path]! * item, 0);
   return {
-    events: (topLevel ? HISTORY_EVENTS.EXECUTION : 0) + once + repeated,
+    events: (topLevel ? HISTORY_EVENTS.EXECUTION : 0) + once + repeated + shared,
     loops: [...loops, ...nested],
   };
 }
@@ -144,7 +152,12 @@ function retries(state: AslState): number {
   return (state.Retry ?? []).reduce((sum, r) => sum + (r.MaxAttempts ?? DEFAULT_MAX_ATTEMPTS), 0);
 }
 
-function stateEvents(name: string, state: AslState, options: BoundOptions): HistoryBound {
+function stateEvents(
+  name: string,
+  state: AslState,
+  options: BoundOptions,
+  sharedItem: Map<string, number>,
+): HistoryBound {
   switch (state.Type) {
     case 'Task': {
       const service = typeof state.Resource === 'string' && state.Resource.startsWith('arn:aws:states:::');
@@ -166,10 +179,16 @@ function stateEvents(name: string, state: AslState, options: BoundOptions): Hist
     case 'Fail':
       return { events: HISTORY_EVENTS.FAIL, loops: [] };
     case 'Map': {
-      const items = state.ItemsPath ? options.mapItems[state.ItemsPath] : undefined;
+      const path = state.ItemsPath ?? '';
+      const item = historyBound(state.ItemProcessor!, options, false);
+      if (options.sharedMapItems?.[path] !== undefined) {
+        const one = HISTORY_EVENTS.MAP_ITERATION + item.events;
+        sharedItem.set(path, Math.max(sharedItem.get(path) ?? 0, one));
+        return { events: HISTORY_EVENTS.MAP, loops: item.loops };
+      }
+      const items = options.mapItems[path];
       if (items === undefined)
         throw new UnboundedLoopError(`Map ${name}: no bound on the items of ItemsPath ${String(state.ItemsPath)}`);
-      const item = historyBound(state.ItemProcessor!, options, false);
       return {
         events: HISTORY_EVENTS.MAP + items * (HISTORY_EVENTS.MAP_ITERATION + item.events),
         loops: item.loops,

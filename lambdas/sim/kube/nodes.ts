@@ -4,7 +4,7 @@ import type { SimContext } from '../sim-context';
 import type { KubeState, SimNode } from '../world-state';
 import { withDisruption } from './pdb';
 import { removePod } from './pods';
-import { dropNodeAttachments, hasAttachments } from './volume-attachments';
+import { dropNodeAttachments } from './volume-attachments';
 
 /**
  * Nodes join when their instance is InService and leave when it is Terminated; everything on a node that
@@ -72,15 +72,25 @@ export function nodeForInstance(kube: KubeState, instanceId: string): SimNode | 
   return Object.values(kube.nodes).find((node) => node.instanceId === instanceId);
 }
 
-/** status.volumesAttached: a pod with volumes runs there, or a VolumeAttachment still names the node. */
-function volumesAttached(kube: KubeState, name: string): boolean {
-  return (
-    Object.values(kube.pods).some((pod) => pod.nodeName === name && (pod.volumes?.length ?? 0) > 0) ||
-    hasAttachments(kube, name)
-  );
+/**
+ * The nodes whose status.volumesAttached is not empty: a pod with volumes runs there, or a VolumeAttachment still
+ * names the node. Computed once per listing (one pass over the pods), not once per node: listing N nodes of a cluster
+ * with a pod on each was O(N²) (the simulation's CPU quadrupled from 100 to 200 nodes).
+ */
+export function nodesWithVolumes(kube: KubeState): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const pod of Object.values(kube.pods))
+    if (pod.nodeName && (pod.volumes?.length ?? 0) > 0) names.add(pod.nodeName);
+  for (const attachment of Object.values(kube.volumeAttachments ?? {})) names.add(attachment.nodeName);
+  return names;
 }
 
-export function nodeInfo(ctx: SimContext, kube: KubeState, node: SimNode): NodeInfo {
+export function nodeInfo(
+  ctx: SimContext,
+  kube: KubeState,
+  node: SimNode,
+  withVolumes: ReadonlySet<string> = nodesWithVolumes(kube),
+): NodeInfo {
   return {
     name: node.name,
     providerId: node.providerId,
@@ -89,7 +99,7 @@ export function nodeInfo(ctx: SimContext, kube: KubeState, node: SimNode): NodeI
     taints: node.taints.map((taint) => ({ ...taint })),
     unschedulable: node.unschedulable,
     ready: node.ready,
-    volumesAttached: volumesAttached(kube, node.name),
+    volumesAttached: withVolumes.has(node.name),
     zone: node.zone,
     createdAt: ctx.iso(node.createdAt),
     ...(node.kubeletVersion ? { kubeletVersion: node.kubeletVersion } : {}),
@@ -118,7 +128,12 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export function nodeObject(ctx: SimContext, kube: KubeState, node: SimNode): KubeObject {
+export function nodeObject(
+  ctx: SimContext,
+  kube: KubeState,
+  node: SimNode,
+  withVolumes: ReadonlySet<string> = nodesWithVolumes(kube),
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -137,7 +152,7 @@ export function nodeObject(ctx: SimContext, kube: KubeState, node: SimNode): Kub
     status: {
       conditions: [{ type: 'Ready', status: node.ready ? 'True' : 'False' }],
       ...(node.kubeletVersion ? { nodeInfo: { kubeletVersion: node.kubeletVersion } } : {}),
-      volumesAttached: volumesAttached(kube, node.name)
+      volumesAttached: withVolumes.has(node.name)
         ? [{ name: 'kubernetes.io/aws-ebs/sim', devicePath: '/dev/xvdba' }]
         : [],
     },

@@ -4,7 +4,7 @@ import type { SimContext } from '../sim-context';
 import type { KubeState } from '../world-state';
 import { objectKey, resolveKind } from './kinds';
 import { matches, parseSelector } from '../../core/kube/label-selector';
-import { nodeObject } from './nodes';
+import { nodeObject, nodesWithVolumes } from './nodes';
 import { pdbStatus } from './pdb';
 import { podKey, podObject } from './pods';
 import { metaOf, serverMetadata, specOf } from './stored';
@@ -45,10 +45,11 @@ export function listObjects(
       .map((pod) => podObject(ctx, pod));
   }
   if (info.kind === 'Node') {
+    const withVolumes = nodesWithVolumes(kube);
     return Object.values(kube.nodes)
       .filter((node) => matches(requirements, node.labels))
       .sort((a, b) => (a.name < b.name ? -1 : 1))
-      .map((node) => nodeObject(ctx, kube, node));
+      .map((node) => nodeObject(ctx, kube, node, withVolumes));
   }
   return Object.entries(kube.objects)
     .filter(([key]) => key.startsWith(`${info.group}/${info.kind}/`))

@@ -62,10 +62,6 @@ export function dropNodeAttachments(kube: KubeState, nodeName: string): void {
   for (const [name, attachment] of Object.entries(all)) if (attachment.nodeName === nodeName) delete all[name];
 }
 
-export function hasAttachments(kube: KubeState, nodeName: string): boolean {
-  return Object.values(kube.volumeAttachments ?? {}).some((a) => a.nodeName === nodeName);
-}
-
 export function volumeAttachmentInfos(kube: KubeState, nodeName?: string): VolumeAttachmentInfo[] {
   return Object.values(kube.volumeAttachments ?? {})
     .filter((a) => nodeName === undefined || a.nodeName === nodeName)

@@ -3,7 +3,7 @@ import { KubeApiError, TransientApiError } from '../../shared/errors';
 import { resolveKind } from '../kube/kinds';
 import { apiReady, kubeFor } from '../engine';
 import { matches, parseSelector } from '../../core/kube/label-selector';
-import { nodeInfo, patchNode, serverVersion } from '../kube/nodes';
+import { nodeInfo, nodesWithVolumes, patchNode, serverVersion } from '../kube/nodes';
 import { applyObjects } from '../kube/apply-objects';
 import { deleteObject } from '../kube/delete-object';
 import { annotateObject, listObjects, scaleDeployment } from '../kube/objects';
@@ -31,9 +31,10 @@ export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster 
     annotate: (ref, annotations) => annotateObject(ctx, kube(), ref, annotations),
     listNodes() {
       const state = kube();
+      const withVolumes = nodesWithVolumes(state);
       return Object.values(state.nodes)
         .sort((a, b) => (a.name < b.name ? -1 : 1))
-        .map((node) => nodeInfo(ctx, state, node));
+        .map((node) => nodeInfo(ctx, state, node, withVolumes));
     },
     patchNode: (name, patch) => patchNode(ctx, kube(), name, patch),
     listPods(options = {}) {

@@ -1,11 +1,9 @@
 import type { KubeObject } from '../../ports/kube-cluster';
 import { karpenterRequirements } from '../karpenter/karpenter-pool';
 import { karpenterPoolTemplates } from './config-layout';
-import { DEFAULT_ARTIFACT_BUCKET, filesS3Path, parseFilesYaml, sha512Hex } from './files-bundle';
 import type { FilesBundle } from './files-bundle';
-import { clusterStackOutputs } from './pool-values';
 import { renderContext } from './render-context';
-import type { NodePoolInput } from './render-node-pool';
+import { renderFilesBundle, type NodePoolInput } from './render-node-pool';
 import { splitManifests } from './split-manifests';
 
 /** A rendered Karpenter pool: no stack; its provisioners.yaml objects are applied once the Karpenter controller is up. */
@@ -34,22 +32,7 @@ export async function renderKarpenterPool(
   karpenterRequirements(pool, cluster.id);
   const templates = karpenterPoolTemplates(input.snapshots, pool);
   const values: Record<string, unknown> = { ...input.values };
-  const filesText = await engine.render({ template: templates.files, context: renderContext(cluster, values, pool) });
-  const sha512 = sha512Hex(filesText);
-  const bucket =
-    typeof values.artifact_bucket === 'string' && values.artifact_bucket
-      ? values.artifact_bucket
-      : DEFAULT_ARTIFACT_BUCKET;
-  const kmsKeyOutput = 'WorkerFilesEncryptionKey';
-  const kmsKeyId = clusterStackOutputs(values)[kmsKeyOutput];
-  const files: FilesBundle = {
-    sha512,
-    s3Path: filesS3Path(bucket, cluster.localId, 'worker', sha512),
-    kmsKeyOutput,
-    ...(kmsKeyId ? { kmsKeyId } : {}),
-    files: parseFilesYaml(filesText, templates.files.path),
-  };
-  values.S3GeneratedFilesPath = files.s3Path;
+  const files = await renderFilesBundle(input, templates.files, values, 'worker');
   const userData = await engine.render({ template: templates.userdata, context: renderContext(cluster, values, pool) });
   values.UserData = userData;
   const text = await engine.render({ template: templates.provisioners, context: renderContext(cluster, values, pool) });

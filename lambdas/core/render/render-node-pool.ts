@@ -1,6 +1,6 @@
 import { ConfigError } from '../../shared/errors';
 import type { ConfigSnapshot } from '../../ports/config-source';
-import type { TemplateEngine } from '../../ports/template-engine';
+import type { TemplateEngine, TemplateFile } from '../../ports/template-engine';
 import { isKarpenterPool, isMasterPool } from '../model/cluster';
 import type { Cluster, NodePool } from '../model/cluster';
 import { nodePoolStackName, nodePoolStackTags } from '../cloudformation/stack-names';
@@ -59,22 +59,7 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
   const instanceInfo = poolInstanceInfo(pool.instanceTypes, values);
   if (instanceInfo) values.InstanceInfo = instanceInfo;
 
-  const filesText = await engine.render({ template: templates.files, context: renderContext(cluster, values, pool) });
-  const sha512 = sha512Hex(filesText);
-  const bucket =
-    typeof values.artifact_bucket === 'string' && values.artifact_bucket
-      ? values.artifact_bucket
-      : DEFAULT_ARTIFACT_BUCKET;
-  const kmsKeyOutput = master ? 'MasterFilesEncryptionKey' : 'WorkerFilesEncryptionKey';
-  const kmsKeyId = clusterStackOutputs(values)[kmsKeyOutput];
-  const files: FilesBundle = {
-    sha512,
-    s3Path: filesS3Path(bucket, cluster.localId, master ? 'master' : 'worker', sha512),
-    kmsKeyOutput,
-    ...(kmsKeyId ? { kmsKeyId } : {}),
-    files: parseFilesYaml(filesText, templates.files.path),
-  };
-  values.S3GeneratedFilesPath = files.s3Path;
+  const files = await renderFilesBundle(input, templates.files, values, master ? 'master' : 'worker');
 
   const userData = await engine.render({ template: templates.userdata, context: renderContext(cluster, values, pool) });
   values.UserData = encodeUserData(userData);
@@ -91,4 +76,34 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
     pool: pool.name,
   }) as RenderedStack & { pool: string };
   return { name: pool.name, profile: pool.profile, master, stack, files, userData };
+}
+
+/**
+ * A pool's `files.yaml` rendered into its files bundle (CLM §6.4): content-addressed under the artefact bucket, the
+ * role's KMS key from the main stack's outputs; sets `Values.S3GeneratedFilesPath`, which userdata.yaml reads.
+ */
+export async function renderFilesBundle(
+  input: Pick<NodePoolInput, 'cluster' | 'pool' | 'engine'>,
+  template: TemplateFile,
+  values: Record<string, unknown>,
+  role: 'master' | 'worker',
+): Promise<FilesBundle> {
+  const { cluster, pool, engine } = input;
+  const filesText = await engine.render({ template, context: renderContext(cluster, values, pool) });
+  const sha512 = sha512Hex(filesText);
+  const bucket =
+    typeof values.artifact_bucket === 'string' && values.artifact_bucket
+      ? values.artifact_bucket
+      : DEFAULT_ARTIFACT_BUCKET;
+  const kmsKeyOutput = role === 'master' ? 'MasterFilesEncryptionKey' : 'WorkerFilesEncryptionKey';
+  const kmsKeyId = clusterStackOutputs(values)[kmsKeyOutput];
+  const files: FilesBundle = {
+    sha512,
+    s3Path: filesS3Path(bucket, cluster.localId, role, sha512),
+    kmsKeyOutput,
+    ...(kmsKeyId ? { kmsKeyId } : {}),
+    files: parseFilesYaml(filesText, template.path),
+  };
+  values.S3GeneratedFilesPath = files.s3Path;
+  return files;
 }

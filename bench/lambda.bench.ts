@@ -98,6 +98,27 @@ const sdk = () => [...new Set(Object.keys(require.cache).map((p) => /node_module
 `;
 
 /**
+ * A Lambda-like environment for a bundle run in a child process: the SDK found through NODE_PATH only (Lambda:
+ * NODE_PATH=/opt/nodejs/node22/node_modules:/opt/nodejs/node_modules:/var/runtime/node_modules:...), no instance
+ * metadata, the settings every TaskFunction gets, with `name` as table and bucket.
+ */
+export function lambdaLikeEnv(name: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    NODE_PATH: join(ROOT, 'node_modules'),
+    AWS_REGION: 'eu-central-1',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    POWERTOOLS_SERVICE_NAME: 'clm',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    CLM_TABLE_NAME: name,
+    CLM_ARTIFACT_BUCKET: name,
+    CLM_REGISTRY: 'https://registry.example.invalid',
+    CLM_CONFIG_SOURCES: 'main:git:https://git.example.invalid/config.git',
+  };
+}
+
+/**
  * Module init and first call of the bundle in a fresh process, measured inside that process. CPU time is reported too
  * because wall time on a busy machine says more about the neighbours than about the bundle.
  */
@@ -105,20 +126,7 @@ function coldStart(file: string): ColdStart {
   const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', CHILD, file], {
     cwd: dirname(file),
     encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '',
-      // Lambda: NODE_PATH=/opt/nodejs/node22/node_modules:/opt/nodejs/node_modules:/var/runtime/node_modules:...
-      NODE_PATH: join(ROOT, 'node_modules'),
-      AWS_REGION: 'eu-central-1',
-      AWS_EC2_METADATA_DISABLED: 'true',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      POWERTOOLS_SERVICE_NAME: 'clm',
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      CLM_TABLE_NAME: 'clm-bench',
-      CLM_ARTIFACT_BUCKET: 'clm-bench',
-      CLM_REGISTRY: 'https://registry.example.invalid',
-      CLM_CONFIG_SOURCES: 'main:git:https://git.example.invalid/config.git',
-    },
+    env: lambdaLikeEnv('clm-bench'),
   });
   return JSON.parse(out) as ColdStart;
 }

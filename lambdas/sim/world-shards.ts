@@ -29,7 +29,7 @@ export interface WorldCommon extends Omit<WorldState, 'format' | 'events' | 'clu
   accounts: Record<string, AccountBase>;
 }
 
-const emptyPart = (): AccountPart => ({
+export const emptyPart = (): AccountPart => ({
   stacks: {},
   launchTemplates: {},
   asgs: {},

@@ -63,9 +63,11 @@ export async function applyKarpenterPools(
     };
   const backend = new KarpenterPoolBackend(cp.kube, cp.pools);
   const rollPools: string[] = [];
+  // One listing of the nodes for every pool's view.
+  const nodes = rollable.length ? await cp.kube.listNodes() : [];
   for (const name of rollable) {
     const unfinished = run.pools[name] !== undefined && run.pools[name]!.status !== 'done';
-    const view = unfinished ? undefined : await backend.view(name, undefined, clusterRef(cluster));
+    const view = unfinished ? undefined : await backend.view(name, nodes, clusterRef(cluster));
     if (unfinished || view?.state.instances.some((i) => i.outdated && i.lifecycleState !== 'Terminating'))
       rollPools.push(name);
   }

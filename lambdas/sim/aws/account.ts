@@ -1,5 +1,6 @@
 import { hashOf } from '../hash';
 import type { SimContext } from '../sim-context';
+import { emptyPart } from '../world-shards';
 import type { AccountState, SubnetRole, SubnetState } from '../world-state';
 
 /**
@@ -45,12 +46,7 @@ export function ensureAccount(ctx: SimContext, accountId: string, region: string
     region,
     vpc: { id: `vpc-${hashOf([accountId, region, 'vpc'], 17)}`, cidr: VPC_CIDR },
     subnets,
-    stacks: {},
-    launchTemplates: {},
-    asgs: {},
-    instances: {},
-    exports: {},
-    cloudResources: {},
+    ...emptyPart(),
     ipCounters: [0, 0, 0],
   };
   ctx.state.accounts[key] = account;

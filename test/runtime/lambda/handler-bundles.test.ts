@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
-import { bundleHandler } from '../../../bench/lambda.bench';
+import { bundleHandler, lambdaLikeEnv } from '../../../bench/lambda.bench';
 import { writeHandlerEntry } from '../../../infra/handler-entries';
 import { TASK_CATALOGUE } from '../../../lambdas/tasks/catalogue';
 import { taskFileName, type AnyTask, type PortName } from '../../../lambdas/tasks/define-task';
@@ -100,17 +100,7 @@ function firstCallError(file: string): string {
   const script = `require(${JSON.stringify(file)}).handler({}).then(() => process.stdout.write('no error'), (e) => process.stdout.write(e.name + ': ' + e.message.split('\\n')[0]))`;
   return execFileSync(process.execPath, ['-e', script], {
     encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_PATH: join(ROOT, 'node_modules'),
-      AWS_REGION: 'eu-central-1',
-      AWS_EC2_METADATA_DISABLED: 'true',
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      CLM_TABLE_NAME: 'clm-test',
-      CLM_ARTIFACT_BUCKET: 'clm-test',
-      CLM_REGISTRY: 'https://registry.example.invalid',
-      CLM_CONFIG_SOURCES: 'main:git:https://git.example.invalid/config.git',
-    },
+    env: lambdaLikeEnv('clm-test'),
   });
 }
 

@@ -89,6 +89,11 @@ function launch(ctx: SimContext, account: AccountState, asg: AsgRecord, az: stri
     seq: ctx.nextSeq(),
     tags,
   };
+  return startInstance(ctx, account, instance);
+}
+
+/** A launched instance joins the account and boots in `instanceBootSeconds` (ASG and Karpenter launches alike). */
+export function startInstance(ctx: SimContext, account: AccountState, instance: InstanceRecord): InstanceRecord {
   account.instances[instance.id] = instance;
   ctx.schedule(ctx.timings.instanceBootSeconds, {
     type: 'instance-boot',

@@ -6,7 +6,7 @@ import { hashOf } from '../hash';
 import type { SimContext } from '../sim-context';
 import type { AccountState, InstanceRecord } from '../world-state';
 import { allocatePrivateIp } from './account';
-import { beginTermination, isActive } from './autoscaling';
+import { beginTermination, isActive, startInstance } from './autoscaling';
 
 /**
  * EC2 instances the simulated Karpenter controller launches (kube/karpenter.ts): no Auto Scaling group, tagged with
@@ -49,13 +49,7 @@ export function launchKarpenterInstance(
       ...(launch.imageId ? { 'sim:image-id': launch.imageId } : {}),
     },
   };
-  account.instances[instance.id] = instance;
-  ctx.schedule(ctx.timings.instanceBootSeconds, {
-    type: 'instance-boot',
-    account: account.key,
-    instanceId: instance.id,
-  });
-  return instance;
+  return startInstance(ctx, account, instance);
 }
 
 /** Pending or running Karpenter instances of the cluster (optionally of one pool), oldest first. */

@@ -29,7 +29,8 @@ import { median, withBudget } from './bench-result';
 export const name = 'lambda';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MB = 1024 * 1024;
+/** Decimal megabytes, as issue 14 states its 0.8 MB budget (the stricter reading: 0.8 MiB would be 838,861 bytes). */
+const MB = 1_000_000;
 const SIZE_BUDGET_MB = 0.8;
 const COLD_START_BUDGET_MS = 250;
 const INIT_RUNS = 5;

@@ -51,14 +51,16 @@ export const TASK_BUNDLING = {
   /**
    * Packages replaced by a stand-in, paths relative to the project root (esbuild's working directory in CDK bundling
    * and in the bench). source-map serves only source maps of compiled Handlebars templates, which no task asks for;
-   * to-buffer reaches typed arrays through polyfill packages Node does not need (see the stubs). The X-Ray SDK
-   * (Powertools Tracer) requires `@smithy/service-error-classification` 2.x, an SDK-internal package the runtime may
-   * not have at that major: bundled from our node_modules instead of left to the runtime. (The API servers are reached
+   * to-buffer reaches typed arrays through polyfill packages Node does not need, and pako is zlib in JavaScript where
+   * Node has its own (see the stubs). The X-Ray SDK (Powertools Tracer) requires `@smithy/service-error-classification`
+   * 2.x, an SDK-internal package the runtime may not have at that major: bundled from our node_modules instead of left
+   * to the runtime. (The API servers are reached
    * over Node's https, adapters/kube/kube-server-transport.ts: no client-node, so none of its kubeconfig features.)
    */
   alias: {
     'source-map': './infra/constructs/bundling-stubs/source-map.cjs',
     'to-buffer': './infra/constructs/bundling-stubs/to-buffer.cjs',
+    pako: './infra/constructs/bundling-stubs/pako.cjs',
     '@smithy/service-error-classification': './node_modules/@smithy/service-error-classification/dist-cjs/index.js',
   },
   define: { 'import.meta.url': '__clmImportMetaUrl' },

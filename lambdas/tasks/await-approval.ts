@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApprovalOutput, LOCAL_TASK_TOKEN_PREFIX } from '../contracts/cluster-update';
 import { ApprovalChangedError, ApprovalPendingError, InvalidTaskInputError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';

@@ -70,7 +70,8 @@ export default tseslint.config(
         { selector: 'TSEnumDeclaration', message: 'Use `as const` objects and unions, not enum.' },
         {
           // zod's `z` export is one object holding every schema: a bundle importing it keeps all of zod (+360 KB).
-          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+          selector:
+            "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
           message: "Write `import * as z from 'zod'`: esbuild then keeps only the schemas used.",
         },
       ],

@@ -92,7 +92,7 @@ describe('TaskFunction', () => {
     );
   });
 
-  it('aliases the stubs (source-map, to-buffer) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
+  it('aliases the stubs (source-map, to-buffer, pako) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
     expect(
       Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [
         name,
@@ -102,6 +102,7 @@ describe('TaskFunction', () => {
     ).toEqual([
       ['source-map', true, true],
       ['to-buffer', true, true],
+      ['pako', true, true],
       ['@smithy/service-error-classification', true, true],
     ]);
   });

@@ -11,7 +11,7 @@ import { HOLDER, TARGET, rollUntilDone, step, setupRoll, type RollScenario, type
  * Each scenario's step sequence is pinned in test/golden/rollout/<name>.golden, one line per step:
  *   #NN t+<seconds>s desired=<ASG desired after the step> <status> [<actions>] wait=<s> [waited=<s>] | <message>
  * (t: when the step acted; waited: how long it then waited in process for a drain PDBs refused)
- * Regenerate after an intended behaviour change with `UPDATE_GOLDEN=1 npx jest test/core/workflow/roll-node-pool`
+ * Regenerate after an intended behaviour change with `UPDATE_GOLDEN=1 npx jest test/tasks/roll-node-pool`
  * and review the diff.
  */
 const GOLDEN_DIR = join(__dirname, '../golden/rollout');

@@ -16,6 +16,8 @@ import { parseClustersYaml } from '../lambdas/core/model/parse-clusters';
 import { clusterHash } from '../lambdas/core/version/cluster-hash';
 import type { BenchResult } from './bench-result';
 import { median, withBudget } from './bench-result';
+import { CENTS, cents, fleetDayCost } from './cost-model';
+import { API_CALL_SECONDS } from './simulated-session';
 
 export const name = 'dispatch';
 
@@ -51,7 +53,19 @@ async function measure(size: number, runs: number, budget: number): Promise<Benc
       note,
     }),
     { name: `  of which registry parse`, value: median(parse), unit: 'ms', note: 'parseClustersYaml: YAML + zod' },
+    ...(size === 1_000 ? [fleetDayFigure(size, median(cpu))] : []),
   ];
+}
+
+/** Issue 14: the dollars of a day of passes every 10 minutes over the fleet, from the measured CPU of one pass. */
+function fleetDayFigure(size: number, passCpuMs: number): BenchResult {
+  const cost = fleetDayCost(size, 10, passCpuMs, API_CALL_SECONDS);
+  return {
+    name: `cost of a day of passes every 10 min, ${size.toLocaleString('en')} clusters`,
+    value: cents(cost.usd),
+    unit: CENTS,
+    note: `${cost.note}; ${API_CALL_SECONDS} s per API call (bench/cost-model.ts FLEET_PASS)`,
+  };
 }
 
 /** One pass from the YAML text on; CPU time (user + system) of this process. */

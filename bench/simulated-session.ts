@@ -47,7 +47,22 @@ export interface RunFigures {
   readonly virtualMs: number;
   /** CPU of this process while the run was simulated (ms, user + system): the local runner, tasks and world. */
   readonly cpuMs: number;
+  /** What Lambda would bill for the run's task invocations (see `LambdaUse`). */
+  readonly lambda: LambdaUse;
 }
+
+/**
+ * Lambda billing of a run's task invocations: each is billed at its function's memory for its duration, estimated as
+ * the seconds it waited in process plus `API_CALL_SECONDS` per AWS or Kubernetes API call it made (the simulated
+ * calls take no time) plus its share of this process's CPU (runner and world included: an over-estimate).
+ */
+export interface LambdaUse {
+  readonly invocations: number;
+  readonly gbSeconds: number;
+}
+
+/** A typical in-region API round trip, for the Lambda duration estimate. */
+export const API_CALL_SECONDS = 0.1;
 
 export interface RollStepRecord {
   readonly at: number;
@@ -107,6 +122,7 @@ export class SimulatedSession {
       },
     );
     const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
     const virtualMs = sim.world.now - startedAt;
     sim.save();
     const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
@@ -130,7 +146,11 @@ export class SimulatedSession {
       evictions,
       startedAt,
       virtualMs,
-      cpuMs: (used.user + used.system) / 1000,
+      cpuMs,
+      lambda: {
+        invocations: roll.lambda.invocations,
+        gbSeconds: roll.lambda.gbSeconds + (cpuMs / 1000) * roll.lambda.meanGb(),
+      },
     };
   }
 
@@ -158,27 +178,44 @@ function recordingEvictions(ports: Ports, evictions: number[], now: () => number
   return { ...ports, forCluster };
 }
 
-/** Counts the API calls of RollStep tasks and records when each ran and what blocked it. */
+/**
+ * Counts the API calls of RollStep tasks and records when each ran and what blocked it; adds up every task
+ * invocation's Lambda use (memory × waited seconds and API calls).
+ */
 function rollRecorder(world: { apiCalls(): Record<string, number>; readonly now: number }) {
   let last = world.apiCalls();
   const calls = { aws: 0, kube: 0 };
   const steps: RollStepRecord[] = [];
+  const lambda = {
+    invocations: 0,
+    gbSeconds: 0,
+    gb: 0,
+    meanGb: () => (lambda.invocations ? lambda.gb / lambda.invocations : 0),
+  };
   const onTask = (event: TaskEvent): void => {
     const now = world.apiCalls();
+    const { waitedSeconds } = event.output as { waitedSeconds?: number };
+    let made = 0;
+    for (const [call, count] of Object.entries(now)) {
+      const delta = count - (last[call] ?? 0);
+      made += delta;
+      if (event.task.name !== 'RollNodePool') continue;
+      if (call.startsWith('kube.')) calls.kube += delta;
+      else calls.aws += delta;
+    }
+    const gb = (event.task.lambda?.memoryMb ?? 512) / 1024;
+    lambda.invocations += 1;
+    lambda.gb += gb;
+    lambda.gbSeconds += gb * ((waitedSeconds ?? 0) + made * API_CALL_SECONDS);
     if (event.task.name === 'RollNodePool') {
-      const { blockedBy, waitedSeconds } = event.output as { blockedBy?: string; waitedSeconds?: number };
+      const { blockedBy } = event.output as { blockedBy?: string };
       // An invocation that waited in process began `waitedSeconds` before it ended.
       const at = world.now - (waitedSeconds ?? 0) * 1000;
       steps.push({ at, ...(blockedBy ? { blockedBy } : {}), ...(waitedSeconds ? { waitedSeconds } : {}) });
-      for (const [call, count] of Object.entries(now)) {
-        const delta = count - (last[call] ?? 0);
-        if (call.startsWith('kube.')) calls.kube += delta;
-        else calls.aws += delta;
-      }
     }
     last = now;
   };
-  return { calls, steps, onTask };
+  return { calls, steps, lambda, onTask };
 }
 
 const WAIT_STATES = new Set(

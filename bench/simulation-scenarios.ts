@@ -244,9 +244,17 @@ export function rollSeconds(pool: PoolProgress | undefined): number {
 }
 
 /**
- * The shortest roll this controller can make of `nodes` nodes (an old node goes only after its replacement is Ready):
- * ⌈N / surge⌉ batches, each waiting for a boot, plus the last batch's drain.
+ * The shortest roll of `nodes` nodes with a pod on each, by any controller that keeps at most `surge` extra instances
+ * and drains an old node only once a replacement for it is Ready: ⌈N / surge⌉ × (boot + drain). Proof: instances never
+ * exceed N + surge, so the i-th launch comes after the (i − surge)-th old node is gone; the i-th old node goes at
+ * least a boot (the i-th replacement Ready) plus a drain (its pod's termination grace) after the i-th launch. So the
+ * i-th removal is at least boot + drain after the (i − surge)-th (docs/benchmarks.md, "The lower bound").
  */
 export function rollLowerBoundSeconds(nodes: number, timings: Timings): number {
+  return Math.ceil(nodes / SURGE) * (timings.instanceBootSeconds + timings.podTerminationSeconds);
+}
+
+/** Issue 14's formula, ⌈N / surge⌉ × boot + drain: reachable only if drains overlapped boots (twice the surge). */
+export function issueFormulaSeconds(nodes: number, timings: Timings): number {
   return Math.ceil(nodes / SURGE) * timings.instanceBootSeconds + timings.podTerminationSeconds;
 }

@@ -11,6 +11,8 @@
  */
 import type { BenchResult } from './bench-result';
 import { withBudget } from './bench-result';
+import { API_CALL_SECONDS } from './simulated-session';
+import { CENTS, USD_PER_GB_SECOND, USD_PER_TRANSITION, cents, runCost, usd } from './cost-model';
 import type { RunFigures } from './simulated-session';
 import type { ClusterLife, ExamplesRoll, LongDrain, Profile } from './simulation-scenarios';
 import {
@@ -19,6 +21,7 @@ import {
   clusterLife,
   examplesRoll,
   longDrain,
+  issueFormulaSeconds,
   rollLowerBoundSeconds,
   rollSeconds,
 } from './simulation-scenarios';
@@ -42,6 +45,7 @@ function lifeFigures(profile: Profile, life: ClusterLife, createBudget: number):
       budget: createBudget,
       note: `${pollingShare(life.create)}; ${minutes(life.create)} virtual min`,
     }),
+    costFigure(`cost of the first create, ${profile} timings`, life.create),
     withBudget({
       name: `config change without node replacement, ${profile} timings`,
       value: life.configChange.transitions,
@@ -50,6 +54,17 @@ function lifeFigures(profile: Profile, life: ClusterLife, createBudget: number):
       note: 'manifests added; every stack NO_CHANGES; no pool has anything to roll (no Map, no child)',
     }),
   ];
+}
+
+/** A run's dollars: its transitions and its tasks' Lambda time (bench/cost-model.ts). */
+function costFigure(name: string, run: RunFigures): BenchResult {
+  const cost = runCost(run);
+  return {
+    name,
+    value: cents(cost.usd),
+    unit: CENTS,
+    note: `${cost.note}; Lambda time: in-process waits + ${API_CALL_SECONDS} s per API call + the simulation's CPU`,
+  };
 }
 
 function perNode(life: ClusterLife): number {
@@ -66,8 +81,7 @@ function rollFigures(life: ClusterLife): BenchResult[] {
   const timings = PROFILES.simulator;
   const seconds = rollSeconds(life.roll.pools.workers);
   const bound = rollLowerBoundSeconds(n, timings);
-  const batches = Math.ceil(n / SURGE);
-  const perBatch = batches * (timings.instanceBootSeconds + timings.podTerminationSeconds);
+  const issueFormula = issueFormulaSeconds(n, timings);
   return [
     withBudget({
       name: `per replaced node, N=${n}`,
@@ -83,12 +97,13 @@ function rollFigures(life: ClusterLife): BenchResult[] {
       budget: 19_999,
     }),
     withBudget({
-      name: `roll time / bound, N=${n}`,
+      name: `roll time / lower bound, N=${n}`,
       value: seconds / bound,
       unit: '×',
       budget: 1.03,
-      note: `${seconds} s vs ⌈${n}/${SURGE}⌉ × ${timings.instanceBootSeconds} + ${timings.podTerminationSeconds} = ${bound} s; vs ⌈N/surge⌉ × (boot + drain) = ${perBatch} s: ${(seconds / perBatch).toFixed(3)}×`,
+      note: `${seconds} s vs ⌈${n}/${SURGE}⌉ × (${timings.instanceBootSeconds} + ${timings.podTerminationSeconds}) = ${bound} s; vs issue 14's ⌈N/surge⌉ × boot + drain = ${issueFormula} s: ${(seconds / issueFormula).toFixed(3)}×`,
     }),
+    costFigure(`cost of the roll, N=${n}`, life.roll),
     {
       name: `simulation CPU, roll N=${n}`,
       value: Math.round(life.roll.cpuMs),
@@ -98,9 +113,6 @@ function rollFigures(life: ClusterLife): BenchResult[] {
   ];
 }
 
-/** Step Functions Standard, per state transition; Lambda on arm64, per GB-second (us-east-1 and eu-central-1 list prices). */
-const USD_PER_TRANSITION = 0.000025;
-const USD_PER_GB_SECOND = 0.0000133334;
 /** RollNodePool's memory (the TaskFunction default). */
 const ROLL_STEP_GB = 0.5;
 
@@ -110,7 +122,6 @@ function drainFigures(drain: LongDrain): BenchResult[] {
   const blocked = drain.roll.rollSteps.filter((s) => s.blockedBy);
   const waited = drain.roll.rollSteps.reduce((sum, s) => sum + (s.waitedSeconds ?? 0), 0);
   const gbSeconds = waited * ROLL_STEP_GB;
-  const usd = (n: number) => `$${n.toFixed(4)}`;
   return [
     withBudget({
       name: '14 h PDB-blocked drain',

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { bundleHandler, lambdaLikeEnv } from '../../../bench/lambda.bench';
+import { SDK_OF_PORT } from '../../../bench/sdk-of-port';
 import { writeHandlerEntry } from '../../../infra/handler-entries';
 import { TASK_CATALOGUE } from '../../../lambdas/tasks/catalogue';
 import { taskFileName, type AnyTask, type PortName } from '../../../lambdas/tasks/define-task';
@@ -39,32 +40,6 @@ function bundledPackages(metafile: Metafile): Set<string> {
       .filter((p): p is string => p !== undefined),
   );
 }
-
-/**
- * The AWS SDK packages each port needs, as the runtime builds it (runtime/lambda/ports/): a task's bundle may import
- * the union over its ports and nothing else. The tokens secret (Secrets Manager) is read by the ports that use a
- * token: the registry, the git sources and the API servers.
- */
-const SDK_OF_PORT: Readonly<Record<PortName, readonly string[]>> = {
-  progress: ['client-dynamodb', 'lib-dynamodb'],
-  fleet: ['client-dynamodb', 'lib-dynamodb'],
-  registry: ['client-dynamodb', 'lib-dynamodb', 'client-secrets-manager'],
-  artifacts: ['client-s3'],
-  clock: [],
-  sources: ['client-secrets-manager'],
-  templates: ['client-ec2', 'client-sts'],
-  lookups: ['client-ec2', 'client-sts'],
-  values: ['client-ec2', 'client-sts'],
-  alarms: ['client-cloudwatch', 'client-sts'],
-  leftovers: ['client-ec2', 'client-elastic-load-balancing', 'client-elastic-load-balancing-v2', 'client-sts'],
-  pools: ['client-auto-scaling', 'client-ec2', 'client-sts'],
-  stacks: ['client-cloudformation', 'client-s3', 'client-sts'],
-  secrets: ['client-kms'],
-  kube: ['client-sts', 'client-secrets-manager'],
-  executions: ['client-sfn'],
-  events: ['client-eventbridge'],
-  webhooks: ['client-secrets-manager'],
-};
 
 /** The AWS SDK packages the bundle's code imports (left to the runtime, so listed as the bundle's externals). */
 function sdkImports(metafile: Metafile): string[] {

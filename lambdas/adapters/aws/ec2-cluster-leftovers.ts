@@ -2,8 +2,9 @@
  * ClusterLeftovers on EC2 (volumes, security groups, network interfaces) and, when given, the load balancer APIs
  * (elb-load-balancers.ts: classic and v2 load balancers, target groups).
  *
- * Calls: find = DescribeVolumes + DescribeSecurityGroups + 2×DescribeNetworkInterfaces (each paged, filtered by tag
- * server-side) + the load balancers' listing; delete = one Delete* call. Resources a CloudFormation stack created
+ * Calls: find = DescribeVolumes + 2×DescribeSecurityGroups (the cloud provider's tag, the AWS Load Balancer
+ * Controller's) + 2×DescribeNetworkInterfaces (each paged, filtered by tag server-side) + the load balancers' listing;
+ * delete = one Delete* call. Resources a CloudFormation stack created
  * (tag `aws:cloudformation:stack-id`) are never listed: their stacks delete them. Interfaces AWS manages for a
  * service (RequesterManaged, e.g. a load balancer's) are not listed either: they go with their owner.
  */
@@ -16,7 +17,13 @@ import {
   paginateDescribeVolumes,
 } from '@aws-sdk/client-ec2';
 import type { EC2Client, Filter, Tag } from '@aws-sdk/client-ec2';
-import { CNI_CLUSTER_TAG, ownedTag, type Leftover, type LeftoverKind } from '../../core/decommission/leftovers';
+import {
+  CNI_CLUSTER_TAG,
+  ownedTags,
+  type Leftover,
+  type LeftoverKind,
+  type OwnedTag,
+} from '../../core/decommission/leftovers';
 import type { ClusterLeftovers, LeftoverScan } from '../../ports/cluster-leftovers';
 import { awsErrorName, toClmError } from './aws-errors';
 
@@ -25,8 +32,8 @@ export const CFN_STACK_ID_TAG = 'aws:cloudformation:stack-id';
 
 /** The load balancers of a cluster (classic and v2) and the v2 ones' target groups, behind the ELB APIs. */
 export interface LoadBalancerApi {
-  /** Load balancers and target groups carrying `tag` and no `aws:cloudformation:stack-id` tag. */
-  listOwned(tag: { readonly key: string; readonly value: string }): Promise<Leftover[]>;
+  /** Load balancers and target groups carrying one of `tags` and no `aws:cloudformation:stack-id` tag. */
+  listOwned(tags: readonly OwnedTag[]): Promise<Leftover[]>;
   delete(item: Leftover): Promise<'deleted' | 'gone' | 'in-use'>;
 }
 
@@ -54,17 +61,21 @@ export class Ec2ClusterLeftovers implements ClusterLeftovers {
   ) {}
 
   async find(clusterName: string): Promise<LeftoverScan> {
-    const tag = ownedTag(clusterName);
-    const owned: Filter[] = [{ Name: `tag:${tag.key}`, Values: [tag.value] }];
+    const tags = ownedTags(clusterName);
+    const [tag] = tags;
+    const filter = (t: OwnedTag): Filter[] => [{ Name: `tag:${t.key}`, Values: [t.value] }];
+    const owned = filter(tag);
     const found: Leftover[] = [];
     try {
       for await (const page of paginateDescribeVolumes({ client: this.ec2 }, { Filters: owned }))
         for (const v of page.Volumes ?? [])
           if (v.VolumeId && notFromStack(v.Tags) && v.State !== 'deleting' && v.State !== 'deleted')
             found.push({ kind: 'volume', id: v.VolumeId, state: v.State ?? 'unknown' });
-      for await (const page of paginateDescribeSecurityGroups({ client: this.ec2 }, { Filters: owned }))
-        for (const g of page.SecurityGroups ?? [])
-          if (g.GroupId && notFromStack(g.Tags)) found.push({ kind: 'security-group', id: g.GroupId });
+      const groups = new Set<string>();
+      for (const t of tags)
+        for await (const page of paginateDescribeSecurityGroups({ client: this.ec2 }, { Filters: filter(t) }))
+          for (const g of page.SecurityGroups ?? []) if (g.GroupId && notFromStack(g.Tags)) groups.add(g.GroupId);
+      found.push(...[...groups].map((id): Leftover => ({ kind: 'security-group', id })));
       const interfaces = new Map<string, Leftover>();
       for (const Filters of [owned, [{ Name: `tag:${CNI_CLUSTER_TAG}`, Values: [clusterName] }]])
         for await (const page of paginateDescribeNetworkInterfaces({ client: this.ec2 }, { Filters }))
@@ -80,7 +91,7 @@ export class Ec2ClusterLeftovers implements ClusterLeftovers {
       throw toClmError(error, `EC2 listing what cluster ${clusterName} left (tag ${tag.key}=${tag.value})`);
     }
     if (!this.loadBalancers) return { found, unchecked: [...LOAD_BALANCER_KINDS] };
-    return { found: [...(await this.loadBalancers.listOwned(tag)), ...found], unchecked: [] };
+    return { found: [...(await this.loadBalancers.listOwned(tags)), ...found], unchecked: [] };
   }
 
   async delete(item: Leftover): Promise<'deleted' | 'gone' | 'in-use'> {

@@ -1,8 +1,9 @@
 /**
  * LoadBalancerApi on the ELB APIs: the classic load balancers the AWS cloud provider makes for Services of type
  * LoadBalancer, and the v2 ones (ALB/NLB) with their target groups that the cloud provider (NLB) or the AWS Load
- * Balancer Controller make — each found by the cluster's tag `kubernetes.io/cluster/<Name()>` = owned, never one a
- * CloudFormation stack created (tag `aws:cloudformation:stack-id`).
+ * Balancer Controller make — each found by one of the cluster's tags (`kubernetes.io/cluster/<Name()>` = owned from the
+ * cloud provider, `elbv2.k8s.aws/cluster` = <Name()> from the controller), never one a CloudFormation stack created
+ * (tag `aws:cloudformation:stack-id`).
  *
  * Calls: find = classic DescribeLoadBalancers + v2 DescribeLoadBalancers + DescribeTargetGroups (each paged), and
  * DescribeTags for each 20 names or ARNs (the most both APIs take in one call); delete = one Delete* call. Deleting a
@@ -24,7 +25,7 @@ import {
   paginateDescribeTargetGroups,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ElasticLoadBalancingV2Client, Tag } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { Leftover } from '../../core/decommission/leftovers';
+import type { Leftover, OwnedTag } from '../../core/decommission/leftovers';
 import { awsErrorName, toClmError } from './aws-errors';
 import { CFN_STACK_ID_TAG, type LoadBalancerApi } from './ec2-cluster-leftovers';
 
@@ -42,11 +43,11 @@ const NOT_FOUND = new Set([
 /** A target group a listener still forwards to; a load balancer another resource still uses. */
 const IN_USE = new Set(['ResourceInUse', 'ResourceInUseException']);
 
-type OwnedTag = { readonly key: string; readonly value: string };
-
-const owns = (tags: readonly (Tag | ClassicTag)[] | undefined, tag: OwnedTag) =>
-  (tags ?? []).some((t) => t.Key === tag.key && t.Value === tag.value) &&
+const owns = (tags: readonly (Tag | ClassicTag)[] | undefined, owned: readonly OwnedTag[]) =>
+  (tags ?? []).some((t) => owned.some((tag) => t.Key === tag.key && t.Value === tag.value)) &&
   !(tags ?? []).some((t) => t.Key === CFN_STACK_ID_TAG);
+
+const described = (owned: readonly OwnedTag[]) => owned.map((t) => `${t.key}=${t.value}`).join(' or ');
 
 function batches<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
@@ -60,8 +61,8 @@ export class ElbLoadBalancers implements LoadBalancerApi {
     private readonly elbv2: ElasticLoadBalancingV2Client,
   ) {}
 
-  async listOwned(tag: OwnedTag): Promise<Leftover[]> {
-    return [...(await this.classicOwned(tag)), ...(await this.v2Owned(tag))];
+  async listOwned(owned: readonly OwnedTag[]): Promise<Leftover[]> {
+    return [...(await this.classicOwned(owned)), ...(await this.v2Owned(owned))];
   }
 
   async delete(item: Leftover): Promise<'deleted' | 'gone' | 'in-use'> {
@@ -87,7 +88,7 @@ export class ElbLoadBalancers implements LoadBalancerApi {
     return item.arn;
   }
 
-  private async classicOwned(tag: OwnedTag): Promise<Leftover[]> {
+  private async classicOwned(owned: readonly OwnedTag[]): Promise<Leftover[]> {
     try {
       const names: string[] = [];
       for await (const page of paginateClassic({ client: this.elb }, {}))
@@ -96,11 +97,11 @@ export class ElbLoadBalancers implements LoadBalancerApi {
       for (const batch of batches(names)) {
         const tags = await this.classicTags(batch);
         for (const name of batch)
-          if (owns(tags.get(name), tag)) found.push({ kind: 'classic-load-balancer', id: name });
+          if (owns(tags.get(name), owned)) found.push({ kind: 'classic-load-balancer', id: name });
       }
       return found;
     } catch (error) {
-      throw toClmError(error, `ELB listing the classic load balancers tagged ${tag.key}=${tag.value}`);
+      throw toClmError(error, `ELB listing the classic load balancers tagged ${described(owned)}`);
     }
   }
 
@@ -118,7 +119,7 @@ export class ElbLoadBalancers implements LoadBalancerApi {
     return tags;
   }
 
-  private async v2Owned(tag: OwnedTag): Promise<Leftover[]> {
+  private async v2Owned(owned: readonly OwnedTag[]): Promise<Leftover[]> {
     try {
       const lbs = new Map<string, string>();
       for await (const page of paginateDescribeLoadBalancers({ client: this.elbv2 }, {}))
@@ -128,28 +129,28 @@ export class ElbLoadBalancers implements LoadBalancerApi {
       for await (const page of paginateDescribeTargetGroups({ client: this.elbv2 }, {}))
         for (const tg of page.TargetGroups ?? [])
           if (tg.TargetGroupArn && tg.TargetGroupName) groups.set(tg.TargetGroupArn, tg.TargetGroupName);
-      const owned = await this.v2OwnedArns([...lbs.keys(), ...groups.keys()], tag);
+      const ours = await this.v2OwnedArns([...lbs.keys(), ...groups.keys()], owned);
       const pick = (names: Map<string, string>, kind: 'load-balancer' | 'target-group') =>
-        [...names].filter(([arn]) => owned.has(arn)).map(([arn, id]): Leftover => ({ kind, id, arn }));
+        [...names].filter(([arn]) => ours.has(arn)).map(([arn, id]): Leftover => ({ kind, id, arn }));
       return [...pick(lbs, 'load-balancer'), ...pick(groups, 'target-group')];
     } catch (error) {
-      throw toClmError(error, `ELB listing the load balancers and target groups tagged ${tag.key}=${tag.value}`);
+      throw toClmError(error, `ELB listing the load balancers and target groups tagged ${described(owned)}`);
     }
   }
 
-  /** The ARNs among `arns` carrying the tag; one deleted since the listing is skipped (asked one by one). */
-  private async v2OwnedArns(arns: readonly string[], tag: OwnedTag): Promise<Set<string>> {
-    const owned = new Set<string>();
+  /** The ARNs among `arns` carrying one of the tags; one deleted since the listing is skipped (asked one by one). */
+  private async v2OwnedArns(arns: readonly string[], owned: readonly OwnedTag[]): Promise<Set<string>> {
+    const ours = new Set<string>();
     for (const batch of batches(arns)) {
       try {
         const out = await this.elbv2.send(new DescribeTagsCommand({ ResourceArns: batch }));
-        for (const d of out.TagDescriptions ?? []) if (d.ResourceArn && owns(d.Tags, tag)) owned.add(d.ResourceArn);
+        for (const d of out.TagDescriptions ?? []) if (d.ResourceArn && owns(d.Tags, owned)) ours.add(d.ResourceArn);
       } catch (error) {
         if (!NOT_FOUND.has(awsErrorName(error))) throw error;
         if (batch.length === 1) continue;
-        for (const arn of batch) for (const a of await this.v2OwnedArns([arn], tag)) owned.add(a);
+        for (const arn of batch) for (const a of await this.v2OwnedArns([arn], owned)) ours.add(a);
       }
     }
-    return owned;
+    return ours;
   }
 }

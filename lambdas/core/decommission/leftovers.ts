@@ -32,9 +32,34 @@ export interface Leftover {
   readonly state?: string;
 }
 
-/** The tag every leftover of a cluster carries (CLM's `Name()`: the id, or the alias for EKS). */
-export function ownedTag(clusterName: string): { readonly key: string; readonly value: 'owned' } {
+/** A tag that marks a resource as a cluster's. */
+export interface OwnedTag {
+  readonly key: string;
+  readonly value: string;
+}
+
+/**
+ * The tag the AWS cloud provider and the EBS CSI driver put on what they make for a cluster (CLM's `Name()`: the id,
+ * or the alias for EKS).
+ */
+export function ownedTag(clusterName: string): OwnedTag {
   return { key: `kubernetes.io/cluster/${clusterName}`, value: 'owned' };
+}
+
+/** The tag the AWS Load Balancer Controller puts on its load balancers, target groups and security groups. */
+export const LB_CONTROLLER_CLUSTER_TAG = 'elbv2.k8s.aws/cluster';
+
+/**
+ * Every tag that marks a leftover as the cluster's: the cloud provider's, and the AWS Load Balancer Controller's (its
+ * `--cluster-name`, taken to be the cluster's name), which carries no `kubernetes.io/cluster/…` tag of its own.
+ */
+export function ownedTags(clusterName: string): readonly OwnedTag[] {
+  return [ownedTag(clusterName), { key: LB_CONTROLLER_CLUSTER_TAG, value: clusterName }];
+}
+
+/** Whether `tags` carry one of the cluster's tags (`ownedTags`). */
+export function ownedBy(tags: Readonly<Record<string, string>>, owned: readonly OwnedTag[]): boolean {
+  return owned.some((tag) => tags[tag.key] === tag.value);
 }
 
 /** The tag AWS's VPC CNI puts on the interfaces it creates, with the cluster's name. */

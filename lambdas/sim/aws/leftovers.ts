@@ -5,7 +5,14 @@
  * group while a load balancer forwards to it (ResourceInUse), an attached volume or an interface in use
  * cannot be deleted.
  */
-import { CNI_CLUSTER_TAG, ownedTag, type Leftover } from '../../core/decommission/leftovers';
+import {
+  CNI_CLUSTER_TAG,
+  LB_CONTROLLER_CLUSTER_TAG,
+  ownedBy,
+  ownedTag,
+  ownedTags,
+  type Leftover,
+} from '../../core/decommission/leftovers';
 import { hashOf } from '../hash';
 import type { Leftovers } from '../scenario';
 import type { AccountState, CloudResourceRecord } from '../world-state';
@@ -22,14 +29,21 @@ export function seedLeftovers(account: AccountState, clusterId: string, clusterN
   const id = (prefix: string, ...parts: string[]) => `${prefix}-${hashOf([account.key, clusterId, ...parts], 17)}`;
   const add = (record: Omit<CloudResourceRecord, 'cluster'>) => (all[record.id] = { ...record, cluster: clusterId });
   for (const lb of spec.loadBalancers) {
+    // ALBs come from the AWS Load Balancer Controller, which tags only its own key; the cloud provider makes the rest.
+    const byController = lb.type === 'application';
+    const lbTags = byController
+      ? { [LB_CONTROLLER_CLUSTER_TAG]: clusterName, 'ingress.k8s.aws/stack': lb.name }
+      : tags(lb.type === 'network' ? { [LB_CONTROLLER_CLUSTER_TAG]: clusterName } : {});
     const group = id('sg', 'lb', lb.name);
     add({
       kind: 'security-group',
       id: group,
-      tags: tags({
-        'kubernetes.io/cluster-service': 'true',
-        Name: lb.type === 'classic' ? `k8s-elb-${lb.name}` : `k8s-${lb.name}`,
-      }),
+      tags: byController
+        ? { ...lbTags, 'elbv2.k8s.aws/resource': 'ManagedLBSecurityGroup' }
+        : tags({
+            'kubernetes.io/cluster-service': 'true',
+            Name: lb.type === 'classic' ? `k8s-elb-${lb.name}` : `k8s-${lb.name}`,
+          }),
     });
     if (lb.type === 'classic')
       add({ kind: 'classic-load-balancer', id: lb.name, tags: tags(), securityGroups: [group] });
@@ -37,17 +51,12 @@ export function seedLeftovers(account: AccountState, clusterId: string, clusterN
       const arn = (resource: string, name: string) =>
         `arn:aws:elasticloadbalancing:${account.region}:${account.accountId}:${resource}/${name}/${hashOf([account.key, name], 16)}`;
       const targetGroup = `${lb.name.slice(0, 29)}-tg`;
-      add({
-        kind: 'target-group',
-        id: targetGroup,
-        arn: arn('targetgroup', targetGroup),
-        tags: tags({ 'elbv2.k8s.aws/cluster': clusterName }),
-      });
+      add({ kind: 'target-group', id: targetGroup, arn: arn('targetgroup', targetGroup), tags: lbTags });
       add({
         kind: 'load-balancer',
         id: lb.name,
         arn: arn(`loadbalancer/${lb.type === 'application' ? 'app' : 'net'}`, lb.name),
-        tags: tags({ 'elbv2.k8s.aws/cluster': clusterName }),
+        tags: lbTags,
         securityGroups: [group],
         targetGroups: [targetGroup],
       });
@@ -69,16 +78,22 @@ export function seedLeftovers(account: AccountState, clusterId: string, clusterN
     });
 }
 
-/** What the cluster named `clusterName` left: its tag (or the CNI's), no CloudFormation tag. */
+/**
+ * What the cluster named `clusterName` left, no CloudFormation tag, found as the adapter finds it: volumes and
+ * interfaces by the cloud provider's tag (interfaces also by the CNI's), security groups, load balancers and target
+ * groups by any of the cluster's tags (the AWS Load Balancer Controller's too).
+ */
 export function findLeftovers(account: AccountState, clusterName: string): Leftover[] {
-  const tag = ownedTag(clusterName);
+  const byProvider = [ownedTag(clusterName)];
+  const owned = ownedTags(clusterName);
+  const ours = (r: CloudResourceRecord): boolean =>
+    r.kind === 'volume'
+      ? ownedBy(r.tags, byProvider)
+      : r.kind === 'network-interface'
+        ? ownedBy(r.tags, byProvider) || r.tags[CNI_CLUSTER_TAG] === clusterName
+        : ownedBy(r.tags, owned);
   return Object.values(resources(account))
-    .filter(
-      (r) =>
-        (r.tags[tag.key] === tag.value ||
-          (r.kind === 'network-interface' && r.tags[CNI_CLUSTER_TAG] === clusterName)) &&
-        !('aws:cloudformation:stack-id' in r.tags),
-    )
+    .filter((r) => ours(r) && !('aws:cloudformation:stack-id' in r.tags))
     .sort((a, b) => (a.id < b.id ? -1 : 1))
     .map((r) => ({ kind: r.kind, id: r.id, ...(r.arn ? { arn: r.arn } : {}), ...(r.state ? { state: r.state } : {}) }));
 }

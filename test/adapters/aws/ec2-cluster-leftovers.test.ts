@@ -16,6 +16,8 @@ import { Ec2ClusterLeftovers, type LoadBalancerApi } from '../../../lambdas/adap
 const ec2 = mockClient(EC2Client);
 const CLUSTER = 'aws:123456789012:eu-central-1:kube-1';
 const OWNED = { Key: `kubernetes.io/cluster/${CLUSTER}`, Value: 'owned' };
+/** The AWS Load Balancer Controller's tag on the security groups it makes. */
+const CONTROLLER = { Key: 'elbv2.k8s.aws/cluster', Value: CLUSTER };
 const FROM_STACK = {
   Key: 'aws:cloudformation:stack-id',
   Value: 'arn:aws:cloudformation:eu-central-1:123456789012:stack/kube-1/5b8f',
@@ -29,7 +31,7 @@ const leftovers = (lbs?: LoadBalancerApi) => new Ec2ClusterLeftovers(new EC2Clie
 beforeEach(() => ec2.reset());
 
 describe('Ec2ClusterLeftovers.find', () => {
-  it('lists volumes, security groups and interfaces tagged for the cluster, none a stack made, none AWS manages', async () => {
+  it("lists volumes, security groups (the cloud provider's and the load balancer controller's) and interfaces tagged for the cluster, none a stack made, none AWS manages", async () => {
     // Arrange
     ec2
       .on(DescribeVolumesCommand)
@@ -40,12 +42,21 @@ describe('Ec2ClusterLeftovers.find', () => {
           { VolumeId: 'vol-3', State: 'deleting', Tags: [OWNED] },
         ],
       });
-    ec2.on(DescribeSecurityGroupsCommand).resolves({
-      SecurityGroups: [
-        { GroupId: 'sg-elb', Tags: [OWNED] },
-        { GroupId: 'sg-master', Tags: [OWNED, FROM_STACK] },
-      ],
-    });
+    ec2
+      .on(DescribeSecurityGroupsCommand, { Filters: [{ Name: `tag:${OWNED.Key}`, Values: ['owned'] }] })
+      .resolves({
+        SecurityGroups: [
+          { GroupId: 'sg-elb', Tags: [OWNED, CONTROLLER] },
+          { GroupId: 'sg-master', Tags: [OWNED, FROM_STACK] },
+        ],
+      })
+      .on(DescribeSecurityGroupsCommand, { Filters: [{ Name: `tag:${CONTROLLER.Key}`, Values: [CLUSTER] }] })
+      .resolves({
+        SecurityGroups: [
+          { GroupId: 'sg-elb', Tags: [OWNED, CONTROLLER] },
+          { GroupId: 'sg-alb', Tags: [CONTROLLER] },
+        ],
+      });
     ec2
       .on(DescribeNetworkInterfacesCommand, { Filters: [{ Name: `tag:${OWNED.Key}`, Values: ['owned'] }] })
       .resolves({ NetworkInterfaces: [{ NetworkInterfaceId: 'eni-1', Status: 'available', TagSet: [OWNED] }] })
@@ -68,6 +79,7 @@ describe('Ec2ClusterLeftovers.find', () => {
       { kind: 'volume', id: 'vol-1', state: 'available' },
       { kind: 'volume', id: 'vol-2', state: 'in-use' },
       { kind: 'security-group', id: 'sg-elb' },
+      { kind: 'security-group', id: 'sg-alb' },
       { kind: 'network-interface', id: 'eni-1', state: 'available' },
       { kind: 'network-interface', id: 'eni-2', state: 'available' },
     ]);
@@ -79,7 +91,7 @@ describe('Ec2ClusterLeftovers.find', () => {
     expect(scan.unchecked).toEqual(['classic-load-balancer', 'load-balancer', 'target-group']);
   });
 
-  it('adds the load balancers of the load balancer API, by the same tag', async () => {
+  it('adds the load balancers of the load balancer API, by the same tags', async () => {
     ec2.on(DescribeVolumesCommand).resolves({});
     ec2.on(DescribeSecurityGroupsCommand).resolves({});
     ec2.on(DescribeNetworkInterfacesCommand).resolves({});
@@ -87,7 +99,10 @@ describe('Ec2ClusterLeftovers.find', () => {
 
     const scan = await leftovers({ listOwned, delete: jest.fn() }).find(CLUSTER);
 
-    expect(listOwned).toHaveBeenCalledWith({ key: OWNED.Key, value: 'owned' });
+    expect(listOwned).toHaveBeenCalledWith([
+      { key: OWNED.Key, value: 'owned' },
+      { key: CONTROLLER.Key, value: CLUSTER },
+    ]);
     expect(scan).toEqual({ found: [{ kind: 'classic-load-balancer', id: 'a0b1c2' }], unchecked: [] });
   });
 

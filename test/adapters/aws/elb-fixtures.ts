@@ -12,15 +12,23 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DESCRIBE_TAGS_BATCH, ElbLoadBalancers } from '../../../lambdas/adapters/aws/elb-load-balancers';
+import { ownedTags as clusterTags } from '../../../lambdas/core/decommission/leftovers';
 
 export const elb = mockClient(ElasticLoadBalancingClient);
 export const elbv2 = mockClient(ElasticLoadBalancingV2Client);
 export const ec2 = mockClient(EC2Client);
 export const REGION = { region: 'eu-central-1' };
 export const CLUSTER = 'aws:123456789012:eu-central-1:kube-1';
-export const OWNED = { key: `kubernetes.io/cluster/${CLUSTER}`, value: 'owned' };
-export const ownedTags = [{ Key: OWNED.key, Value: 'owned' }];
+/** The cluster's tags: the cloud provider's `kubernetes.io/cluster/<name>`, the AWS Load Balancer Controller's. */
+export const OWNED = clusterTags(CLUSTER);
+export const ownedTags = [{ Key: `kubernetes.io/cluster/${CLUSTER}`, Value: 'owned' }];
+/** What the AWS Load Balancer Controller tags its load balancers, target groups and security groups with. */
+export const controllerTags = [
+  { Key: 'elbv2.k8s.aws/cluster', Value: CLUSTER },
+  { Key: 'ingress.k8s.aws/stack', Value: 'default/web' },
+];
 export const otherTags = [{ Key: 'kubernetes.io/cluster/aws:123456789012:eu-central-1:kube-2', Value: 'owned' }];
+export const otherControllerTags = [{ Key: 'elbv2.k8s.aws/cluster', Value: 'aws:123456789012:eu-central-1:kube-2' }];
 export const stackTags = [
   ...ownedTags,
   { Key: 'aws:cloudformation:stack-id', Value: 'arn:aws:cloudformation:x:1:stack/k/1' },

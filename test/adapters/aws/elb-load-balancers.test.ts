@@ -1,5 +1,6 @@
 // ElbLoadBalancers: the classic and v2 load balancers and target groups a cluster's Kubernetes made, found by the
-// cluster's owned tag (DescribeTags 20 at a time), deleted by name or ARN.
+// cluster's tags (the cloud provider's and the AWS Load Balancer Controller's; DescribeTags 20 at a time), deleted by
+// name or ARN.
 import {
   DeleteLoadBalancerCommand as DeleteClassicCommand,
   DescribeLoadBalancersCommand as DescribeClassicCommand,
@@ -15,11 +16,14 @@ import {
 import 'aws-sdk-client-mock-jest';
 import {
   adapter,
+  CLUSTER,
   classicError,
   classicTagsFrom,
+  controllerTags,
   elb,
   elbv2,
   lbArn,
+  otherControllerTags,
   otherTags,
   OWNED,
   ownedTags,
@@ -100,6 +104,38 @@ describe('ElbLoadBalancers.listOwned', () => {
     expect(elbv2.commandCalls(DescribeTagsCommand).map((c) => c.args[0].input.ResourceArns!.length)).toEqual([20, 10]);
   });
 
+  it("finds what the AWS Load Balancer Controller made by its elbv2.k8s.aws/cluster tag, not another cluster's", async () => {
+    // Arrange: the controller tags no kubernetes.io/cluster/<name>; one ALB and its target group are ours
+    elb.on(DescribeClassicCommand).resolves({});
+    elbv2.on(DescribeLoadBalancersCommand).resolves({
+      LoadBalancers: ['k8s-default-web', 'k8s-other-web'].map((n) => ({
+        LoadBalancerName: n,
+        LoadBalancerArn: lbArn(n),
+      })),
+    });
+    elbv2.on(DescribeTargetGroupsCommand).resolves({
+      TargetGroups: ['k8s-default-web-tg', 'k8s-other-web-tg'].map((n) => ({
+        TargetGroupName: n,
+        TargetGroupArn: tgArn(n),
+      })),
+    });
+    v2TagsFrom({
+      [lbArn('k8s-default-web')]: controllerTags,
+      [tgArn('k8s-default-web-tg')]: controllerTags,
+      [lbArn('k8s-other-web')]: otherControllerTags,
+      [tgArn('k8s-other-web-tg')]: otherControllerTags,
+    });
+
+    // Act
+    const found = await adapter().listOwned(OWNED);
+
+    // Assert
+    expect(found).toEqual([
+      { kind: 'load-balancer', id: 'k8s-default-web', arn: lbArn('k8s-default-web') },
+      { kind: 'target-group', id: 'k8s-default-web-tg', arn: tgArn('k8s-default-web-tg') },
+    ]);
+  });
+
   it('skips a load balancer deleted between the listing and its tags (the batch is asked again one by one)', async () => {
     // Arrange: k8s-gone is listed, then gone: a batch naming it is refused
     elb.on(DescribeClassicCommand).resolves({});
@@ -116,11 +152,11 @@ describe('ElbLoadBalancers.listOwned', () => {
     expect(found.map((f) => f.id)).toEqual(['k8s-a', 'k8s-b']);
   });
 
-  it('names the tag when ELB refuses the listing', async () => {
+  it('names the tags when ELB refuses the listing', async () => {
     elb.on(DescribeClassicCommand).rejects(classicError('AccessDenied', 'not authorized to DescribeLoadBalancers'));
 
     await expect(adapter().listOwned(OWNED)).rejects.toThrow(
-      `ELB listing the classic load balancers tagged ${OWNED.key}=owned: AccessDenied: not authorized to DescribeLoadBalancers`,
+      `ELB listing the classic load balancers tagged kubernetes.io/cluster/${CLUSTER}=owned or elbv2.k8s.aws/cluster=${CLUSTER}: AccessDenied: not authorized to DescribeLoadBalancers`,
     );
   });
 });

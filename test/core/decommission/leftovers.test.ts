@@ -1,4 +1,11 @@
-import { leftoverName, ownedTag, planCleanup, type Leftover } from '../../../lambdas/core/decommission/leftovers';
+import {
+  leftoverName,
+  ownedBy,
+  ownedTag,
+  ownedTags,
+  planCleanup,
+  type Leftover,
+} from '../../../lambdas/core/decommission/leftovers';
 
 const lb: Leftover = { kind: 'classic-load-balancer', id: 'a0b1c2' };
 const alb: Leftover = {
@@ -56,5 +63,25 @@ describe('ownedTag', () => {
       key: 'kubernetes.io/cluster/aws:123456789012:eu-central-1:kube-1',
       value: 'owned',
     });
+  });
+});
+
+describe('ownedTags', () => {
+  const cluster = 'aws:123456789012:eu-central-1:kube-1';
+
+  it("are the cloud provider's tag and the AWS Load Balancer Controller's, with the cluster's name", () => {
+    expect(ownedTags(cluster)).toEqual([
+      { key: `kubernetes.io/cluster/${cluster}`, value: 'owned' },
+      { key: 'elbv2.k8s.aws/cluster', value: cluster },
+    ]);
+  });
+
+  it("own a resource carrying either of them, not one of another cluster's", () => {
+    const owned = ownedTags(cluster);
+    expect(ownedBy({ [`kubernetes.io/cluster/${cluster}`]: 'owned' }, owned)).toBe(true);
+    expect(ownedBy({ 'elbv2.k8s.aws/cluster': cluster, 'ingress.k8s.aws/stack': 'default/web' }, owned)).toBe(true);
+    expect(ownedBy({ 'elbv2.k8s.aws/cluster': 'aws:123456789012:eu-central-1:kube-2' }, owned)).toBe(false);
+    expect(ownedBy({ [`kubernetes.io/cluster/${cluster}`]: 'shared' }, owned)).toBe(false);
+    expect(ownedBy({}, owned)).toBe(false);
   });
 });

@@ -255,6 +255,7 @@ describe('clm provision / decommission against moto + a real control plane', () 
         `load-balancer ${ours.alb}`,
         `target-group ${ours.targetGroup}`,
         `security-group ${ours.securityGroup}`,
+        `security-group ${ours.albSecurityGroup}`,
       ]),
     );
     expect(summary?.clusters[0]?.leftovers).toMatchObject({ remaining: [], unchecked: [] });
@@ -266,9 +267,16 @@ describe('clm provision / decommission against moto + a real control plane', () 
     expect(groups?.map((tg) => tg.TargetGroupName)).toEqual([theirs.targetGroup]);
     const sgs = await clients.ec2.send(
       new DescribeSecurityGroupsCommand({
-        Filters: [{ Name: 'group-id', Values: [ours.securityGroup, theirs.securityGroup] }],
+        Filters: [
+          {
+            Name: 'group-id',
+            Values: [ours.securityGroup, ours.albSecurityGroup, theirs.securityGroup, theirs.albSecurityGroup],
+          },
+        ],
       }),
     );
-    expect(sgs.SecurityGroups?.map((g) => g.GroupId)).toEqual([theirs.securityGroup]);
+    expect(sgs.SecurityGroups?.map((g) => g.GroupId).sort()).toEqual(
+      [theirs.securityGroup, theirs.albSecurityGroup].sort(),
+    );
   }, 900_000);
 });

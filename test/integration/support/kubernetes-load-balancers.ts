@@ -1,7 +1,8 @@
 /**
- * What Kubernetes leaves in an account for Services of type LoadBalancer, made in moto the way the AWS cloud provider
- * and the AWS Load Balancer Controller make it: a security group, a classic load balancer, an ALB with a target group
- * and a listener forwarding to it — each tagged `kubernetes.io/cluster/<cluster>` = owned, none by a stack.
+ * What Kubernetes leaves in an account for Services of type LoadBalancer and Ingresses, made in moto the way they make
+ * it: the AWS cloud provider's classic load balancer and its security group, tagged `kubernetes.io/cluster/<cluster>`
+ * = owned; the AWS Load Balancer Controller's ALB, its security group, a target group and a listener forwarding to
+ * it, tagged only `elbv2.k8s.aws/cluster` = <cluster> (the controller's own key). None by a stack.
  */
 import { CreateSecurityGroupCommand, DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
 import { CreateLoadBalancerCommand as CreateClassicCommand } from '@aws-sdk/client-elastic-load-balancing';
@@ -14,6 +15,8 @@ import type { AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 
 export interface KubernetesLoadBalancers {
   readonly securityGroup: string;
+  /** The ALB's, made by the controller. */
+  readonly albSecurityGroup: string;
   readonly classic: string;
   readonly alb: string;
   readonly targetGroup: string;
@@ -26,6 +29,10 @@ export async function createKubernetesLoadBalancers(
   prefix: string,
 ): Promise<KubernetesLoadBalancers> {
   const Tags = [{ Key: `kubernetes.io/cluster/${cluster}`, Value: 'owned' }];
+  const controllerTags = [
+    { Key: 'elbv2.k8s.aws/cluster', Value: cluster },
+    { Key: 'ingress.k8s.aws/stack', Value: `default/${prefix}` },
+  ];
   const vpc = (await clients.ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] })))
     .Vpcs?.[0]?.VpcId;
   if (!vpc) throw new Error('moto has no default VPC');
@@ -42,6 +49,16 @@ export async function createKubernetesLoadBalancers(
       }),
     )
   ).GroupId!;
+  const albSecurityGroup = (
+    await clients.ec2.send(
+      new CreateSecurityGroupCommand({
+        GroupName: `k8s-default-${prefix}`,
+        Description: '[k8s] Managed SecurityGroup for LoadBalancer',
+        VpcId: vpc,
+        TagSpecifications: [{ ResourceType: 'security-group', Tags: controllerTags }],
+      }),
+    )
+  ).GroupId!;
   const classic = `${prefix}-classic`;
   await clients.elb.send(
     new CreateClassicCommand({
@@ -55,13 +72,24 @@ export async function createKubernetesLoadBalancers(
   const alb = `${prefix}-alb`;
   const albArn = (
     await clients.elbv2.send(
-      new CreateLoadBalancerCommand({ Name: alb, Subnets: subnets, SecurityGroups: [securityGroup], Tags }),
+      new CreateLoadBalancerCommand({
+        Name: alb,
+        Subnets: subnets,
+        SecurityGroups: [albSecurityGroup],
+        Tags: controllerTags,
+      }),
     )
   ).LoadBalancers![0].LoadBalancerArn!;
   const targetGroup = `${prefix}-tg`;
   const tgArn = (
     await clients.elbv2.send(
-      new CreateTargetGroupCommand({ Name: targetGroup, Protocol: 'HTTP', Port: 30080, VpcId: vpc, Tags }),
+      new CreateTargetGroupCommand({
+        Name: targetGroup,
+        Protocol: 'HTTP',
+        Port: 30080,
+        VpcId: vpc,
+        Tags: controllerTags,
+      }),
     )
   ).TargetGroups![0].TargetGroupArn!;
   await clients.elbv2.send(
@@ -72,5 +100,5 @@ export async function createKubernetesLoadBalancers(
       DefaultActions: [{ Type: 'forward', TargetGroupArn: tgArn }],
     }),
   );
-  return { securityGroup, classic, alb, targetGroup };
+  return { securityGroup, albSecurityGroup, classic, alb, targetGroup };
 }

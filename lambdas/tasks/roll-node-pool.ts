@@ -4,6 +4,7 @@ import { clusterRef } from '../core/model/cluster-ref';
 import type { PoolProgress, RunRecord } from '../core/model/run';
 import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
 import { planKarpenterStep } from '../core/rollout/plan-karpenter-step';
+import type { Budget } from '../core/karpenter/disruption-budget';
 import { poolSnapshot, type PoolNode, type PoolSnapshot } from '../core/rollout/pool-snapshot';
 import { reconcilePool } from '../core/rollout/reconcile-pool';
 import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
@@ -75,12 +76,8 @@ export async function rollNodePool(
   // A pool being removed is outdated as a whole: every node goes, none comes back.
   const snapshot = removal ? { ...observed, nodes: observed.nodes.map((n) => ({ ...n, outdated: true })) } : observed;
   const progress = await startOrContinue(ports, ref, context, run, snapshot);
-  const planned =
-    removal && snapshot.nodes.length === 0
-      ? { done: true, mark: [], cordon: [], drain: [] }
-      : karpenter
-        ? planKarpenterStep(snapshot, progress, context.policy, karpenterBudget(view?.nodePool, snapshot, removal), now)
-        : planRollStep(snapshot, progress, context.policy, now);
+  const budget = karpenter ? karpenterBudget(view?.nodePool, snapshot, removal, now) : undefined;
+  const planned = planStep(snapshot, progress, context, budget);
   const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
   const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks);
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
@@ -103,6 +100,14 @@ export async function rollNodePool(
     replacedBefore,
   });
   return waitWhileRefused(ports, cp.kube, { clusterId: cluster.id, deadline }, output, acted, context.policy);
+}
+
+/** The plan of this step: the Karpenter way when the pool has a disruption budget, the Auto Scaling way otherwise. */
+function planStep(snapshot: PoolSnapshot, progress: PoolProgress, context: RollContext, budget?: Budget): RollPlan {
+  if (context.removal && snapshot.nodes.length === 0) return { done: true, mark: [], cordon: [], drain: [] };
+  return budget
+    ? planKarpenterStep(snapshot, progress, context.policy, budget, context.now)
+    : planRollStep(snapshot, progress, context.policy, context.now);
 }
 
 /** RollNodePool's invocation: steps on through short waits, in the same Lambda (kit/roll-invocation.ts). */

@@ -148,6 +148,33 @@ describe('Karpenter pools (worker-karpenter) in the simulated world', () => {
   }, 180_000);
 });
 
+describe("a NodePool budget that freezes disruptions on a schedule (Karpenter's schedule and duration)", () => {
+  it('holds the roll while the window is open, then replaces every drifted node', async () => {
+    const state = tempDir('karpenter-freeze');
+    temps.push(state);
+    expect((await provision(state, join(ROOT, 'examples/karpenter-clusters.yaml'))).code).toBe(0);
+    // a window opening at the world's current minute (UTC), for an hour
+    const opens = new Date(Math.floor(loadWorld(state).snapshot().now / 60_000) * 60_000);
+    const cron = `${opens.getUTCMinutes()} ${opens.getUTCHours()} ${opens.getUTCDate()} ${opens.getUTCMonth() + 1} *`;
+    const closes = opens.getTime() + 3_600_000;
+    const frozen = registry(state, 'frozen.yaml', (c) => {
+      const items = c.node_pools.find((p) => p.name === 'burst')!.config_items;
+      Object.assign(items, { ami_id: NEW_IMAGE, disruption_freeze_schedule: cron, disruption_freeze_duration: '1h' });
+    });
+
+    const rolled = await provision(state, frozen);
+
+    expect(rolled).toMatchObject({ code: 0, status: 'succeeded', replaced: 3, pdbViolations: 0 });
+    expect(rolled.out).toContain(
+      `waiting for the disruption budget 0 (schedule "${cron}" for 1h) to end at ${new Date(closes).toISOString()}`,
+    );
+    const nodes = Object.values(latestRun(state, BURST).pools.burst!.nodes);
+    expect(nodes).toHaveLength(3);
+    expect(Math.min(...nodes.map((n) => n.cordonedAt!))).toBeGreaterThanOrEqual(closes);
+    expect(burstInstances(state).alive.every((i) => i.tags['sim:image-id'] === NEW_IMAGE)).toBe(true);
+  }, 180_000);
+});
+
 describe('decommissioning a cluster with a Karpenter pool', () => {
   it('terminates the instances Karpenter launched before deleting the stacks', async () => {
     const state = tempDir('karpenter-decommission');

@@ -9,7 +9,8 @@ import type { RollPolicy } from './roll-policy';
  * surge to add: Karpenter launches what the evicted pods need. So the nodes "in flight" — outdated nodes this roll
  * has taken (cordoned, draining, waiting for volumes to detach) plus new nodes not Ready yet (NodeClaims launching,
  * nodes booting) — may never exceed the disruption budget; the next batch starts only when the replacements are
- * Ready (and, at each batch boundary, the health gate finds the evicted pods' owners whole again). Like the ASG roll:
+ * Ready (and, at each batch boundary, the health gate finds the evicted pods' owners whole again); a scheduled budget
+ * of 0 takes no node until its window ends (the plan's `wakeAt`). Like the ASG roll:
  * adopted (already cordoned) nodes first, then nodes without volumes, then nodes with volumes; the first node alone
  * when the pool's `update_canary` says so. Pure.
  */
@@ -40,7 +41,9 @@ export function planKarpenterStep(
   const mark = outdated.filter((n) => n.node && !isMarked(n.node));
   let slots = budget.nodes - draining.length - booting.length;
   let waitingFor: string | undefined;
-  if (slots <= 0)
+  const held = budget.nodes === 0 && budget.until !== undefined;
+  if (held) waitingFor = `the disruption budget ${budget.from} to end at ${new Date(budget.until!).toISOString()}`;
+  else if (slots <= 0)
     waitingFor = booting.length
       ? `${booting.length} replacement node(s) to become Ready (disruption budget ${budget.from}: ${budget.nodes} node(s) at once)`
       : `the ${draining.length} node(s) in flight (disruption budget ${budget.from}: ${budget.nodes} node(s) at once)`;
@@ -68,5 +71,6 @@ export function planKarpenterStep(
     cordon,
     drain: draining,
     ...(waitingFor && cordon.length === 0 && draining.length === 0 ? { waitingFor } : {}),
+    ...(held ? { wakeAt: budget.until } : {}),
   };
 }

@@ -18,6 +18,8 @@ export interface RollPlan {
   readonly pairingScaleOut?: number;
   /** Why the roll is not moving faster, for the console. */
   readonly waitingFor?: string;
+  /** A time the roll waits for, when nothing in the pool will change before it (a disruption budget's window ending). */
+  readonly wakeAt?: number;
 }
 
 /** Outdated instances still alive (includes nodes being drained). */

@@ -79,6 +79,7 @@ export function rollWaitSeconds(
   // Terminated with a decrement: nothing boots, only the instance shuts down; a boot-long sleep here was
   // the last batch's idle time (measured: 80 s of a 511 s roll of 9 nodes).
   if (acted.terminated > acted.replacements) candidates.push(AFTER_DECREMENT_SECONDS);
+  if (plan.wakeAt !== undefined) candidates.push(Math.ceil((plan.wakeAt - now) / 1000));
   if (progress.firstReplacedAt !== undefined && now < progress.firstReplacedAt + policy.canarySoakMs) {
     candidates.push(Math.ceil((progress.firstReplacedAt + policy.canarySoakMs - now) / 1000));
   }

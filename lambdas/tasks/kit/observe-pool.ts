@@ -55,6 +55,7 @@ export function karpenterBudget(
   nodePool: Parameters<typeof disruptionBudget>[0],
   snapshot: PoolSnapshot,
   removal: boolean,
+  now: number,
 ): Budget {
-  return removal ? { nodes: 1, from: 'pool removal' } : disruptionBudget(nodePool, snapshot.nodes.length);
+  return removal ? { nodes: 1, from: 'pool removal' } : disruptionBudget(nodePool, snapshot.nodes.length, now);
 }

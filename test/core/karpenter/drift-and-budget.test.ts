@@ -5,6 +5,9 @@ import type { KubeObject } from '../../../lambdas/ports/kube-cluster';
 const object = (kind: string, annotations: Record<string, string> = {}, rest: Record<string, unknown> = {}) =>
   ({ apiVersion: 'karpenter.sh/v1', kind, metadata: { name: 'burst', annotations }, ...rest }) as KubeObject;
 
+/** A Thursday. */
+const NOW = Date.parse('2026-01-01T12:00:00Z');
+
 const POOL = object('NodePool', { 'karpenter.sh/nodepool-hash': 'p1', 'karpenter.sh/nodepool-hash-version': 'v3' });
 const CLASS = object('EC2NodeClass', {
   'karpenter.k8s.aws/ec2nodeclass-hash': 'c1',
@@ -73,29 +76,59 @@ describe('disruptionBudget (how many nodes a Karpenter roll takes at once)', () 
   });
 
   it('defaults to 10% as Karpenter, at least one node', () => {
-    expect(disruptionBudget(object('NodePool'), 3)).toEqual({ nodes: 1, from: '10% (default)' });
-    expect(disruptionBudget(undefined, 25)).toEqual({ nodes: 3, from: '10% (default)' });
+    expect(disruptionBudget(object('NodePool'), 3, NOW)).toEqual({ nodes: 1, from: '10% (default)' });
+    expect(disruptionBudget(undefined, 25, NOW)).toEqual({ nodes: 3, from: '10% (default)' });
   });
 
   it('takes the tightest budget that applies to drift', () => {
-    expect(disruptionBudget(withBudgets([{ nodes: '50%' }, { nodes: '3' }]), 10)).toEqual({ nodes: 3, from: '3' });
-    expect(disruptionBudget(withBudgets([{ nodes: '20%' }, { nodes: '5' }]), 10)).toEqual({ nodes: 2, from: '20%' });
+    expect(disruptionBudget(withBudgets([{ nodes: '50%' }, { nodes: '3' }]), 10, NOW)).toEqual({ nodes: 3, from: '3' });
+    expect(disruptionBudget(withBudgets([{ nodes: '20%' }, { nodes: '5' }]), 10, NOW)).toEqual({
+      nodes: 2,
+      from: '20%',
+    });
     // a budget for other reasons does not hold a drift roll back
     expect(
-      disruptionBudget(withBudgets([{ nodes: '1', reasons: ['Underutilized', 'Empty'] }, { nodes: '4' }]), 10),
+      disruptionBudget(withBudgets([{ nodes: '1', reasons: ['Underutilized', 'Empty'] }, { nodes: '4' }]), 10, NOW),
     ).toEqual({ nodes: 4, from: '4' });
-    expect(disruptionBudget(withBudgets([{ nodes: '1', reasons: ['Drifted'] }, { nodes: '4' }]), 10)).toEqual({
+    expect(disruptionBudget(withBudgets([{ nodes: '1', reasons: ['Drifted'] }, { nodes: '4' }]), 10, NOW)).toEqual({
       nodes: 1,
       from: '1',
     });
-    // a scheduled budget is taken as active (CLM cannot know Karpenter's clock): the tighter reading
-    expect(disruptionBudget(withBudgets([{ nodes: '2', schedule: '0 9 * * mon-fri', duration: '8h' }]), 10)).toEqual({
+  });
+
+  it('applies a scheduled budget only inside its window (UTC), and says until when', () => {
+    // 2026-01-05 is a Monday
+    const monday = (time: string) => Date.parse(`2026-01-05T${time}Z`);
+    const budgets = withBudgets([{ nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h' }, { nodes: '20%' }]);
+    expect(disruptionBudget(budgets, 10, monday('12:30:00'))).toEqual({
+      nodes: 0,
+      from: '0 (schedule "0 9 * * mon-fri" for 8h)',
+      until: monday('17:00:00'),
+    });
+    expect(disruptionBudget(budgets, 10, monday('17:00:00'))).toEqual({ nodes: 2, from: '20%' });
+    expect(disruptionBudget(budgets, 10, monday('08:59:59'))).toEqual({ nodes: 2, from: '20%' });
+    // Saturday: the schedule does not fire
+    expect(disruptionBudget(budgets, 10, Date.parse('2026-01-10T12:00:00Z'))).toEqual({ nodes: 2, from: '20%' });
+  });
+
+  it('limits nothing when budgets exist but none is active (as Karpenter); a schedule it cannot read is always active', () => {
+    const night = withBudgets([{ nodes: '1', schedule: '@daily', duration: '2h' }]);
+    expect(disruptionBudget(night, 10, Date.parse('2026-01-05T01:00:00Z'))).toEqual({
+      nodes: 1,
+      from: '1 (schedule "@daily" for 2h)',
+      until: Date.parse('2026-01-05T02:00:00Z'),
+    });
+    expect(disruptionBudget(night, 10, Date.parse('2026-01-05T03:00:00Z'))).toEqual({
+      nodes: 10,
+      from: 'no budget active now',
+    });
+    expect(disruptionBudget(withBudgets([{ nodes: '2', schedule: 'every monday', duration: '8h' }]), 10, NOW)).toEqual({
       nodes: 2,
-      from: '2',
+      from: '2 (schedule "every monday" for 8h), not understood: taken as always active',
     });
   });
 
   it('never stops a roll CLM was asked to do: a budget of 0 still lets one node go', () => {
-    expect(disruptionBudget(withBudgets([{ nodes: '0' }]), 10)).toEqual({ nodes: 1, from: '0' });
+    expect(disruptionBudget(withBudgets([{ nodes: '0' }]), 10, NOW)).toEqual({ nodes: 1, from: '0' });
   });
 });

@@ -83,6 +83,23 @@ describe('planKarpenterStep', () => {
     expect(ids(ready.cordon)).toEqual(['i-2']);
   });
 
+  it('takes no node while a scheduled budget of 0 is active, and wakes when its window ends', () => {
+    const until = NOW + 3 * 3_600_000;
+    const budget = { nodes: 0, from: '0 (schedule "0 21 * * *" for 6h)', until };
+    const plan = planKarpenterStep(snapshot([node('i-1', true), node('i-2', true)]), progress(), POLICY, budget, NOW);
+    expect(ids(plan.cordon)).toEqual([]);
+    expect(ids(plan.mark)).toEqual(['i-1', 'i-2']);
+    expect(plan.wakeAt).toBe(until);
+    expect(plan.waitingFor).toBe(
+      'the disruption budget 0 (schedule "0 21 * * *" for 6h) to end at 2026-01-01T03:00:00.000Z',
+    );
+    // a node already draining goes on draining
+    const draining = progress({ 'i-1': { instanceId: 'i-1', state: 'draining' } });
+    const busy = planKarpenterStep(snapshot([node('i-1', true), node('i-2', true)]), draining, POLICY, budget, NOW);
+    expect(ids(busy.drain)).toEqual(['i-1']);
+    expect(ids(busy.cordon)).toEqual([]);
+  });
+
   it('takes cordoned (adopted) nodes first and never takes a node it already terminated', () => {
     const plan = planKarpenterStep(
       snapshot([node('i-1', true), node('i-2', true, { cordoned: true }), node('i-3', true)]),

@@ -20,6 +20,7 @@ const PORTS = {
   kube: 'read',
   values: 'read',
   pools: 'read',
+  clock: 'read',
 } as const;
 
 /**

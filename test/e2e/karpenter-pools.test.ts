@@ -110,6 +110,8 @@ describe('Karpenter pools (worker-karpenter) in the simulated world', () => {
     expect(plan.out).toContain('update EC2NodeClass burst (node-pools/burst/provisioners.yaml)');
     expect(plan.out).toContain(`change spec.amiSelectorTerms[0].id: "ami-0a1b2c3d4e5f60718" -> "${NEW_IMAGE}"`);
     expect(plan.out).not.toMatch(/NodePool burst/);
+    // the new image drifts the pool's 3 nodes: 2 at a time (its budget "2")
+    expect(plan.out).toContain('roll burst: 3 node(s) in 2 batch(es)');
     const rolled = await provision(state, changed);
     expect(rolled).toMatchObject({ code: 0, status: 'succeeded', replaced: 3, pdbViolations: 0 });
     expect(rolled.out).toMatch(/ApplyKarpenterPools: Karpenter pools applied \(burst\); to roll: burst/);

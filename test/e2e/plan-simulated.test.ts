@@ -32,6 +32,9 @@ const READS = new Set([
   'kube.list',
   'kube.apply',
   'pools.getPool',
+  'kube.listNodes',
+  'kube.servesKind',
+  'clock.now',
 ]);
 
 type Call = { port: string; method: string; args: unknown[] };

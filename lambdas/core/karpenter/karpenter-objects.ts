@@ -83,3 +83,13 @@ function path(object: unknown, keys: readonly string[]): unknown {
   }
   return at;
 }
+
+/**
+ * Whether changing the field at `path` (dotted, as field-diff.ts writes it) of a Karpenter object drifts the pool's
+ * nodes: any field of an EC2NodeClass's spec (its static hash, or the AMIs, subnets and security groups it resolves to),
+ * and of a NodePool's `spec.template` (its hash leaves out the disruption settings, limits and weight).
+ */
+export function changeDriftsNodes(kind: string, path: string): boolean {
+  if (kind === 'NodePool') return path === 'spec.template' || path.startsWith('spec.template.');
+  return kind === 'EC2NodeClass' && (path === 'spec' || path.startsWith('spec.'));
+}

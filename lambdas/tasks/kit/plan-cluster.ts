@@ -28,11 +28,14 @@ import {
 } from './cluster-stack';
 import { describeLiveKubernetes } from './live-kubernetes';
 import { withStoredStatus } from './cluster-status';
-import { karpenterObjectPlans } from './plan-karpenter';
+import { karpenterObjectPlans, karpenterPoolRolls } from './plan-karpenter';
 import { deletionPlans } from './plan-deletions';
 
 /** What planning reads; it writes nothing (the Kubernetes apply is a server-side dry run). */
-export type PlanPorts = Pick<Ports, 'registry' | 'sources' | 'artifacts' | 'templates' | 'secrets' | 'progress'> & {
+export type PlanPorts = Pick<
+  Ports,
+  'registry' | 'sources' | 'artifacts' | 'templates' | 'secrets' | 'progress' | 'clock'
+> & {
   forCluster(cluster: Cluster): PlanClusterPorts;
 };
 type PlanClusterPorts = Pick<ClusterPorts, 'stacks' | 'kube' | 'values' | 'pools'>;
@@ -105,7 +108,10 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     !options.applyOnly &&
     cluster.lifecycleStatus !== 'requested' &&
     cluster.lifecycleStatus !== 'creating';
-  const pools = poolRolls(await poolsForPlan(cluster, cp, render), stacks, rolls);
+  const pools = [
+    ...poolRolls(await poolsForPlan(cluster, cp, render), stacks, rolls),
+    ...(rolls ? await karpenterPoolRolls({ kube, pools: cp.pools }, cluster, render, objects, ports.clock) : []),
+  ];
   return { ...base, stacks, objects, deletions, pools, problems, notes, ...layersOf(layers) };
 }
 

@@ -1,8 +1,18 @@
+import { disruptionBudget } from '../../core/karpenter/disruption-budget';
+import { changeDriftsNodes } from '../../core/karpenter/karpenter-objects';
 import { objectRef } from '../../core/manifests/inventory';
+import type { Cluster } from '../../core/model/cluster';
+import { clusterRef } from '../../core/model/cluster-ref';
 import { fieldDiff } from '../../core/plan/field-diff';
 import type { ObjectPlan } from '../../core/plan/plan-document';
+import { rollEstimate, type PoolRollEstimate } from '../../core/plan/roll-estimate';
 import type { ClusterRender } from '../../core/render/render-cluster';
+import { isGoneInstance } from '../../core/rollout/pool-snapshot';
+import { rollPolicy } from '../../core/rollout/roll-policy';
+import type { Clock } from '../../ports/clock';
 import type { KubeCluster } from '../../ports/kube-cluster';
+import type { NodePoolBackend } from '../../ports/node-pool-backend';
+import { KarpenterPoolBackend } from './karpenter-pool-backend';
 
 /**
  * What ApplyKarpenterPools would change: each Karpenter pool's provisioners objects (NodePool, EC2NodeClass), listed
@@ -41,4 +51,42 @@ export async function karpenterObjectPlans(
     }
   }
   return plans;
+}
+
+/**
+ * Which Karpenter pools an update would roll: every live node of a pool whose NodePool or EC2NodeClass changes in a
+ * way that drifts it (`objects`, from karpenterObjectPlans), otherwise the nodes that drifted already; batches of the
+ * rendered NodePool's disruption budget as it stands now. Without an API server that answers, none is estimated.
+ */
+export async function karpenterPoolRolls(
+  cp: { readonly kube: KubeCluster | undefined; readonly pools: NodePoolBackend },
+  cluster: Cluster,
+  render: Pick<ClusterRender, 'karpenterPools' | 'nodePools'>,
+  objects: readonly ObjectPlan[],
+  clock: Clock,
+): Promise<PoolRollEstimate[]> {
+  const { kube } = cp;
+  if (!kube || !render.karpenterPools?.length) return [];
+  const now = clock.now();
+  const backend = new KarpenterPoolBackend(kube, cp.pools);
+  const nodes = await kube.listNodes();
+  const estimates: PoolRollEstimate[] = [];
+  for (const pool of render.karpenterPools ?? []) {
+    const view = await backend.view(pool.name, nodes, clusterRef(cluster));
+    const live = (view?.state.instances ?? []).filter((i) => !isGoneInstance(i));
+    const file = `node-pools/${pool.name}/provisioners.yaml`;
+    const drifting = objects.some(
+      (o) => o.file === file && o.action === 'update' && o.fields.some((f) => changeDriftsNodes(o.ref.kind, f.path)),
+    );
+    const count = drifting ? live.length : live.filter((i) => i.outdated).length;
+    const rendered = pool.provisioners.find((o) => o.kind === 'NodePool');
+    const budget = disruptionBudget(rendered, live.length, now);
+    const configured = cluster.nodePools.find((p) => p.name === pool.name);
+    const items = render.nodePools.find((p) => p.name === pool.name)?.configItems ?? {};
+    const { canary, canarySoakMs } = configured
+      ? rollPolicy(configured, items, cluster.id)
+      : { canary: false, canarySoakMs: 0 };
+    estimates.push(rollEstimate(pool.name, count, { maxSurge: budget.nodes, maxUnavailable: 0, canary, canarySoakMs }));
+  }
+  return estimates;
 }

@@ -1,5 +1,5 @@
 import { budgetNodes, disruptionBudget } from '../../../lambdas/core/karpenter/disruption-budget';
-import { driftReason, nodeClassName } from '../../../lambdas/core/karpenter/karpenter-objects';
+import { changeDriftsNodes, driftReason, nodeClassName } from '../../../lambdas/core/karpenter/karpenter-objects';
 import type { KubeObject } from '../../../lambdas/ports/kube-cluster';
 
 const object = (kind: string, annotations: Record<string, string> = {}, rest: Record<string, unknown> = {}) =>
@@ -130,5 +130,22 @@ describe('disruptionBudget (how many nodes a Karpenter roll takes at once)', () 
 
   it('never stops a roll CLM was asked to do: a budget of 0 still lets one node go', () => {
     expect(disruptionBudget(withBudgets([{ nodes: '0' }]), 10, NOW)).toEqual({ nodes: 1, from: '0' });
+  });
+});
+
+describe('changeDriftsNodes (what `clm plan` counts as rolling a Karpenter pool)', () => {
+  it.each([
+    ['EC2NodeClass', 'spec.amiSelectorTerms[0].id', true],
+    ['EC2NodeClass', 'spec.userData', true],
+    ['EC2NodeClass', 'metadata.labels.team', false],
+    ['NodePool', 'spec.template.spec.requirements[0].values[1]', true],
+    ['NodePool', 'spec.template.metadata.labels.pool', true],
+    ['NodePool', 'spec.disruption.budgets[0].nodes', false],
+    ['NodePool', 'spec.limits.cpu', false],
+    ['NodePool', 'spec.weight', false],
+    ['NodePool', 'spec.templates', false],
+    ['Deployment', 'spec.template.spec.containers[0].image', false],
+  ])('%s %s: %j', (kind, path, expected) => {
+    expect(changeDriftsNodes(kind, path)).toBe(expected);
   });
 });

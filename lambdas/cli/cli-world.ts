@@ -8,7 +8,6 @@ import type { Registry } from '../ports/registry';
 import type { FleetSettings } from '../core/dispatch/fleet-settings';
 import type { FleetServices } from '../runtime/wiring/fleet-services';
 import type { FleetStore } from '../ports/fleet-store';
-import { createSimulatedSetup } from '../runtime/wiring/simulated-ports';
 import type { Invariants } from '../sim';
 import { UsageError, type CliIo } from './io';
 import { openStateStores, stateTable } from './state-stores';
@@ -78,7 +77,7 @@ export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Prom
   if (flags.scenario && !existsSync(resolve(inputs.io.cwd, flags.scenario)))
     throw new UsageError(`--scenario ${flags.scenario}: no such file (examples/scenarios/ has some)`);
   const world = flags.simulate
-    ? simulatedWorld(flags, inputs, resolve(inputs.io.cwd, flags.state))
+    ? await simulatedWorld(flags, inputs, resolve(inputs.io.cwd, flags.state))
     : await awsWorld(flags, inputs);
   return flags.stackReleases ? withStackReleases(world, flags.stackReleases, flags, inputs.io) : world;
 }
@@ -102,7 +101,9 @@ async function withStackReleases(world: CliWorld, location: string, flags: World
   };
 }
 
-function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string): CliWorld {
+/** The simulated world, loaded only here: the commands that never simulate (render, migrate…) do not pay for it. */
+async function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string): Promise<CliWorld> {
+  const { createSimulatedSetup } = await import('../runtime/wiring/simulated-ports');
   const sim = createSimulatedSetup({
     stateDir,
     registry: inputs.registry,

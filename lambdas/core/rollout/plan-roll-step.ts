@@ -98,13 +98,15 @@ function viewOf(snapshot: PoolSnapshot, progress: PoolProgress): RollView {
   const outdated = outdatedNodes(snapshot);
   const inRoll = (n: PoolNode): boolean =>
     progress.nodes[n.instanceId] !== undefined && progress.nodes[n.instanceId]!.state !== 'terminated';
+  // Terminated by this roll but still listed as in service (a read right after the termination): never taken twice.
+  const free = (n: PoolNode): boolean => progress.nodes[n.instanceId] === undefined;
   return {
     outdated,
     base: progress.baseDesired ?? snapshot.desired,
     inRoll,
     draining: outdated.filter(inRoll),
-    adopted: outdated.filter((n) => !inRoll(n) && n.node?.unschedulable),
-    waiting: outdated.filter((n) => !inRoll(n) && !n.node?.unschedulable),
+    adopted: outdated.filter((n) => free(n) && n.node?.unschedulable),
+    waiting: outdated.filter((n) => free(n) && !n.node?.unschedulable),
     newReady: snapshot.nodes.filter((n) => !n.outdated && n.ready),
   };
 }

@@ -1,72 +1,5 @@
 import { planRollStep } from '../../../lambdas/core/rollout/plan-roll-step';
-import type { PoolNode, PoolSnapshot } from '../../../lambdas/core/rollout/pool-snapshot';
-import { rollPolicy, type RollPolicy } from '../../../lambdas/core/rollout/roll-policy';
-import type { PoolProgress } from '../../../lambdas/core/model/run';
-import type { NodeInfo } from '../../../lambdas/ports/kube-cluster';
-
-const NOW = Date.parse('2024-05-01T12:00:00Z');
-
-interface NodeSpec {
-  readonly outdated?: boolean;
-  readonly ready?: boolean;
-  readonly az?: string;
-  readonly unschedulable?: boolean;
-  readonly volumes?: boolean;
-  readonly marked?: boolean;
-  readonly booting?: boolean;
-}
-
-function poolNode(id: string, spec: NodeSpec = {}): PoolNode {
-  const az = spec.az ?? 'eu-central-1a';
-  const node: NodeInfo = {
-    name: `ip-${id}`,
-    providerId: `aws:///${az}/${id}`,
-    labels: {},
-    annotations: {},
-    taints: spec.marked ? [{ key: 'decommission-pending', value: 'rolling-upgrade', effect: 'PreferNoSchedule' }] : [],
-    unschedulable: spec.unschedulable ?? false,
-    ready: spec.ready ?? true,
-    volumesAttached: spec.volumes ?? false,
-    createdAt: '2024-01-01T00:00:00Z',
-  };
-  return {
-    instanceId: id,
-    availabilityZone: az,
-    outdated: spec.outdated ?? false,
-    lifecycleState: spec.booting ? 'Pending' : 'InService',
-    ready: !spec.booting && (spec.ready ?? true),
-    ...(spec.booting ? {} : { node }),
-  };
-}
-
-const old = (n: number, spec: NodeSpec = {}, prefix = 'i-old'): PoolNode[] =>
-  Array.from({ length: n }, (_, i) => poolNode(`${prefix}${i}`, { outdated: true, marked: true, ...spec }));
-const fresh = (n: number, spec: NodeSpec = {}, prefix = 'i-new'): PoolNode[] =>
-  Array.from({ length: n }, (_, i) => poolNode(`${prefix}${i}`, spec));
-
-function snapshot(nodes: PoolNode[], desired = nodes.length, max = 20): PoolSnapshot {
-  return { desired, min: 0, max, nodes };
-}
-
-function progress(base: number, extra: Partial<PoolProgress> = {}): PoolProgress {
-  return { status: 'rolling', total: base, replaced: 0, nodes: {}, steps: 0, baseDesired: base, ...extra };
-}
-
-function draining(...ids: string[]): PoolProgress['nodes'] {
-  return Object.fromEntries(
-    ids.map((id) => [id, { instanceId: id, state: 'draining' as const, drainStartedAt: NOW - 1000 }]),
-  );
-}
-
-function policy(items: Record<string, string> = {}, spot = false, maxSize = 20): RollPolicy {
-  return rollPolicy(
-    { name: 'workers', maxSize, discountStrategy: spot ? 'spot' : 'none' },
-    { update_canary: 'false', ...items },
-    'aws:123:eu-central-1:kube-1',
-  );
-}
-
-const ids = (nodes: readonly PoolNode[]): string[] => nodes.map((n) => n.instanceId);
+import { NOW, poolNode, old, fresh, snapshot, progress, draining, policy, ids } from './roll-fixtures';
 
 describe('planRollStep', () => {
   it('scales out to base + surge and cordons nothing while no new capacity is Ready (maxUnavailable 0)', () => {
@@ -265,6 +198,21 @@ describe('planRollStep', () => {
     const plan = planRollStep(snapshot(nodes, 4), progress(3), policy({ update_max_surge: '1' }), NOW);
 
     expect(ids(plan.cordon)).toEqual(['i-human']);
+  });
+
+  it('never takes again a node it terminated that a read still lists as in service (cordoned, outdated)', () => {
+    const gone = poolNode('i-gone', { outdated: true, unschedulable: true });
+    const nodes = [...old(2), gone, ...fresh(2)];
+    const terminated = { 'i-gone': { instanceId: 'i-gone', state: 'terminated' as const, terminatedAt: NOW - 1000 } };
+    const plan = planRollStep(
+      snapshot(nodes, 5),
+      progress(3, { nodes: terminated }),
+      policy({ update_max_surge: '2' }),
+      NOW,
+    );
+
+    expect(ids(plan.cordon)).toEqual(['i-old0', 'i-old1']);
+    expect(ids(plan.drain)).toEqual([]);
   });
 
   it('spot pools never surge: they drain one node at a time without new capacity', () => {

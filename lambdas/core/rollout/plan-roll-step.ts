@@ -95,10 +95,10 @@ interface RollView {
 }
 
 function viewOf(snapshot: PoolSnapshot, progress: PoolProgress): RollView {
-  const outdated = outdatedNodes(snapshot);
+  // A node this roll terminated that a read right after still lists in service is gone: never counted, never taken.
+  const outdated = outdatedNodes(snapshot).filter((n) => progress.nodes[n.instanceId]?.state !== 'terminated');
   const inRoll = (n: PoolNode): boolean =>
     progress.nodes[n.instanceId] !== undefined && progress.nodes[n.instanceId]!.state !== 'terminated';
-  // Terminated by this roll but still listed as in service (a read right after the termination): never taken twice.
   const free = (n: PoolNode): boolean => progress.nodes[n.instanceId] === undefined;
   return {
     outdated,

@@ -164,8 +164,22 @@ describe("a NodePool budget that freezes disruptions on a schedule (Karpenter's 
       Object.assign(items, { ami_id: NEW_IMAGE, disruption_freeze_schedule: cron, disruption_freeze_duration: '1h' });
     });
 
+    const plan = await clm([
+      'plan',
+      '--simulate',
+      '--registry',
+      frozen,
+      '--directory',
+      'examples/config',
+      '--state',
+      state,
+    ]);
     const rolled = await provision(state, frozen);
 
+    // the plan says when the roll can start, and its batches are those of the budget after the window ("2")
+    expect(plan.out).toContain(
+      `roll burst: 3 node(s) in 2 batch(es), about 20 min, not before ${new Date(closes).toISOString()} (disruption budget 0 (schedule "${cron}" for 1h))`,
+    );
     expect(rolled).toMatchObject({ code: 0, status: 'succeeded', replaced: 3, pdbViolations: 0 });
     expect(rolled.out).toContain(
       `waiting for the disruption budget 0 (schedule "${cron}" for 1h) to end at ${new Date(closes).toISOString()}`,

@@ -31,7 +31,9 @@ export function formatPlan(plan: ClusterPlan): string {
   }
   for (const d of plan.deletions) lines.push(`  delete ${refText(d.ref)} (${d.reason})`);
   for (const p of plan.pools.filter((pool) => pool.nodes > 0))
-    lines.push(`  roll ${p.pool}: ${p.nodes} node(s) in ${p.batches} batch(es), about ${p.estimatedMinutes} min`);
+    lines.push(
+      `  roll ${p.pool}: ${p.nodes} node(s) in ${p.batches} batch(es), about ${p.estimatedMinutes} min${p.heldUntil ? `, not before ${new Date(p.heldUntil.at).toISOString()} (disruption budget ${p.heldUntil.by})` : ''}`,
+    );
   for (const note of plan.notes) lines.push(`  note: ${note}`);
   for (const problem of plan.problems) lines.push(`  problem: ${problem}`);
   return `${lines.join('\n')}\n`;

@@ -8,6 +8,8 @@ export interface PoolRollEstimate {
   readonly batches: number;
   /** A rough figure: batches × the time one batch takes (boot and drain), plus the canary soak. */
   readonly estimatedMinutes: number;
+  /** A Karpenter pool whose disruption budget freezes it now: the roll starts once this window ends. */
+  readonly heldUntil?: { readonly at: number; readonly by: string };
 }
 
 /** Minutes a batch takes when nothing blocks a drain: a node booting and joining, then the old ones draining. */

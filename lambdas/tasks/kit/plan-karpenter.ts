@@ -80,13 +80,22 @@ export async function karpenterPoolRolls(
     );
     const count = drifting ? live.length : live.filter((i) => i.outdated).length;
     const rendered = pool.provisioners.find((o) => o.kind === 'NodePool');
-    const budget = disruptionBudget(rendered, live.length, now);
+    const frozen = disruptionBudget(rendered, live.length, now);
+    // A scheduled 0 holds the roll: it goes in the batches of the budget that applies once the window ends.
+    const held = frozen.nodes === 0 && frozen.until !== undefined ? { at: frozen.until, by: frozen.from } : undefined;
+    const budget = held ? disruptionBudget(rendered, live.length, held.at) : frozen;
     const configured = cluster.nodePools.find((p) => p.name === pool.name);
     const items = render.nodePools.find((p) => p.name === pool.name)?.configItems ?? {};
     const { canary, canarySoakMs } = configured
       ? rollPolicy(configured, items, cluster.id)
       : { canary: false, canarySoakMs: 0 };
-    estimates.push(rollEstimate(pool.name, count, { maxSurge: budget.nodes, maxUnavailable: 0, canary, canarySoakMs }));
+    const estimate = rollEstimate(pool.name, count, {
+      maxSurge: budget.nodes,
+      maxUnavailable: 0,
+      canary,
+      canarySoakMs,
+    });
+    estimates.push(held && count > 0 ? { ...estimate, heldUntil: held } : estimate);
   }
   return estimates;
 }

@@ -78,6 +78,8 @@ export interface PodInfo {
   readonly createdAt: string;
   readonly terminationGracePeriodSeconds: number;
   readonly deleting: boolean;
+  /** Being deleted: when its grace ends and the kubelet kills it (`metadata.deletionTimestamp`). */
+  readonly deletesBy?: string;
 }
 
 export interface LabelSelector {

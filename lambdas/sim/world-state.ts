@@ -271,6 +271,8 @@ export interface SimPod {
   readonly createdAt: number;
   /** Deletion timestamp: the pod is Terminating. */
   deletingAt?: number;
+  /** Being deleted: when its grace ends and it goes (the API's deletionTimestamp). */
+  goneBy?: number;
   readonly grace: number;
   readonly nodeSelector?: Record<string, string>;
   readonly tolerations?: readonly TolerationSpec[];

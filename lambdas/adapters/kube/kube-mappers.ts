@@ -59,6 +59,7 @@ export function toPodInfo(pod: V1Pod): PodInfo {
     createdAt: iso(pod.metadata?.creationTimestamp),
     terminationGracePeriodSeconds: pod.spec?.terminationGracePeriodSeconds ?? 30,
     deleting: pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null,
+    ...(pod.metadata?.deletionTimestamp ? { deletesBy: iso(pod.metadata.deletionTimestamp) } : {}),
   };
 }
 

@@ -86,6 +86,7 @@ export function beginPodDeletion(ctx: SimContext, kube: KubeState, pod: SimPod, 
     return;
   }
   pod.deletingAt = ctx.now;
+  pod.goneBy = ctx.now + grace * 1000;
   pod.ready = false;
   ctx.schedule(grace, {
     type: 'pod-gone',
@@ -144,6 +145,7 @@ export function podInfo(ctx: SimContext, pod: SimPod): PodInfo {
     createdAt: ctx.iso(pod.createdAt),
     terminationGracePeriodSeconds: pod.grace,
     deleting: pod.deletingAt !== undefined,
+    ...(pod.goneBy !== undefined ? { deletesBy: ctx.iso(pod.goneBy) } : {}),
   };
 }
 

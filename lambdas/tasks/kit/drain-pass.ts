@@ -40,7 +40,7 @@ export async function drainPass(
   const pods = (await kube.listPods({ nodeName })).filter(isEvictable);
   const leaving = pods.filter((p) => p.deleting);
   let evicted = 0;
-  let terminatingSeconds = Math.max(0, ...leaving.map((p) => p.terminationGracePeriodSeconds));
+  let terminatingSeconds = Math.max(0, ...leaving.map((p) => secondsLeft(p, now)));
   const refused: PodInfo[] = [];
   const owners = new Set(progress.owners ?? []);
   for (const pod of pods.filter((p) => !p.deleting)) {
@@ -117,4 +117,13 @@ async function forceAllowed(
 function withOwner(progress: NodeProgress, key: string): NodeProgress {
   const owners = progress.owners ?? [];
   return owners.includes(key) ? progress : { ...progress, owners: [...owners, key].sort() };
+}
+
+/**
+ * How long a pod already on its way out may still take: until its deletion's grace ends (`deletesBy`), and a second
+ * for the kubelet to report it gone; its whole grace when the API did not say.
+ */
+function secondsLeft(pod: PodInfo, now: number): number {
+  if (pod.deletesBy === undefined) return pod.terminationGracePeriodSeconds;
+  return Math.max(1, Math.ceil((Date.parse(pod.deletesBy) - now) / 1000) + 1);
 }

@@ -138,6 +138,7 @@ describe('ClientNodeKubeCluster pods', () => {
       deleting: false,
     });
     expect(pods[1].deleting).toBe(true);
+    expect(pods[1].deletesBy).toBe('2026-01-02T00:00:00.000Z');
     expect(api.calls()[0]).toMatchObject({
       path: '/api/v1/pods',
       query: { fieldSelector: 'spec.nodeName=n1', limit: '500' },

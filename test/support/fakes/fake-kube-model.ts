@@ -94,5 +94,6 @@ export function podInfo(p: FakePod, now: number): PodInfo {
     createdAt: new Date(p.createdAt).toISOString(),
     terminationGracePeriodSeconds: p.grace,
     deleting: p.deletingAt !== undefined,
+    ...(p.deletingAt !== undefined ? { deletesBy: new Date(p.deletingAt + p.grace * 1000).toISOString() } : {}),
   };
 }

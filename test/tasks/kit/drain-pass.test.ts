@@ -112,6 +112,17 @@ describe('drainPass', () => {
     expect(kube.callCount('evictPod')).toBe(2);
   });
 
+  it('waits for a pod already on its way out only until its deletion grace ends (and a second), not a whole grace', async () => {
+    const { clock, kube } = setup();
+    kube.createPod({ namespace: 'default', name: 'slow', nodeName: 'old', grace: 45 });
+    await drainPass(kube, 'old', draining(clock.now()), SETTINGS, clock.now());
+    clock.advance(40_000);
+
+    const again = await drainPass(kube, 'old', draining(clock.now()), SETTINGS, clock.now());
+
+    expect(again).toMatchObject({ empty: false, evicted: 0, terminatingSeconds: 6 });
+  });
+
   it('reports a PDB refusal as a readable blocker and does not delete the pod', async () => {
     const { clock, kube } = setup();
     guardedWeb(kube, clock, ['old', 'other'], 2);

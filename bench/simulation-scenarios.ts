@@ -21,14 +21,16 @@ export interface Timings {
   readonly stackUpdateSeconds: number;
   readonly stackDeleteSeconds: number;
   readonly instanceBootSeconds: number;
+  readonly nodeReadySeconds: number;
   readonly instanceTerminateSeconds: number;
   readonly podStartSeconds: number;
   readonly podTerminationSeconds: number;
 }
 
 /**
- * Two timing profiles: the simulator's defaults (stacks 60 s create, 45 s update, boot 90 s) and AWS-like timings
- * (stacks 600 s create, 300 s update, boot 180 s; issue 14). Pods start in 10 s and take 30 s to terminate in both.
+ * Two timing profiles: the simulator's defaults (stacks 60 s create, 45 s update, boot 90 s, a Node Ready as it
+ * joins) and AWS-like timings (stacks 600 s create, 300 s update, boot 180 s, issue 14; a Node Ready 20 s after it
+ * joins, the kubelet's and the CNI's start). Pods start in 10 s and take 30 s to terminate in both.
  */
 export const PROFILES = {
   simulator: {
@@ -36,6 +38,7 @@ export const PROFILES = {
     stackUpdateSeconds: 45,
     stackDeleteSeconds: 30,
     instanceBootSeconds: 90,
+    nodeReadySeconds: 0,
     instanceTerminateSeconds: 30,
     podStartSeconds: 10,
     podTerminationSeconds: 30,
@@ -45,6 +48,7 @@ export const PROFILES = {
     stackUpdateSeconds: 300,
     stackDeleteSeconds: 300,
     instanceBootSeconds: 180,
+    nodeReadySeconds: 0,
     instanceTerminateSeconds: 30,
     podStartSeconds: 10,
     podTerminationSeconds: 30,
@@ -157,9 +161,13 @@ export interface ClusterLife {
  * Create, no-op, a manifest-only update, then a new worker image, on a cluster of `workers` worker nodes (surge 3,
  * no canary) running the spread workload, with the timings of `profile`.
  */
-export async function clusterLife(profile: Profile, workers: number): Promise<ClusterLife> {
+export async function clusterLife(
+  profile: Profile,
+  workers: number,
+  overrides: Partial<Timings> = {},
+): Promise<ClusterLife> {
   const id = `aws:123456789012:eu-central-1:kube-bench-${workers}`;
-  const scenario: ScenarioInput = { seed: 3, timings: PROFILES[profile] };
+  const scenario: ScenarioInput = { seed: 3, timings: { ...PROFILES[profile], ...overrides } };
   const session = new SimulatedSession(registryYaml(id, workers, { update_canary: 'false' }), scenario, bareConfig);
   try {
     const create = await session.run(id);
@@ -245,13 +253,15 @@ export function rollSeconds(pool: PoolProgress | undefined): number {
 
 /**
  * The shortest roll of `nodes` nodes with a pod on each, by any controller that keeps at most `surge` extra instances
- * and drains an old node only once a replacement for it is Ready: ⌈N / surge⌉ × (boot + drain). Proof: instances never
- * exceed N + surge, so the i-th launch comes after the (i − surge)-th old node is gone; the i-th old node goes at
- * least a boot (the i-th replacement Ready) plus a drain (its pod's termination grace) after the i-th launch. So the
- * i-th removal is at least boot + drain after the (i − surge)-th (docs/benchmarks.md, "The lower bound").
+ * and drains an old node only once a replacement for it is Ready: ⌈N / surge⌉ × (boot + drain), a boot ending when
+ * the new Node is Ready. Proof: instances never exceed N + surge, so the i-th launch comes after the (i − surge)-th old
+ * node is gone; the i-th old node goes at least a boot (the i-th replacement Ready) plus a drain (its pod's termination
+ * grace) after the i-th launch. So the i-th removal is at least boot + drain after the (i − surge)-th
+ * (docs/benchmarks.md, "The lower bound").
  */
 export function rollLowerBoundSeconds(nodes: number, timings: Timings): number {
-  return Math.ceil(nodes / SURGE) * (timings.instanceBootSeconds + timings.podTerminationSeconds);
+  const ready = timings.instanceBootSeconds + timings.nodeReadySeconds;
+  return Math.ceil(nodes / SURGE) * (ready + timings.podTerminationSeconds);
 }
 
 /** Issue 14's formula, ⌈N / surge⌉ × boot + drain: reachable only if drains overlapped boots (twice the surge). */

@@ -2,7 +2,7 @@ import { TAG_MAIN_STACK, TAG_NODE_POOL_PROFILE, clusterTagKey } from '../core/cl
 import { accountKey, privateDnsName } from './aws/account';
 import { instanceBooted, instanceGone, poolOfAsg } from './aws/autoscaling';
 import { completeStackOperation } from './aws/cloudformation';
-import { joinNode, nodeForInstance, removeNode } from './kube/nodes';
+import { joinNode, nodeBecameReady, nodeForInstance, removeNode } from './kube/nodes';
 import { newKubeState } from './kube/objects';
 import { podStarted, podTerminated } from './kube/pods';
 import { volumeDetached } from './kube/volume-attachments';
@@ -94,6 +94,11 @@ export function handleEvent(ctx: SimContext, event: SimEvent): void {
       const account = ctx.state.accounts[event.account];
       const instance = account && instanceGone(account, event.instanceId);
       if (instance) nodeLeaves(ctx, instance);
+      return;
+    }
+    case 'node-ready': {
+      const kube = ctx.state.kube[event.cluster];
+      if (kube) nodeBecameReady(ctx, kube, event.node, event.instanceId);
       return;
     }
     case 'pod-ready': {

@@ -21,8 +21,10 @@ export const Timings = z
     stackCreateSeconds: seconds.default(60),
     stackUpdateSeconds: seconds.default(45),
     stackDeleteSeconds: seconds.default(30),
-    /** Pending → InService (the node joins Ready at the same moment). */
+    /** Pending → InService (the node joins, as a Node object, at the same moment). */
     instanceBootSeconds: seconds.default(90),
+    /** A Node joined → its Ready condition (the kubelet's and the CNI's start; on AWS typically 10–30 s). */
+    nodeReadySeconds: seconds.default(0),
     /** Terminating → Terminated (the node and its pods disappear then). */
     instanceTerminateSeconds: seconds.default(30),
     /** Scheduled → Ready. */

@@ -54,7 +54,7 @@ function accountOwners(account: AccountState) {
 }
 
 function ownerOfEvent(state: WorldState, event: SimEvent): string {
-  if (event.type === 'pod-ready' || event.type === 'pod-gone' || event.type === 'volume-detached') return event.cluster;
+  if ('cluster' in event) return event.cluster;
   const account = state.accounts[event.account];
   if (!account) return NO_CLUSTER;
   const owners = accountOwners(account);

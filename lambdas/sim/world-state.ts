@@ -40,6 +40,7 @@ export type SimEvent =
   | { type: 'stack-done'; at: number; seq: number; account: string; stack: string; token: number }
   | { type: 'instance-boot'; at: number; seq: number; account: string; instanceId: string }
   | { type: 'instance-gone'; at: number; seq: number; account: string; instanceId: string }
+  | { type: 'node-ready'; at: number; seq: number; cluster: string; node: string; instanceId: string }
   | { type: 'pod-ready'; at: number; seq: number; cluster: string; pod: string; uid: string }
   | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string }
   | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string };

@@ -37,6 +37,23 @@ describe('simulated Auto Scaling and EC2', () => {
     expect(booted.instances.every((i) => /^i-[0-9a-f]{17}$/.test(i.instanceId))).toBe(true);
   });
 
+  it('joins a booted instance as a NotReady Node that turns Ready nodeReadySeconds later', async () => {
+    const r = await runningCluster({ timings: { instanceBootSeconds: 90, nodeReadySeconds: 20 } }, 0);
+    await r.ports.pools.scale(clusterRef(r.cluster), WORKERS, 1);
+    const readyOf = async () => {
+      const [instance] = (await pool(r)).instances;
+      return (await r.ports.kube.listNodes()).find((n) => n.providerId.endsWith(`/${instance!.instanceId}`))?.ready;
+    };
+
+    r.world.advance(90_000);
+    const joined = await readyOf();
+    r.world.advance(19_999);
+    const stillNotReady = await readyOf();
+    r.world.advance(1);
+
+    expect([joined, stillNotReady, await readyOf()]).toEqual([false, false, true]);
+  });
+
   it('makes running instances outdated when the launch template changes, and launches new ones on the new version', async () => {
     const r = await runningCluster({}, 3);
     const before = await pool(r);

@@ -24,6 +24,7 @@ describe('simulation scenarios', () => {
         stackDeleteSeconds: 30,
         instanceBootSeconds: 90,
         instanceTerminateSeconds: 30,
+        nodeReadySeconds: 0,
         podStartSeconds: 10,
         podTerminationSeconds: 30,
         volumeDetachSeconds: 20,

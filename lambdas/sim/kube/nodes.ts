@@ -45,14 +45,29 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
     annotations: {},
     taints: join.role === 'master' ? [{ ...MASTER_TAINT }] : [],
     unschedulable: false,
-    ready: true,
+    ready: ctx.timings.nodeReadySeconds <= 0,
     createdAt: ctx.now,
     seq: ctx.nextSeq(),
     ...(join.kubeletVersion ? { kubeletVersion: join.kubeletVersion } : {}),
   };
   kube.nodes[node.name] = node;
+  if (!node.ready)
+    ctx.schedule(ctx.timings.nodeReadySeconds, {
+      type: 'node-ready',
+      cluster: kube.clusterId,
+      node: node.name,
+      instanceId: node.instanceId,
+    });
   ctx.dirty.add(kube.clusterId);
   return node;
+}
+
+/** The node-ready event: the Node of that instance (if it is still there) turns Ready, and pods may land on it. */
+export function nodeBecameReady(ctx: SimContext, kube: KubeState, name: string, instanceId: string): void {
+  const node = kube.nodes[name];
+  if (!node || node.instanceId !== instanceId) return;
+  node.ready = true;
+  ctx.dirty.add(kube.clusterId);
 }
 
 /** The node's instance is gone: the node and all its pods disappear (counted against PDBs). */

@@ -105,7 +105,7 @@ export function cronMatches(schedule: CronSchedule, at: number): boolean {
 }
 
 const MINUTE_MS = 60_000;
-/** The longest window looked back over: a budget active for longer than a month is treated as always active. */
+/** How far back a firing is looked for: a schedule that last fired longer ago does not hold now, whatever its duration. */
 export const MAX_WINDOW_MS = 31 * 24 * 60 * MINUTE_MS;
 
 /**

@@ -9,7 +9,7 @@
  * known to be gone (same host, pid not running or reused), otherwise after STALE_LOCK_MS.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConflictError } from './errors';
 import { currentProcess, isProcessGone } from './process-identity';
@@ -64,12 +64,7 @@ function acquire(dir: string, waitMs: number): string {
   const mine = JSON.stringify({ ...currentProcess(), at: Date.now() } satisfies LockRecord);
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
-    try {
-      writeFileSync(path, mine, { flag: 'wx' });
-      return mine;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    if (createLock(path, mine)) return mine;
     const held = readLock(path);
     if (held && isStale(held)) {
       breakStale(path, held.text);
@@ -81,6 +76,37 @@ function acquire(dir: string, waitMs: number): string {
       );
     }
     sleepMs(Math.min(50, 2 + attempt * 2));
+  }
+}
+
+/**
+ * Create the lock file with its record in one step: the record is written to a file of our own, then hard-linked as the
+ * lock (which fails if the lock exists). A process killed meanwhile leaves no empty lock that nobody could judge (it
+ * would hold everyone off until STALE_LOCK_MS). Where the file system has no hard links, an exclusive create.
+ */
+function createLock(path: string, record: string): boolean {
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    writeFileSync(temp, record);
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+    return createExclusively(path, record);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+function createExclusively(path: string, record: string): boolean {
+  try {
+    writeFileSync(path, record, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
   }
 }
 

@@ -32,6 +32,12 @@ describe('withStateLock', () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
+  it("creates the lock holding the holder's record, and leaves no temporary file", () => {
+    const record = withStateLock(dir, () => JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as { pid: number });
+    expect(record.pid).toBe(process.pid);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('releases the lock when fn throws', () => {
     expect(() =>
       withStateLock(dir, () => {

@@ -7,8 +7,7 @@ import type { RenderedManifestFile } from '../../lambdas/core/render/render-mani
 import type { KubeObject } from '../../lambdas/ports/kube-cluster';
 import { APPLY_CHUNK, applyManifests } from '../../lambdas/tasks/apply-manifests';
 import type { TaskContext } from '../../lambdas/tasks/define-task';
-import { putJson, runArtifactKey } from '../../lambdas/tasks/kit/artifacts';
-import { fakeEnv, seedRun, testCluster, type FakeEnv } from '../support/fakes';
+import { fakeEnv, seedRunWithResources, testCluster, type FakeEnv } from '../support/fakes';
 
 const TARGET = 'c0ffee#abc';
 const configMap = (i: number, labels: Record<string, string> = {}): KubeObject => ({
@@ -28,18 +27,7 @@ async function setup(
 ): Promise<{ env: FakeEnv; ref: Parameters<typeof applyManifests>[0] }> {
   const cluster = testCluster();
   const env = fakeEnv({ clusters: [cluster] });
-  const run = await seedRun(env, cluster, { targetVersion: TARGET, holder: 'exec-1' });
-  const resources: ResourcesArtifact = {
-    poolStacks: [],
-    cfManifestStacks: [],
-    manifests: [],
-    deletions: { preApply: [], postApply: [] },
-    cfDeletions: { preApply: [], postApply: [] },
-    filesKeys: [],
-    ...extra,
-  };
-  const key = await putJson(env.artifacts, runArtifactKey(cluster.id, TARGET, 'resources'), resources);
-  await env.progress.putRun({ ...run, artifacts: { ...run.artifacts, resources: key } });
+  await seedRunWithResources(env, cluster, { targetVersion: TARGET, holder: 'exec-1' }, extra);
   return { env, ref: { clusterId: cluster.id, targetVersion: TARGET, holder: 'exec-1' } };
 }
 

@@ -1,10 +1,9 @@
 import { runDeletions } from '../../lambdas/tasks/kit/run-deletions';
 import { applyManifests } from '../../lambdas/tasks/apply-manifests';
-import { putJson, runArtifactKey } from '../../lambdas/tasks/kit/artifacts';
 import type { ResourcesArtifact } from '../../lambdas/contracts/artifacts';
 import type { RenderedManifestFile } from '../../lambdas/core/render/render-manifests';
 import type { KubeObject } from '../../lambdas/ports/kube-cluster';
-import { FakeClock, FakeKubeCluster, fakeEnv, seedRun, testCluster, type FakeEnv } from '../support/fakes';
+import { FakeClock, FakeKubeCluster, fakeEnv, seedRunWithResources, testCluster, type FakeEnv } from '../support/fakes';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
 
@@ -136,18 +135,7 @@ describe('applyManifests apply phase', () => {
   ): Promise<{ env: FakeEnv; ref: { clusterId: string; targetVersion: string; holder: string } }> {
     const cluster = testCluster();
     const env = fakeEnv({ clusters: [cluster] });
-    const run = await seedRun(env, cluster, { targetVersion: TARGET, holder: HOLDER });
-    const resources: ResourcesArtifact = {
-      poolStacks: [],
-      cfManifestStacks: [],
-      manifests,
-      deletions: { preApply: [], postApply: [] },
-      cfDeletions: { preApply: [], postApply: [] },
-      filesKeys: [],
-      ...extra,
-    };
-    const key = await putJson(env.artifacts, runArtifactKey(cluster.id, TARGET, 'resources'), resources);
-    await env.progress.putRun({ ...run, artifacts: { ...run.artifacts, resources: key } });
+    await seedRunWithResources(env, cluster, { targetVersion: TARGET, holder: HOLDER }, { manifests, ...extra });
     return { env, ref: { clusterId: cluster.id, targetVersion: TARGET, holder: HOLDER } };
   }
 

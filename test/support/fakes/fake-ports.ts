@@ -2,7 +2,7 @@ import { FakeHealthAlarms } from './fake-health-alarms';
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../../lambdas/core/model/cluster';
 import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
 import { putJson, runArtifactKey } from '../../../lambdas/tasks/kit/artifacts';
-import type { ClusterArtifact, MainArtifact } from '../../../lambdas/contracts/artifacts';
+import type { ClusterArtifact, MainArtifact, ResourcesArtifact } from '../../../lambdas/contracts/artifacts';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import { MemoryFleetStore } from '../../../lambdas/adapters/fleet/memory-fleet-store';
 import { MemoryEventSink } from '../../../lambdas/adapters/events/memory-event-sink';
@@ -179,4 +179,25 @@ export async function seedRun(
     env.clock.now(),
   );
   return env.progress.putRun({ ...run, artifacts: { main: mainKey } });
+}
+
+/** seedRun, plus the run's resources artefact (empty but for `resources`), as RenderClusterResources leaves it. */
+export async function seedRunWithResources(
+  env: FakeEnv,
+  cluster: Cluster,
+  init: { targetVersion: string; holder: string },
+  resources: Partial<ResourcesArtifact>,
+): Promise<RunRecord> {
+  const run = await seedRun(env, cluster, init);
+  const artifact: ResourcesArtifact = {
+    poolStacks: [],
+    cfManifestStacks: [],
+    manifests: [],
+    deletions: { preApply: [], postApply: [] },
+    cfDeletions: { preApply: [], postApply: [] },
+    filesKeys: [],
+    ...resources,
+  };
+  const key = await putJson(env.artifacts, runArtifactKey(cluster.id, init.targetVersion, 'resources'), artifact);
+  return env.progress.putRun({ ...run, artifacts: { ...run.artifacts, resources: key } });
 }

@@ -5,7 +5,7 @@ export { FakeNodePoolBackend } from './fake-node-pool-backend';
 export { FakeStackDeployer } from './fake-stack-deployer';
 export { FakeClusterLeftovers } from './fake-cluster-leftovers';
 export { MemoryArtifactStore } from './memory-artifact-store';
-export { fakeEnv, seedRun, MemoryRegistry, FixedConfigSource } from './fake-ports';
+export { fakeEnv, seedRun, seedRunWithResources, MemoryRegistry, FixedConfigSource } from './fake-ports';
 export { testCluster, testPool } from '../test-cluster';
 export type { FakeEnv } from './fake-ports';
 export { FakeHealthAlarms } from './fake-health-alarms';

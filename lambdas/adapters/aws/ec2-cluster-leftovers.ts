@@ -19,6 +19,7 @@ import {
 import type { EC2Client, Filter, Tag } from '@aws-sdk/client-ec2';
 import {
   CNI_CLUSTER_TAG,
+  ownedTag,
   ownedTags,
   type Leftover,
   type LeftoverKind,
@@ -62,7 +63,8 @@ export class Ec2ClusterLeftovers implements ClusterLeftovers {
 
   async find(clusterName: string): Promise<LeftoverScan> {
     const tags = ownedTags(clusterName);
-    const [tag] = tags;
+    // Volumes and interfaces carry only the cloud provider's tag; the load balancer controller makes neither.
+    const tag = ownedTag(clusterName);
     const filter = (t: OwnedTag): Filter[] => [{ Name: `tag:${t.key}`, Values: [t.value] }];
     const owned = filter(tag);
     const found: Leftover[] = [];

@@ -25,12 +25,6 @@ export interface Budget {
   readonly until?: number;
 }
 
-interface ActiveBudget {
-  readonly nodes: number;
-  readonly from: string;
-  readonly until?: number;
-}
-
 export function disruptionBudget(nodePool: KubeObject | undefined, nodeCount: number, now: number): Budget {
   const spec = isRecord(nodePool?.spec) ? nodePool.spec : {};
   const disruption = isRecord(spec.disruption) ? spec.disruption : {};
@@ -40,7 +34,7 @@ export function disruptionBudget(nodePool: KubeObject | undefined, nodeCount: nu
   const applying = budgets.filter(
     (b) => !Array.isArray(b.reasons) || b.reasons.length === 0 || b.reasons.includes('Drifted'),
   );
-  let best: ActiveBudget | undefined;
+  let best: Budget | undefined;
   for (const budget of applying) {
     const active = activeBudget(budget, nodeCount, now);
     if (active && (!best || active.nodes < best.nodes)) best = active;
@@ -50,7 +44,7 @@ export function disruptionBudget(nodePool: KubeObject | undefined, nodeCount: nu
 }
 
 /** The budget's node count if it is active at `now`, with its window's end when it has a schedule. */
-function activeBudget(budget: Record<string, unknown>, nodeCount: number, now: number): ActiveBudget | undefined {
+function activeBudget(budget: Record<string, unknown>, nodeCount: number, now: number): Budget | undefined {
   const written = String(budget.nodes ?? DEFAULT_BUDGET).trim();
   const nodes = budgetNodes(written, nodeCount);
   if (nodes === undefined) return undefined;

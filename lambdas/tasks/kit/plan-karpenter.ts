@@ -71,7 +71,7 @@ export async function karpenterPoolRolls(
   const backend = new KarpenterPoolBackend(kube, cp.pools);
   const nodes = await kube.listNodes();
   const estimates: PoolRollEstimate[] = [];
-  for (const pool of render.karpenterPools ?? []) {
+  for (const pool of render.karpenterPools) {
     const view = await backend.view(pool.name, nodes, clusterRef(cluster));
     const live = (view?.state.instances ?? []).filter((i) => !isGoneInstance(i));
     const file = `node-pools/${pool.name}/provisioners.yaml`;

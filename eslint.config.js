@@ -47,6 +47,31 @@ const PURE = [
 ];
 const NO_SDK = [{ group: SDKS, message: 'Tasks reach AWS, Kubernetes and templates through their ports only.' }];
 
+const RESTRICTED_SYNTAX = [
+  { selector: 'TSEnumDeclaration', message: 'Use `as const` objects and unions, not enum.' },
+  {
+    // zod's `z` export is one object holding every schema: a bundle importing it keeps all of zod (+360 KB).
+    selector:
+      "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
+    message: "Write `import * as z from 'zod'`: esbuild then keeps only the schemas used.",
+  },
+];
+// The Lambda SDK layer holds only the EC2 commands lambdas/adapters/aws/ec2-api.ts exports (infra/sdk-layer-build.ts).
+const EC2_API_MESSAGE =
+  "Take EC2 values from './ec2-api' (the SDK layer has only what it exports); types may come from the package.";
+const EC2_THROUGH_API = [
+  {
+    selector:
+      "ImportDeclaration[source.value='@aws-sdk/client-ec2'][importKind!='type'] > ImportSpecifier[importKind!='type']",
+    message: EC2_API_MESSAGE,
+  },
+  {
+    selector: "ImportDeclaration[source.value='@aws-sdk/client-ec2'] > ImportNamespaceSpecifier",
+    message: EC2_API_MESSAGE,
+  },
+  { selector: "ImportExpression[source.value='@aws-sdk/client-ec2']", message: EC2_API_MESSAGE },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -65,17 +90,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'TSEnumDeclaration', message: 'Use `as const` objects and unions, not enum.' },
-        {
-          // zod's `z` export is one object holding every schema: a bundle importing it keeps all of zod (+360 KB).
-          selector:
-            "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
-          message: "Write `import * as z from 'zod'`: esbuild then keeps only the schemas used.",
-        },
-      ],
+      'no-restricted-syntax': ['error', ...RESTRICTED_SYNTAX],
     },
+  },
+  {
+    files: ['lambdas/**/*.ts'],
+    ignores: ['lambdas/adapters/aws/ec2-api.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...RESTRICTED_SYNTAX, ...EC2_THROUGH_API] },
   },
   {
     files: ['lambdas/**/*.ts', 'infra/**/*.ts', 'bench/**/*.ts'],

@@ -6,9 +6,10 @@
  * it (TASK_BUNDLING), then required in a fresh `node --enable-source-maps` process (as NODE_OPTIONS sets it in
  * Lambda); init is the median of a few requires, measured inside the child so Node's own start-up is excluded.
  *
- * The AWS SDK is external (the runtime provides it), so the child gets `NODE_PATH=<repo>/node_modules` as Lambda
- * gets `NODE_PATH=...:/var/runtime/node_modules`: whatever SDK package the bundle requires is really loaded, from
- * unminified files, and counted where it loads. The handlers load their adapters (and the SDK clients) on the first
+ * The AWS SDK is external (the stack's SDK layer provides it), so the child gets `NODE_PATH=<layer>/nodejs/node_modules`
+ * (the layer built as `cdk synth` builds it, infra/sdk-layer/build-sdk-layer.ts) as Lambda gets
+ * `NODE_PATH=/opt/nodejs/node_modules:...`: whatever SDK package the bundle requires is really loaded, from the
+ * layer's files, and counted where it loads. The handlers load their adapters (and the SDK clients) on the first
  * invocation, so the same child then calls the handler once with an empty payload: the wiring loads, the task
  * rejects the payload (no network), and that call is reported as "first call" — a cold start pays init + first call.
  */
@@ -21,6 +22,7 @@ import { build } from 'esbuild';
 import type { Metafile } from 'esbuild';
 import { TASK_BUNDLING } from '../infra/constructs/task-function';
 import { writeHandlerEntry } from '../infra/handler-entries';
+import { LAYER_MODULES, cachedSdkLayer } from '../infra/sdk-layer/build-sdk-layer';
 import { TASK_CATALOGUE } from '../lambdas/tasks/catalogue';
 import { taskFileName } from '../lambdas/tasks/define-task';
 import type { BenchResult } from './bench-result';
@@ -106,14 +108,14 @@ const sdk = () => [...new Set(Object.keys(require.cache).map((p) => /node_module
 `;
 
 /**
- * A Lambda-like environment for a bundle run in a child process: the SDK found through NODE_PATH only (Lambda:
- * NODE_PATH=/opt/nodejs/node22/node_modules:/opt/nodejs/node_modules:/var/runtime/node_modules:...), no instance
+ * A Lambda-like environment for a bundle run in a child process: the SDK found through NODE_PATH only, in the SDK layer
+ * (Lambda: NODE_PATH=/opt/nodejs/node22/node_modules:/opt/nodejs/node_modules:/var/runtime/node_modules:...), no instance
  * metadata, the settings every TaskFunction gets, with `name` as table and bucket.
  */
 export function lambdaLikeEnv(name: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
-    NODE_PATH: join(ROOT, 'node_modules'),
+    NODE_PATH: join(cachedSdkLayer(ROOT), LAYER_MODULES),
     AWS_REGION: 'eu-central-1',
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

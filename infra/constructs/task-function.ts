@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -7,7 +7,10 @@ import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { acknowledge } from '../nag';
+import { sdkLayer } from './sdk-layer';
 import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 import { CLM_SERVICE_NAME } from '../../lambdas/contracts/metrics';
 
@@ -16,17 +19,14 @@ export const TASK_RUNTIME = Runtime.NODEJS_22_X;
 export const TASK_NODE_TARGET = 'node22';
 
 /**
- * The packages the nodejs22.x runtime provides (it ships the full AWS SDK for JavaScript v3 under
- * /var/runtime/node_modules, found through NODE_PATH) and the bundles therefore leave out. This is also NodejsFunction's
- * own default for Node >= 18 (with `@aws-cdk/aws-lambda-nodejs:sdkV3ExcludeSmithyPackages`).
- *
- * Trade-off: the SDK version in Lambda is the runtime's (a specific 3.x minor that AWS updates on its own schedule),
- * not our pin in package.json (3.11xx) that the tests run against. We gain ~1.4 MB less per bundle (EC2 alone is
- * ~550 KB minified) and SDK fixes without a redeploy; we risk a runtime SDK older than an API feature we use. Our code
- * imports only `@aws-sdk/client-*` and `@aws-sdk/lib-dynamodb` (never an SDK-internal package such as
- * `@aws-sdk/util-*` or `@smithy/*` that a runtime may lack): test/handlers/handler-bundles.test.ts checks every
- * bundle's external imports against exactly that list. To pin the SDK again, set this to `[]` (bundles then exceed
- * the 1.5 MB budget unless the SDK clients shrink).
+ * The packages the bundles leave out: the AWS SDK, which every TaskFunction gets from the stack's SDK layer
+ * (infra/constructs/sdk-layer.ts) at the versions package-lock.json pins and the tests run against. A layer comes
+ * before the runtime's own SDK on NODE_PATH (/opt/nodejs/node_modules, then /var/runtime/node_modules), so the
+ * runtime's copy, whatever its version, is never used. One layer for all tasks instead of the SDK in every bundle:
+ * bundles stay small (EC2 alone would be ~550 KB minified) and the SDK is uploaded once per version. The layer's EC2
+ * client holds only the calls CLM makes (lambdas/adapters/aws/ec2-api.ts): loading it costs ~10 ms of CPU where the
+ * full client costs ~130 ms. Our code imports only `@aws-sdk/client-*` and `@aws-sdk/lib-dynamodb`:
+ * test/runtime/lambda/handler-bundles.test.ts checks every bundle's external imports against the layer's packages.
  */
 export const TASK_EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*', '@smithy/*'];
 
@@ -118,13 +118,21 @@ export interface TaskFunctionProps {
 
 /**
  * A Lambda task of the CLM state machines with the house defaults: Node.js 22 on arm64, 512 MB, 60 s, X-Ray active,
- * JSON logs into its own log group kept a month, the AWS SDK taken from the runtime, and an execution role that may only write its
+ * JSON logs into its own log group kept a month, the AWS SDK from the stack's SDK layer, and an execution role that may only write its
  * own logs and traces until the caller grants more.
  *
  * @example
  * const fn = new TaskFunction(this, 'Prepare', { entry: 'lambdas/handlers/prepare.ts', table, artifactBucket });
  * table.grantReadWriteData(fn);
  */
+/** NodejsFunction's default project root: the directory of the nearest package-lock.json above the entry. */
+function lockFileDir(entry: string): string {
+  for (let dir = dirname(resolve(entry)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package-lock.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`TaskFunction: no package-lock.json above ${entry}; give projectRoot`);
+  }
+}
+
 export class TaskFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: TaskFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, {
@@ -157,6 +165,7 @@ export class TaskFunction extends NodejsFunction {
       loader: { ...TASK_BUNDLING.loader },
     };
 
+    const projectRoot = props.projectRoot ?? lockFileDir(props.entry);
     super(scope, id, {
       entry: props.entry,
       handler: 'handler',
@@ -169,8 +178,9 @@ export class TaskFunction extends NodejsFunction {
       logGroup,
       role,
       description: props.description,
-      projectRoot: props.projectRoot,
+      projectRoot,
       bundling,
+      layers: [sdkLayer(Stack.of(scope), { projectRoot, runtime: TASK_RUNTIME, architecture: Architecture.ARM_64 })],
       environment: {
         [TASK_ENV.serviceName]: props.serviceName ?? CLM_SERVICE_NAME,
         [TASK_ENV.tableName]: props.table.tableName,

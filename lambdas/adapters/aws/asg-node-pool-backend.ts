@@ -19,7 +19,7 @@ import {
   paginateDescribeAutoScalingGroups,
 } from '@aws-sdk/client-auto-scaling';
 import type { AutoScalingClient, AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
-import { DescribeLaunchTemplateVersionsCommand, paginateDescribeInstances } from '@aws-sdk/client-ec2';
+import { DescribeLaunchTemplateVersionsCommand, paginateDescribeInstances } from './ec2-api';
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type {
   ClusterRef,

@@ -73,7 +73,7 @@ export async function stacksPart(): Promise<AwsKit> {
 export async function poolsPart(): Promise<AwsKit> {
   const [asg, ec2, sts, backend] = await Promise.all([
     import('@aws-sdk/client-auto-scaling'),
-    import('@aws-sdk/client-ec2'),
+    import('./ec2-api'),
     import('@aws-sdk/client-sts'),
     import('./asg-node-pool-backend'),
   ]);
@@ -88,7 +88,7 @@ export async function poolsPart(): Promise<AwsKit> {
 /** Template lookups (AMIs, instance types) in EC2. */
 export async function lookupsPart(): Promise<AwsKit> {
   const [ec2, sts, lookups] = await Promise.all([
-    import('@aws-sdk/client-ec2'),
+    import('./ec2-api'),
     import('@aws-sdk/client-sts'),
     import('./ec2-cloud-lookups'),
   ]);
@@ -127,7 +127,7 @@ export async function alarmsPart(): Promise<AwsKit> {
  */
 export async function leftoversPart(): Promise<AwsKit> {
   const [ec2, elb, elbv2, sts, leftovers, loadBalancers] = await Promise.all([
-    import('@aws-sdk/client-ec2'),
+    import('./ec2-api'),
     import('@aws-sdk/client-elastic-load-balancing'),
     import('@aws-sdk/client-elastic-load-balancing-v2'),
     import('@aws-sdk/client-sts'),

@@ -16,7 +16,7 @@
  * the config item of that name. CLM writes the discovered `vpc_id` and `subnets` back into the cluster's config items;
  * this provider returns `vpc_id` as a value and `subnets['*']` carries the comma list, for the caller to copy.
  */
-import { DescribeVpcsCommand, paginateDescribeSubnets } from '@aws-sdk/client-ec2';
+import { DescribeVpcsCommand, paginateDescribeSubnets } from './ec2-api';
 import type { EC2Client, Subnet, Vpc } from '@aws-sdk/client-ec2';
 import type { Cluster } from '../../core/model/cluster';
 import type { ValuesProvider } from '../../ports/values-provider';

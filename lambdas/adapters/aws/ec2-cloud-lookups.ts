@@ -6,7 +6,7 @@
  * for form's sake) rather than CLM's sweep of the whole catalogue: a cluster uses a handful of types, the catalogue
  * is about nine pages.
  */
-import { DescribeImagesCommand, paginateDescribeInstanceTypes } from '@aws-sdk/client-ec2';
+import { DescribeImagesCommand, paginateDescribeInstanceTypes } from './ec2-api';
 import type { EC2Client, InstanceTypeInfo as Ec2InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import type { CloudLookups, InstanceTypeInfo } from '../../ports/template-engine';
 import { ConfigError } from '../../shared/errors';

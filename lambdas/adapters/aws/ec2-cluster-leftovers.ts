@@ -15,7 +15,7 @@ import {
   paginateDescribeNetworkInterfaces,
   paginateDescribeSecurityGroups,
   paginateDescribeVolumes,
-} from '@aws-sdk/client-ec2';
+} from './ec2-api';
 import type { EC2Client, Filter, Tag } from '@aws-sdk/client-ec2';
 import {
   CNI_CLUSTER_TAG,

@@ -4,7 +4,7 @@
  * EC2 TerminateInstances, refusing any instance without both tags. AWS calls: DescribeInstances (filtered by tags,
  * or by the ids to terminate) and one TerminateInstances.
  */
-import { TerminateInstancesCommand, paginateDescribeInstances } from '@aws-sdk/client-ec2';
+import { TerminateInstancesCommand, paginateDescribeInstances } from './ec2-api';
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { ClusterRef, KarpenterInstance } from '../../ports/node-pool-backend';
 import { RolloutError } from '../../shared/errors';

@@ -2,7 +2,7 @@
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { EC2Client } from '@aws-sdk/client-ec2';
+import { EC2Client } from './ec2-api';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { KMSClient } from '@aws-sdk/client-kms';

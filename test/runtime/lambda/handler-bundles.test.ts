@@ -1,5 +1,5 @@
 // Every task's generated Lambda entry bundled exactly as the TaskFunction bundles it (bench/lambda.bench.ts
-// bundleHandler, TASK_BUNDLING): within the 0.8 MB budget, leaving to the runtime only packages it provides, carrying
+// bundleHandler, TASK_BUNDLING): within the 0.8 MB budget, leaving out only packages the SDK layer provides, carrying
 // only the adapters and AWS SDK clients of its own task's ports, and loading no AWS SDK package at module init (the
 // port modules load them on the first invocation).
 import { execFileSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import type { Metafile } from 'esbuild';
 import { bundleHandler, lambdaLikeEnv } from '../../../bench/lambda.bench';
 import { SDK_OF_PORT } from '../../../bench/sdk-of-port';
 import { writeHandlerEntry } from '../../../infra/handler-entries';
+import { layerRootPackages } from '../../../infra/sdk-layer/build-sdk-layer';
 import { TASK_CATALOGUE } from '../../../lambdas/tasks/catalogue';
 import { taskFileName, type AnyTask, type PortName } from '../../../lambdas/tasks/define-task';
 
@@ -19,15 +20,18 @@ const ROOT = join(__dirname, '..', '..', '..');
 const BUDGET_BYTES = 800_000;
 const NAMES = TASK_CATALOGUE.map((task) => task.name);
 
+const LAYER_PACKAGES = layerRootPackages(ROOT);
+
 /**
- * What the nodejs22.x runtime provides: Node's built-ins and the AWS SDK v3 clients and document client. ws and
- * node-fetch also `require` bufferutil, utf-8-validate and encoding, inside try/catch, as
- * optional speed-ups; esbuild leaves such requires alone and they fail harmlessly at run time.
+ * What a TaskFunction has besides its bundle: Node's built-ins and the SDK layer's packages (the project's AWS SDK v3
+ * clients and document client, infra/sdk-layer/build-sdk-layer.ts). ws and node-fetch also `require` bufferutil,
+ * utf-8-validate and encoding, inside try/catch, as optional speed-ups; esbuild leaves such requires alone and they
+ * fail harmlessly at run time.
  */
-function providedByRuntime(path: string): boolean {
+function providedToTheBundle(path: string): boolean {
   return (
     builtinModules.includes(path.replace(/^node:/, '')) ||
-    /^@aws-sdk\/(client-[a-z0-9-]+|lib-dynamodb)$/.test(path) ||
+    LAYER_PACKAGES.includes(path) ||
     ['bufferutil', 'utf-8-validate', 'encoding'].includes(path)
   );
 }
@@ -58,12 +62,7 @@ function sdkLoadedAtInit(file: string): string[] {
   const script = `require(${JSON.stringify(file)});process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((p)=>p.includes('/node_modules/@aws-sdk/'))))`;
   const out = execFileSync(process.execPath, ['-e', script], {
     encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_PATH: join(ROOT, 'node_modules'),
-      AWS_REGION: 'eu-central-1',
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-    },
+    env: lambdaLikeEnv('clm-test'),
   });
   return JSON.parse(out) as string[];
 }
@@ -99,9 +98,9 @@ describe('handler bundles', () => {
     expect(Object.entries(sizes).filter(([, bytes]) => bytes > BUDGET_BYTES)).toEqual([]);
   });
 
-  it('leave to the runtime only what it provides (no SDK-internal package such as @aws-sdk/util-* or @smithy/*)', () => {
+  it('leave out only what the SDK layer provides (no SDK-internal package such as @aws-sdk/util-* or @smithy/*)', () => {
     const foreign = Object.fromEntries(
-      NAMES.map((task) => [task, externals(bundles.get(task)!.metafile).filter((p) => !providedByRuntime(p))]),
+      NAMES.map((task) => [task, externals(bundles.get(task)!.metafile).filter((p) => !providedToTheBundle(p))]),
     );
     expect(foreign).toEqual(Object.fromEntries(NAMES.map((task) => [task, []])));
   });

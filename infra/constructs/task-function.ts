@@ -68,7 +68,7 @@ export const TASK_BUNDLING = {
   loader: { '.hbs': 'text' },
   /**
    * `import()` of a package left to the runtime (the SDK clients a port module loads on first use) becomes `require`:
-   * Node's ES module resolution ignores NODE_PATH, where the runtime's SDK is found.
+   * Node's ES module resolution ignores NODE_PATH, where the SDK layer's packages are found.
    */
   supported: { 'dynamic-import': false },
 } as const;

@@ -81,6 +81,8 @@ interface ColdStart {
   readonly sdkAfterFirstCall: readonly string[];
   /** Requiring the SDK clients of the task's ports the first call had not loaded (a real step loads them). */
   readonly restOfSdk: Timing;
+  /** The process's peak resident memory by then (KB): the floor of the function's memory before any step's data. */
+  readonly maxRssKb: number;
 }
 
 /**
@@ -103,7 +105,7 @@ const sdk = () => [...new Set(Object.keys(require.cache).map((p) => /node_module
   const rest = JSON.parse(process.argv[2]).filter((p) => !sdkAfterFirstCall.includes(p));
   const restOfSdk = await time(() => { for (const p of rest) require('@aws-sdk/' + p); });
   if (restOfSdk.r instanceof Error) throw restOfSdk.r;
-  process.stdout.write(JSON.stringify({ init: { wall: init.wall, cpu: init.cpu }, firstCall: { wall: first.wall, cpu: first.cpu }, firstCallError: error, sdkAtInit, sdkAfterFirstCall, restOfSdk: { wall: restOfSdk.wall, cpu: restOfSdk.cpu } }));
+  process.stdout.write(JSON.stringify({ init: { wall: init.wall, cpu: init.cpu }, firstCall: { wall: first.wall, cpu: first.cpu }, firstCallError: error, sdkAtInit, sdkAfterFirstCall, restOfSdk: { wall: restOfSdk.wall, cpu: restOfSdk.cpu }, maxRssKb: process.resourceUsage().maxRSS }));
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
 
@@ -195,7 +197,7 @@ async function bundleFigure(
 }
 
 /** Module init plus first call of a bundle, CPU, against its budget; or a failed figure when the require fails. */
-function coldStartFigures(handler: string, file: string, sdk: readonly string[]): BenchResult[] {
+function coldStartFigures(handler: string, file: string, sdk: readonly string[], memoryMb: number): BenchResult[] {
   let runs: ColdStart[];
   try {
     runs = Array.from({ length: INIT_RUNS }, () => coldStart(file, sdk));
@@ -229,6 +231,13 @@ function coldStartFigures(handler: string, file: string, sdk: readonly string[])
       budget: COLD_START_BUDGET_MS,
       note: `the same plus requiring the SDK clients of its ports the first call left for first use (${ms((r) => r.restOfSdk.cpu)} ms: ${list(sdk.filter((p) => !runs[0].sdkAfterFirstCall.includes(p)))}): what a cold real step loads at least`,
     }),
+    withBudget({
+      name: `${handler} max RSS, loaded`,
+      value: median(runs.map((r) => r.maxRssKb / 1024)),
+      unit: 'MB',
+      budget: memoryMb / 2,
+      note: `peak resident memory after the above, median of ${INIT_RUNS} (Node itself included, not the Lambda runtime's client); budget: half the function's ${memoryMb} MB, the rest for a step's data`,
+    }),
   ];
 }
 
@@ -241,7 +250,8 @@ export async function run(): Promise<BenchResult[]> {
       const entry = writeHandlerEntry(task, ROOT);
       const { result, bundled } = await bundleFigure(handler, entry, join(workdir, handler));
       results.push(result);
-      if (bundled) results.push(...coldStartFigures(handler, bundled.file, sdkOfTask(task)));
+      if (bundled)
+        results.push(...coldStartFigures(handler, bundled.file, sdkOfTask(task), task.lambda?.memoryMb ?? 512));
     }
   } finally {
     rmSync(workdir, { recursive: true, force: true });

@@ -11,6 +11,7 @@
  */
 import type { BenchResult } from './bench-result';
 import { withBudget } from './bench-result';
+import { task as rollNodePool } from '../lambdas/tasks/roll-node-pool';
 import { API_CALL_SECONDS } from './simulated-session';
 import { CENTS, USD_PER_GB_SECOND, USD_PER_TRANSITION, cents, runCost, usd } from './cost-model';
 import type { RunFigures } from './simulated-session';
@@ -135,8 +136,8 @@ async function readyGapFigure(): Promise<BenchResult> {
   });
 }
 
-/** RollNodePool's memory (the TaskFunction default). */
-const ROLL_STEP_GB = 0.5;
+/** RollNodePool's memory, as its task declares it (the TaskFunction default otherwise). */
+const ROLL_STEP_GB = (rollNodePool.lambda?.memoryMb ?? 512) / 1024;
 
 function drainFigures(drain: LongDrain): BenchResult[] {
   const acted = drain.roll.evictions.find((at) => at >= drain.liftedAt);

@@ -10,7 +10,18 @@
  * ones (see `pureSchemaKeys`).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -140,11 +151,17 @@ export function sdkLayerHash(root: string): string {
 /**
  * The layer built once per content hash under the system's temp directory, outside the project (so nothing in it can
  * resolve a package from the project's node_modules by walking up). For the bench and the tests; `cdk synth` builds
- * into the asset directory CDK gives it (infra/constructs/sdk-layer.ts).
+ * into the asset directory CDK gives it (infra/constructs/sdk-layer.ts). A layer no caller used for a day (an older
+ * lock file's) is removed when a new one is built.
  */
-export function cachedSdkLayer(root: string): string {
-  const dir = join(tmpdir(), 'clm-sdk-layer', sdkLayerHash(root));
-  if (existsSync(join(dir, LAYER_MODULES))) return dir;
+export function cachedSdkLayer(root: string, parent = join(tmpdir(), 'clm-sdk-layer')): string {
+  const dir = join(parent, sdkLayerHash(root));
+  if (existsSync(join(dir, LAYER_MODULES))) {
+    const now = new Date();
+    utimesSync(dir, now, now); // in use: not stale
+    return dir;
+  }
+  pruneStale(parent);
   const staging = `${dir}.${process.pid}.${Date.now()}`;
   mkdirSync(staging, { recursive: true });
   buildSdkLayer(root, staging);
@@ -155,4 +172,14 @@ export function cachedSdkLayer(root: string): string {
     if (!existsSync(join(dir, LAYER_MODULES))) throw error;
   }
   return dir;
+}
+
+/** Removes the layers (of other hashes: older lock files) no bench or test has used for a day. */
+function pruneStale(parent: string): void {
+  if (!existsSync(parent)) return;
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of readdirSync(parent)) {
+    const path = join(parent, name);
+    if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+  }
 }

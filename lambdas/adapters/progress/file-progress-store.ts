@@ -53,7 +53,8 @@ export class FileProgressStore extends MemoryProgressStore {
   }
 
   protected override read<T>(clusterId: string, fn: (data: ProgressData) => T): T {
-    return fn(this.view(clusterId));
+    // Readers copy what they return (MemoryProgressStore), so the pending entries can be shown without a copy.
+    return fn(this.view(clusterId, false));
   }
 
   protected override write<T>(clusterId: string, fn: (data: ProgressData) => T): T {
@@ -73,18 +74,19 @@ export class FileProgressStore extends MemoryProgressStore {
     });
   }
 
-  private view(clusterId: string): ProgressData {
+  /** What is on disk for the cluster with this process's unsaved entries over it (copies of them, for a writer). */
+  private view(clusterId: string, copy = true): ProgressData {
     const disk = readCluster(this.dir, clusterId);
     const changes = this.pending.get(clusterId);
-    return changes ? overlay(disk, changes) : disk;
+    return changes ? overlay(disk, changes, copy) : disk;
   }
 }
 
 const ENTRY_KINDS = ['runs', 'statuses', 'controls', 'inventories'] as const;
 
-/** `changes` laid over `data` (in place); returns `data`. */
-function overlay(data: ProgressData, changes: ProgressData): ProgressData {
-  for (const kind of ENTRY_KINDS) Object.assign(data[kind], structuredClone(changes[kind]));
+/** `changes` laid over `data` (in place), as copies unless `copy` is false; returns `data`. */
+function overlay(data: ProgressData, changes: ProgressData, copy = true): ProgressData {
+  for (const kind of ENTRY_KINDS) Object.assign(data[kind], copy ? structuredClone(changes[kind]) : changes[kind]);
   return data;
 }
 

@@ -52,6 +52,22 @@ describe('FileProgressStore', () => {
     expect(Object.keys(readProgressDir(dir).statuses).sort()).toEqual([C1, C2]);
   });
 
+  it('hands out copies of unsaved entries: changing what a read returned changes nothing stored', async () => {
+    const store = new FileProgressStore(dir);
+    await store.putStatus(C1, status('v1'));
+    await store.putRun(
+      newRunRecord({ clusterId: C1, targetVersion: 'v1', action: 'provision', holder: 'a', previousVersion: '' }, 0),
+    );
+    const read = (await store.getStatus(C1))!;
+    (read as { currentVersion: string }).currentVersion = 'changed by a reader';
+    const run = (await store.getRun(C1, 'v1'))!;
+    (run as { holder: string }).holder = 'changed by a reader';
+    expect((await store.getStatus(C1))?.currentVersion).toBe('v1');
+    expect((await store.getRun(C1, 'v1'))?.holder).toBe('a');
+    store.save();
+    expect(JSON.stringify(readProgressDir(dir))).not.toContain('changed by a reader');
+  });
+
   it('writes leases at once and everything else on save(), over what other processes wrote meanwhile', async () => {
     const a = new FileProgressStore(dir);
     const b = new FileProgressStore(dir);

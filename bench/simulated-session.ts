@@ -49,6 +49,8 @@ export interface RunFigures {
   readonly cpuMs: number;
   /** What Lambda would bill for the run's task invocations (see `LambdaUse`). */
   readonly lambda: LambdaUse;
+  /** The run record at the end, as JSON (bytes): one DynamoDB item, at most 400 KB. */
+  readonly recordBytes: number;
 }
 
 /**
@@ -151,6 +153,7 @@ export class SimulatedSession {
         invocations: roll.lambda.invocations,
         gbSeconds: roll.lambda.gbSeconds + (cpuMs / 1000) * roll.lambda.meanGb(),
       },
+      recordBytes: Buffer.byteLength(JSON.stringify(record ?? {})),
     };
   }
 

@@ -104,6 +104,13 @@ function rollFigures(life: ClusterLife): BenchResult[] {
       budget: 1.03,
       note: `${seconds} s vs ⌈${n}/${SURGE}⌉ × (${timings.instanceBootSeconds}${timings.nodeReadySeconds ? ` + ${timings.nodeReadySeconds}` : ''} + ${timings.podTerminationSeconds}) = ${bound} s; vs issue 14's ⌈N/surge⌉ × boot + drain = ${issueFormula} s: ${(seconds / issueFormula).toFixed(3)}×`,
     }),
+    withBudget({
+      name: `run record, roll N=${n}`,
+      value: life.roll.recordBytes / 1000,
+      unit: 'KB',
+      budget: 400,
+      note: `the run's progress record at the end, as JSON: one DynamoDB item (400 KB at most); ${Object.keys(life.roll.pools.workers?.nodes ?? {}).length} of ${life.roll.replaced} replaced nodes kept in detail`,
+    }),
     costFigure(`cost of the roll, N=${n}`, life.roll),
     {
       name: `simulation CPU, roll N=${n}`,

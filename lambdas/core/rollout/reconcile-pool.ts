@@ -37,6 +37,18 @@ export function reconcilePool(
   };
 }
 
+/**
+ * Finished nodes a pool's record keeps in detail: beyond this many, the oldest of those that may be forgotten are
+ * dropped (`replaced` still counts them). The run record is one DynamoDB item (at most 400 KB) and a finished node
+ * takes ≈ 300 bytes of it, so without a cap a roll of about 1,200 nodes could not be recorded.
+ */
+export const KEEP_FINISHED_NODES = 100;
+/**
+ * A terminated node is forgotten no sooner than this after it went, so a read that still lists its instance (the
+ * Auto Scaling group's listing is eventually consistent) never finds it unknown and takes it again.
+ */
+export const FORGET_AFTER_MS = 15 * 60_000;
+
 function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number) {
   const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
   const nodes: Record<string, NodeProgress> = { ...base.nodes };
@@ -48,7 +60,27 @@ function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number) 
     if (node.surplus) pairingNodes = Math.max(0, pairingNodes - 1);
     else replaced++;
   }
+  forgetOldFinished(nodes, alive, base.gatedAt, now);
   return { nodes, replaced, pairingNodes };
+}
+
+/**
+ * Drops, oldest first, the finished nodes beyond KEEP_FINISHED_NODES that nothing needs any more: terminated, no
+ * longer listed by the pool, checked by a health gate that passed after they went (so no owner of theirs is still to
+ * check), and gone for FORGET_AFTER_MS.
+ */
+function forgetOldFinished(
+  nodes: Record<string, NodeProgress>,
+  alive: ReadonlySet<string>,
+  gatedAt: number | undefined,
+  now: number,
+): void {
+  if (gatedAt === undefined) return;
+  const forgettable = Object.entries(nodes)
+    .filter(([id, n]) => n.state === 'terminated' && !alive.has(id) && n.terminatedAt !== undefined)
+    .filter(([, n]) => n.terminatedAt! < gatedAt && now - n.terminatedAt! >= FORGET_AFTER_MS)
+    .sort(([a, x], [b, y]) => x.terminatedAt! - y.terminatedAt! || a.localeCompare(b));
+  for (const [id] of forgettable.slice(0, Math.max(0, forgettable.length - KEEP_FINISHED_NODES))) delete nodes[id];
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { NodeInfo } from '../../../lambdas/ports/kube-cluster';
 import type { PoolNode, PoolSnapshot } from '../../../lambdas/core/rollout/pool-snapshot';
-import { reconcilePool } from '../../../lambdas/core/rollout/reconcile-pool';
+import { FORGET_AFTER_MS, KEEP_FINISHED_NODES, reconcilePool } from '../../../lambdas/core/rollout/reconcile-pool';
+import type { NodeProgress, PoolProgress } from '../../../lambdas/core/model/run';
 
 const T0 = Date.parse('2026-11-26T12:00:00Z');
 
@@ -54,5 +55,56 @@ describe('reconcilePool boot times', () => {
     const stored = { ...reconcilePool(undefined, snapshot([]), T0), bootEstimateMs: 60_000 };
     const seen = node('i-new', { launchedAt: T0 + 1000, createdAt: T0 + 121_000 });
     expect(reconcilePool(stored, snapshot([seen]), T0 + 200_000).bootEstimateMs).toBe(120_000);
+  });
+});
+
+describe('reconcilePool: finished nodes', () => {
+  const MIN = 60_000;
+  const finished = (count: number, from: number, owners = ['ReplicaSet default/web-1']) =>
+    Object.fromEntries(
+      Array.from({ length: count }, (_, i) => {
+        const id = `i-${String(i).padStart(4, '0')}`;
+        return [id, { instanceId: id, state: 'terminated' as const, terminatedAt: from + i * 1000, owners }];
+      }),
+    );
+  const stored = (nodes: Record<string, NodeProgress>, extra: Partial<PoolProgress> = {}): PoolProgress => ({
+    status: 'rolling',
+    total: 300,
+    replaced: Object.keys(nodes).length,
+    nodes,
+    steps: 10,
+    ...extra,
+  });
+
+  it('keeps the newest KEEP_FINISHED_NODES of those nothing needs any more; `replaced` still counts them all', () => {
+    const nodes = finished(250, T0);
+    const now = T0 + 60 * MIN;
+    const next = reconcilePool(stored(nodes, { gatedAt: T0 + 30 * MIN }), snapshot([]), now);
+    expect(Object.keys(next.nodes)).toHaveLength(KEEP_FINISHED_NODES);
+    expect(Object.keys(next.nodes).sort()[0]).toBe('i-0150'); // the 150 oldest went
+    expect(next.replaced).toBe(250);
+  });
+
+  it('never forgets a node still listed, not checked by a passed health gate, or gone less than FORGET_AFTER_MS', () => {
+    const nodes = finished(250, T0); // i-0000 … i-0249, one second apart
+    const now = T0 + 60 * MIN;
+    // no health gate passed yet: all kept
+    expect(Object.keys(reconcilePool(stored(nodes), snapshot([]), now).nodes)).toHaveLength(250);
+    // i-0000 still listed: kept, and 149 others went instead of 150
+    const listed = reconcilePool(stored(nodes, { gatedAt: now }), snapshot([node('i-0000', {})]), now);
+    expect(Object.keys(listed.nodes)).toHaveLength(101);
+    expect(listed.nodes['i-0000']).toBeDefined();
+    // a gate passed after the first 200 went: only those may go (100 of them); the last 50 wait for the next gate
+    const gated = reconcilePool(stored(nodes, { gatedAt: T0 + 200_000 }), snapshot([]), now);
+    expect(Object.keys(gated.nodes)).toHaveLength(150);
+    expect(gated.nodes['i-0249']).toBeDefined();
+    // FORGET_AFTER_MS after the 201st went: only the first 201 may go (101 of them)
+    const soon = reconcilePool(stored(nodes, { gatedAt: now }), snapshot([]), T0 + FORGET_AFTER_MS + 200_000);
+    expect(Object.keys(soon.nodes)).toHaveLength(149);
+  });
+
+  it('keeps every node of a small roll', () => {
+    const next = reconcilePool(stored(finished(40, T0), { gatedAt: T0 + 30 * MIN }), snapshot([]), T0 + 60 * MIN);
+    expect(Object.keys(next.nodes)).toHaveLength(40);
   });
 });

@@ -6,7 +6,7 @@ import { planRollStep, type RollPlan } from '../core/rollout/plan-roll-step';
 import { planKarpenterStep } from '../core/rollout/plan-karpenter-step';
 import type { Budget } from '../core/karpenter/disruption-budget';
 import { poolSnapshot, type PoolNode, type PoolSnapshot } from '../core/rollout/pool-snapshot';
-import { reconcilePool } from '../core/rollout/reconcile-pool';
+import { finishedNodesToKeep, reconcilePool } from '../core/rollout/reconcile-pool';
 import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
 import {
   IN_PROCESS_WAIT_SECONDS,
@@ -75,7 +75,8 @@ export async function rollNodePool(
   const observed = poolSnapshot(poolState, nodes);
   // A pool being removed is outdated as a whole: every node goes, none comes back.
   const snapshot = removal ? { ...observed, nodes: observed.nodes.map((n) => ({ ...n, outdated: true })) } : observed;
-  const progress = await startOrContinue(ports, ref, context, run, snapshot);
+  const pools = cluster.nodePools.length + (removal ? 1 : 0);
+  const progress = await startOrContinue(ports, ref, context, run, snapshot, pools);
   const budget = karpenter ? karpenterBudget(view?.nodePool, snapshot, removal, now) : undefined;
   const planned = planStep(snapshot, progress, context, budget);
   const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
@@ -145,10 +146,12 @@ async function startOrContinue(
   context: RollContext,
   run: RunRecord,
   snapshot: PoolSnapshot,
+  poolsInCluster: number,
 ): Promise<PoolProgress> {
   const { pool, now, removal } = context;
   const stored = run.pools[pool.name] ?? (removal ? removalProgress(now) : undefined);
-  const progress = reconcilePool(stored, snapshot, now, run.learnedBootMs?.[pool.name]);
+  const keep = finishedNodesToKeep(poolsInCluster);
+  const progress = reconcilePool(stored, snapshot, now, run.learnedBootMs?.[pool.name], keep);
   if (run.pools[pool.name]) return progress;
   if (removal) await context.cp.pools.markForDecommission(context.target, pool.name);
   await updateRun(ports, ref, (r) => ({

@@ -11,6 +11,7 @@ export function reconcilePool(
   snapshot: PoolSnapshot,
   now: number,
   learnedBootMs?: number,
+  keepFinished = KEEP_FINISHED_NODES,
 ): PoolProgress {
   const base: PoolProgress = stored ?? {
     status: 'rolling',
@@ -22,7 +23,7 @@ export function reconcilePool(
     startedAt: now,
     ...(learnedBootMs !== undefined ? { bootEstimateMs: learnedBootMs } : {}),
   };
-  const gone = foldGoneNodes(base, snapshot, now);
+  const gone = foldGoneNodes(base, snapshot, now, keepFinished);
   const boot = learnBootTimes(base, snapshot, now);
   const pairingChanged = gone.pairingNodes !== (base.pairingNodes ?? 0);
   const { launchedAt: _consumed, ...rest } = base;
@@ -43,13 +44,20 @@ export function reconcilePool(
  * takes ≈ 300 bytes of it, so without a cap a roll of about 1,200 nodes could not be recorded.
  */
 export const KEEP_FINISHED_NODES = 100;
+/** Finished nodes kept in detail across all pools of a run (≈ 180 KB): a cluster with many pools keeps fewer each. */
+export const KEEP_FINISHED_NODES_PER_RUN = 600;
+
+/** How many finished nodes each pool keeps in detail in a cluster of `pools` node pools (at least 5). */
+export function finishedNodesToKeep(pools: number): number {
+  return Math.max(5, Math.min(KEEP_FINISHED_NODES, Math.floor(KEEP_FINISHED_NODES_PER_RUN / Math.max(1, pools))));
+}
 /**
  * A terminated node is forgotten no sooner than this after it went, so a read that still lists its instance (the
  * Auto Scaling group's listing is eventually consistent) never finds it unknown and takes it again.
  */
 export const FORGET_AFTER_MS = 15 * 60_000;
 
-function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number) {
+function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number, keepFinished: number) {
   const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
   const nodes: Record<string, NodeProgress> = { ...base.nodes };
   let replaced = base.replaced;
@@ -60,12 +68,12 @@ function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number) 
     if (node.surplus) pairingNodes = Math.max(0, pairingNodes - 1);
     else replaced++;
   }
-  forgetOldFinished(nodes, alive, base.gatedAt, now);
+  forgetOldFinished(nodes, alive, base.gatedAt, now, keepFinished);
   return { nodes, replaced, pairingNodes };
 }
 
 /**
- * Drops, oldest first, the finished nodes beyond KEEP_FINISHED_NODES that nothing needs any more: terminated, no
+ * Drops, oldest first, the finished nodes beyond `keep` that nothing needs any more: terminated, no
  * longer listed by the pool, checked by a health gate that passed after they went (so no owner of theirs is still to
  * check), and gone for FORGET_AFTER_MS.
  */
@@ -74,13 +82,14 @@ function forgetOldFinished(
   alive: ReadonlySet<string>,
   gatedAt: number | undefined,
   now: number,
+  keep: number,
 ): void {
   if (gatedAt === undefined) return;
   const forgettable = Object.entries(nodes)
     .filter(([id, n]) => n.state === 'terminated' && !alive.has(id) && n.terminatedAt !== undefined)
     .filter(([, n]) => n.terminatedAt! < gatedAt && now - n.terminatedAt! >= FORGET_AFTER_MS)
     .sort(([a, x], [b, y]) => x.terminatedAt! - y.terminatedAt! || a.localeCompare(b));
-  for (const [id] of forgettable.slice(0, Math.max(0, forgettable.length - KEEP_FINISHED_NODES))) delete nodes[id];
+  for (const [id] of forgettable.slice(0, Math.max(0, forgettable.length - keep))) delete nodes[id];
 }
 
 /**

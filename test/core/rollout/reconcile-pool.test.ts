@@ -1,6 +1,12 @@
 import type { NodeInfo } from '../../../lambdas/ports/kube-cluster';
 import type { PoolNode, PoolSnapshot } from '../../../lambdas/core/rollout/pool-snapshot';
-import { FORGET_AFTER_MS, KEEP_FINISHED_NODES, reconcilePool } from '../../../lambdas/core/rollout/reconcile-pool';
+import {
+  FORGET_AFTER_MS,
+  KEEP_FINISHED_NODES,
+  KEEP_FINISHED_NODES_PER_RUN,
+  finishedNodesToKeep,
+  reconcilePool,
+} from '../../../lambdas/core/rollout/reconcile-pool';
 import type { NodeProgress, PoolProgress } from '../../../lambdas/core/model/run';
 
 const T0 = Date.parse('2026-11-26T12:00:00Z');
@@ -101,6 +107,17 @@ describe('reconcilePool: finished nodes', () => {
     // FORGET_AFTER_MS after the 201st went: only the first 201 may go (101 of them)
     const soon = reconcilePool(stored(nodes, { gatedAt: now }), snapshot([]), T0 + FORGET_AFTER_MS + 200_000);
     expect(Object.keys(soon.nodes)).toHaveLength(149);
+  });
+
+  it('keeps fewer per pool in a cluster of many pools, so the whole run record stays bounded', () => {
+    expect(finishedNodesToKeep(1)).toBe(KEEP_FINISHED_NODES);
+    expect(finishedNodesToKeep(12)).toBe(50);
+    expect(finishedNodesToKeep(64) * 64).toBeLessThanOrEqual(KEEP_FINISHED_NODES_PER_RUN);
+    expect(finishedNodesToKeep(1000)).toBe(5);
+    const now = T0 + 60 * MIN;
+    const next = reconcilePool(stored(finished(40, T0), { gatedAt: now }), snapshot([]), now, undefined, 9);
+    expect(Object.keys(next.nodes)).toHaveLength(9);
+    expect(next.replaced).toBe(40);
   });
 
   it('keeps every node of a small roll', () => {

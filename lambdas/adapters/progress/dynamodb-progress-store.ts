@@ -7,6 +7,7 @@ import type { ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterControls, Lease, ProgressStore, StoredStatus } from '../../ports/progress-store';
 import { ConflictError, LeaseHeldError } from '../../shared/errors';
 import { batchGetItems } from './dynamodb-batch-get';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 /**
  * The ProgressStore in one DynamoDB table (pk, sk; DESIGN.md §4), every write conditional:
@@ -161,12 +162,18 @@ export class DynamoDbProgressStore implements ProgressStore {
     await this.put(clusterId, 'CONTROLS', { record: controls });
   }
 
+  /**
+   * The inventory is kept gzipped in one binary attribute: as a list, an item (400 KB at most) would hold about
+   * 4,000 objects; gzipped JSON holds ten times that. Items written as a list by earlier versions are still read.
+   */
   async getInventory(clusterId: string): Promise<readonly ObjectRef[]> {
-    return ((await this.get(clusterId, 'INVENTORY'))?.refs as ObjectRef[] | undefined) ?? [];
+    const item = await this.get(clusterId, 'INVENTORY');
+    if (item?.refsGz instanceof Uint8Array) return JSON.parse(gunzipSync(item.refsGz).toString('utf8')) as ObjectRef[];
+    return (item?.refs as ObjectRef[] | undefined) ?? [];
   }
 
   async putInventory(clusterId: string, refs: readonly ObjectRef[]): Promise<void> {
-    await this.put(clusterId, 'INVENTORY', { refs: [...refs] });
+    await this.put(clusterId, 'INVENTORY', { refsGz: gzipSync(JSON.stringify(refs)) });
   }
 
   /** The `record` attribute of one sort key for many clusters, batched (eventually consistent: a pass re-reads). */

@@ -1,3 +1,4 @@
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbProgressStore } from '../../../lambdas/adapters/progress/dynamodb-progress-store';
 import { FileProgressStore } from '../../../lambdas/adapters/progress/file-progress-store';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
@@ -114,6 +115,18 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
     expect(await store.getInventory(cluster)).toEqual([{ kind: 'Deployment', namespace: 'default', name: 'web' }]);
   });
 
+  it('keeps an inventory of 10,000 objects (as a plain list, more than one DynamoDB item holds)', async () => {
+    const store = await create();
+    const refs = Array.from({ length: 10_000 }, (_, i) => ({
+      apiVersion: i % 2 ? 'apps/v1' : 'v1',
+      kind: i % 2 ? 'Deployment' : 'ConfigMap',
+      namespace: `team-${i % 37}`,
+      name: `object-${i}-${(i * 7919) % 10007}`,
+    }));
+    await store.putInventory(cluster, refs);
+    expect(await store.getInventory(cluster)).toEqual(refs);
+  });
+
   it('reads the statuses and controls of many clusters at once, leaving out clusters without any', async () => {
     // Arrange: 250 clusters (three BatchGetItem calls of 100 keys), every third with a status, one paused
     const store = await create();
@@ -138,5 +151,17 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
     expect(statuses.has(ids[1]!)).toBe(false);
     expect([...controls]).toEqual([[ids[7], { paused: true, reason: 'freeze' }]]);
     expect((await store.getStatuses([])).size).toBe(0);
+  });
+});
+
+describe('DynamoDbProgressStore inventory written by earlier versions', () => {
+  it('still reads an inventory stored as a plain list', async () => {
+    const name = `progress-${++tables}`;
+    await local.createTable(name);
+    const refs = [{ kind: 'Deployment', namespace: 'default', name: 'web' }];
+    await DynamoDBDocumentClient.from(local.client).send(
+      new PutCommand({ TableName: name, Item: { pk: 'CLUSTER#kube-old', sk: 'INVENTORY', refs } }),
+    );
+    expect(await new DynamoDbProgressStore(local.client, name).getInventory('kube-old')).toEqual(refs);
   });
 });

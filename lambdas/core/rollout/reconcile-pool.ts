@@ -51,6 +51,7 @@ export const KEEP_FINISHED_NODES_PER_RUN = 600;
 export function finishedNodesToKeep(pools: number): number {
   return Math.max(5, Math.min(KEEP_FINISHED_NODES, Math.floor(KEEP_FINISHED_NODES_PER_RUN / Math.max(1, pools))));
 }
+
 /**
  * A terminated node is forgotten no sooner than this after it went, so a read that still lists its instance (the
  * Auto Scaling group's listing is eventually consistent) never finds it unknown and takes it again.
@@ -73,9 +74,9 @@ function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number, 
 }
 
 /**
- * Drops, oldest first, the finished nodes beyond `keep` that nothing needs any more: terminated, no
- * longer listed by the pool, checked by a health gate that passed after they went (so no owner of theirs is still to
- * check), and gone for FORGET_AFTER_MS.
+ * Drops, oldest first, the finished nodes beyond `keep` that nothing needs any more: terminated, no longer listed by
+ * the pool, checked by a health gate that passed after they went (so no owner of theirs is still to check), and gone
+ * for FORGET_AFTER_MS.
  */
 function forgetOldFinished(
   nodes: Record<string, NodeProgress>,

@@ -24,7 +24,7 @@ import { TASK_BUNDLING } from '../infra/constructs/task-function';
 import { writeHandlerEntry } from '../infra/handler-entries';
 import { LAYER_MODULES, cachedSdkLayer } from '../infra/sdk-layer/build-sdk-layer';
 import { TASK_CATALOGUE } from '../lambdas/tasks/catalogue';
-import { taskFileName } from '../lambdas/tasks/define-task';
+import { taskFileName, taskMemoryMb } from '../lambdas/tasks/define-task';
 import type { BenchResult } from './bench-result';
 import { median, withBudget } from './bench-result';
 import { sdkOfTask } from './sdk-of-port';
@@ -109,6 +109,10 @@ const sdk = () => [...new Set(Object.keys(require.cache).map((p) => /node_module
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
 
+let layerModules: string | undefined;
+/** The SDK layer's packages, located (and built if need be) once per process. */
+const sdkLayerModules = (): string => (layerModules ??= join(cachedSdkLayer(ROOT), LAYER_MODULES));
+
 /**
  * A Lambda-like environment for a bundle run in a child process: the SDK found through NODE_PATH only, in the SDK layer
  * (Lambda: NODE_PATH=/opt/nodejs/node22/node_modules:/opt/nodejs/node_modules:/var/runtime/node_modules:...), no instance
@@ -117,7 +121,7 @@ const sdk = () => [...new Set(Object.keys(require.cache).map((p) => /node_module
 export function lambdaLikeEnv(name: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
-    NODE_PATH: join(cachedSdkLayer(ROOT), LAYER_MODULES),
+    NODE_PATH: sdkLayerModules(),
     AWS_REGION: 'eu-central-1',
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -250,8 +254,7 @@ export async function run(): Promise<BenchResult[]> {
       const entry = writeHandlerEntry(task, ROOT);
       const { result, bundled } = await bundleFigure(handler, entry, join(workdir, handler));
       results.push(result);
-      if (bundled)
-        results.push(...coldStartFigures(handler, bundled.file, sdkOfTask(task), task.lambda?.memoryMb ?? 512));
+      if (bundled) results.push(...coldStartFigures(handler, bundled.file, sdkOfTask(task), taskMemoryMb(task)));
     }
   } finally {
     rmSync(workdir, { recursive: true, force: true });

@@ -18,6 +18,7 @@ import type { PoolProgress } from '../lambdas/core/model/run';
 import type { Cluster } from '../lambdas/core/model/cluster';
 import type { KubeCluster } from '../lambdas/ports/kube-cluster';
 import type { Ports } from '../lambdas/ports/ports';
+import { taskMemoryMb } from '../lambdas/tasks/define-task';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -206,7 +207,7 @@ function rollRecorder(world: { apiCalls(): Record<string, number>; readonly now:
       if (call.startsWith('kube.')) calls.kube += delta;
       else calls.aws += delta;
     }
-    const gb = (event.task.lambda?.memoryMb ?? 512) / 1024;
+    const gb = taskMemoryMb(event.task) / 1024;
     lambda.invocations += 1;
     lambda.gb += gb;
     lambda.gbSeconds += gb * ((waitedSeconds ?? 0) + made * API_CALL_SECONDS);

@@ -11,6 +11,7 @@
  */
 import type { BenchResult } from './bench-result';
 import { withBudget } from './bench-result';
+import { taskMemoryMb } from '../lambdas/tasks/define-task';
 import { task as rollNodePool } from '../lambdas/tasks/roll-node-pool';
 import { API_CALL_SECONDS } from './simulated-session';
 import { CENTS, USD_PER_GB_SECOND, USD_PER_TRANSITION, cents, runCost, usd } from './cost-model';
@@ -143,8 +144,8 @@ async function readyGapFigure(): Promise<BenchResult> {
   });
 }
 
-/** RollNodePool's memory, as its task declares it (the TaskFunction default otherwise). */
-const ROLL_STEP_GB = (rollNodePool.lambda?.memoryMb ?? 512) / 1024;
+/** RollNodePool's memory, as its task declares it. */
+const ROLL_STEP_GB = taskMemoryMb(rollNodePool) / 1024;
 
 function drainFigures(drain: LongDrain): BenchResult[] {
   const acted = drain.roll.evictions.find((at) => at >= drain.liftedAt);

@@ -13,6 +13,7 @@ import { acknowledge } from '../nag';
 import { sdkLayer } from './sdk-layer';
 import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 import { CLM_SERVICE_NAME } from '../../lambdas/contracts/metrics';
+import { DEFAULT_TASK_MEMORY_MB } from '../../lambdas/tasks/define-task';
 
 /** The runtime every task runs on (the bundle targets the same Node major). */
 export const TASK_RUNTIME = Runtime.NODEJS_22_X;
@@ -53,9 +54,9 @@ export const TASK_BUNDLING = {
    * and in the bench). source-map serves only source maps of compiled Handlebars templates, which no task asks for;
    * to-buffer reaches typed arrays through polyfill packages Node does not need, and pako is zlib in JavaScript where
    * Node has its own (see the stubs). The X-Ray SDK (Powertools Tracer) requires `@smithy/service-error-classification`
-   * 2.x, an SDK-internal package the runtime may not have at that major: bundled from our node_modules instead of left
-   * to the runtime. (The API servers are reached
-   * over Node's https, adapters/kube/kube-server-transport.ts: no client-node, so none of its kubeconfig features.)
+   * 2.x, which the SDK layer does not hold (its clients do not need it): bundled from our node_modules. (The API
+   * servers are reached over Node's https, adapters/kube/kube-server-transport.ts: no client-node, so none of its
+   * kubeconfig features.)
    */
   alias: {
     'source-map': './infra/constructs/bundling-stubs/source-map.cjs',
@@ -82,7 +83,7 @@ export interface TaskFunctionProps {
   readonly artifactBucket: IBucket;
   /**
    * Memory in MB.
-   * @default 512
+   * @default DEFAULT_TASK_MEMORY_MB (512)
    */
   readonly memorySize?: number;
   /**
@@ -116,6 +117,14 @@ export interface TaskFunctionProps {
   readonly projectRoot?: string;
 }
 
+/** NodejsFunction's default project root: the directory of the nearest package-lock.json above the entry. */
+function lockFileDir(entry: string): string {
+  for (let dir = dirname(resolve(entry)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package-lock.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`TaskFunction: no package-lock.json above ${entry}; give projectRoot`);
+  }
+}
+
 /**
  * A Lambda task of the CLM state machines with the house defaults: Node.js 22 on arm64, 512 MB, 60 s, X-Ray active,
  * JSON logs into its own log group kept a month, the AWS SDK from the stack's SDK layer, and an execution role that may only write its
@@ -125,14 +134,6 @@ export interface TaskFunctionProps {
  * const fn = new TaskFunction(this, 'Prepare', { entry: 'lambdas/handlers/prepare.ts', table, artifactBucket });
  * table.grantReadWriteData(fn);
  */
-/** NodejsFunction's default project root: the directory of the nearest package-lock.json above the entry. */
-function lockFileDir(entry: string): string {
-  for (let dir = dirname(resolve(entry)); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package-lock.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`TaskFunction: no package-lock.json above ${entry}; give projectRoot`);
-  }
-}
-
 export class TaskFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: TaskFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, {
@@ -171,7 +172,7 @@ export class TaskFunction extends NodejsFunction {
       handler: 'handler',
       runtime: TASK_RUNTIME,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 512,
+      memorySize: props.memorySize ?? DEFAULT_TASK_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(60),
       tracing: Tracing.ACTIVE,
       loggingFormat: LoggingFormat.JSON,

@@ -27,8 +27,11 @@ export type PortsFor<N extends PortNeeds> = Pick<Ports, Extract<keyof N, SharedP
   forCluster(cluster: Cluster): Pick<ClusterPorts, Extract<keyof N, ClusterPortName>>;
 };
 
+/** A task function's memory unless its task says otherwise (MB). */
+export const DEFAULT_TASK_MEMORY_MB = 512;
+
 export interface LambdaSizing {
-  /** @default 512 */
+  /** @default DEFAULT_TASK_MEMORY_MB */
   readonly memoryMb?: number;
   /** @default 60 */
   readonly timeoutSeconds?: number;
@@ -105,4 +108,9 @@ export function triggeredBy(kind: TriggerKind, catalogue: readonly AnyTask[]): A
 /** `DeployStacks` → `deploy-stacks`: the task's file name (and its Lambda entry's). */
 export function taskFileName(name: string): string {
   return name.replace(/(?<=[a-z0-9])([A-Z])/g, '-$1').toLowerCase();
+}
+
+/** The memory a task's function gets (MB). */
+export function taskMemoryMb(task: Pick<AnyTask, 'lambda'>): number {
+  return task.lambda?.memoryMb ?? DEFAULT_TASK_MEMORY_MB;
 }

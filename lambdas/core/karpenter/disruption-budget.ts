@@ -43,6 +43,11 @@ export function disruptionBudget(nodePool: KubeObject | undefined, nodeCount: nu
   return best.until !== undefined ? best : { ...best, nodes: Math.max(1, best.nodes) };
 }
 
+/** When a scheduled budget of 0 holds the roll until (its window's end), or undefined when it does not hold it. */
+export function heldUntil(budget: Budget): number | undefined {
+  return budget.nodes === 0 ? budget.until : undefined;
+}
+
 /** The budget's node count if it is active at `now`, with its window's end when it has a schedule. */
 function activeBudget(budget: Record<string, unknown>, nodeCount: number, now: number): Budget | undefined {
   const written = String(budget.nodes ?? DEFAULT_BUDGET).trim();

@@ -1,5 +1,5 @@
 import type { PoolProgress } from '../model/run';
-import type { Budget } from '../karpenter/disruption-budget';
+import { heldUntil, type Budget } from '../karpenter/disruption-budget';
 import { outdatedNodes, type RollPlan } from './plan-roll-step';
 import { isMarked, type PoolNode, type PoolSnapshot } from './pool-snapshot';
 import type { RollPolicy } from './roll-policy';
@@ -41,8 +41,8 @@ export function planKarpenterStep(
   const mark = outdated.filter((n) => n.node && !isMarked(n.node));
   let slots = budget.nodes - draining.length - booting.length;
   let waitingFor: string | undefined;
-  const held = budget.nodes === 0 && budget.until !== undefined;
-  if (held) waitingFor = `the disruption budget ${budget.from} to end at ${new Date(budget.until!).toISOString()}`;
+  const held = heldUntil(budget);
+  if (held !== undefined) waitingFor = `the disruption budget ${budget.from} to end at ${new Date(held).toISOString()}`;
   else if (slots <= 0)
     waitingFor = booting.length
       ? `${booting.length} replacement node(s) to become Ready (disruption budget ${budget.from}: ${budget.nodes} node(s) at once)`
@@ -71,6 +71,6 @@ export function planKarpenterStep(
     cordon,
     drain: draining,
     ...(waitingFor && cordon.length === 0 && draining.length === 0 ? { waitingFor } : {}),
-    ...(held ? { wakeAt: budget.until } : {}),
+    ...(held !== undefined ? { wakeAt: held } : {}),
   };
 }

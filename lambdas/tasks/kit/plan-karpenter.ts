@@ -1,4 +1,4 @@
-import { disruptionBudget } from '../../core/karpenter/disruption-budget';
+import { disruptionBudget, heldUntil } from '../../core/karpenter/disruption-budget';
 import { changeDriftsNodes } from '../../core/karpenter/karpenter-objects';
 import { objectRef } from '../../core/manifests/inventory';
 import type { Cluster } from '../../core/model/cluster';
@@ -82,7 +82,8 @@ export async function karpenterPoolRolls(
     const rendered = pool.provisioners.find((o) => o.kind === 'NodePool');
     const frozen = disruptionBudget(rendered, live.length, now);
     // A scheduled 0 holds the roll: it goes in the batches of the budget that applies once the window ends.
-    const held = frozen.nodes === 0 && frozen.until !== undefined ? { at: frozen.until, by: frozen.from } : undefined;
+    const until = heldUntil(frozen);
+    const held = until !== undefined ? { at: until, by: frozen.from } : undefined;
     const budget = held ? disruptionBudget(rendered, live.length, held.at) : frozen;
     const configured = cluster.nodePools.find((p) => p.name === pool.name);
     const items = render.nodePools.find((p) => p.name === pool.name)?.configItems ?? {};

@@ -41,7 +41,7 @@ function table(rows: readonly (BenchResult & { module: string })[]): string {
   const lines = rows.map((r) => [
     r.module,
     r.name,
-    `${format(r.value)} ${r.unit}`,
+    Number.isFinite(r.value) ? `${format(r.value)} ${r.unit}` : '—',
     r.budget === undefined ? '' : `${format(r.budget)} ${r.unit}`,
     r.ok === undefined ? '' : r.ok ? 'yes' : 'NO',
     r.note ?? '',

@@ -19,7 +19,7 @@ import { buildCli } from '../bin/build-cli.mjs';
 import { cliBundle } from '../bin/cli-bundle.mjs';
 import type { BenchResult } from './bench-result';
 import { median, withBudget } from './bench-result';
-import { writeRenderExample } from './render-example';
+import { renderExampleFiles, writeConfig } from './render-example';
 
 export const name = 'cli-start';
 
@@ -77,7 +77,7 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const sizes = startupBytes(await buildCli(ROOT, join(scratch, 'a', 'b')));
     const config = join(scratch, 'config');
-    writeRenderExample(config);
+    writeConfig(config, renderExampleFiles());
     const help = runs(['--help']);
     const render = runs([
       'render',

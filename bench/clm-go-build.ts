@@ -66,40 +66,17 @@ export function buildClmHarness(log: (line: string) => void = () => undefined): 
   const harness = ['harness.go', 'main.go'].map((f) => readFileSync(join(HARNESS_DIR, f), 'utf8'));
   const key = createHash('sha256').update(goVersion).update(harness.join('\0')).digest('hex').slice(0, 12);
 
-  const local = existsSync(source) && statSync(source).isDirectory() ? resolve(source) : undefined;
-  const git = local ? run('git', ['-C', local, 'rev-parse', '--is-inside-work-tree']).ok : true;
-  let commit: string;
-  let repo: string | undefined;
-  if (git) {
-    repo = local ?? join(cache, 'repo');
-    if (!local) {
-      const fetched = fetchCommit(repo, source, ref, log);
-      if ('reason' in fetched) return fetched;
-    }
-    const resolved = run('git', ['-C', repo, 'rev-parse', '--verify', `${ref}^{commit}`]);
-    if (!resolved.ok) return { reason: `commit ${ref} is not in ${local ?? source} (CLM_GO_REF)` };
-    commit = resolved.out.trim();
-  } else {
-    commit = 'worktree';
-  }
+  const resolved = resolveSource(cache, source, ref, log);
+  if ('reason' in resolved) return resolved;
+  const { commit, repo, local } = resolved;
   const binary = join(cache, 'bin', `clm-render-harness-${commit.slice(0, 12)}-${key}`);
   const built = { binary, commit, goVersion, source: local ?? source };
   // A plain directory may change under the same name: always rebuilt (Go's build cache keeps that quick).
   if (commit !== 'worktree' && existsSync(binary)) return built;
 
   const work = join(cache, 'build', commit.slice(0, 12));
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  if (repo) {
-    const archive = spawnSync('git', ['-C', repo, 'archive', '--format=tar', commit], { maxBuffer: 1 << 30 });
-    if (archive.status !== 0) return { reason: `git archive ${commit} failed: ${tail(String(archive.stderr))}` };
-    const untar = spawnSync('tar', ['-x', '-C', work], { input: archive.stdout });
-    if (untar.status !== 0) return { reason: `tar failed: ${tail(String(untar.stderr))}` };
-  } else {
-    cpSync(local!, work, { recursive: true, filter: (path) => !path.split(/[\\/]/).includes('.git') });
-  }
-  if (!existsSync(join(work, 'provisioner', 'template.go')) || !existsSync(join(work, 'go.mod')))
-    return { reason: `${local ?? source} at ${commit} is not CLM's source (no go.mod, provisioner/template.go)` };
+  const prepared = exportSource(work, repo ?? local!, repo ? commit : undefined);
+  if (prepared) return prepared;
   writeFileSync(join(work, 'provisioner', 'zz_clm_bench_harness.go'), harness[0]);
   mkdirSync(join(work, 'cmd', 'clm-render-harness'), { recursive: true });
   writeFileSync(join(work, 'cmd', 'clm-render-harness', 'main.go'), harness[1]);
@@ -117,15 +94,56 @@ export function buildClmHarness(log: (line: string) => void = () => undefined): 
     },
   });
   writeFileSync(join(cache, 'build.log'), build.out);
-  if (!build.ok)
-    return { reason: `go build of CLM failed (log: ${join(cache, 'build.log')}):\n${tail(build.out)}` };
+  if (!build.ok) return { reason: `go build of CLM failed (log: ${join(cache, 'build.log')}):\n${tail(build.out)}` };
   renameSync(`${binary}.tmp`, binary);
   log(`built ${binary} in ${Math.round((Date.now() - started) / 1000)} s`);
   return built;
 }
 
+/** Where the source is: a git repository (local, or the clone of a URL) at `ref`, or a plain directory. */
+function resolveSource(
+  cache: string,
+  source: string,
+  ref: string,
+  log: (line: string) => void,
+): { commit: string; repo?: string; local?: string } | { reason: string } {
+  const local = existsSync(source) && statSync(source).isDirectory() ? resolve(source) : undefined;
+  if (local && !run('git', ['-C', local, 'rev-parse', '--is-inside-work-tree']).ok)
+    return { commit: 'worktree', local };
+  const repo = local ?? join(cache, 'repo');
+  if (!local) {
+    const fetched = fetchCommit(repo, source, ref, log);
+    if ('reason' in fetched) return fetched;
+  }
+  const resolved = run('git', ['-C', repo, 'rev-parse', '--verify', `${ref}^{commit}`]);
+  if (!resolved.ok) return { reason: `commit ${ref} is not in ${local ?? source} (CLM_GO_REF)` };
+  return { commit: resolved.out.trim(), repo, ...(local ? { local } : {}) };
+}
+
+/** CLM's source into a fresh `work`: `commit` of the repository `from`, or the directory `from` as it is. */
+function exportSource(work: string, from: string, commit: string | undefined): { reason: string } | undefined {
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  if (commit) {
+    const archive = spawnSync('git', ['-C', from, 'archive', '--format=tar', commit], { maxBuffer: 1 << 30 });
+    if (archive.status !== 0) return { reason: `git archive ${commit} failed: ${tail(String(archive.stderr))}` };
+    const untar = spawnSync('tar', ['-x', '-C', work], { input: archive.stdout });
+    if (untar.status !== 0) return { reason: `tar failed: ${tail(String(untar.stderr))}` };
+  } else {
+    cpSync(from, work, { recursive: true, filter: (path) => !path.split(/[\\/]/).includes('.git') });
+  }
+  if (!existsSync(join(work, 'provisioner', 'template.go')) || !existsSync(join(work, 'go.mod')))
+    return { reason: `${from} is not CLM's source (no go.mod, provisioner/template.go)` };
+  return undefined;
+}
+
 /** `ref` of `url` in the bare-ish clone `repo` (created when missing): fetched once, then found locally. */
-function fetchCommit(repo: string, url: string, ref: string, log: (line: string) => void): { ok: true } | { reason: string } {
+function fetchCommit(
+  repo: string,
+  url: string,
+  ref: string,
+  log: (line: string) => void,
+): { ok: true } | { reason: string } {
   if (!existsSync(join(repo, 'HEAD'))) {
     const init = run('git', ['init', '--quiet', '--bare', repo]);
     if (!init.ok) return { reason: `git init ${repo} failed: ${tail(init.out)}` };
@@ -134,7 +152,15 @@ function fetchCommit(repo: string, url: string, ref: string, log: (line: string)
   log(`fetching ${url} ${ref}`);
   // A commit by its id (GitHub serves that shallowly); else the whole history of the branches and tags.
   if (run('git', ['-C', repo, 'fetch', '--quiet', '--depth', '1', url, ref]).ok) return { ok: true };
-  const fetched = run('git', ['-C', repo, 'fetch', '--quiet', url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+  const fetched = run('git', [
+    '-C',
+    repo,
+    'fetch',
+    '--quiet',
+    url,
+    '+refs/heads/*:refs/heads/*',
+    '+refs/tags/*:refs/tags/*',
+  ]);
   if (!fetched.ok)
     return { reason: `cannot fetch ${ref} from ${url} (CLM_GO_SOURCE; no network?): ${tail(fetched.out, 3)}` };
   return { ok: true };

@@ -82,7 +82,8 @@ const EXPRESSIONS: Record<Dialect, Record<string, string>> = {
     environment: '{{ .Cluster.Environment }}',
     region: '{{ .Cluster.Region }}',
     team: '{{ index .Cluster.ConfigItems "team" }}',
-    replicas: '{{ if eq .Cluster.Environment "production" }}3{{ else }}{{ .Cluster.ConfigItems.ingress_replicas }}{{ end }}',
+    replicas:
+      '{{ if eq .Cluster.Environment "production" }}3{{ else }}{{ .Cluster.ConfigItems.ingress_replicas }}{{ end }}',
     hash: '{{ manifestHash "00-config.yaml" }}',
     pools: '{{ len .Cluster.NodePools }}',
     alias: '{{ .Cluster.Alias }}',

@@ -161,8 +161,7 @@ async function renderSideBySide(
   await writeAwsAnswers(config, awsFile);
   const oursOut = join(dir, 'ours');
   const theirsOut = join(dir, 'clm');
-  const clean = (out: string) => () => rmSync(out, { recursive: true, force: true });
-  const ours: ProcessCommand = {
+  const ours = (out?: string): ProcessCommand => ({
     argv: [
       process.execPath,
       CLM,
@@ -175,25 +174,28 @@ async function renderSideBySide(
       config.values,
       '--cluster',
       config.cluster,
-      '--out',
-      oursOut,
+      ...(out ? ['--out', out] : []),
     ],
     cwd: ROOT,
     env: NODE_ENV,
-    before: clean(oursOut),
-  };
-  const theirs: ProcessCommand = {
-    argv: [harness, config.registry, config.clmConfig, config.cluster, awsFile, theirsOut],
+  });
+  // "-": render everything and write nothing, as `clm render` without --out (which prints a summary).
+  const theirs = (out = '-'): ProcessCommand => ({
+    argv: [harness, config.registry, config.clmConfig, config.cluster, awsFile, out],
     cwd: ROOT,
-    before: clean(theirsOut),
-  };
-  // First the outputs, compared; only then the measured pairs.
-  processCpu(ours);
-  processCpu(theirs);
+  });
+  // First both outputs, written and compared file by file; only then the measured pairs, as `clm render` is run.
+  processCpu(ours(oursOut));
+  processCpu(theirs(theirsOut));
   const compared = compareRenderTrees(oursOut, theirsOut);
   if (compared.differences.length)
-    return { name: figure, value: NaN, unit: '×', note: `no ratio: the outputs differ (${compared.differences.join('; ')})` };
-  const pairs = interleavedPairs(PAIRS, ours, theirs, { warmUp: false });
+    return {
+      name: figure,
+      value: NaN,
+      unit: '×',
+      note: `no ratio: the outputs differ (${compared.differences.join('; ')})`,
+    };
+  const pairs = interleavedPairs(PAIRS, ours(), theirs());
   return withBudget({
     name: figure,
     value: pairs.medianRatio,

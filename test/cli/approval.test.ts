@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { decideApproval } from '../../lambdas/cli/commands/approval';
+import { decideApproval } from '../../lambdas/cli/commands/approval-run';
 import type { CliIo } from '../../lambdas/cli/io';
 import { main } from '../../lambdas/cli/main';
 import { openFileProgressStore } from '../../lambdas/adapters/progress/file-progress-store';

@@ -1,13 +1,9 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { formatDispatchReport } from '../../core/dispatch/fleet-report';
-import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
+import { CliExit, EXIT, type CliIo } from '../io';
 import { addFleetOptions, type FleetFlags } from '../fleet/fleet-options';
-import { openFleetSession } from '../fleet/fleet-session';
-import { onInterrupt } from '../fleet/interrupt';
-import { runNextExecution, type RunOutcome } from '../fleet/run-executions';
 
-interface DispatchOptions extends FleetFlags {
+export interface DispatchOptions extends FleetFlags {
   readonly changesOnly?: boolean;
   readonly cluster?: string[];
   readonly output: 'text' | 'json';
@@ -46,6 +42,7 @@ export function registerDispatchCommand(program: Command, io: CliIo): void {
     .addOption(new Option('-o, --output <format>', 'what to print').choices(['text', 'json']).default('text'))
     .addHelpText('after', EXAMPLES)
     .action(async (options: DispatchOptions) => {
+      const { runDispatch } = await import('./dispatch-run');
       const code = await runDispatch(options, io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });
@@ -53,46 +50,4 @@ export function registerDispatchCommand(program: Command, io: CliIo): void {
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
-}
-
-export async function runDispatch(options: DispatchOptions, io: CliIo): Promise<ExitCode> {
-  const text = options.output === 'text';
-  const log = (line: string) => (text ? io.stdout(`${line}\n`) : io.stderr(`${line}\n`));
-  const session = await openFleetSession(options, io);
-  let stopping = false;
-  const removeHandlers = onInterrupt(() => (stopping = true), log);
-  try {
-    const report = await session.pass({
-      trigger: 'cli',
-      ...(options.changesOnly ? { changesOnly: true } : {}),
-      ...(options.cluster?.length ? { clusters: options.cluster } : {}),
-    });
-    if (text) io.stdout(`${formatDispatchReport(report)}\n`);
-    const updates: Exclude<RunOutcome, { kind: 'idle' }>[] = [];
-    for (;;) {
-      const outcome = await runNextExecution(session, { shouldStop: () => stopping, log, verbose: options.verbose });
-      if (outcome.kind === 'idle') break;
-      updates.push(outcome);
-      if (outcome.kind === 'stopped') break;
-    }
-    if (!text)
-      io.stdout(
-        `${JSON.stringify({ report, updates: updates.map(updateJson), events: session.events.events }, null, 2)}\n`,
-      );
-    if (updates.some((u) => u.kind === 'stopped')) return EXIT.INTERRUPTED;
-    return updates.some((u) => u.kind === 'ran' && u.status === 'FAILED') ? EXIT.FAILED : EXIT.OK;
-  } finally {
-    removeHandlers();
-    session.close();
-  }
-}
-
-function updateJson(outcome: Exclude<RunOutcome, { kind: 'idle' }>) {
-  const { name, input } = outcome.execution;
-  return {
-    clusterId: input.clusterId,
-    execution: name,
-    status: outcome.kind === 'stopped' ? 'STOPPED' : outcome.status,
-    ...(outcome.kind === 'ran' && outcome.error ? { error: outcome.error } : {}),
-  };
 }

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
-import { formatPlan } from '../../core/plan/format-plan';
-import type { ClusterPlan } from '../../core/plan/plan-document';
-import { planCluster } from '../../tasks/plan/plan-cluster';
-import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
-import { addClusterFlags, openSelectedClusters, type ProvisionOptions } from './provision';
+import { CliExit, EXIT, type CliIo } from '../io';
+import { addClusterFlags, type ProvisionOptions } from './provision';
 
 const EXAMPLES = `
 Examples:
@@ -27,19 +24,8 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
   addClusterFlags(command)
     .addHelpText('after', EXAMPLES)
     .action(async (options: ProvisionOptions) => {
+      const { runPlan } = await import('./plan-run');
       const code = await runPlan(options, io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });
-}
-
-export async function runPlan(options: ProvisionOptions, io: CliIo): Promise<ExitCode> {
-  const { selected, world } = await openSelectedClusters(options, io);
-  const plans: ClusterPlan[] = [];
-  // The world is never saved: a plan leaves the state directory (and the simulated world) as it found them.
-  for (const cluster of selected)
-    plans.push(await planCluster(cluster, world.ports, { applyOnly: options.applyOnly ?? false }));
-  io.stdout(
-    options.output === 'json' ? `${JSON.stringify({ clusters: plans }, null, 2)}\n` : plans.map(formatPlan).join('\n'),
-  );
-  return plans.some((p) => p.problems.length) ? EXIT.FAILED : EXIT.OK;
 }

@@ -1,20 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { configSourcesFromFlags } from '../../adapters/config-source/create-config-sources';
-import { createRegistry } from '../../adapters/registry/create-registry';
-import { selectClusters } from '../../core/selection/select-clusters';
-import type { Cluster } from '../../core/model/cluster';
-import { CliExit, EXIT, UsageError, type CliIo, type ExitCode } from '../io';
-import { onInterrupt } from '../fleet/interrupt';
-import { executionOptions, runOne } from '../provision/run-one';
-import { parseRollbackSkips } from '../../core/stacks/stack-recovery';
-import { runRemote } from '../remote/remote-provision';
-import { remoteServices } from '../remote/remote-services';
-import type { ConfigSource } from '../../ports/config-source';
-import { openCliWorld, type CliWorld, type WorldFlags } from '../cli-world';
-import type { Registry } from '../../ports/registry';
-import { formatSummaries, type ClusterSummary } from '../provision/summary';
-import { usage, usageAsync } from '../usage';
+import { CliExit, EXIT, type CliIo } from '../io';
+import type { WorldFlags } from '../cli-world';
 import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
 
 export interface ProvisionOptions extends WorldFlags {
@@ -83,6 +70,7 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
         "keep the cluster's unattached EBS volumes (load balancers, their security groups and ENIs are still deleted)",
       );
     command.addHelpText('after', EXAMPLES(verb)).action(async (options: ProvisionOptions) => {
+      const { runProvision } = await import('./provision-run');
       const code = await runProvision(verb, options, io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });
@@ -131,105 +119,4 @@ export function addClusterFlags(command: Command): Command {
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
-}
-
-export async function runProvision(
-  verb: 'provision' | 'decommission',
-  options: ProvisionOptions,
-  io: CliIo,
-): Promise<ExitCode> {
-  // A malformed entry is refused before anything is read or written.
-  usage(() => parseRollbackSkips(options.skipRollbackResources ?? []));
-  if (options.remote && options.stackReleases)
-    throw new UsageError(
-      "--stack-releases is read by local runs; the deployed tasks read released stacks from the artefact bucket's stack-releases/ (clm stack release --bucket)",
-    );
-  const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
-  if (options.remote) return remoteProvision(verb, options, selected, sources, io);
-  const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });
-  const summaries: ClusterSummary[] = [];
-  // Ctrl-C or SIGTERM: stop after the task running now (a safe point), release the lease, say how to go on.
-  let interrupted = false;
-  const removeHandlers = onInterrupt(
-    () => (interrupted = true),
-    (line) => io.stderr(`${line}\n`),
-  );
-  try {
-    for (const cluster of selected) {
-      const summary = await runOne(verb, cluster, world, options, io, () => interrupted);
-      if (summary === 'stopped') return EXIT.INTERRUPTED;
-      summaries.push(summary);
-    }
-  } finally {
-    removeHandlers();
-  }
-  io.stdout(
-    options.output === 'json'
-      ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
-      : formatSummaries(summaries, world.simulated),
-  );
-  return exitCodeOf(summaries);
-}
-
-/** The registry's clusters that pass the selection flags (skipped ones said on stderr), with the registry and sources. */
-async function selectedClusters(
-  options: ProvisionOptions,
-  io: CliIo,
-): Promise<{ selected: Cluster[]; registry: Registry; sources: ConfigSource[]; knownClusterIds: string[] }> {
-  const registry = usage(() =>
-    createRegistry(options.registry, { cwd: io.cwd, ...(options.token ? { token: options.token } : {}) }),
-  );
-  const sources = usage(() =>
-    configSourcesFromFlags({ configSources: options.configSource, directory: options.directory }, { cwd: io.cwd }),
-  );
-  const clusters = await usageAsync(() => registry.listClusters());
-  if (clusters.length === 0) throw new UsageError(`no clusters: ${registry.description} lists none`);
-  const { selected, skipped } = usage(() =>
-    selectClusters(clusters, { clusterIds: options.cluster, include: options.include, exclude: options.exclude }),
-  );
-  for (const s of skipped) io.stderr(`skipping ${s.cluster.id}: ${s.reason}\n`);
-  return { selected: [...selected], registry, sources: [...sources], knownClusterIds: clusters.map((c) => c.id) };
-}
-
-/** The selected clusters and the world they live in (`plan` acts on them without running an update). */
-export async function openSelectedClusters(
-  options: ProvisionOptions,
-  io: CliIo,
-): Promise<{ selected: Cluster[]; world: CliWorld }> {
-  const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
-  const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });
-  return { selected, world };
-}
-
-async function remoteProvision(
-  verb: 'provision' | 'decommission',
-  options: ProvisionOptions,
-  clusters: readonly Cluster[],
-  sources: readonly ConfigSource[],
-  io: CliIo,
-): Promise<ExitCode> {
-  if (options.simulate)
-    throw new UsageError('--remote starts the deployed state machine; it does not go with --simulate');
-  const services = await usageAsync(() => remoteServices(options.remote!));
-  const summaries = await runRemote(clusters, sources, services, {
-    verb,
-    applyOnly: options.applyOnly ?? false,
-    extra: (({ applyOnly: _a, ...rest }) => rest)(executionOptions(verb, options)),
-    follow: options.follow,
-    print: (line) => (options.output === 'text' ? io.stdout(`${line}\n`) : undefined),
-    sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
-    pollMs: 5000,
-  });
-  io.stdout(
-    options.output === 'json'
-      ? `${JSON.stringify({ clusters: summaries }, null, 2)}\n`
-      : summaries.map((s) => `${s.status.padEnd(9)} ${s.id}  ${s.message}\n`).join(''),
-  );
-  return exitCodeOf(summaries);
-}
-
-/** A failure wins over a skip; a skipped cluster is not a success (scripts and CI steps must see it). */
-export function exitCodeOf(summaries: readonly Pick<ClusterSummary, 'status'>[]): ExitCode {
-  if (summaries.some((s) => s.status === 'failed')) return EXIT.FAILED;
-  return summaries.some((s) => s.status === 'skipped' || s.status === 'held') ? EXIT.SKIPPED : EXIT.OK;
 }

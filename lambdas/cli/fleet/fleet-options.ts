@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { fleetSettings, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { WorldFlags } from '../cli-world';
 import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
 
@@ -42,15 +41,4 @@ export function addFleetOptions(command: Command): Command {
     .option('--kubeconfig <file>', 'kubeconfig for the API servers (real AWS)')
     .option('--bucket <name>', 'S3 bucket for rendered artefacts (real AWS)')
     .option('--region <region>', 'region of the artefact bucket (real AWS)', process.env.AWS_REGION ?? 'eu-central-1');
-}
-
-/** The fleet settings the flags give, the defaults filling the rest (docs/fleet.md). */
-export function settingsFromFlags(flags: FleetFlags): FleetSettings {
-  return fleetSettings({
-    include: flags.include,
-    exclude: flags.exclude,
-    maxConcurrent: flags.maxConcurrent,
-    waveOrder: flags.waveOrder,
-    wavesByCriticality: flags.wavesByCriticality,
-  });
 }

@@ -15,7 +15,8 @@ import type { AnyTask } from '../../tasks/define-task';
 import { openCliWorld, type CliWorld } from '../cli-world';
 import { UsageError, type CliIo } from '../io';
 import { usage, usageAsync } from '../usage';
-import { settingsFromFlags, type FleetFlags } from './fleet-options';
+import { fleetSettings, type FleetSettings } from '../../core/dispatch/fleet-settings';
+import type { FleetFlags } from './fleet-options';
 import { takeStateLock } from './state-lock';
 import { stateTable } from '../state-stores';
 
@@ -88,4 +89,15 @@ export async function openFleetSession(
     lock.release();
     throw error;
   }
+}
+
+/** The fleet settings the flags give, the defaults filling the rest (docs/fleet.md). */
+export function settingsFromFlags(flags: FleetFlags): FleetSettings {
+  return fleetSettings({
+    include: flags.include,
+    exclude: flags.exclude,
+    maxConcurrent: flags.maxConcurrent,
+    waveOrder: flags.waveOrder,
+    wavesByCriticality: flags.wavesByCriticality,
+  });
 }

@@ -2,9 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { HttpRequest, HttpResponse } from '../../contracts/triggers';
 import { DEFAULT_MAX_WEBHOOK_BODY_BYTES } from '../../core/webhook/webhook-request';
-
-export const WEBHOOK_PATH = '/webhooks/github';
-export const HEALTH_PATH = '/healthz';
+import { HEALTH_PATH, WEBHOOK_PATH } from './webhook-paths';
 
 export interface WebhookServerOptions {
   readonly port: number;

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { exitCodeOf } from '../../../lambdas/cli/commands/provision';
+import { exitCodeOf } from '../../../lambdas/cli/commands/provision-run';
 import { main } from '../../../lambdas/cli/main';
 import type { CliIo } from '../../../lambdas/cli/io';
 

@@ -1,9 +1,9 @@
 /**
  * The template engine: handlebars syntax with CLM's helper names (helpers.ts), strict, unescaped.
  *
- * - Templates are parsed by an isolated handlebars instance (its parser and whitespace control) and evaluated
- *   by template-interpreter.ts; handlebars' JavaScript code generator is not used, for speed (it cost
- *   ~1.5 s of CPU for 300 manifests; parsing plus interpreting costs a fraction of it).
+ * - Templates are parsed into handlebars' AST by handlebars-parser.ts (handlebars' grammar and whitespace control,
+ *   without its slower jison parser) and evaluated by template-interpreter.ts; handlebars' JavaScript code generator
+ *   is not used, for speed (it cost ~1.5 s of CPU for 300 manifests; parsing plus interpreting costs a fraction).
  * - Parsed templates are cached by content hash, per engine (a fresh engine is a cold start).
  * - Missing keys fail with the template path, the line and the whole key path; helper arguments are strict
  *   too, as Go's `missingkey=error` is. `index` on a missing key gives "".
@@ -15,7 +15,6 @@
  *   converted CLM template renders byte for byte as Go rendered it.
  */
 import { createHash } from 'node:crypto';
-import Handlebars from 'handlebars';
 import type { CloudLookups, RenderRequest, TemplateEngine, TemplateFile } from '../../ports/template-engine';
 import { TemplateRenderError } from '../../shared/errors';
 import { CloudLookupCache } from './cloud-lookup-cache';
@@ -23,6 +22,7 @@ import type { LookupRound } from './cloud-lookup-cache';
 import { clmHelper } from './helpers';
 import type { RenderScope } from './render-scope';
 import { syntaxError } from './template-errors';
+import { parseHandlebars } from './handlebars-parser';
 import { interpret } from './template-interpreter';
 import { hasGoSemanticsPragma } from '../../core/render/go-semantics-pragma';
 import type { Program } from './template-interpreter';
@@ -38,7 +38,6 @@ export interface HandlebarsTemplateEngineOptions {
 }
 
 export class HandlebarsTemplateEngine implements TemplateEngine {
-  private readonly handlebars = Handlebars.create();
   private readonly parsedTemplates = new Map<string, Program>();
   private readonly lookups: CloudLookupCache;
 
@@ -101,8 +100,8 @@ export class HandlebarsTemplateEngine implements TemplateEngine {
     let program: Program;
     try {
       program = goSemantics
-        ? withoutPragmaLine(this.handlebars.parse(file.content, { ignoreStandalone: true }))
-        : this.handlebars.parse(file.content);
+        ? withoutPragmaLine(parseHandlebars(file.content, { ignoreStandalone: true }))
+        : parseHandlebars(file.content);
     } catch (error) {
       throw syntaxError(error, file.path);
     }

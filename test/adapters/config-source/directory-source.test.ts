@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DirectorySource } from '../../../lambdas/adapters/config-source/directory-source';
@@ -126,6 +135,48 @@ describe('DirectorySource', () => {
     await expect(source.checkout(version)).rejects.toThrow(
       new RegExp(`^config source main \\(\\./config\\): the directory changed after version ${version} was resolved`),
     );
+  });
+
+  describe('a checkout right after the version was resolved', () => {
+    /** Every file modified a minute ago: outside the window in which a modification may not change the time. */
+    function settle(): void {
+      const past = new Date(Date.now() - 60_000);
+      for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }))
+        if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), past, past);
+    }
+    afterEach(() => jest.restoreAllMocks());
+
+    it('takes the files read for the version when none changed, reading none again', async () => {
+      settle();
+      const version = await source.resolveVersion('main');
+      const reads = jest.spyOn(fs, 'readFileSync');
+      const asyncReads = jest.spyOn(fs.promises, 'readFile');
+
+      const snapshot = await source.checkout(version);
+
+      expect(reads).not.toHaveBeenCalled();
+      expect(asyncReads).not.toHaveBeenCalled();
+      expect(snapshot.files.get('cluster/config-defaults.yaml')).toBe('foo: bar\n');
+    });
+
+    it('sees a change of the same size, by its modification time', async () => {
+      settle();
+      const version = await source.resolveVersion('main');
+      write('cluster/config-defaults.yaml', 'foo: baz\n');
+
+      await expect(source.checkout(version)).rejects.toThrow(/the directory changed after version/);
+    });
+
+    it('sees a change of the same size that kept the modification time (a file modified just before the read)', async () => {
+      const file = join(root, 'cluster/config-defaults.yaml');
+      const tick = new Date();
+      utimesSync(file, tick, tick);
+      const version = await source.resolveVersion('main');
+      write('cluster/config-defaults.yaml', 'foo: baz\n');
+      utimesSync(file, tick, tick);
+
+      await expect(source.checkout(version)).rejects.toThrow(/the directory changed after version/);
+    });
   });
 
   it('names the source and path when the directory is missing', async () => {

@@ -58,12 +58,12 @@ function runs(args: readonly string[]): ProcessCost {
 /** The files main.mjs loads by static imports (what every command pays) and all files, in bytes. */
 function startupBytes(metafile: Metafile): { startup: number; total: number } {
   const outputs = metafile.outputs;
-  const entry = Object.keys(outputs).find((file) => file.endsWith('/main.mjs'));
+  const entry = Object.keys(outputs).find((file) => file.endsWith('/main.js'));
   const loaded = new Set(entry ? [entry] : []);
   for (const file of loaded) {
     for (const i of outputs[file].imports) if (i.kind === 'import-statement' && outputs[i.path]) loaded.add(i.path);
   }
-  const js = Object.keys(outputs).filter((file) => file.endsWith('.mjs'));
+  const js = Object.keys(outputs).filter((file) => file.endsWith('.js'));
   const sum = (files: Iterable<string>) => [...files].reduce((total, file) => total + outputs[file].bytes, 0);
   return { startup: sum(loaded), total: sum(js) };
 }

@@ -1,15 +1,20 @@
-// The prebuilt CLI: where `npm run build:cli` (bin/build-cli.mjs) writes it and whether bin/clm.mjs may run it.
-// Plain JavaScript on purpose: deciding must cost nothing, so no TypeScript is loaded to decide.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// The prebuilt CLI: where `npm run build:cli` (bin/build-cli.mjs) writes it, whether bin/clm.mjs may run it, and how
+// it is loaded. Plain JavaScript on purpose: deciding must cost nothing, so no TypeScript is loaded to decide.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 
 /** The bundle's directory, relative to the repository root. Two levels deep, like lambdas/cli/ and lambdas/runtime/:
  * code that finds the repository root as `<its own directory>/../..` (package.json, statemachines/) works unchanged. */
 export const BUNDLE_DIR = join('.build', 'cli');
-/** The entry module; it exports `main(argv)` as lambdas/cli/main.ts does. */
-export const BUNDLE_MAIN = 'main.mjs';
+/** The entry chunk; it exports `main(argv)` as lambdas/cli/main.ts does. */
+export const BUNDLE_MAIN = 'main.js';
 /** Written last by the build: when it started and the repository files the bundle was built from. */
 export const BUNDLE_INPUTS = 'inputs.json';
+/** Next to each chunk: V8's code cache of it (`<chunk>.cache`), written by the build (see loadBundle). */
+export const CODE_CACHE_SUFFIX = '.cache';
 
 /**
  * The bundle to run, or why not: it must exist and no file it was built from may have changed since the build
@@ -39,4 +44,48 @@ export function cliBundle(root) {
     if (changed > inputs.builtAt) return { reason: `${file} changed after the prebuilt CLI was built` };
   }
   return { file: join(dir, BUNDLE_MAIN) };
+}
+
+/**
+ * Runs the bundle's entry chunk and returns its exports. Each chunk is a script,
+ * `(function (exports, require, module, __clmImportMetaUrl) { … })`, run once on its first `require('./<chunk>')`
+ * (what the chunk's `import` and `import()` of another chunk became); any other `require` is Node's, from the bundle's
+ * directory. A chunk is compiled with its V8 code cache when there is one that this Node accepts (the same V8 and
+ * flags as the build's): V8 then neither parses the chunk nor compiles the functions the build's runs compiled.
+ * Without one, or when V8 rejects it, the chunk is compiled from its source, as fast as before code caches.
+ *
+ * @param {string} file the entry chunk (cliBundle's `file`)
+ * @param {{ writeCodeCache?: boolean }} [options] writeCodeCache: at exit, write each loaded chunk's code cache with
+ *   the functions compiled so far (the build runs a few commands this way; successive runs add to the caches)
+ * @returns {Record<string, unknown>}
+ */
+export function loadBundle(file, options = {}) {
+  const dir = dirname(file);
+  const nodeRequire = createRequire(file);
+  /** @type {Map<string, { exports: Record<string, unknown> }>} */
+  const modules = new Map();
+  /** @type {[string, vm.Script][]} */
+  const loaded = [];
+  const load = (path) => {
+    const known = modules.get(path);
+    if (known) return known.exports;
+    let cachedData;
+    try {
+      cachedData = readFileSync(path + CODE_CACHE_SUFFIX);
+    } catch {
+      // none: compiled from the source
+    }
+    const script = new vm.Script(readFileSync(path, 'utf8'), { filename: path, cachedData });
+    const module = { exports: {} };
+    modules.set(path, module);
+    loaded.push([path, script]);
+    const require = (specifier) => (specifier.startsWith('./') ? load(join(dir, specifier)) : nodeRequire(specifier));
+    script.runInThisContext()(module.exports, require, module, pathToFileURL(path).href);
+    return module.exports;
+  };
+  if (options.writeCodeCache)
+    process.on('exit', () => {
+      for (const [path, script] of loaded) writeFileSync(path + CODE_CACHE_SUFFIX, script.createCachedData());
+    });
+  return load(file);
 }

@@ -3,14 +3,14 @@
 // it is there and no source it was built from changed since; otherwise the TypeScript sources through tsx (slower to
 // start: every file is transpiled), saying so in one line.
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cliBundle } from './cli-bundle.mjs';
+import { fileURLToPath } from 'node:url';
+import { cliBundle, loadBundle } from './cli-bundle.mjs';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const bundle = cliBundle(join(dirname(fileURLToPath(import.meta.url)), '..'));
 let main;
 if ('file' in bundle) {
-  ({ main } = await import(pathToFileURL(bundle.file).href));
+  ({ main } = loadBundle(bundle.file));
 } else {
   process.stderr.write(`clm: ${bundle.reason}; running the TypeScript sources (\`npm run build:cli\` starts faster)\n`);
   const { register } = await import('tsx/esm/api');

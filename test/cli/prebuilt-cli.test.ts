@@ -7,6 +7,8 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
+  readdirSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -15,8 +17,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
 import type { Metafile } from 'esbuild';
 import { buildCli } from '../../bin/build-cli.mjs';
+import { CODE_CACHE_SUFFIX } from '../../bin/cli-bundle.mjs';
 
 const ROOT = join(__dirname, '..', '..');
 const BUILT_AT = Date.parse('2026-01-01T00:00:00Z');
@@ -35,8 +39,8 @@ function layout(): string {
   );
   mkdirSync(join(root, '.build', 'cli'), { recursive: true });
   writeFileSync(
-    join(root, '.build', 'cli', 'main.mjs'),
-    "export async function main(argv) { process.stdout.write(`bundle ${argv.join(' ')}\\n`); return 4; }\n",
+    join(root, '.build', 'cli', 'main.js'),
+    "(function (exports) { exports.main = async (argv) => { process.stdout.write(`bundle ${argv.join(' ')}\\n`); return 4; }; })\n",
   );
   writeFileSync(
     join(root, '.build', 'cli', 'inputs.json'),
@@ -125,7 +129,7 @@ describe('bin/build-cli.mjs', () => {
       [
         '--input-type=module',
         '-e',
-        `const { main } = await import(${JSON.stringify(pathToFileURL(join(out, 'main.mjs')).href)}); process.exitCode = await main(['--help']);`,
+        `const { loadBundle } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'bin', 'cli-bundle.mjs')).href)}); const { main } = loadBundle(${JSON.stringify(join(out, 'main.js'))}); process.exitCode = await main(['--help']);`,
       ],
       { encoding: 'utf8' },
     );
@@ -146,9 +150,9 @@ describe('bin/build-cli.mjs', () => {
   });
 
   it('starts without the heavy packages: they are in chunks only the commands using them load', () => {
-    // Arrange: the files main.mjs loads by static imports, and the packages in them
+    // Arrange: the files main.js loads by static imports, and the packages in them
     const outputs = metafile.outputs;
-    const entry = Object.keys(outputs).find((file) => file.endsWith('/main.mjs'))!;
+    const entry = Object.keys(outputs).find((file) => file.endsWith('/main.js'))!;
     const loaded = new Set([entry]);
     for (const file of loaded) {
       for (const i of outputs[file].imports) if (i.kind === 'import-statement' && outputs[i.path]) loaded.add(i.path);
@@ -169,6 +173,10 @@ describe('bin/build-cli.mjs', () => {
       'isomorphic-git',
       'aws-local-stepfunctions',
       'aws-cdk-lib',
+      // what rendering and the stores use: `clm --help` and each command's declaration load none of it
+      'zod',
+      'js-yaml',
+      'handlebars',
     ];
 
     // Assert: they are in the bundle, and none is loaded at start
@@ -178,7 +186,41 @@ describe('bin/build-cli.mjs', () => {
       ),
     );
     expect(heavy.filter((p) => p !== 'aws-cdk-lib' && !bundled.has(p))).toEqual([]);
+    expect([...loaded].filter((file) => file.includes('-run-'))).toEqual([]);
     expect(heavy.filter((p) => packages.has(p))).toEqual([]);
     expect(packages.has('commander')).toBe(true);
+  });
+
+  it('gives every chunk the start-up and render load a V8 code cache this Node accepts, and runs without one', () => {
+    // Arrange: the chunks `clm render` loads (the run of examples/clm-config in the build)
+    const chunks = readdirSync(out).filter((file) => file.endsWith('.js'));
+    const cached = chunks.filter((file) => existsSync(join(out, `${file}${CODE_CACHE_SUFFIX}`)));
+    const render = chunks.find((file) => file.startsWith('render-run-'))!;
+
+    // Act
+    const rejected = cached.filter((file) => {
+      const script = new Script(readFileSync(join(out, file), 'utf8'), {
+        filename: join(out, file),
+        cachedData: readFileSync(join(out, `${file}${CODE_CACHE_SUFFIX}`)),
+      });
+      return script.cachedDataRejected !== false;
+    });
+    // A cache V8 refuses (another Node, a damaged file) is not used: the chunk is compiled from its source.
+    writeFileSync(join(out, `main.js${CODE_CACHE_SUFFIX}`), 'not a code cache');
+    const help = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { loadBundle } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'bin', 'cli-bundle.mjs')).href)}); const { main } = loadBundle(${JSON.stringify(join(out, 'main.js'))}); process.exitCode = await main(['--help']);`,
+      ],
+      { encoding: 'utf8' },
+    );
+
+    // Assert
+    expect(cached).toEqual(expect.arrayContaining(['main.js', render]));
+    expect(cached.length).toBeGreaterThan(10);
+    expect(rejected).toEqual([]);
+    expect(help).toMatch(/^Usage: clm \[options\] \[command\]/);
   });
 });

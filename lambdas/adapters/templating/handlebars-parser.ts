@@ -8,7 +8,7 @@
  * Why: jison's lexer tries its rules one after another on a fresh copy of the rest of the input for every token, and
  * counts lines with a regular expression per token. Parsing kubernetes-on-aws's 265 migrated templates (1.9 MB) in a
  * fresh process took 210–310 ms of CPU with it and 180–210 ms with this one; warm, 80–140 ms against 35–40 ms
- * (2026-11-28, the shared 2-core machine, `.build/scratch` measurements). What is left in a fresh process is mostly V8
+ * (2026-11-28, the shared 2-core machine: each parser timed on the same files, first and second pass). What is left in a fresh process is mostly V8
  * running code for the first time.
  *
  * Raw blocks and escaped mustaches (rare in configs), and any input this parser does not accept (a syntax error, an

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { CliExit, EXIT, type CliIo } from '../io';
 import { addFleetOptions, type FleetFlags } from '../fleet/fleet-options';
+import { optimizeHotCode } from '../optimizing-compiler';
 
 export interface DispatchOptions extends FleetFlags {
   readonly changesOnly?: boolean;
@@ -43,6 +44,7 @@ export function registerDispatchCommand(program: Command, io: CliIo): void {
     .addHelpText('after', EXAMPLES)
     .action(async (options: DispatchOptions) => {
       const { runDispatch } = await import('./dispatch-run');
+      optimizeHotCode();
       const code = await runDispatch(options, io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });

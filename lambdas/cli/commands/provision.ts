@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { CliExit, EXIT, type CliIo } from '../io';
 import type { WorldFlags } from '../cli-world';
 import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
+import { optimizeHotCode } from '../optimizing-compiler';
 
 export interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
@@ -71,6 +72,7 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
       );
     command.addHelpText('after', EXAMPLES(verb)).action(async (options: ProvisionOptions) => {
       const { runProvision } = await import('./provision-run');
+      optimizeHotCode();
       const code = await runProvision(verb, options, io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CliExit, type CliIo } from '../io';
 import { addFleetOptions, type FleetFlags } from '../fleet/fleet-options';
 import { HEALTH_PATH, WEBHOOK_PATH } from '../fleet/webhook-paths';
+import { optimizeHotCode } from '../optimizing-compiler';
 
 export interface ServeOptions extends FleetFlags {
   readonly port: string;
@@ -42,6 +43,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addHelpText('after', EXAMPLES)
     .action(async (options: ServeOptions) => {
       const { runServe } = await import('./serve-run');
+      optimizeHotCode();
       throw new CliExit(await runServe(options, io));
     });
 }

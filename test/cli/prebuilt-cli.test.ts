@@ -7,7 +7,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   readdirSync,
   rmSync,
   symlinkSync,
@@ -17,7 +16,6 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Script } from 'node:vm';
 import type { Metafile } from 'esbuild';
 import { buildCli } from '../../bin/build-cli.mjs';
 import { CODE_CACHE_SUFFIX } from '../../bin/cli-bundle.mjs';
@@ -197,14 +195,19 @@ describe('bin/build-cli.mjs', () => {
     const cached = chunks.filter((file) => existsSync(join(out, `${file}${CODE_CACHE_SUFFIX}`)));
     const render = chunks.find((file) => file.startsWith('render-run-'))!;
 
-    // Act
-    const rejected = cached.filter((file) => {
-      const script = new Script(readFileSync(join(out, file), 'utf8'), {
-        filename: join(out, file),
-        cachedData: readFileSync(join(out, `${file}${CODE_CACHE_SUFFIX}`)),
-      });
-      return script.cachedDataRejected !== false;
-    });
+    // Act: compiled as the loader compiles them (under its flags, which V8's check of a cache includes)
+    const check = [
+      "import { readFileSync } from 'node:fs'; import v8 from 'node:v8'; import vm from 'node:vm';",
+      `import { CODE_CACHE_SUFFIX, SHORT_RUN_FLAGS } from ${JSON.stringify(pathToFileURL(join(ROOT, 'bin', 'cli-bundle.mjs')).href)};`,
+      'v8.setFlagsFromString(SHORT_RUN_FLAGS);',
+      `const dir = ${JSON.stringify(out)};`,
+      `const rejected = ${JSON.stringify(cached)}.filter((f) => new vm.Script(readFileSync(dir + '/' + f, 'utf8'),`,
+      "  { filename: dir + '/' + f, cachedData: readFileSync(dir + '/' + f + CODE_CACHE_SUFFIX) }).cachedDataRejected !== false);",
+      'process.stdout.write(JSON.stringify(rejected));',
+    ].join('\n');
+    const rejected = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', check], { encoding: 'utf8' }),
+    ) as string[];
     // A cache V8 refuses (another Node, a damaged file) is not used: the chunk is compiled from its source.
     writeFileSync(join(out, `main.js${CODE_CACHE_SUFFIX}`), 'not a code cache');
     const help = execFileSync(

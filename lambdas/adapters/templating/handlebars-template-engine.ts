@@ -4,7 +4,7 @@
  * - Templates are parsed into handlebars' AST by handlebars-parser.ts (handlebars' grammar and whitespace control,
  *   without its slower jison parser) and evaluated by template-interpreter.ts; handlebars' JavaScript code generator
  *   is not used, for speed (it cost ~1.5 s of CPU for 300 manifests; parsing plus interpreting costs a fraction).
- * - Parsed templates are cached by content hash, per engine (a fresh engine is a cold start).
+ * - Parsed templates are cached by content, per engine (a fresh engine is a cold start).
  * - Missing keys fail with the template path, the line and the whole key path; helper arguments are strict
  *   too, as Go's `missingkey=error` is. `index` on a missing key gives "".
  * - Helpers that need AWS (`amiID`, `instanceType*Quantity`) go through the CloudLookups port. Rendering is
@@ -14,7 +14,6 @@
  *   writes it) is parsed without standalone-line stripping and interpreted with Go's printing and truth, so a
  *   converted CLM template renders byte for byte as Go rendered it.
  */
-import { createHash } from 'node:crypto';
 import type { CloudLookups, RenderRequest, TemplateEngine, TemplateFile } from '../../ports/template-engine';
 import { TemplateRenderError } from '../../shared/errors';
 import { CloudLookupCache } from './cloud-lookup-cache';
@@ -94,7 +93,8 @@ export class HandlebarsTemplateEngine implements TemplateEngine {
   }
 
   private parse(file: TemplateFile, goSemantics: boolean): Program {
-    const key = createHash('sha256').update(file.content).digest('base64');
+    // Keyed by the content itself: V8 hashes a string once, where a SHA-256 per lookup cost a crypto call.
+    const key = file.content;
     const cached = this.parsedTemplates.get(key);
     if (cached) return cached;
     let program: Program;

@@ -1,12 +1,18 @@
 """MiniStack as the deployed tier runs it: `python ministack_launcher.py` instead of `ministack`.
 
-One deploy-time workaround, in the emulator and nowhere else: MiniStack 1.5.33's CloudFormation refuses an
-AWS::CloudWatch::Alarm with `Metrics` (a metric-math alarm; CLM's Monitoring/WaveHalted is one) with "metric math is
-not supported", so `cdk deploy` of the unchanged app would fail. Here such an alarm is stored with its definition
-(Metrics, thresholds, actions) as AWS stores it; MiniStack evaluates no alarm of this kind, so it stays in
-INSUFFICIENT_DATA. Every other resource goes through MiniStack unchanged.
+Two corrections of MiniStack 1.5.33 toward what AWS does, in the emulator and nowhere else (the app is unchanged):
+
+1. Its CloudFormation refuses an AWS::CloudWatch::Alarm with `Metrics` (a metric-math alarm; CLM's
+   Monitoring/WaveHalted is one): "metric math is not supported", so `cdk deploy` of the app would fail. Here such an
+   alarm is stored with its definition (Metrics, thresholds, actions) as AWS stores it. MiniStack evaluates no alarm
+   of this kind, so it stays in INSUFFICIENT_DATA.
+2. A Node.js handler's error reaches callers (Invoke, Step Functions) as `Runtime.HandlerError` whatever the error;
+   AWS's Node.js runtime reports the error's `name` as errorType, and Step Functions matches Retry/Catch on it (CLM's
+   ASL catches UpdateHeldError at a safe point, retries StackBusyError, ...). Here the worker sends the name along and
+   the invocation's errorType is that name, as on AWS.
 """
 import sys
+import threading
 import time
 
 from ministack.app import main
@@ -55,6 +61,45 @@ def _metric_math_record(name, props):
 
 
 provisioners._cw_metric_alarm_record = _metric_math_record
+
+# --- 2. the error's name as errorType ------------------------------------------------------------------------------
+from ministack.core import lambda_runtime  # noqa: E402
+from ministack.services import lambda_svc  # noqa: E402
+
+_SENT = 'status: "error", error: String(err.message || err), trace: err.stack || ""'
+if _SENT not in lambda_runtime._NODEJS_WORKER_SCRIPT:
+    raise SystemExit("ministack_launcher.py: the Node.js worker script changed; re-check correction 2 for this MiniStack")
+lambda_runtime._NODEJS_WORKER_SCRIPT = lambda_runtime._NODEJS_WORKER_SCRIPT.replace(
+    _SENT,
+    'status: "error", error: String(err.message || err), errorType: String((err && err.name) || "Error"), '
+    'trace: err.stack || ""',
+)
+
+_last = threading.local()
+_worker_invoke = lambda_runtime.Worker.invoke
+
+
+def _invoke(self, *args, **kwargs):
+    result = _worker_invoke(self, *args, **kwargs)
+    _last.error_type = result.get("errorType") if result.get("status") == "error" else None
+    return result
+
+
+lambda_runtime.Worker.invoke = _invoke
+_execute_warm = lambda_svc._execute_function_warm
+
+
+def _execute_function_warm(func, event, request_id):
+    _last.error_type = None
+    result = _execute_warm(func, event, request_id)
+    body = result.get("body")
+    named = getattr(_last, "error_type", None)
+    if result.get("error") and isinstance(body, dict) and body.get("errorType") == "Runtime.HandlerError" and named:
+        body["errorType"] = named
+    return result
+
+
+lambda_svc._execute_function_warm = _execute_function_warm
 
 if __name__ == "__main__":
     sys.exit(main())

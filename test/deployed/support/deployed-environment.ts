@@ -3,6 +3,9 @@
  * missing variable is a failure that says how to run the tier, never a skipped test.
  */
 import { readFileSync } from 'node:fs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { createAwsClients, type AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 
 export const REGION = 'eu-central-1';
@@ -46,13 +49,21 @@ export function deployedEnvironment(): DeployedEnvironment {
   };
 }
 
+export interface EmulatorClients extends AwsClients {
+  readonly sfn: SFNClient;
+  readonly secretsManager: SecretsManagerClient;
+  readonly dynamoDb: DynamoDBClient;
+}
+
 /** The SDK clients of one emulator account (the access key id names it). */
-export function emulatorClients(endpoint: string, account = CLM_ACCOUNT): AwsClients {
-  return createAwsClients({
-    region: REGION,
-    endpoint,
-    credentials: { accessKeyId: account, secretAccessKey: 'test' },
-  });
+export function emulatorClients(endpoint: string, account = CLM_ACCOUNT): EmulatorClients {
+  const options = { region: REGION, endpoint, credentials: { accessKeyId: account, secretAccessKey: 'test' } };
+  return {
+    ...createAwsClients(options),
+    sfn: new SFNClient(options),
+    secretsManager: new SecretsManagerClient(options),
+    dynamoDb: new DynamoDBClient(options),
+  };
 }
 
 /** `kube_ca_data` of the control plane: base64 of its CA's PEM. */

@@ -62,7 +62,11 @@ export async function deployApp(options: DeployOptions): Promise<StackOutputs> {
   const account = options.account ?? CLM_ACCOUNT;
   const name = options.name ?? 'deploy';
   const log = join(options.stateDir, `cdk-${name}.log`);
-  await cdk(['bootstrap', `aws://${account}/${REGION}`, '--output', join(options.stateDir, `cdk.out-${name}`)], options, log);
+  await cdk(
+    ['bootstrap', `aws://${account}/${REGION}`, '--output', join(options.stateDir, `cdk.out-${name}`)],
+    options,
+    log,
+  );
   const outputsFile = join(options.stateDir, `outputs-${name}.json`);
   const context = Object.entries(options.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
   await cdk(

@@ -50,14 +50,182 @@ async function newExecutions(known: readonly ExecutionListItem[], count = 1): Pr
   return (await eventually(
     `${count} new cluster-update execution(s)`,
     async () => {
-      // kube-deployed, behind since the commit above, starts only once the second's execution ended: that end asks
+      const fresh = (await listExecutions(aws.sfn, clusterUpdate)).filter((e) => !seen.has(e.executionArn));
+      return fresh.length >= count ? fresh : undefined;
+    },
+    300_000,
+    1000,
+  ))!;
+}
+
+/** An execution once it has ended. */
+async function ended(executionArn: string): Promise<ExecutionListItem> {
+  return (await eventually(
+    `execution ${executionArn} ends`,
+    async () => {
+      const found = (await listExecutions(aws.sfn, clusterUpdate)).find((e) => e.executionArn === executionArn);
+      return found && found.status !== 'RUNNING' ? found : undefined;
+    },
+    900_000,
+    2000,
+  ))!;
+}
+
+async function stackStatuses(): Promise<Record<string, string>> {
+  const stacks = (await aws.cloudFormation.send(new DescribeStacksCommand({}))).Stacks ?? [];
+  return Object.fromEntries(stacks.map((s) => [s.StackName!, s.StackStatus!]));
+}
+
+beforeAll(async () => {
+  config = await startConfigRepository();
+  // The tokens secret CLM reads (tokenSecretArn): the control plane's bearer token as every cluster's clusterToken.
+  const tokens = await aws.secretsManager.send(
+    new CreateSecretCommand({ Name: 'clm-tokens', SecretString: JSON.stringify({ clusterToken: env.kubeToken }) }),
+  );
+  outputs = await deployApp({
+    endpoint: env.endpoint,
+    stateDir: env.stateDir,
+    context: {
+      registryUri: 'dynamodb://',
+      configSources: `main:git:${config.url}`,
+      tokenSecretArn: tokens.ARN!,
+      // One scheduled pass a day: the passes under test are the ones a push, a registry change or an execution's
+      // end asks for, each attributable.
+      dispatchIntervalMinutes: '1440',
+    },
+  });
+  webhookUrl = functionUrlOnEmulator(env.endpoint, output(outputs, 'ClmWorkflow', 'TriggersGithubWebhookUrl'));
+  clusterUpdate = output(outputs, 'ClmWorkflow', 'ClusterUpdateStateMachineArn');
+  const secret = await aws.secretsManager.send(
+    new GetSecretValueCommand({ SecretId: output(outputs, 'ClmWorkflow', 'WebhookSecretArn') }),
+  );
+  webhookSecret = secret.SecretString!;
+  table = output(outputs, 'ClmStateful', 'ExportsOutputRefTable');
+  registry = new DynamoDbRegistry({ tableName: table, client: aws.dynamoDb });
+}, 900_000);
+
+afterAll(async () => {
+  await config?.server.close();
+});
+
+describe('the deployed app on MiniStack', () => {
+  it('refuses a forged push with 401 and starts nothing', async () => {
+    // Act
+    const delivery = await deliverPush(
+      webhookUrl,
+      { ref: 'refs/heads/main', before: '0'.repeat(40), after: config.repo.revParse('main') },
+      'not-the-secret',
+    );
+
+    // Assert
+    expect(delivery.status).toBe(401);
+    expect(delivery.body.error).toBe('signature does not match the payload and the configured secret');
+    expect(await listExecutions(aws.sfn, clusterUpdate)).toEqual([]);
+  });
+
+  it('dispatches a cluster added to the registry table through its stream, and runs its update to the end', async () => {
+    // Act: an operator adds the cluster to the registry table
+    await registry.putCluster(
+      exampleCluster('kube-deployed', { apiServerUrl: env.kubeApiUrl, configItems: { kube_ca_data: kubeCaData(env) } }),
+    );
+
+    // Assert: the stream's pass started one execution, for that cluster, and it ran every task to the end
+    const [execution, ...more] = await newExecutions([]);
+    expect(more).toEqual([]);
+    expect(await executionInput(aws.sfn, execution.executionArn!)).toEqual(expect.objectContaining({ clusterId: A }));
+    const done = await ended(execution.executionArn!);
+    const view = consoleView(await historyEvents(aws.sfn, done.executionArn!));
+    expect({ status: done.status, failed: view.filter((row) => row.status === 'Failed') }).toEqual({
+      status: 'SUCCEEDED',
+      failed: [],
+    });
+    const states = view.map((row) => row.state);
+    for (const state of [
+      'Prepare',
+      'RenderConfig',
+      'DeployMainStack',
+      'WaitForApiServer',
+      'ApplyManifests',
+      'Finalize',
+    ])
+      expect(states).toContain(state);
+    const messages = Object.fromEntries(view.filter((row) => row.message).map((row) => [row.state, row.message]));
+    expect(messages.WaitForApiServer).toBe(`API server ${env.kubeApiUrl} is ready`);
+    expect(messages.ApplyManifests).toMatch(/^Applied 17 object\(s\): 17 created/);
+    expect(messages.Finalize).toMatch(new RegExp(`^Cluster ${A} is at ${config.repo.revParse('main')}#`));
+    // ... and what it made is there: the stacks in the emulator's CloudFormation, the objects in the API server
+    expect(await stackStatuses()).toEqual(
+      expect.objectContaining({
+        'kube-deployed': 'CREATE_COMPLETE',
+        'nodepool-master-default-aws-000000000000-eu-central-1-kube-deployed': 'CREATE_COMPLETE',
+        'nodepool-default-worker-aws-000000000000-eu-central-1-kube-deployed': 'CREATE_COMPLETE',
+      }),
+    );
+    expect((await kube.list('Deployment', { namespace: 'web' })).map((d) => d.metadata.name)).toContain('web');
+  });
+
+  it('updates the cluster when a signed GitHub push of its channel reaches the Function URL', async () => {
+    // Arrange: a new node image in the config repository
+    const before = config.repo.revParse('main');
+    const defaults = 'cluster/config-defaults.yaml';
+    const after = config.repo.commit(
+      // eu-central-1's image (the other branch of the template is eu-west-1's)
+      { [defaults]: config.files[defaults]!.replace('ami_id: ami-0a1b2c3d4e5f60718', 'ami_id: ami-0a1b2c3d4e5f60719') },
+      'new worker image',
+    );
+    const known = await listExecutions(aws.sfn, clusterUpdate);
+
+    // Act
+    const delivery = await deliverPush(webhookUrl, { ref: 'refs/heads/main', before, after }, webhookSecret);
+
+    // Assert: accepted, dispatched, and the cluster updated to the pushed commit
+    expect({ status: delivery.status, body: delivery.body }).toEqual({
+      status: 202,
+      body: expect.objectContaining({ commit: after, clusters: [A], dispatch: 'requested' }),
+    });
+    const [execution, ...more] = await newExecutions(known);
+    expect(more).toEqual([]);
+    expect(await executionInput(aws.sfn, execution.executionArn!)).toEqual(expect.objectContaining({ clusterId: A }));
+    const done = await ended(execution.executionArn!);
+    const view = consoleView(await historyEvents(aws.sfn, done.executionArn!));
+    expect(done.status).toBe('SUCCEEDED');
+    expect(view.find((row) => row.state === 'Finalize')?.message).toMatch(new RegExp(`^Cluster ${A} is at ${after}#`));
+    expect((await stackStatuses())['nodepool-default-worker-aws-000000000000-eu-central-1-kube-deployed']).toBe(
+      'UPDATE_COMPLETE',
+    );
+  });
+
+  it('dispatches exactly the cluster a registry change names, and names a failed task’s error in the history', async () => {
+    // Arrange: the repository moves on without a push, so kube-deployed is behind but nothing asks for a pass
+    config.repo.commit(
+      {
+        'cluster/manifests/20-web/extra.yaml':
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: web\ndata: {}\n',
+      },
+      'one more object',
+    );
+    const known = await listExecutions(aws.sfn, clusterUpdate);
+
+    // Act: a second cluster is added, whose CA item is not a certificate
+    await registry.putCluster(
+      exampleCluster('kube-second', {
+        apiServerUrl: env.kubeApiUrl,
+        configItems: { kube_ca_data: Buffer.from('not a certificate').toString('base64') },
+      }),
+    );
+
+    // Assert: the stream's pass started the second cluster only
+    const [second] = await newExecutions(known);
+    expect(await executionInput(aws.sfn, second.executionArn!)).toEqual(expect.objectContaining({ clusterId: B }));
+    const secondDone = await ended(second.executionArn!);
+    // kube-deployed, behind since the commit above, starts only once the second's execution ended: that end asks
     // for a pass over the whole fleet (the execution-events rule), and that pass starts it
     const [catchUp, ...others] = await newExecutions([...known, second]);
     expect(others).toEqual([]);
     expect(await executionInput(aws.sfn, catchUp.executionArn!)).toEqual(expect.objectContaining({ clusterId: A }));
     expect(catchUp.startDate!.getTime()).toBeGreaterThanOrEqual(secondDone.stopDate!.getTime());
     expect((await ended(catchUp.executionArn!)).status).toBe('SUCCEEDED');
-    // ... and its history names the failed task and the error the task raised
+    // ... and the second's history names the failed task and the error the task raised
     const view = consoleView(await historyEvents(aws.sfn, secondDone.executionArn!));
     expect(view.filter((row) => row.status === 'Failed')).toEqual([
       // RenderConfig checks the cluster's kube items before anything is written

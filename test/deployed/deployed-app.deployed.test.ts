@@ -1,19 +1,18 @@
 // The CDK app as `cdk deploy` installs it, on MiniStack, driven only through its deployed interfaces: the webhook's
 // Function URL, the registry table's stream, the Step Functions API, the CLI's --state dynamodb://TABLE. Each step
 // asserts what the deployed system did (executions, stacks, objects in the API server), not that commands ran.
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CreateSecretCommand, GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import type { ExecutionListItem } from '@aws-sdk/client-sfn';
 import { ClientNodeKubeCluster } from '../../lambdas/adapters/kube/client-node-kube-cluster';
 import { DynamoDbRegistry } from '../../lambdas/adapters/registry/dynamodb-registry';
+import { E2eHarness } from '../integration/support/e2e-harness';
 import { eventually } from '../integration/support/eventually';
+import { staticVolumes } from '../integration/support/kubelet-stand-ins';
 import { startConfigRepository, type ConfigRepository } from './support/config-repository';
-import { deployApp, functionUrlOnEmulator, output, REPO_ROOT, type StackOutputs } from './support/deploy-app';
+import { deployApp, functionUrlOnEmulator, output, type StackOutputs } from './support/deploy-app';
+import { DeployedWorld } from './support/deployed-world';
 import { exampleCluster } from './support/deployed-clusters';
 import { deployedEnvironment, emulatorClients, kubeCaData, REGION } from './support/deployed-environment';
-import { consoleView, executionInput, historyEvents, listExecutions } from './support/executions';
+import { consoleView, executionInput, historyEvents } from './support/executions';
 import { deliverPush } from './support/github-push';
 
 const env = deployedEnvironment();
@@ -23,58 +22,14 @@ let config: ConfigRepository;
 let outputs: StackOutputs;
 let webhookUrl: string;
 let webhookSecret: string;
-let clusterUpdate: string;
+let world: DeployedWorld;
 let registry: DynamoDbRegistry;
 let table: string;
-
-/** The CLI as an operator runs it against the deployed system (the emulator's endpoint, the CLM account). */
-function clm(args: readonly string[]) {
-  return spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'clm.mjs'), ...args], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      AWS_ENDPOINT_URL: env.endpoint,
-      AWS_ACCESS_KEY_ID: '000000000000',
-      AWS_SECRET_ACCESS_KEY: 'test',
-      AWS_REGION: REGION,
-    },
-  });
-}
+let harness: E2eHarness;
 
 const A = `aws:000000000000:${REGION}:kube-deployed`;
 const B = `aws:000000000000:${REGION}:kube-second`;
-
-/** The cluster-update executions started after `known` were listed, once there are `count` of them. */
-async function newExecutions(known: readonly ExecutionListItem[], count = 1): Promise<ExecutionListItem[]> {
-  const seen = new Set(known.map((e) => e.executionArn));
-  return (await eventually(
-    `${count} new cluster-update execution(s)`,
-    async () => {
-      const fresh = (await listExecutions(aws.sfn, clusterUpdate)).filter((e) => !seen.has(e.executionArn));
-      return fresh.length >= count ? fresh : undefined;
-    },
-    300_000,
-    1000,
-  ))!;
-}
-
-/** An execution once it has ended. */
-async function ended(executionArn: string): Promise<ExecutionListItem> {
-  return (await eventually(
-    `execution ${executionArn} ends`,
-    async () => {
-      const found = (await listExecutions(aws.sfn, clusterUpdate)).find((e) => e.executionArn === executionArn);
-      return found && found.status !== 'RUNNING' ? found : undefined;
-    },
-    900_000,
-    2000,
-  ))!;
-}
-
-async function stackStatuses(): Promise<Record<string, string>> {
-  const stacks = (await aws.cloudFormation.send(new DescribeStacksCommand({}))).Stacks ?? [];
-  return Object.fromEntries(stacks.map((s) => [s.StackName!, s.StackStatus!]));
-}
+const WORKERS = 'nodepool-default-worker-aws-000000000000-eu-central-1-kube-deployed';
 
 beforeAll(async () => {
   config = await startConfigRepository();
@@ -95,16 +50,22 @@ beforeAll(async () => {
     },
   });
   webhookUrl = functionUrlOnEmulator(env.endpoint, output(outputs, 'ClmWorkflow', 'TriggersGithubWebhookUrl'));
-  clusterUpdate = output(outputs, 'ClmWorkflow', 'ClusterUpdateStateMachineArn');
+  world = new DeployedWorld(aws, kube, env.endpoint, output(outputs, 'ClmWorkflow', 'ClusterUpdateStateMachineArn'));
   const secret = await aws.secretsManager.send(
     new GetSecretValueCommand({ SecretId: output(outputs, 'ClmWorkflow', 'WebhookSecretArn') }),
   );
   webhookSecret = secret.SecretString!;
   table = output(outputs, 'ClmStateful', 'ExportsOutputRefTable');
   registry = new DynamoDbRegistry({ tableName: table, client: aws.dynamoDb });
+  // What AWS and the kubelets do on their own: each EC2 instance of the cluster's groups joins as a KWOK node (and
+  // leaves with its instance), nodes keep their leases, PDBs are watched during rolls.
+  await staticVolumes(kube, 'kube-deployed-pv', 4);
+  harness = new E2eHarness(aws, kube, `kubernetes.io/cluster/${A}`, 'nodepool-', { motoShims: false });
+  harness.start();
 }, 900_000);
 
 afterAll(async () => {
+  await harness?.stop();
   await config?.server.close();
 });
 
@@ -120,7 +81,7 @@ describe('the deployed app on MiniStack', () => {
     // Assert
     expect(delivery.status).toBe(401);
     expect(delivery.body.error).toBe('signature does not match the payload and the configured secret');
-    expect(await listExecutions(aws.sfn, clusterUpdate)).toEqual([]);
+    expect(await world.executions()).toEqual([]);
   });
 
   it('dispatches a cluster added to the registry table through its stream, and runs its update to the end', async () => {
@@ -130,10 +91,10 @@ describe('the deployed app on MiniStack', () => {
     );
 
     // Assert: the stream's pass started one execution, for that cluster, and it ran every task to the end
-    const [execution, ...more] = await newExecutions([]);
+    const [execution, ...more] = await world.newExecutions([]);
     expect(more).toEqual([]);
     expect(await executionInput(aws.sfn, execution.executionArn!)).toEqual(expect.objectContaining({ clusterId: A }));
-    const done = await ended(execution.executionArn!);
+    const done = await world.ended(execution.executionArn!);
     const view = consoleView(await historyEvents(aws.sfn, done.executionArn!));
     expect({ status: done.status, failed: view.filter((row) => row.status === 'Failed') }).toEqual({
       status: 'SUCCEEDED',
@@ -154,7 +115,7 @@ describe('the deployed app on MiniStack', () => {
     expect(messages.ApplyManifests).toMatch(/^Applied 17 object\(s\): 17 created/);
     expect(messages.Finalize).toMatch(new RegExp(`^Cluster ${A} is at ${config.repo.revParse('main')}#`));
     // ... and what it made is there: the stacks in the emulator's CloudFormation, the objects in the API server
-    expect(await stackStatuses()).toEqual(
+    expect(await world.stackStatuses()).toEqual(
       expect.objectContaining({
         'kube-deployed': 'CREATE_COMPLETE',
         'nodepool-master-default-aws-000000000000-eu-central-1-kube-deployed': 'CREATE_COMPLETE',
@@ -162,6 +123,10 @@ describe('the deployed app on MiniStack', () => {
       }),
     );
     expect((await kube.list('Deployment', { namespace: 'web' })).map((d) => d.metadata.name)).toContain('web');
+    // the groups' EC2 instances joined: one master, two workers
+    expect(
+      await eventually('3 nodes joined', async () => ((await world.joinedNodes()).length === 3 ? true : undefined)),
+    ).toBe(true);
   });
 
   it('updates the cluster when a signed GitHub push of its channel reaches the Function URL', async () => {
@@ -173,7 +138,9 @@ describe('the deployed app on MiniStack', () => {
       { [defaults]: config.files[defaults]!.replace('ami_id: ami-0a1b2c3d4e5f60718', 'ami_id: ami-0a1b2c3d4e5f60719') },
       'new worker image',
     );
-    const known = await listExecutions(aws.sfn, clusterUpdate);
+    const known = await world.executions();
+    const nodesBefore = await world.joinedNodes();
+    harness.watchPdbs = true;
 
     // Act
     const delivery = await deliverPush(webhookUrl, { ref: 'refs/heads/main', before, after }, webhookSecret);
@@ -183,16 +150,27 @@ describe('the deployed app on MiniStack', () => {
       status: 202,
       body: expect.objectContaining({ commit: after, clusters: [A], dispatch: 'requested' }),
     });
-    const [execution, ...more] = await newExecutions(known);
+    const [execution, ...more] = await world.newExecutions(known);
     expect(more).toEqual([]);
     expect(await executionInput(aws.sfn, execution.executionArn!)).toEqual(expect.objectContaining({ clusterId: A }));
-    const done = await ended(execution.executionArn!);
+    const done = await world.ended(execution.executionArn!);
     const view = consoleView(await historyEvents(aws.sfn, done.executionArn!));
     expect(done.status).toBe('SUCCEEDED');
     expect(view.find((row) => row.state === 'Finalize')?.message).toMatch(new RegExp(`^Cluster ${A} is at ${after}#`));
-    expect((await stackStatuses())['nodepool-default-worker-aws-000000000000-eu-central-1-kube-deployed']).toBe(
-      'UPDATE_COMPLETE',
-    );
+    expect((await world.stackStatuses())[WORKERS]).toBe('UPDATE_COMPLETE');
+    // ... the nodes rolled: every instance on the new launch-template version, every old node replaced, no PDB broken
+    const versions = await world.poolVersions(A, 'default-worker');
+    expect(versions.instances).toEqual([versions.group, versions.group]);
+    const nodesAfter = await eventually('3 nodes after the roll', async () => {
+      const nodes = await world.joinedNodes();
+      return nodes.length === 3 ? nodes : undefined;
+    });
+    expect(nodesAfter!.filter((n) => nodesBefore.includes(n))).toEqual([]);
+    expect({ violations: [...harness.pdbViolations], errors: harness.errors.map(String) }).toEqual({
+      violations: [],
+      errors: [],
+    });
+    harness.watchPdbs = false;
   });
 
   it('dispatches exactly the cluster a registry change names, and names a failed task’s error in the history', async () => {
@@ -204,7 +182,7 @@ describe('the deployed app on MiniStack', () => {
       },
       'one more object',
     );
-    const known = await listExecutions(aws.sfn, clusterUpdate);
+    const known = await world.executions();
 
     // Act: a second cluster is added, whose CA item is not a certificate
     await registry.putCluster(
@@ -215,16 +193,15 @@ describe('the deployed app on MiniStack', () => {
     );
 
     // Assert: the stream's pass started the second cluster only
-    const [second] = await newExecutions(known);
+    const [second] = await world.newExecutions(known);
     expect(await executionInput(aws.sfn, second.executionArn!)).toEqual(expect.objectContaining({ clusterId: B }));
-    const secondDone = await ended(second.executionArn!);
-    // kube-deployed, behind since the commit above, starts only once the second's execution ended: that end asks
-    // for a pass over the whole fleet (the execution-events rule), and that pass starts it
-    const [catchUp, ...others] = await newExecutions([...known, second]);
-    expect(others).toEqual([]);
-    expect(await executionInput(aws.sfn, catchUp.executionArn!)).toEqual(expect.objectContaining({ clusterId: A }));
-    expect(catchUp.startDate!.getTime()).toBeGreaterThanOrEqual(secondDone.stopDate!.getTime());
-    expect((await ended(catchUp.executionArn!)).status).toBe('SUCCEEDED');
+    const secondDone = await world.ended(second.executionArn!);
+    // ... and nothing else: kube-deployed, behind since the commit above, was not started by that pass
+    expect(
+      (await world.executions())
+        .filter((e) => !known.some((k) => k.executionArn === e.executionArn))
+        .map((e) => e.name),
+    ).toEqual([second.name]);
     // ... and the second's history names the failed task and the error the task raised
     const view = consoleView(await historyEvents(aws.sfn, secondDone.executionArn!));
     expect(view.filter((row) => row.status === 'Failed')).toEqual([
@@ -235,7 +212,7 @@ describe('the deployed app on MiniStack', () => {
 
   it('waits at the approval gate of a deployed update until `clm approve --state dynamodb://TABLE` answers its token', async () => {
     // Arrange: the cluster now asks for approval (a registry change: the stream dispatches it), with a config change
-    const known = await listExecutions(aws.sfn, clusterUpdate);
+    const known = await world.executions();
     config.repo.commit(
       {
         'cluster/manifests/20-web/extra.yaml':
@@ -245,7 +222,7 @@ describe('the deployed app on MiniStack', () => {
     );
     const current = (await registry.listClusters()).find((c) => c.id === A)!;
     await registry.updateConfigItems(A, { ...current.configItems, update_requires_approval: 'true' });
-    const [execution] = await newExecutions(known);
+    const execution = await world.newExecutionOf(known, 'kube-deployed');
     expect(await executionInput(aws.sfn, execution.executionArn!)).toEqual(expect.objectContaining({ clusterId: A }));
     await eventually(
       'the update waits at AwaitApproval',
@@ -259,14 +236,23 @@ describe('the deployed app on MiniStack', () => {
     );
 
     // Act
-    const approve = clm(['approve', A, '--state', `dynamodb://${table}`, '--region', REGION, '--reason', 'CAB-7']);
+    const approve = world.clm([
+      'approve',
+      A,
+      '--state',
+      `dynamodb://${table}`,
+      '--region',
+      REGION,
+      '--reason',
+      'CAB-7',
+    ]);
 
     // Assert: the token went back, and the update went on to the end with the approved plan
     expect({ code: approve.status, stderr: approve.status === 0 ? '' : approve.stderr }).toEqual({
       code: 0,
       stderr: '',
     });
-    const done = await ended(execution.executionArn!);
+    const done = await world.ended(execution.executionArn!);
     const view = consoleView(await historyEvents(aws.sfn, done.executionArn!));
     expect(done.status).toBe('SUCCEEDED');
     expect(view.find((row) => row.state === 'AwaitApproval')?.status).toBe('Succeeded');

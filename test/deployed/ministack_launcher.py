@@ -10,6 +10,8 @@ Two corrections of MiniStack 1.5.33 toward what AWS does, in the emulator and no
    AWS's Node.js runtime reports the error's `name` as errorType, and Step Functions matches Retry/Catch on it (CLM's
    ASL catches UpdateHeldError at a safe point, retries StackBusyError, ...). Here the worker sends the name along and
    the invocation's errorType is that name, as on AWS.
+3. Its Auto Scaling groups launch no EC2 instances and cannot terminate one: ministack_autoscaling.py gives them
+   instances, template versions and TerminateInstanceInAutoScalingGroup as AWS has them (a node-pool roll needs them).
 """
 import sys
 import threading
@@ -100,6 +102,12 @@ def _execute_function_warm(func, event, request_id):
 
 
 lambda_svc._execute_function_warm = _execute_function_warm
+
+# --- 3. Auto Scaling groups with EC2 instances -----------------------------------------------------------------------
+sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import ministack_autoscaling  # noqa: E402
+
+ministack_autoscaling.install()
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -7,7 +7,9 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { join } from 'node:path';
 import { DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import type { ExecutionListItem } from '@aws-sdk/client-sfn';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { DescribeExecutionCommand, type ExecutionListItem } from '@aws-sdk/client-sfn';
 import type { KubeCluster } from '../../../lambdas/ports/kube-cluster';
 import { eventually } from '../../integration/support/eventually';
 import { REPO_ROOT } from './deploy-app';
@@ -63,6 +65,40 @@ export class DeployedWorld {
       900_000,
       2000,
     ))!;
+  }
+
+  /**
+   * The dispatcher's record of a cluster's last execution (the FLEET partition of the table): its state becomes the
+   * execution's end once a pass has seen the end (the pass the end's status-change event asks for).
+   */
+  async fleetExecutionState(table: string, clusterId: string): Promise<string | undefined> {
+    const item = (
+      await this.aws.dynamoDb.send(
+        new GetItemCommand({
+          TableName: table,
+          Key: { pk: { S: 'FLEET' }, sk: { S: `CLUSTER#${clusterId}` } },
+          ConsistentRead: true,
+        }),
+      )
+    ).Item;
+    const state = item ? (unmarshall(item).state as { execution?: { state?: string } }) : undefined;
+    return state?.execution?.state;
+  }
+
+  /** An execution's output (DescribeExecution), parsed. */
+  async output(executionArn: string): Promise<Record<string, unknown>> {
+    const described = await this.aws.sfn.send(new DescribeExecutionCommand({ executionArn }));
+    return JSON.parse(described.output ?? '{}') as Record<string, unknown>;
+  }
+
+  /** The instances of the pools whose launch-template version is not their group's. */
+  async outdatedInstances(clusterId: string, pools: readonly string[]): Promise<number> {
+    let outdated = 0;
+    for (const pool of pools) {
+      const versions = await this.poolVersions(clusterId, pool);
+      outdated += versions.instances.filter((v) => v !== versions.group).length;
+    }
+    return outdated;
   }
 
   async stackStatuses(): Promise<Record<string, string>> {

@@ -8,12 +8,12 @@ import { E2eHarness } from '../integration/support/e2e-harness';
 import { eventually } from '../integration/support/eventually';
 import { staticVolumes } from '../integration/support/kubelet-stand-ins';
 import { startConfigRepository, type ConfigRepository } from './support/config-repository';
-import { deployApp, functionUrlOnEmulator, output, type StackOutputs } from './support/deploy-app';
+import { deployApp, output, type StackOutputs } from './support/deploy-app';
 import { DeployedWorld } from './support/deployed-world';
 import { exampleCluster } from './support/deployed-clusters';
 import { deployedEnvironment, emulatorClients, kubeCaData, REGION } from './support/deployed-environment';
 import { consoleView, executionInput, historyEvents } from './support/executions';
-import { deliverPush } from './support/github-push';
+import { deliverPush, functionUrlOnEmulator } from './support/github-push';
 
 const env = deployedEnvironment();
 const aws = emulatorClients(env.endpoint);

@@ -6,11 +6,11 @@
  * `--forged` signs with a wrong secret (the webhook must answer 401).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { functionUrlOnEmulator } from './support/deploy-app';
 import { emulatorClients } from './support/deployed-environment';
-import { deliverPush } from './support/github-push';
+import { deliverPush, functionUrlOnEmulator } from './support/github-push';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -29,6 +29,8 @@ async function main(): Promise<void> {
     functionUrlOnEmulator(endpoint, url),
     { ref, before: '0'.repeat(40), after },
     forged ? 'not-the-secret' : secret,
+    // run from the repository root (as README says): the recorded push payload
+    readFileSync('test/core/webhook/fixtures/push.json', 'utf8'),
   );
   console.log(`HTTP ${delivery.status}`);
   console.log(JSON.stringify(delivery.body, null, 2));

@@ -93,10 +93,3 @@ export function output(outputs: StackOutputs, stack: string, prefix: string): st
   if (!found) throw new Error(`stack ${stack} has no output ${prefix}*: ${JSON.stringify(outputs[stack] ?? {})}`);
   return found[1];
 }
-
-/** MiniStack serves a Function URL `https://<id>.lambda-url.<region>.on.aws/` at `<endpoint>/_aws/lambda-url/<id>/`. */
-export function functionUrlOnEmulator(endpoint: string, functionUrl: string): string {
-  const id = /^https:\/\/([a-z0-9]+)\.lambda-url\./.exec(functionUrl)?.[1];
-  if (!id) throw new Error(`not a Lambda Function URL: ${functionUrl}`);
-  return `${endpoint}/_aws/lambda-url/${id}/`;
-}

@@ -11,8 +11,9 @@ export interface Push {
   readonly after: string;
 }
 
-export function pushBody(push: Push): string {
-  const payload = JSON.parse(fixtureText('push')) as Record<string, unknown> & {
+/** The push payload for `push`; `recorded` is the recorded payload's text (default: read from its fixture file). */
+export function pushBody(push: Push, recorded: string = fixtureText('push')): string {
+  const payload = JSON.parse(recorded) as Record<string, unknown> & {
     head_commit: Record<string, unknown>;
     commits: Record<string, unknown>[];
   };
@@ -38,8 +39,8 @@ export interface Delivery {
 }
 
 /** POST a push to the webhook URL, signed with `secret`. */
-export async function deliverPush(url: string, push: Push, secret: string): Promise<Delivery> {
-  const body = pushBody(push);
+export async function deliverPush(url: string, push: Push, secret: string, recorded?: string): Promise<Delivery> {
+  const body = pushBody(push, recorded);
   const id = randomUUID();
   const response = await fetch(url, { method: 'POST', headers: headers('push', id, signature(body, secret)), body });
   const text = await response.text();
@@ -50,4 +51,11 @@ export async function deliverPush(url: string, push: Push, secret: string): Prom
     parsed = { text };
   }
   return { id, status: response.status, body: parsed };
+}
+
+/** MiniStack serves a Function URL `https://<id>.lambda-url.<region>.on.aws/` at `<endpoint>/_aws/lambda-url/<id>/`. */
+export function functionUrlOnEmulator(endpoint: string, functionUrl: string): string {
+  const id = /^https:\/\/([a-z0-9]+)\.lambda-url\./.exec(functionUrl)?.[1];
+  if (!id) throw new Error(`not a Lambda Function URL: ${functionUrl}`);
+  return `${endpoint}/_aws/lambda-url/${id}/`;
 }

@@ -7,6 +7,7 @@
  */
 import yaml from 'js-yaml';
 import { lineLocator } from '../model/yaml-positions';
+import { fastLoadAll } from './fast-yaml';
 import { yamlError } from './yaml-error';
 
 type BuiltInType = 'null' | 'bool' | 'int' | 'float' | 'merge' | 'binary' | 'omap' | 'pairs' | 'set';
@@ -35,6 +36,8 @@ export function loadAllLastKeyWins(
   file: string,
   schema: yaml.Schema = DATA_SCHEMA,
 ): { documents: unknown[]; duplicates: DuplicateKey[] } {
+  const fast = fastLoadAll(text, schema);
+  if (fast) return { documents: fast, duplicates: [] };
   try {
     return { documents: yaml.loadAll(text, undefined, { filename: file, schema }), duplicates: [] };
   } catch (error) {

@@ -4,18 +4,25 @@
  *
  *   npm run bench              all modules
  *   npm run bench -- render    only modules whose name contains "render"
+ *   npm run bench -- --json F  also write the figures to F with when, where and how they were taken, for
+ *                              `npm run bench:check-docs -- F` (doc-figures.ts: do README.md and docs/ quote them?)
  *
  * To add a benchmark, create `bench/<topic>.bench.ts` exporting `name` and `run(): Promise<BenchResult[]>`
  * (see bench-result.ts); it is picked up automatically.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchModule, BenchResult } from './bench-result';
+import { benchRun } from './bench-run-record';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-async function main(filters: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const json = args.indexOf('--json');
+  const jsonFile = json >= 0 ? args[json + 1] : undefined;
+  if (json >= 0 && !jsonFile) throw new Error('--json needs a file name');
+  const filters = args.filter((_, i) => i !== json && i !== json + 1);
   const files = readdirSync(here)
     .filter((f) => f.endsWith('.bench.ts'))
     .sort();
@@ -33,6 +40,7 @@ async function main(filters: string[]): Promise<number> {
     }
   }
   process.stdout.write(table(rows));
+  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(benchRun(args, rows), null, 1)}\n`);
   return crashed ? 1 : 0;
 }
 

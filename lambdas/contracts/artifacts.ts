@@ -59,10 +59,11 @@ export const ClusterShape: z.ZodType<Cluster> = z.object({
 
 const RenderedStackShape: z.ZodType<RenderedStack> = z.object({
   name: z.string(),
-  kind: z.enum(['cluster', 'node-pool', 'cf-manifest']),
+  kind: z.enum(['cluster', 'node-pool', 'cf-manifest', 'etcd']),
   template: z.string(),
   tags: z.record(z.string(), z.string()),
   pool: z.string().optional(),
+  stackPolicy: z.string().optional(),
 });
 
 const KubeObjectShape: z.ZodType<KubeObject> = z.looseObject({
@@ -151,7 +152,7 @@ export const ResourcesArtifact = z.object({
   manifests: z.array(ManifestFileShape),
   deletions: DeletionsShape,
   cfDeletions: CfDeletionsShape,
-  /** Files bundles uploaded for the pools (ArtifactStore keys). */
+  /** The pools' files bundles uploaded into the cluster's account (`s3://<bucket>/<key>`). */
   filesKeys: z.array(z.string()),
   /** Karpenter pools: the objects of their provisioners.yaml (applied by ApplyKarpenterPools); absent in older runs. */
   karpenterPools: z.array(z.object({ name: z.string(), provisioners: z.array(KubeObjectShape) })).optional(),

@@ -21,6 +21,7 @@ import { simNodePoolBackend } from './ports/sim-node-pool-backend';
 import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
+import { simNodeFiles } from './ports/sim-node-files';
 import { cloudResourcesOf, seedLeftovers } from './aws/leftovers';
 import type { CloudResourceRecord } from './world-state';
 import { seedState } from './prng';
@@ -185,6 +186,7 @@ export class SimulatedWorld {
       values: simValues(this.ctx, cluster.id),
       alarms: simHealthAlarms(this.ctx, cluster.id),
       leftovers: simLeftovers(this.ctx, account, cluster.id),
+      nodeFiles: simNodeFiles(this.ctx, account, cluster.id),
     };
   }
 

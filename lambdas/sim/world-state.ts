@@ -81,6 +81,10 @@ export interface AccountState {
    * absent in worlds saved before it existed.
    */
   cloudResources?: Record<string, CloudResourceRecord>;
+  /** S3 buckets made outside CloudFormation (CLM's files bucket), by name; absent in worlds saved before. */
+  buckets?: Record<string, BucketRecord>;
+  /** S3 objects of the account's buckets by `<bucket>/<key>` (the nodes' files bundles); absent in worlds saved before. */
+  objects?: Record<string, ObjectRecord>;
   /** Private IPs handed out per AZ index. */
   ipCounters: number[];
 }
@@ -100,6 +104,25 @@ export interface CloudResourceRecord {
   readonly targetGroups?: readonly string[];
 }
 
+/** A bucket CreateBucket made (buckets of stacks are their AWS::S3::Bucket resources). */
+export interface BucketRecord {
+  readonly name: string;
+  /** The cluster whose ports created it: its shard holds the record. */
+  readonly cluster: string;
+  readonly createdAt: number;
+}
+
+/** An object PutObject stored. */
+export interface ObjectRecord {
+  readonly bucket: string;
+  readonly key: string;
+  /** The cluster whose ports wrote it: its shard holds the record. */
+  readonly cluster: string;
+  /** base64 */
+  readonly body: string;
+  readonly lastModified: number;
+}
+
 export type SubnetRole = 'node' | 'elb' | 'internal-node';
 
 export interface SubnetState {
@@ -117,6 +140,11 @@ export interface ResourceRecord {
   readonly defHash: string;
   /** Hash of the evaluated properties, to know whether an update changes anything. */
   readonly propsHash: string;
+  /**
+   * What the simulator needs of resources it models beyond their ids (IAM roles and policies, instance profiles, KMS
+   * keys and aliases, buckets and their policies): the evaluated properties that matter (aws/access-model.ts).
+   */
+  readonly model?: Record<string, unknown>;
 }
 
 export interface StackRecord {
@@ -165,6 +193,10 @@ export interface LaunchTemplateVersion {
   readonly instanceType?: string;
   readonly spot: boolean;
   readonly kubeletVersion?: string; // its user data's KUBERNETES_VERSION= (the kubelet it starts), when it names one
+  /** `IamInstanceProfile` of the launch template data (a name or an ARN). */
+  readonly instanceProfile?: string;
+  /** The files bundles its user data names (`s3://<bucket>/<key>.userdata`), which a node downloads at boot. */
+  readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
 }
 
 export interface LaunchTemplateRecord {
@@ -205,6 +237,14 @@ export interface InstanceRecord {
   readonly launchedAt: number;
   readonly seq: number;
   readonly tags: Record<string, string>;
+  /** The instance profile it was launched with (a name or an ARN). */
+  readonly instanceProfile?: string;
+  /** Karpenter instances of an EC2NodeClass naming a role (Karpenter makes its instance profile): that role. */
+  readonly role?: string;
+  /** The files bundles its user data names. */
+  readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
+  /** How its bootstrap went (set when it came up): a failed one leaves its node NotReady with the reason. */
+  bootstrap?: { readonly ok: boolean; readonly detail: string };
 }
 
 // ---------------------------------------------------------------- Kubernetes

@@ -13,19 +13,22 @@ import { decryptedCluster } from './kit/decrypted-cluster';
 import { openStep } from './kit/open-step';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
+import { uploadFilesBundles } from './node-files/upload-bundles';
 
 const PORTS = {
   templates: 'read',
   secrets: 'read',
   values: 'read',
+  nodeFiles: 'write',
   progress: 'write',
   artifacts: 'write',
   clock: 'read',
 } as const;
 
 /**
- * With the main stack's outputs known: render node pools, cf-manifests, manifests and deletions, store
- * the files bundles, and decide which pools roll (none under --apply-only or while the cluster is new).
+ * With the main stack's outputs known: render node pools, cf-manifests, manifests and deletions, upload the pools'
+ * files bundles into the cluster's account (encrypted with the main stack's keys) before any pool stack names them,
+ * and decide which pools roll (none under --apply-only or while the cluster is new).
  */
 export async function renderClusterResources(
   ref: RunRef,
@@ -43,12 +46,11 @@ export async function renderClusterResources(
   const rendered = await renderResources({ cluster: withNetwork, snapshots, values, engine: ports.templates });
   throwIfIssues(rendered.errors, `Rendering the resources of ${cluster.id}`);
 
-  const filesKeys: string[] = [];
-  for (const pool of [...rendered.nodePools, ...rendered.karpenterPools]) {
-    const key = pool.files.s3Path.replace(/^s3:\/\/[^/]+\//, '');
-    await ports.artifacts.put(key, JSON.stringify({ files: pool.files.files }));
-    filesKeys.push(key);
-  }
+  const filesKeys = await uploadFilesBundles(
+    ports.forCluster(configured).nodeFiles,
+    withNetwork,
+    [...rendered.nodePools, ...rendered.karpenterPools].map((pool) => pool.files),
+  );
   const artifact: ResourcesArtifact = {
     poolStacks: rendered.nodePools.map((p) => ({ ...p.stack, master: p.master })),
     cfManifestStacks: [...rendered.cfManifests],

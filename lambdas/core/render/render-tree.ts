@@ -1,6 +1,7 @@
 import yaml from 'js-yaml';
 import type { Deletion } from '../deletions/deletion';
 import type { ClusterRender } from './render-cluster';
+import type { FilesBundle } from './files-bundle';
 
 /**
  * A cluster's render as a tree of readable files (`clm render --out DIR`, and the golden files):
@@ -9,7 +10,8 @@ import type { ClusterRender } from './render-cluster';
  *     config-items.yaml                      effective cluster config items
  *     node-pools/<pool>/config-items.yaml    the pool's items (inherited ones included)
  *     node-pools/<pool>/userdata.yaml        rendered user data (the stack carries it gzipped + base64)
- *     node-pools/<pool>/files.yaml           the files bundle: S3 location, files (base64 as rendered)
+ *     node-pools/<pool>/files.yaml           the files bundle: S3 location, KMS key, files (base64 as rendered)
+ *     etcd/files.yaml                        the etcd stack's files bundle (manage_etcd_stack)
  *     node-pools/<pool>/provisioners.yaml    Karpenter pools: the objects applied after the controller is ready
  *     stacks/<stack name>.yaml               rendered templates, as CloudFormation receives them
  *     manifests/<source>/<component>/<file>  the objects of each manifest file (comments gone)
@@ -32,14 +34,10 @@ export function renderTree(render: ClusterRender): Map<string, string> {
     put(`node-pools/${pool.name}/userdata.yaml`, ensureNewline(pool.userData));
     put(
       `node-pools/${pool.name}/files.yaml`,
-      dump({
-        s3Path: pool.files.s3Path,
-        kmsKeyOutput: pool.files.kmsKeyOutput,
-        ...(pool.files.kmsKeyId ? { kmsKeyId: pool.files.kmsKeyId } : {}),
-        files: pool.files.files,
-      }),
+      filesYaml(pool.files),
     );
   }
+  if (render.etcd) put('etcd/files.yaml', filesYaml(render.etcd.files));
   for (const pool of render.karpenterPools ?? []) {
     if (pool.provisioners.length)
       put(`node-pools/${pool.name}/provisioners.yaml`, pool.provisioners.map((object) => dump(object)).join('---\n'));
@@ -91,6 +89,18 @@ function clmDeletion(deletion: Deletion): Record<string, unknown> {
     ...(d.propagationPolicy !== undefined ? { propagation_policy: d.propagationPolicy } : {}),
     ...(d.gracePeriodSeconds !== undefined ? { grace_period_seconds: d.gracePeriodSeconds } : {}),
   };
+}
+
+/** Where a files bundle goes (bucket and key in the cluster's account), with which key, and what it holds. */
+function filesYaml(files: FilesBundle): string {
+  return dump({
+    s3Path: files.s3Path,
+    bucket: files.bucket,
+    key: files.key,
+    kmsKeyOutput: files.kmsKeyOutput,
+    ...(files.kmsKeyId ? { kmsKeyId: files.kmsKeyId } : {}),
+    files: files.files,
+  });
 }
 
 function dump(value: unknown): string {

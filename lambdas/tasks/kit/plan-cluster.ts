@@ -90,11 +90,26 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     const problems = render.errors.map((e) => e.message);
     return { ...base, stacks: [], objects: [], deletions: [], pools: [], problems, notes: [] };
   }
-  const stepOf = { cluster: 'mainStack', 'cf-manifest': 'cfManifestStacks', 'node-pool': 'poolStacks' } as const;
+  const stepOf = {
+    etcd: 'mainStack',
+    cluster: 'mainStack',
+    'cf-manifest': 'cfManifestStacks',
+    'node-pool': 'poolStacks',
+  } as const;
   const stacks = await Promise.all(
     render.stacks
       .filter((s) => !steps || steps[stepOf[s.kind]])
-      .map(async (s) => stackPlan(s, await cp.stacks.plan({ name: s.name, templateBody: s.template, tags: s.tags }))),
+      .map(async (s) =>
+        stackPlan(
+          s,
+          await cp.stacks.plan({
+            name: s.name,
+            templateBody: s.template,
+            tags: s.tags,
+            ...(s.stackPolicy ? { stackPolicyBody: s.stackPolicy } : {}),
+          }),
+        ),
+      ),
   );
   const problems: string[] = [...layerProblems];
   const notes: string[] = [...layerNotes];

@@ -22,6 +22,7 @@ import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
 import { simNodeFiles } from './ports/sim-node-files';
+import { decrypt } from './aws/kms';
 import { cloudResourcesOf, seedLeftovers } from './aws/leftovers';
 import type { CloudResourceRecord } from './world-state';
 import { seedState } from './prng';
@@ -231,6 +232,11 @@ export class SimulatedWorld {
     return info
       ? structuredClone(cloudResourcesOf(this.ctx.state.accounts[`${info.accountId}/${info.region}`], clusterId))
       : [];
+  }
+
+  /** KMS Decrypt of a ciphertext blob of the simulated accounts, with an administrator's rights (for tests). */
+  kmsDecrypt(ciphertext: Uint8Array): Uint8Array {
+    return decrypt(this.ctx, ciphertext).plaintext;
   }
 
   describe(clusterId: string): ClusterSnapshot {

@@ -5,6 +5,7 @@ import type { Cluster } from '../core/model/cluster';
 import { LIFECYCLE_STATUSES, PROVIDERS } from '../core/model/cluster';
 import type { RenderedManifestFile } from '../core/render/render-manifests';
 import type { RenderedStack } from '../core/render/render-stack';
+import type { FilesBundle } from '../core/render/files-bundle';
 import type { KubeObject } from '../ports/kube-cluster';
 
 /**
@@ -64,6 +65,19 @@ const RenderedStackShape: z.ZodType<RenderedStack> = z.object({
   tags: z.record(z.string(), z.string()),
   pool: z.string().optional(),
   stackPolicy: z.string().optional(),
+});
+
+const FilesBundleShape: z.ZodType<FilesBundle> = z.object({
+  role: z.enum(['master', 'worker', 'etcd']),
+  sha512: z.string(),
+  bucket: z.string(),
+  key: z.string(),
+  s3Path: z.string(),
+  kmsKeyOutput: z.string(),
+  kmsKeyId: z.string().optional(),
+  files: z.array(
+    z.object({ path: z.string(), data: z.string(), encrypted: z.boolean(), permissions: z.number() }),
+  ),
 });
 
 const KubeObjectShape: z.ZodType<KubeObject> = z.looseObject({
@@ -142,6 +156,8 @@ export const MainArtifact = z.object({
   mainStack: RenderedStackShape,
   /** Key of the stored config snapshot files (so later steps need no git fetch). */
   configFilesKey: z.string(),
+  /** The etcd stack and its files bundle (`manage_etcd_stack: "true"`), deployed before the main stack. */
+  etcd: z.object({ stack: RenderedStackShape, files: FilesBundleShape }).optional(),
 });
 export type MainArtifact = z.infer<typeof MainArtifact>;
 

@@ -113,7 +113,7 @@ export const ClusterScenario = z
   })
   .strict();
 
-export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts|alarms|leftovers)\.[a-zA-Z]+$/;
+export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts|alarms|leftovers|nodeFiles)\.[a-zA-Z]+$/;
 
 export const ApiFault = z
   .object({
@@ -206,6 +206,41 @@ export const Faults = z
   .strict();
 export type Faults = z.infer<typeof Faults>;
 
+/** An ISSUED ACM certificate of a simulated account (publicly trusted: it verifies for the names it covers). */
+export const CertificateSpec = z
+  .object({
+    /** Its subject's common name first, then the other names, as ACM lists them (`*.example.org`, `example.org`). */
+    domains: z.array(z.string().min(1)).min(1),
+    arn: z.string().regex(/^arn:aws:acm:/).optional(),
+    /** @default 30 days before the world's start */
+    notBefore: z.iso.datetime().optional(),
+    /** @default 365 days after the world's start */
+    notAfter: z.iso.datetime().optional(),
+  })
+  .strict();
+export type CertificateSpec = z.infer<typeof CertificateSpec>;
+
+/** What an account has before CLM acts in it. */
+export const AccountScenario = z
+  .object({
+    account: z.string().regex(/^\d{12}$/, 'expected a 12-digit account id'),
+    region: z.string().min(1),
+    /**
+     * Stacks deployed by other means (kubernetes-on-aws's etcd pre-stack: the key `alias/etcd-cluster` names, say):
+     * CREATE_COMPLETE when the world starts. `template` is the template's text.
+     */
+    stacks: z
+      .array(z.object({ name: z.string().min(1), template: z.string().min(1), tags: stringMap.default({}) }).strict())
+      .default([]),
+    /**
+     * The account's ISSUED ACM certificates (`load_balancer_certificate`), then the only ones; without this list the
+     * account holds one for `*.<zone>` and `<zone>` of each cluster's API server host.
+     */
+    certificates: z.array(CertificateSpec).optional(),
+  })
+  .strict();
+export type AccountScenario = z.infer<typeof AccountScenario>;
+
 export const ImageSpec = z
   .object({ name: z.string().min(1), owner: z.string().min(1), id: z.string().regex(/^ami-[0-9a-f]+$/) })
   .strict();
@@ -219,6 +254,7 @@ export const Scenario = z
     /** AMIs `amiID name owner` finds; other names get a stable id derived from name and owner. */
     images: z.array(ImageSpec).default([]),
     clusters: z.record(z.string(), ClusterScenario).default({}),
+    accounts: z.array(AccountScenario).default([]),
     faults: Faults.prefault({}),
   })
   .strict();

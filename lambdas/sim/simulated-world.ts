@@ -23,6 +23,7 @@ import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
 import { simNodeFiles } from './ports/sim-node-files';
 import { decrypt } from './aws/kms';
+import { seedAccountStacks } from './aws/account-seeds';
 import { cloudResourcesOf, seedLeftovers } from './aws/leftovers';
 import type { CloudResourceRecord } from './world-state';
 import { seedState } from './prng';
@@ -92,6 +93,7 @@ export class SimulatedWorld {
     };
     const world = new SimulatedWorld(state, { objects: new Map(), dirty: new Set() });
     world.startWorkloads();
+    seedAccountStacks(world.ctx);
     return world;
   }
 

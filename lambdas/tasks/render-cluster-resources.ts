@@ -2,6 +2,7 @@ import type { Cluster } from '../core/model/cluster';
 import { renderClusterResources as renderResources } from '../core/render/render-cluster-resources';
 import type { ClusterResources } from '../core/render/render-cluster-resources';
 import { withDiscoveredNetwork } from '../core/render/discovered-network';
+import { withEtcdInstanceInfo } from '../core/render/render-etcd-stack';
 import { throwIfIssues } from '../core/render/render-issue';
 import type { ResourcesArtifact } from '../contracts/artifacts';
 import { RenderResourcesOutput, type UpdateOptions } from '../contracts/cluster-update';
@@ -38,8 +39,12 @@ export async function renderClusterResources(
   const { run, cluster, pinned, main } = await openStep(ports, ref, { artifacts: ['main'] });
   const snapshots = await loadConfigFiles(ports.artifacts, main.configFilesKey);
   const configured = await decryptedCluster(cluster, main.configItems, ports);
+  const clusterValues = await ports.forCluster(configured).values.clusterValues(configured);
+  // CLM shares one values map: what the etcd step added is seen by everything after it.
   const values = {
-    ...(await ports.forCluster(configured).values.clusterValues(configured)),
+    ...(main.etcd
+      ? { ...withEtcdInstanceInfo(configured, clusterValues), S3GeneratedFilesPath: main.etcd.files.s3Path }
+      : clusterValues),
     ClusterStackOutputs: run.stackOutputs,
   };
   const withNetwork = withDiscoveredNetwork(configured, values);

@@ -31,6 +31,7 @@ describe('simulation scenarios', () => {
       },
       images: [],
       clusters: {},
+      accounts: [],
       faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [], alarms: [] },
     });
   });
@@ -131,11 +132,12 @@ describe('scenario faults that could never apply are refused when the scenario i
       'kube',
       'leftovers',
       'lookups',
+      'nodeFiles',
       'pools',
       'stacks',
       'values',
     ]);
-    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers'] as const)
+    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers', 'nodeFiles'] as const)
       expect([name, methods(ports[name])]).toEqual([name, [...PORT_CALLS[name]!].sort()]);
     expect(methods(world.artifacts, ['urlFor', 'locationOf'])).toEqual([...PORT_CALLS.artifacts!].sort());
   });

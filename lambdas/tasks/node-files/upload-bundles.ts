@@ -1,6 +1,6 @@
-import type { Cluster } from '../../core/model/cluster';
+import { awsAccountId, type Cluster } from '../../core/model/cluster';
 import { packFilesBundle } from '../../core/nodes/files-archive';
-import { nodeFilesBucket, type FilesBundle } from '../../core/render/files-bundle';
+import { clmBucketName, type FilesBundle } from '../../core/render/files-bundle';
 import type { NodeFilesStore } from '../../ports/node-files';
 
 /**
@@ -14,17 +14,17 @@ import type { NodeFilesStore } from '../../ports/node-files';
  */
 export async function uploadFilesBundles(
   store: NodeFilesStore,
-  cluster: Cluster,
+  cluster: Pick<Cluster, 'id' | 'infrastructureAccount' | 'region'>,
   bundles: readonly FilesBundle[],
 ): Promise<string[]> {
-  const { configured } = nodeFilesBucket(cluster);
+  const clmBucket = clmBucketName(awsAccountId(cluster.infrastructureAccount), cluster.region);
   const written: string[] = [];
   for (const bundle of bundles) {
     if (written.includes(bundle.s3Path)) continue;
     const body = await packFilesBundle(bundle, (keyId, plaintext) => store.encrypt(keyId, plaintext), {
       clusterId: cluster.id,
     });
-    await store.put({ bucket: bundle.bucket, key: bundle.key, body, createBucket: !configured });
+    await store.put({ bucket: bundle.bucket, key: bundle.key, body, createBucket: bundle.bucket === clmBucket });
     written.push(bundle.s3Path);
   }
   return written;

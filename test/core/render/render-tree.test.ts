@@ -83,6 +83,7 @@ describe('render reports', () => {
       'nodePools',
       'stacks',
       'manifests',
+      'filesBundles',
       'deletions',
       'cfDeletions',
       'errors',

@@ -43,7 +43,13 @@ describe('simulation scenarios', () => {
       const world = SimulatedWorld.fromScenarioFile(join(EXAMPLES, file));
 
       expect(world.scenario).toEqual(scenario);
-      expect(Object.keys(scenario.clusters).length).toBeGreaterThan(0);
+      // Each names something the world starts with: clusters' workloads, or what an account holds
+      expect(Object.keys(scenario.clusters).length + scenario.accounts.length).toBeGreaterThan(0);
+      for (const account of scenario.accounts) {
+        const stacks = world.snapshot().accounts[`${account.account}/${account.region}`]!.stacks;
+        for (const seed of account.stacks)
+          expect([seed.name, stacks[seed.name]?.status]).toEqual([seed.name, 'CREATE_COMPLETE']);
+      }
     },
   );
 

@@ -171,7 +171,11 @@ describe('clm provision / decommission against moto + a real control plane', () 
     for (const boot of boots)
       expect(boot).toMatchObject({
         ok: true,
-        bundles: [expect.stringMatching(new RegExp(`^s3://${FILES_BUCKET}/kube-test/(master|worker)/[0-9a-f]{128}\\.userdata$`))],
+        bundles: [
+          expect.stringMatching(
+            new RegExp(`^s3://${FILES_BUCKET}/kube-test/(master|worker)/[0-9a-f]{128}\\.userdata$`),
+          ),
+        ],
         decrypted: 1,
       });
     expect(harness.errors).toEqual([]);

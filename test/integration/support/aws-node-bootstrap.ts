@@ -90,14 +90,17 @@ async function instanceRole(ec2: EC2Client, clients: BootstrapClients, instanceI
   const [id, version] = [tag('aws:ec2launchtemplate:id'), tag('aws:ec2launchtemplate:version')];
   let profile = instance?.IamInstanceProfile?.Arn;
   if (!profile && id && version) {
-    const versions = await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: id, Versions: [version] }));
+    const versions = await ec2.send(
+      new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: id, Versions: [version] }),
+    );
     const data = versions.LaunchTemplateVersions?.[0]?.LaunchTemplateData?.IamInstanceProfile;
     profile = data?.Arn ?? data?.Name;
   }
   if (!profile) return 'the instance has no instance profile, so no credentials to fetch it with';
   const name = profile.replace(/^arn:[^:]+:iam::\d{12}:instance-profile\/(?:.*\/)?/, '');
   try {
-    const found = (await clients.iam.send(new GetInstanceProfileCommand({ InstanceProfileName: name }))).InstanceProfile;
+    const found = (await clients.iam.send(new GetInstanceProfileCommand({ InstanceProfileName: name })))
+      .InstanceProfile;
     const role = found?.Roles?.[0];
     if (!role?.Arn || !role.RoleName) return `its instance profile ${name} has no role`;
     return { name: role.RoleName, arn: role.Arn, account: role.Arn.split(':')[4]! };
@@ -110,14 +113,22 @@ async function instanceRole(ec2: EC2Client, clients: BootstrapClients, instanceI
 async function identityPolicies(iam: IAMClient, role: Role): Promise<NamedPolicy[]> {
   const policies: NamedPolicy[] = [];
   for (const policyName of (await iam.send(new ListRolePoliciesCommand({ RoleName: role.name }))).PolicyNames ?? []) {
-    const doc = (await iam.send(new GetRolePolicyCommand({ RoleName: role.name, PolicyName: policyName }))).PolicyDocument;
-    policies.push({ name: `inline policy ${policyName} of role ${role.name}`, statements: policyStatements(decode(doc)) });
+    const doc = (await iam.send(new GetRolePolicyCommand({ RoleName: role.name, PolicyName: policyName })))
+      .PolicyDocument;
+    policies.push({
+      name: `inline policy ${policyName} of role ${role.name}`,
+      statements: policyStatements(decode(doc)),
+    });
   }
-  const attached = (await iam.send(new ListAttachedRolePoliciesCommand({ RoleName: role.name }))).AttachedPolicies ?? [];
+  const attached =
+    (await iam.send(new ListAttachedRolePoliciesCommand({ RoleName: role.name }))).AttachedPolicies ?? [];
   for (const { PolicyArn } of attached) {
     const policy = (await iam.send(new GetPolicyCommand({ PolicyArn }))).Policy;
     const version = await iam.send(new GetPolicyVersionCommand({ PolicyArn, VersionId: policy?.DefaultVersionId }));
-    policies.push({ name: `managed policy ${PolicyArn}`, statements: policyStatements(decode(version.PolicyVersion?.Document)) });
+    policies.push({
+      name: `managed policy ${PolicyArn}`,
+      statements: policyStatements(decode(version.PolicyVersion?.Document)),
+    });
   }
   return policies;
 }
@@ -151,7 +162,12 @@ async function environment(clients: BootstrapClients, role: Role): Promise<Boots
       }
       const decision = authorize(
         { caller, action: 's3:GetObject', resource: `arn:aws:s3:::${bucket}/${key}`, resourceAccount: role.account },
-        { identity, ...(policy ? { resource: { name: `the bucket policy of ${bucket}`, statements: policyStatements(policy) } } : {}) },
+        {
+          identity,
+          ...(policy
+            ? { resource: { name: `the bucket policy of ${bucket}`, statements: policyStatements(policy) } }
+            : {}),
+        },
       );
       if (!decision.allowed) return denied(decision.reason);
       try {
@@ -169,13 +185,16 @@ async function environment(clients: BootstrapClients, role: Role): Promise<Boots
         return { ok: false, reason: errorText(error) };
       }
       const keyArn = out.KeyId!;
-      const keyPolicy = (await clients.kms.send(new GetKeyPolicyCommand({ KeyId: keyArn, PolicyName: 'default' }))).Policy;
+      const keyPolicy = (await clients.kms.send(new GetKeyPolicyCommand({ KeyId: keyArn, PolicyName: 'default' })))
+        .Policy;
       const decision = authorize(
         { caller, action: 'kms:Decrypt', resource: keyArn, resourceAccount: keyArn.split(':')[4]! },
         {
           identity,
           keyPolicyRequired: true,
-          ...(keyPolicy ? { resource: { name: `the key policy of ${keyArn}`, statements: policyStatements(keyPolicy) } } : {}),
+          ...(keyPolicy
+            ? { resource: { name: `the key policy of ${keyArn}`, statements: policyStatements(keyPolicy) } }
+            : {}),
         },
       );
       return decision.allowed ? { ok: true, value: out.Plaintext! } : denied(decision.reason);

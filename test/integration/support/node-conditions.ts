@@ -19,6 +19,9 @@ export class NodeConditions {
     const now = new Date();
     const others = (node.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
     const ready = { type: 'Ready', status: 'False', reason, message, lastHeartbeatTime: now, lastTransitionTime: now };
-    await this.api.replaceNodeStatus({ name, body: { ...node, status: { ...node.status, conditions: [...others, ready] } } });
+    await this.api.replaceNodeStatus({
+      name,
+      body: { ...node, status: { ...node.status, conditions: [...others, ready] } },
+    });
   }
 }

@@ -60,7 +60,12 @@ export class NodeJoiner {
       for (const instance of group.Instances ?? []) {
         if (!instance.InstanceId || !['Pending', 'InService'].includes(instance.LifecycleState ?? '')) continue;
         const boot = await this.boot(instance.InstanceId);
-        const node = nodeFor(instance.InstanceId, instance.AvailabilityZone ?? 'eu-central-1a', tags, boot?.ok !== false);
+        const node = nodeFor(
+          instance.InstanceId,
+          instance.AvailabilityZone ?? 'eu-central-1a',
+          tags,
+          boot?.ok !== false,
+        );
         wanted.set(node.metadata.name, node);
         if (boot && !boot.ok) failed.set(node.metadata.name, boot.reason);
       }

@@ -24,7 +24,18 @@ export async function importCertificateFor(acm: ACMClient, host: string): Promis
     ...['-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
   );
   writeFileSync(file('leaf.ext'), `subjectAltName=DNS:${host}\nextendedKeyUsage=serverAuth\n`);
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${host}`, '-keyout', file('leaf.key'), '-out', file('leaf.csr'));
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    `/CN=${host}`,
+    '-keyout',
+    file('leaf.key'),
+    '-out',
+    file('leaf.csr'),
+  );
   openssl(
     ...['x509', '-req', '-in', file('leaf.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial'],
     ...['-days', '20', '-extfile', file('leaf.ext'), '-out', file('leaf.pem')],

@@ -57,7 +57,39 @@ export function bootstrapClients(options: BootstrapClientsOptions) {
 export type BootstrapClients = ReturnType<typeof bootstrapClients>;
 
 const errorText = (error: unknown) => `${(error as Error).name}: ${(error as Error).message}`;
-const decode = (document: string | undefined) => (document ? JSON.parse(decodeURIComponent(document)) : undefined);
+/**
+ * A policy document as IAM returns it: URL-encoded JSON. MOTO SHIM: moto 5.2.5 returns the inline policies of roles its
+ * CloudFormation made as a Python literal (`{'Version': '2012-10-17', …}`), which is read here too.
+ */
+export function decodePolicyDocument(document: string | undefined): unknown {
+  if (!document) return undefined;
+  const text = decodeURIComponent(document);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return JSON.parse(pythonLiteralAsJson(text));
+  }
+}
+
+/** `{'a': ['b', True, None]}` → `{"a": ["b", true, null]}`: single-quoted strings (with escapes), True, False, None. */
+function pythonLiteralAsJson(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i]!;
+    if (c === "'" || c === '"') {
+      let value = '';
+      for (i += 1; i < text.length && text[i] !== c; i += 1) value += text[i] === '\\' ? text[++i] : text[i];
+      out += JSON.stringify(value);
+    } else if (/[A-Z]/.test(c)) {
+      const word = /^(True|False|None)/.exec(text.slice(i))?.[0];
+      if (!word) throw new Error(`not a policy document: ${text.slice(0, 80)}`);
+      out += { True: 'true', False: 'false', None: 'null' }[word];
+      i += word.length - 1;
+    } else out += c;
+  }
+  return out;
+}
+const decode = decodePolicyDocument;
 
 /** Run the bootstrap of one EC2 instance. */
 export async function bootstrapInstance(

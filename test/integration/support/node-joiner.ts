@@ -90,7 +90,10 @@ export class NodeJoiner {
     if (!this.bootstrap) return undefined;
     let boot = this.boots.get(instanceId);
     if (!boot) {
-      boot = await bootstrapInstance(this.clients.ec2, this.bootstrap.clients, instanceId);
+      // A check that cannot run is a failed boot whose reason says so (visible on the node), never a stopped joiner.
+      boot = await bootstrapInstance(this.clients.ec2, this.bootstrap.clients, instanceId).catch(
+        (error: unknown): BootResult => ({ ok: false, reason: `the bootstrap check could not run: ${String(error)}` }),
+      );
       this.boots.set(instanceId, boot);
     }
     return boot;

@@ -47,6 +47,8 @@ export interface ClusterRender {
   readonly karpenterPools?: readonly RenderedKarpenterPool[];
   /** The etcd stack's files bundle (`manage_etcd_stack: "true"`; its stack is the first of `stacks`). */
   readonly etcd?: { readonly files: FilesBundle };
+  /** The deploy-time values the render was given (what AWS said, or the offline values). */
+  readonly values?: Values;
   readonly errors: readonly RenderIssue[];
   /** Non-fatal findings (`file:line: …`), e.g. a key repeated in a manifest, whose last value is kept. */
   readonly warnings?: readonly string[];
@@ -110,6 +112,7 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
     poolDetails: [...resources.nodePools, ...resources.karpenterPools],
     karpenterPools: resources.karpenterPools,
     ...(etcd ? { etcd: { files: etcd.files } } : {}),
+    values: input.values,
     errors: uniqueIssues([...errors, ...main.errors, ...resources.errors]),
     warnings: resources.warnings,
   };

@@ -8,6 +8,7 @@ import type { FilesBundle } from './files-bundle';
  *
  *   <cluster id, ':' → '_'>/
  *     config-items.yaml                      effective cluster config items
+ *     values.yaml                            the deploy-time values the templates were given (Values.*)
  *     node-pools/<pool>/config-items.yaml    the pool's items (inherited ones included)
  *     node-pools/<pool>/userdata.yaml        rendered user data (the stack carries it gzipped + base64)
  *     node-pools/<pool>/files.yaml           the files bundle: S3 location, KMS key, files (base64 as rendered)
@@ -29,6 +30,7 @@ export function renderTree(render: ClusterRender): Map<string, string> {
   };
 
   put('config-items.yaml', dump(render.configItems));
+  if (render.values) put('values.yaml', dump(plainData(render.values)));
   for (const pool of render.nodePools) put(`node-pools/${pool.name}/config-items.yaml`, dump(pool.configItems));
   for (const pool of render.poolDetails) {
     put(`node-pools/${pool.name}/userdata.yaml`, ensureNewline(pool.userData));
@@ -101,6 +103,17 @@ function filesYaml(files: FilesBundle): string {
     ...(files.kmsKeyId ? { kmsKeyId: files.kmsKeyId } : {}),
     files: files.files,
   });
+}
+
+/** A value as YAML can hold it: functions (methods of helper objects) left out. */
+function plainData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainData);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => typeof v !== 'function' && v !== undefined)
+      .map(([k, v]) => [k, plainData(v)]),
+  );
 }
 
 function dump(value: unknown): string {

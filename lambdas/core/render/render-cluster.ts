@@ -22,8 +22,12 @@ import { renderEtcdStack } from './render-etcd-stack';
 export interface RenderClusterInput {
   readonly cluster: Cluster;
   readonly snapshots: readonly ConfigSnapshot[];
-  /** Deploy-time values; `ClusterStackOutputs` stands for the main stack's outputs (`{}` when unknown). */
-  readonly values: Values;
+  /**
+   * Deploy-time values; `ClusterStackOutputs` stands for the main stack's outputs (`{}` when unknown). A function is
+   * asked with the cluster's effective config items (defaults merged), as the provisioning asks its values provider:
+   * what a default says (`etcd_instance_type`, `availability_zones`…) counts.
+   */
+  readonly values: Values | ((effective: Cluster) => Promise<Values>);
   readonly engine: TemplateEngine;
   readonly decrypter: SecretDecrypter;
   /** The cluster's target version `<config version>#<cluster hash>`, computed by the caller. */
@@ -79,9 +83,11 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
       errors,
     };
   }
-  const prepared = withDiscoveredNetwork(withEffectiveConfigItems(cluster, effective), input.values);
+  const configured = withEffectiveConfigItems(cluster, effective);
+  const values = typeof input.values === 'function' ? await input.values(configured) : input.values;
+  const prepared = withDiscoveredNetwork(configured, values);
   // The main stack is rendered before it exists: no outputs yet, as in CLM.
-  const { ClusterStackOutputs: outputs = {}, ...valuesBeforeStack } = input.values;
+  const { ClusterStackOutputs: outputs = {}, ...valuesBeforeStack } = values;
   // The etcd stack comes first; the values it adds are the main stack's and everything's after (CLM's shared map).
   const etcd = managesEtcdStack(prepared)
     ? await collecting(errors, undefined, () =>
@@ -112,7 +118,7 @@ export async function renderCluster(input: RenderClusterInput): Promise<ClusterR
     poolDetails: [...resources.nodePools, ...resources.karpenterPools],
     karpenterPools: resources.karpenterPools,
     ...(etcd ? { etcd: { files: etcd.files } } : {}),
-    values: input.values,
+    values,
     errors: uniqueIssues([...errors, ...main.errors, ...resources.errors]),
     warnings: resources.warnings,
   };

@@ -67,11 +67,11 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
   const steps = layers?.layerPlan.steps;
   const cp = ports.forCluster(cluster);
   const outputs = (await cp.stacks.describe(mainStackName(cluster)))?.outputs ?? {};
-  const values = { ...(await cp.values.clusterValues(cluster)), ClusterStackOutputs: outputs };
   const render = await renderCluster({
     cluster,
     snapshots,
-    values,
+    // Asked with the effective config items, as RenderConfig asks.
+    values: async (effective) => ({ ...(await cp.values.clusterValues(effective)), ClusterStackOutputs: outputs }),
     engine: ports.templates,
     decrypter: ports.secrets,
     version: targetVersion,
@@ -82,7 +82,8 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     targetVersion,
     // The discovered vpc_id and subnets are added to both sides, as a render adds them.
     configItems: configItemChanges(
-      withDiscoveredNetwork({ ...cluster, configItems: await currentConfigItems(cluster, ports) }, values).configItems,
+      withDiscoveredNetwork({ ...cluster, configItems: await currentConfigItems(cluster, ports) }, render.values ?? {})
+        .configItems,
       render.configItems,
     ),
   };

@@ -14,7 +14,9 @@ console.log(
   `stacks: ${stacks.length} (${[...byStatus].map(([status, names]) => `${names.length} ${status}`).join(', ')})`,
 );
 const kube = world.kube[clusterId];
-console.log(`objects in the API server: ${Object.keys(kube?.objects ?? {}).length}, pods: ${Object.keys(kube?.pods ?? {}).length}`);
+console.log(
+  `objects in the API server: ${Object.keys(kube?.objects ?? {}).length}, pods: ${Object.keys(kube?.pods ?? {}).length}`,
+);
 const instances = Object.values(world.accounts)
   .flatMap((a) => Object.values(a.instances))
   .filter((i) => i.state === 'InService');

@@ -31,13 +31,7 @@ import { ClusterStackRole } from './cluster-stack-role';
  * - `node-files-write`: the nodes' files bundles: CLM's bucket of the account, KMS Encrypt with the account's keys.
  */
 export type CloudAccess =
-  | 'stacks-read'
-  | 'stacks-write'
-  | 'lookups'
-  | 'nodes-write'
-  | 'decrypt'
-  | 'leftovers-write'
-  | 'node-files-write';
+  'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt' | 'leftovers-write' | 'node-files-write';
 
 export interface ClusterCloudAccessProps {
   /**

@@ -75,9 +75,7 @@ const FilesBundleShape: z.ZodType<FilesBundle> = z.object({
   s3Path: z.string(),
   kmsKeyOutput: z.string(),
   kmsKeyId: z.string().optional(),
-  files: z.array(
-    z.object({ path: z.string(), data: z.string(), encrypted: z.boolean(), permissions: z.number() }),
-  ),
+  files: z.array(z.object({ path: z.string(), data: z.string(), encrypted: z.boolean(), permissions: z.number() })),
 });
 
 const KubeObjectShape: z.ZodType<KubeObject> = z.looseObject({

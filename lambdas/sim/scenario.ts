@@ -3,6 +3,9 @@ import * as z from 'zod';
 import { loadYamlWithPositions } from '../core/model/yaml-positions';
 import { ValidationError } from '../shared/errors';
 import { PORT_CALLS } from './port-calls';
+import { AccountScenario } from './scenario-accounts';
+
+export { AccountScenario, CertificateSpec } from './scenario-accounts';
 
 /**
  * A simulation scenario (`examples/scenarios/*.yaml`): the seed, virtual timings, workloads that run in
@@ -205,41 +208,6 @@ export const Faults = z
   })
   .strict();
 export type Faults = z.infer<typeof Faults>;
-
-/** An ISSUED ACM certificate of a simulated account (publicly trusted: it verifies for the names it covers). */
-export const CertificateSpec = z
-  .object({
-    /** Its subject's common name first, then the other names, as ACM lists them (`*.example.org`, `example.org`). */
-    domains: z.array(z.string().min(1)).min(1),
-    arn: z.string().regex(/^arn:aws:acm:/).optional(),
-    /** @default 30 days before the world's start */
-    notBefore: z.iso.datetime().optional(),
-    /** @default 365 days after the world's start */
-    notAfter: z.iso.datetime().optional(),
-  })
-  .strict();
-export type CertificateSpec = z.infer<typeof CertificateSpec>;
-
-/** What an account has before CLM acts in it. */
-export const AccountScenario = z
-  .object({
-    account: z.string().regex(/^\d{12}$/, 'expected a 12-digit account id'),
-    region: z.string().min(1),
-    /**
-     * Stacks deployed by other means (kubernetes-on-aws's etcd pre-stack: the key `alias/etcd-cluster` names, say):
-     * CREATE_COMPLETE when the world starts. `template` is the template's text.
-     */
-    stacks: z
-      .array(z.object({ name: z.string().min(1), template: z.string().min(1), tags: stringMap.default({}) }).strict())
-      .default([]),
-    /**
-     * The account's ISSUED ACM certificates (`load_balancer_certificate`), then the only ones; without this list the
-     * account holds one for `*.<zone>` and `<zone>` of each cluster's API server host.
-     */
-    certificates: z.array(CertificateSpec).optional(),
-  })
-  .strict();
-export type AccountScenario = z.infer<typeof AccountScenario>;
 
 export const ImageSpec = z
   .object({ name: z.string().min(1), owner: z.string().min(1), id: z.string().regex(/^ami-[0-9a-f]+$/) })

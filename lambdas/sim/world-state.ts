@@ -1,8 +1,12 @@
-import type { LeftoverKind } from '../core/decommission/leftovers';
 import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
 import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
+import type { BucketRecord, ObjectRecord } from './aws/s3-state';
+
+export type { BucketRecord, ObjectRecord } from './aws/s3-state';
+export type { CloudResourceRecord } from './aws/cloud-resource-state';
+import type { CloudResourceRecord } from './aws/cloud-resource-state';
 
 export type { SimNode };
 
@@ -87,40 +91,6 @@ export interface AccountState {
   objects?: Record<string, ObjectRecord>;
   /** Private IPs handed out per AZ index. */
   ipCounters: number[];
-}
-
-/** A load balancer, target group, security group, volume or network interface no stack made (aws/leftovers.ts). */
-export interface CloudResourceRecord {
-  readonly kind: LeftoverKind;
-  readonly id: string;
-  readonly arn?: string;
-  /** The cluster whose shard holds it. */
-  readonly cluster: string;
-  readonly tags: Record<string, string>;
-  /** Volumes and interfaces: available | in-use. */
-  state?: string;
-  /** Load balancers: their security groups and (v2) target groups, in use while the load balancer exists. */
-  readonly securityGroups?: readonly string[];
-  readonly targetGroups?: readonly string[];
-}
-
-/** A bucket CreateBucket made (buckets of stacks are their AWS::S3::Bucket resources). */
-export interface BucketRecord {
-  readonly name: string;
-  /** The cluster whose ports created it: its shard holds the record. */
-  readonly cluster: string;
-  readonly createdAt: number;
-}
-
-/** An object PutObject stored. */
-export interface ObjectRecord {
-  readonly bucket: string;
-  readonly key: string;
-  /** The cluster whose ports wrote it: its shard holds the record. */
-  readonly cluster: string;
-  /** base64 */
-  readonly body: string;
-  readonly lastModified: number;
 }
 
 export type SubnetRole = 'node' | 'elb' | 'internal-node';

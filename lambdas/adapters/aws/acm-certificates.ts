@@ -18,7 +18,9 @@ import { toClmError } from './aws-errors';
  * certificates), read once.
  */
 let platformRoots: X509Certificate[] | undefined;
-export function platformTrustedRoots(env: Readonly<Record<string, string | undefined>> = process.env): X509Certificate[] {
+export function platformTrustedRoots(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): X509Certificate[] {
   if (platformRoots) return platformRoots;
   const extra = env.NODE_EXTRA_CA_CERTS ? readFileSync(env.NODE_EXTRA_CA_CERTS, 'utf8') : '';
   platformRoots = [...rootCertificates.flatMap((pem) => parsePemCertificates(pem)), ...parsePemCertificates(extra)];
@@ -49,7 +51,8 @@ export async function acmCertificates(
     } catch (error) {
       throw toClmError(error, `ACM GetCertificate ${arn}`);
     }
-    if (out.Certificate) summaries.push(certificateSummary(arn, out.Certificate, out.CertificateChain, roots, host, now));
+    if (out.Certificate)
+      summaries.push(certificateSummary(arn, out.Certificate, out.CertificateChain, roots, host, now));
   }
   return summaries;
 }

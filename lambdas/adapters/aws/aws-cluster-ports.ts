@@ -86,6 +86,7 @@ function accountPorts(
     return built.get(name) as T;
   };
   const lookups = () => once('lookups', () => new (fromKit(kit, 'Ec2CloudLookups'))(clients.ec2));
+  const values = () => ({ acm: clients.acm, kms: clients.kms });
   const templateStore = (): ArtifactStore | undefined =>
     bucket
       ? new (fromKit(kit, 'S3ArtifactStore'))(clients.s3, {
@@ -110,10 +111,7 @@ function accountPorts(
       return lookups();
     },
     get values() {
-      return once(
-        'values',
-        () => new (fromKit(kit, 'AwsValuesProvider'))(clients.ec2, lookups(), { acm: clients.acm, kms: clients.kms }),
-      );
+      return once('values', () => new (fromKit(kit, 'AwsValuesProvider'))(clients.ec2, lookups(), values()));
     },
     get nodeFiles() {
       return once('nodeFiles', () => new (fromKit(kit, 'S3NodeFilesStore'))(clients.s3, clients.kms, region));

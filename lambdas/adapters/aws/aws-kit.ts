@@ -110,7 +110,12 @@ export async function valuesPart(): Promise<AwsKit> {
     import('@aws-sdk/client-acm'),
     import('@aws-sdk/client-kms'),
   ]);
-  return { ...lookups, AwsValuesProvider: values.AwsValuesProvider, ACMClient: acm.ACMClient, KMSClient: kms.KMSClient };
+  return {
+    ...lookups,
+    AwsValuesProvider: values.AwsValuesProvider,
+    ACMClient: acm.ACMClient,
+    KMSClient: kms.KMSClient,
+  };
 }
 
 /** The files bundles nodes download: S3 and KMS of the cluster's account. */
@@ -121,7 +126,12 @@ export async function nodeFilesPart(): Promise<AwsKit> {
     import('@aws-sdk/client-sts'),
     import('./s3-node-files-store'),
   ]);
-  return { S3Client: s3.S3Client, KMSClient: kms.KMSClient, STSClient: sts.STSClient, S3NodeFilesStore: store.S3NodeFilesStore };
+  return {
+    S3Client: s3.S3Client,
+    KMSClient: kms.KMSClient,
+    STSClient: sts.STSClient,
+    S3NodeFilesStore: store.S3NodeFilesStore,
+  };
 }
 
 /** `aws:kms:` config items. */

@@ -106,24 +106,33 @@ export class AwsValuesProvider implements ValuesProvider {
       pod_subnets: subnetMap(selectPerZone(subnets, SUBNET_ROLE_TAGS.pod)),
       hosted_zone: hostedZone(cluster.apiServerUrl),
     };
-    if (cluster.configItems.load_balancer_certificate)
-      values.load_balancer_certificate = cluster.configItems.load_balancer_certificate;
-    else if (this.options.acm) {
-      const now = Date.now();
-      const certificates = await acmCertificates(this.options.acm, cluster.apiServerUrl, now, this.options.trustedRoots);
-      values.load_balancer_certificate = loadBalancerCertificate(certificates, cluster.apiServerUrl, now, cluster.id);
-    }
-    if (managesEtcdStack(cluster)) {
-      if (!this.options.kms)
-        throw new ConfigError('manage_etcd_stack is "true", but no KMS client was given to resolve the etcd key', {
-          location,
-        });
-      values.etcd_kms_key_arn = await describeKeyArn(this.options.kms, ETCD_KMS_KEY_ALIAS, location);
-    }
+    Object.assign(values, await this.certificateAndKeys(cluster));
     const lookups = this.lookups;
     if (lookups)
       values[INSTANCE_TYPE_FACTS] = await collectInstanceTypeFacts(cluster, (type) => lookups.instanceType(type));
     return values;
+  }
+
+  /** `load_balancer_certificate` (ACM, unless the config item gives it) and `etcd_kms_key_arn` (KMS) when managed. */
+  private async certificateAndKeys(cluster: Cluster): Promise<Record<string, string>> {
+    const found: Record<string, string> = {};
+    const location = { clusterId: cluster.id };
+    const { acm, kms, trustedRoots } = this.options;
+    if (cluster.configItems.load_balancer_certificate)
+      found.load_balancer_certificate = cluster.configItems.load_balancer_certificate;
+    else if (acm) {
+      const now = Date.now();
+      const certificates = await acmCertificates(acm, cluster.apiServerUrl, now, trustedRoots);
+      found.load_balancer_certificate = loadBalancerCertificate(certificates, cluster.apiServerUrl, now, cluster.id);
+    }
+    if (managesEtcdStack(cluster)) {
+      if (!kms)
+        throw new ConfigError('manage_etcd_stack is "true", but no KMS client was given to resolve the etcd key', {
+          location,
+        });
+      found.etcd_kms_key_arn = await describeKeyArn(kms, ETCD_KMS_KEY_ALIAS, location);
+    }
+    return found;
   }
 
   private async findVpc(cluster: Cluster): Promise<Vpc> {

@@ -32,9 +32,7 @@ export class S3NodeFilesStore implements NodeFilesStore {
   async put(object: { bucket: string; key: string; body: Uint8Array; createBucket: boolean }): Promise<void> {
     const { bucket, key, body } = object;
     const put = () =>
-      this.s3.send(
-        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/gzip' }),
-      );
+      this.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/gzip' }));
     try {
       await put();
       return;

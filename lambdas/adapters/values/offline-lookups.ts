@@ -102,7 +102,12 @@ function parseCertificates(raw: unknown, file: string, issues: string[]): Certif
   return raw.flatMap((entry, i) => {
     const where = `${file}: lookups.certificates[${i}]`;
     const domains = isRecord(entry) && Array.isArray(entry.domains) ? entry.domains : undefined;
-    if (!isRecord(entry) || typeof entry.arn !== 'string' || !domains?.length || domains.some((d) => typeof d !== 'string')) {
+    if (
+      !isRecord(entry) ||
+      typeof entry.arn !== 'string' ||
+      !domains?.length ||
+      domains.some((d) => typeof d !== 'string')
+    ) {
       issues.push(`${where} needs arn (a string) and domains (a list of names)`);
       return [];
     }

@@ -75,7 +75,7 @@ function header(path: string, mode: number, size: number): Buffer {
 export function readUstar(tar: Uint8Array): TarEntry[] {
   const bytes = Buffer.from(tar.buffer, tar.byteOffset, tar.byteLength);
   const entries: TarEntry[] = [];
-  for (let at = 0; at + BLOCK <= bytes.length; ) {
+  for (let at = 0; at + BLOCK <= bytes.length;) {
     const block = bytes.subarray(at, at + BLOCK);
     if (block.every((byte) => byte === 0)) break;
     const field = (start: number, length: number) =>

@@ -78,7 +78,10 @@ function conditions(value: Record<string, unknown>): Record<string, Record<strin
 
 /** An IAM glob (`*` any run, `?` one character) as a regular expression. */
 function glob(pattern: string, flags = ''): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, flags);
 }
 

@@ -31,16 +31,16 @@ export interface AccessPolicies {
   readonly keyPolicyRequired?: boolean;
 }
 
-export type AccessDecision =
-  | { readonly allowed: true }
-  | { readonly allowed: false; readonly reason: string };
+export type AccessDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
 type Applies = (statement: Statement) => boolean;
 
 export function authorize(request: AccessRequest, policies: AccessPolicies): AccessDecision {
   const context = requestContext(request);
-  const applies = (effect: 'Allow' | 'Deny'): Applies => (s) =>
-    s.effect === effect && coversRequest(s, request.action, request.resource) && conditionsHold(s, context, effect);
+  const applies =
+    (effect: 'Allow' | 'Deny'): Applies =>
+    (s) =>
+      s.effect === effect && coversRequest(s, request.action, request.resource) && conditionsHold(s, context, effect);
   const what = `${request.action} on ${request.resource}`;
   const denied = findIdentity(policies.identity, applies('Deny')) ?? findResource(policies, request, applies('Deny'));
   if (denied) return { allowed: false, reason: `${what} is explicitly denied by ${denied}` };
@@ -140,10 +140,20 @@ const TESTS: Readonly<Record<string, (actual: string, expected: string) => boole
   Bool: (a, e) => a.toLowerCase() === e.toLowerCase(),
 };
 
-const NEGATED = new Set(['StringNotEquals', 'StringNotEqualsIgnoreCase', 'StringNotLike', 'ArnNotEquals', 'ArnNotLike']);
+const NEGATED = new Set([
+  'StringNotEquals',
+  'StringNotEqualsIgnoreCase',
+  'StringNotLike',
+  'ArnNotEquals',
+  'ArnNotLike',
+]);
 
 /** One operator on one key: true/false, or undefined for an operator not modelled. */
-function evaluateCondition(operator: string, actual: string | undefined, values: readonly string[]): boolean | undefined {
+function evaluateCondition(
+  operator: string,
+  actual: string | undefined,
+  values: readonly string[],
+): boolean | undefined {
   if (operator === 'Null') return values.some((v) => (v.toLowerCase() === 'true') === (actual === undefined));
   const ifExists = operator.endsWith('IfExists');
   const base = ifExists ? operator.slice(0, -'IfExists'.length) : operator;

@@ -76,9 +76,7 @@ type Request =
   | { readonly kind: 'decrypt'; readonly ciphertext: Uint8Array };
 
 /** The bootstrap as a sequence of requests, so one procedure serves the synchronous and the awaiting drivers. */
-function* bootstrapSteps(
-  bundles: readonly BundleLocation[],
-): Generator<Request, BootResult, Outcome<Uint8Array>> {
+function* bootstrapSteps(bundles: readonly BundleLocation[]): Generator<Request, BootResult, Outcome<Uint8Array>> {
   let files = 0;
   let decrypted = 0;
   for (const { bucket, key } of bundles) {
@@ -111,7 +109,7 @@ export async function bootstrapNode(
   env: BootstrapEnvironment,
 ): Promise<BootResult> {
   const steps = bootstrapSteps(bundles);
-  for (let step = steps.next(); ; ) {
+  for (let step = steps.next(); ;) {
     if (step.done) return step.value;
     const request = step.value;
     step = steps.next(
@@ -123,7 +121,7 @@ export async function bootstrapNode(
 /** The same in a world that answers at once. */
 export function bootstrapNodeSync(bundles: readonly BundleLocation[], env: SyncBootstrapEnvironment): BootResult {
   const steps = bootstrapSteps(bundles);
-  for (let step = steps.next(); ; ) {
+  for (let step = steps.next(); ;) {
     if (step.done) return step.value;
     const request = step.value;
     step = steps.next(

@@ -12,7 +12,10 @@ export const ETCD_STACK_DEFAULT_NAME = 'etcd-cluster-etcd';
 export const ETCD_STACK_TEMPLATE = 'cluster/etcd/stack.yaml';
 export const ETCD_FILES_TEMPLATE = 'cluster/etcd/files.yaml';
 /** CLM's tags of the etcd stack (no cluster tag: decommission leaves the stack alone). */
-export const ETCD_STACK_TAGS: Readonly<Record<string, string>> = { application: 'kubernetes', component: 'etcd-cluster' };
+export const ETCD_STACK_TAGS: Readonly<Record<string, string>> = {
+  application: 'kubernetes',
+  component: 'etcd-cluster',
+};
 
 /**
  * The stack policy CLM passes with every update of the etcd stack (StackPolicyDuringUpdateBody): updates are allowed,

@@ -74,9 +74,7 @@ export function nodeFilesBucket(cluster: Pick<Cluster, 'id' | 'infrastructureAcc
 }
 
 function isBucketName(name: string): boolean {
-  return (
-    /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name) && !name.includes('..') && !/^\d+\.\d+\.\d+\.\d+$/.test(name)
-  );
+  return /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name) && !name.includes('..') && !/^\d+\.\d+\.\d+\.\d+$/.test(name);
 }
 
 export function sha512Hex(text: string): string {
@@ -125,7 +123,8 @@ function parseEntry(entry: unknown, file: string, field: string): RemoteFile {
   if (!path) return fail('path is required');
   const data = scalarText(entry.data ?? '');
   if (data === undefined) return fail('data must be a base64 string');
-  if (!isStdBase64(data)) fail(`data of ${path} is not base64 (standard alphabet, padded; only line breaks may be left in)`);
+  if (!isStdBase64(data))
+    fail(`data of ${path} is not base64 (standard alphabet, padded; only line breaks may be left in)`);
   const encrypted = parseBool(scalarText(entry.encrypted ?? 'false'));
   if (encrypted === undefined) fail(`encrypted of ${path} must be true or false`);
   const permissions = parseGoInt(scalarText(entry.permissions ?? '0'));

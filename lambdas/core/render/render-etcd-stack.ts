@@ -55,15 +55,21 @@ export async function renderEtcdStack(input: {
   const values: Record<string, unknown> = withEtcdInstanceInfo(cluster, input.values);
   const keyArn = values.etcd_kms_key_arn;
   if (typeof keyArn !== 'string' || !keyArn)
-    throw new ConfigError(`the etcd stack needs the key of ${ETCD_KMS_KEY_ALIAS} (Values.etcd_kms_key_arn), not given`, {
-      location: { clusterId: cluster.id },
-    });
+    throw new ConfigError(
+      `the etcd stack needs the key of ${ETCD_KMS_KEY_ALIAS} (Values.etcd_kms_key_arn), not given`,
+      {
+        location: { clusterId: cluster.id },
+      },
+    );
   const files = await renderFilesBundle({ cluster, engine }, template(ETCD_FILES_TEMPLATE), values, 'etcd', {
     source: ETCD_KMS_KEY_ALIAS,
     id: keyArn,
   });
   const stackTemplate = template(ETCD_STACK_TEMPLATE);
-  const rendered = await renderCfnTemplate(engine, { template: stackTemplate, context: renderContext(cluster, values) });
+  const rendered = await renderCfnTemplate(engine, {
+    template: stackTemplate,
+    context: renderContext(cluster, values),
+  });
   const stack = namedStack(rendered, stackTemplate.path, {
     name: etcdStackName(cluster),
     kind: 'etcd',

@@ -34,10 +34,7 @@ export function renderTree(render: ClusterRender): Map<string, string> {
   for (const pool of render.nodePools) put(`node-pools/${pool.name}/config-items.yaml`, dump(pool.configItems));
   for (const pool of render.poolDetails) {
     put(`node-pools/${pool.name}/userdata.yaml`, ensureNewline(pool.userData));
-    put(
-      `node-pools/${pool.name}/files.yaml`,
-      filesYaml(pool.files),
-    );
+    put(`node-pools/${pool.name}/files.yaml`, filesYaml(pool.files));
   }
   if (render.etcd) put('etcd/files.yaml', filesYaml(render.etcd.files));
   for (const pool of render.karpenterPools ?? []) {

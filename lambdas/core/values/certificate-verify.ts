@@ -25,7 +25,8 @@ const validAt = (cert: X509Certificate, now: number) =>
 const serverAuthAllowed = (cert: X509Certificate) =>
   !cert.keyUsage || cert.keyUsage.includes(SERVER_AUTH) || cert.keyUsage.includes(ANY_USAGE);
 
-const signs = (issuer: X509Certificate, cert: X509Certificate) => cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
+const signs = (issuer: X509Certificate, cert: X509Certificate) =>
+  cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
 
 /** Whether `leaf` verifies for `host` at `now` through `intermediates` to one of `roots`. */
 export function verifiesForHost(

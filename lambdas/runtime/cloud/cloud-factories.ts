@@ -58,19 +58,10 @@ export function cloudFactories(
   const clients = new Map<string, AwsClients>();
   const clientsFor = (accountId: string, region: string): AwsClients => {
     const key = `${accountId}/${region}`;
-    let found = clients.get(key);
-    if (!found) {
-      found = kitAccountClients(kit, {
-        accountId,
-        region,
-        endpoint: env.endpoint,
-        assumedRole: env.assumedRole,
-        externalId: env.externalId,
-        ...traced,
-      });
-      clients.set(key, found);
-    }
-    return found;
+    const { endpoint, assumedRole, externalId } = env;
+    if (!clients.has(key))
+      clients.set(key, kitAccountClients(kit, { accountId, region, endpoint, assumedRole, externalId, ...traced }));
+    return clients.get(key)!;
   };
   // Validates infrastructure_account and caches the parts per account and region.
   const clusterPorts = awsClusterPortsFactory({ kit, createClients: clientsFor, templateBucket: clmBucketName });

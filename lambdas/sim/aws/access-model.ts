@@ -31,7 +31,11 @@ export function accessModel(type: string, props: Props, provisioned: Provisioned
     case 'AWS::IAM::InstanceProfile':
       return { name: physicalId, arn: attributes.Arn, roles: strings(props.Roles) };
     case 'AWS::IAM::Policy':
-      return { name: String(props.PolicyName ?? physicalId), document: props.PolicyDocument, roles: strings(props.Roles) };
+      return {
+        name: String(props.PolicyName ?? physicalId),
+        document: props.PolicyDocument,
+        roles: strings(props.Roles),
+      };
     case 'AWS::IAM::ManagedPolicy':
       return { arn: physicalId, document: props.PolicyDocument, roles: strings(props.Roles) };
     case 'AWS::KMS::Key':
@@ -86,7 +90,11 @@ export function findRole(ctx: SimContext, accountId: string, nameOrArn: string):
 }
 
 /** A role's identity policies: inline, attached managed (of the account's stacks) and policy resources naming it. */
-export function identityPolicies(ctx: SimContext, accountId: string, role: Model): { name: string; document: unknown }[] {
+export function identityPolicies(
+  ctx: SimContext,
+  accountId: string,
+  role: Model,
+): { name: string; document: unknown }[] {
   const roleName = String(role.name);
   const inline = (role.policies as { name: string; document: unknown }[]).map((p) => ({
     name: `inline policy ${p.name} of role ${roleName}`,

@@ -15,7 +15,9 @@ export function seedAccountStacks(ctx: SimContext): void {
       const stack = account.stacks[seed.name]!;
       completeStackOperation(ctx, account, seed.name, stack.token);
       if (stack.status !== 'CREATE_COMPLETE')
-        throw new Error(`scenario accounts ${entry.account}/${entry.region}: stack ${seed.name} is ${stack.status}: ${stack.reason ?? ''}`);
+        throw new Error(
+          `scenario accounts ${entry.account}/${entry.region}: stack ${seed.name} is ${stack.status}: ${stack.reason ?? ''}`,
+        );
     }
   }
 }

@@ -43,7 +43,8 @@ function instanceRole(ctx: SimContext, account: AccountState, instance: Instance
   }
   if (!instance.instanceProfile) return 'the instance has no instance profile, so no credentials to fetch it with';
   const profile = findInstanceProfile(ctx, account.accountId, instance.instanceProfile);
-  if (!profile) return `its instance profile ${instance.instanceProfile} does not exist in account ${account.accountId}`;
+  if (!profile)
+    return `its instance profile ${instance.instanceProfile} does not exist in account ${account.accountId}`;
   const [roleName] = (profile.model.roles as string[]) ?? [];
   if (!roleName) return `its instance profile ${instance.instanceProfile} has no role`;
   const role = findRole(ctx, account.accountId, roleName);
@@ -71,12 +72,16 @@ function environment(ctx: SimContext, account: AccountState, role: Role): SyncBo
         },
         {
           identity,
-          ...(policy ? { resource: { name: `the bucket policy of ${bucket}`, statements: policyStatements(policy) } } : {}),
+          ...(policy
+            ? { resource: { name: `the bucket policy of ${bucket}`, statements: policyStatements(policy) } }
+            : {}),
         },
       );
       if (!decision.allowed) return denied(decision.reason);
       const bytes = objectBytes(owner, bucket, key);
-      return bytes ? { ok: true, value: bytes } : { ok: false, reason: `NoSuchKey: s3://${bucket}/${key} does not exist` };
+      return bytes
+        ? { ok: true, value: bytes }
+        : { ok: false, reason: `NoSuchKey: s3://${bucket}/${key} does not exist` };
     },
     decrypt(ciphertext) {
       try {

@@ -4,7 +4,7 @@ import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError } from '../../shared/errors';
 import { ensureAccount } from '../aws/account';
 import type { SimContext } from '../sim-context';
-import type { SubnetRole, SubnetState } from '../world-state';
+import type { AccountState, SubnetRole, SubnetState } from '../world-state';
 import { instrument } from './instrument';
 import { hostedZone } from '../../core/values/hosted-zone';
 import { INSTANCE_TYPE_FACTS, asgInstanceTypes } from '../../core/render/instance-info';
@@ -20,6 +20,15 @@ import { etcdKeyArn, simCertificates } from '../aws/certificates';
  * config items `vpc_id`, `subnets` and `availability_zones` like CLM does, and the facts of the pools' instance
  * types (`InstanceTypeFacts`, for Values.InstanceInfo) from the instance types the account offers.
  */
+/** `load_balancer_certificate` from the account's certificates; `etcd_kms_key_arn` when the cluster manages etcd. */
+function certificateAndKeys(ctx: SimContext, account: AccountState, cluster: Cluster): Record<string, string> {
+  const certificates = simCertificates(ctx, account, cluster.apiServerUrl);
+  return {
+    load_balancer_certificate: loadBalancerCertificate(certificates, cluster.apiServerUrl, ctx.now, cluster.id),
+    ...(managesEtcdStack(cluster) ? { etcd_kms_key_arn: etcdKeyArn(ctx, account, cluster.id) } : {}),
+  };
+}
+
 export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
   return instrument<ValuesProvider>(ctx, 'values', clusterId, {
     clusterValues(cluster: Cluster) {
@@ -65,13 +74,7 @@ export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
         internal_node_subnets: byRole('internal-node'),
         pod_subnets: {},
         hosted_zone: hostedZone(cluster.apiServerUrl),
-        load_balancer_certificate: loadBalancerCertificate(
-          simCertificates(ctx, account, cluster.apiServerUrl),
-          cluster.apiServerUrl,
-          ctx.now,
-          cluster.id,
-        ),
-        ...(managesEtcdStack(cluster) ? { etcd_kms_key_arn: etcdKeyArn(ctx, account, cluster.id) } : {}),
+        ...certificateAndKeys(ctx, account, cluster),
         [INSTANCE_TYPE_FACTS]: Object.fromEntries(
           asgInstanceTypes(cluster).flatMap((type) =>
             INSTANCE_TYPES.has(type) ? [[type, INSTANCE_TYPES.get(type)]] : [],

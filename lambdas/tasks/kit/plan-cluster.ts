@@ -1,4 +1,4 @@
-import { describeLayerPlan, STEP_TITLES, type StackStep } from '../../core/cluster-stacks/layer-changes';
+import { describeLayerPlan, STEP_TITLES, type StackStep, type StackSteps } from '../../core/cluster-stacks/layer-changes';
 import { LAYER_DIRECTORIES } from '../../core/cluster-stacks/stack-layers';
 import { mainStackName } from '../../core/cloudformation/stack-names';
 import { objectRef } from '../../core/manifests/inventory';
@@ -91,27 +91,7 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     const problems = render.errors.map((e) => e.message);
     return { ...base, stacks: [], objects: [], deletions: [], pools: [], problems, notes: [] };
   }
-  const stepOf = {
-    etcd: 'mainStack',
-    cluster: 'mainStack',
-    'cf-manifest': 'cfManifestStacks',
-    'node-pool': 'poolStacks',
-  } as const;
-  const stacks = await Promise.all(
-    render.stacks
-      .filter((s) => !steps || steps[stepOf[s.kind]])
-      .map(async (s) =>
-        stackPlan(
-          s,
-          await cp.stacks.plan({
-            name: s.name,
-            templateBody: s.template,
-            tags: s.tags,
-            ...(s.stackPolicy ? { stackPolicyBody: s.stackPolicy } : {}),
-          }),
-        ),
-      ),
-  );
+  const stacks = await stackPlans(render.stacks, steps, cp.stacks);
   const problems: string[] = [...layerProblems];
   const notes: string[] = [...layerNotes];
   const manifests = !steps || steps.manifests;
@@ -129,6 +109,37 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     ...(rolls ? await karpenterPoolRolls({ kube, pools: cp.pools }, cluster, render, objects, ports.clock) : []),
   ];
   return { ...base, stacks, objects, deletions, pools, problems, notes, ...layersOf(layers) };
+}
+
+/** The layer step each kind of stack belongs to (the etcd stack deploys with the main stack). */
+const STEP_OF_KIND = {
+  etcd: 'mainStack',
+  cluster: 'mainStack',
+  'cf-manifest': 'cfManifestStacks',
+  'node-pool': 'poolStacks',
+} as const;
+
+/** The change set of every stack whose layer step runs. */
+function stackPlans(
+  stacks: ClusterRender['stacks'],
+  steps: StackSteps | undefined,
+  deployer: ClusterPorts['stacks'],
+): Promise<StackPlan[]> {
+  return Promise.all(
+    stacks
+      .filter((s) => !steps || steps[STEP_OF_KIND[s.kind]])
+      .map(async (s) =>
+        stackPlan(
+          s,
+          await deployer.plan({
+            name: s.name,
+            templateBody: s.template,
+            tags: s.tags,
+            ...(s.stackPolicy ? { stackPolicyBody: s.stackPolicy } : {}),
+          }),
+        ),
+      ),
+  );
 }
 
 /** What the channels resolve to now, in the shape a run pins. */

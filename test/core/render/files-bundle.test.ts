@@ -73,7 +73,9 @@ describe('files location', () => {
   it('refuses a configured name S3 would refuse, naming the cluster and the item', () => {
     const cluster = { ...testCluster(), configItems: { node_files_bucket: 'Acme_Files' } };
     expect(() => nodeFilesBucket(cluster)).toThrow(ConfigError);
-    expect(() => nodeFilesBucket(cluster)).toThrow(/config_items.node_files_bucket.*"Acme_Files" is not an S3 bucket name/);
+    expect(() => nodeFilesBucket(cluster)).toThrow(
+      /config_items.node_files_bucket.*"Acme_Files" is not an S3 bucket name/,
+    );
     for (const bad of ['ab', 'a..b', '192.168.0.1', '-abc', `a${'b'.repeat(63)}`])
       expect(() => nodeFilesBucket({ ...cluster, configItems: { node_files_bucket: bad } })).toThrow(ConfigError);
   });

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeSecurityGroupsCommand } from '@aws-sdk/client-ec2';
@@ -16,10 +15,11 @@ import { eventually } from '../support/eventually';
 import { createKubernetesLoadBalancers } from '../support/kubernetes-load-balancers';
 import { staticVolumes } from '../support/kubelet-stand-ins';
 import { startMotoUpdateProxy, type MotoUpdateProxy } from '../support/moto-update-proxy';
-import { GetRolePolicyCommand, ListRolePoliciesCommand, PutRolePolicyCommand } from '@aws-sdk/client-iam';
-import { bootstrapClients, decodePolicyDocument } from '../support/aws-node-bootstrap';
+import { bootstrapClients } from '../support/aws-node-bootstrap';
+import { revokeFromRole } from '../support/iam-policies';
 import { NodeConditions } from '../support/node-conditions';
 import { importCertificateFor } from '../support/test-certificates';
+import { runClm } from '../support/clm-child';
 
 // `clm provision` / `clm decommission` as a user runs them (a child process, no --simulate) against moto and the
 // real control plane, while the harness plays AWS's and the kubelets' part (test/integration/support/e2e-harness.ts).
@@ -50,68 +50,16 @@ interface Summary {
   }[];
 }
 
-function clm(
-  verb: 'provision' | 'decommission' | 'plan',
-): Promise<{ code: number; summary: Summary | undefined; output: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'bin', 'clm.mjs'),
-        verb,
-        '--registry',
-        registryFile,
-        '--directory',
-        configDir,
-        '--cluster',
-        EXAMPLE_CLUSTER,
-        '--kubeconfig',
-        env.kubeconfig,
-        '--bucket',
-        BUCKET,
-        '--region',
-        REGION,
-        '--state',
-        stateDir,
-        '--output',
-        'json',
-      ],
-      {
-        env: {
-          ...process.env,
-          AWS_ENDPOINT_URL: proxy.endpoint,
-          AWS_ACCESS_KEY_ID: 'testing',
-          AWS_SECRET_ACCESS_KEY: 'testing',
-          AWS_REGION: REGION,
-          // moto and KWOK answer at once: poll without the Wait states' sleeps (the CLI sleeps them against AWS).
-          CLM_LOCAL_WAIT_SCALE: '0',
-          NODE_EXTRA_CA_CERTS: caFile,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', fail);
-    child.on('exit', (code) => {
-      const output = `--- clm ${verb} (exit ${code})\n${stdout}\n${stderr}`;
-      if (process.env.CLM_INTEGRATION_STATE)
-        appendFileSync(join(process.env.CLM_INTEGRATION_STATE, 'e2e-clm.log'), output);
-      const start = stdout.indexOf('{\n');
-      let summary: Summary | undefined;
-      try {
-        summary = start >= 0 ? (JSON.parse(stdout.slice(start)) as Summary) : undefined;
-      } catch {
-        summary = undefined;
-      }
-      done({ code: code ?? -1, summary, output });
-    });
+function clm(verb: 'provision' | 'decommission' | 'plan') {
+  return runClm<Summary>(verb, {
+    registryFile,
+    configDir,
+    stateDir,
+    cluster: EXAMPLE_CLUSTER,
+    kubeconfig: env.kubeconfig,
+    bucket: BUCKET,
+    endpoint: proxy.endpoint,
+    caFile,
   });
 }
 
@@ -272,22 +220,7 @@ describe('clm provision / decommission against moto + a real control plane', () 
   it('holds a roll at the health gate while the pool role may not read its bundle, and fails naming why', async () => {
     // The worker role loses its read of the files bundle (an operator's change to its policy), and the pool changes
     const iam = bootstrapClients({ endpoint: env.awsEndpoint, region: REGION, credentials: MOTO_CREDENTIALS }).iam;
-    const role = 'kube-test-worker';
-    const [policyName] = (await iam.send(new ListRolePoliciesCommand({ RoleName: role }))).PolicyNames ?? [];
-    const document = decodePolicyDocument(
-      (await iam.send(new GetRolePolicyCommand({ RoleName: role, PolicyName: policyName! }))).PolicyDocument,
-    ) as { Statement: { Action: string[] }[] };
-    const withoutRead = document.Statement.filter((s) => !s.Action.includes('s3:GetObject'));
-    expect(withoutRead.length).toBe(document.Statement.length - 1);
-    const putPolicy = (statements: unknown[]) =>
-      iam.send(
-        new PutRolePolicyCommand({
-          RoleName: role,
-          PolicyName: policyName!,
-          PolicyDocument: JSON.stringify({ ...document, Statement: statements }),
-        }),
-      );
-    await putPolicy(withoutRead);
+    const restore = await revokeFromRole(iam, 'kube-test-worker', 's3:GetObject');
     const registry = readFileSync(registryFile, 'utf8');
     const changed = registry
       .replace('instance_types: [m5.large]', 'instance_types: [m6i.large]')
@@ -306,7 +239,7 @@ describe('clm provision / decommission against moto + a real control plane', () 
       ]);
       expect(summary?.clusters[0]?.nodesReplaced).toBe(0);
     } finally {
-      await putPolicy(document.Statement);
+      await restore();
       writeFileSync(registryFile, registry);
     }
     const denied = [...harness.joiner.boots.values()].filter((boot) => !boot.ok);

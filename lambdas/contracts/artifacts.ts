@@ -154,6 +154,8 @@ export const MainArtifact = z.object({
   mainStack: RenderedStackShape,
   /** Key of the stored config snapshot files (so later steps need no git fetch). */
   configFilesKey: z.string(),
+  /** The deploy-time values (subnets, certificate, keys…) the run renders with; absent in older artefacts. */
+  values: z.record(z.string(), z.unknown()).optional(),
   /** The etcd stack and its files bundle (`manage_etcd_stack: "true"`), deployed before the main stack. */
   etcd: z.object({ stack: RenderedStackShape, files: FilesBundleShape }).optional(),
 });

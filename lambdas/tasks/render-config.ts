@@ -82,6 +82,7 @@ export async function renderConfig(
     configItems: merged,
     mainStack: main.stack,
     configFilesKey,
+    values,
     ...(etcd ? { etcd: { stack: etcd.stack, files: etcd.files } } : {}),
   };
   const artifactKey = await putJson(ports.artifacts, key('main'), artifact);

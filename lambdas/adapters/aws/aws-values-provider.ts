@@ -48,7 +48,7 @@ export const SUBNET_ROLE_TAGS = {
 export interface AwsValuesOptions {
   /** The certificates for `load_balancer_certificate`. @default - only the config item of that name */
   readonly acm?: ACMClient;
-  /** The etcd stack's key alias. @default - clusters managing an etcd stack fail */
+  /** The etcd stack's key alias; required for clusters managing an etcd stack. */
   readonly kms?: KMSClient;
   /** Trusted roots (PEM) a certificate must chain to. @default - the platform's (acm-certificates.ts) */
   readonly trustedRoots?: readonly string[];
@@ -125,13 +125,7 @@ export class AwsValuesProvider implements ValuesProvider {
       const certificates = await acmCertificates(acm, cluster.apiServerUrl, now, trustedRoots);
       found.load_balancer_certificate = loadBalancerCertificate(certificates, cluster.apiServerUrl, now, cluster.id);
     }
-    if (managesEtcdStack(cluster)) {
-      if (!kms)
-        throw new ConfigError('manage_etcd_stack is "true", but no KMS client was given to resolve the etcd key', {
-          location,
-        });
-      found.etcd_kms_key_arn = await describeKeyArn(kms, ETCD_KMS_KEY_ALIAS, location);
-    }
+    if (managesEtcdStack(cluster)) found.etcd_kms_key_arn = await describeKeyArn(kms!, ETCD_KMS_KEY_ALIAS, location);
     return found;
   }
 

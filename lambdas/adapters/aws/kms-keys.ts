@@ -10,10 +10,7 @@ export async function describeKeyArn(
   location: { readonly clusterId?: string } = {},
 ): Promise<string> {
   try {
-    const out = await kms.send(new DescribeKeyCommand({ KeyId: keyId }));
-    const arn = out.KeyMetadata?.Arn;
-    if (!arn) throw new ConfigError(`KMS DescribeKey ${keyId} returned no key`, { location });
-    return arn;
+    return (await kms.send(new DescribeKeyCommand({ KeyId: keyId }))).KeyMetadata!.Arn!;
   } catch (error) {
     if (awsErrorName(error) === 'NotFoundException')
       throw new ConfigError(

@@ -92,7 +92,7 @@ export function loadBalancerCertificate(
   if (found) return found.arn;
   const verified = certificates.filter((c) => c.verified).length;
   throw new ConfigError(
-    `no ISSUED ACM certificate matches the API server's host ${host} (${certificates.length} certificate(s) in the account and region, ${verified} of them verifying for that host): request or import one covering ${host} (or *.${host.split('.').slice(1).join('.')})`,
+    `no ISSUED ACM certificate matches the API server's host ${host} (${certificates.length} certificate(s) in the account and region, ${verified} of them verifying for that host)`,
     { location: { clusterId, field: 'api_server_url' } },
   );
 }

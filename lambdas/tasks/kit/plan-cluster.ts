@@ -19,6 +19,7 @@ import { MainArtifact, type ClusterArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from './artifacts';
+import { ConfigError } from '../../shared/errors';
 import {
   checkoutClusterConfig,
   decideStackLayers,
@@ -38,7 +39,8 @@ export type PlanPorts = Pick<
 > & {
   forCluster(cluster: Cluster): PlanClusterPorts;
 };
-type PlanClusterPorts = Pick<ClusterPorts, 'stacks' | 'kube' | 'values' | 'pools'>;
+/** `values` is asked only when the caller gives none (PlanOptions.values). */
+type PlanClusterPorts = Pick<ClusterPorts, 'stacks' | 'kube' | 'pools'> & Partial<Pick<ClusterPorts, 'values'>>;
 
 /** The field manager of the dry-run apply, the one real applies use. */
 const FIELD_MANAGER = 'cluster-lifecycle-manager';
@@ -47,6 +49,8 @@ export interface PlanOptions {
   readonly applyOnly: boolean;
   /** Plan a run's pinned versions instead of what the channels resolve to now. */
   readonly pinned?: Pick<ClusterArtifact, 'configVersion' | 'sourceVersions'>;
+  /** The deploy-time values the run rendered with (its MainArtifact's); else the values port is asked. */
+  readonly values?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -70,8 +74,11 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
   const render = await renderCluster({
     cluster,
     snapshots,
-    // Asked with the effective config items, as RenderConfig asks.
-    values: async (effective) => ({ ...(await cp.values.clusterValues(effective)), ClusterStackOutputs: outputs }),
+    // The run's, or asked with the effective config items, as RenderConfig asks.
+    values: async (effective) => ({
+      ...(options.values ?? (await requiredValues(cp, cluster).clusterValues(effective))),
+      ClusterStackOutputs: outputs,
+    }),
     engine: ports.templates,
     decrypter: ports.secrets,
     version: targetVersion,
@@ -109,6 +116,11 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     ...(rolls ? await karpenterPoolRolls({ kube, pools: cp.pools }, cluster, render, objects, ports.clock) : []),
   ];
   return { ...base, stacks, objects, deletions, pools, problems, notes, ...layersOf(layers) };
+}
+
+function requiredValues(cp: PlanClusterPorts, cluster: Cluster): ClusterPorts['values'] {
+  if (!cp.values) throw new ConfigError(`planning ${cluster.id} needs its deploy-time values`);
+  return cp.values;
 }
 
 /** The layer step each kind of stack belongs to (the etcd stack deploys with the main stack). */

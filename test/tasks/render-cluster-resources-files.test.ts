@@ -7,8 +7,8 @@ import { StaticValuesProvider } from '../../lambdas/adapters/values/static-value
 import { readUstar } from '../../lambdas/core/archive/ustar';
 import { ResourcesArtifact } from '../../lambdas/contracts/artifacts';
 import type { ClusterPorts, Ports } from '../../lambdas/ports/ports';
-import { getArtifact } from '../../lambdas/tasks/kit/artifacts';
-import { updateRun } from '../../lambdas/tasks/kit/run-record';
+import { getArtifact } from '../../lambdas/tasks/step/artifacts';
+import { updateRun } from '../../lambdas/tasks/step/run-record';
 import { prepare } from '../../lambdas/tasks/prepare';
 import { renderClusterResources } from '../../lambdas/tasks/render-cluster-resources';
 import { renderConfig } from '../../lambdas/tasks/render-config';

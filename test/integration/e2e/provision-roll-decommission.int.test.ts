@@ -84,8 +84,10 @@ beforeAll(async () => {
   await staticVolumes(kube, 'kube-test-pv', 4);
   proxy = await startMotoUpdateProxy(env.awsEndpoint, clients);
   harness = new E2eHarness(clients, kube, CLUSTER_TAG, 'nodepool-', {
-    clients: bootstrapClients({ endpoint: env.awsEndpoint, region: REGION, credentials: MOTO_CREDENTIALS }),
-    conditions: new NodeConditions(env.kubeconfig),
+    bootstrap: {
+      clients: bootstrapClients({ endpoint: env.awsEndpoint, region: REGION, credentials: MOTO_CREDENTIALS }),
+      conditions: new NodeConditions(env.kubeconfig),
+    },
   });
   harness.start();
 });

@@ -1,0 +1,189 @@
+import type { DispatchReport } from '../../contracts/dispatch-report';
+import type { FleetEvent } from '../../contracts/fleet-events';
+import { CLM_METRICS } from '../../contracts/metrics';
+import { behindTarget, dispatchReport, type StartOutcome } from '../../core/dispatch/dispatch-report';
+import type { ClusterFleetState, FleetSnapshot } from '../../core/dispatch/fleet-state';
+import { resolveFleetTargets } from '../../core/dispatch/fleet-targets';
+import { planDispatch, type DispatchPlan, type PlannedStart } from '../../core/dispatch/plan-dispatch';
+import { recordStart, withNextAttempt, type StartResult } from '../../core/dispatch/record-start';
+import { diffRegistry, mergeStates, withStates, type RegistryDiff } from '../../core/dispatch/registry-changes';
+import type { Cluster } from '../../core/model/cluster';
+import type { UpdateExecutions } from '../../ports/update-executions';
+import type { PortsFor, TaskMetric } from '../define-task';
+import { listWithStoredStatus, recordClusterProblem } from '../step/cluster-status';
+
+/** The ports of a dispatcher pass (the tasks that run one declare these). */
+export const PASS_PORTS = {
+  registry: 'write',
+  sources: 'read',
+  progress: 'write',
+  fleet: 'write',
+  executions: 'write',
+  events: 'write',
+  clock: 'read',
+} as const;
+export type PassPorts = PortsFor<typeof PASS_PORTS>;
+
+export interface PassOptions {
+  /** What asked for the pass (webhook, schedule, execution, registry, cli): in each started execution's input. */
+  readonly trigger: string;
+  /** Which clusters may start, given the registry as read; undefined lets the whole fleet start. */
+  readonly scope?: (clusters: readonly Cluster[]) => ReadonlySet<string> | undefined;
+  /**
+   * Diff the registry against the cluster hashes last seen, keep the new hashes and forget clusters that left
+   * (the HTTP registry and clusters.yaml have no change stream); `changes` also limits the starts to what changed.
+   */
+  readonly poll?: 'record' | 'changes';
+  /** Clusters that left the registry (the stream's removals): forgotten. */
+  readonly forget?: readonly string[];
+  /** What the stream batch changed, for the report. */
+  readonly registry?: DispatchReport['registry'];
+}
+
+export interface PassResult {
+  readonly plan: DispatchPlan;
+  readonly report: DispatchReport;
+}
+
+const MAX_NAME_ATTEMPTS = 5;
+const LISTED_CHANGES = 100;
+
+/**
+ * One dispatcher pass, in CLM's order (docs/fleet.md "One pass"): read the registry once (stored status overlaid,
+ * batched), the fleet state, the outcomes of the executions recorded as running and the running count; plan
+ * (lambdas/core/dispatch/plan-dispatch.ts: priorities, waves, halts, the cap); start what it picked under
+ * deterministic names; write back states and halts, record problems, and send the events. Safe to run twice at
+ * once: a second start of the same work is "already running", and a state another pass wrote is not overwritten.
+ */
+export async function runFleetPass(ports: PassPorts, options: PassOptions): Promise<PassResult> {
+  const now = ports.clock.now();
+  const clusters = await listWithStoredStatus(ports);
+  const snapshot = await ports.fleet.loadFleet();
+  const diff = options.poll ? diffRegistry(clusters, snapshot.clusters) : undefined;
+  const states = diff ? withStates(snapshot.clusters, diff.states) : snapshot.clusters;
+  const scope = diff && options.poll === 'changes' ? diff.changed : options.scope?.(clusters);
+  const { plan, behind } = await planPass(ports, { clusters, snapshot, states, scope, now, trigger: options.trigger });
+  const started = await startPlanned(ports.executions, plan.starts, states, now);
+  const saved = await ports.fleet.saveClusterStates(mergeStates(diff?.states ?? [], plan.states, started.states));
+  const forget = [...(diff?.removed ?? []), ...(options.forget ?? [])];
+  if (forget.length) await ports.fleet.forgetClusters(forget);
+  await ports.fleet.saveHalts(plan.halts);
+  const byId = new Map(clusters.map((c) => [c.id, c]));
+  for (const { clusterId, problem } of plan.problems) {
+    await recordClusterProblem(ports, clusterId, byId.get(clusterId), problem, now);
+  }
+  await ports.events.publish([...plan.events, ...started.events]);
+  const registry = options.registry ?? (diff ? registryFigures(diff) : undefined);
+  return {
+    plan,
+    report: dispatchReport(plan, {
+      trigger: options.trigger,
+      behindTarget: behind,
+      outcomes: started.outcomes,
+      conflicts: saved.conflicts.length,
+      ...(registry ? { registry } : {}),
+    }),
+  };
+}
+
+async function planPass(
+  ports: PassPorts,
+  input: {
+    readonly clusters: readonly Cluster[];
+    readonly snapshot: FleetSnapshot;
+    readonly states: ReadonlyMap<string, ClusterFleetState>;
+    readonly scope: ReadonlySet<string> | undefined;
+    readonly now: number;
+    readonly trigger: string;
+  },
+): Promise<{ plan: DispatchPlan; behind: number }> {
+  const { clusters, snapshot, states } = input;
+  const running = [...states.values()].flatMap((s) => (s.execution?.state === 'running' ? [s.execution] : []));
+  const [targets, outcomes, runningNow, controls] = await Promise.all([
+    resolveFleetTargets(clusters, ports.sources),
+    running.length ? ports.executions.describe(running) : Promise.resolve([]),
+    ports.executions.countRunning(),
+    ports.progress.getControlsOf(clusters.map((c) => c.id)),
+  ]);
+  const plan = planDispatch({
+    clusters,
+    targets,
+    fleet: { clusters: states, halts: snapshot.halts, overrides: snapshot.overrides },
+    outcomes: new Map(outcomes.map((o) => [o.name, o])),
+    controls,
+    running: runningNow,
+    settings: ports.fleet.settings,
+    now: input.now,
+    trigger: input.trigger,
+    ...(input.scope ? { scope: input.scope } : {}),
+  });
+  return { plan, behind: behindTarget(clusters, targets) };
+}
+
+interface Started {
+  readonly states: ClusterFleetState[];
+  readonly events: FleetEvent[];
+  readonly outcomes: Map<string, StartOutcome>;
+}
+
+/** Start (or redrive) each planned execution; a name taken by an ended execution moves to the next attempt. */
+async function startPlanned(
+  executions: UpdateExecutions,
+  starts: readonly PlannedStart[],
+  states: ReadonlyMap<string, ClusterFleetState>,
+  now: number,
+): Promise<Started> {
+  const started: Started = { states: [], events: [], outcomes: new Map() };
+  for (const planned of starts) {
+    const result = await startOne(executions, planned);
+    if (!result) {
+      const { executionName, attempt } = planned;
+      started.outcomes.set(planned.clusterId, { how: 'not-started', executionName, attempt });
+      continue;
+    }
+    const { state, event } = recordStart(result.start, result.result, states.get(planned.clusterId), now);
+    started.states.push(state);
+    started.events.push(event);
+    started.outcomes.set(planned.clusterId, {
+      how: result.result.how,
+      executionName: result.result.name,
+      attempt: result.start.attempt,
+    });
+  }
+  return started;
+}
+
+async function startOne(
+  executions: UpdateExecutions,
+  planned: PlannedStart,
+): Promise<{ start: PlannedStart; result: StartResult } | undefined> {
+  let start = planned;
+  for (let tries = 0; tries < MAX_NAME_ATTEMPTS; tries++) {
+    const request = { name: start.executionName, input: start.input };
+    const result = start.resume ? await executions.resume(start.resume, request) : await executions.start(request);
+    if (result.how !== 'name-taken') return { start, result };
+    start = withNextAttempt(start);
+  }
+  return undefined;
+}
+
+function registryFigures(diff: RegistryDiff): DispatchReport['registry'] {
+  return {
+    added: diff.added.length,
+    modified: diff.modified.length,
+    removed: diff.removed.length,
+    ignored: 0,
+    changed: [...diff.changed].slice(0, LISTED_CHANGES),
+  };
+}
+
+/** The dashboard's figures of a pass: clusters behind their target, updates started, halted rollouts. */
+export function passMetrics(report: DispatchReport): TaskMetric[] {
+  const started = report.starts.filter((s) => s.how === 'started' || s.how === 'redriven').length;
+  return [
+    { name: CLM_METRICS.clustersBehindTarget, value: report.summary.behindTarget },
+    { name: CLM_METRICS.updatesStarted, value: started },
+    { name: CLM_METRICS.updatesRunning, value: report.summary.running + started },
+    { name: CLM_METRICS.haltedWaves, value: report.halts.length },
+  ];
+}

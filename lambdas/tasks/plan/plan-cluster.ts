@@ -1,4 +1,4 @@
-import { describeLayerPlan, STEP_TITLES, type StackStep, type StackSteps } from '../../core/cluster-stacks/layer-changes';
+import { describeLayerPlan, STEP_TITLES, type StackStep } from '../../core/cluster-stacks/layer-changes';
 import { LAYER_DIRECTORIES } from '../../core/cluster-stacks/stack-layers';
 import { mainStackName } from '../../core/cloudformation/stack-names';
 import { objectRef } from '../../core/manifests/inventory';
@@ -8,7 +8,6 @@ import { runTargetVersion } from '../../core/model/update-decision';
 import { configItemChanges } from '../../core/plan/config-item-changes';
 import { fieldDiff } from '../../core/plan/field-diff';
 import type { ClusterPlan, ObjectPlan, StackPlan } from '../../core/plan/plan-document';
-import { stackPlan } from '../../core/plan/plan-document';
 import { poolRolls } from '../../core/plan/pool-rolls';
 import { renderCluster, type ClusterRender } from '../../core/render/render-cluster';
 import type { RenderedManifestFile } from '../../core/render/render-manifests';
@@ -20,6 +19,7 @@ import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluste
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from '../step/artifacts';
 import { ConfigError } from '../../shared/errors';
+import { stackPlans } from './stack-plans';
 import {
   checkoutClusterConfig,
   decideStackLayers,
@@ -121,37 +121,6 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
 function requiredValues(cp: PlanClusterPorts, cluster: Cluster): ClusterPorts['values'] {
   if (!cp.values) throw new ConfigError(`planning ${cluster.id} needs its deploy-time values`);
   return cp.values;
-}
-
-/** The layer step each kind of stack belongs to (the etcd stack deploys with the main stack). */
-const STEP_OF_KIND = {
-  etcd: 'mainStack',
-  cluster: 'mainStack',
-  'cf-manifest': 'cfManifestStacks',
-  'node-pool': 'poolStacks',
-} as const;
-
-/** The change set of every stack whose layer step runs. */
-function stackPlans(
-  stacks: ClusterRender['stacks'],
-  steps: StackSteps | undefined,
-  deployer: ClusterPorts['stacks'],
-): Promise<StackPlan[]> {
-  return Promise.all(
-    stacks
-      .filter((s) => !steps || steps[STEP_OF_KIND[s.kind]])
-      .map(async (s) =>
-        stackPlan(
-          s,
-          await deployer.plan({
-            name: s.name,
-            templateBody: s.template,
-            tags: s.tags,
-            ...(s.stackPolicy ? { stackPolicyBody: s.stackPolicy } : {}),
-          }),
-        ),
-      ),
-  );
 }
 
 /** What the channels resolve to now, in the shape a run pins. */

@@ -30,7 +30,9 @@ const PORTS = {
  */
 function requireRunValues(values: Record<string, unknown> | undefined, clusterId: string): Record<string, unknown> {
   if (!values)
-    throw new ValidationError(`the run of ${clusterId} was rendered by an older version (no values recorded): start it again`);
+    throw new ValidationError(
+      `the run of ${clusterId} was rendered by an older version (no values recorded): start it again`,
+    );
   return values;
 }
 

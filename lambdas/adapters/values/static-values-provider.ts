@@ -56,16 +56,18 @@ export class StaticValuesProvider implements ValuesProvider {
     const accountId = cluster.infrastructureAccount.replace(/^aws:/, '');
     return {
       ...offlineValues(cluster),
-      ...(certificates
-        ? {
-            load_balancer_certificate: loadBalancerCertificate(
-              certificates,
-              cluster.apiServerUrl,
-              Date.now(),
-              cluster.id,
-            ),
-          }
-        : {}),
+      ...(cluster.configItems.load_balancer_certificate
+        ? { load_balancer_certificate: cluster.configItems.load_balancer_certificate }
+        : certificates
+          ? {
+              load_balancer_certificate: loadBalancerCertificate(
+                certificates,
+                cluster.apiServerUrl,
+                Date.now(),
+                cluster.id,
+              ),
+            }
+          : {}),
       ...(managesEtcdStack(cluster)
         ? {
             etcd_kms_key_arn:

@@ -20,11 +20,21 @@ import { etcdKeyArn, simCertificates } from '../aws/certificates';
  * config items `vpc_id`, `subnets` and `availability_zones` like CLM does, and the facts of the pools' instance
  * types (`InstanceTypeFacts`, for Values.InstanceInfo) from the instance types the account offers.
  */
-/** `load_balancer_certificate` from the account's certificates; `etcd_kms_key_arn` when the cluster manages etcd. */
+/**
+ * `load_balancer_certificate` from the account's certificates, unless the config item of that name gives it (as the
+ * AWS values provider does); `etcd_kms_key_arn` when the cluster manages etcd.
+ */
 function certificateAndKeys(ctx: SimContext, account: AccountState, cluster: Cluster): Record<string, string> {
-  const certificates = simCertificates(ctx, account, cluster.apiServerUrl);
+  const given = cluster.configItems.load_balancer_certificate;
   return {
-    load_balancer_certificate: loadBalancerCertificate(certificates, cluster.apiServerUrl, ctx.now, cluster.id),
+    load_balancer_certificate:
+      given ||
+      loadBalancerCertificate(
+        simCertificates(ctx, account, cluster.apiServerUrl),
+        cluster.apiServerUrl,
+        ctx.now,
+        cluster.id,
+      ),
     ...(managesEtcdStack(cluster) ? { etcd_kms_key_arn: etcdKeyArn(ctx, account, cluster.id) } : {}),
   };
 }

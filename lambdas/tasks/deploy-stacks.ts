@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import type { RenderedStack } from '../core/render/render-stack';
 import { mainStackName } from '../core/cloudformation/stack-names';
 import type { StackStep } from '../core/cluster-stacks/layer-changes';

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../shared/zod';
 import { clusterName } from '../core/cloudformation/stack-names';
 import { awsAccountId, isMasterPool } from '../core/model/cluster';
 import type { Cluster } from '../core/model/cluster';

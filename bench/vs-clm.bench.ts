@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { buildCli } from '../bin/build-cli.mjs';
 import { cliBundle } from '../bin/cli-bundle.mjs';
 import { StaticValuesProvider, parseValuesFile } from '../lambdas/adapters/values/static-values-provider';
-import { DEFAULT_ARTIFACT_BUCKET } from '../lambdas/core/render/files-bundle';
+import { nodeFilesBucket } from '../lambdas/core/render/files-bundle';
 import { INSTANCE_TYPE_FACTS } from '../lambdas/core/render/instance-info';
 import { parseClustersYaml } from '../lambdas/core/model/parse-clusters';
 import type { InstanceTypeInfo } from '../lambdas/ports/template-engine';
@@ -221,7 +221,7 @@ async function writeAwsAnswers(config: SideBySide, file: string): Promise<void> 
   const byZone = (key: string, az: string) => (values[key] as Record<string, string> | undefined)?.[az] ?? '';
   const facts = (values[INSTANCE_TYPE_FACTS] ?? {}) as Record<string, InstanceTypeInfo>;
   const answers = {
-    bucket: text('artifact_bucket') || DEFAULT_ARTIFACT_BUCKET,
+    bucket: nodeFilesBucket(cluster).bucket,
     vpcId: text('vpc_id'),
     vpcIpv4Cidr: text('vpc_ipv4_cidr'),
     vpcIpv6Cidrs: [],

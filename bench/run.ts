@@ -22,7 +22,7 @@ async function main(args: string[]): Promise<number> {
   const json = args.indexOf('--json');
   const jsonFile = json >= 0 ? args[json + 1] : undefined;
   if (json >= 0 && !jsonFile) throw new Error('--json needs a file name');
-  const filters = args.filter((_, i) => i !== json && i !== json + 1);
+  const filters = json < 0 ? args : args.filter((_, i) => i !== json && i !== json + 1);
   const files = readdirSync(here)
     .filter((f) => f.endsWith('.bench.ts'))
     .sort();

@@ -59,7 +59,8 @@ function withoutEmpty(value: unknown): unknown {
 }
 
 export function compareRenderTrees(ours: string, theirs: string, limit = 8): TreeComparison {
-  const a = listFiles(ours);
+  // values.yaml records the values the templates were given (an input, not a render): only `clm render --out` writes it.
+  const a = listFiles(ours).filter((path) => !path.endsWith('/values.yaml'));
   const b = listFiles(theirs);
   const differences: string[] = [];
   const note = (line: string) => {

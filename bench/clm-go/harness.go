@@ -39,16 +39,16 @@ import (
 
 // BenchAWS is what the harness answers in place of AWS, written by the bench from the same values `clm render` uses.
 type BenchAWS struct {
-	Bucket                  string                       `json:"bucket"`
-	VpcID                   string                       `json:"vpcId"`
-	VpcIPv4CIDR             string                       `json:"vpcIpv4Cidr"`
-	VpcIPv6CIDRs            []string                     `json:"vpcIpv6Cidrs"`
-	HostedZone              string                       `json:"hostedZone"`
-	LoadBalancerCertificate string                       `json:"loadBalancerCertificate"`
-	Zones                   map[string]BenchZoneSubnets  `json:"zones"`
-	StackOutputs            map[string]string            `json:"stackOutputs"`
-	AMIs                    []BenchAMI                   `json:"amis"`
-	InstanceTypes           []BenchInstanceType          `json:"instanceTypes"`
+	Bucket                  string                      `json:"bucket"`
+	VpcID                   string                      `json:"vpcId"`
+	VpcIPv4CIDR             string                      `json:"vpcIpv4Cidr"`
+	VpcIPv6CIDRs            []string                    `json:"vpcIpv6Cidrs"`
+	HostedZone              string                      `json:"hostedZone"`
+	LoadBalancerCertificate string                      `json:"loadBalancerCertificate"`
+	Zones                   map[string]BenchZoneSubnets `json:"zones"`
+	StackOutputs            map[string]string           `json:"stackOutputs"`
+	AMIs                    []BenchAMI                  `json:"amis"`
+	InstanceTypes           []BenchInstanceType         `json:"instanceTypes"`
 }
 
 type BenchZoneSubnets struct {
@@ -408,7 +408,14 @@ func benchRenderPool(tree map[string]string, r NodePoolTemplateRenderer, cluster
 	}
 	dir := "node-pools/" + pool.Name + "/"
 	put(tree, dir+"userdata.yaml", userData)
-	bundle := map[string]interface{}{"s3Path": s3Path, "kmsKeyOutput": keyName, "files": data.Files}
+	bucketPrefix := "s3://" + r.bucketName + "/"
+	bundle := map[string]interface{}{
+		"s3Path":       s3Path,
+		"bucket":       r.bucketName,
+		"key":          strings.TrimPrefix(s3Path, bucketPrefix),
+		"kmsKeyOutput": keyName,
+		"files":        data.Files,
+	}
 	if key, ok := outputs[keyName]; ok {
 		bundle["kmsKeyId"] = key
 	}

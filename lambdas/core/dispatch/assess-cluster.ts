@@ -21,6 +21,9 @@ export const SKIP_REASONS = [
   'wave-waiting',
   'wave-halted',
   'capacity',
+  'capacity-account',
+  'capacity-region',
+  'pacing',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -68,6 +71,8 @@ export interface Membership {
   readonly state: MemberState;
   /** Why a failed member failed. */
   readonly failure?: { readonly error: string; readonly at: number };
+  /** When a done member's execution reached the target (unknown for clusters that were at it already). */
+  readonly doneAt?: number;
 }
 
 export interface AssessInput {
@@ -134,12 +139,14 @@ function assessWork(input: AssessInput, target: Extract<FleetTarget, { ok: true 
     };
   }
   if (!decommission && currentVersion === targetVersion) {
+    const reached = record?.state === 'succeeded' && record.targetVersion === targetVersion ? record.endedAt : undefined;
+    const done = member('done');
     return {
       kind: 'skip',
       reason: 'up-to-date',
       targetVersion,
       message: `at ${targetVersion}`,
-      member: member('done'),
+      member: done && reached !== undefined ? { ...done, doneAt: reached } : done,
     };
   }
   const retry = retryOf(record, action, targetVersion, settings, now);

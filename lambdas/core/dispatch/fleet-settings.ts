@@ -15,6 +15,23 @@ export interface FleetSettings {
   readonly retryMaxMs: number;
   /** Dead executions (timed out, aborted, failed on a retryable error) resumed at once this many times before back-off applies. */
   readonly freeResumes: number;
+  /**
+   * Cluster updates running at once in one infrastructure account and region (EC2's launch limits are per account and
+   * region); unset: no cap of its own. Counts the executions the dispatcher recorded as running.
+   */
+  readonly maxConcurrentPerAccount?: number;
+  /** Cluster updates running at once in one region, across accounts; unset: no cap of its own. */
+  readonly maxConcurrentPerRegion?: number;
+  /** StartExecution calls per second a pass makes at most; a pass starts at most 60 seconds' worth. */
+  readonly startsPerSecond: number;
+  /** Instance launches per second the rolls of one account and region may cause together (the launch budget). */
+  readonly launchesPerSecond: number;
+  /** Launches at once the budget of one account and region allows after a quiet spell. */
+  readonly launchBurst: number;
+  /** Items each account and region's budget is split over (conditional writes spread over them). */
+  readonly launchShards: number;
+  /** How long a finished wave soaks before the next wave of the same rollout starts. */
+  readonly waveSoakMs: number;
   /** Infrastructure accounts to manage (regex, CLM `--include`). */
   readonly include?: string;
   /** Infrastructure accounts to leave alone (regex, CLM `--exclude`; wins over include). */
@@ -30,7 +47,20 @@ export const DEFAULT_FLEET_SETTINGS: FleetSettings = {
   retryBaseMs: 15 * MINUTE,
   retryMaxMs: 6 * 60 * MINUTE,
   freeResumes: 3,
+  startsPerSecond: 25,
+  launchesPerSecond: 1.5,
+  launchBurst: 250,
+  launchShards: 1,
+  waveSoakMs: 0,
 };
+
+/** A pass starts at most this many seconds' worth of executions at `startsPerSecond` (then the next pass goes on). */
+export const PASS_START_SECONDS = 60;
+
+/** The most executions one pass starts. */
+export function startsPerPass(settings: Pick<FleetSettings, 'startsPerSecond'>): number {
+  return Math.max(1, Math.floor(settings.startsPerSecond * PASS_START_SECONDS));
+}
 
 const list = z.preprocess(
   (value) =>
@@ -44,6 +74,7 @@ const list = z.preprocess(
 );
 const flag = z.preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean());
 const count = (min: number) => z.coerce.number().int().min(min);
+const rate = z.coerce.number().positive().max(100_000);
 
 const SETTINGS = z.strictObject({
   waveOrder: list.optional(),
@@ -52,6 +83,13 @@ const SETTINGS = z.strictObject({
   retryBaseMs: count(0).optional(),
   retryMaxMs: count(0).optional(),
   freeResumes: count(0).optional(),
+  maxConcurrentPerAccount: count(1).optional(),
+  maxConcurrentPerRegion: count(1).optional(),
+  startsPerSecond: rate.optional(),
+  launchesPerSecond: rate.optional(),
+  launchBurst: count(1).optional(),
+  launchShards: count(1).max(100).optional(),
+  waveSoakMs: count(0).optional(),
   include: z.string().optional(),
   exclude: z.string().optional(),
 });
@@ -69,6 +107,11 @@ export function fleetSettings(raw: Readonly<Record<string, unknown>> = {}): Flee
     });
   }
   const settings: FleetSettings = { ...DEFAULT_FLEET_SETTINGS, ...parsed.data };
+  if (settings.launchBurst < settings.launchShards) {
+    throw new ValidationError('invalid fleet settings', {
+      issues: [`launchBurst: ${settings.launchBurst} is below launchShards ${settings.launchShards} (each shard holds at least 1)`],
+    });
+  }
   if (settings.retryMaxMs < settings.retryBaseMs) {
     throw new ValidationError('invalid fleet settings', {
       issues: [`retryMaxMs: ${settings.retryMaxMs} is below retryBaseMs ${settings.retryBaseMs}`],

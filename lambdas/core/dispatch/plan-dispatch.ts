@@ -7,10 +7,11 @@ import { reconcileFleet } from './reconcile-fleet';
 import type { FleetSettings } from './fleet-settings';
 import type { ClusterFleetState, DispatchAction, ExecutionOutcome, WaveHalt, WaveOverride } from './fleet-state';
 import type { FleetTarget } from './fleet-targets';
-import type { RolloutGate, RolloutMember, RolloutView, Wave } from './waves';
+import type { RolloutGate, RolloutMember, RolloutView, Wave, WaveSoak } from './waves';
 import { compareWaves, gateRollout, waveOf } from './waves';
 import { blockedEvent, haltEvents } from './fleet-events';
 import { executionName } from './execution-name';
+import { allocateStarts } from './start-capacity';
 
 export interface DispatchInput {
   /** The whole registry, read once, with stored status overlaid where the registry keeps none. */
@@ -96,7 +97,7 @@ interface Candidate {
 
 /**
  * One dispatcher pass, pure: learn how running executions ended, judge every cluster (CLM's priorities),
- * gate updates by rollout waves, and pick what to start under the concurrency cap. The caller starts
+ * gate updates by rollout waves, and pick what to start under the caps (start-capacity.ts). The caller starts
  * `starts` (see recordStart), writes `states` and `halts`, sends `events` and records `problems`.
  */
 export function planDispatch(input: DispatchInput): DispatchPlan {
@@ -115,20 +116,18 @@ export function planDispatch(input: DispatchInput): DispatchPlan {
       now: input.now,
     }),
   }));
-  const gates = gateRollouts(assessed, input.fleet.overrides);
+  const gates = gateRollouts(assessed, input.fleet.overrides, { ms: input.settings.waveSoakMs, now: input.now });
   const sorted = sortOut(assessed, gates, reconciled.states, input.scope);
   const running = Math.max(input.running, reconciled.stillRunning);
   const capacity = Math.max(0, input.settings.maxConcurrent - running);
-  const starts = sorted.candidates.slice(0, capacity).map((c) => plannedStart(c, input.trigger));
-  const skipped = [
-    ...sorted.skipped,
-    ...sorted.candidates.slice(capacity).map((c): SkippedCluster => ({
-      clusterId: c.cluster.id,
-      reason: 'capacity',
-      message: `${running} updates running across the fleet, the cap is ${input.settings.maxConcurrent} (maxConcurrent)`,
-      targetVersion: c.assessment.targetVersion,
-    })),
-  ];
+  const allocation = allocateStarts(sorted.candidates, {
+    runningFleetWide: running,
+    states: reconciled.states,
+    clusters: new Map(input.clusters.map((c) => [c.id, c])),
+    settings: input.settings,
+  });
+  const starts = allocation.chosen.map((c) => plannedStart(c, input.trigger));
+  const skipped = [...sorted.skipped, ...allocation.waiting];
   const halts = [...gates.values()].flatMap((gate) => (gate.halt ? [gate.halt] : []));
   const blocked = announceBlocks(input, reconciled.states, skipped, assessed);
   return {
@@ -191,18 +190,20 @@ function sortOut(
 function gateRollouts(
   assessed: readonly { cluster: Cluster; wave: Wave; assessment: Assessment }[],
   overrides: readonly WaveOverride[],
+  soak: WaveSoak,
 ): Map<string, RolloutGate> {
   const members = new Map<string, RolloutMember[]>();
   for (const { cluster, wave, assessment } of assessed) {
     if (!assessment.member || !assessment.targetVersion) continue;
     const list = members.get(assessment.member.configVersion) ?? [];
-    const { state, failure } = assessment.member;
+    const { state, failure, doneAt } = assessment.member;
     list.push({
       clusterId: cluster.id,
       wave,
       state,
       targetVersion: assessment.targetVersion,
       ...(failure ? { failure } : {}),
+      ...(doneAt !== undefined ? { doneAt } : {}),
     });
     members.set(assessment.member.configVersion, list);
   }
@@ -210,7 +211,7 @@ function gateRollouts(
   return new Map(
     [...members].map(([configVersion, list]) => [
       configVersion,
-      gateRollout(configVersion, list, byVersion.get(configVersion)),
+      gateRollout(configVersion, list, byVersion.get(configVersion), soak),
     ]),
   );
 }

@@ -19,6 +19,14 @@ export interface RolloutMember {
   readonly targetVersion: string;
   /** For failed members: the error, and when. */
   readonly failure?: { readonly error: string; readonly at: number };
+  /** For done members: when they reached the rollout's version, if known. */
+  readonly doneAt?: number;
+}
+
+/** How long a finished wave soaks before the next starts (`waveSoakMs`), and the pass's time. */
+export interface WaveSoak {
+  readonly ms: number;
+  readonly now: number;
 }
 
 export type WaveStatus = 'done' | 'in-progress' | 'waiting' | 'halted' | 'held';
@@ -71,13 +79,14 @@ const MAX_LISTED_FAILURES = 10;
 /**
  * Walk one rollout's waves in order. A wave with a failed member halts: it and every later wave start
  * nothing new (the failed clusters themselves still retry after back-off). Otherwise the first wave not
- * yet done is open and every later wave waits for it. An operator's override makes failed members count
- * as neither done nor blocking, so the waves proceed.
+ * yet done is open and every later wave waits for it, and for `soak.ms` after the last member of the wave before it
+ * finished. An operator's override makes failed members count as neither done nor blocking, so the waves proceed.
  */
 export function gateRollout(
   configVersion: string,
   members: readonly RolloutMember[],
   override: WaveOverride | undefined,
+  soak?: WaveSoak,
 ): RolloutGate {
   const byWave = new Map<string, { wave: Wave; members: RolloutMember[] }>();
   for (const member of members) {
@@ -119,6 +128,11 @@ export function gateRollout(
       return;
     }
     views.push({ ...base, status: 'done' });
+    const soakEnds = soakEnd(entry.members, soak);
+    if (soakEnds !== undefined && index < waves.length - 1) {
+      const until = new Date(soakEnds).toISOString();
+      closedFrom = { index: index + 1, halted: false, message: `wave ${entry.wave.label} at ${short} soaks until ${until}` };
+    }
   });
   const order = new Map(waves.map((entry, index) => [entry.wave.label, index]));
   return {
@@ -130,6 +144,13 @@ export function gateRollout(
       return index >= closedFrom.index ? { halted: closedFrom.halted, message: closedFrom.message } : undefined;
     },
   };
+}
+
+/** When the soak after a finished wave ends, if it has not yet: `waveSoakMs` after its last member reached the version. */
+function soakEnd(members: readonly RolloutMember[], soak: WaveSoak | undefined): number | undefined {
+  if (!soak || soak.ms <= 0) return undefined;
+  const last = Math.max(...members.map((m) => m.doneAt ?? -Infinity));
+  return Number.isFinite(last) && soak.now < last + soak.ms ? last + soak.ms : undefined;
 }
 
 function countStates(members: readonly RolloutMember[]): Record<MemberState, number> {

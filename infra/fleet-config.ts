@@ -42,6 +42,13 @@ const SETTING_KEYS: readonly (keyof FleetSettings)[] = [
   'retryBaseMs',
   'retryMaxMs',
   'freeResumes',
+  'maxConcurrentPerAccount',
+  'maxConcurrentPerRegion',
+  'startsPerSecond',
+  'launchesPerSecond',
+  'launchBurst',
+  'launchShards',
+  'waveSoakMs',
   'include',
   'exclude',
 ];

@@ -139,7 +139,8 @@ function assessWork(input: AssessInput, target: Extract<FleetTarget, { ok: true 
     };
   }
   if (!decommission && currentVersion === targetVersion) {
-    const reached = record?.state === 'succeeded' && record.targetVersion === targetVersion ? record.endedAt : undefined;
+    const reached =
+      record?.state === 'succeeded' && record.targetVersion === targetVersion ? record.endedAt : undefined;
     const done = member('done');
     return {
       kind: 'skip',

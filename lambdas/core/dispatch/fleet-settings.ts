@@ -109,7 +109,9 @@ export function fleetSettings(raw: Readonly<Record<string, unknown>> = {}): Flee
   const settings: FleetSettings = { ...DEFAULT_FLEET_SETTINGS, ...parsed.data };
   if (settings.launchBurst < settings.launchShards) {
     throw new ValidationError('invalid fleet settings', {
-      issues: [`launchBurst: ${settings.launchBurst} is below launchShards ${settings.launchShards} (each shard holds at least 1)`],
+      issues: [
+        `launchBurst: ${settings.launchBurst} is below launchShards ${settings.launchShards} (each shard holds at least 1)`,
+      ],
     });
   }
   if (settings.retryMaxMs < settings.retryBaseMs) {

@@ -63,7 +63,12 @@ export function allocateStarts<C extends StartCandidate>(
     const inAccount = perAccount.get(account) ?? 0;
     const inRegion = perRegion.get(region) ?? 0;
     const wait = (reason: CapacityReason, message: string) =>
-      waiting.push({ clusterId: candidate.cluster.id, reason, message, targetVersion: candidate.assessment.targetVersion });
+      waiting.push({
+        clusterId: candidate.cluster.id,
+        reason,
+        message,
+        targetVersion: candidate.assessment.targetVersion,
+      });
     if (chosen.length >= fleetRoom) {
       wait(
         'capacity',

@@ -131,7 +131,11 @@ export function gateRollout(
     const soakEnds = soakEnd(entry.members, soak);
     if (soakEnds !== undefined && index < waves.length - 1) {
       const until = new Date(soakEnds).toISOString();
-      closedFrom = { index: index + 1, halted: false, message: `wave ${entry.wave.label} at ${short} soaks until ${until}` };
+      closedFrom = {
+        index: index + 1,
+        halted: false,
+        message: `wave ${entry.wave.label} at ${short} soaks until ${until}`,
+      };
     }
   });
   const order = new Map(waves.map((entry, index) => [entry.wave.label, index]));

@@ -16,7 +16,7 @@ import { dispatchFleet } from '../../../lambdas/tasks/dispatch-fleet';
 import { githubWebhook } from '../../../lambdas/tasks/github-webhook';
 import { runFleetPass } from '../../../lambdas/tasks/kit/fleet-pass';
 import { FakeClock } from '../fakes/fake-clock';
-import { FakeUpdateExecutions } from './fake-update-executions';
+import { FakeUpdateExecutions, type FakeExecution, type StartQuota } from './fake-update-executions';
 
 const unused = (what: string): never => {
   throw new Error(`${what} is not part of the fleet world`);
@@ -31,7 +31,7 @@ const unused = (what: string): never => {
 export class FleetWorld {
   readonly clock = new FakeClock();
   readonly store: MemoryFleetStore;
-  readonly executions = new FakeUpdateExecutions(() => this.clock.now());
+  readonly executions: FakeUpdateExecutions;
   readonly events = new MemoryEventSink();
   readonly progress = new MemoryProgressStore();
   readonly refs = new Map<string, string>();
@@ -52,7 +52,9 @@ export class FleetWorld {
     public clusters: Cluster[],
     readonly settings: FleetSettings = DEFAULT_FLEET_SETTINGS,
     verifier?: WebhookVerifier,
+    startQuota?: StartQuota,
   ) {
+    this.executions = new FakeUpdateExecutions(() => this.clock.now(), startQuota);
     this.store = new MemoryFleetStore({ settings });
     const registry: Registry = {
       description: 'memory://fleet',
@@ -122,9 +124,10 @@ export class FleetWorld {
    */
   async finishRunning(
     fail: (clusterId: string, configVersion: string) => string | undefined = () => undefined,
+    only: (execution: FakeExecution) => boolean = () => true,
   ): Promise<void> {
     this.clock.advance(60_000);
-    for (const execution of this.executions.running()) {
+    for (const execution of this.executions.running().filter(only)) {
       const cluster = this.cluster(execution.clusterId);
       const target = (await resolveFleetTargets([cluster], [this.source])).get(cluster.id);
       const error = target?.ok ? fail(cluster.id, target.configVersion) : 'ConfigError';

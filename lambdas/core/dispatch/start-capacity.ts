@@ -45,14 +45,7 @@ export function allocateStarts<C extends StartCandidate>(
   },
 ): StartAllocation<C> {
   const { settings } = context;
-  const perAccount = new Map<string, number>();
-  const perRegion = new Map<string, number>();
-  for (const state of context.states.values()) {
-    const cluster = context.clusters.get(state.clusterId);
-    if (state.execution?.state !== 'running' || !cluster) continue;
-    bump(perAccount, accountRegion(cluster));
-    bump(perRegion, cluster.region);
-  }
+  const { perAccount, perRegion } = runningByPlace(context.states, context.clusters);
   const fleetRoom = Math.max(0, settings.maxConcurrent - context.runningFleetWide);
   const paceRoom = startsPerPass(settings);
   const chosen: C[] = [];
@@ -96,6 +89,22 @@ export function allocateStarts<C extends StartCandidate>(
     }
   }
   return { chosen, waiting };
+}
+
+/** The executions recorded as running, counted by account and region and by region. */
+function runningByPlace(
+  states: ReadonlyMap<string, ClusterFleetState>,
+  clusters: ReadonlyMap<string, Pick<Cluster, 'infrastructureAccount' | 'region'>>,
+): { perAccount: Map<string, number>; perRegion: Map<string, number> } {
+  const perAccount = new Map<string, number>();
+  const perRegion = new Map<string, number>();
+  for (const state of states.values()) {
+    const cluster = clusters.get(state.clusterId);
+    if (state.execution?.state !== 'running' || !cluster) continue;
+    bump(perAccount, accountRegion(cluster));
+    bump(perRegion, cluster.region);
+  }
+  return { perAccount, perRegion };
 }
 
 function bump(counts: Map<string, number>, key: string): void {

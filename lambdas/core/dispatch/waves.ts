@@ -88,13 +88,7 @@ export function gateRollout(
   override: WaveOverride | undefined,
   soak?: WaveSoak,
 ): RolloutGate {
-  const byWave = new Map<string, { wave: Wave; members: RolloutMember[] }>();
-  for (const member of members) {
-    const entry = byWave.get(member.wave.label) ?? { wave: member.wave, members: [] };
-    entry.members.push(member);
-    byWave.set(member.wave.label, entry);
-  }
-  const waves = [...byWave.values()].sort((a, b) => compareWaves(a.wave, b.wave));
+  const waves = groupByWave(members);
   const short = shortVersion(configVersion);
   const views: WaveView[] = [];
   let closedFrom: { index: number; halted: boolean; message: string } | undefined;
@@ -128,15 +122,7 @@ export function gateRollout(
       return;
     }
     views.push({ ...base, status: 'done' });
-    const soakEnds = soakEnd(entry.members, soak);
-    if (soakEnds !== undefined && index < waves.length - 1) {
-      const until = new Date(soakEnds).toISOString();
-      closedFrom = {
-        index: index + 1,
-        halted: false,
-        message: `wave ${entry.wave.label} at ${short} soaks until ${until}`,
-      };
-    }
+    if (index < waves.length - 1) closedFrom = soaking(entry, index, short, soak);
   });
   const order = new Map(waves.map((entry, index) => [entry.wave.label, index]));
   return {
@@ -150,11 +136,32 @@ export function gateRollout(
   };
 }
 
-/** When the soak after a finished wave ends, if it has not yet: `waveSoakMs` after its last member reached the version. */
-function soakEnd(members: readonly RolloutMember[], soak: WaveSoak | undefined): number | undefined {
+/** A rollout's members by wave, in wave order. */
+function groupByWave(members: readonly RolloutMember[]): { wave: Wave; members: RolloutMember[] }[] {
+  const byWave = new Map<string, { wave: Wave; members: RolloutMember[] }>();
+  for (const member of members) {
+    const entry = byWave.get(member.wave.label) ?? { wave: member.wave, members: [] };
+    entry.members.push(member);
+    byWave.set(member.wave.label, entry);
+  }
+  return [...byWave.values()].sort((a, b) => compareWaves(a.wave, b.wave));
+}
+
+/**
+ * A finished wave still soaking closes the waves after it: until `waveSoakMs` after its last member reached the
+ * version (members that were at it already count as long done).
+ */
+function soaking(
+  entry: { readonly wave: Wave; readonly members: readonly RolloutMember[] },
+  index: number,
+  short: string,
+  soak: WaveSoak | undefined,
+): { index: number; halted: boolean; message: string } | undefined {
   if (!soak || soak.ms <= 0) return undefined;
-  const last = Math.max(...members.map((m) => m.doneAt ?? -Infinity));
-  return Number.isFinite(last) && soak.now < last + soak.ms ? last + soak.ms : undefined;
+  const last = Math.max(...entry.members.map((m) => m.doneAt ?? -Infinity));
+  if (!Number.isFinite(last) || soak.now >= last + soak.ms) return undefined;
+  const until = new Date(last + soak.ms).toISOString();
+  return { index: index + 1, halted: false, message: `wave ${entry.wave.label} at ${short} soaks until ${until}` };
 }
 
 function countStates(members: readonly RolloutMember[]): Record<MemberState, number> {

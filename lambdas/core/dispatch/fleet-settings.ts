@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ValidationError } from '../../shared/errors';
+import type { LaunchLimits } from '../capacity/launch-bucket';
 
 /** How the dispatcher paces a fleet. Every field has a default; see docs/fleet.md. */
 export interface FleetSettings {
@@ -120,4 +121,11 @@ export function fleetSettings(raw: Readonly<Record<string, unknown>> = {}): Flee
     });
   }
   return settings;
+}
+
+/** The launch budget of every account and region these settings give (core/capacity/launch-bucket.ts). */
+export function launchLimitsOf(
+  settings: Pick<FleetSettings, 'launchesPerSecond' | 'launchBurst' | 'launchShards'>,
+): LaunchLimits {
+  return { perSecond: settings.launchesPerSecond, burst: settings.launchBurst, shards: settings.launchShards };
 }

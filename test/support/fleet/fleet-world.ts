@@ -1,6 +1,7 @@
+import { MemoryLaunchBudget } from '../../../lambdas/adapters/progress/sharded-launch-budget';
 import { resolveFleetTargets } from '../../../lambdas/core/dispatch/fleet-targets';
 import type { FleetSettings } from '../../../lambdas/core/dispatch/fleet-settings';
-import { DEFAULT_FLEET_SETTINGS } from '../../../lambdas/core/dispatch/fleet-settings';
+import { DEFAULT_FLEET_SETTINGS, launchLimitsOf } from '../../../lambdas/core/dispatch/fleet-settings';
 import type { DispatchPlan } from '../../../lambdas/core/dispatch/plan-dispatch';
 import type { Cluster, Problem } from '../../../lambdas/core/model/cluster';
 import type { WebhookRequest, WebhookResponse } from '../../../lambdas/core/webhook/webhook-request';
@@ -72,6 +73,7 @@ export class FleetWorld {
       executions: this.executions,
       events: this.events,
       webhooks: verifier ?? { verify: async () => false },
+      launches: new MemoryLaunchBudget(launchLimitsOf(settings)),
       artifacts: undefined as never,
       templates: undefined as never,
       secrets: undefined as never,

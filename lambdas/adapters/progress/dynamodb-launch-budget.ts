@@ -4,8 +4,12 @@ import type { BucketState, LaunchLimits } from '../../core/capacity/launch-bucke
 import { ConflictError } from '../../shared/errors';
 import { ShardedLaunchBudget, type ShardKey } from './sharded-launch-budget';
 
-/** Writes that lost a race are tried again this often before the take gives up with a ConflictError. */
-const MAX_RACES = 8;
+/**
+ * Writes that lost a race are read and tried again this often, after a random pause growing with each loss (so racers
+ * fall out of step), before the take gives up with a ConflictError (retryable). Shards spread racers over items.
+ */
+const MAX_RACES = 20;
+const RACE_PAUSE_MS = 10;
 /** A shard nobody took from for a day is gone (TTL); a new one starts full, as it would have refilled anyway. */
 const IDLE_TTL_SECONDS = 86_400;
 
@@ -55,6 +59,7 @@ export class DynamoDbLaunchBudget extends ShardedLaunchBudget {
         return result;
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        await new Promise((done) => setTimeout(done, Math.random() * RACE_PAUSE_MS * (race + 1)));
       }
     }
     throw new ConflictError(`launch budget ${key.pk} ${key.sk}: ${MAX_RACES} writes in a row lost a race`);

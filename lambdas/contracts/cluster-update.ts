@@ -203,6 +203,10 @@ export const RollStepOutput = StepOutput.extend({
   /** The longest drain among them, from its start to the node's termination (DrainSeconds). */
   drainSeconds: z.number().min(0).optional(),
   blockedBy: z.string().optional(),
+  /** Launches this step wanted and the account and region's launch budget held back (LaunchesDeferred). */
+  launchesDeferred: z.number().int().min(0).optional(),
+  /** Auto Scaling calls of this step AWS throttled, each tried again after a back-off (ScalingThrottled). */
+  scalingThrottled: z.number().int().min(0).optional(),
 });
 export type RollStepOutput = z.infer<typeof RollStepOutput>;
 

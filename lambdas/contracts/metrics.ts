@@ -23,8 +23,8 @@ export const CLM_METRICS = {
   drainSeconds: 'DrainSeconds',
   /** DispatchFleet, RegistryChanged: StartExecution/RedriveExecution answers Step Functions throttled (retried). */
   startsThrottled: 'StartsThrottled',
-  /** RollNodePool: Auto Scaling calls that launch (scale out, terminate with a replacement) AWS throttled (retried). */
-  launchesThrottled: 'LaunchesThrottled',
+  /** RollNodePool: Auto Scaling calls (scale out, terminate) AWS throttled; each tried again after a back-off. */
+  scalingThrottled: 'ScalingThrottled',
   /** RollNodePool: launches a step wanted and the account and region's launch budget held back (surge shrank or waited). */
   launchesDeferred: 'LaunchesDeferred',
   /** DeployStacks: CloudFormation create/update operations a call started. */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Quotas } from './aws/run-instances-bucket';
 import * as z from 'zod';
 import { loadYamlWithPositions } from '../core/model/yaml-positions';
 import { ValidationError } from '../shared/errors';
@@ -220,6 +221,8 @@ export const Scenario = z
     images: z.array(ImageSpec).default([]),
     clusters: z.record(z.string(), ClusterScenario).default({}),
     faults: Faults.prefault({}),
+    /** The account's EC2 quotas the simulator enforces (aws/run-instances-bucket.ts). */
+    quotas: Quotas.prefault({}),
   })
   .strict();
 export type Scenario = z.infer<typeof Scenario>;

@@ -30,6 +30,7 @@ describe('simulation scenarios', () => {
         volumeDetachSeconds: 20,
       },
       images: [],
+      quotas: { runInstancesBurst: 1000, runInstancesPerSecond: 2 },
       clusters: {},
       faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [], alarms: [] },
     });

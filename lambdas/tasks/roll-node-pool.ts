@@ -284,7 +284,7 @@ export const task = defineTask({
   // roll's Lambda time is such waiting, billed by memory: 256 MB, not the default 512, halves it. Loaded with its
   // ports' SDK clients the handler holds 74 MB (`npm run bench -- lambda`, "max RSS"); a step's data (the pool, the
   // pods of the nodes it drains, the PDBs) is some MB even at 200 nodes (a Node with its image list is 10-20 KB).
-  lambda: { memoryMb: 256, timeoutSeconds: 900 },
+  lambda: { memoryMb: 256, timeoutSeconds: 900, roll: true },
   metrics: (output) => [
     { name: CLM_METRICS.nodesReplaced, value: output.replacedNow ?? 0 },
     { name: CLM_METRICS.drainsBlocked, value: output.blockedBy ? 1 : 0 },

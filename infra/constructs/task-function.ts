@@ -184,9 +184,7 @@ export class TaskFunction extends NodejsFunction {
       logGroup,
       role,
       description: props.description,
-      ...(props.reservedConcurrentExecutions !== undefined
-        ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions }
-        : {}),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       projectRoot,
       bundling,
       layers: [sdkLayer(Stack.of(scope), { projectRoot, runtime: TASK_RUNTIME, architecture: Architecture.ARM_64 })],

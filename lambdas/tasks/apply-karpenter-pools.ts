@@ -12,10 +12,10 @@ import type { KubeCluster, KubeObject } from '../ports/kube-cluster';
 import { ConfigError, KubeApiError } from '../shared/errors';
 import { FIELD_MANAGER } from './apply-manifests';
 import { defineTask, type PortsFor } from './define-task';
-import { KarpenterPoolBackend } from './kit/karpenter-pool-backend';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
+import { KarpenterPoolBackend } from './karpenter/karpenter-pool-backend';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
 
 const PORTS = { kube: 'write', pools: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 type KarpenterPorts = PortsFor<typeof PORTS>;

@@ -1,8 +1,8 @@
 import { StepOutput } from '../contracts/cluster-update';
 import { defineTask, type PortsFor } from './define-task';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import type { RunRef } from './kit/run-record';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import type { RunRef } from './step/run-record';
 
 const PORTS = { kube: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 

@@ -1,5 +1,5 @@
 import type { Cluster } from '../../lambdas/core/model/cluster';
-import { runFleetPass } from '../../lambdas/tasks/kit/fleet-pass';
+import { runFleetPass } from '../../lambdas/tasks/fleet/fleet-pass';
 import { withinBucket } from '../../lambdas/core/capacity/launch-bucket';
 import { FleetWorld } from '../support/fleet/fleet-world';
 import { COMMIT_A, COMMIT_B, fleetCluster, settings } from '../core/dispatch/fleet-fixtures';

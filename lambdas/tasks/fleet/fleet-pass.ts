@@ -10,8 +10,8 @@ import { diffRegistry, mergeStates, withStates, type RegistryDiff } from '../../
 import type { Cluster } from '../../core/model/cluster';
 import type { UpdateExecutions } from '../../ports/update-executions';
 import type { PortsFor, TaskMetric } from '../define-task';
-import { listWithStoredStatus, recordClusterProblem } from './cluster-status';
-import { paced, startPace } from '../fleet/start-pacing';
+import { listWithStoredStatus, recordClusterProblem } from '../step/cluster-status';
+import { paced, startPace } from './start-pacing';
 import { retryThrottled, type ThrottleBackoff } from '../throttling/retry-throttled';
 
 /** The ports of a dispatcher pass (the tasks that run one declare these). */

@@ -19,6 +19,7 @@ export interface FleetFlags extends WorldFlags {
   readonly launchesPerSecond?: string;
   readonly launchBurst?: string;
   readonly waveSoak?: string;
+  readonly regions?: string;
   readonly waveOrder?: string;
   readonly wavesByCriticality: boolean;
 }
@@ -53,6 +54,7 @@ export function addFleetOptions(command: Command): Command {
       'instance launches per second the rolls of one account and region share (default 1.5)',
     )
     .option('--launch-burst <n>', 'launches at once the budget of one account and region allows (default 250)')
+    .option('--regions <names>', 'only the clusters of these regions, comma-separated (default: every region)')
     .option('--wave-soak <duration>', 'how long a finished wave soaks before the next starts, e.g. 30m (default 0s)')
     .option('--wave-order <envs>', 'environments in rollout order (default test,staging,production)')
     .option('--no-waves-by-criticality', 'one wave per environment instead of one per criticality level in it')
@@ -79,6 +81,7 @@ export function settingsFromFlags(flags: FleetFlags): FleetSettings {
     launchesPerSecond: flags.launchesPerSecond,
     launchBurst: flags.launchBurst,
     waveSoakMs: soak,
+    regions: flags.regions,
     waveOrder: flags.waveOrder,
     wavesByCriticality: flags.wavesByCriticality,
   });

@@ -12,6 +12,7 @@ export const SKIP_REASONS = [
   'up-to-date',
   'decommissioned',
   'account-filtered',
+  'region-filtered',
   'update-blocked',
   'paused',
   'lifecycle',
@@ -94,6 +95,10 @@ export function assessCluster(input: AssessInput): Assessment {
   if (cluster.lifecycleStatus === 'decommissioned') return skip('decommissioned', 'decommissioned');
   if (!input.accepts(cluster.infrastructureAccount)) {
     return skip('account-filtered', `account ${cluster.infrastructureAccount} is outside --include/--exclude`);
+  }
+  const { regions } = input.settings;
+  if (regions && !regions.includes(cluster.region)) {
+    return skip('region-filtered', `region ${cluster.region} is another deployment's (regions ${regions.join(',')})`);
   }
   const block = updateBlock(cluster, controls);
   if (block) return skip(block.kind, block.detail);

@@ -33,6 +33,11 @@ export interface FleetSettings {
   readonly launchShards: number;
   /** How long a finished wave soaks before the next wave of the same rollout starts. */
   readonly waveSoakMs: number;
+  /**
+   * The regions whose clusters this deployment manages (one deployment per region, docs/scale.md); unset: every
+   * region.
+   */
+  readonly regions?: readonly string[];
   /** Infrastructure accounts to manage (regex, CLM `--include`). */
   readonly include?: string;
   /** Infrastructure accounts to leave alone (regex, CLM `--exclude`; wins over include). */
@@ -91,6 +96,18 @@ const SETTINGS = z.strictObject({
   launchBurst: count(1).optional(),
   launchShards: count(1).max(100).optional(),
   waveSoakMs: count(0).optional(),
+  regions: z
+    .preprocess(
+      (value) =>
+        typeof value === 'string'
+          ? value
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : value,
+      z.array(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'expected region names such as eu-central-1')).min(1),
+    )
+    .optional(),
   include: z.string().optional(),
   exclude: z.string().optional(),
 });

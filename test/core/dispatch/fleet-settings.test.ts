@@ -37,6 +37,7 @@ describe('fleetSettings', () => {
         launchBurst: '400',
         launchShards: '4',
         waveSoakMs: '1800000',
+        regions: 'eu-central-1, eu-west-1',
       }),
     ).toMatchObject({
       maxConcurrentPerAccount: 5,
@@ -46,7 +47,9 @@ describe('fleetSettings', () => {
       launchBurst: 400,
       launchShards: 4,
       waveSoakMs: 1_800_000,
+      regions: ['eu-central-1', 'eu-west-1'],
     });
+    expect(() => fleetSettings({ regions: 'Frankfurt' })).toThrow(/regions.0: expected region names/);
     expect(fleetSettings().maxConcurrentPerAccount).toBeUndefined();
     expect(() => fleetSettings({ maxConcurrentPerAccount: '0', launchesPerSecond: '-1' })).toThrow(
       /maxConcurrentPerAccount: Too small[\s\S]*launchesPerSecond: Too small/,

@@ -55,6 +55,7 @@ const SETTING_KEYS: readonly (keyof FleetSettings)[] = [
   'launchBurst',
   'launchShards',
   'waveSoakMs',
+  'waveFailureTolerance',
   'regions',
   'include',
   'exclude',

@@ -20,6 +20,7 @@ export interface FleetFlags extends WorldFlags {
   readonly launchBurst?: string;
   readonly waveSoak?: string;
   readonly regions?: string;
+  readonly waveFailureTolerance?: string;
   readonly waveOrder?: string;
   readonly wavesByCriticality: boolean;
 }
@@ -54,6 +55,10 @@ export function addFleetOptions(command: Command): Command {
       'instance launches per second the rolls of one account and region share (default 1.5)',
     )
     .option('--launch-burst <n>', 'launches at once the budget of one account and region allows (default 250)')
+    .option(
+      '--wave-failure-tolerance <share>',
+      'share of a wave that may fail without halting it, e.g. 0.005 (default 0)',
+    )
     .option('--regions <names>', 'only the clusters of these regions, comma-separated (default: every region)')
     .option('--wave-soak <duration>', 'how long a finished wave soaks before the next starts, e.g. 30m (default 0s)')
     .option('--wave-order <envs>', 'environments in rollout order (default test,staging,production)')
@@ -82,6 +87,7 @@ export function settingsFromFlags(flags: FleetFlags): FleetSettings {
     launchBurst: flags.launchBurst,
     waveSoakMs: soak,
     regions: flags.regions,
+    waveFailureTolerance: flags.waveFailureTolerance,
     waveOrder: flags.waveOrder,
     wavesByCriticality: flags.wavesByCriticality,
   });

@@ -33,6 +33,8 @@ export interface FleetSettings {
   readonly launchShards: number;
   /** How long a finished wave soaks before the next wave of the same rollout starts. */
   readonly waveSoakMs: number;
+  /** The share of a wave's clusters that may fail without halting it (0: the first failure halts, CLM's way). */
+  readonly waveFailureTolerance: number;
   /**
    * The regions whose clusters this deployment manages (one deployment per region, docs/scale.md); unset: every
    * region.
@@ -58,6 +60,7 @@ export const DEFAULT_FLEET_SETTINGS: FleetSettings = {
   launchBurst: 250,
   launchShards: 1,
   waveSoakMs: 0,
+  waveFailureTolerance: 0,
 };
 
 /** A pass starts at most this many seconds' worth of executions at `startsPerSecond` (then the next pass goes on). */
@@ -96,6 +99,7 @@ const SETTINGS = z.strictObject({
   launchBurst: count(1).optional(),
   launchShards: count(1).max(100).optional(),
   waveSoakMs: count(0).optional(),
+  waveFailureTolerance: z.coerce.number().min(0).max(1).optional(),
   regions: z
     .preprocess(
       (value) =>

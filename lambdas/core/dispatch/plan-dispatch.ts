@@ -7,7 +7,7 @@ import { reconcileFleet } from './reconcile-fleet';
 import type { FleetSettings } from './fleet-settings';
 import type { ClusterFleetState, DispatchAction, ExecutionOutcome, WaveHalt, WaveOverride } from './fleet-state';
 import type { FleetTarget } from './fleet-targets';
-import type { RolloutGate, RolloutMember, RolloutView, Wave, WaveSoak } from './waves';
+import type { GateOptions, RolloutGate, RolloutMember, RolloutView, Wave } from './waves';
 import { compareWaves, gateRollout, waveOf } from './waves';
 import { blockedEvent, haltEvents } from './fleet-events';
 import { executionName } from './execution-name';
@@ -116,7 +116,10 @@ export function planDispatch(input: DispatchInput): DispatchPlan {
       now: input.now,
     }),
   }));
-  const gates = gateRollouts(assessed, input.fleet.overrides, { ms: input.settings.waveSoakMs, now: input.now });
+  const gates = gateRollouts(assessed, input.fleet.overrides, {
+    soak: { ms: input.settings.waveSoakMs, now: input.now },
+    failureTolerance: input.settings.waveFailureTolerance,
+  });
   const sorted = sortOut(assessed, gates, reconciled.states, input.scope);
   const running = Math.max(input.running, reconciled.stillRunning);
   const capacity = Math.max(0, input.settings.maxConcurrent - running);
@@ -190,7 +193,7 @@ function sortOut(
 function gateRollouts(
   assessed: readonly { cluster: Cluster; wave: Wave; assessment: Assessment }[],
   overrides: readonly WaveOverride[],
-  soak: WaveSoak,
+  options: GateOptions,
 ): Map<string, RolloutGate> {
   const members = new Map<string, RolloutMember[]>();
   for (const { cluster, wave, assessment } of assessed) {
@@ -211,7 +214,7 @@ function gateRollouts(
   return new Map(
     [...members].map(([configVersion, list]) => [
       configVersion,
-      gateRollout(configVersion, list, byVersion.get(configVersion), soak),
+      gateRollout(configVersion, list, byVersion.get(configVersion), options),
     ]),
   );
 }

@@ -29,6 +29,16 @@ export interface WaveSoak {
   readonly now: number;
 }
 
+/** How a rollout's waves are gated beyond their order: a soak between them, failures a wave tolerates. */
+export interface GateOptions {
+  readonly soak?: WaveSoak;
+  /**
+   * The share of a wave's clusters that may have failed without halting it (`waveFailureTolerance`; 0: the first
+   * failure halts). Failures within it hold nothing back; the failed clusters retry after their back-off.
+   */
+  readonly failureTolerance?: number;
+}
+
 export type WaveStatus = 'done' | 'in-progress' | 'waiting' | 'halted' | 'held';
 
 export interface WaveView {
@@ -80,13 +90,14 @@ const MAX_LISTED_FAILURES = 10;
  * Walk one rollout's waves in order. A wave with a failed member halts: it and every later wave start
  * nothing new (the failed clusters themselves still retry after back-off). Otherwise the first wave not
  * yet done is open and every later wave waits for it, and for `soak.ms` after the last member of the wave before it
- * finished. An operator's override makes failed members count as neither done nor blocking, so the waves proceed.
+ * finished. An operator's override makes failed members count as neither done nor blocking, so the waves proceed; so
+ * does a failure tolerance for failures within it.
  */
 export function gateRollout(
   configVersion: string,
   members: readonly RolloutMember[],
   override: WaveOverride | undefined,
-  soak?: WaveSoak,
+  options: GateOptions = {},
 ): RolloutGate {
   const waves = groupByWave(members);
   const short = shortVersion(configVersion);
@@ -100,7 +111,7 @@ export function gateRollout(
       views.push({ ...base, status: closedFrom.halted ? 'held' : 'waiting' });
       return;
     }
-    if (counts.failed > 0 && !override) {
+    if (counts.failed > tolerated(entry.members.length, options.failureTolerance) && !override) {
       halt = haltOf(
         configVersion,
         entry.wave.label,
@@ -111,18 +122,20 @@ export function gateRollout(
       views.push({ ...base, status: 'halted' });
       return;
     }
-    if (counts.pending + counts.running + (override ? 0 : counts.failed) > 0) {
+    // Failed members left here are overridden or within the tolerance: they hold nothing back.
+    if (counts.pending + counts.running > 0) {
       const done = override ? counts.done + counts.failed : counts.done;
+      const failed = !override && counts.failed ? ` (${counts.failed} failed, within the tolerance)` : '';
       closedFrom = {
         index: index + 1,
         halted: false,
-        message: `waiting for wave ${entry.wave.label} at ${short}: ${done} of ${entry.members.length} clusters done`,
+        message: `waiting for wave ${entry.wave.label} at ${short}: ${done} of ${entry.members.length} clusters done${failed}`,
       };
       views.push({ ...base, status: 'in-progress' });
       return;
     }
     views.push({ ...base, status: 'done' });
-    if (index < waves.length - 1) closedFrom = soaking(entry, index, short, soak);
+    if (index < waves.length - 1) closedFrom = soaking(entry, index, short, options.soak);
   });
   const order = new Map(waves.map((entry, index) => [entry.wave.label, index]));
   return {
@@ -134,6 +147,11 @@ export function gateRollout(
       return index >= closedFrom.index ? { halted: closedFrom.halted, message: closedFrom.message } : undefined;
     },
   };
+}
+
+/** Failed members a wave of `members` clusters tolerates. */
+function tolerated(members: number, share = 0): number {
+  return Math.floor(members * share);
 }
 
 /** A rollout's members by wave, in wave order. */

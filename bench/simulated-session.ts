@@ -127,31 +127,36 @@ export class SimulatedSession {
     writeFileSync(file, change(readFileSync(file, 'utf8')));
   }
 
-  async run(clusterId: string): Promise<RunFigures> {
+  /** The simulated setup of a run, as `clm provision --simulate` makes it. */
+  private async setup(clusterId: string) {
     const registry = createRegistry(this.registry, { cwd: this.dir });
     const sources = configSourcesFromFlags({ directory: this.config }, { cwd: this.dir });
     const all = await registry.listClusters();
-    const clusters = all.filter((c) => c.id === clusterId);
-    const sim = createSimulatedSetup({
+    return createSimulatedSetup({
       stateDir: this.state,
       registry,
       sources,
-      clusters,
+      clusters: all.filter((c) => c.id === clusterId),
       knownClusterIds: all.map((c) => c.id),
       scenarioFile: join(this.dir, 'scenario.json'),
     });
+  }
+
+  async run(clusterId: string): Promise<RunFigures> {
+    const sim = await this.setup(clusterId);
     const roll = rollRecorder(sim.world);
     const evictions: number[] = [];
     const startedAt = sim.world.now;
     const writes = { writes: 0 };
+    const ports = countingProgressWrites(
+      recordingEvictions(sim.ports, evictions, () => sim.world.now),
+      writes,
+    );
     const cpu = process.cpuUsage();
     const result = await runClusterUpdate(
       { clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
       {
-        ports: countingProgressWrites(
-          recordingEvictions(sim.ports, evictions, () => sim.world.now),
-          writes,
-        ),
+        ports,
         executionId: `bench:${clusterId}`,
         advanceClock: (seconds) => sim.world.advance(seconds * 1000),
         onTask: roll.onTask,
@@ -197,7 +202,7 @@ export class SimulatedSession {
 
 function checkInvariants(
   clusterId: string,
-  invariants: { pdbViolations: number; nodesTerminatedTwice: number; details: string[] },
+  invariants: { pdbViolations: number; nodesTerminatedTwice: number; details: readonly string[] },
 ): void {
   if (invariants.pdbViolations || invariants.nodesTerminatedTwice)
     throw new Error(`${clusterId}: invariants broken: ${invariants.details.join('; ')}`);

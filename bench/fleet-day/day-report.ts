@@ -6,9 +6,9 @@ import {
   USD_PER_WRITE_REQUEST_UNIT,
 } from '../cost-model';
 import type { FleetDay } from './day-simulation';
-import { LIMITS, type LimitKey } from './figures';
+import { LIMITS, type PerMinute } from './figures';
 import { REGIONS } from './fleet';
-import { DYNAMODB_PARTITION_WRITES, LAMBDA_CONCURRENCY, RUN_INSTANCES, stepFunctionsQuotas } from './quotas';
+import { DYNAMODB_PARTITION_WRITES, stepFunctionsQuotas, type Bucket } from './quotas';
 
 /** One quota held against the day's busiest minute. */
 interface QuotaCheck {
@@ -23,37 +23,37 @@ interface QuotaCheck {
 const h = (hours: number) => `${hours.toFixed(1)} h`;
 const fixed = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
+/** Step Functions' buckets per region, each held against the busiest minute of what the day asked of it. */
+function stepFunctionsChecks(day: FleetDay): QuotaCheck[] {
+  const series = [
+    ['StartExecution/s', day.starts, (q) => q.startExecution],
+    ['state transitions/s', day.transitions, (q) => q.transitions],
+    ['DescribeExecution/s', day.describes, (q) => q.describeExecution],
+    ['ListExecutions/s', day.lists, (q) => q.listExecutions],
+  ] as const satisfies readonly (readonly [string, PerMinute, (q: ReturnType<typeof stepFunctionsQuotas>) => Bucket])[];
+  return REGIONS.flatMap((region) =>
+    series.map(([name, figures, bucket]) => {
+      const quota = bucket(stepFunctionsQuotas(region)).perSecond;
+      return {
+        name: `Step Functions ${name}`,
+        where: region,
+        peak: figures.peaks().get(region) ?? 0,
+        quota,
+        ...firstOf(figures.firstAbove(quota, (k) => k === region)),
+      };
+    }),
+  );
+}
+
 /** The AWS quotas the day's peaks are held against (quotas.ts), busiest region (or key) first. */
 export function quotaChecks(day: FleetDay): QuotaCheck[] {
-  const checks: QuotaCheck[] = [];
-  const starts = day.starts.peaks();
-  const transitions = day.transitions.peaks();
-  for (const region of REGIONS) {
-    const sfn = stepFunctionsQuotas(region);
-    const over = (figures: typeof day.starts, quota: number) => figures.firstAbove(quota, (k) => k === region);
-    checks.push(
-      {
-        name: 'Step Functions StartExecution/s',
-        where: region,
-        peak: starts.get(region) ?? 0,
-        quota: sfn.startExecution.perSecond,
-        ...firstOf(over(day.starts, sfn.startExecution.perSecond)),
-      },
-      {
-        name: 'Step Functions state transitions/s',
-        where: region,
-        peak: transitions.get(region) ?? 0,
-        quota: sfn.transitions.perSecond,
-        ...firstOf(over(day.transitions, sfn.transitions.perSecond)),
-      },
-    );
-  }
+  const checks = stepFunctionsChecks(day);
   const lambda = day.lambda.peak();
   checks.push({
     name: 'Lambda concurrent executions',
     where: lambda.key,
     peak: lambda.value,
-    quota: LAMBDA_CONCURRENCY,
+    quota: day.quotas.lambdaConcurrency,
     ...firstOf(day.lambda.firstOver?.at),
   });
   const hot = hottestKey(day);
@@ -65,14 +65,14 @@ export function quotaChecks(day: FleetDay): QuotaCheck[] {
     ...firstOf(day.fleetWrites.firstOver?.at),
   });
   const launches = day.launches.peak();
-  // The busiest minute may spend the bucket's burst; over a whole minute EC2 lets through burst + 60 × refill.
-  const ec2Minute = (RUN_INSTANCES.burst + 60 * RUN_INSTANCES.perSecond) / 60;
+  // EC2's bucket per account and region, played launch by launch (day-rolls.ts): over it when a launch found no token.
+  const ec2 = day.quotas.runInstances;
   checks.push({
     name: 'EC2 RunInstances/s per account',
     where: launches.key,
     peak: launches.perSecond,
-    quota: ec2Minute,
-    ...firstOf(day.launches.firstAbove(ec2Minute)),
+    quota: ec2.perSecond,
+    ...firstOf(day.ec2FirstThrottled),
   });
   return checks;
 }
@@ -86,20 +86,40 @@ function hottestKey(day: FleetDay): { key: string; perSecond: number } {
   return fleet.value >= other.perSecond ? { key: fleet.key, perSecond: fleet.value } : other;
 }
 
-/** What bound first: an AWS quota the day went over, else the limit clusters waited longest for. */
+/**
+ * What bound first, in the day's time: an AWS quota the day went over, or a limit clusters waited for (at least one
+ * cluster-hour per 100 clusters, so a moment's wait does not count), and what bound after it.
+ */
 export function bindingLimit(day: FleetDay): string {
-  const over = quotaChecks(day)
-    .filter((q) => q.firstOver !== undefined)
-    .sort((a, b) => a.firstOver! - b.firstOver!);
-  if (over.length) {
-    const q = over[0]!;
-    return `${q.name} in ${q.where} (${fixed(q.peak)} over the quota of ${fixed(q.quota)}, first at ${h(day.hoursOf(q.firstOver!))}: raise it)`;
+  const material = day.fleet.clusters.length / 100;
+  const candidates: { at: number; what: string }[] = [];
+  for (const q of quotaChecks(day))
+    if (q.firstOver !== undefined)
+      candidates.push({
+        at: q.firstOver,
+        what: q.name.startsWith('EC2')
+          ? `${ec2Note(day)} from ${h(day.hoursOf(q.firstOver))}`
+          : `${q.name} in ${q.where} over its quota (${fixed(q.peak)} > ${fixed(q.quota)}) from ${h(day.hoursOf(q.firstOver))}`,
+      });
+  for (const [limit, seconds] of day.waits.seconds) {
+    if (limit === 'wave-halted' || seconds / 3600 < material) continue;
+    const at = day.waits.first.get(limit)!;
+    candidates.push({
+      at,
+      what: `${LIMITS[limit]} from ${h(day.hoursOf(at))} (${Math.round(seconds / 3600).toLocaleString('en')} cluster-hours waited)`,
+    });
   }
-  const worst = [...day.waits.seconds.keys()]
-    .filter((k): k is Exclude<LimitKey, 'wave-halted'> => k !== 'wave-halted')
-    .sort((a, b) => day.waits.seconds.get(b)! - day.waits.seconds.get(a)!)[0];
-  if (!worst) return 'none: every cluster started when its wave opened';
-  return `${LIMITS[worst]} (first at ${h(day.hoursOf(day.waits.first.get(worst)!))}, ${Math.round(day.waits.seconds.get(worst)! / 3600)} cluster-hours waited)`;
+  candidates.sort((a, b) => a.at - b.at);
+  if (!candidates.length) return 'none: every cluster started as its wave opened and rolled at its own pace';
+  const [first, ...then] = candidates;
+  return `${first!.what}${then.length ? `; then ${then.map((c) => c.what).join('; ')}` : ''}`;
+}
+
+/** EC2's RunInstances bucket: the launches it would have throttled, in how many account-regions. */
+function ec2Note(day: FleetDay): string {
+  const { burst, perSecond } = day.quotas.runInstances;
+  const throttled = [...day.ec2Throttled.values()].reduce((a, b) => a + b, 0);
+  return `EC2's RunInstances bucket (${burst.toLocaleString('en')}, ${perSecond}/s) in ${day.ec2Throttled.size} of ${day.budgets.size} account-regions: ${throttled.toLocaleString('en')} launches it would throttle`;
 }
 
 export function dollars(day: FleetDay): { usd: number; note: string } {
@@ -142,7 +162,11 @@ export function dayFigures(day: FleetDay, label: string, budgetHours?: number): 
     quotaRow('peak StartExecution/s', 'Step Functions StartExecution', '/s'),
     quotaRow('peak state transitions/s', 'Step Functions state', '/s'),
     quotaRow('peak Lambda concurrency', 'Lambda', 'executions'),
-    quotaRow('peak RunInstances/s per account', 'EC2', '/s'),
+    {
+      ...quotaRow('peak RunInstances/s per account', 'EC2', '/s'),
+      note: `busiest minute: ${day.launches.peak().key}; ${ec2Note(day)}`,
+    },
+    quotaRow('peak DescribeExecution/s (dispatcher)', 'Step Functions DescribeExecution', '/s'),
     quotaRow('DynamoDB writes/s, hottest key', 'DynamoDB', '/s'),
     { name: name('cost of the day'), value: cost.usd, unit: 'USD', note: cost.note },
   ];

@@ -1,11 +1,13 @@
-import { takeFromBucket } from '../../lambdas/core/capacity/launch-bucket';
+import { takeFromBucket, tokensAt } from '../../lambdas/core/capacity/launch-bucket';
 import { launchLimitsOf } from '../../lambdas/core/dispatch/fleet-settings';
 import type { DayEvent, Exec, FleetDay } from './day-simulation';
 
 /**
- * How the roll model plays one execution in the fleet day: its stacks (pre-roll), the pool's batches (launches taken
- * from the account and region's budget; a PDB block; a failure part-way), then manifests and Finalize; every step
- * counted where the quotas look (StartExecution, transitions, Lambda, DynamoDB, RunInstances).
+ * How the roll model plays one execution in the fleet day: its stacks (pre-roll), then the pool's roll as the planner
+ * runs it, a window of at most `surge` replacements in flight (each a launch taken from the account and region's
+ * budget, then boot and drain: a batch's seconds), topped up whenever a replacement ends or the budget refills; a PDB
+ * block holds one replacement; a failure ends the attempt part-way; then manifests and Finalize. Every step is counted
+ * where the quotas look (StartExecution, transitions, Lambda, DynamoDB, RunInstances).
  */
 const push = (day: FleetDay, at: number, event: DayEvent) => day.queue.push(at, event);
 const regionOf = (exec: Exec) => exec.fc.cluster.region;
@@ -27,68 +29,108 @@ export function startExec(day: FleetDay, at: number, exec: Exec): void {
 
 export function startRoll(day: FleetDay, at: number, exec: Exec): void {
   exec.phase = 'roll';
-  // The pool's rollout is a child execution (and a hand-over, if any, another): one StartExecution each.
+  // The pool's rollout is a child execution: one more StartExecution.
   day.starts.add(regionOf(exec), at, day.model.calibration.executions - 1);
   day.transitions.add(regionOf(exec), at, day.model.calibration.transitionsFixed / 3);
   push(day, at, { kind: 'batch', exec });
 }
 
+/** A roll step: top the window of replacements in flight up to the surge, as far as the launch budget allows. */
 export function startBatch(day: FleetDay, at: number, exec: Exec): void {
+  if (exec.phase !== 'roll' || exec.stepQueued === false) return;
+  exec.stepQueued = false;
   const { fc, index } = exec;
-  const remaining = fc.nodes - day.replaced[index]!;
-  if (remaining <= 0) {
+  const open = fc.nodes - day.replaced[index]! - exec.inFlight;
+  if (open <= 0 && exec.inFlight === 0) {
     exec.phase = 'post';
     push(day, at + day.model.postRollSeconds() * 1000, { kind: 'end', exec });
     return;
   }
-  const want = Math.min(fc.surge, remaining);
-  const settings = day.dispatchers.get(regionOf(exec))!.settings;
-  const limits = launchLimitsOf(settings);
-  const take = takeFromBucket(day.budgets.get(fc.place), want, at, limits);
+  const want = Math.min(fc.surge - exec.inFlight, open);
+  if (want <= 0) return;
+  const fate = day.fates[index]!;
+  if (exec.attempt === 1 && fate.failAtBatch !== undefined && day.replaced[index]! >= fate.failAtBatch * fc.surge) {
+    fail(day, at, exec);
+    return;
+  }
+  const take = takeFromBucket(day.budgets.get(fc.place), want, at, launchLimitsOf(settingsOf(day, exec)));
   day.budgets.set(fc.place, take.state);
   day.writes.add(`LAUNCH#${fc.place}`, at, 1);
   day.bill.writeUnits += 1;
-  const seconds = day.model.batchSeconds();
-  if (take.granted === 0) {
-    day.waits.add('launch-budget', at, (take.nextAt! - at) / 1000);
+  if (take.granted < want) {
+    day.waits.add('launch-budget', at, ((want - take.granted) * (take.nextAt! - at)) / 1000 / fc.surge);
+    exec.stepQueued = true;
     push(day, take.nextAt!, { kind: 'batch', exec });
-    return;
   }
-  day.launches.add(fc.place, at, take.granted);
-  if (take.granted < want) day.waits.add('launch-budget', at, ((want - take.granted) / want) * seconds);
-  exec.batchNodes = take.granted;
-  const fate = day.fates[index]!;
-  const batch = day.batchesDone[index]!;
-  if (exec.attempt === 1 && fate.failAtBatch === batch) {
-    exec.phase = 'post';
-    exec.error = 'RolloutError';
-    push(day, at + (seconds / 2) * 1000, { kind: 'end', exec });
-    return;
-  }
-  const blockedSeconds =
-    fate.block && fate.block.batch === batch ? fate.block.seconds + day.model.calibration.block.noticeSeconds : 0;
-  if (blockedSeconds > 0) {
+  if (take.granted > 0) launch(day, at, exec, take.granted);
+}
+
+/** `nodes` replacements start: they end a batch's seconds later, or later still when a PDB blocks one of them. */
+function launch(day: FleetDay, at: number, exec: Exec, nodes: number): void {
+  const { fc, index } = exec;
+  day.launches.add(fc.place, at, nodes);
+  ec2Launches(day, at, fc.place, nodes);
+  exec.inFlight += nodes;
+  const seconds = day.model.batchSeconds();
+  const block = day.fates[index]!.block;
+  const first = day.replaced[index]! + exec.inFlight - nodes;
+  const blocked = block && !exec.blockUsed && first <= block.batch * fc.surge && block.batch * fc.surge < first + nodes;
+  const blockedSeconds = blocked ? block.seconds + day.model.calibration.block.noticeSeconds : 0;
+  if (blocked) {
+    exec.blockUsed = true;
+    day.blocksUsed.add(index);
     exec.blocked = { from: at + (seconds / 2) * 1000, until: at + (seconds / 2 + blockedSeconds) * 1000 };
     day.waits.add('pdb', at, blockedSeconds);
   }
-  push(day, at + (seconds + blockedSeconds) * 1000, { kind: 'batch-done', exec, nodes: take.granted, blockedSeconds });
+  push(day, at + (seconds + blockedSeconds) * 1000, { kind: 'batch-done', exec, nodes, blockedSeconds });
+}
+
+/**
+ * The launches against EC2's RunInstances bucket of the account and region, played alongside the launch budget: a
+ * launch that finds no token is one EC2 would throttle (the group retries it seconds later, when it takes a token, so
+ * the bucket goes into debt). The model's launches go on as the budget granted them; the throttles are counted.
+ */
+function ec2Launches(day: FleetDay, at: number, place: string, nodes: number): void {
+  const { perSecond, burst } = day.quotas.runInstances;
+  const state = day.ec2.get(place);
+  const tokens = tokensAt(state, Math.max(at, state?.at ?? at), perSecond, burst);
+  day.ec2.set(place, { tokens: tokens - nodes, at: Math.max(at, state?.at ?? at) });
+  const throttled = Math.min(nodes, nodes - Math.floor(Math.max(0, tokens) + 1e-9));
+  if (throttled <= 0) return;
+  day.ec2Throttled.set(place, (day.ec2Throttled.get(place) ?? 0) + throttled);
+  day.ec2FirstThrottled ??= at;
 }
 
 export function batchDone(day: FleetDay, at: number, exec: Exec, nodes: number, blockedSeconds: number): void {
+  if (exec.phase !== 'roll') return;
   const c = day.model.calibration;
   day.replaced[exec.index]! += nodes;
-  day.batchesDone[exec.index]! += 1;
+  exec.inFlight -= nodes;
+  // A replacement group costs a step's transitions; its share of the batch's Lambda time and writes.
+  const share = nodes / exec.fc.surge;
   const transitions = c.transitionsPerBatch + (c.block.transitionsPerHour * blockedSeconds) / 3600;
   day.transitions.add(regionOf(exec), at, transitions);
   day.bill.transitions += transitions;
-  const lambdaSeconds = day.model.lambdaSecondsPerBatch(nodes) + blockedSeconds * c.block.lambdaShare;
+  const lambdaSeconds = day.model.lambdaSecondsPerBatch(exec.fc.surge) * share + blockedSeconds * c.block.lambdaShare;
   day.bill.lambdaGbSeconds += lambdaSeconds * c.rollGb;
   day.bill.lambdaRequests += c.rollInvocationsPerBatch + Math.ceil(blockedSeconds / 600);
   const units = c.writesPerBatch * day.model.recordWriteUnits(exec.fc);
   day.writes.add(`CLUSTER#${exec.fc.cluster.id}`, at, units);
   day.bill.writeUnits += units;
-  delete exec.blocked;
-  push(day, at, { kind: 'batch', exec });
+  if (blockedSeconds > 0) delete exec.blocked;
+  if (exec.stepQueued !== true) {
+    exec.stepQueued = true;
+    push(day, at, { kind: 'batch', exec });
+  }
+}
+
+/** The attempt fails part-way (a stack, a health gate): what is in flight finishes (the retry finds it done). */
+function fail(day: FleetDay, at: number, exec: Exec): void {
+  day.replaced[exec.index]! += exec.inFlight;
+  exec.inFlight = 0;
+  exec.phase = 'post';
+  exec.error = 'RolloutError';
+  push(day, at + (day.model.batchSeconds() / 2) * 1000, { kind: 'end', exec });
 }
 
 export function endExec(day: FleetDay, at: number, exec: Exec): void {
@@ -119,7 +161,7 @@ export function sample(day: FleetDay, at: number): void {
     const duty = blocked
       ? c.block.lambdaShare
       : exec.phase === 'roll'
-        ? Math.min(1, day.model.lambdaSecondsPerBatch(exec.batchNodes || exec.fc.surge) / batchSeconds)
+        ? Math.min(1, day.model.lambdaSecondsPerBatch(Math.max(1, exec.inFlight)) / batchSeconds)
         : preDuty;
     byRegion.set(regionOf(exec), (byRegion.get(regionOf(exec)) ?? 0) + duty);
   }
@@ -127,6 +169,8 @@ export function sample(day: FleetDay, at: number): void {
     day.lambda.sample(region, at, (byRegion.get(region) ?? 0) + (dispatcher.busyUntil > at ? 1 : 0));
   if (day.finishedAt === undefined) push(day, at + 60_000, { kind: 'sample' });
 }
+
+const settingsOf = (day: FleetDay, exec: Exec) => day.dispatchers.get(regionOf(exec))!.settings;
 
 function waveLabel(day: FleetDay, exec: Exec): string {
   return day.dispatchers.get(regionOf(exec))!.waveLabel(exec.fc.cluster);

@@ -3,7 +3,7 @@ import type { ExecutionOutcome } from '../../lambdas/core/dispatch/fleet-state';
 import { fleetSettings, type FleetSettings } from '../../lambdas/core/dispatch/fleet-settings';
 import { waveOf } from '../../lambdas/core/dispatch/waves';
 import { EventQueue } from './event-queue';
-import { DYNAMODB_PARTITION_WRITES, LAMBDA_CONCURRENCY } from './quotas';
+import { DEFAULT_QUOTAS, DYNAMODB_PARTITION_WRITES, type RaisableQuotas } from './quotas';
 import { Gauge, PerMinute, Waits, type Bill, type LimitKey } from './figures';
 import { REGIONS, type Fleet, type FleetCluster } from './fleet';
 import { FLEET_WRITES_PER_SECOND, RegionDispatcher } from './region-dispatcher';
@@ -25,7 +25,12 @@ export interface Exec {
   stoppedAt?: number;
   error?: string;
   phase: 'pre' | 'roll' | 'post' | 'done';
-  batchNodes: number;
+  /** Replacements launched and not yet ended. */
+  inFlight: number;
+  /** A roll step is queued (an event 'batch' will come). */
+  stepQueued?: boolean;
+  /** Its PDB block happened (in this or an earlier attempt). */
+  blockUsed?: boolean;
   blocked?: { readonly from: number; readonly until: number };
 }
 
@@ -41,8 +46,9 @@ const TYPICAL_SURGE = 20;
 
 /**
  * The settings of each region's deployment on the fleet day (docs/scale.md): the default waves with a 30-minute soak,
- * a failure tolerance of 0.5 % per wave, room for whole waves, and per account and region as many clusters as the
- * launch budget keeps busy: launchesPerSecond × a batch's seconds / a typical surge.
+ * a failure tolerance of 0.5 % per wave, room for whole waves, and per account and region half again as many clusters
+ * as the launch budget keeps busy (1.5 × launchesPerSecond × a batch's seconds / a typical surge): the budget, not
+ * the cap, paces a dense account, and its surges shrink rather than wait.
  */
 export function daySettings(
   region: string,
@@ -52,7 +58,7 @@ export function daySettings(
   const budget = fleetSettings(overrides).launchesPerSecond;
   return fleetSettings({
     maxConcurrent: 5000,
-    maxConcurrentPerAccount: Math.max(1, Math.floor((budget * batchSeconds) / TYPICAL_SURGE)),
+    maxConcurrentPerAccount: Math.max(1, Math.floor((1.5 * budget * batchSeconds) / TYPICAL_SURGE)),
     waveSoakMs: 30 * MINUTE,
     waveFailureTolerance: 0.005,
     regions: [region],
@@ -70,14 +76,21 @@ export class FleetDay {
   readonly dispatchers = new Map<string, RegionDispatcher>();
   readonly execs = new Map<string, Exec>();
   readonly replaced: number[];
-  readonly batchesDone: number[];
+  /** Clusters whose PDB block already happened (a retry does not meet it again). */
+  readonly blocksUsed = new Set<number>();
   readonly fates: ClusterFate[];
   readonly budgets = new Map<string, BucketState | undefined>();
+  /** EC2's RunInstances bucket of each account and region, played alongside: the launches it would have throttled. */
+  readonly ec2 = new Map<string, BucketState | undefined>();
+  readonly ec2Throttled = new Map<string, number>();
+  ec2FirstThrottled?: number;
   readonly starts = new PerMinute();
+  readonly describes = new PerMinute();
+  readonly lists = new PerMinute();
   readonly transitions = new PerMinute();
   readonly launches = new PerMinute();
   readonly writes = new PerMinute();
-  readonly lambda = new Gauge(LAMBDA_CONCURRENCY);
+  readonly lambda: Gauge;
   readonly fleetWrites = new Gauge(DYNAMODB_PARTITION_WRITES);
   readonly waits = new Waits();
   readonly bill: Bill = { transitions: 0, lambdaGbSeconds: 0, lambdaRequests: 0, writeUnits: 0 };
@@ -91,10 +104,11 @@ export class FleetDay {
     readonly fleet: Fleet,
     readonly model: RollModel,
     overrides: Record<string, unknown> = {},
+    readonly quotas: RaisableQuotas = DEFAULT_QUOTAS,
   ) {
+    this.lambda = new Gauge(quotas.lambdaConcurrency);
     this.indexOf = new Map(fleet.clusters.map((fc, i) => [fc.cluster.id, i]));
     this.replaced = fleet.clusters.map(() => 0);
-    this.batchesDone = fleet.clusters.map(() => 0);
     this.fates = fleet.clusters.map((fc, i) => fateOf(i, model.batches(fc)));
     for (const region of REGIONS) {
       const mine = fleet.clusters.filter((fc) => fc.cluster.region === region).map((fc) => fc.cluster);
@@ -171,6 +185,8 @@ export class FleetDay {
     dispatcher.lastPassAt = at;
     this.fleetWrites.sample(`FLEET (${region})`, at, Math.min(FLEET_WRITES_PER_SECOND, result.writes));
     this.bill.writeUnits += result.writes;
+    this.describes.add(region, at, result.describes);
+    this.lists.add(region, at, result.lists);
     for (const { start, at: startAt } of result.starts) {
       const index = this.indexOf.get(start.clusterId)!;
       const exec: Exec = {
@@ -180,7 +196,9 @@ export class FleetDay {
         attempt: start.attempt,
         status: 'RUNNING',
         phase: 'pre',
-        batchNodes: 0,
+        inFlight: 0,
+        stepQueued: true,
+        blockUsed: this.blocksUsed.has(index),
       };
       this.execs.set(exec.name, exec);
       this.queue.push(startAt, { kind: 'start', exec });

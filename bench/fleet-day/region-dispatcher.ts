@@ -8,6 +8,7 @@ import { waveOf } from '../../lambdas/core/dispatch/waves';
 import type { Cluster } from '../../lambdas/core/model/cluster';
 import { startPace } from '../../lambdas/tasks/fleet/start-pacing';
 import { FLEET_WRITES_PER_SECOND } from '../../lambdas/adapters/fleet/dynamodb-fleet-store';
+import { DESCRIBE_LIST_FROM } from '../../lambdas/adapters/aws/sfn-update-executions';
 
 export { FLEET_WRITES_PER_SECOND };
 
@@ -59,7 +60,18 @@ export class RegionDispatcher {
     trigger: string,
     outcomeOf: (name: string) => ExecutionOutcome,
     running: number,
-  ): { starts: { start: PlannedStart; at: number }[]; writes: number; skipped: Map<SkipReason, number> } {
+  ): {
+    starts: { start: PlannedStart; at: number }[];
+    writes: number;
+    /**
+     * The pass's Step Functions reads (fleet-pass.ts, sfn-update-executions.ts): DescribeExecution for each execution
+     * recorded as running, or, from DESCRIBE_LIST_FROM of them on, only for those no longer running, after
+     * ListExecutions pages of the running ones; and countRunning's ListExecutions pages (RUNNING, PENDING_REDRIVE).
+     */
+    describes: number;
+    lists: number;
+    skipped: Map<SkipReason, number>;
+  } {
     const cpu = process.cpuUsage();
     const outcomes = new Map<string, ExecutionOutcome>();
     for (const state of this.states.values())
@@ -89,6 +101,15 @@ export class RegionDispatcher {
     this.cpuMs += (used.user + used.system) / 1000;
     this.passes++;
     this.busyUntil = starts.length ? starts[starts.length - 1]!.at : now;
-    return { starts, writes: plan.states.length + starts.length, skipped };
+    const pages = (n: number) => Math.max(1, Math.ceil(n / 1000));
+    const listing = outcomes.size >= DESCRIBE_LIST_FROM;
+    const ended = [...outcomes.values()].filter((o) => o.status !== 'RUNNING').length;
+    return {
+      starts,
+      writes: plan.states.length + starts.length,
+      describes: listing ? ended : outcomes.size,
+      lists: pages(running) + 1 + (listing ? pages(running) : 0),
+      skipped,
+    };
   }
 }

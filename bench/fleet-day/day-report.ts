@@ -8,7 +8,7 @@ import {
 import type { FleetDay } from './day-simulation';
 import { LIMITS, type PerMinute } from './figures';
 import { REGIONS } from './fleet';
-import { DYNAMODB_PARTITION_WRITES, stepFunctionsQuotas, type Bucket } from './quotas';
+import { DEFAULT_QUOTAS, DYNAMODB_PARTITION_WRITES, stepFunctionsQuotas, type Bucket } from './quotas';
 
 /** One quota held against the day's busiest minute. */
 interface QuotaCheck {
@@ -115,11 +115,21 @@ export function bindingLimit(day: FleetDay): string {
   return `${first!.what}${then.length ? `; then ${then.map((c) => c.what).join('; ')}` : ''}`;
 }
 
-/** EC2's RunInstances bucket: the launches it would have throttled, in how many account-regions. */
+/**
+ * EC2's RunInstances bucket: the launches it would have throttled, in how many account-regions; with the bucket
+ * raised, the account-regions AWS's default would have throttled (the ones to ask the raise for) and their sizes.
+ */
 function ec2Note(day: FleetDay): string {
   const { burst, perSecond } = day.quotas.runInstances;
-  const throttled = [...day.ec2Throttled.values()].reduce((a, b) => a + b, 0);
-  return `EC2's RunInstances bucket (${burst.toLocaleString('en')}, ${perSecond}/s) in ${day.ec2Throttled.size} of ${day.budgets.size} account-regions: ${throttled.toLocaleString('en')} launches it would throttle`;
+  const bucket = `EC2's RunInstances bucket (${burst.toLocaleString('en')}, ${perSecond}/s)`;
+  const note = `${bucket} in ${day.ec2Throttled.size} of ${day.budgets.size} account-regions: ${day.ec2ThrottledLaunches.toLocaleString('en')} launches it would throttle`;
+  if (day.quotas.runInstances === DEFAULT_QUOTAS.runInstances) return note;
+  const sizes = new Map<string, number>();
+  for (const fc of day.fleet.clusters) sizes.set(fc.place, (sizes.get(fc.place) ?? 0) + 1);
+  const needing = [...day.needsRaise].map((place) => sizes.get(place)!);
+  const notNeeding = [...sizes].filter(([place]) => !day.needsRaise.has(place)).map(([, n]) => n);
+  const range = needing.length ? `, holding ${Math.min(...needing)}–${Math.max(...needing)} clusters each` : '';
+  return `${note}; at AWS's default (1,000, 2/s) ${needing.length} account-regions would be throttled${range} (the others hold at most ${Math.max(0, ...notNeeding)})`;
 }
 
 export function dollars(day: FleetDay): { usd: number; note: string } {

@@ -1,4 +1,5 @@
-import { takeFromBucket, tokensAt } from '../../lambdas/core/capacity/launch-bucket';
+import { takeFromBucket, tokensAt, type BucketState } from '../../lambdas/core/capacity/launch-bucket';
+import { DEFAULT_QUOTAS, type Bucket } from './quotas';
 import { launchLimitsOf } from '../../lambdas/core/dispatch/fleet-settings';
 import type { DayEvent, Exec, FleetDay } from './day-simulation';
 
@@ -91,14 +92,30 @@ function launch(day: FleetDay, at: number, exec: Exec, nodes: number): void {
  * the bucket goes into debt). The model's launches go on as the budget granted them; the throttles are counted.
  */
 function ec2Launches(day: FleetDay, at: number, place: string, nodes: number): void {
-  const { perSecond, burst } = day.quotas.runInstances;
-  const state = day.ec2.get(place);
-  const tokens = tokensAt(state, Math.max(at, state?.at ?? at), perSecond, burst);
-  day.ec2.set(place, { tokens: tokens - nodes, at: Math.max(at, state?.at ?? at) });
-  const throttled = Math.min(nodes, nodes - Math.floor(Math.max(0, tokens) + 1e-9));
-  if (throttled <= 0) return;
-  day.ec2Throttled.set(place, (day.ec2Throttled.get(place) ?? 0) + throttled);
-  day.ec2FirstThrottled ??= at;
+  const throttled = takeFromEc2(day.ec2, day.quotas.runInstances, at, place, nodes);
+  if (throttled > 0) {
+    day.ec2Throttled.add(place);
+    day.ec2ThrottledLaunches += throttled;
+    day.ec2FirstThrottled ??= at;
+  }
+  // With the bucket raised, the same launches against AWS's default: the accounts that need the raise.
+  if (day.quotas.runInstances !== DEFAULT_QUOTAS.runInstances)
+    if (takeFromEc2(day.ec2AtDefault, DEFAULT_QUOTAS.runInstances, at, place, nodes) > 0) day.needsRaise.add(place);
+}
+
+/** Take `nodes` launches from a bucket that goes into debt; how many found no token. */
+function takeFromEc2(
+  buckets: Map<string, BucketState | undefined>,
+  limits: Bucket,
+  at: number,
+  place: string,
+  nodes: number,
+): number {
+  const state = buckets.get(place);
+  const when = Math.max(at, state?.at ?? at);
+  const tokens = tokensAt(state, when, limits.perSecond, limits.burst);
+  buckets.set(place, { tokens: tokens - nodes, at: when });
+  return Math.min(nodes, nodes - Math.floor(Math.max(0, tokens) + 1e-9));
 }
 
 export function batchDone(day: FleetDay, at: number, exec: Exec, nodes: number, blockedSeconds: number): void {

@@ -82,7 +82,11 @@ export class FleetDay {
   readonly budgets = new Map<string, BucketState | undefined>();
   /** EC2's RunInstances bucket of each account and region, played alongside: the launches it would have throttled. */
   readonly ec2 = new Map<string, BucketState | undefined>();
-  readonly ec2Throttled = new Map<string, number>();
+  /** Account-regions where a launch found no token, and (with the bucket raised) where AWS's default would have. */
+  readonly ec2Throttled = new Set<string>();
+  readonly ec2AtDefault = new Map<string, BucketState | undefined>();
+  readonly needsRaise = new Set<string>();
+  ec2ThrottledLaunches = 0;
   ec2FirstThrottled?: number;
   readonly starts = new PerMinute();
   readonly describes = new PerMinute();

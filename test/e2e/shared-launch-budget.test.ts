@@ -58,8 +58,17 @@ describe('rolls of one account at once, under a shared launch budget', () => {
   });
 
   it('trip EC2 throttling when the budget is larger than the bucket (what the budget prevents)', async () => {
-    const { rolled, throttled } = await rollAll({ perSecond: 10, burst: 1000 });
-    expect(rolled.map((r) => r.status)).toEqual(Array(4).fill('SUCCEEDED'));
+    const { rolled, throttled, pools, launches, invariants } = await rollAll({ perSecond: 10, burst: 1000 });
     expect(throttled).toBeGreaterThan(0);
+    // The throttled launches were not lost: Auto Scaling made them later, within EC2's bucket, and the rolls waited.
+    expect(rolled.map((r) => r.status)).toEqual(Array(4).fill('SUCCEEDED'));
+    for (const pool of pools) expect(pool).toMatchObject({ replaced: WORKERS, total: WORKERS });
+    expect(launches).toHaveLength(4 * WORKERS);
+    expect(
+      withinBucket(launches, { perSecond: EC2.runInstancesPerSecond, burst: EC2.runInstancesBurst }),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(invariants).toMatchObject({ pdbViolations: 0, nodesTerminatedTwice: 0 });
   });
 });

@@ -2,14 +2,15 @@ import type { FleetEvent } from '../../contracts/fleet-events';
 import type { Cluster, Problem } from '../model/cluster';
 import { createAccountFilter } from '../selection/select-clusters';
 import type { Assessment, Priority, SkipReason } from './assess-cluster';
-import { assessCluster, BLOCKING_REASONS } from './assess-cluster';
+import { assessCluster } from './assess-cluster';
+import { announceBlocks } from './announce-blocks';
 import { reconcileFleet } from './reconcile-fleet';
 import type { FleetSettings } from './fleet-settings';
 import type { ClusterFleetState, DispatchAction, ExecutionOutcome, WaveHalt, WaveOverride } from './fleet-state';
 import type { FleetTarget } from './fleet-targets';
 import type { GateOptions, RolloutGate, RolloutMember, RolloutView, Wave } from './waves';
 import { compareWaves, gateRollout, waveOf } from './waves';
-import { blockedEvent, haltEvents } from './fleet-events';
+import { haltEvents } from './fleet-events';
 import { executionName } from './execution-name';
 import { allocateStarts } from './start-capacity';
 
@@ -157,7 +158,7 @@ export function planDispatch(input: DispatchInput): DispatchPlan {
   };
 }
 
-interface Assessed {
+export interface Assessed {
   readonly cluster: Cluster;
   readonly wave: Wave;
   readonly assessment: Assessment;
@@ -269,36 +270,4 @@ function skipOf(cluster: Cluster, assessment: Extract<Assessment, { kind: 'skip'
     message: assessment.message,
     ...(assessment.targetVersion ? { targetVersion: assessment.targetVersion } : {}),
   };
-}
-
-/**
- * ClusterUpdateBlocked (and, for a target error, a problem on the cluster) once per new reason and target;
- * an in-scope cluster no longer blocked forgets its reason.
- */
-function announceBlocks(
-  input: DispatchInput,
-  states: ReadonlyMap<string, ClusterFleetState>,
-  skipped: readonly SkippedCluster[],
-  assessed: readonly Assessed[],
-): { changed: ClusterFleetState[]; events: FleetEvent[]; problems: { clusterId: string; problem: Problem }[] } {
-  const blockedNow = new Map(skipped.filter((s) => BLOCKING_REASONS.has(s.reason)).map((s) => [s.clusterId, s]));
-  const changed: ClusterFleetState[] = [];
-  const events: FleetEvent[] = [];
-  const problems: { clusterId: string; problem: Problem }[] = [];
-  for (const { cluster, assessment } of assessed) {
-    const state = states.get(cluster.id) ?? { clusterId: cluster.id, revision: 0 };
-    const skip = blockedNow.get(cluster.id);
-    const key = skip ? `${skip.reason}@${skip.targetVersion ?? ''}` : undefined;
-    if (key === state.blocked) continue;
-    if (skip) {
-      changed.push({ ...state, blocked: key });
-      events.push(blockedEvent(cluster, skip));
-      if (assessment.kind === 'skip' && assessment.problem)
-        problems.push({ clusterId: cluster.id, problem: assessment.problem });
-    } else if (!input.scope || input.scope.has(cluster.id)) {
-      const { blocked: _cleared, ...rest } = state;
-      changed.push(rest);
-    }
-  }
-  return { changed, events, problems };
 }

@@ -123,9 +123,11 @@ export function batchDone(day: FleetDay, at: number, exec: Exec, nodes: number, 
   const c = day.model.calibration;
   day.replaced[exec.index]! += nodes;
   exec.inFlight -= nodes;
-  // A replacement group costs a step's transitions; its share of the batch's Lambda time and writes.
+  // A group of replacements costs its share of a round's transitions and Lambda time: a roll the budget holds short
+  // takes smaller, more frequent steps, but waits under a minute in process (no Wait state, no transition). Its
+  // progress is written per step: a whole round's writes for each group.
   const share = nodes / exec.fc.surge;
-  const transitions = c.transitionsPerBatch + (c.block.transitionsPerHour * blockedSeconds) / 3600;
+  const transitions = c.transitionsPerBatch * share + (c.block.transitionsPerHour * blockedSeconds) / 3600;
   day.transitions.add(regionOf(exec), at, transitions);
   day.bill.transitions += transitions;
   const lambdaSeconds = day.model.lambdaSecondsPerBatch(exec.fc.surge) * share + blockedSeconds * c.block.lambdaShare;

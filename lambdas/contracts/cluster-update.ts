@@ -201,6 +201,10 @@ export const RollStepOutput = z.extend(StepOutput, {
   /** The longest drain among them, from its start to the node's termination (DrainSeconds). */
   drainSeconds: z.optional(z.number().check(z.minimum(0))),
   blockedBy: z.optional(z.string()),
+  /** Launches this step wanted and the account and region's launch budget held back (LaunchesDeferred). */
+  launchesDeferred: z.optional(z.number().check(z.int(), z.minimum(0))),
+  /** Auto Scaling calls of this step AWS throttled, each tried again after a back-off (ScalingThrottled). */
+  scalingThrottled: z.optional(z.number().check(z.int(), z.minimum(0))),
 });
 export type RollStepOutput = z.infer<typeof RollStepOutput>;
 

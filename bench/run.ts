@@ -6,7 +6,7 @@
  *   npm run bench -- render    only modules whose name contains "render"
  *
  * To add a benchmark, create `bench/<topic>.bench.ts` exporting `name` and `run(): Promise<BenchResult[]>`
- * (see bench-result.ts); it is picked up automatically.
+ * (see bench-result.ts), and `epilogue()` for lines to print after the table; it is picked up automatically.
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,7 @@ async function main(filters: string[]): Promise<number> {
     .filter((f) => f.endsWith('.bench.ts'))
     .sort();
   const rows: (BenchResult & { module: string })[] = [];
+  const after: string[] = [];
   let crashed = 0;
   for (const file of files) {
     const module = (await import(pathToFileURL(join(here, file)).href)) as BenchModule;
@@ -27,12 +28,14 @@ async function main(filters: string[]): Promise<number> {
     process.stderr.write(`running ${module.name} (${file})...\n`);
     try {
       for (const result of await module.run()) rows.push({ ...result, module: module.name });
+      after.push(...(module.epilogue?.() ?? []));
     } catch (error) {
       crashed++;
       process.stderr.write(`  ${module.name} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     }
   }
   process.stdout.write(table(rows));
+  if (after.length) process.stdout.write(`\n${after.join('\n')}\n`);
   return crashed ? 1 : 0;
 }
 

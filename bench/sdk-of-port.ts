@@ -25,6 +25,7 @@ export const SDK_OF_PORT: Readonly<Record<PortName, readonly string[]>> = {
   executions: ['client-sfn'],
   events: ['client-eventbridge'],
   webhooks: ['client-secrets-manager'],
+  launches: ['client-dynamodb', 'lib-dynamodb'],
 };
 
 /** The AWS SDK packages of a task's ports (without the `@aws-sdk/` scope): what its steps load between them. */

@@ -49,6 +49,7 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   webhookSecretArn: fleet.webhookSecretArn,
   alarmEmail: fleet.alarmEmail,
   fleetSettings: fleet.fleetSettings,
+  ...(fleet.rollReservedConcurrency !== undefined ? { rollReservedConcurrency: fleet.rollReservedConcurrency } : {}),
 });
 
 // Into each cluster account, with that account's credentials: `cdk deploy ClmClusterAccess -c clmAccountId=... -c

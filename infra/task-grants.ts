@@ -51,6 +51,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   executions: { read: { own: ['executions-read'] }, write: { own: ['executions-read', 'executions-write'] } },
   events: { read: {}, write: { own: ['events'] } },
   webhooks: same({ own: ['webhook-secret'] }),
+  // The launch budget's items live in the progress table.
+  launches: same({ own: ['table'] }),
 };
 
 export interface TaskGrants {

@@ -111,6 +111,11 @@ export interface TaskFunctionProps {
    */
   readonly description?: string;
   /**
+   * Concurrent executions reserved for (and capping) the function.
+   * @default - unreserved: it shares the account's unreserved concurrency
+   */
+  readonly reservedConcurrentExecutions?: number;
+  /**
    * Project root for esbuild (where `package-lock.json` lives).
    * @default - the directory of the nearest package-lock.json above the entry
    */
@@ -179,6 +184,7 @@ export class TaskFunction extends NodejsFunction {
       logGroup,
       role,
       description: props.description,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       projectRoot,
       bundling,
       layers: [sdkLayer(Stack.of(scope), { projectRoot, runtime: TASK_RUNTIME, architecture: Architecture.ARM_64 })],

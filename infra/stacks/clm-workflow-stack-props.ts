@@ -76,6 +76,12 @@ export interface ClmWorkflowStackProps extends StackProps {
    */
   readonly fleetSettings?: Readonly<Record<string, unknown>>;
   /**
+   * Concurrent executions reserved for each function of the node roll (RollNodePool): rolls then neither starve the
+   * account's other functions nor wait for them (docs/scale.md sizes it: ~0.1 per cluster rolling at once).
+   * @default - unreserved
+   */
+  readonly rollReservedConcurrency?: number;
+  /**
    * The tasks to deploy, one function each.
    * @default TASK_CATALOGUE (lambdas/tasks/catalogue.ts)
    */

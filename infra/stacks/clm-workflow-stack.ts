@@ -151,6 +151,9 @@ export class ClmWorkflowStack extends Stack {
       memorySize: task.lambda?.memoryMb,
       timeout: task.lambda?.timeoutSeconds ? Duration.seconds(task.lambda.timeoutSeconds) : undefined,
       description: `CLM ${task.name}: ${task.description}`,
+      ...(task.lambda?.roll && props.rollReservedConcurrency !== undefined
+        ? { reservedConcurrentExecutions: props.rollReservedConcurrency }
+        : {}),
       environment: {
         ...environment,
         ...(stackRole ? { [TASK_ENV.stackRoleArn]: this.cloudAccess.stackRole!.roleArn } : {}),

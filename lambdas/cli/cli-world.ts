@@ -157,6 +157,7 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorl
     sources: inputs.sources,
     region,
     progress: state.progress,
+    launches: state.launches,
     artifacts: new S3ArtifactStore(createAwsClients({ region }).s3, { bucket: flags.bucket, region }),
     ...(flags.token ? { token: flags.token } : {}),
     ...(flags.kubeconfig ? { kubeconfig: resolve(inputs.io.cwd, flags.kubeconfig) } : {}),

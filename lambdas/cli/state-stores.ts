@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import type { FleetSettings } from '../core/dispatch/fleet-settings';
+import { DEFAULT_FLEET_SETTINGS, launchLimitsOf, type FleetSettings } from '../core/dispatch/fleet-settings';
+import type { LaunchBudget } from '../ports/launch-budget';
+import { FileLaunchBudget } from '../adapters/progress/file-launch-budget';
 import type { FleetStore } from '../ports/fleet-store';
 import type { ProgressStore } from '../ports/progress-store';
 import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
@@ -14,6 +16,8 @@ export interface StateStores {
   readonly progress: ProgressStore;
   /** Absent when the caller keeps its own (`fleet: false`). */
   readonly fleet?: FleetStore;
+  /** The launch budget the rolls of each account and region share (a file under the directory, or the table's items). */
+  readonly launches: LaunchBudget;
   /** `--state dynamodb://TABLE`: shared with the deployed system (writes are immediate; `save` does nothing). */
   readonly shared: boolean;
   /** Where it is, for messages (the directory, or `dynamodb://TABLE`). */
@@ -47,6 +51,7 @@ export async function openStateStores(
   },
 ): Promise<StateStores> {
   const withFleet = options.fleet !== false;
+  const limits = launchLimitsOf(options.fleetSettings ?? DEFAULT_FLEET_SETTINGS);
   const table = stateTable(state);
   if (!table) {
     const dir = resolve(options.cwd, state);
@@ -54,6 +59,7 @@ export async function openStateStores(
     const fleet = withFleet ? openFileFleetStore(dir, options.fleetSettings) : undefined;
     return {
       progress: progress.store,
+      launches: new FileLaunchBudget(dir, limits),
       ...(fleet ? { fleet: fleet.store } : {}),
       shared: false,
       location: dir,
@@ -64,12 +70,13 @@ export async function openStateStores(
     };
   }
   // Loaded only for the shared table: the SDK takes a while to import.
-  const [{ DynamoDBClient }, { DynamoDbProgressStore }, { DynamoDbFleetStore }, { awsEndpointFromEnv }] =
+  const [{ DynamoDBClient }, { DynamoDbProgressStore }, { DynamoDbFleetStore }, { awsEndpointFromEnv }, launches] =
     await Promise.all([
       importCjs(import('@aws-sdk/client-dynamodb')),
       import('../adapters/progress/dynamodb-progress-store'),
       import('../adapters/fleet/dynamodb-fleet-store'),
       import('../adapters/aws/aws-clients'),
+      import('../adapters/progress/dynamodb-launch-budget'),
     ]);
   const endpoint = awsEndpointFromEnv(process.env);
   const client = new DynamoDBClient({
@@ -78,6 +85,7 @@ export async function openStateStores(
   });
   return {
     progress: new DynamoDbProgressStore(client, table),
+    launches: new launches.DynamoDbLaunchBudget(client, table, limits),
     ...(withFleet ? { fleet: new DynamoDbFleetStore(client, table, options.fleetSettings) } : {}),
     shared: true,
     location: state,

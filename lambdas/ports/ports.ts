@@ -8,6 +8,7 @@ import type { FleetStore } from './fleet-store';
 import type { HealthAlarms } from './health-alarms';
 import type { KubeCluster } from './kube-cluster';
 import type { NodeFilesStore } from './node-files';
+import type { LaunchBudget } from './launch-budget';
 import type { NodePoolBackend } from './node-pool-backend';
 import type { ProgressStore } from './progress-store';
 import type { Registry } from './registry';
@@ -51,5 +52,7 @@ export interface Ports {
   readonly events: EventSink;
   /** Checks the signature of a webhook delivery. */
   readonly webhooks: WebhookVerifier;
+  /** The launch budget the rolls of each account and region share. */
+  readonly launches: LaunchBudget;
   forCluster(cluster: Cluster): ClusterPorts;
 }

@@ -1,6 +1,6 @@
 import { TAG_MAIN_STACK, TAG_NODE_POOL_PROFILE, clusterTagKey } from '../core/cloudformation/stack-names';
 import { accountKey, privateDnsName } from './aws/account';
-import { instanceBooted, instanceGone, poolOfAsg } from './aws/autoscaling';
+import { instanceBooted, instanceGone, poolOfAsg, reconcileAsg } from './aws/autoscaling';
 import { completeStackOperation } from './aws/cloudformation';
 import { joinNode, nodeBecameReady, nodeForInstance, removeNode } from './kube/nodes';
 import { newKubeState } from './kube/objects';
@@ -119,6 +119,14 @@ export function handleEvent(ctx: SimContext, event: SimEvent): void {
     case 'pod-gone': {
       const kube = ctx.state.kube[event.cluster];
       if (kube) podTerminated(ctx, kube, event.pod, event.uid);
+      return;
+    }
+    case 'asg-retry': {
+      const account = ctx.state.accounts[event.account];
+      const asg = account?.asgs[event.asg];
+      if (!account || !asg) return;
+      delete asg.launchRetryAt;
+      reconcileAsg(ctx, account, asg);
       return;
     }
     case 'volume-detached': {

@@ -1,4 +1,6 @@
-import type * as z from 'zod';
+import { asgLaunchTimes } from './aws/run-instances-bucket';
+import { accountKey } from './aws/account';
+import type * as z from '../shared/zod';
 import { clusterName } from '../core/cloudformation/stack-names';
 import { awsAccountId, isMasterPool } from '../core/model/cluster';
 import type { Cluster } from '../core/model/cluster';
@@ -217,6 +219,15 @@ export class SimulatedWorld {
   invariants(): Invariants {
     const { pdbViolations, nodesTerminatedTwice, details } = this.ctx.state.invariants;
     return { pdbViolations, nodesTerminatedTwice, details: [...details] };
+  }
+
+  /**
+   * When each instance an Auto Scaling group launched in the account (12 digits) and region was launched (ms, oldest
+   * first): what EC2's RunInstances bucket counted (`apiCalls()` counts `ec2.RunInstances` and its `.throttled`).
+   */
+  asgLaunches(accountId: string, region: string): number[] {
+    const account = this.ctx.state.accounts[accountKey(accountId, region)];
+    return account ? asgLaunchTimes(account) : [];
   }
 
   /** Calls per port method (`kube.evictPod`, `stacks.deploy`, ...) since the world was created or last reset. */

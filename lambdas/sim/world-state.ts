@@ -4,11 +4,10 @@ import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
 
-export type { BucketRecord, ObjectRecord } from './aws/s3-state';
-export type { CloudResourceRecord } from './aws/cloud-resource-state';
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
 
-export type { SimNode };
+export type { BucketRecord, ObjectRecord } from './aws/s3-state';
+export type { CloudResourceRecord, SimNode };
 
 /** The simulated world as plain JSON (saved and loaded as is, so a reload continues); times are virtual ms. */
 export interface WorldState {
@@ -47,7 +46,8 @@ export type SimEvent =
   | { type: 'node-ready'; at: number; seq: number; cluster: string; node: string; instanceId: string }
   | { type: 'pod-ready'; at: number; seq: number; cluster: string; pod: string; uid: string }
   | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string }
-  | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string };
+  | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string }
+  | { type: 'asg-retry'; at: number; seq: number; account: string; asg: string; cluster: string };
 
 export type SimEventInput = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at' | 'seq'> : never) : never;
 
@@ -188,6 +188,8 @@ export interface AsgRecord {
   azs: string[];
   tags: Record<string, { value: string; propagate: boolean }>;
   readonly createdAt: number;
+  /** When the group tries launches EC2 throttled again (aws/run-instances-bucket.ts). */
+  launchRetryAt?: number;
 }
 
 export type InstanceLifecycle = 'Pending' | 'InService' | 'Terminating' | 'Terminated';

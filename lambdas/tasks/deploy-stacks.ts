@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import type { RenderedStack } from '../core/render/render-stack';
 import type { FilesBundle } from '../core/render/files-bundle';
 import { uploadFilesBundles } from './node-files/upload-bundles';

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { fleetSettings, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { WorldFlags } from '../cli-world';
+import { parseGoDuration } from '../../core/rollout/go-duration';
+import { ValidationError } from '../../shared/errors';
 import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
 
 /** The flags `clm dispatch` and `clm serve` share: the registry, the config, the world and the fleet's pace. */
@@ -11,6 +13,14 @@ export interface FleetFlags extends WorldFlags {
   readonly include: string;
   readonly exclude: string;
   readonly maxConcurrent?: string;
+  readonly maxConcurrentPerAccount?: string;
+  readonly maxConcurrentPerRegion?: string;
+  readonly startsPerSecond?: string;
+  readonly launchesPerSecond?: string;
+  readonly launchBurst?: string;
+  readonly waveSoak?: string;
+  readonly regions?: string;
+  readonly waveFailureTolerance?: string;
   readonly waveOrder?: string;
   readonly wavesByCriticality: boolean;
 }
@@ -34,6 +44,23 @@ export function addFleetOptions(command: Command): Command {
     .option('--include <regex>', 'infrastructure accounts to manage', '.*')
     .option('--exclude <regex>', 'infrastructure accounts to leave alone (wins over --include)', '^$')
     .option('--max-concurrent <n>', 'cluster updates running at once across the fleet (default 10)')
+    .option(
+      '--max-concurrent-per-account <n>',
+      'cluster updates running at once in one account and region (default: no cap)',
+    )
+    .option('--max-concurrent-per-region <n>', 'cluster updates running at once in one region (default: no cap)')
+    .option('--starts-per-second <n>', 'executions a pass starts per second, 60 s worth per pass (default 25)')
+    .option(
+      '--launches-per-second <n>',
+      'instance launches per second the rolls of one account and region share (default 1.5)',
+    )
+    .option('--launch-burst <n>', 'launches at once the budget of one account and region allows (default 250)')
+    .option(
+      '--wave-failure-tolerance <share>',
+      'share of a wave that may fail without halting it, e.g. 0.005 (default 0)',
+    )
+    .option('--regions <names>', 'only the clusters of these regions, comma-separated (default: every region)')
+    .option('--wave-soak <duration>', 'how long a finished wave soaks before the next starts, e.g. 30m (default 0s)')
     .option('--wave-order <envs>', 'environments in rollout order (default test,staging,production)')
     .option('--no-waves-by-criticality', 'one wave per environment instead of one per criticality level in it')
     .addOption(tokenOption())
@@ -46,10 +73,21 @@ export function addFleetOptions(command: Command): Command {
 
 /** The fleet settings the flags give, the defaults filling the rest (docs/fleet.md). */
 export function settingsFromFlags(flags: FleetFlags): FleetSettings {
+  const soak = flags.waveSoak === undefined ? undefined : parseGoDuration(flags.waveSoak);
+  if (flags.waveSoak !== undefined && soak === undefined)
+    throw new ValidationError(`--wave-soak: "${flags.waveSoak}" is not a duration such as 30m or 1h`);
   return fleetSettings({
     include: flags.include,
     exclude: flags.exclude,
     maxConcurrent: flags.maxConcurrent,
+    maxConcurrentPerAccount: flags.maxConcurrentPerAccount,
+    maxConcurrentPerRegion: flags.maxConcurrentPerRegion,
+    startsPerSecond: flags.startsPerSecond,
+    launchesPerSecond: flags.launchesPerSecond,
+    launchBurst: flags.launchBurst,
+    waveSoakMs: soak,
+    regions: flags.regions,
+    waveFailureTolerance: flags.waveFailureTolerance,
     waveOrder: flags.waveOrder,
     wavesByCriticality: flags.wavesByCriticality,
   });

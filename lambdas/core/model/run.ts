@@ -101,6 +101,10 @@ export interface PoolProgress {
   readonly unhealthySince?: number;
   /** The pool left the registry: drained to zero (CLM PrepareForRemoval), its stack deleted by RemoveDeletedPools. */
   readonly removal?: boolean;
+  /** Launches the account and region's launch budget held back so far (the surge shrank, or waited). */
+  readonly launchesDeferred?: number;
+  /** Auto Scaling calls AWS throttled so far (each tried again after a back-off, none failed the roll). */
+  readonly scalingThrottled?: number;
 }
 
 export interface RunRecord {

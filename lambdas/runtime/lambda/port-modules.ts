@@ -28,6 +28,7 @@ export const PORT_MODULES = {
   executions: 'executions',
   events: 'events',
   webhooks: 'webhooks',
+  launches: 'launches',
 } as const satisfies Record<PortName, string>;
 
 export type PortModuleName = (typeof PORT_MODULES)[PortName];

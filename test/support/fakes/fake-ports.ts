@@ -1,3 +1,5 @@
+import { MemoryLaunchBudget } from '../../../lambdas/adapters/progress/sharded-launch-budget';
+import { DEFAULT_FLEET_SETTINGS, launchLimitsOf } from '../../../lambdas/core/dispatch/fleet-settings';
 import { FakeHealthAlarms } from './fake-health-alarms';
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../../lambdas/core/model/cluster';
 import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
@@ -89,6 +91,7 @@ export interface FakeEnv {
   readonly fleet: MemoryFleetStore;
   readonly executions: FakeUpdateExecutions;
   readonly events: MemoryEventSink;
+  readonly launches: MemoryLaunchBudget;
   readonly source: FixedConfigSource;
   readonly ports: Ports;
 }
@@ -113,6 +116,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const fleet = new MemoryFleetStore();
   const executions = new FakeUpdateExecutions(() => clock.now());
   const events = new MemoryEventSink();
+  const launches = new MemoryLaunchBudget(launchLimitsOf(DEFAULT_FLEET_SETTINGS));
   const clusterPorts: ClusterPorts = {
     stacks,
     pools,
@@ -135,6 +139,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     executions,
     events,
     webhooks: { verify: async () => unused('webhooks') },
+    launches,
     forCluster: () => clusterPorts,
   };
   return {
@@ -152,6 +157,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     fleet,
     executions,
     events,
+    launches,
     ports,
   };
 }

@@ -7,7 +7,7 @@
  *   (`nodepool-*` and the cluster stacks' names), and only through the CloudFormation service role (condition
  *   `cloudformation:RoleArn`), so what a stack may create is the service role's business, capped by its boundary.
  * - Node pools: Auto Scaling writes only on groups tagged `kubernetes.io/role/node-pool=true` (every CLM node-pool
- *   stack carries it and CloudFormation puts it on the groups). ASG instances are terminated through their group
+ *   stack carries it and CloudFormation puts it on the groups); the one tag written is the roll's pre-roll size mark. ASG instances are terminated through their group
  *   (TerminateInstanceInAutoScalingGroup); the one EC2 write is TerminateInstances on instances that carry the tag
  *   key `karpenter.sh/nodepool` (Karpenter pools: roll, removal, decommission).
  * - Lookups: EC2 and Auto Scaling Describe* calls (they have no resource-level permissions).
@@ -20,6 +20,7 @@
 import { Aws } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TAG_NODE_POOL_ROLE } from '../../lambdas/core/cloudformation/stack-names';
+import { PRE_ROLL_SIZE_TAG } from '../../lambdas/core/rollout/pre-roll-size';
 
 /** CLM's own stack name prefix (lambdas/core/cloudformation/stack-names.ts `nodePoolStackName`). */
 export const NODE_POOL_STACK_PATTERN = 'nodepool-*';
@@ -135,6 +136,16 @@ export function nodeWriteStatements(scope: ClusterAccessScope): PolicyStatement[
       actions: NODE_WRITE_ASG,
       resources: [arn(scope, 'autoscaling', 'autoScalingGroup:*:autoScalingGroupName/*')],
       conditions: { StringEquals: { [`autoscaling:ResourceTag/${TAG_NODE_POOL_ROLE}`]: 'true' } },
+    }),
+    // The roll's mark of a group's size before it (core/rollout/pre-roll-size.ts): that tag key only.
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['autoscaling:CreateOrUpdateTags'],
+      resources: [arn(scope, 'autoscaling', 'autoScalingGroup:*:autoScalingGroupName/*')],
+      conditions: {
+        StringEquals: { [`autoscaling:ResourceTag/${TAG_NODE_POOL_ROLE}`]: 'true' },
+        'ForAllValues:StringEquals': { 'aws:TagKeys': [PRE_ROLL_SIZE_TAG] },
+      },
     }),
     new PolicyStatement({
       effect: Effect.ALLOW,

@@ -84,6 +84,7 @@ export async function rollNodePool(
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
   const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
   const { plan } = health;
+  if (plan.done && snapshot.preRollDesired !== undefined) await cp.pools.restorePreRollSize(context.target, pool.name);
   const acted: RollActions = withBlock(
     plan.done ? noActions(health.progress) : await rollActions(context, plan, snapshot, health.progress),
     health.blocked,

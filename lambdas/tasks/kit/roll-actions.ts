@@ -52,9 +52,21 @@ export async function rollActions(
   progress: PoolProgress,
 ): Promise<RollActions> {
   await markNodes(context, plan.mark);
-  if (plan.scaleTo !== undefined) await context.cp.pools.scale(context.target, context.pool.name, plan.scaleTo);
+  if (plan.scaleTo !== undefined) {
+    // The size before the roll (and the pairing nodes it will hold) go on the groups first: a retry whose progress
+    // was lost reads them from there (core/rollout/pre-roll-size.ts).
+    const pairing = plan.pairingScaleOut ? (progress.pairingNodes ?? 0) + plan.pairingScaleOut : undefined;
+    if (!snapshot.preRollMarked || pairing !== undefined)
+      await context.cp.pools.markPreRollSize(context.target, context.pool.name, pairing);
+    await context.cp.pools.scale(context.target, context.pool.name, plan.scaleTo);
+  }
   const nodes = await cordonNodes(context, plan.cordon, progress.nodes);
-  return drainAndTerminate(context, plan, snapshot, { ...progress, nodes });
+  const acted = await drainAndTerminate(context, plan, snapshot, { ...progress, nodes });
+  // Pairing nodes taken back: the marks say so once they are gone (never before, so a mark never counts too few).
+  const held = (progress.pairingNodes ?? 0) + (plan.pairingScaleOut ?? 0);
+  if ((acted.progress.pairingNodes ?? 0) < held)
+    await context.cp.pools.markPreRollSize(context.target, context.pool.name, acted.progress.pairingNodes ?? 0);
+  return acted;
 }
 
 /** Taint outdated nodes and label them decommission-pending (CLM §7.2). */

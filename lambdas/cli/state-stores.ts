@@ -6,6 +6,8 @@ import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
 import { openFileProgressStore } from '../adapters/progress/file-progress-store';
 import { UsageError } from './io';
 import { importCjs } from '../shared/import-cjs';
+import type { Clocks } from '../core/status/lease-state';
+import { simulatedClockNow } from '../sim/persistence';
 
 const DYNAMODB = 'dynamodb://';
 
@@ -18,6 +20,8 @@ export interface StateStores {
   readonly shared: boolean;
   /** Where it is, for messages (the directory, or `dynamodb://TABLE`). */
   readonly location: string;
+  /** The time on each clock a lease here may be on (a directory of `--simulate` runs holds their world's clock). */
+  clocks(): Clocks;
   save(): void;
 }
 
@@ -57,6 +61,10 @@ export async function openStateStores(
       ...(fleet ? { fleet: fleet.store } : {}),
       shared: false,
       location: dir,
+      clocks: () => {
+        const simulated = simulatedClockNow(dir);
+        return { system: Date.now(), ...(simulated !== undefined ? { simulated } : {}) };
+      },
       save: () => {
         progress.save();
         fleet?.save();
@@ -81,6 +89,7 @@ export async function openStateStores(
     ...(withFleet ? { fleet: new DynamoDbFleetStore(client, table, options.fleetSettings) } : {}),
     shared: true,
     location: state,
+    clocks: () => ({ system: Date.now() }),
     save: () => undefined,
   };
 }

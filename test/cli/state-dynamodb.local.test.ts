@@ -51,7 +51,16 @@ describe('clm with --state dynamodb://TABLE', () => {
       Date.now(),
     );
 
-    const paused = await clm('pause', CLUSTER, '--state', STATE, '--reason', 'incident 42');
+    const paused = await clm(
+      'pause',
+      CLUSTER,
+      '--registry',
+      'examples/clusters.yaml',
+      '--state',
+      STATE,
+      '--reason',
+      'incident 42',
+    );
     expect(paused).toMatchObject({ code: 0, err: '' });
     expect(await table.getControls(CLUSTER)).toMatchObject({ paused: true, reason: 'incident 42' });
 
@@ -60,10 +69,12 @@ describe('clm with --state dynamodb://TABLE', () => {
     expect(status.out).toContain('updates paused by ');
     expect(status.out).toContain('lease: arn:aws:states:eu-central-1:1:execution:ClusterUpdate:update-1');
 
-    expect((await clm('unlock', CLUSTER, '--state', STATE)).code).toBe(2);
-    expect((await clm('unlock', CLUSTER, '--state', STATE, '--force')).code).toBe(0);
+    expect((await clm('unlock', CLUSTER, '--registry', 'examples/clusters.yaml', '--state', STATE)).code).toBe(2);
+    expect(
+      (await clm('unlock', CLUSTER, '--registry', 'examples/clusters.yaml', '--state', STATE, '--force')).code,
+    ).toBe(0);
     expect(await table.getLease(CLUSTER)).toBeUndefined();
-    await clm('resume', CLUSTER, '--state', STATE);
+    await clm('resume', CLUSTER, '--registry', 'examples/clusters.yaml', '--state', STATE);
     expect(await table.getControls(CLUSTER)).toEqual({});
   });
 });

@@ -7,6 +7,8 @@
  * Terminal: retrying cannot help until a human or a new config changes something.
  */
 
+import { redactSecrets } from './redact';
+
 export const ERROR_NAMES = {
   ClmError: 'ClmError',
   // retryable
@@ -68,7 +70,8 @@ export class ClmError extends Error {
   readonly retryable: boolean = false;
   readonly location?: SourceLocation;
   constructor(message: string, options?: ErrorOptions & { location?: SourceLocation }) {
-    super(withLocation(message, options?.location), options);
+    // Secrets never reach a message (shared/redact.ts): every error of ours is printed, logged or recorded somewhere.
+    super(redactSecrets(withLocation(message, options?.location)), options);
     this.location = options?.location;
   }
 }

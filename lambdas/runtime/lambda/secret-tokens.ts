@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { ConfigError } from '../../shared/errors';
+import { rememberSecret } from '../../shared/redact';
 
 export interface ClmTokens {
   readonly registryToken?: string;
@@ -42,6 +43,7 @@ export function parseTokens(secretString: string, secretId: string): ClmTokens {
     );
   }
   const { registryToken, gitToken, clusterToken } = parsed.data;
+  for (const token of [registryToken, gitToken, clusterToken]) rememberSecret(token);
   return {
     ...(registryToken ? { registryToken } : {}),
     ...(gitToken ? { gitToken } : {}),

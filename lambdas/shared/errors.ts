@@ -29,8 +29,8 @@ export const ERROR_NAMES = {
   KubeApiError: 'KubeApiError',
   RolloutError: 'RolloutError',
   /**
-   * Not thrown: the error a held rollout's Map iteration ends with (a Fail state), which the Map catches to stop the
-   * update at a safe point (StopAtSafePoint).
+   * An operator's pause or abort, or `cluster_update_block`, stops the update at a safe point (StopAtSafePoint): thrown
+   * by a step before it writes (kit/hold-gate.ts), and the error a held rollout's Map iteration ends with (a Fail state).
    */
   UpdateHeldError: 'UpdateHeldError',
   /**
@@ -144,6 +144,11 @@ export class KubeApiError extends ClmError {
 }
 export class RolloutError extends ClmError {
   override name = ERROR_NAMES.RolloutError;
+}
+
+/** The update is held (paused, aborted, `cluster_update_block`): it stops at this safe point, nothing was written. */
+export class UpdateHeldError extends ClmError {
+  override name = ERROR_NAMES.UpdateHeldError;
 }
 
 export class ApprovalPendingError extends ClmError {

@@ -16,8 +16,16 @@ import { KarpenterPoolBackend } from './kit/karpenter-pool-backend';
 import { openStep } from './kit/open-step';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
+import { assertNotHeld } from './kit/hold-gate';
 
-const PORTS = { kube: 'write', pools: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = {
+  kube: 'write',
+  pools: 'read',
+  registry: 'read',
+  progress: 'write',
+  artifacts: 'read',
+  clock: 'read',
+} as const;
 type KarpenterPorts = PortsFor<typeof PORTS>;
 
 /** Progress keys in the run record's `manifestPhases` (ms since the epoch). */
@@ -47,6 +55,7 @@ export async function applyKarpenterPools(
   rollable: readonly string[] = [],
 ): Promise<StepOutput> {
   const { run, cluster, resources, main, now } = await openStep(ports, ref, { artifacts: ['resources', 'main'] });
+  await assertNotHeld(ports, cluster, 'ApplyKarpenterPools');
   const cp = ports.forCluster(cluster);
   const pools = resources.karpenterPools ?? [];
   const phases = run.manifestPhases;

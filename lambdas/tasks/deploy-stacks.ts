@@ -17,10 +17,12 @@ import { openStep } from './kit/open-step';
 import { poolsToRoll } from './kit/pools-to-roll';
 import { clusterUpdatePayload, runRef } from './kit/payloads';
 import { updateRun, type RunRef } from './kit/run-record';
+import { assertNotHeld } from './kit/hold-gate';
 
 const PORTS = {
   stacks: 'write',
   pools: 'read',
+  registry: 'read',
   progress: 'write',
   artifacts: 'read',
   clock: 'read',
@@ -41,6 +43,7 @@ export async function deployStacks(
 ): Promise<StepOutput> {
   const rollbackSkips = parseRollbackSkips(options.skipRollbackResources ?? []);
   const { run, cluster, pinned, now } = await openStep(ports, ref);
+  await assertNotHeld(ports, cluster, `DeployStacks (${stage})`);
   const skipped = skippedStep(pinned, STAGE_STEPS[stage]);
   if (skipped) {
     const answer = await skipStage(ports, ref, cluster, stage, skipped);

@@ -12,7 +12,7 @@ import type { Invariants } from '../sim';
 import { UsageError, type CliIo } from './io';
 import { openStateStores, stateTable } from './state-stores';
 import { mountedArtifactStore } from '../adapters/artifacts/mounted-artifact-store';
-import { RELEASES_PREFIX } from '../tasks/kit/stack-releases';
+import { RELEASES_PREFIX } from '../tasks/cluster-stacks/stack-releases';
 import { openReleaseStore } from './release-store';
 
 /** The flags that choose and reach the world a command acts on. */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { ArtifactStore } from '../ports/artifact-store';
-import { RELEASES_PREFIX } from '../tasks/kit/stack-releases';
+import { RELEASES_PREFIX } from '../tasks/cluster-stacks/stack-releases';
 import { UsageError } from './io';
 
 const S3 = 's3://';

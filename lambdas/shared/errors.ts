@@ -30,7 +30,7 @@ export const ERROR_NAMES = {
   RolloutError: 'RolloutError',
   /**
    * An operator's pause or abort, or `cluster_update_block`, stops the update at a safe point (StopAtSafePoint): thrown
-   * by a step before it writes (kit/hold-gate.ts), and the error a held rollout's Map iteration ends with (a Fail state).
+   * by a step before it writes (tasks/step/hold-gate.ts), and the error a held rollout's Map iteration ends with (a Fail state).
    */
   UpdateHeldError: 'UpdateHeldError',
   /**

@@ -12,11 +12,11 @@ import type { KubeCluster, KubeObject } from '../ports/kube-cluster';
 import { ConfigError, KubeApiError } from '../shared/errors';
 import { FIELD_MANAGER } from './apply-manifests';
 import { defineTask, type PortsFor } from './define-task';
-import { KarpenterPoolBackend } from './kit/karpenter-pool-backend';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
-import { assertNotHeld } from './kit/hold-gate';
+import { KarpenterPoolBackend } from './karpenter/karpenter-pool-backend';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
+import { assertNotHeld } from './step/hold-gate';
 
 const PORTS = {
   kube: 'write',

@@ -8,13 +8,13 @@ import { MANIFEST_PHASES, type ManifestPhase } from '../contracts/status';
 import type { ManifestCursor } from '../core/model/run';
 import type { KubeCluster, KubeObject } from '../ports/kube-cluster';
 import { defineTask, type PortsFor, type TaskContext } from './define-task';
-import { skippedStep } from './kit/cluster-stack';
-import { openStep, type OpenedStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
-import { runDeletionsFrom } from './kit/run-deletions';
-import { deleteStacksPass } from './kit/stack-deletion';
-import { assertNotHeld } from './kit/hold-gate';
+import { skippedStep } from './cluster-stacks/cluster-stack';
+import { openStep, type OpenedStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
+import { runDeletionsFrom } from './manifests/run-deletions';
+import { deleteStacksPass } from './stacks/stack-deletion';
+import { assertNotHeld } from './step/hold-gate';
 
 /** Our field manager for server-side apply. */
 export const FIELD_MANAGER = 'clm';

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { ApprovalOutput, LOCAL_TASK_TOKEN_PREFIX } from '../contracts/cluster-update';
 import { ApprovalChangedError, ApprovalPendingError, InvalidTaskInputError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import type { RunRef } from './kit/run-record';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import type { RunRef } from './step/run-record';
 
 const PORTS = { progress: 'write' } as const;
 

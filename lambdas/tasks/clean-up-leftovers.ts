@@ -3,10 +3,10 @@ import { leftoverName, planCleanup } from '../core/decommission/leftovers';
 import type { LeftoversProgress } from '../core/model/run';
 import { StepOutput, type UpdateOptions } from '../contracts/cluster-update';
 import { defineTask, type PortsFor } from './define-task';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
-import { assertNotHeld } from './kit/hold-gate';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
+import { assertNotHeld } from './step/hold-gate';
 
 const PORTS = { leftovers: 'write', registry: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 

@@ -63,7 +63,7 @@ export interface TaskSpec<In, Out, N extends PortNeeds> {
   readonly name: string;
   /** One line for the Lambda's description and the README. */
   readonly description: string;
-  /** The payload the state passes (`{ state, executionId, stateName, params }`, see kit/payloads.ts). */
+  /** The payload the state passes (`{ state, executionId, stateName, params }`, see step/payloads.ts). */
   readonly input: z.ZodType<In>;
   /** What the step returns (stored at the state's ResultPath). */
   readonly output: z.ZodType<Out>;

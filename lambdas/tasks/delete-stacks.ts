@@ -4,11 +4,11 @@ import { clusterRef } from '../core/model/cluster-ref';
 import { StepOutput } from '../contracts/cluster-update';
 import { DELETE_STAGES, type DeleteStage } from '../contracts/status';
 import { defineTask, type PortsFor } from './define-task';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
-import { deleteStacksPass } from './kit/stack-deletion';
-import { assertNotHeld } from './kit/hold-gate';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
+import { deleteStacksPass } from './stacks/stack-deletion';
+import { assertNotHeld } from './step/hold-gate';
 
 const PORTS = {
   stacks: 'write',

@@ -10,14 +10,14 @@ import { DEPLOY_STAGES, type DeployStage } from '../contracts/status';
 import type { Ports } from '../ports/ports';
 import { CLM_METRICS } from '../contracts/metrics';
 import { defineTask, type PortsFor } from './define-task';
-import { getArtifact } from './kit/artifacts';
-import { skippedStep } from './kit/cluster-stack';
-import { ensureStacks } from './kit/ensure-stacks';
-import { openStep } from './kit/open-step';
-import { poolsToRoll } from './kit/pools-to-roll';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
-import { assertNotHeld } from './kit/hold-gate';
+import { getArtifact } from './step/artifacts';
+import { skippedStep } from './cluster-stacks/cluster-stack';
+import { ensureStacks } from './stacks/ensure-stacks';
+import { openStep } from './step/open-step';
+import { poolsToRoll } from './stacks/pools-to-roll';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
+import { assertNotHeld } from './step/hold-gate';
 
 const PORTS = {
   stacks: 'write',

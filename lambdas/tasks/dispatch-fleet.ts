@@ -2,10 +2,10 @@ import { DispatchReport } from '../contracts/dispatch-report';
 import { PassRequest } from '../contracts/triggers';
 import { clustersFollowing } from '../core/webhook/push-match';
 import { defineTask } from './define-task';
-import { PASS_PORTS, passMetrics, runFleetPass, type PassOptions, type PassPorts } from './kit/fleet-pass';
+import { PASS_PORTS, passMetrics, runFleetPass, type PassOptions, type PassPorts } from './fleet/fleet-pass';
 
 /**
- * The dispatcher: one pass over the fleet (lambdas/tasks/kit/fleet-pass.ts; the decisions are in
+ * The dispatcher: one pass over the fleet (lambdas/tasks/fleet/fleet-pass.ts; the decisions are in
  * lambdas/core/dispatch/). What asked for it decides which clusters may start:
  * - `schedule` (every N minutes) and `cli`: the whole fleet, recording the registry's cluster hashes (the poll of
  *   registries without a change stream); `changesOnly` starts only the clusters the registry changed;

@@ -1,10 +1,10 @@
 import { describeLayerPlan } from '../core/cluster-stacks/layer-changes';
 import { FinalizeOutput } from '../contracts/cluster-update';
 import { defineTask, type PortsFor } from './define-task';
-import { withStoredStatus, writeStatus } from './kit/cluster-status';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
+import { withStoredStatus, writeStatus } from './step/cluster-status';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
 
 const PORTS = { registry: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 

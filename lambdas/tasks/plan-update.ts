@@ -1,9 +1,9 @@
 import { PlanOutput } from '../contracts/cluster-update';
 import { defineTask, type PortsFor } from './define-task';
-import { loadCluster } from './kit/cluster-status';
-import { clusterUpdatePayload } from './kit/payloads';
-import { planCluster } from './kit/plan-cluster';
-import { storePlan } from './kit/store-plan';
+import { loadCluster } from './step/cluster-status';
+import { clusterUpdatePayload } from './step/payloads';
+import { planCluster } from './plan/plan-cluster';
+import { storePlan } from './plan/store-plan';
 
 /**
  * Planning reads everything and writes only the plan document. `stacks: write` because CloudFormation counts

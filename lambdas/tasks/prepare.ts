@@ -9,11 +9,11 @@ import type { ClusterArtifact } from '../contracts/artifacts';
 import { LeaseHeldError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
 import { describeLayerPlan } from '../core/cluster-stacks/layer-changes';
-import { putJson, runArtifactKey } from './kit/artifacts';
-import { checkoutClusterConfig, decideStackLayers, type StackDecision } from './kit/cluster-stack';
-import { loadCluster, writeStatus } from './kit/cluster-status';
-import { clusterUpdatePayload } from './kit/payloads';
-import { LEASE_TTL_MS } from './kit/run-record';
+import { putJson, runArtifactKey } from './step/artifacts';
+import { checkoutClusterConfig, decideStackLayers, type StackDecision } from './cluster-stacks/cluster-stack';
+import { loadCluster, writeStatus } from './step/cluster-status';
+import { clusterUpdatePayload } from './step/payloads';
+import { LEASE_TTL_MS } from './step/run-record';
 
 const PORTS = {
   registry: 'write',

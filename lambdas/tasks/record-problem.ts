@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { problemFromError } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
-import { recordClusterProblem } from './kit/cluster-status';
-import { clusterUpdatePayload } from './kit/payloads';
-import { updateRun } from './kit/run-record';
+import { recordClusterProblem } from './step/cluster-status';
+import { clusterUpdatePayload } from './step/payloads';
+import { updateRun } from './step/run-record';
 
 const PORTS = { registry: 'write', progress: 'write', clock: 'read' } as const;
 

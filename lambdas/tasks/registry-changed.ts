@@ -3,7 +3,7 @@ import { DispatchReport } from '../contracts/dispatch-report';
 import { RegistryChanges } from '../contracts/triggers';
 import { registryStreamChanges } from '../core/dispatch/registry-changes';
 import { defineTask } from './define-task';
-import { PASS_PORTS, passMetrics, runFleetPass, type PassPorts } from './kit/fleet-pass';
+import { PASS_PORTS, passMetrics, runFleetPass, type PassPorts } from './fleet/fleet-pass';
 
 export const RegistryChangedOutput = z.object({
   changed: z.array(z.string()),

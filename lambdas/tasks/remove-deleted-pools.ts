@@ -6,11 +6,11 @@ import { StepOutput } from '../contracts/cluster-update';
 import { MAX_NODE_POOLS } from '../contracts/status';
 import { StackFailedError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
-import { karpenterRemovalPass } from './kit/karpenter-removal';
-import { assertNotHeld } from './kit/hold-gate';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
+import { karpenterRemovalPass } from './karpenter/karpenter-removal';
+import { assertNotHeld } from './step/hold-gate';
 
 const PORTS = {
   stacks: 'write',
@@ -29,7 +29,7 @@ const PORTS = {
  * cluster-autoscaler tag removed, CLM's no-replacement label, one node at a time with the roll's PDB care, hooks,
  * volume detach wait and health gate), which hands over to a fresh execution before its history grows long. This
  * task's own loop then only waits for CloudFormation to delete the stacks. Karpenter pools that left the registry
- * (§6.2 step 23, kit/karpenter-removal.ts): their NodePool is deleted, their nodes drained the same way, then their
+ * (§6.2 step 23, karpenter/karpenter-removal.ts): their NodePool is deleted, their nodes drained the same way, then their
  * EC2NodeClass deleted.
  */
 export async function removeDeletedPools(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<StepOutput> {

@@ -6,13 +6,13 @@ import { throwIfIssues } from '../core/render/render-issue';
 import type { ResourcesArtifact } from '../contracts/artifacts';
 import { RenderResourcesOutput, type UpdateOptions } from '../contracts/cluster-update';
 import { defineTask, type PortsFor } from './define-task';
-import { putJson, runArtifactKey } from './kit/artifacts';
-import { loadConfigFiles } from './kit/config-files';
-import { skippedStep } from './kit/cluster-stack';
-import { decryptedCluster } from './kit/decrypted-cluster';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
+import { putJson, runArtifactKey } from './step/artifacts';
+import { loadConfigFiles } from './render/config-files';
+import { skippedStep } from './cluster-stacks/cluster-stack';
+import { decryptedCluster } from './render/decrypted-cluster';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
 
 const PORTS = {
   templates: 'read',

@@ -13,15 +13,15 @@ import type { MainArtifact } from '../contracts/artifacts';
 import { RenderConfigOutput } from '../contracts/cluster-update';
 import { ConfigError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
-import { putJson, runArtifactKey } from './kit/artifacts';
-import { storeConfigFiles } from './kit/config-files';
-import { checkoutClusterConfig } from './kit/cluster-stack';
-import { decryptedCluster } from './kit/decrypted-cluster';
-import { liveIssues } from './kit/live-checks';
-import { openStep } from './kit/open-step';
-import { windowBeforeFirstWrite } from './kit/window-gate';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
+import { putJson, runArtifactKey } from './step/artifacts';
+import { storeConfigFiles } from './render/config-files';
+import { checkoutClusterConfig } from './cluster-stacks/cluster-stack';
+import { decryptedCluster } from './render/decrypted-cluster';
+import { liveIssues } from './render/live-checks';
+import { openStep } from './step/open-step';
+import { windowBeforeFirstWrite } from './render/window-gate';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
 
 const PORTS = {
   sources: 'read',

@@ -2,11 +2,11 @@ import { approvalSetting, decisionFor } from '../core/approval/approval';
 import { ApprovalOutput } from '../contracts/cluster-update';
 import { ValidationError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { planCluster } from './kit/plan-cluster';
-import { updateRun, type RunRef } from './kit/run-record';
-import { storePlan } from './kit/store-plan';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { planCluster } from './plan/plan-cluster';
+import { updateRun, type RunRef } from './step/run-record';
+import { storePlan } from './plan/store-plan';
 
 const PORTS = {
   registry: 'read',

@@ -19,15 +19,15 @@ import { RollStepOutput, type RolloutState } from '../contracts/cluster-update';
 import { CLM_METRICS } from '../contracts/metrics';
 import { GENERAL_ERROR_TYPE } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
-import { openStep } from './kit/open-step';
-import { waitWhileRefused } from './kit/await-drain-change';
-import { stepThroughShortWaits } from './kit/roll-invocation';
-import { checkHealth } from './kit/health-check';
-import { gateRoll, stopStep } from './kit/roll-gate';
-import { RolloutPayload } from './kit/payloads';
-import { rollActions, type RollContext } from './kit/roll-actions';
-import { karpenterBudget, observePool } from './kit/observe-pool';
-import { updateRun, type RunRef } from './kit/run-record';
+import { openStep } from './step/open-step';
+import { waitWhileRefused } from './roll/await-drain-change';
+import { stepThroughShortWaits } from './roll/roll-invocation';
+import { checkHealth } from './roll/health-check';
+import { gateRoll, stopStep } from './roll/roll-gate';
+import { RolloutPayload } from './step/payloads';
+import { rollActions, type RollContext } from './roll/roll-actions';
+import { karpenterBudget, observePool } from './roll/observe-pool';
+import { updateRun, type RunRef } from './step/run-record';
 
 const PORTS = {
   pools: 'write',
@@ -112,7 +112,7 @@ function planStep(snapshot: PoolSnapshot, progress: PoolProgress, context: RollC
     : planRollStep(snapshot, progress, context.policy, context.now);
 }
 
-/** RollNodePool's invocation: steps on through short waits, in the same Lambda (kit/roll-invocation.ts). */
+/** RollNodePool's invocation: steps on through short waits, in the same Lambda (roll/roll-invocation.ts). */
 export function rollNodePoolInvocation(input: RolloutState, ports: RollPorts): Promise<RollStepOutput> {
   return stepThroughShortWaits(input, ports.clock, (state, deadline) => rollNodePool(state, ports, deadline));
 }

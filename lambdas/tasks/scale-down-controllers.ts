@@ -1,9 +1,9 @@
 import { StepOutput } from '../contracts/cluster-update';
 import { defineTask, type PortsFor } from './define-task';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import type { RunRef } from './kit/run-record';
-import { assertNotHeld } from './kit/hold-gate';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import type { RunRef } from './step/run-record';
+import { assertNotHeld } from './step/hold-gate';
 
 const PORTS = { kube: 'write', registry: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 

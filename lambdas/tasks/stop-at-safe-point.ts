@@ -2,8 +2,8 @@ import { causeMessage } from './record-problem';
 import { HeldOutput } from '../contracts/cluster-update';
 import { ERROR_NAMES } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
 
 const PORTS = { progress: 'write', clock: 'read' } as const;
 

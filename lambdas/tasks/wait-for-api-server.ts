@@ -4,9 +4,9 @@ import { DEFAULT_NODE_BOOT_SECONDS, operationWaitSeconds } from '../core/schedul
 import { StepOutput } from '../contracts/cluster-update';
 import { KubeApiError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
-import { openStep } from './kit/open-step';
-import { clusterUpdatePayload, runRef } from './kit/payloads';
-import { updateRun, type RunRef } from './kit/run-record';
+import { openStep } from './step/open-step';
+import { clusterUpdatePayload, runRef } from './step/payloads';
+import { updateRun, type RunRef } from './step/run-record';
 
 /** CLM waits up to 15 min for the API server after the master pools (§6.2 step 18). */
 export const API_SERVER_TIMEOUT_MS = 15 * 60 * 1000;

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { createRegistry } from '../../lambdas/adapters/registry/create-registry';
 import { configSourcesFromFlags } from '../../lambdas/adapters/config-source/create-config-sources';
-import { planCluster } from '../../lambdas/tasks/kit/plan-cluster';
+import { planCluster } from '../../lambdas/tasks/plan/plan-cluster';
 import { runClusterUpdate } from '../../lambdas/runtime/local/run-cluster-update';
 import { PlanOutput } from '../../lambdas/contracts/cluster-update';
 import { createSimulatedSetup } from '../../lambdas/runtime/wiring/simulated-ports';

@@ -74,7 +74,7 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
       tokens: true,
       cloud: ['decrypt', 'lookups', 'stacks-write'],
     });
-    // Every step that writes reads the live registry first (cluster_update_block, kit/hold-gate.ts): an HTTP registry's
+    // Every step that writes reads the live registry first (cluster_update_block, tasks/step/hold-gate.ts): an HTTP registry's
     // token; a step that neither writes nor reads the registry gets none.
     expect(grants.DeployStacks!.tokens).toBe(true);
     expect(grants.RenderClusterResources!.tokens).toBe(false);

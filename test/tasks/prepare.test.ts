@@ -1,6 +1,6 @@
 import { prepare } from '../../lambdas/tasks/prepare';
 import { targetVersion } from '../../lambdas/core/version/cluster-version';
-import { runArtifactKey } from '../../lambdas/tasks/kit/artifacts';
+import { runArtifactKey } from '../../lambdas/tasks/step/artifacts';
 import type { Cluster } from '../../lambdas/core/model/cluster';
 import type { ClusterUpdateInput } from '../../lambdas/contracts/cluster-update';
 import { fakeEnv, testCluster } from '../support/fakes';

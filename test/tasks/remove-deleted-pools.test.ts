@@ -5,7 +5,7 @@
 import { TAG_NODE_POOL, TAG_NODE_POOL_ROLE, clusterTagKey } from '../../lambdas/core/cloudformation/stack-names';
 import { clusterRef } from '../../lambdas/core/model/cluster-ref';
 import type { RollStepOutput, RolloutState } from '../../lambdas/contracts/cluster-update';
-import { REPLACEMENT_STRATEGY_LABEL } from '../../lambdas/tasks/kit/roll-actions';
+import { REPLACEMENT_STRATEGY_LABEL } from '../../lambdas/tasks/roll/roll-actions';
 import { removeDeletedPools } from '../../lambdas/tasks/remove-deleted-pools';
 import { rollNodePool } from '../../lambdas/tasks/roll-node-pool';
 import { fakeEnv, seedRun, testCluster, testPool, type FakeEnv } from '../support/fakes';

@@ -2,7 +2,7 @@
 // store in the artefact store (S3) keeps them encrypted.
 import { HandlebarsTemplateEngine } from '../../lambdas/adapters/templating/handlebars-template-engine';
 import { StaticValuesProvider } from '../../lambdas/adapters/values/static-values-provider';
-import { getArtifact } from '../../lambdas/tasks/kit/artifacts';
+import { getArtifact } from '../../lambdas/tasks/step/artifacts';
 import { MainArtifact } from '../../lambdas/contracts/artifacts';
 import { prepare } from '../../lambdas/tasks/prepare';
 import { renderClusterResources } from '../../lambdas/tasks/render-cluster-resources';

@@ -1,7 +1,7 @@
 import { HOLDER, rollUntilDone, setupRoll, step, type RollScenario, type RollWorld } from './roll-harness';
 import type { RollStepOutput } from '../../lambdas/contracts/cluster-update';
 import { clusterRef } from '../../lambdas/core/model/cluster-ref';
-import { poolsToRoll } from '../../lambdas/tasks/kit/pools-to-roll';
+import { poolsToRoll } from '../../lambdas/tasks/stacks/pools-to-roll';
 
 /**
  * A step acts on the world and its progress write is lost (the process died between the two, or the write failed and

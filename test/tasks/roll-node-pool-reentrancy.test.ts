@@ -1,5 +1,5 @@
 import { HOLDER, TARGET, rollUntilDone, setupRoll, step, type RollScenario } from './roll-harness';
-import { LEASE_TTL_MS } from '../../lambdas/tasks/kit/run-record';
+import { LEASE_TTL_MS } from '../../lambdas/tasks/step/run-record';
 import { rollNodePool } from '../../lambdas/tasks/roll-node-pool';
 import { LeaseHeldError } from '../../lambdas/shared/errors';
 import type { RollStepOutput } from '../../lambdas/contracts/cluster-update';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RollStepOutput } from '../../lambdas/contracts/cluster-update';
 import { IN_PROCESS_WAIT_SECONDS } from '../../lambdas/core/rollout/roll-step-report';
 import { rollNodePoolInvocation } from '../../lambdas/tasks/roll-node-pool';
-import { SHORT_WAIT_SECONDS } from '../../lambdas/tasks/kit/roll-invocation';
+import { SHORT_WAIT_SECONDS } from '../../lambdas/tasks/roll/roll-invocation';
 import { HOLDER, TARGET, rollUntilDone, step, setupRoll, type RollScenario, type RollWorld } from './roll-harness';
 
 /**

@@ -1,4 +1,4 @@
-import { runDeletions } from '../../lambdas/tasks/kit/run-deletions';
+import { runDeletions } from '../../lambdas/tasks/manifests/run-deletions';
 import { applyManifests } from '../../lambdas/tasks/apply-manifests';
 import type { ResourcesArtifact } from '../../lambdas/contracts/artifacts';
 import type { RenderedManifestFile } from '../../lambdas/core/render/render-manifests';

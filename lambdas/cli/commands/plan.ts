@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { formatPlan } from '../../core/plan/format-plan';
 import type { ClusterPlan } from '../../core/plan/plan-document';
-import { planCluster } from '../../tasks/kit/plan-cluster';
+import { planCluster } from '../../tasks/plan/plan-cluster';
 import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
 import { addClusterFlags, openSelectedClusters, type ProvisionOptions } from './provision';
 

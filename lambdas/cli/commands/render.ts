@@ -17,7 +17,7 @@ import { renderTree } from '../../core/render/render-tree';
 import { selectClusters } from '../../core/selection/select-clusters';
 import { withStackTree } from '../../core/cluster-stacks/resolve-stack';
 import type { ArtifactStore } from '../../ports/artifact-store';
-import { loadClusterStack } from '../../tasks/kit/stack-releases';
+import { loadClusterStack } from '../../tasks/cluster-stacks/stack-releases';
 import { openReleaseStore } from '../release-store';
 import { resolveClusterConfigVersion } from '../../core/version/resolve-config-version';
 import { targetVersion } from '../../core/version/cluster-version';

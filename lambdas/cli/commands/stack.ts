@@ -8,7 +8,7 @@ import { DirectorySource } from '../../adapters/config-source/directory-source';
 import { readStack, stackFiles } from '../../core/cluster-stacks/resolve-stack';
 import { lintStacks } from '../../core/cluster-stacks/stack-lint';
 import { stackArchive } from '../../core/cluster-stacks/stack-archive';
-import { releaseStack } from '../../tasks/kit/stack-releases';
+import { releaseStack } from '../../tasks/cluster-stacks/stack-releases';
 import { artefactBucketReleases, openReleaseStore } from '../release-store';
 import { parseStackRef, stackDirectory, stackRefText } from '../../core/cluster-stacks/stack-ref';
 import { CliExit, EXIT, UsageError } from '../io';

@@ -8,7 +8,7 @@ import type { Cluster } from '../../core/model/cluster';
 import { createRegistry } from '../../adapters/registry/create-registry';
 import { clusterReport, formatClusterReport } from '../../core/status/cluster-report';
 import { selectClusters } from '../../core/selection/select-clusters';
-import { withStoredStatus } from '../../tasks/kit/cluster-status';
+import { withStoredStatus } from '../../tasks/step/cluster-status';
 import type { Ports } from '../../ports/ports';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { usage, usageAsync } from '../usage';

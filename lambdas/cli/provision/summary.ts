@@ -3,7 +3,7 @@ import { ClusterUpdateOutput } from '../../contracts/cluster-update';
 import type { ExecutionResult } from '../../runtime/local/run-cluster-update';
 import type { Invariants } from '../../sim';
 import type { RunRecord } from '../../core/model/run';
-import { withStoredStatus } from '../../tasks/kit/cluster-status';
+import { withStoredStatus } from '../../tasks/step/cluster-status';
 import type { CliWorld } from '../cli-world';
 import { formatDuration } from './progress-line';
 

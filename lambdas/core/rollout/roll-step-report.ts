@@ -23,7 +23,7 @@ const REGISTERED_POLL_WINDOW_MS = 120_000;
 /** The longest sleep between two roll steps (a Wait state, or RollNodePool's in-process wait). */
 export const BLOCKED_MAX_WAIT_SECONDS = 900;
 /**
- * The longest a roll step waits in process for a PDB-refused drain to change (tasks/kit/await-drain-change.ts): a
+ * The longest a roll step waits in process for a PDB-refused drain to change (tasks/roll/await-drain-change.ts): a
  * 14 h block costs one step (two transitions) per 10 minutes, and a change is seen at the next poll (seconds). The
  * step's own work before the wait takes seconds; RollNodePool's Lambda timeout (15 min) leaves the rest as margin.
  */

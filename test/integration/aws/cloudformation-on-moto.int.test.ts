@@ -7,7 +7,7 @@ import { MAX_INLINE_TEMPLATE_BYTES } from '../../../lambdas/adapters/aws/cloudfo
 import { S3ArtifactStore } from '../../../lambdas/adapters/aws/s3-artifact-store';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import { problemFromError } from '../../../lambdas/core/status/problems';
-import { ensureStacks } from '../../../lambdas/tasks/kit/ensure-stacks';
+import { ensureStacks } from '../../../lambdas/tasks/stacks/ensure-stacks';
 import type { ClusterRef } from '../../../lambdas/ports/node-pool-backend';
 import type { StackSpec } from '../../../lambdas/ports/stack-deployer';
 import { integrationEnvironment, MOTO_CREDENTIALS, REGION, resetMoto } from '../support/environment';

@@ -9,7 +9,7 @@ import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { createAwsClients, type AwsClients } from '../../../lambdas/adapters/aws/aws-clients';
 import { S3ArtifactStore } from '../../../lambdas/adapters/aws/s3-artifact-store';
 import { main } from '../../../lambdas/cli/main';
-import { loadClusterStack, releasesIn } from '../../../lambdas/tasks/kit/stack-releases';
+import { loadClusterStack, releasesIn } from '../../../lambdas/tasks/cluster-stacks/stack-releases';
 import { captureIo } from '../../support/cli-io';
 import { testCluster } from '../../support/test-cluster';
 import { MOTO_CREDENTIALS, REGION, motoEndpoint } from '../support/environment';

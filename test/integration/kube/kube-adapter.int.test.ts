@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDeletions } from '../../../lambdas/core/deletions/parse-deletions';
-import { runDeletions } from '../../../lambdas/tasks/kit/run-deletions';
+import { runDeletions } from '../../../lambdas/tasks/manifests/run-deletions';
 import type { KubeObject, PodInfo } from '../../../lambdas/ports/kube-cluster';
 import { eventually } from '../support/eventually';
 import { FIELD_MANAGER, KWOK_NODES, KubeExampleCluster, ordered } from '../support/kube-example-cluster';

@@ -1,7 +1,7 @@
 import { FakeHealthAlarms } from './fake-health-alarms';
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../../lambdas/core/model/cluster';
 import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
-import { putJson, runArtifactKey } from '../../../lambdas/tasks/kit/artifacts';
+import { putJson, runArtifactKey } from '../../../lambdas/tasks/step/artifacts';
 import type { ClusterArtifact, MainArtifact, ResourcesArtifact } from '../../../lambdas/contracts/artifacts';
 import { MemoryProgressStore } from '../../../lambdas/adapters/progress/memory-progress-store';
 import { MemoryFleetStore } from '../../../lambdas/adapters/fleet/memory-fleet-store';

@@ -14,7 +14,7 @@ import type { WebhookVerifier } from '../../../lambdas/ports/webhook-verifier';
 import { ConfigError } from '../../../lambdas/shared/errors';
 import { dispatchFleet } from '../../../lambdas/tasks/dispatch-fleet';
 import { githubWebhook } from '../../../lambdas/tasks/github-webhook';
-import { runFleetPass } from '../../../lambdas/tasks/kit/fleet-pass';
+import { runFleetPass } from '../../../lambdas/tasks/fleet/fleet-pass';
 import { FakeClock } from '../fakes/fake-clock';
 import { FakeUpdateExecutions } from './fake-update-executions';
 

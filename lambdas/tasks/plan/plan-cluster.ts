@@ -18,16 +18,16 @@ import { resolveClusterConfigVersion, type ResolvedConfigVersion } from '../../c
 import { MainArtifact, type ClusterArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
-import { runArtifactKey } from './artifacts';
+import { runArtifactKey } from '../step/artifacts';
 import {
   checkoutClusterConfig,
   decideStackLayers,
   liveKubernetesOf,
   type ClusterConfig,
   type StackDecision,
-} from './cluster-stack';
-import { describeLiveKubernetes } from './live-kubernetes';
-import { withStoredStatus } from './cluster-status';
+} from '../cluster-stacks/cluster-stack';
+import { describeLiveKubernetes } from '../cluster-stacks/live-kubernetes';
+import { withStoredStatus } from '../step/cluster-status';
 import { karpenterObjectPlans, karpenterPoolRolls } from './plan-karpenter';
 import { deletionPlans } from './plan-deletions';
 

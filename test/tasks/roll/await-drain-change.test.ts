@@ -1,4 +1,4 @@
-import { awaitDrainChange, type DrainWatch } from '../../../lambdas/tasks/kit/await-drain-change';
+import { awaitDrainChange, type DrainWatch } from '../../../lambdas/tasks/roll/await-drain-change';
 import type { PdbInfo, PodInfo } from '../../../lambdas/ports/kube-cluster';
 import type { ClusterControls } from '../../../lambdas/ports/progress-store';
 import { FakeClock } from '../../support/fakes';

@@ -1,4 +1,4 @@
-import { ensureStacks } from '../../../lambdas/tasks/kit/ensure-stacks';
+import { ensureStacks } from '../../../lambdas/tasks/stacks/ensure-stacks';
 import type { RenderedStack } from '../../../lambdas/core/render/render-stack';
 import type { RunRecord, StackProgress } from '../../../lambdas/core/model/run';
 import { StackFailedError } from '../../../lambdas/shared/errors';

@@ -2,7 +2,7 @@
 // that name the first failed resource — with DescribeStackEvents pages as CloudFormation returns them.
 import type { RenderedStack } from '../../../lambdas/core/render/render-stack';
 import type { RunRecord } from '../../../lambdas/core/model/run';
-import { ensureStacks, type EnsureStacksOptions } from '../../../lambdas/tasks/kit/ensure-stacks';
+import { ensureStacks, type EnsureStacksOptions } from '../../../lambdas/tasks/stacks/ensure-stacks';
 import { StackFailedError, ValidationError } from '../../../lambdas/shared/errors';
 import {
   AMI_REASON,

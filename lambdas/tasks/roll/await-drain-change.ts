@@ -57,7 +57,7 @@ export async function awaitDrainChange(
 
 /**
  * PDBs refused the drain and nothing else is due sooner than a poll: the block is recorded (status, progress), now
- * wait for it in this invocation (kit/await-drain-change.ts) instead of a Wait state, up to `waitSeconds` (at most
+ * wait for it in this invocation (roll/await-drain-change.ts) instead of a Wait state, up to `waitSeconds` (at most
  * IN_PROCESS_WAIT_SECONDS, never past a forced eviction), and ask for the next step at once (`waitSeconds` 0: the
  * rollout's Choice goes straight back to RollStep). A lifted block is acted on within one poll interval, and a long
  * block costs two transitions per wait.

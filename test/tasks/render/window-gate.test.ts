@@ -1,6 +1,6 @@
 import type { RenderedStack } from '../../../lambdas/core/render/render-stack';
 import type { StackChange } from '../../../lambdas/ports/stack-deployer';
-import { windowBeforeFirstWrite } from '../../../lambdas/tasks/kit/window-gate';
+import { windowBeforeFirstWrite } from '../../../lambdas/tasks/render/window-gate';
 
 const CLUSTER = 'aws:123456789012:eu-central-1:kube-1';
 const NOON = Date.parse('2026-01-01T12:02:00Z');

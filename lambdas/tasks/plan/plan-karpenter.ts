@@ -12,7 +12,7 @@ import { rollPolicy } from '../../core/rollout/roll-policy';
 import type { Clock } from '../../ports/clock';
 import type { KubeCluster } from '../../ports/kube-cluster';
 import type { NodePoolBackend } from '../../ports/node-pool-backend';
-import { KarpenterPoolBackend } from './karpenter-pool-backend';
+import { KarpenterPoolBackend } from '../karpenter/karpenter-pool-backend';
 
 /**
  * What ApplyKarpenterPools would change: each Karpenter pool's provisioners objects (NodePool, EC2NodeClass), listed

@@ -10,7 +10,7 @@ import { diffRegistry, mergeStates, withStates, type RegistryDiff } from '../../
 import type { Cluster } from '../../core/model/cluster';
 import type { UpdateExecutions } from '../../ports/update-executions';
 import type { PortsFor, TaskMetric } from '../define-task';
-import { listWithStoredStatus, recordClusterProblem } from './cluster-status';
+import { listWithStoredStatus, recordClusterProblem } from '../step/cluster-status';
 
 /** The ports of a dispatcher pass (the tasks that run one declare these). */
 export const PASS_PORTS = {

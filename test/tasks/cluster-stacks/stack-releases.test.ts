@@ -11,7 +11,7 @@ import {
   releaseStack,
   releasesIn,
   RELEASES_PREFIX,
-} from '../../../lambdas/tasks/kit/stack-releases';
+} from '../../../lambdas/tasks/cluster-stacks/stack-releases';
 import { MemoryArtifactStore } from '../../support/fakes/memory-artifact-store';
 import { testCluster } from '../../support/test-cluster';
 

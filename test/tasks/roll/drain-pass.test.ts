@@ -1,5 +1,5 @@
 import { isEvictable } from '../../../lambdas/core/rollout/drain-rules';
-import { drainPass } from '../../../lambdas/tasks/kit/drain-pass';
+import { drainPass } from '../../../lambdas/tasks/roll/drain-pass';
 import type { DrainSettings } from '../../../lambdas/core/rollout/roll-policy';
 import type { NodeProgress } from '../../../lambdas/core/model/run';
 import { FakeClock, FakeKubeCluster } from '../../support/fakes';

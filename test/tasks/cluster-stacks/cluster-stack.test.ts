@@ -1,6 +1,6 @@
 import { EMPTY_STATUS } from '../../../lambdas/core/model/cluster';
 import { resolveClusterStack } from '../../../lambdas/core/cluster-stacks/resolve-stack';
-import { decideStackLayers, skippedStep } from '../../../lambdas/tasks/kit/cluster-stack';
+import { decideStackLayers, skippedStep } from '../../../lambdas/tasks/cluster-stacks/cluster-stack';
 import type { ClusterArtifact } from '../../../lambdas/contracts/artifacts';
 import type { ConfigSnapshot } from '../../../lambdas/ports/config-source';
 import { testCluster } from '../../support/test-cluster';

@@ -7,8 +7,8 @@ import type { PoolNode } from '../../core/rollout/pool-snapshot';
 import { nextWindowOpening, parseMaintenanceWindows, windowOpen } from '../../core/schedule/maintenance-windows';
 import type { RollStepOutput } from '../../contracts/cluster-update';
 import type { Ports } from '../../ports/ports';
-import { loadCluster } from './cluster-status';
-import { updateRun, type RunRef } from './run-record';
+import { loadCluster } from '../step/cluster-status';
+import { updateRun, type RunRef } from '../step/run-record';
 
 type GatePorts = Pick<Ports, 'registry' | 'progress' | 'clock'>;
 

@@ -17,7 +17,7 @@ import type { ArtifactStore } from '../../ports/artifact-store';
 import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { ConfigError } from '../../shared/errors';
-import { runArtifactKey } from './artifacts';
+import { runArtifactKey } from '../step/artifacts';
 import { loadClusterStack, releasesIn } from './stack-releases';
 import { describeLiveKubernetes, liveVersions, readLiveKubernetes, type LiveKubernetes } from './live-kubernetes';
 

@@ -2,7 +2,7 @@ import type { Deletions } from '../../../lambdas/core/deletions/deletion';
 import type { RenderedManifestFile } from '../../../lambdas/core/render/render-manifests';
 import type { RenderedStack } from '../../../lambdas/core/render/render-stack';
 import { crdKinds } from '../../../lambdas/core/manifests/crd-kinds';
-import { liveIssues } from '../../../lambdas/tasks/kit/live-checks';
+import { liveIssues } from '../../../lambdas/tasks/render/live-checks';
 
 const CLUSTER = { id: 'aws:123456789012:eu-central-1:kube-1', status: { currentVersion: 'v1' } } as never;
 const stack = (name: string, template: string): RenderedStack => ({ name, kind: 'node-pool', template, tags: {} });

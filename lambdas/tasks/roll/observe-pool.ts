@@ -5,7 +5,7 @@ import { disruptionBudget, type Budget } from '../../core/karpenter/disruption-b
 import type { PoolSnapshot } from '../../core/rollout/pool-snapshot';
 import type { KubeCluster, NodeInfo } from '../../ports/kube-cluster';
 import type { NodePoolBackend, PoolState } from '../../ports/node-pool-backend';
-import { KarpenterPoolBackend } from './karpenter-pool-backend';
+import { KarpenterPoolBackend } from '../karpenter/karpenter-pool-backend';
 
 /** The ports a roll step observes a pool through. */
 interface PoolPorts {

@@ -1,4 +1,4 @@
-import { describeLiveKubernetes, liveVersions } from '../../../lambdas/tasks/kit/live-kubernetes';
+import { describeLiveKubernetes, liveVersions } from '../../../lambdas/tasks/cluster-stacks/live-kubernetes';
 
 describe('the live Kubernetes versions', () => {
   const live = {

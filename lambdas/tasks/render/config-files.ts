@@ -1,7 +1,7 @@
 import type { ConfigSnapshot } from '../../ports/config-source';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { ConfigFilesArtifact } from '../../contracts/artifacts';
-import { getArtifact, putJson } from './artifacts';
+import { getArtifact, putJson } from '../step/artifacts';
 
 /** Keep the checked-out config with the run, so later steps render without fetching git again. */
 export async function storeConfigFiles(

@@ -3,7 +3,7 @@ import { formatPlan } from '../../core/plan/format-plan';
 import { hasChanges, type ClusterPlan } from '../../core/plan/plan-document';
 import type { PlanOutput } from '../../contracts/cluster-update';
 import type { ArtifactStore } from '../../ports/artifact-store';
-import { runArtifactKey } from './artifacts';
+import { runArtifactKey } from '../step/artifacts';
 
 /**
  * Keep a plan where an operator can read it: `plan-<digest>.json` (the document `clm plan --output json` prints for

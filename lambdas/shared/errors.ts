@@ -69,10 +69,13 @@ export class ClmError extends Error {
   override name: ErrorName = ERROR_NAMES.ClmError;
   readonly retryable: boolean = false;
   readonly location?: SourceLocation;
+  /** The message without its location prefix (what went wrong, for a caller that names the place itself). */
+  readonly problem: string;
   constructor(message: string, options?: ErrorOptions & { location?: SourceLocation }) {
     // Secrets never reach a message (shared/redact.ts): every error of ours is printed, logged or recorded somewhere.
     super(redactSecrets(withLocation(message, options?.location)), options);
     this.location = options?.location;
+    this.problem = redactSecrets(message);
   }
 }
 

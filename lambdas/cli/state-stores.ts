@@ -4,12 +4,28 @@ import type { FleetStore } from '../ports/fleet-store';
 import type { ProgressStore } from '../ports/progress-store';
 import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
 import { openFileProgressStore } from '../adapters/progress/file-progress-store';
+import { Option } from 'commander';
 import { UsageError } from './io';
 import { importCjs } from '../shared/import-cjs';
 import type { Clocks } from '../core/status/lease-state';
 import { simulatedClockNow } from '../sim/persistence';
 
 const DYNAMODB = 'dynamodb://';
+/** Where state is kept when nothing says otherwise (and always for `--simulate`): a directory. */
+export const LOCAL_STATE = '.clm-state';
+
+/**
+ * `--state`, with the environment's `CLM_STATE` as its default: set it to the deployed table (`dynamodb://TABLE`) and
+ * every command — provision, status, the controls — shares the service's leases, progress and controls.
+ */
+export function stateOption(description: string): Option {
+  return new Option('--state <dir|dynamodb://TABLE>', description).env('CLM_STATE').default(LOCAL_STATE);
+}
+
+/** `--simulate` keeps its world in a directory: CLM_STATE (the deployed table) is not its default. */
+export function simulatedStateOf(state: string, source: string | undefined): string {
+  return source === 'env' && stateTable(state) ? LOCAL_STATE : state;
+}
 
 /** Where a command keeps progress, leases, controls and the fleet state: a local directory, or the deployed table. */
 export interface StateStores {

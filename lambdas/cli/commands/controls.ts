@@ -7,7 +7,7 @@ import type { ClusterControls, Lease } from '../../ports/progress-store';
 import { UsageError, type CliIo } from '../io';
 import { holderEnd } from '../lease-holder';
 import { tokenOption } from '../reach-options';
-import { openStateStores, type StateStores } from '../state-stores';
+import { openStateStores, stateOption, type StateStores } from '../state-stores';
 import { usageAsync } from '../usage';
 
 interface ControlOptions {
@@ -36,7 +36,7 @@ export function registerControlCommands(program: Command, io: CliIo): void {
         'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://',
       )
       .addOption(tokenOption('bearer token for an HTTP registry'))
-      .option('--state <dir|dynamodb://TABLE>', 'the progress store: a directory, or the deployed table', '.clm-state')
+      .addOption(stateOption('the progress store: a directory, or the deployed table'))
       .option('--region <region>', 'region of the deployed table', process.env.AWS_REGION);
   const control = (name: string, description: string, reason: boolean) => {
     const c = command(name, description);

@@ -66,6 +66,8 @@ function clm(
         REGION,
         '--state',
         stateDir,
+        // No deployed CLM manages moto's accounts: the leases may stay in the directory.
+        ...(verb === 'plan' ? [] : ['--local-lease']),
         '--output',
         'json',
       ],

@@ -7,7 +7,12 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/', '<rootDir>/test/e2e/'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/test/integration/',
+    '<rootDir>/test/e2e/',
+    '<rootDir>/test/deployed/',
+  ],
   transform: { '^.+\\.(ts|js|mjs)$': '<rootDir>/test/support/esbuild-transform.cjs' },
   transformIgnorePatterns: [
     '/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|@octokit|universal-user-agent|before-after-hook|aws-local-stepfunctions)/)',

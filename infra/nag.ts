@@ -3,7 +3,7 @@
  * IAM5 wildcards) are acknowledged finding by finding, and only when the finding matches a justification below:
  * a new wildcard that nobody explained stays a violation and fails synth and the infra tests.
  */
-import { CfnResource, Validations } from 'aws-cdk-lib';
+import { CfnResource, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { PolicyValidationPluginReport } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, rules } from 'cdk-nag';
 import type { NagPackProps } from 'cdk-nag';
@@ -40,13 +40,37 @@ export function findingsOf(rule: keyof typeof FINDING_RULES, node: CfnResource):
 export function acknowledgeJustifiedFindings(scope: IConstruct, justifications: readonly FindingJustification[]): void {
   for (const node of scope.node.findAll()) {
     if (!(node instanceof CfnResource) || !node.cfnResourceType.startsWith('AWS::IAM::')) continue;
+    const stack = Stack.of(node);
     for (const rule of Object.keys(FINDING_RULES) as (keyof typeof FINDING_RULES)[]) {
       for (const finding of findingsOf(rule, node)) {
-        const justified = justifications.find((j) => j.rule === rule && j.finding.test(finding));
+        const asTokens = withPseudoParameters(finding, stack);
+        const justified = justifications.find((j) => j.rule === rule && j.finding.test(asTokens));
         if (justified) Validations.of(node).acknowledge({ id: `${rule}[${finding}]`, reason: justified.reason });
       }
     }
   }
+}
+
+/**
+ * A finding as it reads in an environment-agnostic stack: in a stack with a concrete account and region (the CDK CLI
+ * sets CDK_DEFAULT_ACCOUNT/CDK_DEFAULT_REGION whenever it has credentials), CDK renders the ARNs of its own grants
+ * with the literal partition, region and account (`arn:aws:states:eu-west-1:123456789012:...`) where an agnostic stack
+ * has `<AWS::Partition>`, `<AWS::Region>`, `<AWS::AccountId>`. Only the stack's own values are put back, and only in
+ * an ARN's partition/region/account fields, so a literal naming another account or region still has to be justified.
+ */
+export function withPseudoParameters(finding: string, stack: Pick<Stack, 'partition' | 'region' | 'account'>): string {
+  const literal = (value: string) => (Token.isUnresolved(value) ? undefined : value);
+  const partition = literal(stack.partition);
+  const region = literal(stack.region);
+  const account = literal(stack.account);
+  if (!partition && !region && !account) return finding;
+  return finding.replace(
+    /arn:([^:<>]*|<AWS::Partition>):([\w-]+):([^:<>]*|<AWS::Region>):([^:<>]*|<AWS::AccountId>):/g,
+    (_arn: string, p: string, service: string, r: string, a: string) =>
+      `arn:${p === partition ? '<AWS::Partition>' : p}:${service}:${r !== '' && r === region ? '<AWS::Region>' : r}:${
+        a !== '' && a === account ? '<AWS::AccountId>' : a
+      }:`,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Cluster } from '../core/model/cluster';
 import type { ClusterPorts, Ports } from '../ports/ports';
 import { ConfigError } from '../shared/errors';
+import { perClusterConnection } from './cluster-connection-key';
 import type { ClusterPortName, PortName, PortNeeds, SharedPortName } from '../tasks/define-task';
 
 /** How to build ports: shared members from nothing, cluster members from the cluster. Any subset. */
@@ -36,12 +37,14 @@ export const CLUSTER_PORTS = Object.keys(PER_CLUSTER) as ClusterPortName[];
 
 /**
  * The ports of one task: each member it declares (`task.ports`) is built by its factory on first access, shared
- * members once, cluster members once per cluster id; touching a member the task does not declare throws a
+ * members once, cluster members once per cluster id and again when that cluster's connection changes
+ * (cluster-connection-key.ts); touching a member the task does not declare throws a
  * ConfigError naming the task and the member. The Lambda runtime and the in-process runner both run every task
  * through this, so a step that reaches for an undeclared port fails in every test, not first in AWS.
  */
 export function restrictPorts(task: string, needs: PortNeeds, factories: PortFactories): Ports {
   const built = new Map<string, unknown>();
+  const clusterBuilds = new Map<ClusterPortName, (cluster: Cluster) => unknown>();
   const once = <T>(key: string, build: () => T): T => {
     if (!built.has(key)) built.set(key, build());
     return built.get(key) as T;
@@ -54,7 +57,14 @@ export function restrictPorts(task: string, needs: PortNeeds, factories: PortFac
   const clusterMember = <K extends ClusterPortName>(cluster: Cluster, name: K): ClusterPorts[K] => {
     const factory = factories.cluster?.[name] as ((cluster: Cluster) => ClusterPorts[K]) | undefined;
     if (!needs[name] || !factory) throw notWired(task, `forCluster(${cluster.id}).${name}`, name, needs);
-    return once(`${cluster.id}\u0000${name}`, () => factory(cluster));
+    // Per cluster id, the latest build: a cluster whose URL, account, region or config items changed (in the
+    // registry, between two invocations of a warm container) gets its members built again.
+    let byCluster = clusterBuilds.get(name) as ((cluster: Cluster) => ClusterPorts[K]) | undefined;
+    if (!byCluster) {
+      byCluster = perClusterConnection(factory);
+      clusterBuilds.set(name, byCluster);
+    }
+    return byCluster(cluster);
   };
   const ports = Object.defineProperties(
     {} as Ports,

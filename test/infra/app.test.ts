@@ -13,6 +13,8 @@ function synthApp(context: Record<string, unknown>, env: Record<string, string> 
     encoding: 'utf8',
     env: {
       ...process.env,
+      CDK_DEFAULT_ACCOUNT: '',
+      CDK_DEFAULT_REGION: '',
       ...env,
       CDK_OUTDIR: outdir,
       // As the CLI does: cdk.json's context (the feature flags), then the command line's.
@@ -22,41 +24,58 @@ function synthApp(context: Record<string, unknown>, env: Record<string, string> 
         ...context,
       }),
       AWS_EC2_METADATA_DISABLED: 'true',
-      CDK_DEFAULT_ACCOUNT: '',
-      CDK_DEFAULT_REGION: '',
     },
   });
   return { ...result, outdir };
 }
 
+/** What the CDK CLI sets whenever it finds credentials (`cdk deploy`, `cdk synth` with a profile). */
+const WITH_CREDENTIALS = { CDK_DEFAULT_ACCOUNT: '123456789012', CDK_DEFAULT_REGION: 'eu-west-1' };
+
 describe('infra/app.ts', () => {
-  it('synthesizes both stacks with validation and cdk-nag passing, no credentials needed', () => {
-    const run = synthApp({
-      registryUri: 'https://registry.example.org',
-      configSources: 'main:git:https://github.com/example/config.git',
-    });
-    try {
-      expect({ status: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ status: 0, stderr: '' });
-      const manifest = JSON.parse(readFileSync(join(run.outdir, 'manifest.json'), 'utf8'));
-      expect(Object.keys(manifest.artifacts)).toEqual(expect.arrayContaining(['ClmStateful', 'ClmWorkflow']));
-      const workflow = JSON.parse(readFileSync(join(run.outdir, 'ClmWorkflow.template.json'), 'utf8'));
-      const prepare = Object.entries<any>(workflow.Resources).find(
-        ([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('Prepare'),
-      )![1];
-      expect(prepare.Properties.Environment.Variables.CLM_REGISTRY).toBe('https://registry.example.org');
-      expect(run.stdout + run.stderr).not.toMatch(/AwsSolutions-/);
-    } finally {
-      rmSync(run.outdir, { recursive: true, force: true });
-    }
-  }, 180_000);
+  it.each([
+    ['no credentials (environment-agnostic stacks)', {}],
+    ['the account and region the CLI found (concrete ARNs)', WITH_CREDENTIALS],
+  ])(
+    'synthesizes both stacks with validation and cdk-nag passing: %s',
+    (_, env: Record<string, string>) => {
+      const run = synthApp(
+        {
+          registryUri: 'https://registry.example.org',
+          configSources: 'main:git:https://github.com/example/config.git',
+        },
+        env,
+      );
+      try {
+        expect({ status: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ status: 0, stderr: '' });
+        const manifest = JSON.parse(readFileSync(join(run.outdir, 'manifest.json'), 'utf8'));
+        expect(Object.keys(manifest.artifacts)).toEqual(expect.arrayContaining(['ClmStateful', 'ClmWorkflow']));
+        expect(manifest.artifacts.ClmWorkflow.environment).toBe(
+          env.CDK_DEFAULT_ACCOUNT ? 'aws://123456789012/eu-west-1' : 'aws://unknown-account/unknown-region',
+        );
+        const workflow = JSON.parse(readFileSync(join(run.outdir, 'ClmWorkflow.template.json'), 'utf8'));
+        const prepare = Object.entries<any>(workflow.Resources).find(
+          ([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('Prepare'),
+        )![1];
+        expect(prepare.Properties.Environment.Variables.CLM_REGISTRY).toBe('https://registry.example.org');
+        expect(run.stdout + run.stderr).not.toMatch(/AwsSolutions-/);
+      } finally {
+        rmSync(run.outdir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 
   it('adds ClmClusterAccess only when clmAccountId is set, and then needs an ExternalId', () => {
-    const run = synthApp({
-      clmAccountId: '123456789012',
-      externalId: 'clm-ext-1',
-      assumedRoleName: 'clm',
-      clusterAccountIds: '210987654321',
-    });
+    const run = synthApp(
+      {
+        clmAccountId: '123456789012',
+        externalId: 'clm-ext-1',
+        assumedRoleName: 'clm',
+        clusterAccountIds: '210987654321',
+      },
+      { CDK_DEFAULT_ACCOUNT: '210987654321', CDK_DEFAULT_REGION: 'eu-west-1' },
+    );
     try {
       expect({ status: run.status, stderr: run.status === 0 ? '' : run.stderr }).toEqual({ status: 0, stderr: '' });
       const manifest = JSON.parse(readFileSync(join(run.outdir, 'manifest.json'), 'utf8'));

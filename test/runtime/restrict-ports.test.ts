@@ -70,6 +70,24 @@ describe('restrictPorts', () => {
     expect(builds).toEqual([`kube ${one.id}`, `kube ${two.id}`, `pools ${one.id}`]);
   });
 
+  it("builds a cluster's members again when its API server URL or config items changed, keeping only the latest", () => {
+    // Arrange: a warm Lambda container keeps its ports across invocations; the registry moved the API server between two
+    const { factories, builds } = counted();
+    const ports = restrictPorts('RollNodePool', NEEDS, factories);
+    const before = testCluster();
+    const moved = { ...before, apiServerUrl: 'https://api.moved.example.org' };
+    const newCa = { ...moved, configItems: { ...moved.configItems, kube_ca_data: 'Q0EK' } };
+
+    // Act
+    const kubes = [ports.forCluster(before).kube, ports.forCluster(moved).kube, ports.forCluster(newCa).kube];
+    const again = ports.forCluster({ ...newCa }).kube;
+
+    // Assert
+    expect(new Set(kubes).size).toBe(3);
+    expect(again).toBe(kubes[2]);
+    expect(builds).toEqual([`kube ${before.id}`, `kube ${before.id}`, `kube ${before.id}`]);
+  });
+
   it('refuses members the task does not list even when a factory is given', () => {
     // Arrange
     const { factories } = counted();

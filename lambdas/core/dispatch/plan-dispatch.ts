@@ -51,10 +51,15 @@ export interface PlannedStart {
   readonly message: string;
   /** A dead execution to redrive; if Step Functions refuses, start `executionName` instead. */
   readonly resume?: { readonly name: string; readonly arn?: string };
-  /** The state machine input (contracts ClusterUpdateInput). */
+  /**
+   * The state machine input (contracts ClusterUpdateInput), `options` spelled out: the ASL reads `$.options` (the
+   * rollouts' input), and Step Functions fails a path that the input lacks — the tasks' schema default never reaches
+   * the state machine's JSON.
+   */
   readonly input: {
     readonly clusterId: string;
     readonly action: 'provision' | 'decommission';
+    readonly options: { readonly applyOnly: boolean };
     readonly trigger: string;
   };
 }
@@ -247,6 +252,7 @@ function plannedStart(candidate: Candidate, trigger: string): PlannedStart {
     input: {
       clusterId: cluster.id,
       action: assessment.action === 'decommission' ? 'decommission' : 'provision',
+      options: { applyOnly: false },
       trigger,
     },
   };

@@ -31,7 +31,8 @@ export interface LambdaHandlerOptions {
 
 /**
  * Wrap a task as a Lambda handler. Module init stays small: the port modules (only those of the task's ports) are
- * loaded on the first invocation and kept for the container's life; a failed load is retried on the next one.
+ * loaded on the first invocation and kept for the container's life (their ports are built again when the tokens
+ * secret was rotated); a failed load is retried on the next one.
  * Correlation keys go on every log line, and errors keep their name so the ASL's Retry/Catch can match them.
  */
 export function lambdaHandler(
@@ -42,9 +43,11 @@ export function lambdaHandler(
   const logger = options.logger ?? createLogger();
   let context: WiringContext | undefined;
   let ports: Promise<Ports> | undefined;
-  const portsOnce = (): Promise<Ports> => {
+  const portsOnce = async (): Promise<Ports> => {
     context ??= wiringContext(options.env ?? process.env);
     const ready = context;
+    // A rotated tokens secret: the ports built with the old tokens are dropped and built again with the new ones.
+    if (ports && (await ready.tokensChanged())) ports = undefined;
     ports ??= Promise.all(modules.map(async (load) => (await load()).portFactories(ready))).then(
       (parts) => restrictPorts(task.name, task.ports, mergeFactories(parts)),
       (error: unknown) => {

@@ -31,14 +31,19 @@ export const PORT_MODULES = {
 
 export type PortModuleName = (typeof PORT_MODULES)[PortName];
 
-/** What every port module receives: the environment, read once, and the tokens secret, read at most once. */
+/** What every port module receives: the environment, read once, and the tokens secret, read again after a TTL. */
 export interface WiringContext {
   readonly env: LambdaEnvironment;
   /**
-   * The tokens secret (`CLM_SECRET_ARN`), read on the first call and kept for the container's life. The port modules
-   * that need it pass the reader (tokens-reader.ts), so only their tasks carry the Secrets Manager client.
+   * The tokens secret (`CLM_SECRET_ARN`), read on the first call and again once TOKENS_TTL_MS have passed. The port
+   * modules that need it pass the reader (tokens-reader.ts), so only their tasks carry the Secrets Manager client.
    */
   tokens(reader: () => Promise<SecretReader>): Promise<ClmTokens>;
+  /**
+   * Whether the secret now holds other tokens than the port modules were last given (a rotation): the Lambda
+   * handler then builds its ports again. False while no module asked for the tokens, and within the TTL.
+   */
+  tokensChanged(): Promise<boolean>;
 }
 
 /** A module of runtime/lambda/ports/: the factories of the ports it builds. */
@@ -50,11 +55,20 @@ export interface PortModule {
 export function wiringContext(env: Readonly<Record<string, string | undefined>>): WiringContext {
   const settings = lambdaEnvironment(env);
   let tokens: (() => Promise<ClmTokens>) | undefined;
+  let given: string | undefined;
   return {
     env: settings,
-    tokens: (reader) => {
+    tokens: async (reader) => {
       tokens ??= cachedTokens(settings.secretArn, reader);
-      return tokens();
+      const current = await tokens();
+      given = JSON.stringify(current);
+      return current;
+    },
+    tokensChanged: async () => {
+      if (given === undefined || tokens === undefined) return false;
+      // A failed read keeps the ports as they are; the next invocation reads again.
+      const current = await tokens().catch(() => undefined);
+      return current !== undefined && JSON.stringify(current) !== given;
     },
   };
 }

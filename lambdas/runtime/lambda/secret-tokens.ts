@@ -1,12 +1,13 @@
 /**
  * The tokens of the registry, the git config sources and the clusters' API servers, from one Secrets Manager secret
  * (`CLM_SECRET_ARN`) holding JSON `{"registryToken": "...", "gitToken": "...", "clusterToken": "..."}`; every key is
- * optional (a public config repository needs no git token). Read on first use, kept for the container's life; a
- * failed read is not kept, so the next invocation tries again. Token values never reach a log line or an error
+ * optional (a public config repository needs no git token). Read on first use and again once TOKENS_TTL_MS have
+ * passed, so a rotated secret is seen by warm containers; a failed read is not kept, so the next invocation tries again. Token values never reach a log line or an error
  * message: errors name the secret and the key, never the content.
  */
 import * as z from 'zod';
 import { ConfigError } from '../../shared/errors';
+import { refreshingValue } from '../../adapters/kube/refreshing-value';
 import { rememberSecret } from '../../shared/redact';
 
 export interface ClmTokens {
@@ -51,24 +52,26 @@ export function parseTokens(secretString: string, secretId: string): ClmTokens {
   };
 }
 
+/** How long a container keeps the tokens secret before reading it again (a rotation takes effect within this). */
+export const TOKENS_TTL_MS = 5 * 60_000;
+
 /**
- * The tokens, read once: without a secret, none (public sources, an open registry); with one, its parsed content.
- * `reader` is only called (and, in Lambda, the Secrets Manager client only loaded) when there is a secret.
+ * The tokens: without a secret, none (public sources, an open registry); with one, its parsed content, read again
+ * after `ttlMs`. `reader` is only called (and, in Lambda, the Secrets Manager client only loaded) when there is a
+ * secret.
  */
 export function cachedTokens(
   secretId: string | undefined,
   reader: () => Promise<SecretReader>,
+  options: { readonly now?: () => number; readonly ttlMs?: number } = {},
 ): () => Promise<ClmTokens> {
-  let cached: Promise<ClmTokens> | undefined;
-  return () => {
-    if (!secretId) return Promise.resolve({});
-    cached ??= reader()
-      .then((read) => read(secretId))
-      .then((text) => parseTokens(text, secretId))
-      .catch((error: unknown) => {
-        cached = undefined;
-        throw error;
-      });
-    return cached;
-  };
+  if (!secretId) return () => Promise.resolve({});
+  return refreshingValue(
+    () =>
+      reader()
+        .then((read) => read(secretId))
+        .then((text) => parseTokens(text, secretId)),
+    options.ttlMs ?? TOKENS_TTL_MS,
+    options.now,
+  );
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ClusterFleetState } from '../../../lambdas/core/dispatch/fleet-state';
 import { planDispatch } from '../../../lambdas/core/dispatch/plan-dispatch';
 import type { DispatchInput } from '../../../lambdas/core/dispatch/plan-dispatch';
@@ -42,6 +44,32 @@ describe('planDispatch', () => {
     });
     expect(plan.skipped.map((s) => [s.clusterId, s.reason])).toEqual(stagings.map((c) => [c.id, 'wave-waiting']));
     expect(plan.summary).toEqual({ clusters: 5, upToDate: 0, running: 0, capacity: 10, starts: 3, skipped: 2 });
+  });
+
+  it('gives the state machine every input field its states read and none writes (Step Functions fails a missing path)', () => {
+    // Arrange: the fields the cluster-update ASL's own states (not a Map's item states) read from the state
+    // (`"x.$": "$.field…"` in Parameters and ItemSelector), minus those a state writes (ResultPath)
+    const asl = JSON.parse(readFileSync(join(__dirname, '../../../statemachines/cluster-update.asl.json'), 'utf8')) as {
+      States: Record<string, { Parameters?: unknown; ItemSelector?: unknown; ResultPath?: string | null }>;
+    };
+    const states = Object.values(asl.States);
+    const paths = (value: unknown): string[] =>
+      typeof value === 'string'
+        ? [...value.matchAll(/^\$\.(\w+)/g)].map((m) => m[1])
+        : value && typeof value === 'object'
+          ? Object.values(value).flatMap(paths)
+          : [];
+    const read = new Set(states.flatMap((state) => [...paths(state.Parameters), ...paths(state.ItemSelector)]));
+    const written = new Set(states.flatMap((state) => paths(state.ResultPath)));
+    const fromInput = [...read].filter((field) => !written.has(field)).sort();
+
+    // Act
+    const [start] = planDispatch(input(tests)).starts;
+
+    // Assert
+    expect(fromInput).toEqual(expect.arrayContaining(['clusterId', 'options']));
+    expect(Object.keys(start.input).sort()).toEqual(expect.arrayContaining(fromInput));
+    expect(start.input.options).toEqual({ applyOnly: false });
   });
 
   it('costs nothing for a fleet at its target', () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start a real, local Kubernetes control plane for integration tests:
 #   etcd -> kube-apiserver -> kube-controller-manager + kube-scheduler -> kwok
-# Everything listens on 127.0.0.1 only (free ports picked at start).
+# Everything listens on 127.0.0.1 only (free ports picked at start; the apiserver on KUBE_API_ADDRESS if set).
 #
 # usage: start.sh STATE_DIR
 #
@@ -17,6 +17,8 @@
 # Knobs (environment):
 #   KUBE_TOKEN           admin bearer token (default clm-integration-token)
 #   KUBE_API_PORT        apiserver port (default: a free port)
+#   KUBE_API_ADDRESS     loopback address the apiserver binds and its certificate names (default 127.0.0.1; the
+#                        deployed tier uses 127.0.0.2: its AWS emulator turns HTTPS to 127.0.0.1 into plain HTTP)
 #   KWOK_NODE_SELECTOR   label selector of the nodes kwok acts as kubelet for
 #                        (default type=kwok; "*" = all nodes)
 #   KUBE_START_TIMEOUT   seconds to wait for each component (default 120)
@@ -94,7 +96,9 @@ for s in socks:
 EOF
 )
 API_PORT="${KUBE_API_PORT:-$API_PORT_FREE}"
-API_URL="https://127.0.0.1:$API_PORT"
+API_ADDRESS="${KUBE_API_ADDRESS:-127.0.0.1}"
+[[ "$API_ADDRESS" =~ ^127\.[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "KUBE_API_ADDRESS must be a loopback address (127.x.y.z), got '$API_ADDRESS'"
+API_URL="https://$API_ADDRESS:$API_PORT"
 
 # -------------------------------------------------------------------- PKI
 ossl() { openssl "$@" >>"$LOGS/openssl.log" 2>&1 || die "openssl $1 failed (see $LOGS/openssl.log)"; }
@@ -107,7 +111,7 @@ cat >"$PKI/apiserver.ext" <<EOF
 basicConstraints=CA:FALSE
 keyUsage=critical,digitalSignature,keyEncipherment
 extendedKeyUsage=serverAuth
-subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
+subjectAltName=IP:$API_ADDRESS,IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
 EOF
 ossl x509 -req -days 3650 -in "$PKI/apiserver.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" \
   -CAcreateserial -extfile "$PKI/apiserver.ext" -out "$PKI/apiserver.crt"
@@ -205,8 +209,8 @@ wait_until etcd "healthy on 127.0.0.1:$ETCD_PORT" http_ok "http://127.0.0.1:$ETC
 # --------------------------------------------------------- kube-apiserver
 launch kube-apiserver "$BIN/kube-apiserver" \
   --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
-  --bind-address=127.0.0.1 \
-  --advertise-address=127.0.0.1 \
+  --bind-address="$API_ADDRESS" \
+  --advertise-address="$API_ADDRESS" \
   --secure-port="$API_PORT" \
   --cert-dir="$STATE_DIR/certs" \
   --tls-cert-file="$PKI/apiserver.crt" \

@@ -7,10 +7,10 @@ import { deleteReplacedGroups, propagateLaunchTemplateVersions } from './moto-sh
 import { NodeJoiner } from './node-joiner';
 
 /**
- * The background loop of the end-to-end test, standing in for what AWS and kubelets do on their own while
- * `clm provision` runs in another process:
- *  - moto shims: after a node-pool stack update, move its groups to the new launch-template version, and delete the
- *    groups an update replaced but moto left running;
+ * The background loop of the end-to-end test (and of the deployed tier, test/deployed/), standing in for what AWS and
+ * kubelets do on their own while CLM runs in another process:
+ *  - moto shims (`motoShims`, default on; MiniStack needs none): after a node-pool stack update, move its groups to
+ *    the new launch-template version, and delete the groups an update replaced but moto left running;
  *  - join moto instances as KWOK nodes, remove the nodes of terminated instances;
  *  - renew the joined nodes' leases;
  *  - watch every PodDisruptionBudget and count observations where fewer pods are healthy than it demands.
@@ -34,6 +34,7 @@ export class E2eHarness {
     private readonly kube: KubeCluster,
     private readonly clusterTag: string,
     private readonly stackPrefix: string,
+    private readonly options: { readonly motoShims?: boolean } = {},
   ) {
     this.joiner = new NodeJoiner(clients, kube, clusterTag);
     this.heartbeat = new LeaseHeartbeat(kube, async () =>
@@ -42,13 +43,7 @@ export class E2eHarness {
   }
 
   async tick(): Promise<void> {
-    const stacks = (await this.clients.cloudFormation.send(new DescribeStacksCommand({}))).Stacks ?? [];
-    for (const stack of stacks) {
-      if (stack.StackName?.startsWith(this.stackPrefix) && /^(CREATE|UPDATE)_COMPLETE$/.test(stack.StackStatus ?? '')) {
-        await propagateLaunchTemplateVersions(this.clients, stack.StackName);
-      }
-    }
-    this.replacedGroups.push(...(await deleteReplacedGroups(this.clients, this.clusterTag)));
+    if (this.options.motoShims ?? true) await this.motoShims();
     await this.joiner.sync();
     if (Date.now() - this.lastBeat > 5000) {
       await this.heartbeat.beat();
@@ -63,6 +58,16 @@ export class E2eHarness {
         );
       }
     }
+  }
+
+  private async motoShims(): Promise<void> {
+    const stacks = (await this.clients.cloudFormation.send(new DescribeStacksCommand({}))).Stacks ?? [];
+    for (const stack of stacks) {
+      if (stack.StackName?.startsWith(this.stackPrefix) && /^(CREATE|UPDATE)_COMPLETE$/.test(stack.StackStatus ?? '')) {
+        await propagateLaunchTemplateVersions(this.clients, stack.StackName);
+      }
+    }
+    this.replacedGroups.push(...(await deleteReplacedGroups(this.clients, this.clusterTag)));
   }
 
   start(intervalMs = 500): void {

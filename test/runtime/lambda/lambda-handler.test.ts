@@ -1,9 +1,13 @@
 import * as z from 'zod';
 import { lambdaHandler, type PortModuleLoader } from '../../../lambdas/runtime/lambda/lambda-handler';
+import type { KubeCluster } from '../../../lambdas/ports/kube-cluster';
 import type { Registry } from '../../../lambdas/ports/registry';
+import { kubeFactory } from '../../../lambdas/runtime/cloud/kube-factory';
+import { TOKENS_TTL_MS } from '../../../lambdas/runtime/lambda/secret-tokens';
 import { ConfigError, ERROR_NAMES, StackBusyError, ThrottledError } from '../../../lambdas/shared/errors';
 import type { Logger } from '../../../lambdas/shared/logger';
 import { defineTask } from '../../../lambdas/tasks/define-task';
+import { testCluster } from '../../sim/fixtures';
 
 /** A Logger that records what it was asked to do. */
 function recordingLogger() {
@@ -186,5 +190,83 @@ describe('lambdaHandler', () => {
 
     // Assert
     expect([early, late]).toEqual([{ outOfTime: false }, { outOfTime: true }]);
+  });
+
+  describe('a warm container', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it('builds its ports again with the new tokens once a rotated tokens secret is read again (after TOKENS_TTL_MS)', async () => {
+      // Arrange: a registry module that builds its port with the tokens secret's registryToken
+      jest.useFakeTimers({ now: 1_000_000 });
+      const secret = { text: JSON.stringify({ registryToken: 'old' }) };
+      const reads: string[] = [];
+      const read = async (id: string) => {
+        reads.push(id);
+        return secret.text;
+      };
+      const tokenRegistry: PortModuleLoader = async () => ({
+        portFactories: async ({ tokens }) => {
+          const { registryToken } = await tokens(async () => read);
+          return { registry: () => ({ description: `token ${registryToken}` }) as Registry };
+        },
+      });
+      const handler = lambdaHandler(task, [tokenRegistry], {
+        logger: recordingLogger().logger,
+        env: { CLM_SECRET_ARN: 'clm-tokens' },
+      });
+
+      // Act
+      const first = await handler(payload());
+      secret.text = JSON.stringify({ registryToken: 'rotated' });
+      const withinTtl = await handler(payload());
+      jest.setSystemTime(1_000_000 + TOKENS_TTL_MS);
+      const afterTtl = await handler(payload());
+      const next = await handler(payload());
+
+      // Assert
+      expect([first, withinTtl, afterTtl, next].map((r) => (r as { registry: string }).registry)).toEqual([
+        'token old',
+        'token old',
+        'token rotated',
+        'token rotated',
+      ]);
+      expect(reads).toEqual(['clm-tokens', 'clm-tokens']);
+    });
+
+    it("talks to a cluster's new API server once the registry moved it", async () => {
+      // Arrange: a task that asks the cluster's kube port where it is
+      const where = defineTask({
+        name: 'ApplyManifests',
+        description: 'test task',
+        input: Input.extend({ server: z.string() }),
+        output: z.object({ server: z.string() }),
+        ports: { kube: 'write' },
+        step: async (input, ports) => ({
+          server: (ports.forCluster(testCluster({ apiServerUrl: input.server })).kube as unknown as { server: string })
+            .server,
+        }),
+      });
+      const connects: string[] = [];
+      const kubeModule: PortModuleLoader = async () => ({
+        portFactories: async () => ({
+          cluster: {
+            kube: kubeFactory({}, (cluster) => {
+              connects.push(cluster.apiServerUrl);
+              return { server: cluster.apiServerUrl } as unknown as KubeCluster;
+            }),
+          },
+        }),
+      });
+      const handler = lambdaHandler(where, [kubeModule], { logger: recordingLogger().logger, env: {} });
+
+      // Act
+      const servers = [];
+      for (const server of ['https://old.example.org', 'https://old.example.org', 'https://new.example.org'])
+        servers.push(((await handler(payload({ server }))) as { server: string }).server);
+
+      // Assert
+      expect(servers).toEqual(['https://old.example.org', 'https://old.example.org', 'https://new.example.org']);
+      expect(connects).toEqual(['https://old.example.org', 'https://new.example.org']);
+    });
   });
 });

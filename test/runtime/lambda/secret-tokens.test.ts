@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaEnvironment } from '../../../lambdas/runtime/lambda/environment';
-import { cachedTokens, parseTokens } from '../../../lambdas/runtime/lambda/secret-tokens';
+import { TOKENS_TTL_MS, cachedTokens, parseTokens } from '../../../lambdas/runtime/lambda/secret-tokens';
 import { secretsManagerReader } from '../../../lambdas/runtime/lambda/secrets-manager-reader';
 import { ClmError, ConfigError, ThrottledError } from '../../../lambdas/shared/errors';
 
@@ -66,17 +66,27 @@ describe('cachedTokens', () => {
     expect(reader).not.toHaveBeenCalled();
   });
 
-  it('reads the secret once and keeps it', async () => {
+  it('keeps the tokens for TOKENS_TTL_MS and then reads the secret again, so a rotation is seen', async () => {
     // Arrange
-    const read = jest.fn(async () => JSON.stringify({ clusterToken: 'c' }));
-    const tokens = cachedTokens(ARN, async () => read);
+    let now = 1_000_000;
+    const read = jest
+      .fn<Promise<string>, [string]>()
+      .mockResolvedValueOnce(JSON.stringify({ clusterToken: 'old' }))
+      .mockResolvedValueOnce(JSON.stringify({ clusterToken: 'rotated' }));
+    const tokens = cachedTokens(ARN, async () => read, { now: () => now });
 
     // Act
-    const results = [await tokens(), await tokens(), await tokens()];
+    const first = [await tokens(), await tokens()];
+    now += TOKENS_TTL_MS - 1;
+    const justBefore = await tokens();
+    now += 1;
+    const after = await tokens();
 
     // Assert
-    expect(results).toEqual([{ clusterToken: 'c' }, { clusterToken: 'c' }, { clusterToken: 'c' }]);
-    expect(read.mock.calls).toEqual([[ARN]]);
+    expect(first).toEqual([{ clusterToken: 'old' }, { clusterToken: 'old' }]);
+    expect(justBefore).toEqual({ clusterToken: 'old' });
+    expect(after).toEqual({ clusterToken: 'rotated' });
+    expect(read.mock.calls).toEqual([[ARN], [ARN]]);
   });
 
   it('does not keep a failed read: the next call reads again', async () => {

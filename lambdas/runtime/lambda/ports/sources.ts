@@ -10,7 +10,14 @@ import { tokensReader } from './tokens-reader';
 /** Lambda may only write under /tmp: git mirrors live there, kept while the container lives. */
 export const LAMBDA_GIT_WORKDIR = '/tmp/clm-workdir';
 
-/** The config sources `CLM_CONFIG_SOURCES` lists (`NAME:git:URL`, comma-separated, in order), with the git token. */
+/**
+ * The config sources `CLM_CONFIG_SOURCES` lists (`NAME:git:URL`, comma-separated, in order), with the git token.
+ * Every `resolveVersion` fetches (incrementally, into the mirror under /tmp): a warm container keeps its sources
+ * between invocations, and the git source's default reuse of a fetch younger than 5 s made a pass that a push asked
+ * for, right after another pass in the same container, resolve the channel from the old mirror and start nothing.
+ */
+export const LAMBDA_GIT_FETCH_TTL_MS = 0;
+
 export function sourcesFactory(env: LambdaEnvironment, tokens: ClmTokens): () => readonly ConfigSource[] {
   return () =>
     configSourcesFromFlags(
@@ -20,7 +27,12 @@ export function sourcesFactory(env: LambdaEnvironment, tokens: ClmTokens): () =>
           .split(/[\s,]+/)
           .filter(Boolean),
       },
-      { cwd: '/tmp', workdir: LAMBDA_GIT_WORKDIR, ...(tokens.gitToken ? { gitToken: tokens.gitToken } : {}) },
+      {
+        cwd: '/tmp',
+        workdir: LAMBDA_GIT_WORKDIR,
+        git: { fetchTtlMs: LAMBDA_GIT_FETCH_TTL_MS },
+        ...(tokens.gitToken ? { gitToken: tokens.gitToken } : {}),
+      },
     );
 }
 

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { FleetSettings } from '../core/dispatch/fleet-settings';
 import type { FleetStore } from '../ports/fleet-store';
 import type { ProgressStore } from '../ports/progress-store';
@@ -6,6 +5,7 @@ import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
 import { openFileProgressStore } from '../adapters/progress/file-progress-store';
 import { Option } from 'commander';
 import { UsageError } from './io';
+import { directoryFlag } from './directory-flag';
 import { importCjs } from '../shared/import-cjs';
 import type { Clocks } from '../core/status/lease-state';
 import { simulatedClockNow } from '../sim/persistence';
@@ -69,7 +69,7 @@ export async function openStateStores(
   const withFleet = options.fleet !== false;
   const table = stateTable(state);
   if (!table) {
-    const dir = resolve(options.cwd, state);
+    const dir = directoryFlag('--state', state, options.cwd);
     const progress = openFileProgressStore(dir);
     const fleet = withFleet ? openFileFleetStore(dir, options.fleetSettings) : undefined;
     return {

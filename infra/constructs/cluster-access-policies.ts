@@ -13,9 +13,9 @@
  * - Lookups: EC2 and Auto Scaling Describe* calls (they have no resource-level permissions).
  * - Large templates: the CLM bucket `cluster-lifecycle-manager-<account>-<region>` of the cluster account.
  * - Decommission's cleanup (lambdas/adapters/aws/ec2-cluster-leftovers.ts): delete load balancers, security groups,
- *   volumes and network interfaces of the account and region; the adapter picks only those tagged
- *   `kubernetes.io/cluster/<cluster>` = owned and made by no stack (IAM cannot condition on a tag key that names the
- *   cluster).
+ *   volumes and network interfaces of the account and region that no CloudFormation stack made (tag condition: no
+ *   `aws:cloudformation:stack-id`); the adapter picks only those tagged `kubernetes.io/cluster/<cluster>` = owned (IAM
+ *   cannot condition on a tag key that names the cluster).
  */
 import { Aws } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -166,6 +166,13 @@ export const LEFTOVERS_DESCRIBE = [
   'elasticloadbalancing:DescribeTags',
 ];
 
+/**
+ * Leftovers are what no stack made: a resource carrying CloudFormation's `aws:cloudformation:stack-id` tag belongs to
+ * a stack (this cluster's or anyone's), which deletes it itself, so the deletes refuse it (the adapter never lists
+ * one either, ec2-cluster-leftovers.ts).
+ */
+export const NO_STACK_RESOURCE = { Null: { 'aws:ResourceTag/aws:cloudformation:stack-id': 'true' } };
+
 /** Decommission deletes what the cluster left outside its stacks (core/decommission/leftovers.ts). */
 export function leftoversStatements(s: ClusterAccessScope): PolicyStatement[] {
   return [
@@ -173,10 +180,12 @@ export function leftoversStatements(s: ClusterAccessScope): PolicyStatement[] {
     new PolicyStatement({
       actions: ['ec2:DeleteVolume', 'ec2:DeleteSecurityGroup', 'ec2:DeleteNetworkInterface'],
       resources: [arn(s, 'ec2', 'volume/*'), arn(s, 'ec2', 'security-group/*'), arn(s, 'ec2', 'network-interface/*')],
+      conditions: NO_STACK_RESOURCE,
     }),
     new PolicyStatement({
       actions: ['elasticloadbalancing:DeleteLoadBalancer', 'elasticloadbalancing:DeleteTargetGroup'],
       resources: [arn(s, 'elasticloadbalancing', 'loadbalancer/*'), arn(s, 'elasticloadbalancing', 'targetgroup/*')],
+      conditions: NO_STACK_RESOURCE,
     }),
   ];
 }

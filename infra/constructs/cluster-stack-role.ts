@@ -234,6 +234,7 @@ export class ClusterStackRole extends Construct {
       partition: Aws.PARTITION,
       account: Aws.ACCOUNT_ID,
       resourceNamePatterns: resourceNames(props),
+      logGroupNamePatterns: props.resourceNamePatterns ? [] : [DEFAULT_LOG_GROUP_PATTERN],
       stackNamePatterns: [...props.stackNamePatterns, ...(props.sharedStackNamePatterns ?? [])],
     });
   }
@@ -269,12 +270,12 @@ export class ClusterStackRole extends Construct {
 }
 
 /**
- * The names of the templates' resources: as given, or the stacks' names (what CloudFormation names unnamed resources
- * after) and log groups under `/kubernetes/` (the examples' control-plane log groups).
+ * The names of the templates' resources: as given, or the stacks' names (CloudFormation names an unnamed resource
+ * after its stack).
  */
 export function resourceNames(props: Pick<ClusterStackRoleProps, 'resourceNamePatterns' | 'stackNamePatterns'>) {
-  return props.resourceNamePatterns ?? [...props.stackNamePatterns, DEFAULT_LOG_GROUP_PATTERN];
+  return props.resourceNamePatterns ?? props.stackNamePatterns;
 }
 
-/** Log groups of the examples' clusters (`/kubernetes/<cluster>/control-plane`). */
+/** Log groups of the examples' clusters (`/kubernetes/<cluster>/control-plane`), allowed unless names are given. */
 export const DEFAULT_LOG_GROUP_PATTERN = '/kubernetes/*';

@@ -29,6 +29,8 @@ export interface TemplateResourceScope {
   readonly account: string;
   /** Names the templates' named resources may have (IAM wildcards); S3 and DNS names are matched in lower case. */
   readonly resourceNamePatterns: readonly string[];
+  /** More names for log groups only (paths such as `/kubernetes/*`). */
+  readonly logGroupNamePatterns?: readonly string[];
   /** Stacks whose resources (tag `aws:cloudformation:stack-name`) templates may change: CLM's and shared ones. */
   readonly stackNamePatterns: readonly string[];
 }
@@ -291,7 +293,10 @@ export function templateResourceStatements(scope: TemplateResourceScope): {
   const named = [
     new PolicyStatement({
       actions: LOGS,
-      resources: names.flatMap((n) => [arn('logs', `log-group:${n}`), arn('logs', `log-group:${n}:*`)]),
+      resources: [...names, ...(scope.logGroupNamePatterns ?? [])].flatMap((n) => [
+        arn('logs', `log-group:${n}`),
+        arn('logs', `log-group:${n}:*`),
+      ]),
     }),
     // a subscription filter names its destination too (a log destination, often of a central logging account)
     new PolicyStatement({

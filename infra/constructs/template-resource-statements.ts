@@ -22,6 +22,21 @@
  * policy, and that the calls this is meant to keep out are refused.
  */
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import {
+  ANY_RESOURCE,
+  EC2_CREATE,
+  EC2_CHANGE,
+  AUTO_SCALING,
+  LOAD_BALANCING,
+  KMS_KEY,
+  KMS_ALIAS,
+  LOGS,
+  SNS,
+  SQS,
+  S3_BUCKET,
+  EVENTS,
+  SSM_DOCUMENT,
+} from './template-resource-actions';
 
 export interface TemplateResourceScope {
   readonly partition: string;
@@ -53,184 +68,6 @@ export const TEMPLATE_SERVICES: readonly string[] = [
   'ssm',
 ];
 
-/** Reads that support no resource-level permissions, and creations whose resource does not exist yet. */
-const ANY_RESOURCE = [
-  'ec2:Describe*',
-  'ec2:GetLaunchTemplateData',
-  'autoscaling:Describe*',
-  'elasticloadbalancing:Describe*',
-  'route53:ListHostedZones',
-  'route53:ListHostedZonesByName',
-  'logs:DescribeLogGroups',
-  'kms:CreateKey',
-  'kms:ListAliases',
-];
-
-/** Creating EC2 resources: a security group (in a VPC), a launch template, instances (an Auto Scaling group's). */
-const EC2_CREATE = ['ec2:CreateSecurityGroup', 'ec2:CreateLaunchTemplate', 'ec2:RunInstances'];
-/** Changing and deleting a stack's security groups and launch templates (and their tags). */
-const EC2_CHANGE = [
-  'ec2:AuthorizeSecurityGroupIngress',
-  'ec2:AuthorizeSecurityGroupEgress',
-  'ec2:RevokeSecurityGroupIngress',
-  'ec2:RevokeSecurityGroupEgress',
-  'ec2:UpdateSecurityGroupRuleDescriptionsIngress',
-  'ec2:UpdateSecurityGroupRuleDescriptionsEgress',
-  'ec2:ModifySecurityGroupRules',
-  'ec2:DeleteSecurityGroup',
-  'ec2:CreateLaunchTemplateVersion',
-  'ec2:ModifyLaunchTemplate',
-  'ec2:DeleteLaunchTemplate',
-  'ec2:DeleteLaunchTemplateVersions',
-  'ec2:CreateTags',
-  'ec2:DeleteTags',
-];
-const AUTO_SCALING = [
-  'autoscaling:CreateAutoScalingGroup',
-  'autoscaling:UpdateAutoScalingGroup',
-  'autoscaling:DeleteAutoScalingGroup',
-  'autoscaling:CreateOrUpdateTags',
-  'autoscaling:DeleteTags',
-  'autoscaling:PutLifecycleHook',
-  'autoscaling:DeleteLifecycleHook',
-  'autoscaling:PutScalingPolicy',
-  'autoscaling:DeletePolicy',
-  'autoscaling:PutScheduledUpdateGroupAction',
-  'autoscaling:DeleteScheduledAction',
-  'autoscaling:SuspendProcesses',
-  'autoscaling:ResumeProcesses',
-  'autoscaling:EnableMetricsCollection',
-  'autoscaling:DisableMetricsCollection',
-  'autoscaling:AttachLoadBalancerTargetGroups',
-  'autoscaling:DetachLoadBalancerTargetGroups',
-  'autoscaling:PutNotificationConfiguration',
-  'autoscaling:DeleteNotificationConfiguration',
-];
-const LOAD_BALANCING = [
-  'elasticloadbalancing:CreateLoadBalancer',
-  'elasticloadbalancing:CreateTargetGroup',
-  'elasticloadbalancing:CreateListener',
-  'elasticloadbalancing:ModifyLoadBalancerAttributes',
-  'elasticloadbalancing:ModifyTargetGroup',
-  'elasticloadbalancing:ModifyTargetGroupAttributes',
-  'elasticloadbalancing:ModifyListener',
-  'elasticloadbalancing:SetSecurityGroups',
-  'elasticloadbalancing:SetSubnets',
-  'elasticloadbalancing:SetIpAddressType',
-  'elasticloadbalancing:DeleteLoadBalancer',
-  'elasticloadbalancing:DeleteTargetGroup',
-  'elasticloadbalancing:DeleteListener',
-  'elasticloadbalancing:AddTags',
-  'elasticloadbalancing:RemoveTags',
-];
-const KMS_KEY = [
-  'kms:DescribeKey',
-  'kms:GetKeyPolicy',
-  'kms:PutKeyPolicy',
-  'kms:GetKeyRotationStatus',
-  'kms:EnableKeyRotation',
-  'kms:DisableKeyRotation',
-  'kms:EnableKey',
-  'kms:DisableKey',
-  'kms:UpdateKeyDescription',
-  'kms:ScheduleKeyDeletion',
-  'kms:TagResource',
-  'kms:UntagResource',
-  'kms:ListResourceTags',
-];
-const KMS_ALIAS = ['kms:CreateAlias', 'kms:UpdateAlias', 'kms:DeleteAlias'];
-const LOGS = [
-  'logs:CreateLogGroup',
-  'logs:DeleteLogGroup',
-  'logs:PutRetentionPolicy',
-  'logs:DeleteRetentionPolicy',
-  'logs:AssociateKmsKey',
-  'logs:DisassociateKmsKey',
-  'logs:TagResource',
-  'logs:UntagResource',
-  'logs:TagLogGroup',
-  'logs:UntagLogGroup',
-  'logs:ListTagsForResource',
-  'logs:ListTagsLogGroup',
-  'logs:PutSubscriptionFilter',
-  'logs:DeleteSubscriptionFilter',
-  'logs:DescribeSubscriptionFilters',
-];
-const SNS = [
-  'sns:CreateTopic',
-  'sns:DeleteTopic',
-  'sns:GetTopicAttributes',
-  'sns:SetTopicAttributes',
-  'sns:TagResource',
-  'sns:UntagResource',
-  'sns:ListTagsForResource',
-  'sns:Subscribe',
-  'sns:ListSubscriptionsByTopic',
-];
-const SQS = [
-  'sqs:CreateQueue',
-  'sqs:DeleteQueue',
-  'sqs:GetQueueAttributes',
-  'sqs:SetQueueAttributes',
-  'sqs:GetQueueUrl',
-  'sqs:TagQueue',
-  'sqs:UntagQueue',
-  'sqs:ListQueueTags',
-];
-const S3_BUCKET = [
-  's3:CreateBucket',
-  's3:DeleteBucket',
-  's3:ListBucket',
-  's3:GetBucketLocation',
-  's3:GetBucketPolicy',
-  's3:PutBucketPolicy',
-  's3:DeleteBucketPolicy',
-  's3:GetBucketTagging',
-  's3:PutBucketTagging',
-  's3:GetBucketVersioning',
-  's3:PutBucketVersioning',
-  's3:GetBucketPublicAccessBlock',
-  's3:PutBucketPublicAccessBlock',
-  's3:GetBucketOwnershipControls',
-  's3:PutBucketOwnershipControls',
-  's3:GetBucketAcl',
-  's3:PutBucketAcl',
-  's3:GetBucketLogging',
-  's3:PutBucketLogging',
-  's3:GetBucketNotification',
-  's3:PutBucketNotification',
-  's3:GetBucketCORS',
-  's3:PutBucketCORS',
-  's3:GetEncryptionConfiguration',
-  's3:PutEncryptionConfiguration',
-  's3:GetLifecycleConfiguration',
-  's3:PutLifecycleConfiguration',
-];
-const EVENTS = [
-  'events:PutRule',
-  'events:DeleteRule',
-  'events:DescribeRule',
-  'events:EnableRule',
-  'events:DisableRule',
-  'events:PutTargets',
-  'events:RemoveTargets',
-  'events:ListTargetsByRule',
-  'events:TagResource',
-  'events:UntagResource',
-  'events:ListTagsForResource',
-];
-const SSM_DOCUMENT = [
-  'ssm:CreateDocument',
-  'ssm:DeleteDocument',
-  'ssm:UpdateDocument',
-  'ssm:UpdateDocumentDefaultVersion',
-  'ssm:DescribeDocument',
-  'ssm:GetDocument',
-  'ssm:AddTagsToResource',
-  'ssm:RemoveTagsFromResource',
-  'ssm:ListTagsForResource',
-];
-
 /**
  * The allow statements of the stack role for the resources of cluster templates (IAM aside), in two parts that each
  * fit one IAM policy: resources named by an id or tagged (EC2, Auto Scaling, ELB, KMS, DNS), and resources named by
@@ -240,13 +77,23 @@ export function templateResourceStatements(scope: TemplateResourceScope): {
   readonly tagged: PolicyStatement[];
   readonly named: PolicyStatement[];
 } {
-  const { partition, account } = scope;
+  return { tagged: taggedStatements(scope), named: namedStatements(scope) };
+}
+
+type Arn = (service: string, resource: string) => string;
+
+function arnsOf(scope: TemplateResourceScope): Arn {
+  return (service, resource) => `arn:${scope.partition}:${service}:*:${scope.account}:${resource}`;
+}
+
+/** EC2, Auto Scaling, ELB, KMS and DNS: new resources, and existing ones not tagged as another stack's. */
+function taggedStatements(scope: TemplateResourceScope): PolicyStatement[] {
+  const { partition } = scope;
   const names = scope.resourceNamePatterns;
-  const lower = [...new Set(names.map((n) => n.toLowerCase()))];
-  const arn = (service: string, resource: string, region = '*', owner = account) =>
-    `arn:${partition}:${service}:${region}:${owner}:${resource}`;
+  const arn = arnsOf(scope);
   const ofClmStacks = { StringLikeIfExists: { [`aws:ResourceTag/${STACK_NAME_TAG}`]: [...scope.stackNamePatterns] } };
-  const tagged = [
+  const zone = `arn:${partition}:route53:::hostedzone/*`;
+  return [
     new PolicyStatement({ actions: ANY_RESOURCE, resources: ['*'] }),
     new PolicyStatement({
       actions: EC2_CREATE,
@@ -282,21 +129,28 @@ export function templateResourceStatements(scope: TemplateResourceScope): {
     }),
     new PolicyStatement({
       actions: ['route53:ChangeResourceRecordSets'],
-      resources: [`arn:${partition}:route53:::hostedzone/*`],
-      conditions: { 'ForAllValues:StringLike': { 'route53:ChangeResourceRecordSetsNormalizedRecordNames': lower } },
+      resources: [zone],
+      conditions: {
+        'ForAllValues:StringLike': { 'route53:ChangeResourceRecordSetsNormalizedRecordNames': lowerCase(names) },
+      },
     }),
     new PolicyStatement({
       actions: ['route53:GetHostedZone', 'route53:ListResourceRecordSets', 'route53:GetChange'],
-      resources: [`arn:${partition}:route53:::hostedzone/*`, `arn:${partition}:route53:::change/*`],
+      resources: [zone, `arn:${partition}:route53:::change/*`],
     }),
   ];
-  const named = [
+}
+
+/** Logs, SNS, SQS, S3, EventBridge and SSM documents: only with the resource name patterns. */
+function namedStatements(scope: TemplateResourceScope): PolicyStatement[] {
+  const { partition } = scope;
+  const names = scope.resourceNamePatterns;
+  const arn = arnsOf(scope);
+  const logGroups = [...names, ...(scope.logGroupNamePatterns ?? [])];
+  return [
     new PolicyStatement({
       actions: LOGS,
-      resources: [...names, ...(scope.logGroupNamePatterns ?? [])].flatMap((n) => [
-        arn('logs', `log-group:${n}`),
-        arn('logs', `log-group:${n}:*`),
-      ]),
+      resources: logGroups.flatMap((n) => [arn('logs', `log-group:${n}`), arn('logs', `log-group:${n}:*`)]),
     }),
     // a subscription filter names its destination too (a log destination, often of a central logging account)
     new PolicyStatement({
@@ -305,7 +159,7 @@ export function templateResourceStatements(scope: TemplateResourceScope): {
     }),
     new PolicyStatement({ actions: SNS, resources: names.map((n) => arn('sns', n)) }),
     new PolicyStatement({ actions: SQS, resources: names.map((n) => arn('sqs', n)) }),
-    new PolicyStatement({ actions: S3_BUCKET, resources: lower.map((n) => `arn:${partition}:s3:::${n}`) }),
+    new PolicyStatement({ actions: S3_BUCKET, resources: lowerCase(names).map((n) => `arn:${partition}:s3:::${n}`) }),
     new PolicyStatement({ actions: EVENTS, resources: names.map((n) => arn('events', `rule/${n}`)) }),
     new PolicyStatement({ actions: SSM_DOCUMENT, resources: names.map((n) => arn('ssm', `document/${n}`)) }),
     // AMI ids from AWS's public parameters (AWS::SSM::Parameter::Value<AWS::EC2::Image::Id> template parameters)
@@ -314,7 +168,11 @@ export function templateResourceStatements(scope: TemplateResourceScope): {
       resources: [`arn:${partition}:ssm:*::parameter/aws/service/*`],
     }),
   ];
-  return { tagged, named };
+}
+
+/** S3 bucket names and DNS names are lower case. */
+function lowerCase(names: readonly string[]): string[] {
+  return [...new Set(names.map((n) => n.toLowerCase()))];
 }
 
 /** `ec2:CreateAction` takes the API name without the service prefix. */

@@ -35,6 +35,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   // Only decommission's cleanup uses it; listing alone is of no use without deleting.
   leftovers: same({ cloud: ['leftovers-write'] }),
   values: same({ cloud: ['lookups'] }),
+  // Files bundles: CreateBucket/PutObject on CLM's bucket, KMS Encrypt with the cluster's keys (cloud-access.ts).
+  nodeFiles: { read: { cloud: ['lookups'] }, write: { cloud: ['node-files-write'] } },
   templates: same({ cloud: ['lookups'] }),
   secrets: same({ cloud: ['decrypt'] }),
   // The registry, git and the API servers authenticate with a token of the tokens secret.

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../shared/zod';
 import { clusterName } from '../core/cloudformation/stack-names';
 import { awsAccountId, isMasterPool } from '../core/model/cluster';
 import type { Cluster } from '../core/model/cluster';
@@ -21,6 +21,9 @@ import { simNodePoolBackend } from './ports/sim-node-pool-backend';
 import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
+import { simNodeFiles } from './ports/sim-node-files';
+import { decrypt } from './aws/kms';
+import { seedAccountStacks } from './aws/account-seeds';
 import { cloudResourcesOf, seedLeftovers } from './aws/leftovers';
 import type { CloudResourceRecord } from './world-state';
 import { seedState } from './prng';
@@ -94,6 +97,7 @@ export class SimulatedWorld {
     };
     const world = new SimulatedWorld(state, { objects: new Map(), dirty: new Set() });
     world.startWorkloads();
+    seedAccountStacks(world.ctx);
     return world;
   }
 
@@ -189,6 +193,7 @@ export class SimulatedWorld {
       values: simValues(this.ctx, cluster.id),
       alarms: simHealthAlarms(this.ctx, cluster.id),
       leftovers: simLeftovers(this.ctx, account, cluster.id),
+      nodeFiles: simNodeFiles(this.ctx, account, cluster.id),
     };
   }
 
@@ -233,6 +238,11 @@ export class SimulatedWorld {
     return info
       ? structuredClone(cloudResourcesOf(this.ctx.state.accounts[`${info.accountId}/${info.region}`], clusterId))
       : [];
+  }
+
+  /** KMS Decrypt of a ciphertext blob of the simulated accounts, with an administrator's rights (for tests). */
+  kmsDecrypt(ciphertext: Uint8Array): Uint8Array {
+    return decrypt(this.ctx, ciphertext).plaintext;
   }
 
   describe(clusterId: string): ClusterSnapshot {

@@ -1,4 +1,5 @@
 /** Every AWS client class and adapter of aws-kit.ts, loaded at once: for the CLI against AWS and for the tests. */
+import { ACMClient } from '@aws-sdk/client-acm';
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
@@ -18,6 +19,7 @@ import { Ec2ClusterLeftovers } from './ec2-cluster-leftovers';
 import { ElbLoadBalancers } from './elb-load-balancers';
 import { KmsSecretDecrypter } from './kms-secret-decrypter';
 import { S3ArtifactStore } from './s3-artifact-store';
+import { S3NodeFilesStore } from './s3-node-files-store';
 
 export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   STSClient,
@@ -29,6 +31,7 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   S3Client,
   KMSClient,
   CloudWatchClient,
+  ACMClient,
   CloudFormationStackDeployer,
   S3ArtifactStore,
   AsgNodePoolBackend,
@@ -38,4 +41,5 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   CloudWatchHealthAlarms,
   Ec2ClusterLeftovers,
   ElbLoadBalancers,
+  S3NodeFilesStore,
 };

@@ -14,6 +14,7 @@ import type { StackDeployer } from '../../ports/stack-deployer';
 import type { CloudLookups } from '../../ports/template-engine';
 import type { ValuesProvider } from '../../ports/values-provider';
 import type { ClusterLeftovers } from '../../ports/cluster-leftovers';
+import type { NodeFilesStore } from '../../ports/node-files';
 import { ConfigError } from '../../shared/errors';
 import { kitAccountClients, kitAwsClients, roleArn } from '../../adapters/aws/aws-kit-clients';
 import type { AwsClients } from '../../adapters/aws/aws-kit-clients';
@@ -28,6 +29,8 @@ export interface CloudFactories {
   readonly alarms: (cluster: Cluster) => HealthAlarms;
   /** Decommission's cleanup of what the cluster left outside its stacks. */
   readonly leftovers: (cluster: Cluster) => ClusterLeftovers;
+  /** The files bundles nodes download, in the cluster account's S3 and KMS. */
+  readonly nodeFiles: (cluster: Cluster) => NodeFilesStore;
   /** Template lookups by account id and region (the template engine knows the cluster only from its context). */
   readonly lookupsFor: (accountId: string, region: string) => CloudLookups;
   /** `aws:kms:` config items, decrypted with the task's own identity and region (CLM §10.5). */
@@ -55,19 +58,10 @@ export function cloudFactories(
   const clients = new Map<string, AwsClients>();
   const clientsFor = (accountId: string, region: string): AwsClients => {
     const key = `${accountId}/${region}`;
-    let found = clients.get(key);
-    if (!found) {
-      found = kitAccountClients(kit, {
-        accountId,
-        region,
-        endpoint: env.endpoint,
-        assumedRole: env.assumedRole,
-        externalId: env.externalId,
-        ...traced,
-      });
-      clients.set(key, found);
-    }
-    return found;
+    const { endpoint, assumedRole, externalId } = env;
+    if (!clients.has(key))
+      clients.set(key, kitAccountClients(kit, { accountId, region, endpoint, assumedRole, externalId, ...traced }));
+    return clients.get(key)!;
   };
   // Validates infrastructure_account and caches the parts per account and region.
   const clusterPorts = awsClusterPortsFactory({ kit, createClients: clientsFor, templateBucket: clmBucketName });
@@ -90,6 +84,7 @@ export function cloudFactories(
     values: (cluster) => clusterPorts(cluster).values,
     alarms: (cluster) => clusterPorts(cluster).alarms,
     leftovers: (cluster) => clusterPorts(cluster).leftovers,
+    nodeFiles: (cluster) => clusterPorts(cluster).nodeFiles,
     lookupsFor(accountId, region) {
       if (!/^\d{12}$/.test(accountId))
         throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);

@@ -86,6 +86,7 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
         values: aws.values(cluster),
         alarms: aws.alarms(cluster),
         leftovers: aws.leftovers(cluster),
+        nodeFiles: aws.nodeFiles(cluster),
         lookups: aws.lookupsFor(awsAccountId(cluster.infrastructureAccount), cluster.region),
         kube,
       };

@@ -43,6 +43,8 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   organizationId: access.organizationId,
   externalId: access.externalId,
   clusterStackNamePatterns: access.clusterStackNamePatterns,
+  clusterResourceNamePatterns: access.clusterResourceNamePatterns,
+  sharedStackNamePatterns: access.sharedStackNamePatterns,
   clusterTokenSecretPrefix: access.clusterTokenSecretPrefix,
   tokenSecretArn: config.tokenSecretArn,
   dispatchIntervalMinutes: fleet.dispatchIntervalMinutes,
@@ -65,6 +67,8 @@ if (access.clmAccountId) {
     organizationId: access.organizationId,
     ...(config.assumedRoleName ? { roleName: config.assumedRoleName } : {}),
     stackNamePatterns: access.clusterStackNamePatterns,
+    ...(access.clusterResourceNamePatterns ? { resourceNamePatterns: access.clusterResourceNamePatterns } : {}),
+    ...(access.sharedStackNamePatterns ? { sharedStackNamePatterns: access.sharedStackNamePatterns } : {}),
   });
 }
 

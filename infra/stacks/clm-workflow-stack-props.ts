@@ -51,6 +51,16 @@ export interface ClmWorkflowStackProps extends StackProps {
    */
   readonly clusterStackNamePatterns?: readonly string[];
   /**
+   * Same-account mode: names the cluster templates give their resources, when not the stacks' names.
+   * @default clusterStackNamePatterns
+   */
+  readonly clusterResourceNamePatterns?: readonly string[];
+  /**
+   * Same-account mode: other stacks whose resources the cluster templates may change.
+   * @default []
+   */
+  readonly sharedStackNamePatterns?: readonly string[];
+  /**
    * ARN of the Secrets Manager secret with the git, registry and cluster tokens.
    * @default - no secret
    */

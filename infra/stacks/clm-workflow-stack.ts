@@ -68,6 +68,8 @@ export class ClmWorkflowStack extends Stack {
       clusterAccountIds: props.clusterAccountIds,
       organizationId: props.organizationId,
       clusterStackNamePatterns: props.clusterStackNamePatterns,
+      clusterResourceNamePatterns: props.clusterResourceNamePatterns,
+      sharedStackNamePatterns: props.sharedStackNamePatterns,
     });
     const environment: Record<string, string> = {
       ...(registryUri ? { [TASK_ENV.registryUri]: registryUri } : {}),

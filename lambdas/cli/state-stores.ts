@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { DEFAULT_FLEET_SETTINGS, launchLimitsOf, type FleetSettings } from '../core/dispatch/fleet-settings';
 import type { LaunchBudget } from '../ports/launch-budget';
 import { FileLaunchBudget } from '../adapters/progress/file-launch-budget';
@@ -6,10 +5,29 @@ import type { FleetStore } from '../ports/fleet-store';
 import type { ProgressStore } from '../ports/progress-store';
 import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
 import { openFileProgressStore } from '../adapters/progress/file-progress-store';
+import { Option } from 'commander';
 import { UsageError } from './io';
+import { directoryFlag } from './directory-flag';
 import { importCjs } from '../shared/import-cjs';
+import type { Clocks } from '../core/status/lease-state';
+import { simulatedClockNow } from '../sim/persistence';
 
 const DYNAMODB = 'dynamodb://';
+/** Where state is kept when nothing says otherwise (and always for `--simulate`): a directory. */
+export const LOCAL_STATE = '.clm-state';
+
+/**
+ * `--state`, with the environment's `CLM_STATE` as its default: set it to the deployed table (`dynamodb://TABLE`) and
+ * every command — provision, status, the controls — shares the service's leases, progress and controls.
+ */
+export function stateOption(description: string): Option {
+  return new Option('--state <dir|dynamodb://TABLE>', description).env('CLM_STATE').default(LOCAL_STATE);
+}
+
+/** `--simulate` keeps its world in a directory: CLM_STATE (the deployed table) is not its default. */
+export function simulatedStateOf(state: string, source: string | undefined): string {
+  return source === 'env' && stateTable(state) ? LOCAL_STATE : state;
+}
 
 /** Where a command keeps progress, leases, controls and the fleet state: a local directory, or the deployed table. */
 export interface StateStores {
@@ -22,6 +40,8 @@ export interface StateStores {
   readonly shared: boolean;
   /** Where it is, for messages (the directory, or `dynamodb://TABLE`). */
   readonly location: string;
+  /** The time on each clock a lease here may be on (a directory of `--simulate` runs holds their world's clock). */
+  clocks(): Clocks;
   save(): void;
 }
 
@@ -54,7 +74,7 @@ export async function openStateStores(
   const limits = launchLimitsOf(options.fleetSettings ?? DEFAULT_FLEET_SETTINGS);
   const table = stateTable(state);
   if (!table) {
-    const dir = resolve(options.cwd, state);
+    const dir = directoryFlag('--state', state, options.cwd);
     const progress = openFileProgressStore(dir);
     const fleet = withFleet ? openFileFleetStore(dir, options.fleetSettings) : undefined;
     return {
@@ -63,6 +83,10 @@ export async function openStateStores(
       ...(fleet ? { fleet: fleet.store } : {}),
       shared: false,
       location: dir,
+      clocks: () => {
+        const simulated = simulatedClockNow(dir);
+        return { system: Date.now(), ...(simulated !== undefined ? { simulated } : {}) };
+      },
       save: () => {
         progress.save();
         fleet?.save();
@@ -89,6 +113,7 @@ export async function openStateStores(
     ...(withFleet ? { fleet: new DynamoDbFleetStore(client, table, options.fleetSettings) } : {}),
     shared: true,
     location: state,
+    clocks: () => ({ system: Date.now() }),
     save: () => undefined,
   };
 }

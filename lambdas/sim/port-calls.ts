@@ -24,6 +24,8 @@ const POOLS = {
   getPool: true,
   scale: true,
   terminate: true,
+  markPreRollSize: true,
+  restorePreRollSize: true,
   markForDecommission: true,
   karpenterInstances: true,
   terminateInstances: true,

@@ -69,7 +69,11 @@ export class SimulatedWorld {
   ) {
     this.ctx = new SimContext(state);
     // A task's in-process wait lets virtual time pass, as a Wait state does between tasks.
-    this.clock = { now: () => this.ctx.state.now, sleep: async (ms) => this.advance(Math.max(0, ms)) };
+    this.clock = {
+      now: () => this.ctx.state.now,
+      sleep: async (ms) => this.advance(Math.max(0, ms)),
+      kind: 'simulated',
+    };
     this.artifacts = simArtifactStore(this.ctx, artifactData);
   }
 

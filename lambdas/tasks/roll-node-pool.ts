@@ -11,7 +11,6 @@ import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
 import {
   IN_PROCESS_WAIT_SECONDS,
   describeRoll,
-  noActions,
   rollWaitSeconds,
   type RollActions,
 } from '../core/rollout/roll-step-report';
@@ -25,13 +24,12 @@ import { stepThroughShortWaits } from './roll/roll-invocation';
 import { checkHealth } from './roll/health-check';
 import { gateRoll, stopStep } from './roll/roll-gate';
 import { RolloutPayload } from './step/payloads';
-import { rollActions, type RollContext } from './roll/roll-actions';
+import type { RollContext } from './roll/roll-actions';
 import { karpenterBudget, observePool } from './roll/observe-pool';
 import { updateRun, type RunRef } from './step/run-record';
 import { removalPolicy, removalProgress, removedPool } from './roll/pool-removal';
-import { LaunchAllowance, tallied } from './launches/launch-allowance';
-import { budgetScaleOut } from './launches/budgeted-scaling';
-import type { HealthCheck } from './roll/health-check';
+import { LaunchAllowance } from './launches/launch-allowance';
+import { act } from './roll/act-on-plan';
 
 const PORTS = {
   pools: 'write',
@@ -105,26 +103,6 @@ export async function rollNodePool(
   });
   const counted = { ...output, ...figures };
   return waitWhileRefused(ports, cp.kube, { clusterId: cluster.id, deadline }, counted, acted, context.policy);
-}
-
-/**
- * Act on the plan: its scale-out cut to the launch budget, then rollActions; the launches left unused go back, and
- * what the budget held back and AWS throttled is counted (a call still throttled blocks the step, which backs off).
- */
-async function act(
-  context: RollContext,
-  health: HealthCheck,
-  snapshot: PoolSnapshot,
-): Promise<{ plan: RollPlan; acted: RollActions; figures: ReturnType<typeof tallied>['output'] }> {
-  if (health.plan.done)
-    return { plan: health.plan, acted: withBlock(noActions(health.progress), health.blocked), figures: {} };
-  const plan = await budgetScaleOut(context.launches, health.plan, snapshot.desired);
-  const raw = await rollActions(context, plan, snapshot, health.progress);
-  const tally = await context.launches?.finish();
-  const counts = tallied(raw.progress, tally);
-  const blocked = tally?.throttled ? [...raw.blocked, tally.throttled] : raw.blocked;
-  const acted = { ...raw, progress: { ...raw.progress, ...counts.progress }, blocked };
-  return { plan, acted: withBlock(acted, health.blocked), figures: counts.output };
 }
 
 /** The launches one step of the cluster's pool may cause, from its account and region's budget. */
@@ -208,11 +186,6 @@ async function recordProblems(
       { type: GENERAL_ERROR_TYPE, title: `RollNodePool ${pool}: ${detail}` },
       now,
     );
-}
-
-/** What the health gate found unhealthy comes first in what blocks the step. */
-function withBlock(acted: RollActions, blocked: string | undefined): RollActions {
-  return blocked ? { ...acted, blocked: [blocked, ...acted.blocked] } : acted;
 }
 
 /** The longest drain of the nodes this step terminated (terminatedAt = now), in seconds. */

@@ -135,6 +135,7 @@ export class SfnUpdateExecutions implements UpdateExecutions {
         ...(result.error ? { error: result.error } : {}),
         ...(result.cause ? { cause: result.cause } : {}),
         ...(result.status === 'SUCCEEDED' && handedOver(result.output) ? { handedOver: true } : {}),
+        ...ranTo(result.status === 'SUCCEEDED' ? result.output : undefined),
       };
     } catch (error) {
       if (error instanceof ExecutionDoesNotExist) return { name, status: 'NOT_FOUND' };
@@ -172,6 +173,16 @@ export class SfnUpdateExecutions implements UpdateExecutions {
       }
     } while (nextToken);
     return arns;
+  }
+}
+
+/** The target its Prepare worked towards (`$.run.targetVersion`), from a succeeded execution's output. */
+function ranTo(output: string | undefined): { ranTo?: string } {
+  try {
+    const target = (JSON.parse(output ?? 'null') as { run?: { targetVersion?: unknown } } | null)?.run?.targetVersion;
+    return typeof target === 'string' && target ? { ranTo: target } : {};
+  } catch {
+    return {};
   }
 }
 

@@ -4,7 +4,7 @@ import { LOCAL_TASK_TOKEN_PREFIX, type ApprovalOutput } from '../../contracts/cl
 import type { TaskTokens } from '../../ports/task-tokens';
 import { ERROR_NAMES } from '../../shared/errors';
 import { UsageError, type CliIo } from '../io';
-import { openStateStores } from '../state-stores';
+import { openStateStores, stateOption } from '../state-stores';
 import { usageAsync } from '../usage';
 import { operator } from './controls';
 import { importCjs } from '../../shared/import-cjs';
@@ -34,7 +34,7 @@ export function registerApprovalCommands(
     program
       .command(`${name} <cluster>`)
       .description(description)
-      .option('--state <dir|dynamodb://TABLE>', 'the progress store: a directory, or the deployed table', '.clm-state')
+      .addOption(stateOption('the progress store: a directory, or the deployed table'))
       .option('--region <region>', 'region of the deployed table and state machine', process.env.AWS_REGION)
       .option('--plan <digest>', 'decide only if the pending plan has this digest')
       .option('--reason <text>', 'why (shown by clm status and in the execution)')

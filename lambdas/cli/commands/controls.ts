@@ -1,12 +1,18 @@
 import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
-import type { ClusterControls } from '../../ports/progress-store';
-import { isHolderGone } from '../../shared/process-identity';
+import { createRegistry } from '../../adapters/registry/create-registry';
+import { closestMatch } from '../../core/model/did-you-mean';
+import { leaseExpired, leaseExpiry } from '../../core/status/lease-state';
+import type { ClusterControls, Lease } from '../../ports/progress-store';
 import { UsageError, type CliIo } from '../io';
-import { openStateStores, type StateStores } from '../state-stores';
+import { holderEnd } from '../lease-holder';
+import { tokenOption } from '../reach-options';
+import { openStateStores, stateOption, type StateStores } from '../state-stores';
 import { usageAsync } from '../usage';
 
 interface ControlOptions {
+  readonly registry: string;
+  readonly token?: string;
   readonly state: string;
   readonly region?: string;
   readonly reason?: string;
@@ -18,17 +24,24 @@ Pause and abort stop a running update at its next safe point — after the node 
 cordon and replacement — and keep the cluster's updates stopped (the update ends as held, exit code 3, its lease
 released). A paused cluster is skipped by provision and by the dispatcher until \`clm resume\`, which lets the next
 run continue from the stored progress. Abort is a pause that also says the update was abandoned. Each control records
-who set it and why; \`clm status\` shows it.`;
+who set it and why; \`clm status\` shows it. The cluster must be one the registry holds.`;
 
 export function registerControlCommands(program: Command, io: CliIo): void {
-  const control = (name: string, description: string, reason: boolean) => {
-    const command = program
+  const command = (name: string, description: string) =>
+    program
       .command(`${name} <cluster>`)
       .description(description)
-      .option('--state <dir|dynamodb://TABLE>', 'the progress store: a directory, or the deployed table', '.clm-state')
+      .requiredOption(
+        '-f, --registry <uri>',
+        'cluster registry: clusters.yaml path, file://, http(s):// or dynamodb://',
+      )
+      .addOption(tokenOption('bearer token for an HTTP registry'))
+      .addOption(stateOption('the progress store: a directory, or the deployed table'))
       .option('--region <region>', 'region of the deployed table', process.env.AWS_REGION);
-    if (reason) command.option('--reason <text>', 'why (shown by clm status and in the execution output)');
-    return command.addHelpText('after', HELP);
+  const control = (name: string, description: string, reason: boolean) => {
+    const c = command(name, description);
+    if (reason) c.option('--reason <text>', 'why (shown by clm status and in the execution output)');
+    return c.addHelpText('after', HELP);
   };
   control('pause', 'Stop updates of a cluster at the next safe point, and keep them stopped.', true).action(
     (cluster: string, options: ControlOptions) => setControls(cluster, options, io, { paused: true }),
@@ -39,24 +52,31 @@ export function registerControlCommands(program: Command, io: CliIo): void {
   control('resume', 'Let updates of a paused or aborted cluster continue.', false).action(
     (cluster: string, options: ControlOptions) => setControls(cluster, options, io, {}),
   );
-  program
-    .command('unlock <cluster>')
-    .description("Break a cluster's stale lease (a run that died without releasing it).")
-    .option('--state <dir|dynamodb://TABLE>', 'the progress store: a directory, or the deployed table', '.clm-state')
-    .option('--region <region>', 'region of the deployed table', process.env.AWS_REGION)
+  command('unlock', "Break a cluster's stale lease (a run that died without releasing it).")
     .option('--force', 'break it even when its holder may still be running')
     .action((cluster: string, options: ControlOptions) => unlock(cluster, options, io));
 }
 
-/** The progress store of `--state`: the controls of deployed clusters live in the deployed table. */
-function stores(options: ControlOptions, io: CliIo): Promise<StateStores> {
-  return usageAsync(() =>
-    openStateStores(options.state, {
+/** The progress store of `--state`, once the registry says it holds `cluster`: a control on a typo changes nothing. */
+async function stores(cluster: string, options: ControlOptions, io: CliIo): Promise<StateStores> {
+  return usageAsync(async () => {
+    const registry = createRegistry(options.registry, {
+      cwd: io.cwd,
+      ...(options.token ? { token: options.token } : {}),
+    });
+    const known = (await registry.listClusters()).map((c) => c.id);
+    if (!known.includes(cluster)) {
+      const match = closestMatch(cluster, known);
+      throw new UsageError(
+        `${cluster}: no such cluster in the registry ${options.registry}${match ? ` (did you mean ${match}?)` : ''}; nothing changed`,
+      );
+    }
+    return openStateStores(options.state, {
       cwd: io.cwd,
       fleet: false,
       ...(options.region ? { region: options.region } : {}),
-    }),
-  );
+    });
+  });
 }
 
 export function operator(): string {
@@ -64,7 +84,8 @@ export function operator(): string {
 }
 
 async function setControls(cluster: string, options: ControlOptions, io: CliIo, set: ClusterControls): Promise<void> {
-  const { progress: store, save } = await stores(options, io);
+  const state = await stores(cluster, options, io);
+  const { progress: store, save } = state;
   const controls: ClusterControls = {
     ...set,
     ...(options.reason ? { reason: options.reason } : {}),
@@ -79,7 +100,8 @@ async function setControls(cluster: string, options: ControlOptions, io: CliIo, 
   });
   save();
   const lease = await store.getLease(cluster);
-  const running = lease && lease.expiresAt > Date.now() ? ` (running now, held by ${lease.holder})` : '';
+  const running =
+    lease && leaseExpired(lease, state.clocks()) !== true ? ` (running now, held by ${lease.holder})` : '';
   const what = set.paused
     ? `paused${running ? `; the update stops at its next safe point${running}` : ''}`
     : set.abortRequested
@@ -89,18 +111,36 @@ async function setControls(cluster: string, options: ControlOptions, io: CliIo, 
 }
 
 async function unlock(cluster: string, options: ControlOptions, io: CliIo): Promise<void> {
-  const { progress: store, save } = await stores(options, io);
+  const state = await stores(cluster, options, io);
+  const { progress: store, save } = state;
   const lease = await store.getLease(cluster);
   if (!lease) {
     io.stdout(`${cluster}: no lease held\n`);
     return;
   }
-  const stale = lease.expiresAt <= Date.now() || isHolderGone(lease.holder);
-  if (!stale && !options.force)
+  const why = await staleness(lease, state);
+  if (!why.stale && !options.force)
     throw new UsageError(
-      `${cluster}: the lease is held by ${lease.holder} until ${new Date(lease.expiresAt).toISOString()}, which may still be running; stop it first, or pass --force if you are sure it is gone`,
+      `${cluster}: the lease is held by ${lease.holder} until ${leaseExpiry(lease)}, which may still be running${why.detail ? ` (${why.detail})` : ''}; stop it first, or pass --force if you are sure it is gone`,
     );
   await store.releaseLease(cluster, lease.holder);
   save();
-  io.stdout(`${cluster}: lease of ${lease.holder} broken${stale ? ' (its holder is gone)' : ' (--force)'}\n`);
+  io.stdout(`${cluster}: lease of ${lease.holder} broken (${why.stale ? why.detail : '--force'})\n`);
+}
+
+/**
+ * A lease is stale when its holder is known to have ended, or it expired on the clock that wrote it: a `--simulate`
+ * run's lease is in simulated time and is judged on the simulated world's clock, never on the real one.
+ */
+async function staleness(lease: Lease, state: StateStores): Promise<{ stale: boolean; detail?: string }> {
+  const end = await holderEnd(lease.holder);
+  if (end.gone) return { stale: true, ...(end.why ? { detail: end.why } : {}) };
+  const expired = leaseExpired(lease, state.clocks());
+  if (expired) return { stale: true, detail: 'it expired' };
+  const unknownClock =
+    expired === undefined
+      ? `its expiry is in simulated time and ${state.location} holds no simulated world`
+      : undefined;
+  const detail = [end.why, unknownClock].filter(Boolean).join('; ');
+  return { stale: false, ...(detail ? { detail } : {}) };
 }

@@ -3,7 +3,7 @@ import { formatPlan } from '../../core/plan/format-plan';
 import type { ClusterPlan } from '../../core/plan/plan-document';
 import { planCluster } from '../../tasks/plan/plan-cluster';
 import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
-import { addClusterFlags, openSelectedClusters, type ProvisionOptions } from './provision';
+import { addClusterFlags, openSelectedClusters, withStateOf, type ProvisionOptions } from './provision';
 
 const EXAMPLES = `
 Examples:
@@ -26,8 +26,8 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .description('Show what provision would change in each cluster, changing nothing (a dry run).');
   addClusterFlags(command)
     .addHelpText('after', EXAMPLES)
-    .action(async (options: ProvisionOptions) => {
-      const code = await runPlan(options, io);
+    .action(async (options: ProvisionOptions, self: Command) => {
+      const code = await runPlan(withStateOf(options, self), io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });
 }

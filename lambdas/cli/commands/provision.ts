@@ -16,6 +16,7 @@ import type { Registry } from '../../ports/registry';
 import { formatSummaries, type ClusterSummary } from '../provision/summary';
 import { usage, usageAsync } from '../usage';
 import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
+import { simulatedStateOf, stateOption, stateTable } from '../state-stores';
 
 export interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
@@ -30,6 +31,8 @@ export interface ProvisionOptions extends WorldFlags {
   /** decommission: keep the cluster's unattached volumes. */
   readonly keepVolumes?: boolean;
   readonly output: 'text' | 'json';
+  /** Against real AWS with `--state DIR`: take the leases there although a deployed CLM cannot see them. */
+  readonly localLease?: boolean;
   /** `--remote ARN`: start the deployed state machine instead of running it here. */
   readonly remote?: string;
   readonly follow: boolean;
@@ -44,8 +47,10 @@ Examples:
   $ clm ${verb} --simulate --registry examples/clusters.yaml --directory examples/config \\
       --cluster aws:123456789012:eu-central-1:kube-test --scenario examples/scenarios/pdb-blocks.yaml --output json
 
-  # A real account (credentials from the environment), API servers reached with a token
-  $ clm ${verb} --registry clusters.yaml --config-source main:git:https://github.com/org/config --token "$TOKEN" --bucket my-clm-bucket
+  # A real account (credentials from the environment), API servers reached with a token; the leases in the deployed
+  # table (CLM_STATE, or --state dynamodb://TABLE), so this run and the service never update one cluster at once
+  $ CLM_STATE=dynamodb://clm-progress clm ${verb} --registry clusters.yaml \\
+      --config-source main:git:https://github.com/org/config --token "$TOKEN" --bucket my-clm-bucket
 
 Runs the same state machine (statemachines/cluster-update.asl.json) as the deployed system, in process.
 Killing it at any moment is safe: run the same command again and it continues where it stopped.
@@ -70,7 +75,11 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
           'start the deployed cluster-update state machine for the selected clusters and follow it (no local run)',
         ).env('CLM_CLUSTER_UPDATE_ARN'),
       )
-      .option('--no-follow', 'with --remote: start the executions and return');
+      .option('--no-follow', 'with --remote: start the executions and return')
+      .option(
+        '--local-lease',
+        'against real AWS with --state DIR: take the leases in that directory although a deployed CLM cannot see them',
+      );
     if (verb === 'provision')
       command.option(
         '--skip-rollback-resources <STACK:LogicalId>',
@@ -82,11 +91,18 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
         '--keep-volumes',
         "keep the cluster's unattached EBS volumes (load balancers, their security groups and ENIs are still deleted)",
       );
-    command.addHelpText('after', EXAMPLES(verb)).action(async (options: ProvisionOptions) => {
-      const code = await runProvision(verb, options, io);
+    command.addHelpText('after', EXAMPLES(verb)).action(async (options: ProvisionOptions, self: Command) => {
+      const code = await runProvision(verb, withStateOf(options, self), io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });
   }
+}
+
+/** `--simulate` keeps its world in a directory: a CLM_STATE naming the deployed table is not its default. */
+export function withStateOf<T extends ProvisionOptions>(options: T, command: Command): T {
+  return options.simulate
+    ? { ...options, state: simulatedStateOf(options.state, command.getOptionValueSource('state')) }
+    : options;
 }
 
 /** The flags of `provision`, shared by every command that acts on the clusters of a registry (`plan`). */
@@ -109,10 +125,10 @@ export function addClusterFlags(command: Command): Command {
     .option('--apply-only', 'apply stacks and manifests but never roll nodes')
     .option('--simulate', 'run against the built-in simulated AWS account and clusters (no AWS needed)')
     .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
-    .option(
-      '--state <dir|dynamodb://TABLE>',
-      'where progress (and with --simulate the world) is kept between runs; the deployed table shares leases with the service',
-      '.clm-state',
+    .addOption(
+      stateOption(
+        'where progress and leases (and with --simulate the world, always in a directory) are kept between runs; the deployed table shares leases with the service',
+      ),
     )
     .option('--kubeconfig <file>', 'kubeconfig for the API servers (default: api_server_url with --token)')
     .addOption(tokenOption())
@@ -144,6 +160,7 @@ export async function runProvision(
     throw new UsageError(
       "--stack-releases is read by local runs; the deployed tasks read released stacks from the artefact bucket's stack-releases/ (clm stack release --bucket)",
     );
+  if (!options.remote) oneWriter(options, io);
   const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
   if (options.remote) return remoteProvision(verb, options, selected, sources, io);
   const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });
@@ -169,6 +186,22 @@ export async function runProvision(
       : formatSummaries(summaries, world.simulated),
   );
   return exitCodeOf(summaries);
+}
+
+/**
+ * One writer per cluster, CLI and service: a run against real AWS takes its leases where a deployed CLM sees them —
+ * `--state dynamodb://TABLE` or CLM_STATE. A lease in a directory is refused, unless `--local-lease` says that no
+ * deployed CLM manages these clusters; then the run says so on stderr, every time.
+ */
+function oneWriter(options: ProvisionOptions, io: CliIo): void {
+  if (options.simulate || stateTable(options.state)) return;
+  if (!options.localLease)
+    throw new UsageError(
+      `--state ${options.state}: a run against real AWS must take its leases where a deployed CLM sees them, or both may update one cluster at once. Give --state dynamodb://TABLE (the ClmStateful stack's table) or set CLM_STATE=dynamodb://TABLE; if no deployed CLM manages these clusters, pass --local-lease`,
+    );
+  io.stderr(
+    `WARNING: --local-lease: the leases of this run are kept in ${options.state} only. A deployed CLM cannot see them and may update the same clusters at the same time; use --state dynamodb://TABLE (or CLM_STATE) where one runs.\n`,
+  );
 }
 
 /** The registry's clusters that pass the selection flags (skipped ones said on stderr), with the registry and sources. */

@@ -12,7 +12,7 @@ import { withStoredStatus } from '../../tasks/step/cluster-status';
 import type { Ports } from '../../ports/ports';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { usage, usageAsync } from '../usage';
-import { openStateStores } from '../state-stores';
+import { openStateStores, stateOption } from '../state-stores';
 import { tokenOption } from '../reach-options';
 
 interface StatusOptions {
@@ -52,11 +52,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       ...(previous ?? []),
       value,
     ])
-    .option(
-      '--state <dir|dynamodb://TABLE>',
-      'where progress is kept: a directory, or the deployed table',
-      '.clm-state',
-    )
+    .addOption(stateOption('where progress is kept: a directory, or the deployed table'))
     .option('--region <region>', 'region of the deployed table (--state dynamodb://)', process.env.AWS_REGION)
     .addOption(tokenOption('bearer token for an HTTP registry'))
     .option('--directory <path>', 'with the config: show which clusters a halt holds back (like --config-source)')
@@ -86,7 +82,7 @@ export async function runStatus(options: StatusOptions, io: CliIo): Promise<Exit
   const store = state.progress;
   const fleet = await state.fleet!.loadFleet();
   const ports = { registry, progress: store } as Pick<Ports, 'registry' | 'progress'>;
-  const now = Date.now();
+  const now = state.clocks();
   const clustersNow = await Promise.all(selected.map((listed) => withStoredStatus(ports, listed)));
   const targets = await targetVersions(clustersNow, fleet, options, io);
   const reports = [];

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Cluster } from '../../core/model/cluster';
 import type { ConfigSource } from '../../ports/config-source';
@@ -66,7 +66,6 @@ function scenarioMismatch(stateDir: string, scenarioFile: string, world: Simulat
 export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedSetup {
   const check = { knownClusters: options.knownClusterIds ?? options.clusters.map((c) => c.id) };
   const scenario = options.scenarioFile ? loadScenarioFile(options.scenarioFile, check) : undefined;
-  mkdirSync(options.stateDir, { recursive: true });
   const existing = existsSync(join(options.stateDir, 'world.json'));
   const world = existing
     ? SimulatedWorld.load(options.stateDir)

@@ -51,13 +51,28 @@ export async function rollActions(
   progress: PoolProgress,
 ): Promise<RollActions> {
   await markNodes(context, plan.mark);
-  const scaled =
-    plan.scaleTo !== undefined ? await scaleOut(context, plan.scaleTo, snapshot.desired) : snapshot.desired;
-  const { scaleTo: _planned, pairingScaleOut: _pairing, ...unscaled } = plan;
-  // A scale-out AWS still throttled did not happen: the ledger and the pairing count go by what did.
-  const done = scaled === (plan.scaleTo ?? snapshot.desired) ? plan : unscaled;
+  let done = plan;
+  if (plan.scaleTo !== undefined) {
+    // The size before the roll (and the pairing nodes it will hold) go on the groups first: a retry whose progress
+    // was lost reads them from there (core/rollout/pre-roll-size.ts).
+    const pairing = plan.pairingScaleOut ? (progress.pairingNodes ?? 0) + plan.pairingScaleOut : undefined;
+    if (!snapshot.preRollMarked || pairing !== undefined)
+      await context.cp.pools.markPreRollSize(context.target, context.pool.name, pairing);
+    // A scale-out AWS still throttled did not happen: the ledger and the pairing count go by what did.
+    if ((await scaleOut(context, plan.scaleTo, snapshot.desired)) !== plan.scaleTo) {
+      const { scaleTo: _planned, pairingScaleOut: _pairing, ...unscaled } = plan;
+      done = unscaled;
+      if (pairing !== undefined)
+        await context.cp.pools.markPreRollSize(context.target, context.pool.name, progress.pairingNodes ?? 0);
+    }
+  }
   const nodes = await cordonNodes(context, plan.cordon, progress.nodes);
-  return drainAndTerminate(context, done, snapshot, { ...progress, nodes });
+  const acted = await drainAndTerminate(context, done, snapshot, { ...progress, nodes });
+  // Pairing nodes taken back: the marks say so once they are gone (never before, so a mark never counts too few).
+  const held = (progress.pairingNodes ?? 0) + (done.pairingScaleOut ?? 0);
+  if ((acted.progress.pairingNodes ?? 0) < held)
+    await context.cp.pools.markPreRollSize(context.target, context.pool.name, acted.progress.pairingNodes ?? 0);
+  return acted;
 }
 
 /** Taint outdated nodes and label them decommission-pending (CLM §7.2). */

@@ -188,4 +188,15 @@ describe('SfnUpdateExecutions.countRunning and describe', () => {
       { name: 'p', status: 'SUCCEEDED', stoppedAt: 2_000 },
     ]);
   });
+
+  it('says which version a succeeded execution worked towards (its Prepare resolved the channel when it started)', async () => {
+    sfn.on(DescribeExecutionCommand, { executionArn: arnOf('r') }).resolves({
+      status: 'SUCCEEDED',
+      stopDate: new Date(3_000),
+      output: JSON.stringify({ clusterId: 'c1', run: { decision: 'UPDATE', targetVersion: 'cccc#h' } }),
+    });
+    await expect(executions().describe([{ name: 'r' }])).resolves.toEqual([
+      { name: 'r', status: 'SUCCEEDED', stoppedAt: 3_000, ranTo: 'cccc#h' },
+    ]);
+  });
 });

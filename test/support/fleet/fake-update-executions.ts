@@ -19,6 +19,8 @@ export interface FakeExecution {
   stoppedAt?: number;
   error?: string;
   cause?: string;
+  /** Succeeded: the version its Prepare worked towards (`$.run.targetVersion` of its output). */
+  ranTo?: string;
   redrives: number;
 }
 
@@ -110,6 +112,7 @@ export class FakeUpdateExecutions implements UpdateExecutions {
         ...(e.stoppedAt !== undefined ? { stoppedAt: e.stoppedAt } : {}),
         ...(e.error ? { error: e.error } : {}),
         ...(e.cause ? { cause: e.cause } : {}),
+        ...(e.ranTo ? { ranTo: e.ranTo } : {}),
       };
     });
   }
@@ -122,6 +125,7 @@ export class FakeUpdateExecutions implements UpdateExecutions {
     name: string,
     status: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED',
     error?: { error: string; cause?: string },
+    ranTo?: string,
   ): void {
     const execution = this.executions.get(name);
     if (!execution) throw new Error(`no execution ${name}`);
@@ -129,5 +133,6 @@ export class FakeUpdateExecutions implements UpdateExecutions {
     execution.stoppedAt = this.now();
     execution.error = error?.error;
     execution.cause = error?.cause;
+    execution.ranTo = ranTo;
   }
 }

@@ -145,7 +145,7 @@ export class FleetWorld {
           lastVersion: cluster.status.currentVersion,
         },
       });
-      this.executions.end(execution.name, 'SUCCEEDED');
+      this.executions.end(execution.name, 'SUCCEEDED', undefined, target.targetVersion);
     }
   }
 

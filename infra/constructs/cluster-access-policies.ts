@@ -86,6 +86,8 @@ export const DESCRIBE_ONLY = [
   'autoscaling:DescribeScalingActivities',
   // The roll's health gate (update_health_alarm).
   'cloudwatch:DescribeAlarms',
+  // zalando-eks: the creation hook and decommission read the control plane (endpoint, CA, OIDC issuer).
+  'eks:DescribeCluster',
 ];
 /** What rolling and removing node pools calls (lambdas/adapters/aws/asg-node-pool-backend.ts). */
 export const NODE_WRITE_ASG = [

@@ -21,6 +21,8 @@ import { simNodePoolBackend } from './ports/sim-node-pool-backend';
 import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
+import { simEksClusters } from './ports/sim-eks-clusters';
+import { apiServerCaData } from '../core/kube/kube-auth-config';
 import { cloudResourcesOf, seedLeftovers } from './aws/leftovers';
 import type { CloudResourceRecord } from './world-state';
 import { seedState } from './prng';
@@ -166,6 +168,7 @@ export class SimulatedWorld {
       apiServerUrl: cluster.apiServerUrl,
       masterPools:
         cluster.provider === 'zalando-eks' ? [] : cluster.nodePools.filter(isMasterPool).map((pool) => pool.name),
+      ...(cluster.provider === 'zalando-eks' ? { eks: true } : {}),
       ...(cluster.lifecycleStatus === 'decommission-requested' || cluster.lifecycleStatus === 'decommissioned'
         ? { decommissioning: true }
         : {}),
@@ -180,7 +183,11 @@ export class SimulatedWorld {
     return {
       stacks: simStackDeployer(this.ctx, account, cluster.id),
       pools: simNodePoolBackend(this.ctx, cluster.id),
-      kube: simKubeCluster(this.ctx, cluster.id),
+      kube: simKubeCluster(this.ctx, cluster.id, {
+        server: cluster.apiServerUrl,
+        ...optionalCaData(cluster),
+      }),
+      eks: simEksClusters(this.ctx, account, cluster.id),
       lookups: simLookups(this.ctx, cluster.id),
       values: simValues(this.ctx, cluster.id),
       alarms: simHealthAlarms(this.ctx, cluster.id),
@@ -260,5 +267,15 @@ export class SimulatedWorld {
       applyObjects(this.ctx, kube, [...namespaces, ...objects], false);
     }
     settle(this.ctx);
+  }
+}
+
+/** The CA the cluster's clients trust; a malformed item is no CA (every call then fails TLS verification). */
+function optionalCaData(cluster: Cluster): { caData?: string } {
+  try {
+    const caData = apiServerCaData(cluster);
+    return caData ? { caData } : {};
+  } catch {
+    return {};
   }
 }

@@ -57,6 +57,8 @@ export interface ClusterInfo {
   readonly apiServerUrl: string;
   /** Master pool names; none (EKS) means the API is ready once the main stack exists. */
   readonly masterPools: readonly string[];
+  /** zalando-eks: the API server is the EKS cluster named `name` (aws/eks.ts); nodes join it, the VPC CNI runs. */
+  readonly eks?: boolean;
   /** Lifecycle decommission-requested/decommissioned: tearing down loses pods on purpose, PDBs are not counted. */
   readonly decommissioning?: boolean;
   /** The scenario's `leftovers` were created in the account (once, on the first call for the cluster). */
@@ -117,6 +119,8 @@ export interface ResourceRecord {
   readonly defHash: string;
   /** Hash of the evaluated properties, to know whether an update changes anything. */
   readonly propsHash: string;
+  /** What the service's own Describe call reports beyond `Fn::GetAtt` (an EKS cluster's network config). */
+  readonly describe?: Record<string, string>;
 }
 
 export interface StackRecord {

@@ -118,6 +118,9 @@ function accountPorts(
     get alarms() {
       return once('alarms', () => new (fromKit(kit, 'CloudWatchHealthAlarms'))(clients.cloudWatch));
     },
+    get eks() {
+      return once('eks', () => new (fromKit(kit, 'EksApiClusters'))(clients.eks));
+    },
     get leftovers() {
       return once(
         'leftovers',

@@ -14,6 +14,7 @@ import type { StackDeployer } from '../../ports/stack-deployer';
 import type { CloudLookups } from '../../ports/template-engine';
 import type { ValuesProvider } from '../../ports/values-provider';
 import type { ClusterLeftovers } from '../../ports/cluster-leftovers';
+import type { EksClusters } from '../../ports/eks-clusters';
 import { ConfigError } from '../../shared/errors';
 import { kitAccountClients, kitAwsClients, roleArn } from '../../adapters/aws/aws-kit-clients';
 import type { AwsClients } from '../../adapters/aws/aws-kit-clients';
@@ -28,6 +29,8 @@ export interface CloudFactories {
   readonly alarms: (cluster: Cluster) => HealthAlarms;
   /** Decommission's cleanup of what the cluster left outside its stacks. */
   readonly leftovers: (cluster: Cluster) => ClusterLeftovers;
+  /** EKS DescribeCluster in the cluster's account and region. */
+  readonly eks: (cluster: Cluster) => EksClusters;
   /** Template lookups by account id and region (the template engine knows the cluster only from its context). */
   readonly lookupsFor: (accountId: string, region: string) => CloudLookups;
   /** `aws:kms:` config items, decrypted with the task's own identity and region (CLM §10.5). */
@@ -57,14 +60,8 @@ export function cloudFactories(
     const key = `${accountId}/${region}`;
     let found = clients.get(key);
     if (!found) {
-      found = kitAccountClients(kit, {
-        accountId,
-        region,
-        endpoint: env.endpoint,
-        assumedRole: env.assumedRole,
-        externalId: env.externalId,
-        ...traced,
-      });
+      const { endpoint, assumedRole, externalId } = env;
+      found = kitAccountClients(kit, { accountId, region, endpoint, assumedRole, externalId, ...traced });
       clients.set(key, found);
     }
     return found;
@@ -90,6 +87,7 @@ export function cloudFactories(
     values: (cluster) => clusterPorts(cluster).values,
     alarms: (cluster) => clusterPorts(cluster).alarms,
     leftovers: (cluster) => clusterPorts(cluster).leftovers,
+    eks: (cluster) => clusterPorts(cluster).eks,
     lookupsFor(accountId, region) {
       if (!/^\d{12}$/.test(accountId))
         throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);

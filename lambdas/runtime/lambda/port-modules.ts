@@ -22,6 +22,7 @@ export const PORT_MODULES = {
   lookups: 'lookups',
   alarms: 'alarms',
   leftovers: 'leftovers',
+  eks: 'eks',
   kube: 'kube',
   fleet: 'fleet',
   executions: 'executions',

@@ -2,6 +2,7 @@ import type { SimContext } from '../sim-context';
 import type { AccountState, ResourceRecord } from '../world-state';
 import { deleteAsg } from './autoscaling';
 import { autoScalingGroupResource } from './cfn-auto-scaling-group';
+import { eksClusterResource } from './cfn-eks-cluster';
 import { genericResource } from './cfn-generic-resources';
 import { launchTemplateResource } from './cfn-launch-template';
 import type { Props, Provisioned, ResourceScope } from './cfn-resource-scope';
@@ -19,6 +20,7 @@ export function provisionResource(scope: ResourceScope, type: string, props: Pro
   const scoped = { ...scope, previous };
   if (type === 'AWS::EC2::LaunchTemplate') return launchTemplateResource(scoped, props);
   if (type === 'AWS::AutoScaling::AutoScalingGroup') return autoScalingGroupResource(scoped, props);
+  if (type === 'AWS::EKS::Cluster') return eksClusterResource(scoped, props);
   return genericResource(scoped, type, props);
 }
 

@@ -15,6 +15,7 @@ import { FakeKubeCluster } from './fake-kube-cluster';
 import { FakeNodePoolBackend } from './fake-node-pool-backend';
 import { FakeStackDeployer } from './fake-stack-deployer';
 import { FakeClusterLeftovers } from './fake-cluster-leftovers';
+import { FakeEksClusters } from './fake-eks-clusters';
 import { MemoryArtifactStore } from './memory-artifact-store';
 import { testCluster } from '../test-cluster';
 
@@ -81,6 +82,7 @@ export interface FakeEnv {
   readonly alarms: FakeHealthAlarms;
   readonly stacks: FakeStackDeployer;
   readonly leftovers: FakeClusterLeftovers;
+  readonly eks: FakeEksClusters;
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
   readonly registry: MemoryRegistry;
@@ -103,6 +105,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const stacks = new FakeStackDeployer();
   const alarms = new FakeHealthAlarms();
   const leftovers = new FakeClusterLeftovers();
+  const eks = new FakeEksClusters();
   const artifacts = new MemoryArtifactStore();
   const progress = new MemoryProgressStore();
   const registry = new MemoryRegistry(options.clusters ?? [testCluster()], options.persistsStatus ?? true);
@@ -118,6 +121,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     values: new Proxy({}, { get: () => () => unused('values') }) as ClusterPorts['values'],
     alarms,
     leftovers,
+    eks,
   };
   const ports: Ports = {
     registry,
@@ -140,6 +144,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     alarms,
     stacks,
     leftovers,
+    eks,
     artifacts,
     progress,
     registry,

@@ -82,7 +82,7 @@ describe('ClmClusterAccess', () => {
       // Describe calls and ValidateTemplate support no resource-level permissions.
       expect(
         actionsOf([s]).every((a) =>
-          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing):Describe|cloudformation:ValidateTemplate$)/.test(a),
+          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing|eks):Describe|cloudformation:ValidateTemplate$)/.test(a),
         ),
       ).toBe(true);
   });

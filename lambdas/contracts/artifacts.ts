@@ -55,6 +55,19 @@ export const ClusterShape: z.ZodType<Cluster> = z.object({
   owner: z.string().optional(),
   accountName: z.string().optional(),
   createdAt: z.string().optional(),
+  accountClusters: z
+    .array(
+      z.object({
+        id: z.string(),
+        localId: z.string(),
+        infrastructureAccount: z.string(),
+        provider: z.enum(PROVIDERS),
+        apiServerUrl: z.string(),
+        lifecycleStatus: z.enum(LIFECYCLE_STATUSES),
+        oidcIssuerUrl: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 const RenderedStackShape: z.ZodType<RenderedStack> = z.object({

@@ -1,19 +1,20 @@
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus, Problem } from '../../core/model/cluster';
 import { EMPTY_STATUS } from '../../core/model/cluster';
 import { appendProblem } from '../../core/status/problems';
+import { peersOf } from '../../core/eks/oidc-trust';
 import type { Ports } from '../../ports/ports';
 import type { StoredStatus } from '../../ports/progress-store';
 import { NotFoundError } from '../../shared/errors';
 
 /**
  * The cluster from the registry, with status overlaid from the progress store when the registry cannot
- * store status (the YAML file: CLM loses it there; we keep it).
+ * store status (the YAML file: CLM loses it there; we keep it), and its account's clusters (CLM's AccountClusters).
  */
 export async function loadCluster(ports: Pick<Ports, 'registry' | 'progress'>, clusterId: string): Promise<Cluster> {
-  const clusters = await ports.registry.listClusters();
+  const clusters = await listWithStoredStatus(ports);
   const cluster = clusters.find((c) => c.id === clusterId);
   if (!cluster) throw new NotFoundError(`Cluster ${clusterId} is not in the registry ${ports.registry.description}`);
-  return withStoredStatus(ports, cluster);
+  return { ...cluster, accountClusters: peersOf(cluster, clusters) };
 }
 
 export async function withStoredStatus(

@@ -53,7 +53,9 @@ export function eksConfigItems(plane: EksControlPlane): Record<string, string> {
 
 /** The written items whose registry value differs from what EKS reports (CLM writes only those). */
 export function changedEksItems(registryItems: ConfigItems, plane: EksControlPlane): Record<string, string> {
-  return Object.fromEntries(Object.entries(eksConfigItems(plane)).filter(([key, value]) => registryItems[key] !== value));
+  return Object.fromEntries(
+    Object.entries(eksConfigItems(plane)).filter(([key, value]) => registryItems[key] !== value),
+  );
 }
 
 /**
@@ -61,9 +63,17 @@ export function changedEksItems(registryItems: ConfigItems, plane: EksControlPla
  * (when EKS reports one) `service_cidr` among its config items. Node pools keep their own items, as in CLM.
  */
 export function withControlPlane(cluster: Cluster, plane: EksControlPlane): Cluster {
-  const items: Record<string, string> = { ...cluster.configItems, ...eksConfigItems(plane) };
-  if (plane.serviceCidr) items[SERVICE_CIDR_ITEM] = plane.serviceCidr;
+  const items = { ...cluster.configItems, ...controlPlaneItems(plane) };
   return { ...cluster, apiServerUrl: plane.endpoint || cluster.apiServerUrl, configItems: items };
+}
+
+/**
+ * The items the control plane sets: the written three and, when EKS reports one, `service_cidr`. Rendering lays them
+ * over the merged items before node pools inherit them, so the first run (items just written) renders what every
+ * later run (items read from the registry) renders, and the second pass rolls nothing for them.
+ */
+export function controlPlaneItems(plane: EksControlPlane): Record<string, string> {
+  return { ...eksConfigItems(plane), ...(plane.serviceCidr ? { [SERVICE_CIDR_ITEM]: plane.serviceCidr } : {}) };
 }
 
 /** Whether the answer is usable: an endpoint and a CA (a cluster still CREATING has neither). */

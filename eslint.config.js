@@ -71,6 +71,16 @@ const EC2_THROUGH_API = [
   },
   { selector: "ImportExpression[source.value='@aws-sdk/client-ec2']", message: EC2_API_MESSAGE },
 ];
+// Lambda code uses zod/mini through lambdas/shared/zod.ts: classic zod's chained methods put 90–103 KB into each bundle.
+const ZOD_MINI_MESSAGE =
+  "In lambdas/, `import * as z from '<path>/shared/zod'` (zod/mini with zod's English messages).";
+const ZOD_THROUGH_MINI = [
+  {
+    selector: "ImportDeclaration[source.value=/^zod(\\/v4)?(\\/classic)?$/][importKind!='type']",
+    message: ZOD_MINI_MESSAGE,
+  },
+  { selector: 'ImportExpression[source.value=/^zod/]', message: ZOD_MINI_MESSAGE },
+];
 
 export default tseslint.config(
   {
@@ -96,7 +106,7 @@ export default tseslint.config(
   {
     files: ['lambdas/**/*.ts'],
     ignores: ['lambdas/adapters/aws/ec2-api.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...RESTRICTED_SYNTAX, ...EC2_THROUGH_API] },
+    rules: { 'no-restricted-syntax': ['error', ...RESTRICTED_SYNTAX, ...EC2_THROUGH_API, ...ZOD_THROUGH_MINI] },
   },
   {
     files: ['lambdas/**/*.ts', 'infra/**/*.ts', 'bench/**/*.ts'],

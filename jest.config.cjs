@@ -19,7 +19,9 @@ module.exports = {
   ],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   // @octokit/webhooks-methods exports only an `import` entry; Jest resolves with `require` and would not find it.
+  // zod's English messages (lambdas/shared/zod.ts) are imported by their ESM file; under Jest the CJS twin loads.
   moduleNameMapper: {
+    '^zod/v4/locales/en\\.js$': '<rootDir>/node_modules/zod/v4/locales/en.cjs',
     '^@octokit/webhooks-methods$': '<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js',
   },
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],

@@ -106,7 +106,7 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
     rule: 'AwsSolutions-IAM5',
     finding: /^Resource::\*$/,
     reason:
-      'Actions without resource-level permissions: X-Ray (traces, sampling), CloudWatch Logs delivery for Step Functions logging, EC2 and Auto Scaling Describe*, CloudFormation ListStacks/ValidateTemplate, DynamoDB ListStreams (the registry stream trigger).',
+      'Actions without resource-level permissions: X-Ray (traces, sampling), CloudWatch Logs delivery for Step Functions logging, EC2 and Auto Scaling Describe*, ACM ListCertificates/GetCertificate (load_balancer_certificate is matched by name among all certificates of the account), CloudFormation ListStacks/ValidateTemplate, DynamoDB ListStreams (the registry stream trigger).',
   },
   {
     rule: 'AwsSolutions-IAM5',
@@ -145,16 +145,16 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
   {
     rule: 'AwsSolutions-IAM5',
     finding:
-      /^Resource::arn:<AWS::Partition>:(cloudformation:(<AWS::Region>|\*):<AWS::AccountId>:(stack\/\*|stack\/[\w*?-]+\/\*|changeSet\/clm-plan-\*\/\*)|autoscaling:(<AWS::Region>|\*):<AWS::AccountId>:autoScalingGroup:\*:autoScalingGroupName\/\*|kms:<AWS::Region>:<AWS::AccountId>:key\/\*|ec2:(<AWS::Region>|\*):<AWS::AccountId>:(volume|security-group|network-interface|instance)\/\*|elasticloadbalancing:(<AWS::Region>|\*):<AWS::AccountId>:(loadbalancer|targetgroup)\/\*)$/,
+      /^Resource::arn:<AWS::Partition>:(cloudformation:(<AWS::Region>|\*):<AWS::AccountId>:(stack\/\*|stack\/[\w*?-]+\/\*|changeSet\/clm-plan-\*\/\*)|autoscaling:(<AWS::Region>|\*):<AWS::AccountId>:autoScalingGroup:\*:autoScalingGroupName\/\*|kms:(<AWS::Region>|\*):<AWS::AccountId>:key\/\*|ec2:(<AWS::Region>|\*):<AWS::AccountId>:(volume|security-group|network-interface|instance)\/\*|elasticloadbalancing:(<AWS::Region>|\*):<AWS::AccountId>:(loadbalancer|targetgroup)\/\*)$/,
     reason:
-      'Cluster stacks, Auto Scaling groups and KMS keys are named by the config repository: reads cover the account, writes only stacks matching clusterStackNamePatterns and only through the CloudFormation service role (cloudformation:RoleArn), Auto Scaling writes only groups tagged kubernetes.io/role/node-pool=true, EC2 TerminateInstances only instances carrying the karpenter.sh/nodepool tag (a Null condition), change sets only CLM plans (clm-plan-*), KMS only Decrypt; decommission deletes the load balancers, target groups, security groups, volumes and network interfaces a cluster left outside its stacks, which the adapter picks by the kubernetes.io/cluster/<cluster>=owned tag (IAM cannot condition on a tag key that names the cluster).',
+      'Cluster stacks, Auto Scaling groups and KMS keys are named by the config repository: reads cover the account, writes only stacks matching clusterStackNamePatterns and only through the CloudFormation service role (cloudformation:RoleArn), Auto Scaling writes only groups tagged kubernetes.io/role/node-pool=true, EC2 TerminateInstances only instances carrying the karpenter.sh/nodepool tag (a Null condition), change sets only CLM plans (clm-plan-*), KMS keys of the cluster account only DescribeKey (the etcd stack alias) and Encrypt (the nodes files bundles, with the main stack keys); CLM own keys only Decrypt; decommission deletes the load balancers, target groups, security groups, volumes and network interfaces a cluster left outside its stacks, which the adapter picks by the kubernetes.io/cluster/<cluster>=owned tag (IAM cannot condition on a tag key that names the cluster).',
   },
   {
     rule: 'AwsSolutions-IAM5',
     finding:
       /^Resource::arn:<AWS::Partition>:s3:::cluster-lifecycle-manager-<AWS::AccountId>-(<AWS::Region>|\*)(\/\*)?$/,
     reason:
-      "CLM's template bucket of the cluster account (cluster-lifecycle-manager-<account>-<region>, one per region): templates over 51,200 bytes go through it.",
+      "CLM's bucket of the cluster account (cluster-lifecycle-manager-<account>-<region>, one per region): templates over 51,200 bytes go through it, and the nodes' files bundles live there (<local id>/<master|worker|etcd>/<sha512>.userdata, content-addressed).",
   },
   {
     rule: 'AwsSolutions-IAM5',

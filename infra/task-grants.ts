@@ -37,6 +37,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   // eks:DescribeCluster is one of the describe-only actions of `lookups`.
   eks: same({ cloud: ['lookups'] }),
   values: same({ cloud: ['lookups'] }),
+  // Files bundles: CreateBucket/PutObject on CLM's bucket, KMS Encrypt with the cluster's keys (cloud-access.ts).
+  nodeFiles: { read: { cloud: ['lookups'] }, write: { cloud: ['node-files-write'] } },
   templates: same({ cloud: ['lookups'] }),
   secrets: same({ cloud: ['decrypt'] }),
   // The registry, git and the API servers authenticate with a token of the tokens secret.

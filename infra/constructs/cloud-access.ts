@@ -6,7 +6,9 @@ import { TASK_ENV } from '../../lambdas/runtime/lambda/task-environment';
 import {
   DEFAULT_STACK_NAME_PATTERNS,
   describeStatement,
+  keyLookupStatements,
   leftoversStatements,
+  nodeFilesStatements,
   nodeWriteStatements,
   stackReadStatements,
   stackWriteStatements,
@@ -26,8 +28,10 @@ import { ClusterStackRole } from './cluster-stack-role';
  * - `decrypt`: KMS Decrypt of `aws:kms:` config items, always in CLM's own account.
  * - `leftovers-write`: decommission's cleanup: list and delete load balancers, security groups, volumes and network
  *   interfaces the cluster left outside its stacks.
+ * - `node-files-write`: the nodes' files bundles: CLM's bucket of the account, KMS Encrypt with the account's keys.
  */
-export type CloudAccess = 'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt' | 'leftovers-write';
+export type CloudAccess =
+  'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt' | 'leftovers-write' | 'node-files-write';
 
 export interface ClusterCloudAccessProps {
   /**
@@ -124,6 +128,8 @@ export class ClusterCloudAccess extends Construct {
     if (needs.includes('stacks-write'))
       statements.push(...stackWriteStatements(scope), ...templateBucketStatements(scope));
     if (needs.includes('lookups') || needs.includes('nodes-write')) statements.push(describeStatement());
+    if (needs.includes('lookups')) statements.push(...keyLookupStatements(scope));
+    if (needs.includes('node-files-write')) statements.push(...nodeFilesStatements(scope));
     if (needs.includes('nodes-write')) statements.push(...nodeWriteStatements(scope));
     if (needs.includes('leftovers-write')) statements.push(...leftoversStatements(scope));
     return statements;

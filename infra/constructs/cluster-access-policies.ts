@@ -11,7 +11,9 @@
  *   (TerminateInstanceInAutoScalingGroup); the one EC2 write is TerminateInstances on instances that carry the tag
  *   key `karpenter.sh/nodepool` (Karpenter pools: roll, removal, decommission).
  * - Lookups: EC2 and Auto Scaling Describe* calls (they have no resource-level permissions).
- * - Large templates: the CLM bucket `cluster-lifecycle-manager-<account>-<region>` of the cluster account.
+ * - Large templates and the nodes' files bundles: the CLM bucket `cluster-lifecycle-manager-<account>-<region>` of the
+ *   cluster account; the bundles' secrets are encrypted with the account's KMS keys (the main stack's), and the lookups
+ *   read ACM's certificates and resolve the etcd stack's key alias.
  * - Decommission's cleanup (lambdas/adapters/aws/ec2-cluster-leftovers.ts): delete load balancers, security groups,
  *   volumes and network interfaces of the account and region; the adapter picks only those tagged
  *   `kubernetes.io/cluster/<cluster>` = owned and made by no stack (IAM cannot condition on a tag key that names the
@@ -88,6 +90,9 @@ export const DESCRIBE_ONLY = [
   'cloudwatch:DescribeAlarms',
   // zalando-eks: the creation hook and decommission read the control plane (endpoint, CA, OIDC issuer).
   'eks:DescribeCluster',
+  // `load_balancer_certificate`: the account's ISSUED certificates and their chains (CLM §6.2 step 6).
+  'acm:ListCertificates',
+  'acm:GetCertificate',
 ];
 /** What rolling and removing node pools calls (lambdas/adapters/aws/asg-node-pool-backend.ts). */
 export const NODE_WRITE_ASG = [
@@ -128,6 +133,23 @@ export function stackWriteStatements(scope: ClusterAccessScope): PolicyStatement
 
 export function describeStatement(): PolicyStatement {
   return new PolicyStatement({ actions: DESCRIBE_ONLY, resources: ['*'] });
+}
+
+/** The etcd stack's key: `alias/etcd-cluster` resolved to its key (KMS DescribeKey). */
+export function keyLookupStatements(scope: ClusterAccessScope): PolicyStatement[] {
+  return [new PolicyStatement({ actions: ['kms:DescribeKey'], resources: [arn(scope, 'kms', 'key/*')] })];
+}
+
+/**
+ * The nodes' files bundles (CLM §6.4): put into CLM's bucket of the account (created when missing), secrets encrypted
+ * with the account's keys (the main stack's `MasterFilesEncryptionKey`/`WorkerFilesEncryptionKey`, etcd's alias). A
+ * cluster whose `node_files_bucket` names another bucket needs that bucket's grant besides.
+ */
+export function nodeFilesStatements(scope: ClusterAccessScope): PolicyStatement[] {
+  return [
+    ...templateBucketStatements(scope),
+    new PolicyStatement({ actions: ['kms:Encrypt'], resources: [arn(scope, 'kms', 'key/*')] }),
+  ];
 }
 
 export function nodeWriteStatements(scope: ClusterAccessScope): PolicyStatement[] {
@@ -187,8 +209,9 @@ export function clusterAccountStatements(scope: ClusterAccessScope): PolicyState
     ...stackReadStatements(scope),
     ...stackWriteStatements(scope),
     describeStatement(),
+    ...keyLookupStatements(scope),
     ...nodeWriteStatements(scope),
-    ...templateBucketStatements(scope),
+    ...nodeFilesStatements(scope),
     ...leftoversStatements(scope),
   ];
 }

@@ -1,10 +1,11 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import type { CfDeletions, Deletions } from '../core/deletions/deletion';
 import { PROPAGATION_POLICIES } from '../core/deletions/deletion';
 import type { Cluster } from '../core/model/cluster';
 import { LIFECYCLE_STATUSES, PROVIDERS } from '../core/model/cluster';
 import type { RenderedManifestFile } from '../core/render/render-manifests';
 import type { RenderedStack } from '../core/render/render-stack';
+import type { FilesBundle } from '../core/render/files-bundle';
 import type { KubeObject } from '../ports/kube-cluster';
 
 /**
@@ -27,12 +28,12 @@ const NodePoolShape = z.object({
 const ProblemShape = z.object({
   type: z.string(),
   title: z.string(),
-  status: z.number().optional(),
-  detail: z.string().optional(),
-  instance: z.string().optional(),
+  status: z.optional(z.number()),
+  detail: z.optional(z.string()),
+  instance: z.optional(z.string()),
 });
 
-export const ClusterShape: z.ZodType<Cluster> = z.object({
+export const ClusterShape: z.ZodMiniType<Cluster> = z.object({
   id: z.string(),
   alias: z.string(),
   localId: z.string(),
@@ -52,11 +53,11 @@ export const ClusterShape: z.ZodType<Cluster> = z.object({
     nextVersion: z.string(),
     problems: z.array(ProblemShape),
   }),
-  owner: z.string().optional(),
-  accountName: z.string().optional(),
-  createdAt: z.string().optional(),
-  accountClusters: z
-    .array(
+  owner: z.optional(z.string()),
+  accountName: z.optional(z.string()),
+  createdAt: z.optional(z.string()),
+  accountClusters: z.optional(
+    z.array(
       z.object({
         id: z.string(),
         localId: z.string(),
@@ -66,25 +67,37 @@ export const ClusterShape: z.ZodType<Cluster> = z.object({
         lifecycleStatus: z.enum(LIFECYCLE_STATUSES),
         oidcIssuerUrl: z.string(),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 
-const RenderedStackShape: z.ZodType<RenderedStack> = z.object({
+const RenderedStackShape: z.ZodMiniType<RenderedStack> = z.object({
   name: z.string(),
-  kind: z.enum(['cluster', 'node-pool', 'cf-manifest']),
+  kind: z.enum(['cluster', 'node-pool', 'cf-manifest', 'etcd']),
   template: z.string(),
   tags: z.record(z.string(), z.string()),
-  pool: z.string().optional(),
+  pool: z.optional(z.string()),
+  stackPolicy: z.optional(z.string()),
 });
 
-const KubeObjectShape: z.ZodType<KubeObject> = z.looseObject({
+const FilesBundleShape: z.ZodMiniType<FilesBundle> = z.object({
+  role: z.enum(['master', 'worker', 'etcd']),
+  sha512: z.string(),
+  bucket: z.string(),
+  key: z.string(),
+  s3Path: z.string(),
+  kmsKeyOutput: z.string(),
+  kmsKeyId: z.optional(z.string()),
+  files: z.array(z.object({ path: z.string(), data: z.string(), encrypted: z.boolean(), permissions: z.number() })),
+});
+
+const KubeObjectShape: z.ZodMiniType<KubeObject> = z.looseObject({
   apiVersion: z.string(),
   kind: z.string(),
-  metadata: z.looseObject({ name: z.string(), namespace: z.string().optional() }),
+  metadata: z.looseObject({ name: z.string(), namespace: z.optional(z.string()) }),
 });
 
-const ManifestFileShape: z.ZodType<RenderedManifestFile> = z.object({
+const ManifestFileShape: z.ZodMiniType<RenderedManifestFile> = z.object({
   source: z.string(),
   component: z.string(),
   file: z.string(),
@@ -93,20 +106,20 @@ const ManifestFileShape: z.ZodType<RenderedManifestFile> = z.object({
 
 const DeletionFields = {
   kind: z.string(),
-  namespace: z.string().optional(),
-  propagationPolicy: z.enum(PROPAGATION_POLICIES).optional(),
-  gracePeriodSeconds: z.number().optional(),
+  namespace: z.optional(z.string()),
+  propagationPolicy: z.optional(z.enum(PROPAGATION_POLICIES)),
+  gracePeriodSeconds: z.optional(z.number()),
 };
 const DeletionShape = z.union([
   z.object({ ...DeletionFields, name: z.string() }),
-  z.object({ ...DeletionFields, selector: z.string(), hasOwner: z.boolean().optional() }),
-  z.object({ ...DeletionFields, labels: z.record(z.string(), z.string()), hasOwner: z.boolean().optional() }),
+  z.object({ ...DeletionFields, selector: z.string(), hasOwner: z.optional(z.boolean()) }),
+  z.object({ ...DeletionFields, labels: z.record(z.string(), z.string()), hasOwner: z.optional(z.boolean()) }),
 ]);
-const DeletionsShape: z.ZodType<Deletions> = z.object({
+const DeletionsShape: z.ZodMiniType<Deletions> = z.object({
   preApply: z.array(DeletionShape),
   postApply: z.array(DeletionShape),
 });
-const CfDeletionsShape: z.ZodType<CfDeletions> = z.object({
+const CfDeletionsShape: z.ZodMiniType<CfDeletions> = z.object({
   preApply: z.array(z.object({ stackName: z.string() })),
   postApply: z.array(z.object({ stackName: z.string() })),
 });
@@ -134,16 +147,16 @@ export const ClusterArtifact = z.object({
   configVersion: z.string(),
   sourceVersions: z.record(z.string(), z.string()),
   /** For a cluster pinning a cluster stack: the stack this run moves to, and which layers (so steps) changed. */
-  stack: StackStateShape.optional(),
-  layerPlan: z
-    .object({
-      from: z.string().optional(),
+  stack: z.optional(StackStateShape),
+  layerPlan: z.optional(
+    z.object({
+      from: z.optional(z.string()),
       to: z.string(),
-      changed: z.array(z.enum(['clusterClass', 'clusterAddon', 'nodeImage'])).readonly(),
-      allBecause: z.string().optional(),
+      changed: z.readonly(z.array(z.enum(['clusterClass', 'clusterAddon', 'nodeImage']))),
+      allBecause: z.optional(z.string()),
       steps: StackStepsShape,
-    })
-    .optional(),
+    }),
+  ),
 });
 export type ClusterArtifact = z.infer<typeof ClusterArtifact>;
 
@@ -154,6 +167,10 @@ export const MainArtifact = z.object({
   mainStack: RenderedStackShape,
   /** Key of the stored config snapshot files (so later steps need no git fetch). */
   configFilesKey: z.string(),
+  /** The deploy-time values (subnets, certificate, keys…) the run renders with; absent in older artefacts. */
+  values: z.optional(z.record(z.string(), z.unknown())),
+  /** The etcd stack and its files bundle (`manage_etcd_stack: "true"`), deployed before the main stack. */
+  etcd: z.optional(z.object({ stack: RenderedStackShape, files: FilesBundleShape })),
 });
 export type MainArtifact = z.infer<typeof MainArtifact>;
 
@@ -164,10 +181,10 @@ export const ResourcesArtifact = z.object({
   manifests: z.array(ManifestFileShape),
   deletions: DeletionsShape,
   cfDeletions: CfDeletionsShape,
-  /** Files bundles uploaded for the pools (ArtifactStore keys). */
+  /** The pools' files bundles uploaded into the cluster's account (`s3://<bucket>/<key>`). */
   filesKeys: z.array(z.string()),
   /** Karpenter pools: the objects of their provisioners.yaml (applied by ApplyKarpenterPools); absent in older runs. */
-  karpenterPools: z.array(z.object({ name: z.string(), provisioners: z.array(KubeObjectShape) })).optional(),
+  karpenterPools: z.optional(z.array(z.object({ name: z.string(), provisioners: z.array(KubeObjectShape) }))),
 });
 export type ResourcesArtifact = z.infer<typeof ResourcesArtifact>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import { CONTROL_PLANE } from './status';
 
 /**
@@ -7,29 +7,27 @@ import { CONTROL_PLANE } from './status';
  * at the ResultPath named below. See statemachines/README.md for the state → task table.
  */
 
-export const UpdateOptions = z
-  .object({
-    /** Apply stacks and manifests, never roll nodes (CLM --apply-only). */
-    applyOnly: z.boolean().default(false),
-    /**
-     * `STACK:LogicalId` entries: the resources ContinueUpdateRollback may skip when a stack is found in
-     * UPDATE_ROLLBACK_FAILED (`--skip-rollback-resources`). Nothing is skipped unless named here.
-     */
-    skipRollbackResources: z.array(z.string()).optional(),
-    /** Decommission: keep the cluster's unattached EBS volumes (`--keep-volumes`). */
-    keepVolumes: z.boolean().optional(),
-  })
-  .strict();
+export const UpdateOptions = z.strictObject({
+  /** Apply stacks and manifests, never roll nodes (CLM --apply-only). */
+  applyOnly: z._default(z.boolean(), false),
+  /**
+   * `STACK:LogicalId` entries: the resources ContinueUpdateRollback may skip when a stack is found in
+   * UPDATE_ROLLBACK_FAILED (`--skip-rollback-resources`). Nothing is skipped unless named here.
+   */
+  skipRollbackResources: z.optional(z.array(z.string())),
+  /** Decommission: keep the cluster's unattached EBS volumes (`--keep-volumes`). */
+  keepVolumes: z.optional(z.boolean()),
+});
 export type UpdateOptions = z.infer<typeof UpdateOptions>;
 
 /** Execution input of cluster-update. */
 export const ClusterUpdateInput = z.object({
-  clusterId: z.string().min(1),
+  clusterId: z.string().check(z.minLength(1)),
   /** `plan`: compute the plan (writes nothing but the plan document) and end; see PlanOutput. */
   action: z.enum(['provision', 'decommission', 'plan']),
-  options: UpdateOptions.default({ applyOnly: false }),
+  options: z._default(UpdateOptions, { applyOnly: false }),
   /** What started it: cli, webhook, registry, schedule. */
-  trigger: z.string().default('cli'),
+  trigger: z._default(z.string(), 'cli'),
 });
 export type ClusterUpdateInput = z.infer<typeof ClusterUpdateInput>;
 
@@ -48,17 +46,17 @@ export const RenderConfigOutput = z.object({
   artifactKey: z.string(),
   message: z.string(),
   /** `update_requires_approval`: the update waits for the approval of its plan before the first write. */
-  approvalRequired: z.boolean().default(false),
+  approvalRequired: z._default(z.boolean(), false),
   /**
    * Outside the cluster's maintenance windows: when the next opens (ISO 8601). The update waits until then
    * (WaitForMaintenanceWindow) before its first write, and renders again.
    */
-  resumeAt: z.string().optional(),
+  resumeAt: z.optional(z.string()),
   /**
    * The waits for a maintenance window in this execution, this one included (`$.render.windowWaits`): the update
    * hands over at LOOP_CAPS.windowWaits.
    */
-  windowWaits: z.number().int().min(0).optional(),
+  windowWaits: z.optional(z.number().check(z.int(), z.minimum(0))),
 });
 export type RenderConfigOutput = z.infer<typeof RenderConfigOutput>;
 
@@ -72,10 +70,10 @@ export const RenderResourcesOutput = z.object({
    * Karpenter pools (`worker-karpenter`) in registry order, and their count for the Choice after PostApplyDeletions:
    * 0 (or absent, from an older run) skips ApplyKarpenterPools and RollKarpenterPools.
    */
-  karpenterPools: z.array(z.string()).optional(),
-  karpenterPoolCount: z.number().int().min(0).optional(),
+  karpenterPools: z.optional(z.array(z.string())),
+  karpenterPoolCount: z.optional(z.number().check(z.int(), z.minimum(0))),
   /** Of `karpenterPools`, those RollKarpenterPools may roll (none under --apply-only or while the cluster is new). */
-  rollKarpenterPools: z.array(z.string()).optional(),
+  rollKarpenterPools: z.optional(z.array(z.string())),
   message: z.string(),
 });
 export type RenderResourcesOutput = z.infer<typeof RenderResourcesOutput>;
@@ -97,7 +95,7 @@ export type PlanOutput = z.infer<typeof PlanOutput>;
 export const ApprovalOutput = z.object({
   status: z.enum(['APPROVED', 'REJECTED', 'PENDING']),
   /** PENDING: how long AwaitApproval waits for the decision (its TimeoutSecondsPath). */
-  timeoutSeconds: z.number().int().min(60),
+  timeoutSeconds: z.number().check(z.int(), z.minimum(60)),
   message: z.string(),
   /** The plan asked about: its digest and document (see PlanOutput). */
   digest: z.string(),
@@ -120,50 +118,50 @@ export const StepOutput = z.object({
    */
   status: z.enum(['IN_PROGRESS', 'DONE', 'DRAIN', 'CONTINUE']),
   /** How long the Wait state sleeps before the next poll. */
-  waitSeconds: z.number().int().min(1).max(3600),
+  waitSeconds: z.number().check(z.int(), z.minimum(1), z.maximum(3600)),
   message: z.string(),
   /** DeployStacks: CloudFormation operations this call started (the StackOperations metric). */
-  started: z.number().int().min(0).optional(),
+  started: z.optional(z.number().check(z.int(), z.minimum(0))),
   /**
    * DeployStacks master-pools / worker-pools when done: the pools of `$.resources.rollMasterPools` / `rollWorkerPools`
    * with something to roll, the items of the next roll Map (an empty list skips it). WaitForApiServer passes the
    * masters' on, through its polls, to RollMasterPools.
    */
-  rollPools: z.array(z.string()).optional(),
+  rollPools: z.optional(z.array(z.string())),
   /** The length of `rollPools`, for the Choice that skips the Map (a JSONPath index is no portable emptiness test). */
-  rollPoolCount: z.number().int().min(0).optional(),
+  rollPoolCount: z.optional(z.number().check(z.int(), z.minimum(0))),
   /** DRAIN: the removed pools with nodes left, one node-pool-rollout child (with `removal`) each. */
-  drainPools: z.array(z.string()).optional(),
+  drainPools: z.optional(z.array(z.string())),
   /**
    * ReadControlPlane (zalando-eks): whether EKS has the cluster. `absent` in a decommission ends it as a success with
    * nothing deleted (CLM: a missing EKS cluster is a successful no-op).
    */
-  controlPlane: z.enum([CONTROL_PLANE.PRESENT, CONTROL_PLANE.ABSENT]).optional(),
+  controlPlane: z.optional(z.enum([CONTROL_PLANE.PRESENT, CONTROL_PLANE.ABSENT])),
   /**
    * Calls of the tasks writing `$.step` so far in this execution, this one included (runtime/poll-count.ts): the
    * cluster-update Choices hand over at LOOP_CAPS.polls.
    */
-  polls: z.number().int().min(1).optional(),
+  polls: z.optional(z.number().check(z.int(), z.minimum(1))),
 });
 export type StepOutput = z.infer<typeof StepOutput>;
 
 /** The state the cluster-update execution carries. Small: keys and statuses only (256 KiB limit). */
-export const ClusterUpdateState = ClusterUpdateInput.extend({
-  run: PrepareOutput.optional(),
-  render: RenderConfigOutput.optional(),
-  plan: PlanOutput.optional(),
-  approval: ApprovalOutput.optional(),
-  resources: RenderResourcesOutput.optional(),
-  step: StepOutput.optional(),
-  error: z.object({ Error: z.string(), Cause: z.string().optional() }).optional(),
+export const ClusterUpdateState = z.extend(ClusterUpdateInput, {
+  run: z.optional(PrepareOutput),
+  render: z.optional(RenderConfigOutput),
+  plan: z.optional(PlanOutput),
+  approval: z.optional(ApprovalOutput),
+  resources: z.optional(RenderResourcesOutput),
+  step: z.optional(StepOutput),
+  error: z.optional(z.object({ Error: z.string(), Cause: z.optional(z.string()) })),
 });
 export type ClusterUpdateState = z.infer<typeof ClusterUpdateState>;
 
 /** What every Task receives. */
 export const TaskPayload = z.object({
   state: z.unknown(),
-  executionId: z.string().default('local'),
-  stateName: z.string().default('local'),
+  executionId: z._default(z.string(), 'local'),
+  stateName: z._default(z.string(), 'local'),
   /** What the state passes besides the state (a stage, a phase); each task's contract says which. */
   params: z.unknown(),
 });
@@ -175,17 +173,17 @@ export const RolloutInput = z.object({
   targetVersion: z.string(),
   holder: z.string(),
   pool: z.string(),
-  options: UpdateOptions.default({ applyOnly: false }),
+  options: z._default(UpdateOptions, { applyOnly: false }),
   /**
    * The pool left the registry (RemoveDeletedPools' DrainRemovedPools): drain it to zero as CLM's PrepareForRemoval
    * does — MinSize 0 and the cluster-autoscaler tag removed, no-replacement label, one node at a time, PDBs respected.
    */
-  removal: z.boolean().optional(),
+  removal: z.optional(z.boolean()),
 });
 export type RolloutInput = z.infer<typeof RolloutInput>;
 
 /** $.step of the rollout child: a StepOutput plus progress figures for the console. */
-export const RollStepOutput = StepOutput.extend({
+export const RollStepOutput = z.extend(StepOutput, {
   /**
    * HELD: stopped at a safe point (paused, aborted, blocked); `message` says by whom and why. WINDOW: at a safe point
    * outside the maintenance windows; the rollout waits until `resumeAt`.
@@ -195,32 +193,32 @@ export const RollStepOutput = StepOutput.extend({
    * How long the Wait state sleeps before the next step; 0 when the step already waited in process (a drain PDBs
    * refused, `waitedSeconds`): the rollout's Choice goes straight back to RollStep.
    */
-  waitSeconds: z.number().int().min(0).max(3600),
+  waitSeconds: z.number().check(z.int(), z.minimum(0), z.maximum(3600)),
   /** Seconds this step waited in process for a PDB-refused drain to change, after acting and recording its block. */
-  waitedSeconds: z.number().int().min(0).optional(),
+  waitedSeconds: z.optional(z.number().check(z.int(), z.minimum(0))),
   /** WINDOW: when the next maintenance window opens (ISO 8601), the Wait state's timestamp. */
-  resumeAt: z.string().optional(),
+  resumeAt: z.optional(z.string()),
   pool: z.string(),
-  iteration: z.number().int().min(0),
-  replaced: z.number().int().min(0),
-  total: z.number().int().min(0),
+  iteration: z.number().check(z.int(), z.minimum(0)),
+  replaced: z.number().check(z.int(), z.minimum(0)),
+  total: z.number().check(z.int(), z.minimum(0)),
   /** Nodes this step finished replacing (the dashboard's NodesReplaced). */
-  replacedNow: z.number().int().min(0).optional(),
+  replacedNow: z.optional(z.number().check(z.int(), z.minimum(0))),
   /** The longest drain among them, from its start to the node's termination (DrainSeconds). */
-  drainSeconds: z.number().min(0).optional(),
-  blockedBy: z.string().optional(),
+  drainSeconds: z.optional(z.number().check(z.minimum(0))),
+  blockedBy: z.optional(z.string()),
 });
 export type RollStepOutput = z.infer<typeof RollStepOutput>;
 
-export const RolloutState = RolloutInput.extend({ step: RollStepOutput.optional() });
+export const RolloutState = z.extend(RolloutInput, { step: z.optional(RollStepOutput) });
 export type RolloutState = z.infer<typeof RolloutState>;
 
 /** Output of the rollout child; CONTINUE means "start me again" (history budget reached). */
 export const RolloutOutput = z.object({
   status: z.enum(['DONE', 'CONTINUE', 'HELD']),
   pool: z.string(),
-  replaced: z.number().int(),
-  total: z.number().int(),
+  replaced: z.number().check(z.int()),
+  total: z.number().check(z.int()),
   message: z.string(),
 });
 export type RolloutOutput = z.infer<typeof RolloutOutput>;
@@ -249,8 +247,8 @@ export type HeldOutput = z.infer<typeof HeldOutput>;
  * What a cluster-update execution ends with when it succeeds: its state, with `$.final` after Finalize, or `$.held`
  * when it stopped at a safe point.
  */
-export const ClusterUpdateOutput = ClusterUpdateState.extend({
-  final: FinalizeOutput.optional(),
-  held: HeldOutput.optional(),
+export const ClusterUpdateOutput = z.extend(ClusterUpdateState, {
+  final: z.optional(FinalizeOutput),
+  held: z.optional(HeldOutput),
 });
 export type ClusterUpdateOutput = z.infer<typeof ClusterUpdateOutput>;

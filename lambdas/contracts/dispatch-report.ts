@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 
 /**
  * What one dispatcher pass decided and did (the DispatchFleet and RegistryChanged tasks' output, what
@@ -11,7 +11,7 @@ const halt = z.object({
   wave: z.string(),
   heldWaves: z.array(z.string()),
   failed: z.array(z.object({ clusterId: z.string(), targetVersion: z.string(), error: z.string() })),
-  failedCount: z.number().int(),
+  failedCount: z.number().check(z.int()),
   since: z.number(),
   reason: z.string(),
 });
@@ -22,14 +22,14 @@ export const DispatchReport = z.object({
   /** webhook, schedule, execution, registry, cli. */
   trigger: z.string(),
   summary: z.object({
-    clusters: z.number().int(),
-    upToDate: z.number().int(),
+    clusters: z.number().check(z.int()),
+    upToDate: z.number().check(z.int()),
     /** Clusters (not decommissioned) whose current version is not their target. */
-    behindTarget: z.number().int(),
-    running: z.number().int(),
-    capacity: z.number().int(),
-    starts: z.number().int(),
-    skipped: z.number().int(),
+    behindTarget: z.number().check(z.int()),
+    running: z.number().check(z.int()),
+    capacity: z.number().check(z.int()),
+    starts: z.number().check(z.int()),
+    skipped: z.number().check(z.int()),
   }),
   starts: z.array(
     z.object({
@@ -39,7 +39,7 @@ export const DispatchReport = z.object({
       executionName: z.string(),
       wave: z.string(),
       message: z.string(),
-      attempt: z.number().int(),
+      attempt: z.number().check(z.int()),
       /** What the execution service did; `not-started` when every attempt's name was taken. */
       how: z.enum(['planned', 'started', 'redriven', 'already-running', 'not-started']),
     }),
@@ -47,25 +47,25 @@ export const DispatchReport = z.object({
   skipped: z.array(
     z.object({
       reason: z.string(),
-      count: z.number().int(),
+      count: z.number().check(z.int()),
       clusters: z.array(z.object({ clusterId: z.string(), message: z.string() })),
     }),
   ),
   halts: z.array(halt),
   overrides: z.array(override),
   /** What the registry changed since the last poll, or in the stream batch. */
-  registry: z
-    .object({
-      added: z.number().int(),
-      modified: z.number().int(),
-      removed: z.number().int(),
+  registry: z.optional(
+    z.object({
+      added: z.number().check(z.int()),
+      modified: z.number().check(z.int()),
+      removed: z.number().check(z.int()),
       /** Records that changed nothing hashed (status writes, alias or owner edits). */
-      ignored: z.number().int(),
+      ignored: z.number().check(z.int()),
       /** The first 100 changed (added or modified) clusters. */
       changed: z.array(z.string()),
-    })
-    .optional(),
+    }),
+  ),
   /** Cluster states another pass wrote first (judged again by the next pass). */
-  conflicts: z.number().int(),
+  conflicts: z.number().check(z.int()),
 });
 export type DispatchReport = z.infer<typeof DispatchReport>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 
 /**
  * Events the fleet dispatcher sends (EventBridge, default bus; `source` below, `detail-type` the event's
@@ -24,8 +24,8 @@ const execution = {
   targetVersion: z.string(),
   previousVersion: z.string(),
   executionName: z.string(),
-  executionArn: z.string().optional(),
-  attempt: z.number().int().min(1),
+  executionArn: z.optional(z.string()),
+  attempt: z.number().check(z.int(), z.minimum(1)),
 };
 
 export const ClusterUpdateStarted = z.object({
@@ -42,17 +42,17 @@ export const ClusterUpdateSucceeded = z.object({ ...execution });
 export const ClusterUpdateFailed = z.object({
   ...execution,
   error: z.string(),
-  cause: z.string().optional(),
+  cause: z.optional(z.string()),
   retryable: z.boolean(),
-  failures: z.number().int().min(1),
+  failures: z.number().check(z.int(), z.minimum(1)),
   /** When the dispatcher will try again (ms since the epoch). */
-  nextAttemptAt: z.number().optional(),
+  nextAttemptAt: z.optional(z.number()),
 });
 
 export const ClusterUpdateBlocked = z.object({
   clusterId: z.string(),
   currentVersion: z.string(),
-  targetVersion: z.string().optional(),
+  targetVersion: z.optional(z.string()),
   /** update-blocked, paused, target-error, backoff (clusters held by a halt: see WaveHalted). */
   reason: z.string(),
   /** What blocks, readable: "config item cluster_update_block (migration)", "wave test halted: …". */
@@ -64,7 +64,7 @@ export const WaveHalted = z.object({
   wave: z.string(),
   heldWaves: z.array(z.string()),
   failed: z.array(z.object({ clusterId: z.string(), targetVersion: z.string(), error: z.string() })),
-  failedCount: z.number().int().min(1),
+  failedCount: z.number().check(z.int(), z.minimum(1)),
   reason: z.string(),
 });
 
@@ -78,7 +78,7 @@ export const PushAccepted = z.object({
   sources: z.array(z.string()),
   deliveryId: z.string(),
   /** Clusters following the ref. */
-  affected: z.number().int().min(0),
+  affected: z.number().check(z.int(), z.minimum(0)),
   /** The first 100 of them. */
   clusters: z.array(z.string()),
 });

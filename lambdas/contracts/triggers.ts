@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 
 /**
  * What a function that is not a state of a state machine receives, by trigger kind (`triggers` of a task,
@@ -12,7 +12,7 @@ export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 /** An HTTP request, body decoded to text (the signature of a webhook covers these bytes). */
 export const HttpRequest = z.object({
-  method: z.string().min(1),
+  method: z.string().check(z.minLength(1)),
   path: z.string(),
   /** Header names in any case. */
   headers: z.record(z.string(), z.string()),
@@ -22,31 +22,35 @@ export type HttpRequest = z.infer<typeof HttpRequest>;
 
 /** An HTTP answer: a JSON body. */
 export const HttpResponse = z.object({
-  status: z.number().int().min(100).max(599),
+  status: z.number().check(z.int(), z.minimum(100), z.maximum(599)),
   body: z.record(z.string(), z.unknown()),
 });
 export type HttpResponse = z.infer<typeof HttpResponse>;
 
 /** `schedule`: every N minutes, the whole fleet; `changesOnly` limits starts to clusters the registry changed. */
-export const ScheduledPass = z.object({ trigger: z.literal('schedule'), changesOnly: z.boolean().optional() });
+export const ScheduledPass = z.object({ trigger: z.literal('schedule'), changesOnly: z.optional(z.boolean()) });
 
 /** `execution-events`: a cluster-update execution ended (Step Functions' status change, on the default bus). */
 export const ExecutionEndedPass = z.object({
   trigger: z.literal('execution'),
-  execution: z.object({ name: z.string(), status: z.string(), arn: z.string().optional() }),
+  execution: z.object({ name: z.string(), status: z.string(), arn: z.optional(z.string()) }),
 });
 
 /** `push-events`: the webhook accepted a push (PushAccepted); the pass starts the clusters that follow the ref. */
 export const PushPass = z.object({
   trigger: z.literal('webhook'),
-  push: z.object({ repository: z.string().min(1), ref: z.string().min(1), commit: z.string() }),
+  push: z.object({
+    repository: z.string().check(z.minLength(1)),
+    ref: z.string().check(z.minLength(1)),
+    commit: z.string(),
+  }),
 });
 
 /** `clm dispatch`: the whole fleet, or some clusters, or only what the registry changed. */
 export const CliPass = z.object({
   trigger: z.literal('cli'),
-  changesOnly: z.boolean().optional(),
-  clusters: z.array(z.string()).optional(),
+  changesOnly: z.optional(z.boolean()),
+  clusters: z.optional(z.array(z.string())),
 });
 
 /** Every way a dispatcher pass is asked for. */
@@ -56,9 +60,9 @@ export type PassRequest = z.infer<typeof PassRequest>;
 /** One change of a registry item, unmarshalled (lambdas/adapters/registry/registry-stream-records.ts). */
 export const RegistryChange = z.object({
   eventName: z.enum(['INSERT', 'MODIFY', 'REMOVE']),
-  clusterId: z.string().min(1),
-  newDocument: z.record(z.string(), z.unknown()).optional(),
-  oldDocument: z.record(z.string(), z.unknown()).optional(),
+  clusterId: z.string().check(z.minLength(1)),
+  newDocument: z.optional(z.record(z.string(), z.unknown())),
+  oldDocument: z.optional(z.record(z.string(), z.unknown())),
 });
 
 /** `registry-stream`: a batch of our DynamoDB registry's changes (other items of the table are dropped). */

@@ -47,6 +47,11 @@ export interface NodeInfo {
   readonly taints: readonly Taint[];
   readonly unschedulable: boolean;
   readonly ready: boolean;
+  /**
+   * Why it is not Ready, when its Ready condition says (`<reason>: <message>`, e.g. a node whose bootstrap could not
+   * fetch its files bundle); absent when Ready or when the condition gives no reason.
+   */
+  readonly notReadyReason?: string;
   /** status.volumesAttached is non-empty (CLM's stateful signal). */
   readonly volumesAttached: boolean;
   readonly zone?: string;

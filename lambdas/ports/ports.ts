@@ -8,6 +8,7 @@ import type { EventSink } from './event-sink';
 import type { FleetStore } from './fleet-store';
 import type { HealthAlarms } from './health-alarms';
 import type { KubeCluster } from './kube-cluster';
+import type { NodeFilesStore } from './node-files';
 import type { NodePoolBackend } from './node-pool-backend';
 import type { ProgressStore } from './progress-store';
 import type { Registry } from './registry';
@@ -31,6 +32,8 @@ export interface ClusterPorts {
   readonly leftovers: ClusterLeftovers;
   /** EKS DescribeCluster in the cluster's account and region (zalando-eks: the control plane). */
   readonly eks: EksClusters;
+  /** The files bundles nodes download: S3 and KMS of the cluster's account (CLM §6.4). */
+  readonly nodeFiles: NodeFilesStore;
 }
 
 /** Everything a task needs, wired once per process (real AWS, or the simulated world). */

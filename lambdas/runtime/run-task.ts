@@ -1,4 +1,5 @@
 import type { Ports } from '../ports/ports';
+import * as z from '../shared/zod';
 import { InvalidTaskInputError } from '../shared/errors';
 import type { AnyTask, TaskContext } from '../tasks/define-task';
 import { withPollCount } from './poll-count';
@@ -14,12 +15,12 @@ export async function runTask(
   ports: Ports,
   context: TaskContext = localDeadline(task),
 ): Promise<unknown> {
-  const parsed = task.input.safeParse(payload);
+  const parsed = z.safeParse(task.input, payload);
   if (!parsed.success) {
     throw new InvalidTaskInputError(`${task.name}: invalid input: ${formatIssues(parsed.error.issues)}`);
   }
   const result: unknown = withPollCount(parsed.data, await task.step(parsed.data, ports, context));
-  const checked = task.output.safeParse(result);
+  const checked = z.safeParse(task.output, result);
   if (!checked.success) {
     throw new InvalidTaskInputError(`${task.name}: produced an invalid result: ${formatIssues(checked.error.issues)}`);
   }

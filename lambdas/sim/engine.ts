@@ -13,6 +13,8 @@ import { reconcileKarpenter } from './karpenter';
 import { karpenterInstanceBooted, karpenterInstanceGone } from './karpenter-nodes';
 import { NODEPOOL_LABEL } from '../core/karpenter/karpenter-objects';
 import type { SimContext } from './sim-context';
+import { bootstrapInstance } from './aws/instance-bootstrap';
+import { BOOTSTRAP_FAILED_REASON } from '../core/nodes/node-bootstrap';
 import type { AccountState, InstanceRecord, KubeState, SimEvent } from './world-state';
 
 /**
@@ -38,9 +40,16 @@ function clusterIdForName(ctx: SimContext, account: AccountState, name: string):
   return info?.id ?? name;
 }
 
+/**
+ * An instance came up: it runs its bootstrap (aws/instance-bootstrap.ts), and its node registers — NotReady for good,
+ * its Ready condition saying why, when the bootstrap failed.
+ */
 function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
+  const boot = bootstrapInstance(ctx, account, instance);
+  instance.bootstrap = boot;
+  const notReady = boot.ok ? undefined : { reason: BOOTSTRAP_FAILED_REASON, message: boot.detail };
   if (instance.tags[NODEPOOL_LABEL] !== undefined && instance.cluster) {
-    karpenterInstanceBooted(ctx, kubeFor(ctx, instance.cluster), account, instance);
+    karpenterInstanceBooted(ctx, kubeFor(ctx, instance.cluster), account, instance, notReady);
     return;
   }
   const asg = account.asgs[instance.asg];
@@ -67,6 +76,7 @@ function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRec
     role: master ? 'master' : 'worker',
     instanceType: instance.instanceType,
     ...launchedKubelet(account, instance),
+    ...(notReady ? { notReady } : {}),
   });
 }
 

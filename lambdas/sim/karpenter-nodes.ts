@@ -23,6 +23,7 @@ export function karpenterInstanceBooted(
   kube: KubeState,
   account: AccountState,
   instance: InstanceRecord,
+  notReady?: { readonly reason: string; readonly message: string },
 ): void {
   const claimName = instance.tags[NODECLAIM_TAG] ?? '';
   const entry = storedOfKind(kube, 'karpenter.sh', 'NodeClaim').find(([, c]) => metaOf(obj(c)).name === claimName);
@@ -44,6 +45,7 @@ export function karpenterInstanceBooted(
     pool: instance.tags[NODEPOOL_LABEL]!,
     role: 'worker',
     instanceType: instance.instanceType,
+    ...(notReady ? { notReady } : {}),
   });
   const claimLabels = (metaOf(obj(claim)).labels ?? {}) as Record<string, string>;
   node.labels = {

@@ -10,6 +10,7 @@ import {
 import type { KubeObject, Taint } from '../ports/kube-cluster';
 import { accountKey, availabilityZones } from './aws/account';
 import { launchKarpenterInstance } from './aws/karpenter-instances';
+import { filesBundles } from '../core/nodes/node-bootstrap';
 import { hashOf, hashValue } from './hash';
 import { objectKey } from './kube/kinds';
 import { MAX_PODS_PER_NODE, tolerates } from './kube/scheduler';
@@ -203,7 +204,12 @@ function launchClaim(
   const claimName = `${shape.name}-${hashOf([info.id, shape.name, String(ctx.nextSeq())], 5)}`;
   const amis = (specOf(nodeClass).amiSelectorTerms ?? []) as Json[];
   const imageId = typeof amis[0]?.id === 'string' ? amis[0].id : undefined;
+  const classSpec = specOf(nodeClass);
+  const bundles = typeof classSpec.userData === 'string' ? filesBundles(classSpec.userData) : [];
   const instance = launchKarpenterInstance(ctx, account, {
+    ...(typeof classSpec.instanceProfile === 'string' ? { instanceProfile: classSpec.instanceProfile } : {}),
+    ...(typeof classSpec.role === 'string' ? { role: classSpec.role } : {}),
+    ...(bundles.length ? { bundles } : {}),
     clusterId: info.id,
     clusterName: info.name,
     pool: shape.name,

@@ -17,4 +17,6 @@ export interface SimNode {
   readonly kubeletVersion?: string; // status.nodeInfo.kubeletVersion: its launch template version's
   /** The kubelet's maxPods when not the default (Karpenter pools: the NodePool's `kubelet.maxPods`). */
   maxPods?: number;
+  /** Its bootstrap failed: the node stays NotReady, its Ready condition saying why. */
+  readonly notReady?: { readonly reason: string; readonly message: string };
 }

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../shared/zod';
 import { clusterName } from '../core/cloudformation/stack-names';
 import { awsAccountId, isMasterPool } from '../core/model/cluster';
 import type { Cluster } from '../core/model/cluster';
@@ -23,6 +23,9 @@ import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
 import { simEksClusters } from './ports/sim-eks-clusters';
 import { apiServerCaData } from '../core/kube/kube-auth-config';
+import { simNodeFiles } from './ports/sim-node-files';
+import { decrypt } from './aws/kms';
+import { seedAccountStacks } from './aws/account-seeds';
 import { cloudResourcesOf, seedLeftovers } from './aws/leftovers';
 import type { CloudResourceRecord } from './world-state';
 import { seedState } from './prng';
@@ -92,6 +95,7 @@ export class SimulatedWorld {
     };
     const world = new SimulatedWorld(state, { objects: new Map(), dirty: new Set() });
     world.startWorkloads();
+    seedAccountStacks(world.ctx);
     return world;
   }
 
@@ -192,6 +196,7 @@ export class SimulatedWorld {
       values: simValues(this.ctx, cluster.id),
       alarms: simHealthAlarms(this.ctx, cluster.id),
       leftovers: simLeftovers(this.ctx, account, cluster.id),
+      nodeFiles: simNodeFiles(this.ctx, account, cluster.id),
     };
   }
 
@@ -236,6 +241,11 @@ export class SimulatedWorld {
     return info
       ? structuredClone(cloudResourcesOf(this.ctx.state.accounts[`${info.accountId}/${info.region}`], clusterId))
       : [];
+  }
+
+  /** KMS Decrypt of a ciphertext blob of the simulated accounts, with an administrator's rights (for tests). */
+  kmsDecrypt(ciphertext: Uint8Array): Uint8Array {
+    return decrypt(this.ctx, ciphertext).plaintext;
   }
 
   describe(clusterId: string): ClusterSnapshot {

@@ -13,7 +13,7 @@ export const NO_CLUSTER = '';
 
 export type AccountBase = Pick<AccountState, 'key' | 'accountId' | 'region' | 'vpc' | 'subnets' | 'ipCounters'>;
 export type AccountPart = Pick<AccountState, 'stacks' | 'launchTemplates' | 'asgs' | 'instances' | 'exports'> &
-  Required<Pick<AccountState, 'cloudResources'>>;
+  Required<Pick<AccountState, 'cloudResources' | 'buckets' | 'objects'>>;
 
 export interface WorldShard {
   readonly clusterId: string;
@@ -36,6 +36,8 @@ export const emptyPart = (): AccountPart => ({
   instances: {},
   exports: {},
   cloudResources: {},
+  buckets: {},
+  objects: {},
 });
 
 /** Who owns each resource of an account: stacks by the cluster that deployed them, the rest by their stack. */
@@ -73,7 +75,17 @@ export function splitWorld(state: WorldState): { common: WorldCommon; shards: Ma
   for (const [id, kube] of Object.entries(state.kube)) shard(id).kube = kube;
   const accounts: Record<string, AccountBase> = {};
   for (const [key, account] of Object.entries(state.accounts)) {
-    const { stacks, launchTemplates, asgs, instances, exports, cloudResources = {}, ...base } = account;
+    const {
+      stacks,
+      launchTemplates,
+      asgs,
+      instances,
+      exports,
+      cloudResources = {},
+      buckets = {},
+      objects = {},
+      ...base
+    } = account;
     accounts[key] = base;
     const owners = accountOwners(account);
     for (const [name, stack] of Object.entries(stacks)) part(owners.ofStack(name), key).stacks[name] = stack;
@@ -83,6 +95,9 @@ export function splitWorld(state: WorldState): { common: WorldCommon; shards: Ma
     for (const [name, exp] of Object.entries(exports)) part(owners.ofStack(exp.stack), key).exports[name] = exp;
     for (const [id, resource] of Object.entries(cloudResources))
       part(resource.cluster, key).cloudResources[id] = resource;
+    // Buckets and objects CLM made outside the stacks: in the shard of the cluster whose ports made them.
+    for (const [name, bucket] of Object.entries(buckets)) part(bucket.cluster, key).buckets[name] = bucket;
+    for (const [id, object] of Object.entries(objects)) part(object.cluster, key).objects[id] = object;
   }
   for (const event of state.events) shard(ownerOfEvent(state, event)).events.push(event);
   const { format: _format, events: _events, clusters: _clusters, kube: _kube, accounts: _accounts, ...rest } = state;

@@ -1,8 +1,12 @@
-import type { LeftoverKind } from '../core/decommission/leftovers';
 import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
 import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
+import type { BucketRecord, ObjectRecord } from './aws/s3-state';
+
+export type { BucketRecord, ObjectRecord } from './aws/s3-state';
+export type { CloudResourceRecord } from './aws/cloud-resource-state';
+import type { CloudResourceRecord } from './aws/cloud-resource-state';
 
 export type { SimNode };
 
@@ -83,23 +87,12 @@ export interface AccountState {
    * absent in worlds saved before it existed.
    */
   cloudResources?: Record<string, CloudResourceRecord>;
+  /** S3 buckets made outside CloudFormation (CLM's files bucket), by name; absent in worlds saved before. */
+  buckets?: Record<string, BucketRecord>;
+  /** S3 objects of the account's buckets by `<bucket>/<key>` (the nodes' files bundles); absent in worlds saved before. */
+  objects?: Record<string, ObjectRecord>;
   /** Private IPs handed out per AZ index. */
   ipCounters: number[];
-}
-
-/** A load balancer, target group, security group, volume or network interface no stack made (aws/leftovers.ts). */
-export interface CloudResourceRecord {
-  readonly kind: LeftoverKind;
-  readonly id: string;
-  readonly arn?: string;
-  /** The cluster whose shard holds it. */
-  readonly cluster: string;
-  readonly tags: Record<string, string>;
-  /** Volumes and interfaces: available | in-use. */
-  state?: string;
-  /** Load balancers: their security groups and (v2) target groups, in use while the load balancer exists. */
-  readonly securityGroups?: readonly string[];
-  readonly targetGroups?: readonly string[];
 }
 
 export type SubnetRole = 'node' | 'elb' | 'internal-node';
@@ -119,8 +112,11 @@ export interface ResourceRecord {
   readonly defHash: string;
   /** Hash of the evaluated properties, to know whether an update changes anything. */
   readonly propsHash: string;
-  /** What the service's own Describe call reports beyond `Fn::GetAtt` (an EKS cluster's network config). */
-  readonly describe?: Record<string, string>;
+  /**
+   * What the simulator needs of resources it models beyond their ids (IAM, KMS, buckets: aws/access-model.ts; an EKS
+   * cluster's network config: aws/cfn-eks-cluster.ts): the evaluated properties that matter.
+   */
+  readonly model?: Record<string, unknown>;
 }
 
 export interface StackRecord {
@@ -169,6 +165,10 @@ export interface LaunchTemplateVersion {
   readonly instanceType?: string;
   readonly spot: boolean;
   readonly kubeletVersion?: string; // its user data's KUBERNETES_VERSION= (the kubelet it starts), when it names one
+  /** `IamInstanceProfile` of the launch template data (a name or an ARN). */
+  readonly instanceProfile?: string;
+  /** The files bundles its user data names (`s3://<bucket>/<key>.userdata`), which a node downloads at boot. */
+  readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
 }
 
 export interface LaunchTemplateRecord {
@@ -209,6 +209,14 @@ export interface InstanceRecord {
   readonly launchedAt: number;
   readonly seq: number;
   readonly tags: Record<string, string>;
+  /** The instance profile it was launched with (a name or an ARN). */
+  readonly instanceProfile?: string;
+  /** Karpenter instances of an EC2NodeClass naming a role (Karpenter makes its instance profile): that role. */
+  readonly role?: string;
+  /** The files bundles its user data names. */
+  readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
+  /** How its bootstrap went (set when it came up): a failed one leaves its node NotReady with the reason. */
+  bootstrap?: { readonly ok: boolean; readonly detail: string };
 }
 
 // ---------------------------------------------------------------- Kubernetes

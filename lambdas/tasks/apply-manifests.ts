@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import { mainStackName } from '../core/cloudformation/stack-names';
 import { applyBatches, inventoryKey, objectRef, pruneCandidates } from '../core/manifests/inventory';
 import type { ResourcesArtifact } from '../contracts/artifacts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import { ApprovalOutput, LOCAL_TASK_TOKEN_PREFIX } from '../contracts/cluster-update';
 import { ApprovalChangedError, ApprovalPendingError, InvalidTaskInputError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
@@ -40,7 +40,7 @@ export async function awaitApproval(
 export const task = defineTask({
   name: 'AwaitApproval',
   description: 'Keeps the task token of an update waiting for approval, for clm approve / clm reject to send back',
-  input: clusterUpdatePayload().extend({ taskToken: z.string().min(1) }),
+  input: z.extend(clusterUpdatePayload(), { taskToken: z.string().check(z.minLength(1)) }),
   output: ApprovalOutput,
   ports: PORTS,
   step: (payload, ports) => {

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../shared/zod';
 import type { TriggerKind } from '../contracts/triggers';
 import type { Cluster } from '../core/model/cluster';
 import type { ClusterPorts, Ports } from '../ports/ports';
@@ -64,9 +64,9 @@ export interface TaskSpec<In, Out, N extends PortNeeds> {
   /** One line for the Lambda's description and the README. */
   readonly description: string;
   /** The payload the state passes (`{ state, executionId, stateName, params }`, see step/payloads.ts). */
-  readonly input: z.ZodType<In>;
+  readonly input: z.core.$ZodType<In>;
   /** What the step returns (stored at the state's ResultPath). */
-  readonly output: z.ZodType<Out>;
+  readonly output: z.core.$ZodType<Out>;
   readonly ports: N;
   readonly lambda?: LambdaSizing;
   /** What invokes the function. @default - a state of a state machine (`${<Name>FunctionArn}` in an ASL file) */

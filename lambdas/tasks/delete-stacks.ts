@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import { TAG_MAIN_STACK, clusterName, clusterTagKey, mainStackName } from '../core/cloudformation/stack-names';
 import { clusterRef } from '../core/model/cluster-ref';
 import { StepOutput } from '../contracts/cluster-update';

@@ -1,5 +1,7 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import type { RenderedStack } from '../core/render/render-stack';
+import type { FilesBundle } from '../core/render/files-bundle';
+import { uploadFilesBundles } from './node-files/upload-bundles';
 import { mainStackName } from '../core/cloudformation/stack-names';
 import type { StackStep } from '../core/cluster-stacks/layer-changes';
 import type { Cluster } from '../core/model/cluster';
@@ -20,6 +22,8 @@ import { updateRun, type RunRef } from './step/run-record';
 
 const PORTS = {
   stacks: 'write',
+  // The etcd stack's files bundle, uploaded just before the stack is first started.
+  nodeFiles: 'write',
   pools: 'read',
   progress: 'write',
   artifacts: 'read',
@@ -27,7 +31,8 @@ const PORTS = {
 } as const;
 
 /**
- * DeployStacks for one stage: the main stack (its outputs go to the run for later templates), the
+ * DeployStacks for one stage: the etcd stack (CLM §6.2 step 10, when the cluster manages it: its files bundle
+ * uploaded first) and then the main stack (its outputs go to the run for later templates), the
  * cf-manifests stacks one after another, or a group of node-pool stacks in parallel. When a group's pool stacks are
  * done, it says which of `rollCandidates` (that group's pools RenderClusterResources would roll) have something to
  * roll (for the masters WaitForApiServer passes it on).
@@ -49,11 +54,13 @@ export async function deployStacks(
       ? { ...answer, rollPools: [], rollPoolCount: 0 }
       : answer;
   }
-  const stacks = await stageStacks(ports, run.artifacts, stage);
-  const mode = stage === 'cf-manifests' ? 'sequential' : 'parallel';
+  const { stacks, etcdFiles } = await stageStacks(ports, run.artifacts, stage);
+  // The main stage is the etcd stack (when CLM manages it) and then the main stack, one after the other.
+  const mode = stage === 'cf-manifests' || stage === 'main' ? 'sequential' : 'parallel';
   const cp = ports.forCluster(cluster);
+  if (etcdFiles && !run.stacks[stacks[0]!.name]) await uploadFilesBundles(cp.nodeFiles, cluster, [etcdFiles]);
   const result = await ensureStacks(cp.stacks, stacks, run, now, mode, { rollbackSkips });
-  const mainOutputs = stage === 'main' ? result.outputs[stacks[0]?.name ?? ''] : undefined;
+  const mainOutputs = stage === 'main' ? result.outputs[mainStackName(cluster)] : undefined;
   await updateRun(ports, ref, (r) => ({
     ...r,
     phase: `DeployStacks ${stage}`,
@@ -92,17 +99,21 @@ async function skipStage(
   return skipped;
 }
 
+/** A stage's stacks in order; the main stage's etcd stack comes with the files bundle its nodes download. */
 async function stageStacks(
   ports: Pick<Ports, 'artifacts'>,
   artifacts: Readonly<Record<string, string>>,
   stage: DeployStage,
-): Promise<readonly RenderedStack[]> {
+): Promise<{ readonly stacks: readonly RenderedStack[]; readonly etcdFiles?: FilesBundle }> {
   if (stage === 'main') {
-    return [(await getArtifact(ports.artifacts, artifacts.main ?? '', MainArtifact)).mainStack];
+    const main = await getArtifact(ports.artifacts, artifacts.main ?? '', MainArtifact);
+    return main.etcd
+      ? { stacks: [main.etcd.stack, main.mainStack], etcdFiles: main.etcd.files }
+      : { stacks: [main.mainStack] };
   }
   const resources = await getArtifact(ports.artifacts, artifacts.resources ?? '', ResourcesArtifact);
-  if (stage === 'cf-manifests') return resources.cfManifestStacks;
-  return resources.poolStacks.filter((s) => s.master === (stage === 'master-pools'));
+  if (stage === 'cf-manifests') return { stacks: resources.cfManifestStacks };
+  return { stacks: resources.poolStacks.filter((s) => s.master === (stage === 'master-pools')) };
 }
 
 export const task = defineTask({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import { problemFromError } from '../core/status/problems';
 import { defineTask, type PortsFor } from './define-task';
 import { recordClusterProblem } from './step/cluster-status';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import { DispatchReport } from '../contracts/dispatch-report';
 import { RegistryChanges } from '../contracts/triggers';
 import { registryStreamChanges } from '../core/dispatch/registry-changes';
@@ -9,11 +9,11 @@ export const RegistryChangedOutput = z.object({
   changed: z.array(z.string()),
   removed: z.array(z.string()),
   /** Records that changed nothing hashed: our own status writes, alias or owner edits. */
-  ignored: z.number().int(),
+  ignored: z.number().check(z.int()),
   /** Items that are not valid clusters (the pass that follows reports them on the cluster). */
   issues: z.array(z.string()),
   /** The pass over the changed clusters; absent when nothing hashed changed. */
-  report: DispatchReport.optional(),
+  report: z.optional(DispatchReport),
 });
 export type RegistryChangedOutput = z.infer<typeof RegistryChangedOutput>;
 

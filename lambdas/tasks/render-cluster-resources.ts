@@ -3,6 +3,7 @@ import { renderClusterResources as renderResources } from '../core/render/render
 import type { ClusterResources } from '../core/render/render-cluster-resources';
 import { withDiscoveredNetwork } from '../core/render/discovered-network';
 import { controlPlaneItems } from '../core/eks/eks-control-plane';
+import { withEtcdInstanceInfo } from '../core/render/render-etcd-stack';
 import { throwIfIssues } from '../core/render/render-issue';
 import type { ResourcesArtifact } from '../contracts/artifacts';
 import { RenderResourcesOutput, type UpdateOptions } from '../contracts/cluster-update';
@@ -14,19 +15,22 @@ import { decryptedCluster } from './render/decrypted-cluster';
 import { openStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
+import { uploadFilesBundles } from './node-files/upload-bundles';
 
 const PORTS = {
   templates: 'read',
   secrets: 'read',
   values: 'read',
+  nodeFiles: 'write',
   progress: 'write',
   artifacts: 'write',
   clock: 'read',
 } as const;
 
 /**
- * With the main stack's outputs known: render node pools, cf-manifests, manifests and deletions, store
- * the files bundles, and decide which pools roll (none under --apply-only or while the cluster is new).
+ * With the main stack's outputs known: render node pools, cf-manifests, manifests and deletions, upload the pools'
+ * files bundles into the cluster's account (encrypted with the main stack's keys) before any pool stack names them,
+ * and decide which pools roll (none under --apply-only or while the cluster is new).
  */
 export async function renderClusterResources(
   ref: RunRef,
@@ -38,20 +42,23 @@ export async function renderClusterResources(
   // zalando-eks: what the creation hook read (ReadControlPlane) counts as the cluster's items from now on.
   const items = run.controlPlane ? { ...main.configItems, ...controlPlaneItems(run.controlPlane) } : main.configItems;
   const configured = await decryptedCluster(cluster, items, ports);
+  const clusterValues = await ports.forCluster(configured).values.clusterValues(configured);
+  // CLM shares one values map: what the etcd step added is seen by everything after it.
   const values = {
-    ...(await ports.forCluster(configured).values.clusterValues(configured)),
+    ...(main.etcd
+      ? { ...withEtcdInstanceInfo(configured, clusterValues), S3GeneratedFilesPath: main.etcd.files.s3Path }
+      : clusterValues),
     ClusterStackOutputs: run.stackOutputs,
   };
   const withNetwork = withDiscoveredNetwork(configured, values);
   const rendered = await renderResources({ cluster: withNetwork, snapshots, values, engine: ports.templates });
   throwIfIssues(rendered.errors, `Rendering the resources of ${cluster.id}`);
 
-  const filesKeys: string[] = [];
-  for (const pool of [...rendered.nodePools, ...rendered.karpenterPools]) {
-    const key = pool.files.s3Path.replace(/^s3:\/\/[^/]+\//, '');
-    await ports.artifacts.put(key, JSON.stringify({ files: pool.files.files }));
-    filesKeys.push(key);
-  }
+  const filesKeys = await uploadFilesBundles(
+    ports.forCluster(configured).nodeFiles,
+    withNetwork,
+    [...rendered.nodePools, ...rendered.karpenterPools].map((pool) => pool.files),
+  );
   const artifact: ResourcesArtifact = {
     poolStacks: rendered.nodePools.map((p) => ({ ...p.stack, master: p.master })),
     cfManifestStacks: [...rendered.cfManifests],

@@ -10,6 +10,8 @@ import type { Cluster } from '../core/model/cluster';
 import { uniqueIssues } from '../core/render/render-cluster';
 import { renderBeforeDeploy } from '../core/render/validate-before-deploy';
 import type { MainArtifact } from '../contracts/artifacts';
+import { managesEtcdStack } from '../core/render/etcd-settings';
+import { renderEtcdStack } from '../core/render/render-etcd-stack';
 import { RenderConfigOutput } from '../contracts/cluster-update';
 import { ConfigError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
@@ -58,14 +60,31 @@ export async function renderConfig(
   const configured = await decryptedCluster(cluster, merged, ports);
   const cp = ports.forCluster(configured);
   const values = await cp.values.clusterValues(configured);
-  const input = { cluster: withDiscoveredNetwork(configured, values), snapshots, values, engine: ports.templates };
-  const main = await renderAndValidate(cluster, input, cp);
+  const prepared = withDiscoveredNetwork(configured, values);
+  // CLM §6.2 step 10: the etcd stack before the main stack, which sees the values the etcd step added.
+  const etcd = managesEtcdStack(prepared)
+    ? await renderEtcdStack({ cluster: prepared, snapshots, values, engine: ports.templates })
+    : undefined;
+  const input = { cluster: prepared, snapshots, values: etcd?.values ?? values, engine: ports.templates };
+  const main = await renderAndValidate(cluster, input, cp, etcd?.stack);
   const approval = approvalSetting(merged, cluster.id);
-  const wait = await windowBeforeFirstWrite(cluster.id, merged, now, () => stacksAsNow(input, main, cp), cp.stacks);
+  const wait = await windowBeforeFirstWrite(
+    cluster.id,
+    merged,
+    now,
+    async () => [...(etcd ? [etcd.stack] : []), ...(await stacksAsNow(input, main, cp))],
+    cp.stacks,
+  );
 
   const key = (name: string) => runArtifactKey(ref.clusterId, ref.targetVersion, name);
   const configFilesKey = await storeConfigFiles(ports.artifacts, key('config-files'), snapshots);
-  const artifact: MainArtifact = { configItems: merged, mainStack: main.stack, configFilesKey };
+  const artifact: MainArtifact = {
+    configItems: merged,
+    mainStack: main.stack,
+    configFilesKey,
+    values,
+    ...(etcd ? { etcd: { stack: etcd.stack, files: etcd.files } } : {}),
+  };
   const artifactKey = await putJson(ports.artifacts, key('main'), artifact);
   await updateRun(ports, ref, (run) => ({
     ...run,
@@ -77,7 +96,7 @@ export async function renderConfig(
   const then = wait ? `; ${wait.message}` : approval.required ? '; the update waits for the approval of its plan' : '';
   return {
     artifactKey,
-    message: `Rendered main stack ${main.stack.name} (${sources}); ${deletions} deletion(s) validated${then}`,
+    message: `Rendered ${etcd ? `etcd stack ${etcd.stack.name} and ` : ''}main stack ${main.stack.name} (${sources}); ${deletions} deletion(s) validated${then}`,
     approvalRequired: approval.required,
     ...(wait ? { resumeAt: wait.resumeAt } : {}),
     windowWaits: windowWaitsBefore + (wait ? 1 : 0),
@@ -95,13 +114,19 @@ async function renderAndValidate(
   cluster: Cluster,
   input: RenderInput,
   cp: RenderPorts,
+  etcdStack?: RenderedStack,
 ): Promise<MainStackRender & { readonly stack: RenderedStack }> {
   const main = await renderMainStack(input);
   const later = await renderBeforeDeploy(input);
   throwIfIssues(uniqueIssues([...main.errors, ...later.issues]), `Rendering the config of ${cluster.id}`);
   if (!main.stack) throw new ConfigError('the main stack did not render', { location: { clusterId: cluster.id } });
   const { resources } = later;
-  const stacks = [main.stack, ...resources.nodePools.map((p) => p.stack), ...resources.cfManifests];
+  const stacks = [
+    ...(etcdStack ? [etcdStack] : []),
+    main.stack,
+    ...resources.nodePools.map((p) => p.stack),
+    ...resources.cfManifests,
+  ];
   const live = await liveIssues(
     cluster,
     { stacks, deletions: main.deletions, manifests: resources.manifests },

@@ -19,7 +19,6 @@ const PORTS = {
   // Change sets are created and deleted (never executed): a write to IAM.
   stacks: 'write',
   kube: 'read',
-  values: 'read',
   pools: 'read',
 } as const;
 
@@ -29,6 +28,14 @@ const PORTS = {
  * approved: a record for another target version or another plan (the live cluster changed) has lapsed, and a new
  * request is recorded. Once approved, the run remembers it, so a resumed run does not ask again.
  */
+function requireRunValues(values: Record<string, unknown> | undefined, clusterId: string): Record<string, unknown> {
+  if (!values)
+    throw new ValidationError(
+      `the run of ${clusterId} was rendered by an older version (no values recorded): start it again`,
+    );
+  return values;
+}
+
 export async function reviewUpdate(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<ApprovalOutput> {
   const { run, cluster, pinned, main, now } = await openStep(ports, ref, { artifacts: ['main'] as const });
   const { timeoutSeconds } = approvalSetting(main.configItems, cluster.id);
@@ -37,7 +44,12 @@ export async function reviewUpdate(ref: RunRef, ports: PortsFor<typeof PORTS>): 
     const message = `plan ${run.approval.digest} was approved${by}; this run goes on`;
     return { status: 'APPROVED', timeoutSeconds, message, digest: run.approval.digest, planKey: '' };
   }
-  const plan = await planCluster(cluster, ports, { applyOnly: run.applyOnly ?? false, pinned });
+  // The values RenderConfig rendered with: the plan shows what this run deploys.
+  const plan = await planCluster(cluster, ports, {
+    applyOnly: run.applyOnly ?? false,
+    pinned,
+    values: requireRunValues(main.values, cluster.id),
+  });
   const stored = await storePlan(ports.artifacts, plan);
   if (stored.problems.length) {
     throw new ValidationError(`The plan of ${cluster.id} at ${ref.targetVersion} found problems`, {

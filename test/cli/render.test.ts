@@ -57,6 +57,16 @@ describe('clm render', () => {
         nodePools: expect.arrayContaining([{ name: 'master-default', configItems: expect.any(Object) }]),
         stacks: expect.any(Array),
         manifests: expect.any(Array),
+        // every pool's files bundle: in CLM's bucket of the cluster's account and region, with its key
+        filesBundles: expect.arrayContaining([
+          {
+            owner: 'master-default',
+            s3Path: expect.stringMatching(
+              new RegExp(`^s3://cluster-lifecycle-manager-${cluster.id.split(':')[1]}-${cluster.id.split(':')[2]}/`),
+            ),
+            kmsKey: 'MasterFilesEncryptionKey',
+          },
+        ]),
         deletions: { preApply: expect.any(Array), postApply: expect.any(Array) },
         cfDeletions: { preApply: [], postApply: [{ stackName: expect.stringMatching(/-legacy-logging$/) }] },
         errors: [],

@@ -4,11 +4,11 @@
 import { CreateSecretCommand, GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { ClientNodeKubeCluster } from '../../lambdas/adapters/kube/client-node-kube-cluster';
 import { DynamoDbRegistry } from '../../lambdas/adapters/registry/dynamodb-registry';
-import { E2eHarness } from '../integration/support/e2e-harness';
+import type { E2eHarness } from '../integration/support/e2e-harness';
 import { eventually } from '../integration/support/eventually';
-import { staticVolumes } from '../integration/support/kubelet-stand-ins';
 import { startConfigRepository, type ConfigRepository } from './support/config-repository';
 import { deployApp, output, type StackOutputs } from './support/deploy-app';
+import { bootedFromBundles, startDeployedNodes } from './support/deployed-nodes';
 import { DeployedWorld } from './support/deployed-world';
 import { exampleCluster } from './support/deployed-clusters';
 import { deployedEnvironment, emulatorClients, kubeCaData, REGION } from './support/deployed-environment';
@@ -57,11 +57,8 @@ beforeAll(async () => {
   webhookSecret = secret.SecretString!;
   table = output(outputs, 'ClmStateful', 'ExportsOutputRefTable');
   registry = new DynamoDbRegistry({ tableName: table, client: aws.dynamoDb });
-  // What AWS and the kubelets do on their own: each EC2 instance of the cluster's groups joins as a KWOK node (and
-  // leaves with its instance), nodes keep their leases, PDBs are watched during rolls.
-  await staticVolumes(kube, 'kube-deployed-pv', 4);
-  harness = new E2eHarness(aws, kube, `kubernetes.io/cluster/${A}`, 'nodepool-', { motoShims: false });
-  harness.start();
+  // What AWS and the kubelets do on their own: instances join as nodes once they booted from their files bundle.
+  harness = await startDeployedNodes(env, aws, kube, A, 'kube-deployed');
 }, 900_000);
 
 afterAll(async () => {
@@ -127,10 +124,11 @@ describe('the deployed app on MiniStack', () => {
     await eventually('the dispatcher recorded the end', async () =>
       (await world.fleetExecutionState(table, A)) === 'succeeded' ? true : undefined,
     );
-    // the groups' EC2 instances joined: one master, two workers
+    // the groups' EC2 instances joined: one master, two workers, each after it fetched and decrypted its files bundle
     expect(
       await eventually('3 nodes joined', async () => ((await world.joinedNodes()).length === 3 ? true : undefined)),
     ).toBe(true);
+    expect(bootedFromBundles(harness, 'kube-deployed')).toEqual({ booted: 3, failed: [] });
   });
 
   it('rolls the nodes on a signed GitHub push of a new image; clm pause holds the roll at a safe point, resume goes on', async () => {
@@ -144,6 +142,7 @@ describe('the deployed app on MiniStack', () => {
     );
     const known = await world.executions();
     const nodesBefore = await world.joinedNodes();
+    const bootedBefore = new Set(harness.joiner.boots.keys());
     harness.watchPdbs = true;
 
     // Act 1: GitHub delivers the push; once the update has begun writing, an operator pauses the cluster
@@ -195,6 +194,7 @@ describe('the deployed app on MiniStack', () => {
       return nodes.length === 3 ? nodes : undefined;
     });
     expect(nodesAfter!.filter((n) => nodesBefore.includes(n))).toEqual([]);
+    expect(bootedFromBundles(harness, 'kube-deployed', bootedBefore)).toEqual({ booted: 3, failed: [] });
     expect({ violations: [...harness.pdbViolations], errors: harness.errors.map(String) }).toEqual({
       violations: [],
       errors: [],

@@ -139,7 +139,9 @@ describe('examples/clm-config: the Karpenter pool (worker-karpenter) after migra
       expect(nodePool.spec.disruption.budgets).toEqual([{ nodes: '10%' }]);
       expect(nodeClass.spec.userData).toMatch(/^#cloud-config\nwrite_files:\n/);
       expect(nodeClass.spec.userData).toContain('NODE_TAINTS=dedicated=burst:NoSchedule\n');
-      expect(nodeClass.spec.userData).toContain('s3://clm-artifacts/kube-dev/worker/');
+      expect(nodeClass.spec.userData).toContain(
+        's3://cluster-lifecycle-manager-123456789012-eu-central-1/kube-dev/worker/',
+      );
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -79,10 +79,12 @@ describe('ClmClusterAccess', () => {
       'ec2:DeleteVolume',
     ]);
     for (const s of statements.filter((st) => st.Resource === '*'))
-      // Describe calls and ValidateTemplate support no resource-level permissions.
+      // Describe calls, ValidateTemplate and the account's certificates (ListCertificates) are not resource-scoped.
       expect(
         actionsOf([s]).every((a) =>
-          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing|eks):Describe|cloudformation:ValidateTemplate$)/.test(a),
+          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing|eks):Describe|cloudformation:ValidateTemplate$|acm:(ListCertificates|GetCertificate)$)/.test(
+            a,
+          ),
         ),
       ).toBe(true);
   });

@@ -31,6 +31,7 @@ describe('simulation scenarios', () => {
       },
       images: [],
       clusters: {},
+      accounts: [],
       faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [], alarms: [] },
     });
   });
@@ -42,7 +43,13 @@ describe('simulation scenarios', () => {
       const world = SimulatedWorld.fromScenarioFile(join(EXAMPLES, file));
 
       expect(world.scenario).toEqual(scenario);
-      expect(Object.keys(scenario.clusters).length).toBeGreaterThan(0);
+      // Each names something the world starts with: clusters' workloads, or what an account holds
+      expect(Object.keys(scenario.clusters).length + scenario.accounts.length).toBeGreaterThan(0);
+      for (const account of scenario.accounts) {
+        const stacks = world.snapshot().accounts[`${account.account}/${account.region}`]!.stacks;
+        for (const seed of account.stacks)
+          expect([seed.name, stacks[seed.name]?.status]).toEqual([seed.name, 'CREATE_COMPLETE']);
+      }
     },
   );
 
@@ -131,11 +138,12 @@ describe('scenario faults that could never apply are refused when the scenario i
       'kube',
       'leftovers',
       'lookups',
+      'nodeFiles',
       'pools',
       'stacks',
       'values',
     ]);
-    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers'] as const)
+    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers', 'nodeFiles'] as const)
       expect([name, methods(ports[name])]).toEqual([name, [...PORT_CALLS[name]!].sort()]);
     expect(methods(world.artifacts, ['urlFor', 'locationOf'])).toEqual([...PORT_CALLS.artifacts!].sort());
   });

@@ -61,6 +61,29 @@ describe('simulated values and lookups', () => {
     await expect(lookups.instanceType('x9.huge')).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it('chooses load_balancer_certificate from the account’s certificates, unless the cluster names one', async () => {
+    // Arrange: the account's only certificate is for another zone
+    const world = SimulatedWorld.create({
+      accounts: [{ account: '123456789012', region: 'eu-central-1', certificates: [{ domains: ['*.other.org'] }] }],
+    });
+    const cluster = testCluster({ apiServerUrl: 'https://kube-1.example.org' });
+    const named = testCluster({
+      apiServerUrl: 'https://kube-1.example.org',
+      configItems: { load_balancer_certificate: 'arn:aws:acm:eu-central-1:123456789012:certificate/given' },
+    });
+
+    // Act
+    const looked = world.forCluster(cluster).values.clusterValues(cluster);
+    const given = await world.forCluster(named).values.clusterValues(named);
+
+    // Assert
+    await expect(looked).rejects.toThrow(ConfigError);
+    await expect(looked).rejects.toThrow(
+      /no ISSUED ACM certificate matches the API server's host kube-1\.example\.org/,
+    );
+    expect(given.load_balancer_certificate).toBe('arn:aws:acm:eu-central-1:123456789012:certificate/given');
+  });
+
   it('stores artefacts in the simulated bucket', async () => {
     const world = SimulatedWorld.create();
 

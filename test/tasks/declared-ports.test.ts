@@ -148,13 +148,12 @@ describe('each task with only the ports it declares', () => {
     const registry = createRegistry(registryFile, { cwd: dir });
     const sources = configSourcesFromFlags({ directory: join(ROOT, 'examples/config') }, { cwd: ROOT });
     const clusters = await registry.listClusters();
-    const sim = createSimulatedSetup({
-      stateDir: join(dir, 'state'),
-      registry,
-      sources,
-      clusters,
-      scenarioFile: join(ROOT, 'examples/scenarios/default.yaml'),
-    });
+    // The default scenario, with the key of alias/etcd-cluster in the account: the provision manages its etcd stack.
+    const scenarioFile = join(dir, 'scenario.yaml');
+    const readScenario = (name: string) =>
+      load(readFileSync(join(ROOT, 'examples/scenarios', name), 'utf8')) as Record<string, unknown>;
+    writeFileSync(scenarioFile, dump({ ...readScenario('default.yaml'), ...readScenario('etcd-key.yaml') }));
+    const sim = createSimulatedSetup({ stateDir: join(dir, 'state'), registry, sources, clusters, scenarioFile });
     const run = (action: 'provision' | 'decommission' | 'plan', n: number, onWait?: () => Promise<void>) =>
       runClusterUpdate(
         { clusterId: CLUSTER_ID, action, options: { applyOnly: false }, trigger: 'test' },
@@ -173,7 +172,7 @@ describe('each task with only the ports it declares', () => {
 
     // Act
     const failed = await run('provision', 0);
-    writeRegistry(registryFile, extraPool, KARPENTER_ITEMS);
+    writeRegistry(registryFile, extraPool, { ...KARPENTER_ITEMS, manage_etcd_stack: 'true' });
     const provisioned = await run('provision', 1);
     // The roll's health gate reads the pool's CloudWatch alarm (OK all along).
     sim.world.addFaults({ alarms: [{ name: 'kube-test-workers', untilSeconds: 0 }] });
@@ -234,6 +233,7 @@ describe('each task with only the ports it declares', () => {
     expect(replaced).toBeGreaterThan(0);
     expect(stackRuns).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     expect(eksRuns).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+    // (the etcd stack carries no cluster tag: decommission leaves it, as CLM does)
     expect(sim.world.describe(CLUSTER_ID).stacks).toEqual([]);
     const { touched: used, declared } = touchedAndDeclared(MACHINE_TASKS, touched);
     expect(used).toEqual(declared);

@@ -34,10 +34,7 @@ export interface AwsClusterPortsOptions {
   readonly createClients?: (accountId: string, region: string) => AwsClients;
 }
 
-/** CLM's per-account bucket name (§6.2 step 9). */
-export function clmBucketName(accountId: string, region: string): string {
-  return `cluster-lifecycle-manager-${accountId}-${region}`;
-}
+export { clmBucketName } from '../../core/render/files-bundle';
 
 export function awsClusterPortsFactory(options: AwsClusterPortsOptions): (cluster: Cluster) => AwsClusterPorts {
   const { kit } = options;
@@ -89,6 +86,7 @@ function accountPorts(
     return built.get(name) as T;
   };
   const lookups = () => once('lookups', () => new (fromKit(kit, 'Ec2CloudLookups'))(clients.ec2));
+  const values = () => ({ acm: clients.acm, kms: clients.kms });
   const templateStore = (): ArtifactStore | undefined =>
     bucket
       ? new (fromKit(kit, 'S3ArtifactStore'))(clients.s3, {
@@ -113,7 +111,10 @@ function accountPorts(
       return lookups();
     },
     get values() {
-      return once('values', () => new (fromKit(kit, 'AwsValuesProvider'))(clients.ec2, lookups()));
+      return once('values', () => new (fromKit(kit, 'AwsValuesProvider'))(clients.ec2, lookups(), values()));
+    },
+    get nodeFiles() {
+      return once('nodeFiles', () => new (fromKit(kit, 'S3NodeFilesStore'))(clients.s3, clients.kms, region));
     },
     get alarms() {
       return once('alarms', () => new (fromKit(kit, 'CloudWatchHealthAlarms'))(clients.cloudWatch));
@@ -122,14 +123,8 @@ function accountPorts(
       return once('eks', () => new (fromKit(kit, 'EksApiClusters'))(clients.eks));
     },
     get leftovers() {
-      return once(
-        'leftovers',
-        () =>
-          new (fromKit(kit, 'Ec2ClusterLeftovers'))(
-            clients.ec2,
-            new (fromKit(kit, 'ElbLoadBalancers'))(clients.elb, clients.elbv2),
-          ),
-      );
+      const elb = () => new (fromKit(kit, 'ElbLoadBalancers'))(clients.elb, clients.elbv2);
+      return once('leftovers', () => new (fromKit(kit, 'Ec2ClusterLeftovers'))(clients.ec2, elb()));
     },
   };
 }

@@ -8,6 +8,7 @@
  * Lambda task with a time-out: after 5 attempts (about 20 s of back-off at most) the error reaches the adapter, becomes
  * ThrottledError/TransientApiError, and the state machine's Retry takes over with its own, longer back-off.
  */
+import type { ACMClient } from '@aws-sdk/client-acm';
 import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
@@ -62,6 +63,8 @@ export interface AwsClients {
   readonly sts: STSClient;
   /** The roll's health gate reads named alarms (`update_health_alarm`). */
   readonly cloudWatch: CloudWatchClient;
+  /** `load_balancer_certificate`: the ISSUED certificates (CLM §6.2 step 6). */
+  readonly acm: ACMClient;
 }
 
 /** `CLM_AWS_ENDPOINT` wins over the SDK-wide `AWS_ENDPOINT_URL`; empty strings count as unset. */
@@ -119,6 +122,9 @@ export function kitAwsClients(kit: AwsKit, options: AwsClientOptions): AwsClient
     },
     get cloudWatch() {
       return once('cloudWatch', () => new (fromKit(kit, 'CloudWatchClient'))(common));
+    },
+    get acm() {
+      return once('acm', () => new (fromKit(kit, 'ACMClient'))(common));
     },
   };
 }

@@ -4,6 +4,7 @@
  * every `import()` below is a module that a task not using the part neither loads nor, in its bundle, carries.
  * The CLI and the tests use the whole kit (full-aws-kit.ts).
  */
+import type { ACMClient } from '@aws-sdk/client-acm';
 import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
@@ -24,6 +25,7 @@ import type { Ec2CloudLookups } from './ec2-cloud-lookups';
 import type { ElbLoadBalancers } from './elb-load-balancers';
 import type { KmsSecretDecrypter } from './kms-secret-decrypter';
 import type { S3ArtifactStore } from './s3-artifact-store';
+import type { S3NodeFilesStore } from './s3-node-files-store';
 
 export interface AwsKit {
   STSClient?: typeof STSClient;
@@ -36,6 +38,7 @@ export interface AwsKit {
   S3Client?: typeof S3Client;
   KMSClient?: typeof KMSClient;
   CloudWatchClient?: typeof CloudWatchClient;
+  ACMClient?: typeof ACMClient;
   CloudFormationStackDeployer?: typeof CloudFormationStackDeployer;
   S3ArtifactStore?: typeof S3ArtifactStore;
   AsgNodePoolBackend?: typeof AsgNodePoolBackend;
@@ -46,6 +49,7 @@ export interface AwsKit {
   Ec2ClusterLeftovers?: typeof Ec2ClusterLeftovers;
   ElbLoadBalancers?: typeof ElbLoadBalancers;
   EksApiClusters?: typeof EksApiClusters;
+  S3NodeFilesStore?: typeof S3NodeFilesStore;
 }
 
 /**
@@ -99,10 +103,39 @@ export async function lookupsPart(): Promise<AwsKit> {
   return { EC2Client: ec2.EC2Client, STSClient: sts.STSClient, Ec2CloudLookups: lookups.Ec2CloudLookups };
 }
 
-/** Deploy-time values (subnets, VPC) from EC2, with the lookups. */
+/**
+ * Deploy-time values (subnets, VPC) from EC2, with the lookups; the load balancer's certificate from ACM, the etcd
+ * stack's key alias from KMS.
+ */
 export async function valuesPart(): Promise<AwsKit> {
-  const [lookups, values] = await Promise.all([lookupsPart(), import('./aws-values-provider')]);
-  return { ...lookups, AwsValuesProvider: values.AwsValuesProvider };
+  const [lookups, values, acm, kms] = await Promise.all([
+    lookupsPart(),
+    import('./aws-values-provider'),
+    import('@aws-sdk/client-acm'),
+    import('@aws-sdk/client-kms'),
+  ]);
+  return {
+    ...lookups,
+    AwsValuesProvider: values.AwsValuesProvider,
+    ACMClient: acm.ACMClient,
+    KMSClient: kms.KMSClient,
+  };
+}
+
+/** The files bundles nodes download: S3 and KMS of the cluster's account. */
+export async function nodeFilesPart(): Promise<AwsKit> {
+  const [s3, kms, sts, store] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/client-kms'),
+    import('@aws-sdk/client-sts'),
+    import('./s3-node-files-store'),
+  ]);
+  return {
+    S3Client: s3.S3Client,
+    KMSClient: kms.KMSClient,
+    STSClient: sts.STSClient,
+    S3NodeFilesStore: store.S3NodeFilesStore,
+  };
 }
 
 /** `aws:kms:` config items. */
@@ -172,6 +205,7 @@ export const ALL_AWS_PARTS: readonly AwsPart[] = [
   secretsPart,
   alarmsPart,
   leftoversPart,
+  nodeFilesPart,
   stsPart,
 ];
 

@@ -12,12 +12,23 @@
  * - `InstanceTypeFacts`: DescribeInstanceTypes of the pools' instance types (through the CloudLookups port), from which
  *   node pools get CLM's `Values.InstanceInfo`.
  *
- * Not done here: ACM. There is no ACM client among the dependencies, so `load_balancer_certificate` is set only from
- * the config item of that name. CLM writes the discovered `vpc_id` and `subnets` back into the cluster's config items;
- * this provider returns `vpc_id` as a value and `subnets['*']` carries the comma list, for the caller to copy.
+ * - `load_balancer_certificate`: the ISSUED ACM certificate that best matches the API server's host (CLM §6.2 step 6,
+ *   kube-ingress-aws-controller's matching: core/values/certificate-match.ts), each verified against the platform's
+ *   trusted roots (Node's bundled list plus the PEM file `NODE_EXTRA_CA_CERTS` names, the way Go reads the system's);
+ *   none matching is a ConfigError naming the host. The config item of that name, when set, is taken as it is.
+ * - `etcd_kms_key_arn` (clusters with `manage_etcd_stack: "true"`): KMS DescribeKey of `alias/etcd-cluster`.
+ *
+ * CLM writes the discovered `vpc_id` and `subnets` back into the cluster's config items; this provider returns
+ * `vpc_id` as a value and `subnets['*']` carries the comma list, for the caller to copy.
  */
 import { DescribeVpcsCommand, paginateDescribeSubnets } from './ec2-api';
 import type { EC2Client, Subnet, Vpc } from '@aws-sdk/client-ec2';
+import type { ACMClient } from '@aws-sdk/client-acm';
+import type { KMSClient } from '@aws-sdk/client-kms';
+import { acmCertificates } from './acm-certificates';
+import { describeKeyArn } from './kms-keys';
+import { loadBalancerCertificate } from '../../core/values/certificate-match';
+import { ETCD_KMS_KEY_ALIAS, managesEtcdStack } from '../../core/render/etcd-settings';
 import type { Cluster } from '../../core/model/cluster';
 import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError } from '../../shared/errors';
@@ -34,14 +45,25 @@ export const SUBNET_ROLE_TAGS = {
   pod: 'kubernetes.io/role/pod',
 } as const;
 
+export interface AwsValuesOptions {
+  /** The certificates for `load_balancer_certificate`. @default - only the config item of that name */
+  readonly acm?: ACMClient;
+  /** The etcd stack's key alias; required for clusters managing an etcd stack. */
+  readonly kms?: KMSClient;
+  /** Trusted roots (PEM) a certificate must chain to. @default - the platform's (acm-certificates.ts) */
+  readonly trustedRoots?: readonly string[];
+}
+
 export class AwsValuesProvider implements ValuesProvider {
   private readonly ec2: EC2Client;
   private readonly lookups?: CloudLookups;
+  private readonly options: AwsValuesOptions;
 
   /** `lookups` (DescribeInstanceTypes) gives the facts of the pools' instance types, for `Values.InstanceInfo`. */
-  constructor(ec2: EC2Client, lookups?: CloudLookups) {
+  constructor(ec2: EC2Client, lookups?: CloudLookups, options: AwsValuesOptions = {}) {
     this.ec2 = ec2;
     this.lookups = lookups;
+    this.options = options;
   }
 
   async clusterValues(cluster: Cluster): Promise<Record<string, unknown>> {
@@ -84,12 +106,27 @@ export class AwsValuesProvider implements ValuesProvider {
       pod_subnets: subnetMap(selectPerZone(subnets, SUBNET_ROLE_TAGS.pod)),
       hosted_zone: hostedZone(cluster.apiServerUrl),
     };
-    if (cluster.configItems.load_balancer_certificate)
-      values.load_balancer_certificate = cluster.configItems.load_balancer_certificate;
+    Object.assign(values, await this.certificateAndKeys(cluster));
     const lookups = this.lookups;
     if (lookups)
       values[INSTANCE_TYPE_FACTS] = await collectInstanceTypeFacts(cluster, (type) => lookups.instanceType(type));
     return values;
+  }
+
+  /** `load_balancer_certificate` (ACM, unless the config item gives it) and `etcd_kms_key_arn` (KMS) when managed. */
+  private async certificateAndKeys(cluster: Cluster): Promise<Record<string, string>> {
+    const found: Record<string, string> = {};
+    const location = { clusterId: cluster.id };
+    const { acm, kms, trustedRoots } = this.options;
+    if (cluster.configItems.load_balancer_certificate)
+      found.load_balancer_certificate = cluster.configItems.load_balancer_certificate;
+    else if (acm) {
+      const now = Date.now();
+      const certificates = await acmCertificates(acm, cluster.apiServerUrl, now, trustedRoots);
+      found.load_balancer_certificate = loadBalancerCertificate(certificates, cluster.apiServerUrl, now, cluster.id);
+    }
+    if (managesEtcdStack(cluster)) found.etcd_kms_key_arn = await describeKeyArn(kms!, ETCD_KMS_KEY_ALIAS, location);
+    return found;
   }
 
   private async findVpc(cluster: Cluster): Promise<Vpc> {

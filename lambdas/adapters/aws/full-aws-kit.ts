@@ -1,4 +1,5 @@
 /** Every AWS client class and adapter of aws-kit.ts, loaded at once: for the CLI against AWS and for the tests. */
+import { ACMClient } from '@aws-sdk/client-acm';
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
@@ -20,6 +21,7 @@ import { EksApiClusters } from './eks-api-clusters';
 import { ElbLoadBalancers } from './elb-load-balancers';
 import { KmsSecretDecrypter } from './kms-secret-decrypter';
 import { S3ArtifactStore } from './s3-artifact-store';
+import { S3NodeFilesStore } from './s3-node-files-store';
 
 export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   STSClient,
@@ -32,6 +34,7 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   S3Client,
   KMSClient,
   CloudWatchClient,
+  ACMClient,
   CloudFormationStackDeployer,
   S3ArtifactStore,
   AsgNodePoolBackend,
@@ -42,4 +45,5 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   Ec2ClusterLeftovers,
   ElbLoadBalancers,
   EksApiClusters,
+  S3NodeFilesStore,
 };

@@ -7,10 +7,11 @@
  * out of it, and moto only understands the AWS host forms (or a "localhost" host): a `http://127.0.0.1:port/...`
  * URL makes moto take "127" for the bucket name (verified against moto 5.2).
  */
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { awsErrorName, toClmError } from './aws-errors';
+import { createBucket } from './s3-buckets';
 
 export interface S3ArtifactStoreOptions {
   readonly bucket: string;
@@ -64,20 +65,8 @@ export class S3ArtifactStore implements ArtifactStore {
     }
   }
 
-  /** us-east-1 takes no LocationConstraint (CLM always sends one, which S3 rejects there). */
   private async createBucket(): Promise<void> {
-    const { bucket, region } = this.options;
-    try {
-      await this.client.send(
-        new CreateBucketCommand({
-          Bucket: bucket,
-          ...(region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: region as never } }),
-        }),
-      );
-    } catch (error) {
-      if (awsErrorName(error) === 'BucketAlreadyOwnedByYou') return;
-      throw toClmError(error, `S3 CreateBucket ${bucket} (${region})`);
-    }
+    await createBucket(this.client, this.options.bucket, this.options.region);
   }
 
   async putOnce(key: string, body: string | Uint8Array): Promise<boolean> {

@@ -25,6 +25,9 @@ export function iso(value: Date | string | undefined): string {
 export function toNodeInfo(node: V1Node): NodeInfo {
   const labels = node.metadata?.labels ?? {};
   const zone = ZONE_LABELS.map((key) => labels[key]).find(Boolean);
+  const readyCondition = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  const ready = readyCondition?.status === 'True';
+  const why = !ready && readyCondition?.reason ? readyCondition : undefined;
   return {
     name: node.metadata?.name ?? '',
     providerId: node.spec?.providerID ?? '',
@@ -36,7 +39,8 @@ export function toNodeInfo(node: V1Node): NodeInfo {
       effect: (TAINT_EFFECTS.has(t.effect) ? t.effect : 'NoSchedule') as Taint['effect'],
     })),
     unschedulable: node.spec?.unschedulable === true,
-    ready: (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+    ready,
+    ...(why ? { notReadyReason: why.message ? `${why.reason}: ${why.message}` : why.reason! } : {}),
     volumesAttached: (node.status?.volumesAttached ?? []).length > 0,
     ...(zone ? { zone } : {}),
     createdAt: iso(node.metadata?.creationTimestamp),

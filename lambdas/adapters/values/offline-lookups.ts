@@ -9,18 +9,30 @@
  *     instance_types:
  *       m7i.large: { vcpu: 2, memory_mib: 8192, architecture: amd64 }              # instance store: 0 disks
  *       m6id.large: { vcpu: 2, memory_mib: 8192, architecture: amd64, instance_storage_devices: 1, instance_storage_device_size_gb: 118 }
+ *     certificates:                                  # load_balancer_certificate, chosen as CLM chooses (ACM)
+ *       - { arn: "arn:aws:acm:eu-central-1:123456789012:certificate/…", domains: ["*.example.org", example.org] }
+ *     kms_aliases:                                   # the etcd stack's key (manage_etcd_stack)
+ *       alias/etcd-cluster: arn:aws:kms:eu-central-1:123456789012:key/…
  */
 import { isRecord } from '../../core/config/plain-data';
 import { PINNED_INSTANCE_TYPES } from '../../core/values/instance-types';
 import type { CloudLookups, InstanceTypeInfo } from '../../ports/template-engine';
+import type { CertificateSummary } from '../../core/values/certificate-match';
 import { ConfigError } from '../../shared/errors';
 
 export interface OfflineLookupData {
   readonly amis: readonly { readonly name: string; readonly owner: string; readonly id: string }[];
   readonly instanceTypes: Readonly<Record<string, InstanceTypeInfo>>;
+  /**
+   * The ISSUED ACM certificates `load_balancer_certificate` is chosen from (CLM's matching); undefined: not given,
+   * so a placeholder ARN stands in.
+   */
+  readonly certificates?: readonly CertificateSummary[];
+  /** KMS aliases → key ARNs (`alias/etcd-cluster` for the etcd stack). */
+  readonly kmsAliases: Readonly<Record<string, string>>;
 }
 
-export const NO_LOOKUP_DATA: OfflineLookupData = { amis: [], instanceTypes: {} };
+export const NO_LOOKUP_DATA: OfflineLookupData = { amis: [], instanceTypes: {}, kmsAliases: {} };
 
 export class OfflineLookups implements CloudLookups {
   constructor(private readonly data: OfflineLookupData = NO_LOOKUP_DATA) {}
@@ -65,7 +77,57 @@ export function parseLookupData(raw: unknown, file: string, issues: string[]): O
   const types = raw.instance_types ?? {};
   if (!isRecord(types)) issues.push(`${file}: lookups.instance_types must map instance types to their facts`);
   else for (const [type, facts] of Object.entries(types)) parseInstanceType(type, facts, file, issues, instanceTypes);
-  return { amis, instanceTypes };
+  const aliases = raw.kms_aliases ?? {};
+  if (!isRecord(aliases) || Object.values(aliases).some((v) => typeof v !== 'string'))
+    issues.push(`${file}: lookups.kms_aliases must map aliases (alias/etcd-cluster) to key ARNs`);
+  const certificates = raw.certificates === undefined ? undefined : parseCertificates(raw.certificates, file, issues);
+  return {
+    amis,
+    instanceTypes,
+    kmsAliases: isRecord(aliases) ? (aliases as Record<string, string>) : {},
+    ...(certificates ? { certificates } : {}),
+  };
+}
+
+/**
+ * `lookups.certificates: [{ arn, domains: [CN, SAN…], not_before?, not_after? }]`: ISSUED certificates, taken as
+ * verifying for the names they cover (offline there is no chain to check). Dates default to a year around now.
+ */
+function parseCertificates(raw: unknown, file: string, issues: string[]): CertificateSummary[] {
+  if (!Array.isArray(raw)) {
+    issues.push(`${file}: lookups.certificates must be a list of { arn, domains, not_before, not_after }`);
+    return [];
+  }
+  const year = 365 * 24 * 3600 * 1000;
+  return raw.flatMap((entry, i) => {
+    const where = `${file}: lookups.certificates[${i}]`;
+    const domains = isRecord(entry) && Array.isArray(entry.domains) ? entry.domains : undefined;
+    if (
+      !isRecord(entry) ||
+      typeof entry.arn !== 'string' ||
+      !domains?.length ||
+      domains.some((d) => typeof d !== 'string')
+    ) {
+      issues.push(`${where} needs arn (a string) and domains (a list of names)`);
+      return [];
+    }
+    const date = (key: string, fallback: number): number => {
+      const value = entry[key];
+      if (value === undefined) return fallback;
+      const parsed = Date.parse(String(value));
+      if (Number.isNaN(parsed)) issues.push(`${where}.${key} is not a date`);
+      return parsed;
+    };
+    return [
+      {
+        arn: entry.arn,
+        domainNames: domains as string[],
+        notBefore: date('not_before', Date.now() - year),
+        notAfter: date('not_after', Date.now() + year),
+        verified: true,
+      },
+    ];
+  });
 }
 
 function parseInstanceType(

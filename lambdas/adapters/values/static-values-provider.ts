@@ -7,6 +7,8 @@ import { hostedZone } from '../../core/values/hosted-zone';
 import { isRecord } from '../../core/config/plain-data';
 import { INSTANCE_TYPE_FACTS, collectInstanceTypeFacts } from '../../core/render/instance-info';
 import { NO_LOOKUP_DATA, OfflineLookups, parseLookupData } from './offline-lookups';
+import { loadBalancerCertificate } from '../../core/values/certificate-match';
+import { ETCD_KMS_KEY_ALIAS, managesEtcdStack } from '../../core/render/etcd-settings';
 import type { OfflineLookupData } from './offline-lookups';
 
 /**
@@ -50,8 +52,28 @@ export class StaticValuesProvider implements ValuesProvider {
 
   async clusterValues(cluster: Cluster): Promise<Record<string, unknown>> {
     const lookups = this.lookups;
+    const { certificates, kmsAliases } = this.file.lookups;
+    const accountId = cluster.infrastructureAccount.replace(/^aws:/, '');
     return {
       ...offlineValues(cluster),
+      ...(cluster.configItems.load_balancer_certificate
+        ? { load_balancer_certificate: cluster.configItems.load_balancer_certificate }
+        : certificates
+          ? {
+              load_balancer_certificate: loadBalancerCertificate(
+                certificates,
+                cluster.apiServerUrl,
+                Date.now(),
+                cluster.id,
+              ),
+            }
+          : {}),
+      ...(managesEtcdStack(cluster)
+        ? {
+            etcd_kms_key_arn:
+              kmsAliases[ETCD_KMS_KEY_ALIAS] ?? `arn:aws:kms:${cluster.region}:${accountId}:key/offline-render-etcd`,
+          }
+        : {}),
       [INSTANCE_TYPE_FACTS]: await collectInstanceTypeFacts(cluster, (type) => lookups.instanceType(type)),
       ...this.file.defaults,
       ...(this.file.clusters[cluster.id] ?? {}),
@@ -110,7 +132,8 @@ export function parseValuesFile(text: string, file: string): ValuesFile {
 /**
  * What AWS would give, made up from the cluster alone: a VPC `vpc-offline-render`, zones a/b/c of the region (or the cluster's
  * `availability_zones` item), one `subnet-<az>` per zone, the hosted zone from the API server URL, a
- * 10.0.0.0/16 VPC and no stack outputs yet (`ClusterStackOutputs: {}`).
+ * 10.0.0.0/16 VPC, no stack outputs yet (`ClusterStackOutputs: {}`), and the placeholder certificate ARN
+ * `…:certificate/offline-render` unless the values file's `lookups.certificates` gives the account's certificates.
  */
 export function offlineValues(cluster: Cluster): Record<string, unknown> {
   const configured = (cluster.configItems.availability_zones ?? '')

@@ -192,16 +192,15 @@ async function renderOne(cluster: Cluster, deps: RenderDeps): Promise<ClusterRen
       message: error instanceof Error ? error.message : String(error),
     });
   }
-  const values = await deps.values.clusterValues(cluster);
   const render = await renderCluster({
     cluster,
     snapshots,
-    values,
+    values: (effective) => deps.values.clusterValues(effective),
     engine: deps.engine,
     decrypter: deps.decrypter,
     version,
   });
-  const outputsKnown = Object.keys((values.ClusterStackOutputs as object | undefined) ?? {}).length > 0;
+  const outputsKnown = Object.keys((render.values?.ClusterStackOutputs as object | undefined) ?? {}).length > 0;
   const errors = render.errors.map(withInstanceInfoHint);
   return { ...render, errors: outputsKnown ? errors : errors.map(withOutputsHint) };
 }

@@ -1,9 +1,10 @@
 import { RollStepOutput } from '../../contracts/cluster-update';
 import type { TaskEvent } from '../../runtime/local/run-cluster-update';
+import * as z from '../../shared/zod';
 
 /** `  [  1m05s] RollStep: default-worker: 1/2 nodes replaced; …; ETA 2m31s` — one line per task, as it ends. */
 export function progressLine(event: TaskEvent, elapsedMs: number, eta: RollEta): string {
-  const output = event.task.output.parse(event.output) as { message?: unknown };
+  const output = z.parse(event.task.output, event.output) as { message?: unknown };
   const message = typeof output.message === 'string' ? output.message : JSON.stringify(output);
   const roll = RollStepOutput.safeParse(event.output);
   const suffix = roll.success ? eta(roll.data.pool, roll.data.replaced, roll.data.total, elapsedMs) : '';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { ValidationError } from '../../shared/errors';
 
 /** How the dispatcher paces a fleet. Every field has a default; see docs/fleet.md. */
@@ -32,7 +32,11 @@ export const DEFAULT_FLEET_SETTINGS: FleetSettings = {
   freeResumes: 3,
 };
 
-const list = z.preprocess(
+/** A value read by `read` first, then checked by `schema` (classic zod's `preprocess`). */
+const preprocess = <T extends z.ZodMiniType>(read: (value: unknown) => unknown, schema: T) =>
+  z.pipe(z.transform(read), schema);
+
+const list = preprocess(
   (value) =>
     typeof value === 'string'
       ? value
@@ -40,20 +44,20 @@ const list = z.preprocess(
           .map((s) => s.trim())
           .filter(Boolean)
       : value,
-  z.array(z.string().min(1)).min(1, 'name at least one environment'),
+  z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'name at least one environment')),
 );
-const flag = z.preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean());
-const count = (min: number) => z.coerce.number().int().min(min);
+const flag = preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean());
+const count = (min: number) => z.coerce.number().check(z.int(), z.minimum(min));
 
 const SETTINGS = z.strictObject({
-  waveOrder: list.optional(),
-  wavesByCriticality: flag.optional(),
-  maxConcurrent: count(1).optional(),
-  retryBaseMs: count(0).optional(),
-  retryMaxMs: count(0).optional(),
-  freeResumes: count(0).optional(),
-  include: z.string().optional(),
-  exclude: z.string().optional(),
+  waveOrder: z.optional(list),
+  wavesByCriticality: z.optional(flag),
+  maxConcurrent: z.optional(count(1)),
+  retryBaseMs: z.optional(count(0)),
+  retryMaxMs: z.optional(count(0)),
+  freeResumes: z.optional(count(0)),
+  include: z.optional(z.string()),
+  exclude: z.optional(z.string()),
 });
 
 /**

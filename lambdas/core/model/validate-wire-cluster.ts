@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../../shared/zod';
 import type { Cluster } from './cluster';
 import { fromWireCluster } from './cluster-wire';
 import { WIRE_KEYS, wireClusterSchema } from './wire-cluster-schema';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { MAX_NODE_POOLS } from '../../contracts/status';
 import { isKarpenterPool, LIFECYCLE_STATUSES, PROVIDERS } from './cluster';
 
@@ -52,33 +52,35 @@ export const WIRE_KEYS = {
 
 type ObjectFactory = typeof z.object | typeof z.strictObject;
 
-const configItems = z
-  .record(
+const configItems = z.nullish(
+  z.record(
     z
       .string()
-      .regex(
-        CONFIG_KEY_PATTERN,
-        `config item keys must match ${CONFIG_KEY_PATTERN.source} (lowercase letters, digits, underscores)`,
+      .check(
+        z.regex(
+          CONFIG_KEY_PATTERN,
+          `config item keys must match ${CONFIG_KEY_PATTERN.source} (lowercase letters, digits, underscores)`,
+        ),
       ),
     z.string(),
-  )
-  .nullish();
-const nonEmpty = z.string().min(1, 'must not be empty');
-const size = z.number().int().min(0, 'must be 0 or more');
+  ),
+);
+const nonEmpty = z.string().check(z.minLength(1, 'must not be empty'));
+const size = z.number().check(z.int(), z.minimum(0, 'must be 0 or more'));
 
 function statusSchema(object: ObjectFactory) {
   const problem = object({
     type: z.string(),
     title: z.string(),
-    status: z.number().int().nullish(),
-    detail: z.string().nullish(),
-    instance: z.string().nullish(),
+    status: z.nullish(z.number().check(z.int())),
+    detail: z.nullish(z.string()),
+    instance: z.nullish(z.string()),
   });
   return object({
-    current_version: z.string().nullish(),
-    last_version: z.string().nullish(),
-    next_version: z.string().nullish(),
-    problems: z.array(problem).nullish(),
+    current_version: z.nullish(z.string()),
+    last_version: z.nullish(z.string()),
+    next_version: z.nullish(z.string()),
+    problems: z.nullish(z.array(problem)),
   });
 }
 
@@ -86,10 +88,15 @@ function nodePoolSchema(object: ObjectFactory) {
   return object({
     name: z
       .string()
-      .regex(NODE_POOL_NAME_PATTERN, `must match ${NODE_POOL_NAME_PATTERN.source} (lowercase letters, digits, dashes)`),
+      .check(
+        z.regex(
+          NODE_POOL_NAME_PATTERN,
+          `must match ${NODE_POOL_NAME_PATTERN.source} (lowercase letters, digits, dashes)`,
+        ),
+      ),
     profile: nonEmpty,
-    instance_types: z.array(nonEmpty).nullish(),
-    discount_strategy: z.enum(DISCOUNT_STRATEGIES).nullish(),
+    instance_types: z.nullish(z.array(nonEmpty)),
+    discount_strategy: z.nullish(z.enum(DISCOUNT_STRATEGIES)),
     min_size: size,
     max_size: size,
     config_items: configItems,
@@ -108,32 +115,45 @@ function schemas(mode: WireMode) {
   const cluster = object({
     id: z
       .string()
-      .regex(CLUSTER_ID_PATTERN, `must match ${CLUSTER_ID_PATTERN.source}, e.g. aws:123456789012:eu-central-1:kube-1`),
-    alias: z.string().regex(ALIAS_PATTERN, `must match ${ALIAS_PATTERN.source} (lowercase letters, digits, dashes)`),
+      .check(
+        z.regex(
+          CLUSTER_ID_PATTERN,
+          `must match ${CLUSTER_ID_PATTERN.source}, e.g. aws:123456789012:eu-central-1:kube-1`,
+        ),
+      ),
+    alias: z
+      .string()
+      .check(z.regex(ALIAS_PATTERN, `must match ${ALIAS_PATTERN.source} (lowercase letters, digits, dashes)`)),
     local_id: z
       .string()
-      .regex(
-        LOCAL_ID_PATTERN,
-        `must match ${LOCAL_ID_PATTERN.source}: it names CloudFormation stacks, which take letters, digits and dashes, starting with a letter`,
+      .check(
+        z.regex(
+          LOCAL_ID_PATTERN,
+          `must match ${LOCAL_ID_PATTERN.source}: it names CloudFormation stacks, which take letters, digits and dashes, starting with a letter`,
+        ),
       ),
-    api_server_url: z.string().refine(isAbsoluteUrl, 'must be an absolute URL, e.g. https://kube-1.example.org'),
+    api_server_url: z
+      .string()
+      .check(z.refine(isAbsoluteUrl, 'must be an absolute URL, e.g. https://kube-1.example.org')),
     channel: nonEmpty,
     config_items: configItems,
-    criticality_level: z.number().int().min(INT32_MIN).max(INT32_MAX),
+    criticality_level: z.number().check(z.int(), z.minimum(INT32_MIN), z.maximum(INT32_MAX)),
     environment: nonEmpty,
     infrastructure_account: z
       .string()
-      .regex(INFRASTRUCTURE_ACCOUNT_PATTERN, 'must be aws:<12-digit account id>, e.g. aws:123456789012'),
+      .check(z.regex(INFRASTRUCTURE_ACCOUNT_PATTERN, 'must be aws:<12-digit account id>, e.g. aws:123456789012')),
     lifecycle_status: z.enum(LIFECYCLE_STATUSES),
     // Bounded: one roll Map takes every pool, and an execution's history must stay bounded (LOOP_CAPS).
-    node_pools: z.array(nodePool).max(MAX_NODE_POOLS, `at most ${MAX_NODE_POOLS} node pools per cluster`).nullish(),
+    node_pools: z.nullish(
+      z.array(nodePool).check(z.maxLength(MAX_NODE_POOLS, `at most ${MAX_NODE_POOLS} node pools per cluster`)),
+    ),
     provider: z.enum(PROVIDERS),
     region: nonEmpty,
-    status: status.nullish(),
-    owner: z.string().nullish(),
-    account_name: z.string().nullish(),
-    created_at: z.string().nullish(),
-  }).superRefine((c, ctx) => checkNodePools(c.node_pools ?? [], ctx));
+    status: z.nullish(status),
+    owner: z.nullish(z.string()),
+    account_name: z.nullish(z.string()),
+    created_at: z.nullish(z.string()),
+  }).check(z.superRefine((c, ctx) => checkNodePools(c.node_pools ?? [], ctx)));
   return { cluster, nodePool, status };
 }
 
@@ -149,7 +169,7 @@ export function wireClusterSchema(mode: WireMode): Schemas['cluster'] {
   return SCHEMAS[mode].cluster;
 }
 
-function checkNodePools(pools: readonly WireNodePool[], ctx: z.RefinementCtx): void {
+function checkNodePools(pools: readonly WireNodePool[], ctx: z.core.$RefinementCtx): void {
   const seen = new Map<string, number>();
   pools.forEach((pool, index) => {
     const types = pool.instance_types ?? [];

@@ -7,7 +7,7 @@ import type { PoolRollEstimate } from './roll-estimate';
 /** What one stack's change set says: created new, changed, or nothing to do. */
 export interface StackPlan {
   readonly name: string;
-  readonly kind: 'cluster' | 'node-pool' | 'cf-manifest';
+  readonly kind: 'cluster' | 'node-pool' | 'cf-manifest' | 'etcd';
   readonly action: 'create' | 'update' | 'no-changes';
   readonly changes: readonly StackChange[];
 }

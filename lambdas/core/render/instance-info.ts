@@ -9,6 +9,7 @@
 import { isRetryable } from '../../shared/errors';
 import { isKarpenterPool } from '../model/cluster';
 import type { Cluster } from '../model/cluster';
+import { managesEtcdStack } from './etcd-settings';
 import { expectNumber, helperError } from '../template-helpers/args';
 import type { InstanceTypeInfo } from '../../ports/template-engine';
 
@@ -106,9 +107,18 @@ export function poolInstanceInfo(
   return known.every((info): info is InstanceTypeInfo => info !== undefined) ? syntheticInstanceInfo(known) : undefined;
 }
 
-/** The distinct instance types of the cluster's ASG-backed pools (CLM computes InstanceInfo for those only). */
+/**
+ * The distinct instance types CLM computes an InstanceInfo of: the cluster's ASG-backed pools', and the etcd stack's
+ * `etcd_instance_type` (`Values.etcd_instance_type_info`) when CLM manages it.
+ */
 export function asgInstanceTypes(cluster: Cluster): string[] {
-  return [...new Set(cluster.nodePools.filter((p) => !isKarpenterPool(p)).flatMap((p) => p.instanceTypes))];
+  const etcd = managesEtcdStack(cluster) && cluster.configItems.etcd_instance_type;
+  return [
+    ...new Set([
+      ...cluster.nodePools.filter((p) => !isKarpenterPool(p)).flatMap((p) => p.instanceTypes),
+      ...(etcd ? [etcd] : []),
+    ]),
+  ];
 }
 
 /**

@@ -5,8 +5,8 @@ import { isKarpenterPool, isMasterPool } from '../model/cluster';
 import type { Cluster, NodePool } from '../model/cluster';
 import { nodePoolStackName, nodePoolStackTags } from '../cloudformation/stack-names';
 import { nodePoolTemplates } from './config-layout';
-import { DEFAULT_ARTIFACT_BUCKET, filesS3Path, parseFilesYaml, sha512Hex } from './files-bundle';
-import type { FilesBundle } from './files-bundle';
+import { filesKey, nodeFilesBucket, parseFilesYaml, sha512Hex } from './files-bundle';
+import type { FilesBundle, FilesRole } from './files-bundle';
 import { clusterStackOutputs, encodeUserData, restrictToPoolZones, supportsT2Unlimited } from './pool-values';
 import type { Values } from './pool-values';
 import { namedStack, renderCfnTemplate } from './render-stack';
@@ -38,10 +38,10 @@ export interface NodePoolInput {
  * One ASG-backed node pool (CLM §6.4), from `cluster/node-pools/<profile>/` of the first source:
  * 0. `Values.InstanceInfo` (CLM's synthetic instance info of the pool's types, when the values carry their facts)
  *    and `supports_t2_unlimited`;
+ *    and the pool's `availability_zones` item restricting `availability_zones`/`subnets`;
  * 1. `files.yaml` → the files bundle and its content address → `Values.S3GeneratedFilesPath`;
  * 2. `userdata.yaml` → gzip + base64 → `Values.UserData`;
- * 3. the pool's `availability_zones` item restricts `availability_zones`/`subnets`;
- * 4. `stack.yaml` → stack `nodepool-<pool>-<id>` with CLM's node-pool tags.
+ * 3. `stack.yaml` → stack `nodepool-<pool>-<id>` with CLM's node-pool tags.
  * Karpenter pools (`worker-karpenter`) have no stack: render-karpenter-pool.ts.
  */
 export async function renderNodePool(input: NodePoolInput): Promise<RenderedNodePool> {
@@ -59,15 +59,17 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
   const instanceInfo = poolInstanceInfo(pool.instanceTypes, values);
   if (instanceInfo) values.InstanceInfo = instanceInfo;
 
+  // As CLM: the pool's availability_zones item restricts the zones and subnets all three templates see.
+  Object.assign(values, restrictToPoolZones(values, pool));
+
   const files = await renderFilesBundle(input, templates.files, values, master ? 'master' : 'worker');
 
   const userData = await engine.render({ template: templates.userdata, context: renderContext(cluster, values, pool) });
   values.UserData = encodeUserData(userData);
 
-  const stackValues = restrictToPoolZones(values, pool);
   const rendered = await renderCfnTemplate(engine, {
     template: templates.stack,
-    context: renderContext(cluster, stackValues, pool),
+    context: renderContext(cluster, values, pool),
   });
   const stack = namedStack(rendered, templates.stack.path, {
     name: nodePoolStackName(cluster, pool.name),
@@ -79,31 +81,39 @@ export async function renderNodePool(input: NodePoolInput): Promise<RenderedNode
 }
 
 /**
- * A pool's `files.yaml` rendered into its files bundle (CLM §6.4): content-addressed under the artefact bucket, the
- * role's KMS key from the main stack's outputs; sets `Values.S3GeneratedFilesPath`, which userdata.yaml reads.
+ * A `files.yaml` rendered into its files bundle (CLM §6.4; the etcd stack's too, without a pool): content-addressed in
+ * the cluster's files bucket, the KMS key from the main stack's outputs (`MasterFilesEncryptionKey` for master pools,
+ * `WorkerFilesEncryptionKey` otherwise) or given (etcd); sets `Values.S3GeneratedFilesPath`, which userdata.yaml reads.
  */
 export async function renderFilesBundle(
-  input: Pick<NodePoolInput, 'cluster' | 'pool' | 'engine'>,
+  input: Pick<NodePoolInput, 'cluster' | 'engine'> & { readonly pool?: NodePool },
   template: TemplateFile,
   values: Record<string, unknown>,
-  role: 'master' | 'worker',
+  role: FilesRole,
+  kms: { readonly source: string; readonly id?: string } = poolKms(role, values),
 ): Promise<FilesBundle> {
   const { cluster, pool, engine } = input;
   const filesText = await engine.render({ template, context: renderContext(cluster, values, pool) });
   const sha512 = sha512Hex(filesText);
-  const bucket =
-    typeof values.artifact_bucket === 'string' && values.artifact_bucket
-      ? values.artifact_bucket
-      : DEFAULT_ARTIFACT_BUCKET;
-  const kmsKeyOutput = role === 'master' ? 'MasterFilesEncryptionKey' : 'WorkerFilesEncryptionKey';
-  const kmsKeyId = clusterStackOutputs(values)[kmsKeyOutput];
+  const { bucket } = nodeFilesBucket(cluster);
+  const key = filesKey(cluster.localId, role, sha512);
   const files: FilesBundle = {
+    role,
     sha512,
-    s3Path: filesS3Path(bucket, cluster.localId, role, sha512),
-    kmsKeyOutput,
-    ...(kmsKeyId ? { kmsKeyId } : {}),
+    bucket,
+    key,
+    s3Path: `s3://${bucket}/${key}`,
+    kmsKeyOutput: kms.source,
+    ...(kms.id ? { kmsKeyId: kms.id } : {}),
     files: parseFilesYaml(filesText, template.path),
   };
   values.S3GeneratedFilesPath = files.s3Path;
   return files;
+}
+
+/** A pool's key: the main stack's `MasterFilesEncryptionKey` or `WorkerFilesEncryptionKey` output. */
+function poolKms(role: FilesRole, values: Values): { readonly source: string; readonly id?: string } {
+  const source = role === 'master' ? 'MasterFilesEncryptionKey' : 'WorkerFilesEncryptionKey';
+  const id = clusterStackOutputs(values)[source];
+  return { source, ...(id ? { id } : {}) };
 }

@@ -1,6 +1,7 @@
 import { parseCfnTemplate } from '../cloudformation/cfn-yaml';
 import type { ClusterRender } from './render-cluster';
 import type { RenderIssue } from './render-issue';
+import type { FilesBundle } from './files-bundle';
 
 /**
  * What `clm render --output json` prints: one document, `{ "clusters": [...] }`. Stack templates are
@@ -20,6 +21,11 @@ export function renderJsonDocument(renders: readonly ClusterRender[]): { cluster
         tags: stack.tags,
       })),
       manifests: render.manifests,
+      filesBundles: filesBundlesOf(render).map(({ owner, files }) => ({
+        owner,
+        s3Path: files.s3Path,
+        kmsKey: files.kmsKeyId ?? files.kmsKeyOutput,
+      })),
       ...(render.karpenterPools?.length
         ? { karpenterPools: render.karpenterPools.map((p) => ({ name: p.name, provisioners: p.provisioners })) }
         : {}),
@@ -47,6 +53,7 @@ export function renderSummary(render: ClusterRender): string {
     `  version    ${render.version || '(unknown)'}`,
     `  stacks     ${render.stacks.length}${render.stacks.length ? `: ${render.stacks.map((s) => s.name).join(', ')}` : ''}`,
     `  manifests  ${render.manifests.length} files, ${objects} objects in ${components} components`,
+    ...filesLine(render),
     ...(render.karpenterPools?.length
       ? [
           `  karpenter  ${render.karpenterPools.length} pool(s): ${render.karpenterPools
@@ -62,6 +69,23 @@ export function renderSummary(render: ClusterRender): string {
     ...render.errors.map((issue) => `    - ${indentContinuation(issueText(issue))}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Every files bundle of the render, named by the pool (or `etcd`) it belongs to. */
+function filesBundlesOf(render: ClusterRender): { owner: string; files: FilesBundle }[] {
+  return [
+    ...(render.etcd ? [{ owner: 'etcd', files: render.etcd.files }] : []),
+    ...render.poolDetails.map((pool) => ({ owner: pool.name, files: pool.files })),
+  ];
+}
+
+/** `files      3 bundles in s3://<bucket>/<local id>/ (master, worker)`: where the nodes' files would go. */
+function filesLine(render: ClusterRender): string[] {
+  const bundles = filesBundlesOf(render).map((b) => b.files);
+  if (!bundles.length) return [];
+  const places = [...new Set(bundles.map((b) => `s3://${b.bucket}/${b.key.split('/')[0]}/`))];
+  const roles = [...new Set(bundles.map((b) => b.role))];
+  return [`  files      ${bundles.length} bundle(s) in ${places.join(', ')} (${roles.join(', ')})`];
 }
 
 function issueText(issue: RenderIssue): string {

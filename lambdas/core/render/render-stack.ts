@@ -8,11 +8,13 @@ import { requireStackName, templateMetadata } from '../cloudformation/template-m
 /** A rendered CloudFormation stack, ready for the StackDeployer. */
 export interface RenderedStack {
   readonly name: string;
-  readonly kind: 'cluster' | 'node-pool' | 'cf-manifest';
+  readonly kind: 'cluster' | 'node-pool' | 'cf-manifest' | 'etcd';
   readonly template: string;
   readonly tags: Readonly<Record<string, string>>;
   /** Node-pool stacks: the pool they hold. */
   readonly pool?: string;
+  /** The stack policy passed with every update (StackPolicyDuringUpdateBody): the etcd stack's (CLM). */
+  readonly stackPolicy?: string;
 }
 
 /** A rendered template, parsed. Undefined `template` means it rendered empty. */
@@ -34,7 +36,7 @@ export async function renderCfnTemplate(engine: TemplateEngine, request: RenderR
 export function namedStack(
   rendered: RenderedTemplate,
   file: string,
-  spec: { name: string; kind: 'cluster' | 'node-pool'; tags: Record<string, string>; pool?: string },
+  spec: { name: string; kind: 'cluster' | 'node-pool' | 'etcd'; tags: Record<string, string>; pool?: string },
 ): RenderedStack {
   if (!rendered.template) throw new ConfigError('the stack template rendered empty', { location: { file } });
   requireResources(rendered.template, file);

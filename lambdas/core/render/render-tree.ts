@@ -1,15 +1,18 @@
 import yaml from 'js-yaml';
 import type { Deletion } from '../deletions/deletion';
 import type { ClusterRender } from './render-cluster';
+import type { FilesBundle } from './files-bundle';
 
 /**
  * A cluster's render as a tree of readable files (`clm render --out DIR`, and the golden files):
  *
  *   <cluster id, ':' → '_'>/
  *     config-items.yaml                      effective cluster config items
+ *     values.yaml                            the deploy-time values the templates were given (Values.*)
  *     node-pools/<pool>/config-items.yaml    the pool's items (inherited ones included)
  *     node-pools/<pool>/userdata.yaml        rendered user data (the stack carries it gzipped + base64)
- *     node-pools/<pool>/files.yaml           the files bundle: S3 location, files (base64 as rendered)
+ *     node-pools/<pool>/files.yaml           the files bundle: S3 location, KMS key, files (base64 as rendered)
+ *     etcd/files.yaml                        the etcd stack's files bundle (manage_etcd_stack)
  *     node-pools/<pool>/provisioners.yaml    Karpenter pools: the objects applied after the controller is ready
  *     stacks/<stack name>.yaml               rendered templates, as CloudFormation receives them
  *     manifests/<source>/<component>/<file>  the objects of each manifest file (comments gone)
@@ -27,19 +30,13 @@ export function renderTree(render: ClusterRender): Map<string, string> {
   };
 
   put('config-items.yaml', dump(render.configItems));
+  if (render.values) put('values.yaml', dump(plainData(render.values)));
   for (const pool of render.nodePools) put(`node-pools/${pool.name}/config-items.yaml`, dump(pool.configItems));
   for (const pool of render.poolDetails) {
     put(`node-pools/${pool.name}/userdata.yaml`, ensureNewline(pool.userData));
-    put(
-      `node-pools/${pool.name}/files.yaml`,
-      dump({
-        s3Path: pool.files.s3Path,
-        kmsKeyOutput: pool.files.kmsKeyOutput,
-        ...(pool.files.kmsKeyId ? { kmsKeyId: pool.files.kmsKeyId } : {}),
-        files: pool.files.files,
-      }),
-    );
+    put(`node-pools/${pool.name}/files.yaml`, filesYaml(pool.files));
   }
+  if (render.etcd) put('etcd/files.yaml', filesYaml(render.etcd.files));
   for (const pool of render.karpenterPools ?? []) {
     if (pool.provisioners.length)
       put(`node-pools/${pool.name}/provisioners.yaml`, pool.provisioners.map((object) => dump(object)).join('---\n'));
@@ -91,6 +88,29 @@ function clmDeletion(deletion: Deletion): Record<string, unknown> {
     ...(d.propagationPolicy !== undefined ? { propagation_policy: d.propagationPolicy } : {}),
     ...(d.gracePeriodSeconds !== undefined ? { grace_period_seconds: d.gracePeriodSeconds } : {}),
   };
+}
+
+/** Where a files bundle goes (bucket and key in the cluster's account), with which key, and what it holds. */
+function filesYaml(files: FilesBundle): string {
+  return dump({
+    s3Path: files.s3Path,
+    bucket: files.bucket,
+    key: files.key,
+    kmsKeyOutput: files.kmsKeyOutput,
+    ...(files.kmsKeyId ? { kmsKeyId: files.kmsKeyId } : {}),
+    files: files.files,
+  });
+}
+
+/** A value as YAML can hold it: functions (methods of helper objects) left out. */
+function plainData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainData);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => typeof v !== 'function' && v !== undefined)
+      .map(([k, v]) => [k, plainData(v)]),
+  );
 }
 
 function dump(value: unknown): string {

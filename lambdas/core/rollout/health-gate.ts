@@ -31,8 +31,26 @@ function unchecked(progress: PoolProgress) {
   );
 }
 
-/** The gate is due when the step would start a batch (cordon) or end the roll, and nodes went since the last check. */
-export function gateDue(plan: RollPlan, progress: PoolProgress): boolean {
+/** Ready=False reasons of a node that is still starting, or that its controller lost contact with: no verdict yet. */
+const ROUTINE_NOT_READY = new Set(['KubeletNotReady', 'NodeStatusUnknown']);
+
+/**
+ * New nodes that registered and report why they cannot become Ready, e.g. `FilesBundleUnavailable: files bundle s3://…:
+ * AccessDenied: …` from a node whose bootstrap could not fetch or decrypt its files: waiting for them to boot is no use.
+ */
+export function failedBoots(snapshot: PoolSnapshot): { readonly name: string; readonly reason: string }[] {
+  return snapshot.nodes.flatMap((n) => {
+    const reason = !n.outdated && n.node && !n.node.ready ? n.node.notReadyReason : undefined;
+    return reason && !ROUTINE_NOT_READY.has(reason.split(':')[0]!) ? [{ name: n.node!.name, reason }] : [];
+  });
+}
+
+/**
+ * The gate is due when the step would start a batch (cordon) or end the roll, and nodes went since the last check; and
+ * at once when a new node reports that its boot failed (nothing else would stop the roll waiting for it).
+ */
+export function gateDue(plan: RollPlan, progress: PoolProgress, snapshot?: PoolSnapshot): boolean {
+  if (snapshot && failedBoots(snapshot).length > 0) return true;
   if (!plan.done && plan.cordon.length === 0) return false;
   return unchecked(progress).length > 0;
 }
@@ -58,7 +76,8 @@ export interface HealthInputs {
 export function healthFindings({ snapshot, owners, alarm }: HealthInputs): string[] {
   const findings: string[] = [];
   for (const n of snapshot.nodes)
-    if (!n.outdated && n.node && !n.node.ready) findings.push(`new node ${n.node.name} is NotReady`);
+    if (!n.outdated && n.node && !n.node.ready)
+      findings.push(`new node ${n.node.name} is NotReady${n.node.notReadyReason ? ` (${n.node.notReadyReason})` : ''}`);
   for (const o of owners)
     if (o.ready < o.desired) findings.push(`${workloadKey(o.ref)} has ${o.ready}/${o.desired} replicas ready`);
   if (alarm && alarm.state !== 'OK')

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 
 /**
  * The parts of GitHub's webhook payloads CLM reads (docs.github.com, "Webhook events and payloads":
@@ -6,62 +6,62 @@ import * as z from 'zod';
  * what we read is required.
  */
 
-const sha = z.string().regex(/^[0-9a-f]{40}$/i, 'must be a 40-character commit SHA');
+const sha = z.string().check(z.regex(/^[0-9a-f]{40}$/i, 'must be a 40-character commit SHA'));
 
 const owner = z.looseObject({
-  login: z.string().optional(),
-  name: z.string().nullish(),
+  login: z.optional(z.string()),
+  name: z.nullish(z.string()),
 });
 
 export const GithubRepository = z.looseObject({
-  id: z.number().int(),
-  name: z.string().min(1),
+  id: z.number().check(z.int()),
+  name: z.string().check(z.minLength(1)),
   /** `owner/name`. */
-  full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be owner/name'),
+  full_name: z.string().check(z.regex(/^[^/\s]+\/[^/\s]+$/, 'must be owner/name')),
   owner,
-  html_url: z.string().optional(),
-  clone_url: z.string().optional(),
-  default_branch: z.string().optional(),
+  html_url: z.optional(z.string()),
+  clone_url: z.optional(z.string()),
+  default_branch: z.optional(z.string()),
   /** Unix seconds in push payloads, an ISO date elsewhere. */
-  pushed_at: z.union([z.number(), z.string()]).nullish(),
+  pushed_at: z.nullish(z.union([z.number(), z.string()])),
 });
 export type GithubRepository = z.infer<typeof GithubRepository>;
 
 const commit = z.looseObject({
   id: sha,
-  message: z.string().optional(),
-  timestamp: z.string().optional(),
-  url: z.string().optional(),
+  message: z.optional(z.string()),
+  timestamp: z.optional(z.string()),
+  url: z.optional(z.string()),
 });
 
 /** `X-GitHub-Event: push`. */
 export const GithubPushEvent = z.looseObject({
-  ref: z.string().regex(/^refs\//, 'must be a full ref name (refs/heads/…, refs/tags/…)'),
+  ref: z.string().check(z.regex(/^refs\//, 'must be a full ref name (refs/heads/…, refs/tags/…)')),
   before: sha,
   after: sha,
-  created: z.boolean().optional(),
-  deleted: z.boolean().optional(),
-  forced: z.boolean().optional(),
+  created: z.optional(z.boolean()),
+  deleted: z.optional(z.boolean()),
+  forced: z.optional(z.boolean()),
   repository: GithubRepository,
-  pusher: z.looseObject({ name: z.string().optional(), email: z.string().nullish() }).optional(),
-  sender: z.looseObject({ login: z.string() }).optional(),
-  head_commit: commit.nullish(),
-  commits: z.array(commit).optional(),
+  pusher: z.optional(z.looseObject({ name: z.optional(z.string()), email: z.nullish(z.string()) })),
+  sender: z.optional(z.looseObject({ login: z.string() })),
+  head_commit: z.nullish(commit),
+  commits: z.optional(z.array(commit)),
 });
 export type GithubPushEvent = z.infer<typeof GithubPushEvent>;
 
 /** `X-GitHub-Event: ping`, sent once when a webhook is created. Organization hooks carry no repository. */
 export const GithubPingEvent = z.looseObject({
   zen: z.string(),
-  hook_id: z.number().int(),
-  hook: z
-    .looseObject({
-      type: z.string().optional(),
-      events: z.array(z.string()).optional(),
-      config: z.looseObject({ content_type: z.string().optional() }).optional(),
-    })
-    .optional(),
-  repository: GithubRepository.optional(),
+  hook_id: z.number().check(z.int()),
+  hook: z.optional(
+    z.looseObject({
+      type: z.optional(z.string()),
+      events: z.optional(z.array(z.string())),
+      config: z.optional(z.looseObject({ content_type: z.optional(z.string()) })),
+    }),
+  ),
+  repository: z.optional(GithubRepository),
 });
 export type GithubPingEvent = z.infer<typeof GithubPingEvent>;
 

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../../shared/zod';
 import type { ConfigSourceSpec } from '../model/config-source-spec';
 import { GithubPingEvent, GithubPushEvent } from './github-events';
 import { sourcesForRepository } from './push-match';
@@ -216,7 +216,7 @@ function payloadText(envelope: WebhookEnvelope): Outcome<string> {
   return { ok: true, value: payload };
 }
 
-function invalid(envelope: WebhookEnvelope, message: string, error?: z.ZodError): WebhookResponse {
+function invalid(envelope: WebhookEnvelope, message: string, error?: z.core.$ZodError): WebhookResponse {
   const issues = error?.issues.slice(0, 10).map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`);
   return {
     status: 400,

@@ -15,6 +15,7 @@ import type { CloudLookups } from '../../ports/template-engine';
 import type { ValuesProvider } from '../../ports/values-provider';
 import type { ClusterLeftovers } from '../../ports/cluster-leftovers';
 import type { EksClusters } from '../../ports/eks-clusters';
+import type { NodeFilesStore } from '../../ports/node-files';
 import { ConfigError } from '../../shared/errors';
 import { kitAccountClients, kitAwsClients, roleArn } from '../../adapters/aws/aws-kit-clients';
 import type { AwsClients } from '../../adapters/aws/aws-kit-clients';
@@ -31,6 +32,8 @@ export interface CloudFactories {
   readonly leftovers: (cluster: Cluster) => ClusterLeftovers;
   /** EKS DescribeCluster in the cluster's account and region. */
   readonly eks: (cluster: Cluster) => EksClusters;
+  /** The files bundles nodes download, in the cluster account's S3 and KMS. */
+  readonly nodeFiles: (cluster: Cluster) => NodeFilesStore;
   /** Template lookups by account id and region (the template engine knows the cluster only from its context). */
   readonly lookupsFor: (accountId: string, region: string) => CloudLookups;
   /** `aws:kms:` config items, decrypted with the task's own identity and region (CLM §10.5). */
@@ -58,13 +61,10 @@ export function cloudFactories(
   const clients = new Map<string, AwsClients>();
   const clientsFor = (accountId: string, region: string): AwsClients => {
     const key = `${accountId}/${region}`;
-    let found = clients.get(key);
-    if (!found) {
-      const { endpoint, assumedRole, externalId } = env;
-      found = kitAccountClients(kit, { accountId, region, endpoint, assumedRole, externalId, ...traced });
-      clients.set(key, found);
-    }
-    return found;
+    const { endpoint, assumedRole, externalId } = env;
+    if (!clients.has(key))
+      clients.set(key, kitAccountClients(kit, { accountId, region, endpoint, assumedRole, externalId, ...traced }));
+    return clients.get(key)!;
   };
   // Validates infrastructure_account and caches the parts per account and region.
   const clusterPorts = awsClusterPortsFactory({ kit, createClients: clientsFor, templateBucket: clmBucketName });
@@ -88,6 +88,7 @@ export function cloudFactories(
     alarms: (cluster) => clusterPorts(cluster).alarms,
     leftovers: (cluster) => clusterPorts(cluster).leftovers,
     eks: (cluster) => clusterPorts(cluster).eks,
+    nodeFiles: (cluster) => clusterPorts(cluster).nodeFiles,
     lookupsFor(accountId, region) {
       if (!/^\d{12}$/.test(accountId))
         throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);

@@ -23,6 +23,7 @@ export const PORT_MODULES = {
   alarms: 'alarms',
   leftovers: 'leftovers',
   eks: 'eks',
+  nodeFiles: 'node-files',
   kube: 'kube',
   fleet: 'fleet',
   executions: 'executions',

@@ -5,7 +5,7 @@
  * passed, so a rotated secret is seen by warm containers; a failed read is not kept, so the next invocation tries again. Token values never reach a log line or an error
  * message: errors name the secret and the key, never the content.
  */
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { ConfigError } from '../../shared/errors';
 import { refreshingValue } from '../../adapters/kube/refreshing-value';
 
@@ -19,9 +19,9 @@ export interface ClmTokens {
 export type SecretReader = (secretId: string) => Promise<string>;
 
 const TokenSecret = z.object({
-  registryToken: z.string().min(1).optional(),
-  gitToken: z.string().min(1).optional(),
-  clusterToken: z.string().min(1).optional(),
+  registryToken: z.optional(z.string().check(z.minLength(1))),
+  gitToken: z.optional(z.string().check(z.minLength(1))),
+  clusterToken: z.optional(z.string().check(z.minLength(1))),
 });
 
 /** Parse the secret's JSON; errors say what is wrong without quoting it. */

@@ -88,6 +88,8 @@ function launch(ctx: SimContext, account: AccountState, asg: AsgRecord, az: stri
     launchedAt: ctx.now,
     seq: ctx.nextSeq(),
     tags,
+    ...(version?.instanceProfile ? { instanceProfile: version.instanceProfile } : {}),
+    ...(version?.bundles?.length ? { bundles: version.bundles } : {}),
   };
   return startInstance(ctx, account, instance);
 }

@@ -60,7 +60,7 @@ export function eksClusterResource(scope: ResourceScope, props: Props): Provisio
       Id: id,
       ...(serviceIpv6Cidr ? { 'KubernetesNetworkConfig.ServiceIpv6Cidr': serviceIpv6Cidr } : {}),
     },
-    describe: {
+    model: {
       ipFamily: String(ipFamily),
       serviceIpv4Cidr,
       ...(serviceIpv6Cidr ? { serviceIpv6Cidr } : {}),

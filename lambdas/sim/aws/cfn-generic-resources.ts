@@ -48,6 +48,10 @@ const GENERIC: Readonly<Record<string, (naming: Naming, scope: ResourceScope) =>
     const id = `${hex(8)}-${hex(12).slice(8)}-4${hex(15).slice(12)}-a${hex(18).slice(15)}-${hex(30).slice(18)}`;
     return { physicalId: id, attributes: { Arn: arn('kms', `key/${id}`), KeyId: id } };
   },
+  'AWS::KMS::Alias': ({ props }, scope) => ({
+    physicalId: String(props.AliasName ?? defaultName(scope)),
+    attributes: {},
+  }),
   'AWS::S3::Bucket': ({ named, account }) => {
     const name = named('BucketName', 63).toLowerCase();
     return {

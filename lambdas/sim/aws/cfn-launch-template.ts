@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { filesBundles, userDataText } from '../../core/nodes/node-bootstrap';
 import { hashOf, hashValue } from '../hash';
 import type { Props, Provisioned, ResourceScope } from './cfn-resource-scope';
 import { upperId } from './cfn-resource-scope';
@@ -20,11 +21,16 @@ export function launchTemplateResource(scope: ResourceScope, props: Props): Prov
   if (previous && !reuse) delete account.launchTemplates[previous.physicalId];
   const data = (props.LaunchTemplateData ?? {}) as Props;
   const market = (data.InstanceMarketOptions as Props | undefined)?.MarketType;
+  const profile = data.IamInstanceProfile as Props | undefined;
+  const instanceProfile = profile?.Arn ?? profile?.Name;
+  const bundles = typeof data.UserData === 'string' ? filesBundles(userDataText(data.UserData)) : [];
   const version = {
     dataHash: hashValue(data),
     instanceType: typeof data.InstanceType === 'string' ? data.InstanceType : undefined,
     spot: market === 'spot',
     ...kubeletOf(data.UserData),
+    ...(typeof instanceProfile === 'string' ? { instanceProfile } : {}),
+    ...(bundles.length ? { bundles } : {}),
   };
   const template = reuse ?? {
     id: `lt-${hashOf([account.key, scope.stack.stackId, scope.logicalId, name], 17)}`,

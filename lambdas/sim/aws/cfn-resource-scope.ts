@@ -14,7 +14,7 @@ export interface ResourceScope {
 }
 
 /** What provisioning a resource gives: its physical id and the attributes `Fn::GetAtt` reads. */
-export type Provisioned = Pick<ResourceRecord, 'physicalId' | 'attributes' | 'describe'>;
+export type Provisioned = Pick<ResourceRecord, 'physicalId' | 'attributes' | 'model'>;
 /** A resource's evaluated properties. */
 export type Props = Record<string, unknown>;
 

@@ -31,7 +31,7 @@ export function describeEksCluster(account: AccountState, name: string): EksCont
         endpoint: attribute('Endpoint'),
         certificateAuthorityData: attribute('CertificateAuthorityData'),
         oidcIssuerUrl: attribute('OpenIdConnectIssuerUrl'),
-        serviceCidr: serviceCidrOf(record.describe ?? {}),
+        serviceCidr: serviceCidrOf((record.model ?? {}) as Parameters<typeof serviceCidrOf>[0]),
         status: stack.status === 'DELETE_IN_PROGRESS' ? 'DELETING' : 'ACTIVE',
       };
     }

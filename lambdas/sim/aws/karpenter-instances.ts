@@ -24,6 +24,11 @@ export interface KarpenterLaunch {
   readonly az: string;
   readonly instanceType: string;
   readonly imageId?: string;
+  /** The EC2NodeClass's `instanceProfile`, or its `role` (Karpenter then makes the instance profile). */
+  readonly instanceProfile?: string;
+  readonly role?: string;
+  /** The files bundles the EC2NodeClass's `userData` names. */
+  readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
 }
 
 export function launchKarpenterInstance(
@@ -48,6 +53,9 @@ export function launchKarpenterInstance(
       [NODECLAIM_TAG]: launch.nodeClaim,
       ...(launch.imageId ? { 'sim:image-id': launch.imageId } : {}),
     },
+    ...(launch.instanceProfile ? { instanceProfile: launch.instanceProfile } : {}),
+    ...(launch.role ? { role: launch.role } : {}),
+    ...(launch.bundles?.length ? { bundles: launch.bundles } : {}),
   };
   return startInstance(ctx, account, instance);
 }

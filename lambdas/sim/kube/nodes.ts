@@ -22,6 +22,8 @@ export interface NodeJoin {
   readonly role: 'master' | 'worker';
   readonly instanceType: string;
   readonly kubeletVersion?: string;
+  /** Its bootstrap failed: it registers, but stays NotReady with this reason. */
+  readonly notReady?: { readonly reason: string; readonly message: string };
 }
 
 export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimNode {
@@ -45,13 +47,14 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
     annotations: {},
     taints: join.role === 'master' ? [{ ...MASTER_TAINT }] : [],
     unschedulable: false,
-    ready: ctx.timings.nodeReadySeconds <= 0,
+    ready: !join.notReady && ctx.timings.nodeReadySeconds <= 0,
     createdAt: ctx.now,
     seq: ctx.nextSeq(),
     ...(join.kubeletVersion ? { kubeletVersion: join.kubeletVersion } : {}),
+    ...(join.notReady ? { notReady: join.notReady } : {}),
   };
   kube.nodes[node.name] = node;
-  if (!node.ready)
+  if (!node.ready && !node.notReady)
     ctx.schedule(ctx.timings.nodeReadySeconds, {
       type: 'node-ready',
       cluster: kube.clusterId,
@@ -65,7 +68,7 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
 /** The node-ready event: the Node of that instance (if it is still there) turns Ready, and pods may land on it. */
 export function nodeBecameReady(ctx: SimContext, kube: KubeState, name: string, instanceId: string): void {
   const node = kube.nodes[name];
-  if (!node || node.instanceId !== instanceId) return;
+  if (!node || node.instanceId !== instanceId || node.notReady) return;
   node.ready = true;
   ctx.dirty.add(kube.clusterId);
 }
@@ -114,6 +117,7 @@ export function nodeInfo(
     taints: node.taints.map((taint) => ({ ...taint })),
     unschedulable: node.unschedulable,
     ready: node.ready,
+    ...(node.notReady ? { notReadyReason: `${node.notReady.reason}: ${node.notReady.message}` } : {}),
     volumesAttached: withVolumes.has(node.name),
     zone: node.zone,
     createdAt: ctx.iso(node.createdAt),
@@ -165,7 +169,13 @@ export function nodeObject(
       taints: node.taints.map((taint) => ({ ...taint })),
     },
     status: {
-      conditions: [{ type: 'Ready', status: node.ready ? 'True' : 'False' }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: node.ready ? 'True' : 'False',
+          ...(node.notReady ? { reason: node.notReady.reason, message: node.notReady.message } : {}),
+        },
+      ],
       ...(node.kubeletVersion ? { nodeInfo: { kubeletVersion: node.kubeletVersion } } : {}),
       volumesAttached: withVolumes.has(node.name)
         ? [{ name: 'kubernetes.io/aws-ebs/sim', devicePath: '/dev/xvdba' }]

@@ -3,20 +3,42 @@ import type { Cluster } from '../../core/model/cluster';
 import type { ValuesProvider } from '../../ports/values-provider';
 import { ConfigError } from '../../shared/errors';
 import { ensureAccount } from '../aws/account';
-import { hashOf } from '../hash';
 import type { SimContext } from '../sim-context';
-import type { SubnetRole, SubnetState } from '../world-state';
+import type { AccountState, SubnetRole, SubnetState } from '../world-state';
 import { instrument } from './instrument';
 import { hostedZone } from '../../core/values/hosted-zone';
 import { INSTANCE_TYPE_FACTS, asgInstanceTypes } from '../../core/render/instance-info';
 import { INSTANCE_TYPES } from './sim-lookups';
+import { loadBalancerCertificate } from '../../core/values/certificate-match';
+import { managesEtcdStack } from '../../core/render/etcd-settings';
+import { etcdKeyArn, simCertificates } from '../aws/certificates';
 
 /**
  * The deploy-time values of the simulated account (CLM §4.3, §6.2 steps 4–7): the VPC, per-role subnets
- * by AZ (with `*` listing them all), AZs, the hosted zone and an ACM certificate ARN. Honours the cluster
+ * by AZ (with `*` listing them all), AZs, the hosted zone, the ACM certificate best matching the API server's host
+ * (aws/certificates.ts) and, for a cluster managing its etcd stack, the key `alias/etcd-cluster` names. Honours the cluster
  * config items `vpc_id`, `subnets` and `availability_zones` like CLM does, and the facts of the pools' instance
  * types (`InstanceTypeFacts`, for Values.InstanceInfo) from the instance types the account offers.
  */
+/**
+ * `load_balancer_certificate` from the account's certificates, unless the config item of that name gives it (as the
+ * AWS values provider does); `etcd_kms_key_arn` when the cluster manages etcd.
+ */
+function certificateAndKeys(ctx: SimContext, account: AccountState, cluster: Cluster): Record<string, string> {
+  const given = cluster.configItems.load_balancer_certificate;
+  return {
+    load_balancer_certificate:
+      given ||
+      loadBalancerCertificate(
+        simCertificates(ctx, account, cluster.apiServerUrl),
+        cluster.apiServerUrl,
+        ctx.now,
+        cluster.id,
+      ),
+    ...(managesEtcdStack(cluster) ? { etcd_kms_key_arn: etcdKeyArn(ctx, account, cluster.id) } : {}),
+  };
+}
+
 export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
   return instrument<ValuesProvider>(ctx, 'values', clusterId, {
     clusterValues(cluster: Cluster) {
@@ -49,10 +71,6 @@ export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
         return chosen.length > 0 ? { ...map, '*': chosen.map((s) => s.id).join(',') } : {};
       };
       const nodeSubnets = byRole('node');
-      const host = new URL(
-        cluster.apiServerUrl.includes('://') ? cluster.apiServerUrl : `https://${cluster.apiServerUrl}`,
-      ).hostname;
-      const h = hashOf([account.key, host], 32);
       return {
         vpc_id: account.vpc.id,
         vpc_ipv4_cidr: account.vpc.cidr,
@@ -66,7 +84,7 @@ export function simValues(ctx: SimContext, clusterId?: string): ValuesProvider {
         internal_node_subnets: byRole('internal-node'),
         pod_subnets: {},
         hosted_zone: hostedZone(cluster.apiServerUrl),
-        load_balancer_certificate: `arn:aws:acm:${account.region}:${account.accountId}:certificate/${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`,
+        ...certificateAndKeys(ctx, account, cluster),
         [INSTANCE_TYPE_FACTS]: Object.fromEntries(
           asgInstanceTypes(cluster).flatMap((type) =>
             INSTANCE_TYPES.has(type) ? [[type, INSTANCE_TYPES.get(type)]] : [],

@@ -8,7 +8,6 @@ import { runTargetVersion } from '../../core/model/update-decision';
 import { configItemChanges } from '../../core/plan/config-item-changes';
 import { fieldDiff } from '../../core/plan/field-diff';
 import type { ClusterPlan, ObjectPlan, StackPlan } from '../../core/plan/plan-document';
-import { stackPlan } from '../../core/plan/plan-document';
 import { poolRolls } from '../../core/plan/pool-rolls';
 import { renderCluster, type ClusterRender } from '../../core/render/render-cluster';
 import type { RenderedManifestFile } from '../../core/render/render-manifests';
@@ -19,6 +18,8 @@ import { MainArtifact, type ClusterArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { runArtifactKey } from '../step/artifacts';
+import { ConfigError } from '../../shared/errors';
+import { stackPlans } from './stack-plans';
 import {
   checkoutClusterConfig,
   decideStackLayers,
@@ -38,7 +39,8 @@ export type PlanPorts = Pick<
 > & {
   forCluster(cluster: Cluster): PlanClusterPorts;
 };
-type PlanClusterPorts = Pick<ClusterPorts, 'stacks' | 'kube' | 'values' | 'pools'>;
+/** `values` is asked only when the caller gives none (PlanOptions.values). */
+type PlanClusterPorts = Pick<ClusterPorts, 'stacks' | 'kube' | 'pools'> & Partial<Pick<ClusterPorts, 'values'>>;
 
 /** The field manager of the dry-run apply, the one real applies use. */
 const FIELD_MANAGER = 'cluster-lifecycle-manager';
@@ -47,6 +49,8 @@ export interface PlanOptions {
   readonly applyOnly: boolean;
   /** Plan a run's pinned versions instead of what the channels resolve to now. */
   readonly pinned?: Pick<ClusterArtifact, 'configVersion' | 'sourceVersions'>;
+  /** The deploy-time values the run rendered with (its MainArtifact's); else the values port is asked. */
+  readonly values?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -67,11 +71,14 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
   const steps = layers?.layerPlan.steps;
   const cp = ports.forCluster(cluster);
   const outputs = (await cp.stacks.describe(mainStackName(cluster)))?.outputs ?? {};
-  const values = { ...(await cp.values.clusterValues(cluster)), ClusterStackOutputs: outputs };
   const render = await renderCluster({
     cluster,
     snapshots,
-    values,
+    // The run's, or asked with the effective config items, as RenderConfig asks.
+    values: async (effective) => ({
+      ...(options.values ?? (await requiredValues(cp, cluster).clusterValues(effective))),
+      ClusterStackOutputs: outputs,
+    }),
     engine: ports.templates,
     decrypter: ports.secrets,
     version: targetVersion,
@@ -82,7 +89,8 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     targetVersion,
     // The discovered vpc_id and subnets are added to both sides, as a render adds them.
     configItems: configItemChanges(
-      withDiscoveredNetwork({ ...cluster, configItems: await currentConfigItems(cluster, ports) }, values).configItems,
+      withDiscoveredNetwork({ ...cluster, configItems: await currentConfigItems(cluster, ports) }, render.values ?? {})
+        .configItems,
       render.configItems,
     ),
   };
@@ -90,12 +98,7 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     const problems = render.errors.map((e) => e.message);
     return { ...base, stacks: [], objects: [], deletions: [], pools: [], problems, notes: [] };
   }
-  const stepOf = { cluster: 'mainStack', 'cf-manifest': 'cfManifestStacks', 'node-pool': 'poolStacks' } as const;
-  const stacks = await Promise.all(
-    render.stacks
-      .filter((s) => !steps || steps[stepOf[s.kind]])
-      .map(async (s) => stackPlan(s, await cp.stacks.plan({ name: s.name, templateBody: s.template, tags: s.tags }))),
-  );
+  const stacks = await stackPlans(render.stacks, steps, cp.stacks);
   const problems: string[] = [...layerProblems];
   const notes: string[] = [...layerNotes];
   const manifests = !steps || steps.manifests;
@@ -113,6 +116,11 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
     ...(rolls ? await karpenterPoolRolls({ kube, pools: cp.pools }, cluster, render, objects, ports.clock) : []),
   ];
   return { ...base, stacks, objects, deletions, pools, problems, notes, ...layersOf(layers) };
+}
+
+function requiredValues(cp: PlanClusterPorts, cluster: Cluster): ClusterPorts['values'] {
+  if (!cp.values) throw new ConfigError(`planning ${cluster.id} needs its deploy-time values`);
+  return cp.values;
 }
 
 /** What the channels resolve to now, in the shape a run pins. */

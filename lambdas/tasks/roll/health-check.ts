@@ -16,7 +16,8 @@ export interface HealthCheck {
 
 /**
  * The health gate (core/rollout/health-gate.ts) at a batch boundary: asked only when the plan would cordon the next
- * batch or end the roll and nodes went since the last check, so a roll reads the owners and the alarm once per batch.
+ * batch or end the roll and nodes went since the last check, so a roll reads the owners and the alarm once per batch;
+ * and as soon as a new node reports a failed boot (its files bundle unreadable, say), which no wait would mend.
  * Unhealthy: only the drains in flight go on, until healthy or `update_health_timeout` (then a RolloutError naming
  * what is unhealthy).
  */
@@ -28,7 +29,7 @@ export async function checkHealth(
   plan: RollPlan,
   now: number,
 ): Promise<HealthCheck> {
-  if (!gateDue(plan, progress)) return { plan, progress };
+  if (!gateDue(plan, progress, snapshot)) return { plan, progress };
   const owners: HealthInputs['owners'][number][] = [];
   for (const ref of ownersToCheck(progress)) {
     const readiness = await cp.kube.workloadReadiness(ref);

@@ -230,6 +230,7 @@ async function startStack(
       name: stack.name,
       templateBody: stack.template,
       tags: stack.tags,
+      ...(stack.stackPolicy ? { stackPolicyBody: stack.stackPolicy } : {}),
     }));
   } catch (error) {
     // A stack busy with an operation is "not done yet", not a failure: ours, when the progress write after

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type * as z from 'zod';
+import * as z from '../../shared/zod';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 
@@ -15,7 +15,7 @@ export async function putJson(store: ArtifactStore, key: string, value: unknown)
 }
 
 /** Read an artefact back and check it against its contract (lambdas/contracts/artifacts.ts). */
-export async function getArtifact<T>(store: ArtifactStore, key: string, contract: z.ZodType<T>): Promise<T> {
+export async function getArtifact<T>(store: ArtifactStore, key: string, contract: z.core.$ZodType<T>): Promise<T> {
   const body = await store.get(key);
   if (body === undefined) throw new NotFoundError(`Artefact ${key} is missing from the artefact store`);
   let json: unknown;
@@ -24,7 +24,7 @@ export async function getArtifact<T>(store: ArtifactStore, key: string, contract
   } catch (error) {
     throw new ValidationError(`Artefact ${key} is not JSON: ${(error as Error).message}`);
   }
-  const parsed = contract.safeParse(json);
+  const parsed = z.safeParse(contract, json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ValidationError(

@@ -1,17 +1,17 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { ClusterUpdateState, RolloutState, TaskPayload } from '../../contracts/cluster-update';
 import { InvalidTaskInputError } from '../../shared/errors';
 import type { RunRef } from './run-record';
 
-const NoParams = z.object({}).strict().default({});
+const NoParams = z._default(z.strictObject({}), {});
 
 /** The payload of a cluster-update task: the execution's state and this state's `params`. */
-export function clusterUpdatePayload<P extends z.ZodType = typeof NoParams>(params?: P) {
-  return TaskPayload.extend({ state: ClusterUpdateState, params: params ?? NoParams });
+export function clusterUpdatePayload<P extends z.ZodMiniType = typeof NoParams>(params?: P) {
+  return z.extend(TaskPayload, { state: ClusterUpdateState, params: params ?? NoParams });
 }
 
 /** The payload of the node-pool-rollout task. */
-export const RolloutPayload = TaskPayload.extend({ state: RolloutState, params: NoParams });
+export const RolloutPayload = z.extend(TaskPayload, { state: RolloutState, params: NoParams });
 export type RolloutPayload = z.infer<typeof RolloutPayload>;
 
 type UpdatePayload = Pick<z.infer<ReturnType<typeof clusterUpdatePayload>>, 'state' | 'stateName'>;

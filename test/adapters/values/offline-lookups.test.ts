@@ -71,3 +71,29 @@ describe('StaticValuesProvider: instance facts', () => {
     expect(values).not.toHaveProperty('lookups');
   });
 });
+
+describe('StaticValuesProvider: load_balancer_certificate', () => {
+  const CERTIFICATES = `
+lookups:
+  certificates:
+    - {arn: "arn:aws:acm:eu-central-1:123456789012:certificate/zone", domains: ["*.test.example.org"]}
+    - {arn: "arn:aws:acm:eu-central-1:123456789012:certificate/other", domains: ["*.other.org"]}
+`;
+  const provider = new StaticValuesProvider(parseValuesFile(CERTIFICATES, 'values.yaml'));
+
+  it('is the listed certificate matching the API server, or the one the cluster names', async () => {
+    const named = { load_balancer_certificate: 'arn:aws:acm:eu-central-1:123456789012:certificate/given' };
+
+    const looked = await provider.clusterValues(cluster());
+    const given = await provider.clusterValues(cluster({ apiServerUrl: 'https://127.0.0.2:6443', configItems: named }));
+
+    expect(looked.load_balancer_certificate).toBe('arn:aws:acm:eu-central-1:123456789012:certificate/zone');
+    expect(given.load_balancer_certificate).toBe('arn:aws:acm:eu-central-1:123456789012:certificate/given');
+  });
+
+  it('fails naming the host when no listed certificate matches and the cluster names none', async () => {
+    await expect(provider.clusterValues(cluster({ apiServerUrl: 'https://127.0.0.2:6443' }))).rejects.toThrow(
+      /no ISSUED ACM certificate matches the API server's host 127\.0\.0\.2/,
+    );
+  });
+});

@@ -1,4 +1,11 @@
-import { filesS3Path, parseFilesYaml, sha512Hex } from '../../../lambdas/core/render/files-bundle';
+import {
+  filesKey,
+  isStdBase64,
+  nodeFilesBucket,
+  parseFilesYaml,
+  sha512Hex,
+} from '../../../lambdas/core/render/files-bundle';
+import { testCluster } from '../../support/test-cluster';
 import { ConfigError } from '../../../lambdas/shared/errors';
 
 const FILE = 'main/cluster/node-pools/worker-default/files.yaml';
@@ -45,10 +52,42 @@ describe('parseFilesYaml', () => {
 });
 
 describe('files location', () => {
-  it('is content-addressed by the SHA-512 of the rendered files.yaml', () => {
+  it('is content-addressed by the SHA-512 of the rendered files.yaml, under <LocalID>/<role>/ (CLM path.Join)', () => {
     const sha = sha512Hex('files: []\n');
     expect(sha).toHaveLength(128);
     expect(sha512Hex('files: [] \n')).not.toBe(sha);
-    expect(filesS3Path('bucket', 'kube-1', 'worker', sha)).toBe(`s3://bucket/kube-1/worker/${sha}.userdata`);
+    expect(filesKey('kube-1', 'worker', sha)).toBe(`kube-1/worker/${sha}.userdata`);
+    expect(filesKey('kube-1', 'etcd', sha)).toBe(`kube-1/etcd/${sha}.userdata`);
+  });
+
+  it("goes to CLM's bucket of the cluster's account and region, or the bucket the cluster names", () => {
+    const cluster = testCluster({ infrastructureAccount: 'aws:210987654321', region: 'us-east-1' });
+    expect(nodeFilesBucket(cluster)).toEqual({
+      bucket: 'cluster-lifecycle-manager-210987654321-us-east-1',
+      configured: false,
+    });
+    const named = { ...cluster, configItems: { node_files_bucket: 'acme-node-files' } };
+    expect(nodeFilesBucket(named)).toEqual({ bucket: 'acme-node-files', configured: true });
+  });
+
+  it('refuses a configured name S3 would refuse, naming the cluster and the item', () => {
+    const cluster = { ...testCluster(), configItems: { node_files_bucket: 'Acme_Files' } };
+    expect(() => nodeFilesBucket(cluster)).toThrow(ConfigError);
+    expect(() => nodeFilesBucket(cluster)).toThrow(
+      /config_items.node_files_bucket.*"Acme_Files" is not an S3 bucket name/,
+    );
+    for (const bad of ['ab', 'a..b', '192.168.0.1', '-abc', `a${'b'.repeat(63)}`])
+      expect(() => nodeFilesBucket({ ...cluster, configItems: { node_files_bucket: bad } })).toThrow(ConfigError);
+  });
+});
+
+describe('isStdBase64 (Go StdEncoding, as CLM decodes files.yaml data)', () => {
+  it('wants padding and the standard alphabet, ignoring only line breaks', () => {
+    expect(isStdBase64('aGk=')).toBe(true);
+    expect(isStdBase64('aGVs\nbG8=')).toBe(true);
+    expect(isStdBase64('')).toBe(true);
+    expect(isStdBase64('aGk')).toBe(false);
+    expect(isStdBase64('aG k=')).toBe(false);
+    expect(isStdBase64('aGk_')).toBe(false);
   });
 });

@@ -111,7 +111,7 @@ describe('renderKarpenterPool', () => {
     const filesText = 'files:\n  - path: /etc/pool\n    data: YnVyc3Q=\n    permissions: 0644\n';
     expect(rendered.files).toMatchObject({
       sha512: sha512Hex(filesText),
-      s3Path: `s3://clm-artifacts/kube-1/worker/${sha512Hex(filesText)}.userdata`,
+      s3Path: `s3://cluster-lifecycle-manager-123456789012-eu-central-1/kube-1/worker/${sha512Hex(filesText)}.userdata`,
       kmsKeyOutput: 'WorkerFilesEncryptionKey',
       kmsKeyId: 'key-worker',
     });

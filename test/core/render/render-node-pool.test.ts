@@ -20,14 +20,17 @@ describe('renderNodePool', () => {
       cluster: c,
       pool: worker,
       snapshots,
-      values: { ...VALUES, artifact_bucket: 'my-bucket' },
+      values: VALUES,
       engine: engine(),
     });
 
     // Assert: the files bundle is addressed by the SHA-512 of the rendered files.yaml
     const filesText = 'files:\n  - path: /etc/pool\n    data: ZGVmYXVsdC13b3JrZXI=\n    permissions: 0644\n';
     expect(rendered.files.sha512).toBe(sha512Hex(filesText));
-    expect(rendered.files.s3Path).toBe(`s3://my-bucket/kube-1/worker/${sha512Hex(filesText)}.userdata`);
+    // in CLM's bucket of the cluster's account and region
+    const bucket = 'cluster-lifecycle-manager-123456789012-eu-central-1';
+    expect(rendered.files.s3Path).toBe(`s3://${bucket}/kube-1/worker/${sha512Hex(filesText)}.userdata`);
+    expect(rendered.files).toMatchObject({ bucket, key: `kube-1/worker/${sha512Hex(filesText)}.userdata` });
     expect(rendered.files.files).toEqual([
       { path: '/etc/pool', data: 'ZGVmYXVsdC13b3JrZXI=', encrypted: false, permissions: 0o644 },
     ]);
@@ -77,7 +80,9 @@ describe('renderNodePool', () => {
       engine: engine(),
     });
     expect(rendered.master).toBe(true);
-    expect(rendered.files.s3Path).toMatch(/^s3:\/\/clm-artifacts\/kube-1\/master\/[0-9a-f]{128}\.userdata$/);
+    expect(rendered.files.s3Path).toMatch(
+      /^s3:\/\/cluster-lifecycle-manager-123456789012-eu-central-1\/kube-1\/master\/[0-9a-f]{128}\.userdata$/,
+    );
     expect(rendered.files.kmsKeyId).toBe('key-master');
   });
 

@@ -40,6 +40,7 @@ describe('renderTree', () => {
       'aws_123456789012_eu-central-1_kube-1/stacks/kube-1.yaml',
       'aws_123456789012_eu-central-1_kube-1/stacks/nodepool-default-worker-aws-123456789012-eu-central-1-kube-1.yaml',
       'aws_123456789012_eu-central-1_kube-1/stacks/nodepool-master-aws-123456789012-eu-central-1-kube-1.yaml',
+      'aws_123456789012_eu-central-1_kube-1/values.yaml',
     ]);
     // deletions are written back with CLM's keys
     expect(yaml.load(tree.get('aws_123456789012_eu-central-1_kube-1/deletions.yaml')!)).toEqual({
@@ -83,6 +84,7 @@ describe('render reports', () => {
       'nodePools',
       'stacks',
       'manifests',
+      'filesBundles',
       'deletions',
       'cfDeletions',
       'errors',

@@ -1,7 +1,7 @@
 /**
  * The clusters of the deployed tier, as an operator writes them into CLM's registry table (`registryUri=dynamodb://`:
  * the DynamoDB registry, whose stream triggers a dispatcher pass). Built from examples/clusters.yaml's kube-test, in the
- * emulator's account, its API server the control plane on 127.0.0.2 with its CA.
+ * emulator's account, its API server the control plane on 127.0.0.2 with its CA, its load balancer certificate given.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +27,13 @@ export function exampleCluster(
     infrastructure_account: `aws:${account}`,
     region: REGION,
     channel: overrides.channel ?? 'main',
-    config_items: { ...(base.config_items as Record<string, string>), ...overrides.configItems },
+    config_items: {
+      ...(base.config_items as Record<string, string>),
+      // The API server is 127.0.0.2, a host no ACM certificate is issued for: the cluster names the certificate
+      // itself, so the ACM lookup is not asked (the integration suite checks that lookup against moto's ACM).
+      load_balancer_certificate: `arn:aws:acm:${REGION}:${account}:certificate/0d000000-0000-4000-8000-000000000001`,
+      ...overrides.configItems,
+    },
     status: {},
   };
 }

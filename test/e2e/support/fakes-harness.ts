@@ -93,6 +93,7 @@ export function harness(extra: Pick<ClusterUpdateRunOptions, 'taskContext'> = {}
     alarms: env.alarms,
     leftovers: env.leftovers,
     eks: env.eks,
+    nodeFiles: env.nodeFiles,
   };
   const ports: Ports = { ...env.ports, templates: new HandlebarsTemplateEngine(), forCluster: () => clusterPorts };
   return {

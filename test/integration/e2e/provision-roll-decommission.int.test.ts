@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeSecurityGroupsCommand } from '@aws-sdk/client-ec2';
@@ -16,6 +15,11 @@ import { eventually } from '../support/eventually';
 import { createKubernetesLoadBalancers } from '../support/kubernetes-load-balancers';
 import { staticVolumes } from '../support/kubelet-stand-ins';
 import { startMotoUpdateProxy, type MotoUpdateProxy } from '../support/moto-update-proxy';
+import { bootstrapClients } from '../support/aws-node-bootstrap';
+import { revokeFromRole } from '../support/iam-policies';
+import { NodeConditions } from '../support/node-conditions';
+import { importCertificateFor } from '../support/test-certificates';
+import { runClm } from '../support/clm-child';
 
 // `clm provision` / `clm decommission` as a user runs them (a child process, no --simulate) against moto and the
 // real control plane, while the harness plays AWS's and the kubelets' part (test/integration/support/e2e-harness.ts).
@@ -29,6 +33,9 @@ let configDir: string;
 let stateDir: string;
 let registryFile: string;
 let proxy: MotoUpdateProxy;
+/** The private CA of the API server's certificate imported into ACM: the CLI trusts it (NODE_EXTRA_CA_CERTS). */
+let caFile: string;
+const FILES_BUCKET = 'cluster-lifecycle-manager-123456789012-eu-central-1';
 
 interface Summary {
   readonly clusters: {
@@ -43,67 +50,16 @@ interface Summary {
   }[];
 }
 
-function clm(
-  verb: 'provision' | 'decommission' | 'plan',
-): Promise<{ code: number; summary: Summary | undefined; output: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'bin', 'clm.mjs'),
-        verb,
-        '--registry',
-        registryFile,
-        '--directory',
-        configDir,
-        '--cluster',
-        EXAMPLE_CLUSTER,
-        '--kubeconfig',
-        env.kubeconfig,
-        '--bucket',
-        BUCKET,
-        '--region',
-        REGION,
-        '--state',
-        stateDir,
-        '--output',
-        'json',
-      ],
-      {
-        env: {
-          ...process.env,
-          AWS_ENDPOINT_URL: proxy.endpoint,
-          AWS_ACCESS_KEY_ID: 'testing',
-          AWS_SECRET_ACCESS_KEY: 'testing',
-          AWS_REGION: REGION,
-          // moto and KWOK answer at once: poll without the Wait states' sleeps (the CLI sleeps them against AWS).
-          CLM_LOCAL_WAIT_SCALE: '0',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', fail);
-    child.on('exit', (code) => {
-      const output = `--- clm ${verb} (exit ${code})\n${stdout}\n${stderr}`;
-      if (process.env.CLM_INTEGRATION_STATE)
-        appendFileSync(join(process.env.CLM_INTEGRATION_STATE, 'e2e-clm.log'), output);
-      const start = stdout.indexOf('{\n');
-      let summary: Summary | undefined;
-      try {
-        summary = start >= 0 ? (JSON.parse(stdout.slice(start)) as Summary) : undefined;
-      } catch {
-        summary = undefined;
-      }
-      done({ code: code ?? -1, summary, output });
-    });
+function clm(verb: 'provision' | 'decommission' | 'plan') {
+  return runClm<Summary>(verb, {
+    registryFile,
+    configDir,
+    stateDir,
+    cluster: EXAMPLE_CLUSTER,
+    kubeconfig: env.kubeconfig,
+    bucket: BUCKET,
+    endpoint: proxy.endpoint,
+    caFile,
   });
 }
 
@@ -113,6 +69,7 @@ beforeAll(async () => {
   await clients.s3.send(
     new CreateBucketCommand({ Bucket: BUCKET, CreateBucketConfiguration: { LocationConstraint: REGION } }),
   );
+  caFile = (await importCertificateFor(clients.acm, 'kube-test.test.example.org')).caFile;
   configDir = exampleConfigForIntegration();
   stateDir = mkdtempSync(join(tmpdir(), 'clm-e2e-state-'));
   registryFile = join(stateDir, 'clusters.yaml');
@@ -126,7 +83,12 @@ beforeAll(async () => {
   writeFileSync(registryFile, withContext);
   await staticVolumes(kube, 'kube-test-pv', 4);
   proxy = await startMotoUpdateProxy(env.awsEndpoint, clients);
-  harness = new E2eHarness(clients, kube, CLUSTER_TAG, 'nodepool-');
+  harness = new E2eHarness(clients, kube, CLUSTER_TAG, 'nodepool-', {
+    bootstrap: {
+      clients: bootstrapClients({ endpoint: env.awsEndpoint, region: REGION, credentials: MOTO_CREDENTIALS }),
+      conditions: new NodeConditions(env.kubeconfig),
+    },
+  });
   harness.start();
 });
 
@@ -144,16 +106,31 @@ describe('clm provision / decommission against moto + a real control plane', () 
       [`kubernetes.io/cluster/${EXAMPLE_CLUSTER}`]: '*',
     });
     expect(stacks.length).toBeGreaterThan(0);
-    const nodes = await kube.listNodes();
-    expect(nodes.filter((n) => n.labels['node.kubernetes.io/node-pool'] === 'default-worker' && n.ready)).toHaveLength(
-      2,
-    );
+    // Each instance joins once it has fetched and decrypted its files bundle (the harness's bootstrap check)
+    const nodes = await eventually('both workers joined and Ready', async () => {
+      const all = await kube.listNodes();
+      const workers = all.filter((n) => n.labels['node.kubernetes.io/node-pool'] === 'default-worker' && n.ready);
+      return workers.length === 2 ? all : undefined;
+    });
     await eventually(
       'web pods running',
       async () =>
         (await kube.listPods({ namespace: 'web' })).filter((p) => p.phase === 'Running' && p.ready).length === 2,
       60_000,
     );
+    // Every node joined only after it fetched its bundle from CLM's bucket in the cluster account and decrypted it
+    const boots = [...harness.joiner.boots.values()];
+    expect(boots).toHaveLength(nodes!.filter((n) => n.labels['clm-integration/joined'] === 'true').length);
+    for (const boot of boots)
+      expect(boot).toMatchObject({
+        ok: true,
+        bundles: [
+          expect.stringMatching(
+            new RegExp(`^s3://${FILES_BUCKET}/kube-test/(master|worker)/[0-9a-f]{128}\\.userdata$`),
+          ),
+        ],
+        decrypted: 1,
+      });
     expect(harness.errors).toEqual([]);
   }, 900_000);
 
@@ -211,6 +188,7 @@ describe('clm provision / decommission against moto + a real control plane', () 
         .map((n) => n.name)
         .sort();
     const before = await workerNodes();
+    const booted = new Set(harness.joiner.boots.keys());
     // The registry changes the worker pool's instance types: a new launch-template version for that pool only.
     const registry = readFileSync(registryFile, 'utf8');
     const changed = registry.replace('instance_types: [m6i.large, m5.large]', 'instance_types: [m5.large]');
@@ -233,9 +211,43 @@ describe('clm provision / decommission against moto + a real control plane', () 
     const after = await workerNodes();
     expect(after).toHaveLength(before.length);
     expect(after.filter((n) => before.includes(n))).toEqual([]);
+    // the replacements fetched and decrypted their bundle before they joined
+    const fresh = [...harness.joiner.boots].filter(([id]) => !booted.has(id)).map(([, boot]) => boot);
+    expect(fresh.length).toBeGreaterThanOrEqual(before.length);
+    for (const boot of fresh) expect(boot).toMatchObject({ ok: true, decrypted: 1 });
     expect([...harness.pdbViolations]).toEqual([]);
     expect(harness.errors).toEqual([]);
   }, 1_800_000);
+
+  it('holds a roll at the health gate while the pool role may not read its bundle, and fails naming why', async () => {
+    // The worker role loses its read of the files bundle (an operator's change to its policy), and the pool changes
+    const iam = bootstrapClients({ endpoint: env.awsEndpoint, region: REGION, credentials: MOTO_CREDENTIALS }).iam;
+    const restore = await revokeFromRole(iam, 'kube-test-worker', 's3:GetObject');
+    const registry = readFileSync(registryFile, 'utf8');
+    const changed = registry
+      .replace('instance_types: [m5.large]', 'instance_types: [m6i.large]')
+      .replace('kube_context: clm-integration\n', 'kube_context: clm-integration\n      update_health_timeout: 20s\n');
+    expect(changed).not.toBe(registry);
+    writeFileSync(registryFile, changed);
+    try {
+      const { code, summary } = await clm('provision');
+      expect(code).not.toBe(0);
+      expect(summary?.clusters[0]?.problems.map((p) => p.title)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `health gate: new node ip-i-[0-9a-f]+ is NotReady \\(FilesBundleUnavailable: files bundle s3://${FILES_BUCKET}/kube-test/worker/[0-9a-f]{128}\\.userdata: AccessDenied: s3:GetObject .*no policy of arn:aws:iam::123456789012:role/kube-test-worker allows it`,
+          ),
+        ),
+      ]);
+      expect(summary?.clusters[0]?.nodesReplaced).toBe(0);
+    } finally {
+      await restore();
+      writeFileSync(registryFile, registry);
+    }
+    const denied = [...harness.joiner.boots.values()].filter((boot) => !boot.ok);
+    expect(denied.length).toBeGreaterThan(0);
+    expect(harness.errors).toEqual([]);
+  }, 900_000);
 
   it("decommission removes every stack of the cluster and the load balancers Kubernetes made for it, not another cluster's", async () => {
     // Arrange: what the cloud provider / load balancer controller leave, for this cluster and for another one

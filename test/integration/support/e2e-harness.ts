@@ -4,14 +4,15 @@ import type { KubeCluster } from '../../../lambdas/ports/kube-cluster';
 import { BackgroundLoop } from './background-loop';
 import { LeaseHeartbeat } from './kubelet-stand-ins';
 import { deleteReplacedGroups, propagateLaunchTemplateVersions } from './moto-shims';
-import { NodeJoiner } from './node-joiner';
+import { NodeJoiner, type JoinerBootstrap } from './node-joiner';
 
 /**
  * The background loop of the end-to-end test (and of the deployed tier, test/deployed/), standing in for what AWS and
  * kubelets do on their own while CLM runs in another process:
  *  - moto shims (`motoShims`, default on; MiniStack needs none): after a node-pool stack update, move its groups to
  *    the new launch-template version, and delete the groups an update replaced but moto left running;
- *  - join moto instances as KWOK nodes, remove the nodes of terminated instances;
+ *  - join the instances as KWOK nodes — with `bootstrap`, once they ran a CLM node's bootstrap (their files bundle
+ *    fetched and decrypted as their role, node-joiner.ts) — and remove the nodes of terminated instances;
  *  - renew the joined nodes' leases;
  *  - watch every PodDisruptionBudget and count observations where fewer pods are healthy than it demands.
  */
@@ -34,9 +35,9 @@ export class E2eHarness {
     private readonly kube: KubeCluster,
     private readonly clusterTag: string,
     private readonly stackPrefix: string,
-    private readonly options: { readonly motoShims?: boolean } = {},
+    private readonly options: { readonly motoShims?: boolean; readonly bootstrap?: JoinerBootstrap } = {},
   ) {
-    this.joiner = new NodeJoiner(clients, kube, clusterTag);
+    this.joiner = new NodeJoiner(clients, kube, clusterTag, options.bootstrap);
     this.heartbeat = new LeaseHeartbeat(kube, async () =>
       (await kube.listNodes()).filter((n) => n.labels['clm-integration/joined'] === 'true').map((n) => n.name),
     );

@@ -34,7 +34,10 @@ export async function startMotoUpdateProxy(
       const form = /x-www-form-urlencoded/.test(incoming.headers['content-type'] ?? '')
         ? new URLSearchParams(body.toString())
         : undefined;
-      requests.push(form?.get('Action') ?? `${incoming.method ?? 'GET'} ${incoming.url ?? ''}`);
+      // Query-protocol calls name their action in the form; JSON-protocol ones (ACM, KMS) in X-Amz-Target.
+      const amzTarget = incoming.headers['x-amz-target'];
+      const operation = typeof amzTarget === 'string' ? amzTarget.slice(amzTarget.lastIndexOf('.') + 1) : undefined;
+      requests.push(form?.get('Action') ?? operation ?? `${incoming.method ?? 'GET'} ${incoming.url ?? ''}`);
       const upstream = request(
         {
           host: target.hostname,

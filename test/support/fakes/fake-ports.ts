@@ -16,6 +16,7 @@ import { FakeNodePoolBackend } from './fake-node-pool-backend';
 import { FakeStackDeployer } from './fake-stack-deployer';
 import { FakeClusterLeftovers } from './fake-cluster-leftovers';
 import { FakeEksClusters } from './fake-eks-clusters';
+import { FakeNodeFilesStore } from './fake-node-files';
 import { MemoryArtifactStore } from './memory-artifact-store';
 import { testCluster } from '../test-cluster';
 
@@ -83,6 +84,7 @@ export interface FakeEnv {
   readonly stacks: FakeStackDeployer;
   readonly leftovers: FakeClusterLeftovers;
   readonly eks: FakeEksClusters;
+  readonly nodeFiles: FakeNodeFilesStore;
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
   readonly registry: MemoryRegistry;
@@ -106,6 +108,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const alarms = new FakeHealthAlarms();
   const leftovers = new FakeClusterLeftovers();
   const eks = new FakeEksClusters();
+  const nodeFiles = new FakeNodeFilesStore();
   const artifacts = new MemoryArtifactStore();
   const progress = new MemoryProgressStore();
   const registry = new MemoryRegistry(options.clusters ?? [testCluster()], options.persistsStatus ?? true);
@@ -122,6 +125,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     alarms,
     leftovers,
     eks,
+    nodeFiles,
   };
   const ports: Ports = {
     registry,
@@ -145,6 +149,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     stacks,
     leftovers,
     eks,
+    nodeFiles,
     artifacts,
     progress,
     registry,

@@ -89,6 +89,8 @@ export const DESCRIBE_ONLY = [
   'autoscaling:DescribeScalingActivities',
   // The roll's health gate (update_health_alarm).
   'cloudwatch:DescribeAlarms',
+  // zalando-eks: the creation hook and decommission read the control plane (endpoint, CA, OIDC issuer).
+  'eks:DescribeCluster',
   // `load_balancer_certificate`: the account's ISSUED certificates and their chains (CLM §6.2 step 6).
   'acm:ListCertificates',
   'acm:GetCertificate',

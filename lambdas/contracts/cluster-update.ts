@@ -1,4 +1,5 @@
 import * as z from '../shared/zod';
+import { CONTROL_PLANE } from './status';
 
 /**
  * Contracts of the cluster-update and node-pool-rollout state machines. Each Task receives
@@ -131,6 +132,11 @@ export const StepOutput = z.object({
   rollPoolCount: z.optional(z.number().check(z.int(), z.minimum(0))),
   /** DRAIN: the removed pools with nodes left, one node-pool-rollout child (with `removal`) each. */
   drainPools: z.optional(z.array(z.string())),
+  /**
+   * ReadControlPlane (zalando-eks): whether EKS has the cluster. `absent` in a decommission ends it as a success with
+   * nothing deleted (CLM: a missing EKS cluster is a successful no-op).
+   */
+  controlPlane: z.optional(z.enum([CONTROL_PLANE.PRESENT, CONTROL_PLANE.ABSENT])),
   /**
    * Calls of the tasks writing `$.step` so far in this execution, this one included (runtime/poll-count.ts): the
    * cluster-update Choices hand over at LOOP_CAPS.polls.

@@ -1,4 +1,4 @@
-import type { ClusterStatus, LifecycleStatus, Problem } from '../core/model/cluster';
+import type { ClusterStatus, ConfigItems, LifecycleStatus, Problem } from '../core/model/cluster';
 import type { RunRecord } from '../core/model/run';
 import type { ApprovalRecord } from '../core/approval/approval';
 import type { ClockKind } from './clock';
@@ -16,6 +16,11 @@ export interface Lease {
 export interface StoredStatus extends ClusterStatus {
   readonly lifecycleStatus?: LifecycleStatus;
   readonly updatedAt: number;
+  /**
+   * Config items CLM wrote back (the EKS creation hook's) for a registry that cannot store them (the YAML file): laid
+   * over the file's items wherever the cluster is read, as the HTTP and DynamoDB registries hold them themselves.
+   */
+  readonly configItems?: ConfigItems;
 }
 
 /** Operator controls per cluster (pause/resume/abort, and the approval of the pending update's plan). */

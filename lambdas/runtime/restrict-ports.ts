@@ -32,6 +32,7 @@ const PER_CLUSTER: Readonly<Record<ClusterPortName, true>> = {
   values: true,
   alarms: true,
   leftovers: true,
+  eks: true,
   nodeFiles: true,
 };
 export const SHARED_PORTS = Object.keys(SHARED) as SharedPortName[];

@@ -23,6 +23,8 @@ import { simNodePoolBackend } from './ports/sim-node-pool-backend';
 import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
+import { simEksClusters } from './ports/sim-eks-clusters';
+import { optionalCaData } from './cluster-ca';
 import { simNodeFiles } from './ports/sim-node-files';
 import { decrypt } from './aws/kms';
 import { seedAccountStacks } from './aws/account-seeds';
@@ -176,6 +178,7 @@ export class SimulatedWorld {
       apiServerUrl: cluster.apiServerUrl,
       masterPools:
         cluster.provider === 'zalando-eks' ? [] : cluster.nodePools.filter(isMasterPool).map((pool) => pool.name),
+      ...(cluster.provider === 'zalando-eks' ? { eks: true } : {}),
       ...(cluster.lifecycleStatus === 'decommission-requested' || cluster.lifecycleStatus === 'decommissioned'
         ? { decommissioning: true }
         : {}),
@@ -190,7 +193,11 @@ export class SimulatedWorld {
     return {
       stacks: simStackDeployer(this.ctx, account, cluster.id),
       pools: simNodePoolBackend(this.ctx, cluster.id),
-      kube: simKubeCluster(this.ctx, cluster.id),
+      kube: simKubeCluster(this.ctx, cluster.id, {
+        server: cluster.apiServerUrl,
+        ...optionalCaData(cluster),
+      }),
+      eks: simEksClusters(this.ctx, account, cluster.id),
       lookups: simLookups(this.ctx, cluster.id),
       values: simValues(this.ctx, cluster.id),
       alarms: simHealthAlarms(this.ctx, cluster.id),

@@ -61,6 +61,8 @@ export interface ClusterInfo {
   readonly apiServerUrl: string;
   /** Master pool names; none (EKS) means the API is ready once the main stack exists. */
   readonly masterPools: readonly string[];
+  /** zalando-eks: the API server is the EKS cluster named `name` (aws/eks.ts); nodes join it, the VPC CNI runs. */
+  readonly eks?: boolean;
   /** Lifecycle decommission-requested/decommissioned: tearing down loses pods on purpose, PDBs are not counted. */
   readonly decommissioning?: boolean;
   /** The scenario's `leftovers` were created in the account (once, on the first call for the cluster). */
@@ -110,10 +112,7 @@ export interface ResourceRecord {
   readonly defHash: string;
   /** Hash of the evaluated properties, to know whether an update changes anything. */
   readonly propsHash: string;
-  /**
-   * What the simulator needs of resources it models beyond their ids (IAM roles and policies, instance profiles, KMS
-   * keys and aliases, buckets and their policies): the evaluated properties that matter (aws/access-model.ts).
-   */
+  /** Evaluated properties the simulator models (IAM, KMS, S3: aws/access-model.ts; EKS: aws/cfn-eks-cluster.ts). */
   readonly model?: Record<string, unknown>;
 }
 

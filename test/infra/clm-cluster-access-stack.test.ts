@@ -82,7 +82,7 @@ describe('ClmClusterAccess', () => {
       // Describe calls, ValidateTemplate and the account's certificates (ListCertificates) are not resource-scoped.
       expect(
         actionsOf([s]).every((a) =>
-          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing):Describe|cloudformation:ValidateTemplate$|acm:(ListCertificates|GetCertificate)$)/.test(
+          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing|eks):Describe|cloudformation:ValidateTemplate$|acm:(ListCertificates|GetCertificate)$)/.test(
             a,
           ),
         ),

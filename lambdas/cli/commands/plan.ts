@@ -4,6 +4,8 @@ import type { ClusterPlan } from '../../core/plan/plan-document';
 import { planCluster } from '../../tasks/plan/plan-cluster';
 import { CliExit, EXIT, type CliIo, type ExitCode } from '../io';
 import { addClusterFlags, openSelectedClusters, withStateOf, type ProvisionOptions } from './provision';
+import { peersOf } from '../../core/eks/oidc-trust';
+import { listWithStoredStatus } from '../../tasks/step/cluster-status';
 
 const EXAMPLES = `
 Examples:
@@ -36,8 +38,11 @@ export async function runPlan(options: ProvisionOptions, io: CliIo): Promise<Exi
   const { selected, world } = await openSelectedClusters(options, io);
   const plans: ClusterPlan[] = [];
   // The world is never saved: a plan leaves the state directory (and the simulated world) as it found them.
-  for (const cluster of selected)
-    plans.push(await planCluster(cluster, world.ports, { applyOnly: options.applyOnly ?? false }));
+  const all = await listWithStoredStatus(world.ports);
+  for (const cluster of selected) {
+    const withPeers = { ...cluster, accountClusters: peersOf(cluster, all) };
+    plans.push(await planCluster(withPeers, world.ports, { applyOnly: options.applyOnly ?? false }));
+  }
   io.stdout(
     options.output === 'json' ? `${JSON.stringify({ clusters: plans }, null, 2)}\n` : plans.map(formatPlan).join('\n'),
   );

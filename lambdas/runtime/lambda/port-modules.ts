@@ -22,6 +22,7 @@ export const PORT_MODULES = {
   lookups: 'lookups',
   alarms: 'alarms',
   leftovers: 'leftovers',
+  eks: 'eks',
   nodeFiles: 'node-files',
   kube: 'kube',
   fleet: 'fleet',

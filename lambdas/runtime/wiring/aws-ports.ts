@@ -83,16 +83,19 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
     launches: options.launches,
     ...fleetStandIns(options.services),
     forCluster(cluster) {
-      const kube = kubeFor(cluster);
       return {
         stacks: aws.stacks(cluster),
         pools: aws.pools(cluster),
         values: aws.values(cluster),
         alarms: aws.alarms(cluster),
         leftovers: aws.leftovers(cluster),
+        eks: aws.eks(cluster),
         nodeFiles: aws.nodeFiles(cluster),
         lookups: aws.lookupsFor(awsAccountId(cluster.infrastructureAccount), cluster.region),
-        kube,
+        // Built on first use: a zalando-eks cluster has no CA to connect with before its creation hook ran.
+        get kube() {
+          return kubeFor(cluster);
+        },
       };
     },
   };

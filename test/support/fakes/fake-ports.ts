@@ -17,6 +17,7 @@ import { FakeKubeCluster } from './fake-kube-cluster';
 import { FakeNodePoolBackend } from './fake-node-pool-backend';
 import { FakeStackDeployer } from './fake-stack-deployer';
 import { FakeClusterLeftovers } from './fake-cluster-leftovers';
+import { FakeEksClusters } from './fake-eks-clusters';
 import { FakeNodeFilesStore } from './fake-node-files';
 import { MemoryArtifactStore } from './memory-artifact-store';
 import { testCluster } from '../test-cluster';
@@ -84,6 +85,7 @@ export interface FakeEnv {
   readonly alarms: FakeHealthAlarms;
   readonly stacks: FakeStackDeployer;
   readonly leftovers: FakeClusterLeftovers;
+  readonly eks: FakeEksClusters;
   readonly nodeFiles: FakeNodeFilesStore;
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
@@ -108,6 +110,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const stacks = new FakeStackDeployer();
   const alarms = new FakeHealthAlarms();
   const leftovers = new FakeClusterLeftovers();
+  const eks = new FakeEksClusters();
   const nodeFiles = new FakeNodeFilesStore();
   const artifacts = new MemoryArtifactStore();
   const progress = new MemoryProgressStore();
@@ -125,6 +128,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     values: new Proxy({}, { get: () => () => unused('values') }) as ClusterPorts['values'],
     alarms,
     leftovers,
+    eks,
     nodeFiles,
   };
   const ports: Ports = {
@@ -149,6 +153,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     alarms,
     stacks,
     leftovers,
+    eks,
     nodeFiles,
     artifacts,
     progress,

@@ -14,6 +14,8 @@ export interface BenchResult {
 export interface BenchModule {
   readonly name: string;
   run(): Promise<BenchResult[]>;
+  /** Lines printed after the table (a module's summary), once it ran. */
+  epilogue?(): readonly string[];
 }
 
 /** A figure against a budget: ok when value ≤ budget. */

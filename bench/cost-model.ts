@@ -28,7 +28,7 @@ export const usd = (n: number): string => `$${n.toFixed(4)}`;
 export const CENTS = 'US cents';
 export const cents = (dollars: number): number => dollars * 100;
 
-/** What a fleet pass is assumed to call beyond its measured CPU (DispatchFleet, tasks/kit/fleet-pass.ts). */
+/** What a fleet pass is assumed to call beyond its measured CPU (DispatchFleet, tasks/fleet/fleet-pass.ts). */
 export const FLEET_PASS = {
   /** DispatchFleet's memory. */
   gb: 1,

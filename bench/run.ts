@@ -8,7 +8,7 @@
  *                              `npm run bench:check-docs -- F` (doc-figures.ts: do README.md and docs/ quote them?)
  *
  * To add a benchmark, create `bench/<topic>.bench.ts` exporting `name` and `run(): Promise<BenchResult[]>`
- * (see bench-result.ts); it is picked up automatically.
+ * (see bench-result.ts), and `epilogue()` for lines to print after the table; it is picked up automatically.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,6 +27,7 @@ async function main(args: string[]): Promise<number> {
     .filter((f) => f.endsWith('.bench.ts'))
     .sort();
   const rows: (BenchResult & { module: string })[] = [];
+  const after: string[] = [];
   let crashed = 0;
   for (const file of files) {
     const module = (await import(pathToFileURL(join(here, file)).href)) as BenchModule;
@@ -34,12 +35,14 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write(`running ${module.name} (${file})...\n`);
     try {
       for (const result of await module.run()) rows.push({ ...result, module: module.name });
+      after.push(...(module.epilogue?.() ?? []));
     } catch (error) {
       crashed++;
       process.stderr.write(`  ${module.name} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     }
   }
   process.stdout.write(table(rows));
+  if (after.length) process.stdout.write(`\n${after.join('\n')}\n`);
   if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(benchRun(args, rows), null, 1)}\n`);
   return crashed ? 1 : 0;
 }

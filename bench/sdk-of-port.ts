@@ -16,6 +16,7 @@ export const SDK_OF_PORT: Readonly<Record<PortName, readonly string[]>> = {
   lookups: ['client-ec2', 'client-sts'],
   values: ['client-acm', 'client-ec2', 'client-kms', 'client-sts'],
   alarms: ['client-cloudwatch', 'client-sts'],
+  eks: ['client-eks', 'client-sts'],
   leftovers: ['client-ec2', 'client-elastic-load-balancing', 'client-elastic-load-balancing-v2', 'client-sts'],
   pools: ['client-auto-scaling', 'client-ec2', 'client-sts'],
   nodeFiles: ['client-kms', 'client-s3', 'client-sts'],
@@ -25,6 +26,7 @@ export const SDK_OF_PORT: Readonly<Record<PortName, readonly string[]>> = {
   executions: ['client-sfn'],
   events: ['client-eventbridge'],
   webhooks: ['client-secrets-manager'],
+  launches: ['client-dynamodb', 'lib-dynamodb'],
 };
 
 /** The AWS SDK packages of a task's ports (without the `@aws-sdk/` scope): what its steps load between them. */

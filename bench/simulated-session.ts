@@ -52,6 +52,35 @@ export interface RunFigures {
   readonly lambda: LambdaUse;
   /** The run record at the end, as JSON (bytes): one DynamoDB item, at most 400 KB. */
   readonly recordBytes: number;
+  /** Executions, the cluster-update execution and its children (one StartExecution each). */
+  readonly executions: number;
+  /** Writes to the progress store (leases, run records, status, controls, inventory): DynamoDB writes in AWS. */
+  readonly progressWrites: number;
+}
+
+const PROGRESS_WRITES: ReadonlySet<string> = new Set([
+  'acquireLease',
+  'releaseLease',
+  'putRun',
+  'putStatus',
+  'recordProblem',
+  'putControls',
+  'putInventory',
+]);
+
+/** The ports, with every progress store write counted. */
+function countingProgressWrites(ports: Ports, count: { writes: number }): Ports {
+  const progress = new Proxy(ports.progress, {
+    get: (target, key, receiver) => {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function' || !PROGRESS_WRITES.has(String(key))) return value;
+      return (...args: unknown[]) => {
+        count.writes++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { ...ports, progress };
 }
 
 /**
@@ -98,43 +127,49 @@ export class SimulatedSession {
     writeFileSync(file, change(readFileSync(file, 'utf8')));
   }
 
-  async run(clusterId: string): Promise<RunFigures> {
+  /** The simulated setup of a run, as `clm provision --simulate` makes it. */
+  private async setup(clusterId: string) {
     const registry = createRegistry(this.registry, { cwd: this.dir });
     const sources = configSourcesFromFlags({ directory: this.config }, { cwd: this.dir });
     const all = await registry.listClusters();
-    const clusters = all.filter((c) => c.id === clusterId);
-    const sim = createSimulatedSetup({
+    return createSimulatedSetup({
       stateDir: this.state,
       registry,
       sources,
-      clusters,
+      clusters: all.filter((c) => c.id === clusterId),
       knownClusterIds: all.map((c) => c.id),
       scenarioFile: join(this.dir, 'scenario.json'),
     });
+  }
+
+  async run(clusterId: string): Promise<RunFigures> {
+    const sim = await this.setup(clusterId);
     const roll = rollRecorder(sim.world);
     const evictions: number[] = [];
     const startedAt = sim.world.now;
+    const writes = { writes: 0 };
+    const ports = countingProgressWrites(
+      recordingEvictions(sim.ports, evictions, () => sim.world.now),
+      writes,
+    );
     const cpu = process.cpuUsage();
     const result = await runClusterUpdate(
       { clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
       {
-        ports: recordingEvictions(sim.ports, evictions, () => sim.world.now),
+        ports,
         executionId: `bench:${clusterId}`,
         advanceClock: (seconds) => sim.world.advance(seconds * 1000),
         onTask: roll.onTask,
       },
     );
-    const used = process.cpuUsage(cpu);
-    const cpuMs = (used.user + used.system) / 1000;
+    const cpuMs = cpuMsSince(cpu);
     const virtualMs = sim.world.now - startedAt;
     sim.save();
     const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
     const record = run?.targetVersion ? await sim.progress.getRun(clusterId, run.targetVersion) : undefined;
     const pools = record?.pools ?? {};
     if (result.status !== 'SUCCEEDED') throw new Error(`${clusterId}: ${result.error?.Error}: ${result.error?.Cause}`);
-    const invariants = sim.world.invariants();
-    if (invariants.pdbViolations || invariants.nodesTerminatedTwice)
-      throw new Error(`${clusterId}: invariants broken: ${invariants.details.join('; ')}`);
+    checkInvariants(clusterId, sim.world.invariants());
     return {
       status: result.status,
       decision: run?.decision ?? '',
@@ -155,12 +190,27 @@ export class SimulatedSession {
         gbSeconds: roll.lambda.gbSeconds + (cpuMs / 1000) * roll.lambda.meanGb(),
       },
       recordBytes: Buffer.byteLength(JSON.stringify(record ?? {})),
+      executions: result.stats.executions,
+      progressWrites: writes.writes,
     };
   }
 
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+function checkInvariants(
+  clusterId: string,
+  invariants: { pdbViolations: number; nodesTerminatedTwice: number; details: readonly string[] },
+): void {
+  if (invariants.pdbViolations || invariants.nodesTerminatedTwice)
+    throw new Error(`${clusterId}: invariants broken: ${invariants.details.join('; ')}`);
+}
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 /** The ports, with the virtual time of every successful eviction recorded. */

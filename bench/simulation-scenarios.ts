@@ -165,9 +165,10 @@ export async function clusterLife(
   profile: Profile,
   workers: number,
   overrides: Partial<Timings> = {},
+  faults: ScenarioInput['faults'] = {},
 ): Promise<ClusterLife> {
   const id = `aws:123456789012:eu-central-1:kube-bench-${workers}`;
-  const scenario: ScenarioInput = { seed: 3, timings: { ...PROFILES[profile], ...overrides } };
+  const scenario: ScenarioInput = { seed: 3, timings: { ...PROFILES[profile], ...overrides }, faults };
   const session = new SimulatedSession(registryYaml(id, workers, { update_canary: 'false' }), scenario, bareConfig);
   try {
     const create = await session.run(id);

@@ -43,12 +43,15 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   organizationId: access.organizationId,
   externalId: access.externalId,
   clusterStackNamePatterns: access.clusterStackNamePatterns,
+  clusterResourceNamePatterns: access.clusterResourceNamePatterns,
+  sharedStackNamePatterns: access.sharedStackNamePatterns,
   clusterTokenSecretPrefix: access.clusterTokenSecretPrefix,
   tokenSecretArn: config.tokenSecretArn,
   dispatchIntervalMinutes: fleet.dispatchIntervalMinutes,
   webhookSecretArn: fleet.webhookSecretArn,
   alarmEmail: fleet.alarmEmail,
   fleetSettings: fleet.fleetSettings,
+  ...(fleet.rollReservedConcurrency !== undefined ? { rollReservedConcurrency: fleet.rollReservedConcurrency } : {}),
 });
 
 // Into each cluster account, with that account's credentials: `cdk deploy ClmClusterAccess -c clmAccountId=... -c
@@ -64,6 +67,8 @@ if (access.clmAccountId) {
     organizationId: access.organizationId,
     ...(config.assumedRoleName ? { roleName: config.assumedRoleName } : {}),
     stackNamePatterns: access.clusterStackNamePatterns,
+    ...(access.clusterResourceNamePatterns ? { resourceNamePatterns: access.clusterResourceNamePatterns } : {}),
+    ...(access.sharedStackNamePatterns ? { sharedStackNamePatterns: access.sharedStackNamePatterns } : {}),
   });
 }
 

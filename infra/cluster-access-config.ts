@@ -8,6 +8,8 @@
  * | `organizationId` | `CLM_ORGANIZATION_ID` | both: `o-…`; ClmWorkflow may assume the role in any account of the organisation, and ClmClusterAccess trusts only callers from it |
  * | `externalId` | `CLM_EXTERNAL_ID` | both: the ExternalId the access role requires and the tasks send |
  * | `clusterStackNamePatterns` | `CLM_CLUSTER_STACK_PATTERNS` | both: names of the stacks CLM may write (default `nodepool-*,kube-*`) |
+ * | `clusterResourceNamePatterns` | `CLM_CLUSTER_RESOURCE_PATTERNS` | both: names the cluster templates give their resources (IAM roles, buckets, queues, log groups, ...; default: the stack patterns) |
+ * | `sharedStackNamePatterns` | `CLM_SHARED_STACK_PATTERNS` | both: other stacks whose resources the templates may change (default none) |
  * | `clmAccountId` | `CLM_ACCOUNT_ID` | ClmClusterAccess: the account CLM runs in; setting it adds the ClmClusterAccess stack to the app |
  * | `clusterTokenSecretPrefix` | `CLM_CLUSTER_TOKEN_SECRETS` | ClmWorkflow: name prefix of the per-cluster API token secrets (`kube_token_secret`) the tasks may read |
  */
@@ -18,6 +20,8 @@ export interface ClusterAccessConfig {
   readonly organizationId?: string;
   readonly externalId?: string;
   readonly clusterStackNamePatterns: readonly string[];
+  readonly clusterResourceNamePatterns?: readonly string[];
+  readonly sharedStackNamePatterns?: readonly string[];
   readonly clmAccountId?: string;
   readonly clusterTokenSecretPrefix?: string;
 }
@@ -27,6 +31,8 @@ export const CLUSTER_ACCESS_SOURCES = {
   organizationId: 'CLM_ORGANIZATION_ID',
   externalId: 'CLM_EXTERNAL_ID',
   clusterStackNamePatterns: 'CLM_CLUSTER_STACK_PATTERNS',
+  clusterResourceNamePatterns: 'CLM_CLUSTER_RESOURCE_PATTERNS',
+  sharedStackNamePatterns: 'CLM_SHARED_STACK_PATTERNS',
   clmAccountId: 'CLM_ACCOUNT_ID',
   clusterTokenSecretPrefix: 'CLM_CLUSTER_TOKEN_SECRETS',
 } as const;
@@ -38,6 +44,14 @@ const RULES: Record<Key, { readonly pattern: RegExp; readonly what: string }> = 
   organizationId: { pattern: /^o-[a-z0-9]{10,32}$/, what: 'an AWS Organizations id (o-...)' },
   externalId: { pattern: /^[\w+=,.@:/-]{2,1224}$/, what: 'an ExternalId (2-1224 of letters, digits, +=,.@:/-)' },
   clusterStackNamePatterns: {
+    pattern: /^[A-Za-z*?][\w*?-]*$/,
+    what: 'a stack name pattern (letters, digits, -, * and ?)',
+  },
+  clusterResourceNamePatterns: {
+    pattern: /^[A-Za-z0-9*?/][\w*?./-]*$/,
+    what: 'a resource name pattern (letters, digits, -, _, ., /, * and ?)',
+  },
+  sharedStackNamePatterns: {
     pattern: /^[A-Za-z*?][\w*?-]*$/,
     what: 'a stack name pattern (letters, digits, -, * and ?)',
   },
@@ -80,7 +94,13 @@ export function readClusterAccessConfig(
     organizationId: one('organizationId'),
     externalId: one('externalId'),
     clusterStackNamePatterns: list('clusterStackNamePatterns') ?? DEFAULT_STACK_NAME_PATTERNS,
+    ...optionalList('clusterResourceNamePatterns', list('clusterResourceNamePatterns')),
+    ...optionalList('sharedStackNamePatterns', list('sharedStackNamePatterns')),
     clmAccountId: one('clmAccountId'),
     clusterTokenSecretPrefix: one('clusterTokenSecretPrefix'),
   };
+}
+
+function optionalList<K extends string>(key: K, value: readonly string[] | undefined): Partial<Record<K, string[]>> {
+  return value?.length ? ({ [key]: [...value] } as Partial<Record<K, string[]>>) : {};
 }

@@ -25,6 +25,11 @@ export interface ClmFleetConfig {
    * @default {} (every default)
    */
   readonly fleetSettings: Readonly<Record<string, unknown>>;
+  /**
+   * Concurrent executions reserved for the node roll's function (docs/scale.md).
+   * @default - unreserved
+   */
+  readonly rollReservedConcurrency?: number;
 }
 
 /** Context key → environment variable. */
@@ -32,6 +37,7 @@ export const FLEET_CONFIG_SOURCES = {
   dispatchIntervalMinutes: 'CLM_DISPATCH_INTERVAL_MINUTES',
   webhookSecretArn: 'CLM_WEBHOOK_SECRET_ARN',
   alarmEmail: 'CLM_ALARM_EMAIL',
+  rollReservedConcurrency: 'CLM_ROLL_RESERVED_CONCURRENCY',
 } as const;
 
 /** The settings of FleetSettings that deploys may set, by context key (environment: `CLM_FLEET_SETTINGS` JSON). */
@@ -42,6 +48,15 @@ const SETTING_KEYS: readonly (keyof FleetSettings)[] = [
   'retryBaseMs',
   'retryMaxMs',
   'freeResumes',
+  'maxConcurrentPerAccount',
+  'maxConcurrentPerRegion',
+  'startsPerSecond',
+  'launchesPerSecond',
+  'launchBurst',
+  'launchShards',
+  'waveSoakMs',
+  'waveFailureTolerance',
+  'regions',
   'include',
   'exclude',
 ];
@@ -73,8 +88,15 @@ export function readFleetConfig(
     throw new Error(`alarmEmail: ${JSON.stringify(alarmEmail)} is not an e-mail address`);
   }
   const settings = readSettings(context, env);
+  const reserved = value('rollReservedConcurrency');
+  if (reserved !== undefined && !(Number.isInteger(Number(reserved)) && Number(reserved) >= 1)) {
+    throw new Error(
+      `rollReservedConcurrency: ${JSON.stringify(reserved)} is not a whole number of executions (1 or more)`,
+    );
+  }
   return {
     dispatchIntervalMinutes: minutes,
+    ...(reserved !== undefined ? { rollReservedConcurrency: Number(reserved) } : {}),
     ...(webhookSecretArn ? { webhookSecretArn } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     fleetSettings: settings,

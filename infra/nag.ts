@@ -178,8 +178,33 @@ export const CLM_JUSTIFICATIONS: readonly FindingJustification[] = [
   },
   {
     rule: 'AwsSolutions-IAM5',
-    finding: /^Action::(ec2|autoscaling):Describe\*$/,
+    finding: /^Action::(ec2|autoscaling|elasticloadbalancing):Describe\*$/,
     reason:
-      'Node-role permissions boundary: the most a role created by a cluster template may do; describing EC2 and Auto Scaling is what kubelets and the cluster autoscaler need.',
+      'Describe calls, which support no resource-level permissions: what kubelets and the cluster autoscaler need (node-role boundary), and what CloudFormation reads after creating the resources of cluster templates (stack role).',
+  },
+  {
+    rule: 'AwsSolutions-IAM5',
+    finding: new RegExp(
+      `^Resource::arn:<AWS::Partition>:(${[
+        'ec2:\\*:<AWS::AccountId>:(\\*|launch-template/\\*|security-group(-rule)?/\\*)',
+        'ec2:\\*::(image|snapshot)/\\*',
+        'elasticloadbalancing:\\*:<AWS::AccountId>:(loadbalancer|targetgroup|listener)/\\*',
+        'kms:\\*:<AWS::AccountId>:(key/\\*|alias/NAME)',
+        'autoscaling:\\*:<AWS::AccountId>:autoScalingGroup:\\*:autoScalingGroupName/NAME',
+        'events:\\*:<AWS::AccountId>:rule/NAME',
+        'logs:\\*:<AWS::AccountId>:log-group:NAME(:\\*)?',
+        'logs:\\*:\\*:destination:\\*',
+        '(sns|sqs):\\*:<AWS::AccountId>:NAME',
+        'ssm:\\*:<AWS::AccountId>:document/NAME',
+        'ssm:\\*::parameter/aws/service/\\*',
+        's3:::NAME',
+        'route53:::(hostedzone|change)/\\*',
+        'iam::<AWS::AccountId>:oidc-provider/NAME',
+      ]
+        .join('|')
+        .replaceAll('NAME', '[\\w*?./-]+')})$`,
+    ),
+    reason:
+      "CloudFormation service role of cluster stacks (infra/constructs/template-resource-statements.ts): named resources only with the cluster stacks' resource name patterns; resources named by an id (security groups, launch templates, load balancers, KMS keys) only when not tagged as another stack's (aws:cloudformation:stack-name); new EC2 resources and instances of Auto Scaling groups; DNS records only with those names (route53:ChangeResourceRecordSetsNormalizedRecordNames); AWS's public SSM parameters (AMI ids); only cloudformation.amazonaws.com can assume it.",
   },
 ];

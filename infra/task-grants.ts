@@ -34,6 +34,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   alarms: same({ cloud: ['lookups'] }),
   // Only decommission's cleanup uses it; listing alone is of no use without deleting.
   leftovers: same({ cloud: ['leftovers-write'] }),
+  // eks:DescribeCluster is one of the describe-only actions of `lookups`.
+  eks: same({ cloud: ['lookups'] }),
   values: same({ cloud: ['lookups'] }),
   // Files bundles: CreateBucket/PutObject on CLM's bucket, KMS Encrypt with the cluster's keys (cloud-access.ts).
   nodeFiles: { read: { cloud: ['lookups'] }, write: { cloud: ['node-files-write'] } },
@@ -51,6 +53,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   executions: { read: { own: ['executions-read'] }, write: { own: ['executions-read', 'executions-write'] } },
   events: { read: {}, write: { own: ['events'] } },
   webhooks: same({ own: ['webhook-secret'] }),
+  // The launch budget's items live in the progress table.
+  launches: same({ own: ['table'] }),
 };
 
 export interface TaskGrants {

@@ -57,6 +57,16 @@ export interface ClusterCloudAccessProps {
    * @default ['nodepool-*', 'kube-*']
    */
   readonly clusterStackNamePatterns?: readonly string[];
+  /**
+   * Same-account mode: names the cluster templates give their resources (ClusterStackRole `resourceNamePatterns`).
+   * @default clusterStackNamePatterns
+   */
+  readonly clusterResourceNamePatterns?: readonly string[];
+  /**
+   * Same-account mode: other stacks whose resources the templates may change (ClusterStackRole).
+   * @default []
+   */
+  readonly sharedStackNamePatterns?: readonly string[];
 }
 
 /**
@@ -139,7 +149,13 @@ export class ClusterCloudAccess extends Construct {
     const patterns = this.props.clusterStackNamePatterns ?? DEFAULT_STACK_NAME_PATTERNS;
     return new ClusterStackRole(this, 'StackRole', {
       policyNamePrefix: `${Stack.of(this).stackName}`,
-      iamNamePatterns: patterns,
+      stackNamePatterns: patterns,
+      ...(this.props.clusterResourceNamePatterns?.length
+        ? { resourceNamePatterns: this.props.clusterResourceNamePatterns }
+        : {}),
+      ...(this.props.sharedStackNamePatterns?.length
+        ? { sharedStackNamePatterns: this.props.sharedStackNamePatterns }
+        : {}),
     }).role;
   }
 }

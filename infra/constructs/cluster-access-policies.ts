@@ -7,7 +7,7 @@
  *   (`nodepool-*` and the cluster stacks' names), and only through the CloudFormation service role (condition
  *   `cloudformation:RoleArn`), so what a stack may create is the service role's business, capped by its boundary.
  * - Node pools: Auto Scaling writes only on groups tagged `kubernetes.io/role/node-pool=true` (every CLM node-pool
- *   stack carries it and CloudFormation puts it on the groups). ASG instances are terminated through their group
+ *   stack carries it and CloudFormation puts it on the groups); the one tag written is the roll's pre-roll size mark. ASG instances are terminated through their group
  *   (TerminateInstanceInAutoScalingGroup); the one EC2 write is TerminateInstances on instances that carry the tag
  *   key `karpenter.sh/nodepool` (Karpenter pools: roll, removal, decommission).
  * - Lookups: EC2 and Auto Scaling Describe* calls (they have no resource-level permissions).
@@ -15,13 +15,14 @@
  *   cluster account; the bundles' secrets are encrypted with the account's KMS keys (the main stack's), and the lookups
  *   read ACM's certificates and resolve the etcd stack's key alias.
  * - Decommission's cleanup (lambdas/adapters/aws/ec2-cluster-leftovers.ts): delete load balancers, security groups,
- *   volumes and network interfaces of the account and region; the adapter picks only those tagged
- *   `kubernetes.io/cluster/<cluster>` = owned and made by no stack (IAM cannot condition on a tag key that names the
- *   cluster).
+ *   volumes and network interfaces of the account and region that no CloudFormation stack made (tag condition: no
+ *   `aws:cloudformation:stack-id`); the adapter picks only those tagged `kubernetes.io/cluster/<cluster>` = owned (IAM
+ *   cannot condition on a tag key that names the cluster).
  */
 import { Aws } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TAG_NODE_POOL_ROLE } from '../../lambdas/core/cloudformation/stack-names';
+import { PRE_ROLL_SIZE_TAG } from '../../lambdas/core/rollout/pre-roll-size';
 
 /** CLM's own stack name prefix (lambdas/core/cloudformation/stack-names.ts `nodePoolStackName`). */
 export const NODE_POOL_STACK_PATTERN = 'nodepool-*';
@@ -88,6 +89,8 @@ export const DESCRIBE_ONLY = [
   'autoscaling:DescribeScalingActivities',
   // The roll's health gate (update_health_alarm).
   'cloudwatch:DescribeAlarms',
+  // zalando-eks: the creation hook and decommission read the control plane (endpoint, CA, OIDC issuer).
+  'eks:DescribeCluster',
   // `load_balancer_certificate`: the account's ISSUED certificates and their chains (CLM §6.2 step 6).
   'acm:ListCertificates',
   'acm:GetCertificate',
@@ -158,6 +161,16 @@ export function nodeWriteStatements(scope: ClusterAccessScope): PolicyStatement[
       resources: [arn(scope, 'autoscaling', 'autoScalingGroup:*:autoScalingGroupName/*')],
       conditions: { StringEquals: { [`autoscaling:ResourceTag/${TAG_NODE_POOL_ROLE}`]: 'true' } },
     }),
+    // The roll's mark of a group's size before it (core/rollout/pre-roll-size.ts): that tag key only.
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['autoscaling:CreateOrUpdateTags'],
+      resources: [arn(scope, 'autoscaling', 'autoScalingGroup:*:autoScalingGroupName/*')],
+      conditions: {
+        StringEquals: { [`autoscaling:ResourceTag/${TAG_NODE_POOL_ROLE}`]: 'true' },
+        'ForAllValues:StringEquals': { 'aws:TagKeys': [PRE_ROLL_SIZE_TAG] },
+      },
+    }),
     new PolicyStatement({
       effect: Effect.ALLOW,
       actions: ['ec2:TerminateInstances'],
@@ -177,6 +190,13 @@ export const LEFTOVERS_DESCRIBE = [
   'elasticloadbalancing:DescribeTags',
 ];
 
+/**
+ * Leftovers are what no stack made: a resource carrying CloudFormation's `aws:cloudformation:stack-id` tag belongs to
+ * a stack (this cluster's or anyone's), which deletes it itself, so the deletes refuse it (the adapter never lists
+ * one either, ec2-cluster-leftovers.ts).
+ */
+export const NO_STACK_RESOURCE = { Null: { 'aws:ResourceTag/aws:cloudformation:stack-id': 'true' } };
+
 /** Decommission deletes what the cluster left outside its stacks (core/decommission/leftovers.ts). */
 export function leftoversStatements(s: ClusterAccessScope): PolicyStatement[] {
   return [
@@ -184,10 +204,12 @@ export function leftoversStatements(s: ClusterAccessScope): PolicyStatement[] {
     new PolicyStatement({
       actions: ['ec2:DeleteVolume', 'ec2:DeleteSecurityGroup', 'ec2:DeleteNetworkInterface'],
       resources: [arn(s, 'ec2', 'volume/*'), arn(s, 'ec2', 'security-group/*'), arn(s, 'ec2', 'network-interface/*')],
+      conditions: NO_STACK_RESOURCE,
     }),
     new PolicyStatement({
       actions: ['elasticloadbalancing:DeleteLoadBalancer', 'elasticloadbalancing:DeleteTargetGroup'],
       resources: [arn(s, 'elasticloadbalancing', 'loadbalancer/*'), arn(s, 'elasticloadbalancing', 'targetgroup/*')],
+      conditions: NO_STACK_RESOURCE,
     }),
   ];
 }

@@ -9,26 +9,7 @@ import {
   ServicePrincipal,
 } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-
-/** The AWS services cluster templates (the config repository) may use, without IAM (handled on its own). */
-export const DEFAULT_TEMPLATE_SERVICES: readonly string[] = [
-  'ec2',
-  'autoscaling',
-  'elasticloadbalancing',
-  'kms',
-  'logs',
-  'sns',
-  'sqs',
-  's3',
-  'route53',
-  'cloudwatch',
-  'events',
-  'ssm',
-  'acm',
-  'eks',
-  'ecr',
-  'application-autoscaling',
-];
+import { TEMPLATE_SERVICES, templateResourceStatements } from './template-resource-statements';
 
 /**
  * What an IAM role made by a cluster template (node roles, pod roles) may do at most: it must carry the node-role
@@ -86,13 +67,32 @@ export interface ClusterStackRoleProps {
   /** Name prefix of the two boundary policies: `<prefix>-stacks-boundary`, `<prefix>-node-role-boundary`. */
   readonly policyNamePrefix: string;
   /**
-   * Names the IAM roles, instance profiles and policies of cluster templates may have (IAM wildcards). A role created
-   * by a stack without a RoleName is named after the stack, so the stack name patterns fit. Only these can be passed
-   * to EC2 (instance profiles): a template cannot hand an instance an existing, more powerful role.
+   * Names of the cluster stacks (IAM wildcards): resources of these stacks (CloudFormation's
+   * `aws:cloudformation:stack-name` tag) are the ones templates may change or delete. A role, instance profile or any
+   * other resource a stack creates without a name is named after the stack, so these are also the default names of
+   * the templates' resources.
    */
-  readonly iamNamePatterns: readonly string[];
-  /** @default DEFAULT_TEMPLATE_SERVICES */
-  readonly templateServices?: readonly string[];
+  readonly stackNamePatterns: readonly string[];
+  /**
+   * Names the templates' named resources may have: IAM roles, instance profiles and policies (only these can be passed
+   * to EC2: a template cannot hand an instance an existing, more powerful role), S3 buckets, SQS queues, SNS topics,
+   * log groups, SSM documents, EventBridge rules, Auto Scaling groups, KMS aliases, OIDC providers (their issuer host)
+   * and DNS records (template-resource-statements.ts).
+   * @default stackNamePatterns
+   */
+  readonly resourceNamePatterns?: readonly string[];
+  /**
+   * Other stacks whose resources templates may change, e.g. an etcd stack whose security group the cluster stack
+   * opens to its masters.
+   * @default []
+   */
+  readonly sharedStackNamePatterns?: readonly string[];
+  /**
+   * More allow statements, for resource types the built-in list does not cover (they are also added to the stacks
+   * boundary; the IAM denies of the boundary still apply).
+   * @default []
+   */
+  readonly additionalStatements?: readonly PolicyStatement[];
   /** @default DEFAULT_NODE_ROLE_ACTIONS */
   readonly nodeRoleActions?: readonly string[];
   /**
@@ -149,9 +149,11 @@ const ROLE_PERMISSION_CHANGES = [
 
 /**
  * The CloudFormation service role for cluster stacks, and what caps it:
- * - the role may use the template services and manage IAM roles, instance profiles and policies named by
- *   `iamNamePatterns` (the cluster stacks' names), and OIDC providers;
- * - its permissions boundary (`<prefix>-stacks-boundary`) allows the same and denies: creating or changing a role
+ * - the role may make the calls CloudFormation's handlers make for the templates' resource types, on the resources a
+ *   cluster stack owns (template-resource-statements.ts: names matching `resourceNamePatterns`, or tagged as a
+ *   resource of a cluster stack), and manage IAM roles, instance profiles, policies and OIDC providers with those
+ *   names;
+ * - its permissions boundary (`<prefix>-stacks-boundary`) allows the same services and IAM, and denies: creating or changing a role
  *   that does not carry the node-role boundary, removing a boundary, and touching the service role, CLM's access
  *   role or either boundary policy. So no template can mint a role more powerful than the node-role boundary, nor
  *   widen this role;
@@ -162,6 +164,8 @@ export class ClusterStackRole extends Construct {
   public readonly role: Role;
   public readonly stacksBoundary: ManagedPolicy;
   public readonly nodeRoleBoundary: ManagedPolicy;
+  /** The role's statements on the templates' named resources (logs, SNS, SQS, S3, EventBridge, SSM documents). */
+  public readonly namedResources: ManagedPolicy;
 
   constructor(scope: Construct, id: string, props: ClusterStackRoleProps) {
     super(scope, id);
@@ -175,19 +179,24 @@ export class ClusterStackRole extends Construct {
         new PolicyStatement({ actions: [...(props.nodeRoleActions ?? DEFAULT_NODE_ROLE_ACTIONS)], resources: ['*'] }),
       ],
     });
-    const allowed = new PolicyDocument({ statements: this.allowStatements(props, iam) });
+    const template = this.templateStatements(props);
+    const allowed = new PolicyDocument({
+      statements: [...template.tagged, ...this.iamStatements(props, iam), ...(props.additionalStatements ?? [])],
+    });
+    const namedResourcesName = `${props.policyNamePrefix}-stacks-named-resources`;
     const roleName = props.roleName;
     const protectedArns = [
       roleName ? iam(`role/${roleName}`) : undefined,
       ...(props.protectedRoleArns ?? []),
       iam(`policy/${nodeBoundaryName}`),
       iam(`policy/${stacksBoundaryName}`),
+      iam(`policy/${namedResourcesName}`),
     ].filter((a): a is string => a !== undefined);
     this.stacksBoundary = new ManagedPolicy(this, 'StacksBoundary', {
       managedPolicyName: stacksBoundaryName,
       description: 'CLM: the most the CloudFormation service role of cluster stacks may do (its permissions boundary)',
       statements: [
-        ...this.allowStatements(props, iam),
+        ...this.boundaryStatements(props, iam),
         new PolicyStatement({
           effect: Effect.DENY,
           actions: ROLE_PERMISSION_CHANGES,
@@ -209,23 +218,64 @@ export class ClusterStackRole extends Construct {
         'CLM: CloudFormation service role of cluster stacks; bounded (stacks boundary), roles it creates must carry the node-role boundary',
       inlinePolicies: { ClusterStacks: allowed },
     });
+    // The named resources' statements grow with the name patterns: a policy of their own (6,144 characters), so the
+    // role's inline policy stays within its 10,240.
+    this.namedResources = new ManagedPolicy(this, 'NamedResources', {
+      managedPolicyName: namedResourcesName,
+      description: 'CLM: the named resources of cluster templates (logs, SNS, SQS, S3, EventBridge, SSM documents)',
+      statements: template.named,
+      roles: [this.role],
+    });
     PermissionsBoundary.of(this.role).apply(this.stacksBoundary);
   }
 
-  private allowStatements(props: ClusterStackRoleProps, iam: (resource: string) => string): PolicyStatement[] {
+  private templateStatements(props: ClusterStackRoleProps) {
+    return templateResourceStatements({
+      partition: Aws.PARTITION,
+      account: Aws.ACCOUNT_ID,
+      resourceNamePatterns: resourceNames(props),
+      logGroupNamePatterns: props.resourceNamePatterns ? [] : [DEFAULT_LOG_GROUP_PATTERN],
+      stackNamePatterns: [...props.stackNamePatterns, ...(props.sharedStackNamePatterns ?? [])],
+    });
+  }
+
+  /** IAM roles, instance profiles, policies and OIDC providers with the templates' names; service-linked roles. */
+  private iamStatements(props: ClusterStackRoleProps, iam: (resource: string) => string): PolicyStatement[] {
+    const names = resourceNames(props);
     return [
-      new PolicyStatement({
-        actions: (props.templateServices ?? DEFAULT_TEMPLATE_SERVICES).map((service) => `${service}:*`),
-        resources: ['*'],
-      }),
       new PolicyStatement({
         actions: IAM_ROLE_ACTIONS,
         resources: [
-          ...props.iamNamePatterns.flatMap((p) => [iam(`role/${p}`), iam(`instance-profile/${p}`), iam(`policy/${p}`)]),
-          iam('oidc-provider/*'),
+          ...names.flatMap((p) => [iam(`role/${p}`), iam(`instance-profile/${p}`), iam(`policy/${p}`)]),
+          ...names.map((p) => iam(`oidc-provider/${p}`)),
         ],
       }),
       new PolicyStatement({ actions: ['iam:CreateServiceLinkedRole'], resources: [iam('role/aws-service-role/*')] }),
     ];
   }
+
+  /**
+   * The stacks boundary's ceiling: the services of the templates' resources and of `additionalStatements` on any
+   * resource (the role's own statements say which actions on which resources), and IAM only as the role has it.
+   */
+  private boundaryStatements(props: ClusterStackRoleProps, iam: (resource: string) => string): PolicyStatement[] {
+    const extra = (props.additionalStatements ?? []).flatMap((s) => [s.toStatementJson().Action as string | string[]]);
+    const services = new Set([...TEMPLATE_SERVICES, ...extra.flat().map((a) => a.split(':')[0]!)]);
+    services.delete('iam');
+    return [
+      new PolicyStatement({ actions: [...services].map((service) => `${service}:*`), resources: ['*'] }),
+      ...this.iamStatements(props, iam),
+    ];
+  }
 }
+
+/**
+ * The names of the templates' resources: as given, or the stacks' names (CloudFormation names an unnamed resource
+ * after its stack).
+ */
+export function resourceNames(props: Pick<ClusterStackRoleProps, 'resourceNamePatterns' | 'stackNamePatterns'>) {
+  return props.resourceNamePatterns ?? props.stackNamePatterns;
+}
+
+/** Log groups of the examples' clusters (`/kubernetes/<cluster>/control-plane`), allowed unless names are given. */
+export const DEFAULT_LOG_GROUP_PATTERN = '/kubernetes/*';

@@ -27,7 +27,8 @@ export function grantFleetAccess(
   grants: TaskGrants,
   resources: FleetResources,
 ): void {
-  if (task.ports.fleet) fn.addEnvironment(TASK_ENV.fleetSettings, JSON.stringify(resources.fleetSettings));
+  if (task.ports.fleet || task.ports.launches)
+    fn.addEnvironment(TASK_ENV.fleetSettings, JSON.stringify(resources.fleetSettings));
   if (grants.executions) {
     fn.addEnvironment(TASK_ENV.clusterUpdateArn, resources.clusterUpdate.stateMachineArn);
     for (const statement of executionStatements(resources.clusterUpdate, grants.executions === 'write')) {

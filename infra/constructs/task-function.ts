@@ -54,7 +54,8 @@ export const TASK_BUNDLING = {
    * and in the bench). source-map serves only source maps of compiled Handlebars templates, which no task asks for;
    * to-buffer reaches typed arrays through polyfill packages Node does not need, and pako is zlib in JavaScript where
    * Node has its own (see the stubs). The X-Ray SDK (Powertools Tracer) requires `@smithy/service-error-classification`
-   * 2.x, which the SDK layer does not hold (its clients do not need it): bundled from our node_modules. (The API
+   * 2.x, which the SDK layer does not hold (its clients do not need it): bundled from our node_modules; its SDK v2
+   * patcher, which no task calls, requires `semver` for one version check (a stand-in does it). (The API
    * servers are reached over Node's https, adapters/kube/kube-server-transport.ts: no client-node, so none of its
    * kubeconfig features.)
    */
@@ -62,6 +63,7 @@ export const TASK_BUNDLING = {
     'source-map': './infra/constructs/bundling-stubs/source-map.cjs',
     'to-buffer': './infra/constructs/bundling-stubs/to-buffer.cjs',
     pako: './infra/constructs/bundling-stubs/pako.cjs',
+    semver: './infra/constructs/bundling-stubs/semver.cjs',
     '@smithy/service-error-classification': './node_modules/@smithy/service-error-classification/dist-cjs/index.js',
   },
   define: { 'import.meta.url': '__clmImportMetaUrl' },
@@ -110,6 +112,11 @@ export interface TaskFunctionProps {
    * @default - no description
    */
   readonly description?: string;
+  /**
+   * Concurrent executions reserved for (and capping) the function.
+   * @default - unreserved: it shares the account's unreserved concurrency
+   */
+  readonly reservedConcurrentExecutions?: number;
   /**
    * Project root for esbuild (where `package-lock.json` lives).
    * @default - the directory of the nearest package-lock.json above the entry
@@ -179,6 +186,7 @@ export class TaskFunction extends NodejsFunction {
       logGroup,
       role,
       description: props.description,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       projectRoot,
       bundling,
       layers: [sdkLayer(Stack.of(scope), { projectRoot, runtime: TASK_RUNTIME, architecture: Architecture.ARM_64 })],

@@ -35,6 +35,17 @@ export interface ClmClusterAccessStackProps extends StackProps {
    * @default ['nodepool-*', 'kube-*']
    */
   readonly stackNamePatterns?: readonly string[];
+  /**
+   * Names the cluster templates give their resources (IAM roles, buckets, queues, log groups, ...), when they are not
+   * the stacks' names (docs/deploying-into-your-organisation.md, "What a config author can do").
+   * @default stackNamePatterns
+   */
+  readonly resourceNamePatterns?: readonly string[];
+  /**
+   * Other stacks whose resources the cluster templates may change (e.g. an etcd stack's security group).
+   * @default []
+   */
+  readonly sharedStackNamePatterns?: readonly string[];
 }
 
 /**
@@ -63,7 +74,9 @@ export class ClmClusterAccessStack extends Stack {
     this.stacks = new ClusterStackRole(this, 'StackRole', {
       roleName: `${roleName}-stacks`,
       policyNamePrefix: roleName,
-      iamNamePatterns: stackNamePatterns,
+      stackNamePatterns,
+      ...(props.resourceNamePatterns ? { resourceNamePatterns: props.resourceNamePatterns } : {}),
+      ...(props.sharedStackNamePatterns ? { sharedStackNamePatterns: props.sharedStackNamePatterns } : {}),
       protectedRoleArns: [accessRoleArn],
     });
     const trusted = (props.trustedRoleNamePatterns ?? [DEFAULT_TRUSTED_ROLE_NAME_PATTERN]).map(

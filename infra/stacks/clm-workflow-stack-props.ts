@@ -51,6 +51,16 @@ export interface ClmWorkflowStackProps extends StackProps {
    */
   readonly clusterStackNamePatterns?: readonly string[];
   /**
+   * Same-account mode: names the cluster templates give their resources, when not the stacks' names.
+   * @default clusterStackNamePatterns
+   */
+  readonly clusterResourceNamePatterns?: readonly string[];
+  /**
+   * Same-account mode: other stacks whose resources the cluster templates may change.
+   * @default []
+   */
+  readonly sharedStackNamePatterns?: readonly string[];
+  /**
    * ARN of the Secrets Manager secret with the git, registry and cluster tokens.
    * @default - no secret
    */
@@ -75,6 +85,12 @@ export interface ClmWorkflowStackProps extends StackProps {
    * @default {} (the defaults)
    */
   readonly fleetSettings?: Readonly<Record<string, unknown>>;
+  /**
+   * Concurrent executions reserved for each function of the node roll (RollNodePool): rolls then neither starve the
+   * account's other functions nor wait for them (docs/scale.md sizes it: ~0.1 per cluster rolling at once).
+   * @default - unreserved
+   */
+  readonly rollReservedConcurrency?: number;
   /**
    * The tasks to deploy, one function each.
    * @default TASK_CATALOGUE (lambdas/tasks/catalogue.ts)

@@ -68,6 +68,8 @@ export class ClmWorkflowStack extends Stack {
       clusterAccountIds: props.clusterAccountIds,
       organizationId: props.organizationId,
       clusterStackNamePatterns: props.clusterStackNamePatterns,
+      clusterResourceNamePatterns: props.clusterResourceNamePatterns,
+      sharedStackNamePatterns: props.sharedStackNamePatterns,
     });
     const environment: Record<string, string> = {
       ...(registryUri ? { [TASK_ENV.registryUri]: registryUri } : {}),
@@ -151,6 +153,9 @@ export class ClmWorkflowStack extends Stack {
       memorySize: task.lambda?.memoryMb,
       timeout: task.lambda?.timeoutSeconds ? Duration.seconds(task.lambda.timeoutSeconds) : undefined,
       description: `CLM ${task.name}: ${task.description}`,
+      ...(task.lambda?.roll && props.rollReservedConcurrency !== undefined
+        ? { reservedConcurrentExecutions: props.rollReservedConcurrency }
+        : {}),
       environment: {
         ...environment,
         ...(stackRole ? { [TASK_ENV.stackRoleArn]: this.cloudAccess.stackRole!.roleArn } : {}),

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Cluster } from '../core/model/cluster';
 import type { RunRecord } from '../core/model/run';
@@ -14,6 +14,7 @@ import { openStateStores, stateTable } from './state-stores';
 import { mountedArtifactStore } from '../adapters/artifacts/mounted-artifact-store';
 import { RELEASES_PREFIX } from '../tasks/cluster-stacks/stack-releases';
 import { openReleaseStore } from './release-store';
+import { directoryFlag } from './directory-flag';
 
 /** The flags that choose and reach the world a command acts on. */
 export interface WorldFlags {
@@ -73,7 +74,7 @@ export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Prom
   if (flags.scenario && !flags.simulate) throw new UsageError('--scenario needs --simulate');
   if (flags.simulate && stateTable(flags.state))
     throw new UsageError(`--state ${flags.state}: the simulated world lives in a directory; give --state DIR`);
-  if (!stateTable(flags.state)) checkStateDirectory(resolve(inputs.io.cwd, flags.state), flags.state);
+  if (!stateTable(flags.state)) directoryFlag('--state', flags.state, inputs.io.cwd);
   if (flags.scenario && !existsSync(resolve(inputs.io.cwd, flags.scenario)))
     throw new UsageError(`--scenario ${flags.scenario}: no such file (examples/scenarios/ has some)`);
   const world = flags.simulate
@@ -157,6 +158,7 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorl
     sources: inputs.sources,
     region,
     progress: state.progress,
+    launches: state.launches,
     artifacts: new S3ArtifactStore(createAwsClients({ region }).s3, { bucket: flags.bucket, region }),
     ...(flags.token ? { token: flags.token } : {}),
     ...(flags.kubeconfig ? { kubeconfig: resolve(inputs.io.cwd, flags.kubeconfig) } : {}),
@@ -174,12 +176,6 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorl
     stacks: (_clusterId, record) =>
       Object.entries(record?.stacks ?? {}).map(([name, s]) => ({ name, status: s.status })),
   };
-}
-
-/** `--state` must be a directory (or not exist yet: it is created). */
-function checkStateDirectory(dir: string, given: string): void {
-  if (existsSync(dir) && !statSync(dir).isDirectory())
-    throw new UsageError(`--state ${given}: ${dir} is a file; --state names the directory progress is kept in`);
 }
 
 /**

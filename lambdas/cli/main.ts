@@ -14,13 +14,17 @@ import { registerStackCommands } from './commands/stack';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
 import { clmVersion } from './version';
+import { redactSecrets, rememberSecret } from '../shared/redact';
 
 /**
  * The `clm` command line. Each command registers itself (`registerXCommand(program, io)`); exit codes:
  * 0 ok, 1 a cluster failed (migrate: a file was refused), 2 usage errors (bad flags, unknown cluster, unreadable
  * registry).
  */
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], given: CliIo = processIo()): Promise<number> {
+  rememberSecrets(argv);
+  // What goes to stderr is about failures and warnings: it never shows a secret (shared/redact.ts).
+  const io: CliIo = { ...given, stderr: (text) => given.stderr(redactSecrets(text)) };
   const program = new Command('clm')
     .description(
       'Cluster Lifecycle Manager: render, provision, decommission and inspect Kubernetes clusters on AWS (or on a simulated account with --simulate); dispatch updates across a fleet, or serve as a controller that git pushes trigger; migrate a Zalando CLM config repository.',
@@ -48,6 +52,15 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (error) {
     return exitCode(error, io);
   }
+}
+
+/** The secrets given on the command line or in the environment, so no message shows them (shared/redact.ts). */
+function rememberSecrets(argv: readonly string[]): void {
+  rememberSecret(process.env.CLM_TOKEN);
+  argv.forEach((arg, i) => {
+    if (arg === '--token') rememberSecret(argv[i + 1]);
+    else if (arg.startsWith('--token=')) rememberSecret(arg.slice('--token='.length));
+  });
 }
 
 function exitCode(error: unknown, io: CliIo): number {

@@ -1,7 +1,7 @@
-import { resolve } from 'node:path';
 import type { ArtifactStore } from '../ports/artifact-store';
 import { RELEASES_PREFIX } from '../tasks/cluster-stacks/stack-releases';
 import { UsageError } from './io';
+import { directoryFlag } from './directory-flag';
 
 const S3 = 's3://';
 
@@ -16,7 +16,7 @@ export async function openReleaseStore(
 ): Promise<{ readonly store: ArtifactStore; readonly location: string }> {
   if (!location.startsWith(S3)) {
     const { DirectoryArtifactStore } = await import('../adapters/artifacts/directory-artifact-store');
-    return { store: new DirectoryArtifactStore(resolve(options.cwd, location)), location };
+    return { store: new DirectoryArtifactStore(directoryFlag(options.flag, location, options.cwd)), location };
   }
   const [bucket, ...rest] = location.slice(S3.length).split('/');
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))

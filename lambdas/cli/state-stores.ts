@@ -1,23 +1,38 @@
-import { resolve } from 'node:path';
-import type { FleetSettings } from '../core/dispatch/fleet-settings';
+import { DEFAULT_FLEET_SETTINGS, launchLimitsOf, type FleetSettings } from '../core/dispatch/fleet-settings';
+import type { LaunchBudget } from '../ports/launch-budget';
+import { FileLaunchBudget } from '../adapters/progress/file-launch-budget';
 import type { FleetStore } from '../ports/fleet-store';
 import type { ProgressStore } from '../ports/progress-store';
 import { openFileFleetStore } from '../adapters/fleet/file-fleet-store';
 import { openFileProgressStore } from '../adapters/progress/file-progress-store';
+import { LOCAL_STATE } from './state-option';
 import { UsageError } from './io';
+import { directoryFlag } from './directory-flag';
 import { importCjs } from '../shared/import-cjs';
+import type { Clocks } from '../core/status/lease-state';
+import { simulatedClockNow } from '../sim/persistence';
 
 const DYNAMODB = 'dynamodb://';
+export { LOCAL_STATE, stateOption } from './state-option';
+
+/** `--simulate` keeps its world in a directory: CLM_STATE (the deployed table) is not its default. */
+export function simulatedStateOf(state: string, source: string | undefined): string {
+  return source === 'env' && stateTable(state) ? LOCAL_STATE : state;
+}
 
 /** Where a command keeps progress, leases, controls and the fleet state: a local directory, or the deployed table. */
 export interface StateStores {
   readonly progress: ProgressStore;
   /** Absent when the caller keeps its own (`fleet: false`). */
   readonly fleet?: FleetStore;
+  /** The launch budget the rolls of each account and region share (a file under the directory, or the table's items). */
+  readonly launches: LaunchBudget;
   /** `--state dynamodb://TABLE`: shared with the deployed system (writes are immediate; `save` does nothing). */
   readonly shared: boolean;
   /** Where it is, for messages (the directory, or `dynamodb://TABLE`). */
   readonly location: string;
+  /** The time on each clock a lease here may be on (a directory of `--simulate` runs holds their world's clock). */
+  clocks(): Clocks;
   save(): void;
 }
 
@@ -47,16 +62,22 @@ export async function openStateStores(
   },
 ): Promise<StateStores> {
   const withFleet = options.fleet !== false;
+  const limits = launchLimitsOf(options.fleetSettings ?? DEFAULT_FLEET_SETTINGS);
   const table = stateTable(state);
   if (!table) {
-    const dir = resolve(options.cwd, state);
+    const dir = directoryFlag('--state', state, options.cwd);
     const progress = openFileProgressStore(dir);
     const fleet = withFleet ? openFileFleetStore(dir, options.fleetSettings) : undefined;
     return {
       progress: progress.store,
+      launches: new FileLaunchBudget(dir, limits),
       ...(fleet ? { fleet: fleet.store } : {}),
       shared: false,
       location: dir,
+      clocks: () => {
+        const simulated = simulatedClockNow(dir);
+        return { system: Date.now(), ...(simulated !== undefined ? { simulated } : {}) };
+      },
       save: () => {
         progress.save();
         fleet?.save();
@@ -64,12 +85,13 @@ export async function openStateStores(
     };
   }
   // Loaded only for the shared table: the SDK takes a while to import.
-  const [{ DynamoDBClient }, { DynamoDbProgressStore }, { DynamoDbFleetStore }, { awsEndpointFromEnv }] =
+  const [{ DynamoDBClient }, { DynamoDbProgressStore }, { DynamoDbFleetStore }, { awsEndpointFromEnv }, launches] =
     await Promise.all([
       importCjs(import('@aws-sdk/client-dynamodb')),
       import('../adapters/progress/dynamodb-progress-store'),
       import('../adapters/fleet/dynamodb-fleet-store'),
       import('../adapters/aws/aws-clients'),
+      import('../adapters/progress/dynamodb-launch-budget'),
     ]);
   const endpoint = awsEndpointFromEnv(process.env);
   const client = new DynamoDBClient({
@@ -78,9 +100,11 @@ export async function openStateStores(
   });
   return {
     progress: new DynamoDbProgressStore(client, table),
+    launches: new launches.DynamoDbLaunchBudget(client, table, limits),
     ...(withFleet ? { fleet: new DynamoDbFleetStore(client, table, options.fleetSettings) } : {}),
     shared: true,
     location: state,
+    clocks: () => ({ system: Date.now() }),
     save: () => undefined,
   };
 }

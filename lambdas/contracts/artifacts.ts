@@ -56,6 +56,19 @@ export const ClusterShape: z.ZodMiniType<Cluster> = z.object({
   owner: z.optional(z.string()),
   accountName: z.optional(z.string()),
   createdAt: z.optional(z.string()),
+  accountClusters: z.optional(
+    z.array(
+      z.object({
+        id: z.string(),
+        localId: z.string(),
+        infrastructureAccount: z.string(),
+        provider: z.enum(PROVIDERS),
+        apiServerUrl: z.string(),
+        lifecycleStatus: z.enum(LIFECYCLE_STATUSES),
+        oidcIssuerUrl: z.string(),
+      }),
+    ),
+  ),
 });
 
 const RenderedStackShape: z.ZodMiniType<RenderedStack> = z.object({

@@ -1,4 +1,5 @@
 import * as z from '../shared/zod';
+import { CONTROL_PLANE } from './status';
 
 /**
  * Contracts of the cluster-update and node-pool-rollout state machines. Each Task receives
@@ -132,6 +133,11 @@ export const StepOutput = z.object({
   /** DRAIN: the removed pools with nodes left, one node-pool-rollout child (with `removal`) each. */
   drainPools: z.optional(z.array(z.string())),
   /**
+   * ReadControlPlane (zalando-eks): whether EKS has the cluster. `absent` in a decommission ends it as a success with
+   * nothing deleted (CLM: a missing EKS cluster is a successful no-op).
+   */
+  controlPlane: z.optional(z.enum([CONTROL_PLANE.PRESENT, CONTROL_PLANE.ABSENT])),
+  /**
    * Calls of the tasks writing `$.step` so far in this execution, this one included (runtime/poll-count.ts): the
    * cluster-update Choices hand over at LOOP_CAPS.polls.
    */
@@ -201,6 +207,10 @@ export const RollStepOutput = z.extend(StepOutput, {
   /** The longest drain among them, from its start to the node's termination (DrainSeconds). */
   drainSeconds: z.optional(z.number().check(z.minimum(0))),
   blockedBy: z.optional(z.string()),
+  /** Launches this step wanted and the account and region's launch budget held back (LaunchesDeferred). */
+  launchesDeferred: z.optional(z.number().check(z.int(), z.minimum(0))),
+  /** Auto Scaling calls of this step AWS throttled, each tried again after a back-off (ScalingThrottled). */
+  scalingThrottled: z.optional(z.number().check(z.int(), z.minimum(0))),
 });
 export type RollStepOutput = z.infer<typeof RollStepOutput>;
 

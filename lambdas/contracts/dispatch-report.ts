@@ -40,8 +40,11 @@ export const DispatchReport = z.object({
       wave: z.string(),
       message: z.string(),
       attempt: z.number().check(z.int()),
-      /** What the execution service did; `not-started` when every attempt's name was taken. */
-      how: z.enum(['planned', 'started', 'redriven', 'already-running', 'not-started']),
+      /**
+       * What the execution service did; `not-started` when every attempt's name was taken, `throttled` when Step
+       * Functions still throttled after the back-off (the next pass starts it).
+       */
+      how: z.enum(['planned', 'started', 'redriven', 'already-running', 'not-started', 'throttled']),
     }),
   ),
   skipped: z.array(
@@ -67,5 +70,7 @@ export const DispatchReport = z.object({
   ),
   /** Cluster states another pass wrote first (judged again by the next pass). */
   conflicts: z.number().check(z.int()),
+  /** Throttled StartExecution and RedriveExecution answers, each tried again after a back-off (not failures). */
+  throttles: z._default(z.number().check(z.int()), 0),
 });
 export type DispatchReport = z.infer<typeof DispatchReport>;

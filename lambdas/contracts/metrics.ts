@@ -21,6 +21,12 @@ export const CLM_METRICS = {
   drainsBlocked: 'DrainsBlocked',
   /** RollNodePool: how long the longest drain that ended in a step took, cordon to termination (seconds). */
   drainSeconds: 'DrainSeconds',
+  /** DispatchFleet, RegistryChanged: StartExecution/RedriveExecution answers Step Functions throttled (retried). */
+  startsThrottled: 'StartsThrottled',
+  /** RollNodePool: Auto Scaling calls (scale out, terminate) AWS throttled; each tried again after a back-off. */
+  scalingThrottled: 'ScalingThrottled',
+  /** RollNodePool: launches a step wanted and the account and region's launch budget held back (surge shrank or waited). */
+  launchesDeferred: 'LaunchesDeferred',
   /** DeployStacks: CloudFormation create/update operations a call started. */
   stackOperations: 'StackOperations',
   /** Every task, dimension `task`: how long a call took (RenderConfig's and RenderClusterResources' is the render time). */

@@ -21,11 +21,25 @@ export interface PoolInstance {
   readonly launchedAt?: number;
 }
 
-export interface PoolGroup {
-  readonly name: string;
+/** An Auto Scaling group's capacity: desired, and the bounds it may move in. */
+export interface GroupSize {
   readonly desired: number;
   readonly min: number;
   readonly max: number;
+}
+
+/** A group's size before the roll in progress, and the nodes the roll added for same-zone pairing and holds still. */
+export interface PreRollMark extends GroupSize {
+  readonly pairing?: number;
+}
+
+export interface PoolGroup extends GroupSize {
+  readonly name: string;
+  /**
+   * The group's size before the roll in progress, as the roll marked it on the group before its first scale-out (a tag,
+   * core/rollout/pre-roll-size.ts): what the roll brings the group back to, known even when the run's progress was lost.
+   */
+  readonly preRoll?: PreRollMark;
 }
 
 export interface PoolState {
@@ -55,6 +69,17 @@ export interface NodePoolBackend {
   scale(cluster: ClusterRef, poolName: string, desired: number): Promise<void>;
   /** Terminate one instance; with `decrementDesired` the ASG does not launch a replacement. Idempotent. */
   terminate(cluster: ClusterRef, instanceId: string, decrementDesired: boolean): Promise<void>;
+  /**
+   * Before a roll first scales the pool out: mark each group not marked yet with its size now (a tag),
+   * so the roll's base survives a lost progress write and a new run. With `pairing`, every group's mark is (re)written
+   * to carry that count of nodes the roll added for same-zone pairing and has not taken back. Idempotent.
+   */
+  markPreRollSize(cluster: ClusterRef, poolName: string, pairing?: number): Promise<void>;
+  /**
+   * The roll is over: put each marked group's bounds back as they were before it (widened to the desired capacity
+   * if it is outside them) and remove the mark. Idempotent.
+   */
+  restorePreRollSize(cluster: ClusterRef, poolName: string): Promise<void>;
   /** Pool being removed: MinSize 0 and the cluster-autoscaler tag removed. */
   markForDecommission(cluster: ClusterRef, poolName: string): Promise<void>;
   /**

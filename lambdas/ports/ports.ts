@@ -3,11 +3,13 @@ import type { ArtifactStore } from './artifact-store';
 import type { Clock } from './clock';
 import type { ClusterLeftovers } from './cluster-leftovers';
 import type { ConfigSource } from './config-source';
+import type { EksClusters } from './eks-clusters';
 import type { EventSink } from './event-sink';
 import type { FleetStore } from './fleet-store';
 import type { HealthAlarms } from './health-alarms';
 import type { KubeCluster } from './kube-cluster';
 import type { NodeFilesStore } from './node-files';
+import type { LaunchBudget } from './launch-budget';
 import type { NodePoolBackend } from './node-pool-backend';
 import type { ProgressStore } from './progress-store';
 import type { Registry } from './registry';
@@ -29,6 +31,8 @@ export interface ClusterPorts {
   readonly alarms: HealthAlarms;
   /** Decommission: what the cluster left outside its stacks (load balancers, security groups, volumes, interfaces). */
   readonly leftovers: ClusterLeftovers;
+  /** EKS DescribeCluster in the cluster's account and region (zalando-eks: the control plane). */
+  readonly eks: EksClusters;
   /** The files bundles nodes download: S3 and KMS of the cluster's account (CLM §6.4). */
   readonly nodeFiles: NodeFilesStore;
 }
@@ -51,5 +55,7 @@ export interface Ports {
   readonly events: EventSink;
   /** Checks the signature of a webhook delivery. */
   readonly webhooks: WebhookVerifier;
+  /** The launch budget the rolls of each account and region share. */
+  readonly launches: LaunchBudget;
   forCluster(cluster: Cluster): ClusterPorts;
 }

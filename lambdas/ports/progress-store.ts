@@ -1,18 +1,26 @@
-import type { ClusterStatus, LifecycleStatus, Problem } from '../core/model/cluster';
+import type { ClusterStatus, ConfigItems, LifecycleStatus, Problem } from '../core/model/cluster';
 import type { RunRecord } from '../core/model/run';
 import type { ApprovalRecord } from '../core/approval/approval';
+import type { ClockKind } from './clock';
 import type { ObjectRef } from './kube-cluster';
 
 export interface Lease {
   readonly clusterId: string;
   readonly holder: string;
-  /** ms since the epoch */
+  /** ms since the epoch, on the clock of the holder (`clock`) */
   readonly expiresAt: number;
+  /** The clock `expiresAt` is on: absent for the system clock, `simulated` for a `--simulate` run's virtual clock. */
+  readonly clock?: ClockKind;
 }
 
 export interface StoredStatus extends ClusterStatus {
   readonly lifecycleStatus?: LifecycleStatus;
   readonly updatedAt: number;
+  /**
+   * Config items CLM wrote back (the EKS creation hook's) for a registry that cannot store them (the YAML file): laid
+   * over the file's items wherever the cluster is read, as the HTTP and DynamoDB registries hold them themselves.
+   */
+  readonly configItems?: ConfigItems;
 }
 
 /** Operator controls per cluster (pause/resume/abort, and the approval of the pending update's plan). */
@@ -32,8 +40,12 @@ export interface ClusterControls {
  * carrying the current record; a lease held by someone else throws LeaseHeldError.
  */
 export interface ProgressStore {
-  /** Take the cluster's lease, renew it if `holder` already has it, or steal it only after it expired. */
-  acquireLease(clusterId: string, holder: string, ttlMs: number, now: number): Promise<Lease>;
+  /**
+   * Take the cluster's lease, renew it if `holder` already has it, or steal it only after it expired — judged on the
+   * clock it was written on: `now` is on `clock` (absent: the system clock), and a lease on another clock never
+   * expires by this one (only a holder known to be gone gives it up).
+   */
+  acquireLease(clusterId: string, holder: string, ttlMs: number, now: number, clock?: ClockKind): Promise<Lease>;
   /** Release if `holder` still has it; a no-op otherwise. */
   releaseLease(clusterId: string, holder: string): Promise<void>;
   getLease(clusterId: string): Promise<Lease | undefined>;

@@ -22,6 +22,7 @@ const SHARED: Readonly<Record<SharedPortName, true>> = {
   executions: true,
   events: true,
   webhooks: true,
+  launches: true,
 };
 const PER_CLUSTER: Readonly<Record<ClusterPortName, true>> = {
   stacks: true,
@@ -31,6 +32,7 @@ const PER_CLUSTER: Readonly<Record<ClusterPortName, true>> = {
   values: true,
   alarms: true,
   leftovers: true,
+  eks: true,
   nodeFiles: true,
 };
 export const SHARED_PORTS = Object.keys(SHARED) as SharedPortName[];

@@ -1,6 +1,7 @@
 import type { Ports } from '../ports/ports';
 import * as z from '../shared/zod';
 import { InvalidTaskInputError } from '../shared/errors';
+import { redactError } from '../shared/redact';
 import type { AnyTask, TaskContext } from '../tasks/define-task';
 import { withPollCount } from './poll-count';
 import { localDeadline } from './task-deadline';
@@ -15,6 +16,15 @@ export async function runTask(
   ports: Ports,
   context: TaskContext = localDeadline(task),
 ): Promise<unknown> {
+  try {
+    return await checkedStep(task, payload, ports, context);
+  } catch (error) {
+    // A task's error becomes the execution's error and cause, a recorded problem and a log line: no secret in it.
+    throw redactError(error);
+  }
+}
+
+async function checkedStep(task: AnyTask, payload: unknown, ports: Ports, context: TaskContext): Promise<unknown> {
   const parsed = z.safeParse(task.input, payload);
   if (!parsed.success) {
     throw new InvalidTaskInputError(`${task.name}: invalid input: ${formatIssues(parsed.error.issues)}`);

@@ -7,6 +7,8 @@
  * Terminal: retrying cannot help until a human or a new config changes something.
  */
 
+import { redactSecrets } from './redact';
+
 export const ERROR_NAMES = {
   ClmError: 'ClmError',
   // retryable
@@ -27,8 +29,8 @@ export const ERROR_NAMES = {
   KubeApiError: 'KubeApiError',
   RolloutError: 'RolloutError',
   /**
-   * Not thrown: the error a held rollout's Map iteration ends with (a Fail state), which the Map catches to stop the
-   * update at a safe point (StopAtSafePoint).
+   * An operator's pause or abort, or `cluster_update_block`, stops the update at a safe point (StopAtSafePoint): thrown
+   * by a step before it writes (tasks/step/hold-gate.ts), and the error a held rollout's Map iteration ends with (a Fail state).
    */
   UpdateHeldError: 'UpdateHeldError',
   /**
@@ -67,9 +69,13 @@ export class ClmError extends Error {
   override name: ErrorName = ERROR_NAMES.ClmError;
   readonly retryable: boolean = false;
   readonly location?: SourceLocation;
+  /** The message without its location prefix (what went wrong, for a caller that names the place itself). */
+  readonly problem: string;
   constructor(message: string, options?: ErrorOptions & { location?: SourceLocation }) {
-    super(withLocation(message, options?.location), options);
+    // Secrets never reach a message (shared/redact.ts): every error of ours is printed, logged or recorded somewhere.
+    super(redactSecrets(withLocation(message, options?.location)), options);
     this.location = options?.location;
+    this.problem = redactSecrets(message);
   }
 }
 
@@ -141,6 +147,11 @@ export class KubeApiError extends ClmError {
 }
 export class RolloutError extends ClmError {
   override name = ERROR_NAMES.RolloutError;
+}
+
+/** The update is held (paused, aborted, `cluster_update_block`): it stops at this safe point, nothing was written. */
+export class UpdateHeldError extends ClmError {
+  override name = ERROR_NAMES.UpdateHeldError;
 }
 
 export class ApprovalPendingError extends ClmError {

@@ -1,7 +1,9 @@
 import { TAG_MAIN_STACK, TAG_NODE_POOL_PROFILE, clusterTagKey } from '../core/cloudformation/stack-names';
 import { accountKey, privateDnsName } from './aws/account';
-import { instanceBooted, instanceGone, poolOfAsg } from './aws/autoscaling';
+import { instanceBooted, instanceGone, poolOfAsg, reconcileAsg } from './aws/autoscaling';
 import { completeStackOperation } from './aws/cloudformation';
+import { describeEksCluster } from './aws/eks';
+import { cniInterfaceAttached, cniInterfaceDetached } from './aws/vpc-cni';
 import { joinNode, nodeBecameReady, nodeForInstance, removeNode } from './kube/nodes';
 import { newKubeState } from './kube/objects';
 import { podStarted, podTerminated } from './kube/pods';
@@ -55,6 +57,12 @@ function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRec
     asg && Object.keys(asg.tags).find((key) => key.startsWith(CLUSTER_TAG_PREFIX) && asg.tags[key].value === 'owned');
   if (!asg || !tag) return;
   const clusterId = clusterIdForName(ctx, account, tag.slice(CLUSTER_TAG_PREFIX.length));
+  const info = ctx.state.clusters[clusterId];
+  if (info?.eks) {
+    // The kubelet registers with the EKS API server; without an active one the instance runs but never joins.
+    if (describeEksCluster(account, info.name)?.status !== 'ACTIVE') return;
+    cniInterfaceAttached(account, info, instance);
+  }
   const pool = poolOfAsg(asg) ?? asg.name;
   const master =
     (asg.tags[TAG_NODE_POOL_PROFILE]?.value ?? '').includes('master') ||
@@ -79,7 +87,8 @@ function launchedKubelet(account: AccountState, instance: InstanceRecord): { kub
   return version?.kubeletVersion ? { kubeletVersion: version.kubeletVersion } : {};
 }
 
-function nodeLeaves(ctx: SimContext, instance: InstanceRecord): void {
+function nodeLeaves(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
+  cniInterfaceDetached(account, instance);
   for (const kube of Object.values(ctx.state.kube)) {
     const node = nodeForInstance(kube, instance.id);
     if (node) removeNode(ctx, kube, node.name, `termination of instance ${instance.id} (node ${node.name})`);
@@ -103,7 +112,7 @@ export function handleEvent(ctx: SimContext, event: SimEvent): void {
     case 'instance-gone': {
       const account = ctx.state.accounts[event.account];
       const instance = account && instanceGone(account, event.instanceId);
-      if (instance) nodeLeaves(ctx, instance);
+      if (instance) nodeLeaves(ctx, account, instance);
       return;
     }
     case 'node-ready': {
@@ -119,6 +128,14 @@ export function handleEvent(ctx: SimContext, event: SimEvent): void {
     case 'pod-gone': {
       const kube = ctx.state.kube[event.cluster];
       if (kube) podTerminated(ctx, kube, event.pod, event.uid);
+      return;
+    }
+    case 'asg-retry': {
+      const account = ctx.state.accounts[event.account];
+      const asg = account?.asgs[event.asg];
+      if (!account || !asg) return;
+      delete asg.launchRetryAt;
+      reconcileAsg(ctx, account, asg);
       return;
     }
     case 'volume-detached': {
@@ -167,11 +184,15 @@ const SERVING = new Set([
 ]);
 
 /**
- * GET /readyz: a Ready master node exists; for a cluster without master pools (EKS) the main stack
- * (tagged as such for this cluster) has been created.
+ * GET /readyz: a Ready master node exists; for a zalando-eks cluster its EKS cluster is ACTIVE; for another cluster
+ * without master pools the main stack (tagged as such for this cluster) has been created.
  */
 export function apiReady(ctx: SimContext, clusterId: string): boolean {
   const info = ctx.state.clusters[clusterId];
+  if (info?.eks) {
+    const account = ctx.state.accounts[accountKey(info.accountId, info.region)];
+    return account !== undefined && describeEksCluster(account, info.name)?.status === 'ACTIVE';
+  }
   if (info && info.masterPools.length === 0) {
     const account = ctx.state.accounts[accountKey(info.accountId, info.region)];
     return Object.values(account?.stacks ?? {}).some(

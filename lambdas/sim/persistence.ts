@@ -144,6 +144,14 @@ export function worldExists(dir: string): boolean {
   return existsSync(join(dir, WORLD_FILE));
 }
 
+/**
+ * The simulated world's clock in `dir` (what a `--simulate` run's leases are judged on); undefined when `dir` holds no
+ * simulated world. world.json is replaced atomically, so it is read without the directory's lock.
+ */
+export function simulatedClockNow(dir: string): number | undefined {
+  return readCommon(dir)?.now;
+}
+
 export function loadWorld(dir: string): { state: WorldState; artifacts: ArtifactData; view: PersistedView } {
   return withStateLock(dir, () => {
     const disk = readCommon(dir);

@@ -1,5 +1,6 @@
 import type { ArtifactStore } from '../ports/artifact-store';
 import type { ClusterLeftovers } from '../ports/cluster-leftovers';
+import type { EksClusters } from '../ports/eks-clusters';
 import type { KubeCluster } from '../ports/kube-cluster';
 import type { NodeFilesStore } from '../ports/node-files';
 import type { NodePoolBackend } from '../ports/node-pool-backend';
@@ -24,6 +25,8 @@ const POOLS = {
   getPool: true,
   scale: true,
   terminate: true,
+  markPreRollSize: true,
+  restorePreRollSize: true,
   markForDecommission: true,
   karpenterInstances: true,
   terminateInstances: true,
@@ -50,6 +53,7 @@ const LOOKUPS = { amiId: true, instanceType: true } satisfies Methods<CloudLooku
 const VALUES = { clusterValues: true } satisfies Methods<ValuesProvider>;
 // `urlFor` and `locationOf` only build names (no call, never instrumented): a fault on them could never fire.
 const LEFTOVERS = { find: true, delete: true } satisfies Methods<ClusterLeftovers>;
+const EKS = { describe: true } satisfies Methods<EksClusters>;
 const NODE_FILES = { encrypt: true, put: true } satisfies Methods<NodeFilesStore>;
 const ARTIFACTS = { put: true, get: true, putOnce: true, getBytes: true } satisfies Methods<
   Omit<ArtifactStore, 'urlFor' | 'locationOf'>
@@ -67,5 +71,6 @@ export const PORT_CALLS: Readonly<Record<string, readonly string[]>> = {
   values: Object.keys(VALUES),
   artifacts: Object.keys(ARTIFACTS),
   leftovers: Object.keys(LEFTOVERS),
+  eks: Object.keys(EKS),
   nodeFiles: Object.keys(NODE_FILES),
 };

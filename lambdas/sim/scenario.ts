@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Quotas } from './aws/run-instances-bucket';
 import * as z from '../shared/zod';
 import { loadYamlWithPositions } from '../core/model/yaml-positions';
 import { ValidationError } from '../shared/errors';
@@ -200,6 +201,8 @@ export const Scenario = z.strictObject({
   clusters: z._default(z.record(z.string(), ClusterScenario), {}),
   accounts: z._default(z.array(AccountScenario), []),
   faults: z.prefault(Faults, {}),
+  /** The account's EC2 quotas the simulator enforces (aws/run-instances-bucket.ts). */
+  quotas: z.prefault(Quotas, {}),
 });
 export type Scenario = z.infer<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;

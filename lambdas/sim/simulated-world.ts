@@ -1,3 +1,5 @@
+import { asgLaunchTimes } from './aws/run-instances-bucket';
+import { accountKey } from './aws/account';
 import type * as z from '../shared/zod';
 import { clusterName } from '../core/cloudformation/stack-names';
 import { awsAccountId, isMasterPool } from '../core/model/cluster';
@@ -21,6 +23,8 @@ import { simNodePoolBackend } from './ports/sim-node-pool-backend';
 import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
+import { simEksClusters } from './ports/sim-eks-clusters';
+import { optionalCaData } from './cluster-ca';
 import { simNodeFiles } from './ports/sim-node-files';
 import { decrypt } from './aws/kms';
 import { seedAccountStacks } from './aws/account-seeds';
@@ -67,7 +71,11 @@ export class SimulatedWorld {
   ) {
     this.ctx = new SimContext(state);
     // A task's in-process wait lets virtual time pass, as a Wait state does between tasks.
-    this.clock = { now: () => this.ctx.state.now, sleep: async (ms) => this.advance(Math.max(0, ms)) };
+    this.clock = {
+      now: () => this.ctx.state.now,
+      sleep: async (ms) => this.advance(Math.max(0, ms)),
+      kind: 'simulated',
+    };
     this.artifacts = simArtifactStore(this.ctx, artifactData);
   }
 
@@ -170,6 +178,7 @@ export class SimulatedWorld {
       apiServerUrl: cluster.apiServerUrl,
       masterPools:
         cluster.provider === 'zalando-eks' ? [] : cluster.nodePools.filter(isMasterPool).map((pool) => pool.name),
+      ...(cluster.provider === 'zalando-eks' ? { eks: true } : {}),
       ...(cluster.lifecycleStatus === 'decommission-requested' || cluster.lifecycleStatus === 'decommissioned'
         ? { decommissioning: true }
         : {}),
@@ -184,7 +193,11 @@ export class SimulatedWorld {
     return {
       stacks: simStackDeployer(this.ctx, account, cluster.id),
       pools: simNodePoolBackend(this.ctx, cluster.id),
-      kube: simKubeCluster(this.ctx, cluster.id),
+      kube: simKubeCluster(this.ctx, cluster.id, {
+        server: cluster.apiServerUrl,
+        ...optionalCaData(cluster),
+      }),
+      eks: simEksClusters(this.ctx, account, cluster.id),
       lookups: simLookups(this.ctx, cluster.id),
       values: simValues(this.ctx, cluster.id),
       alarms: simHealthAlarms(this.ctx, cluster.id),
@@ -217,6 +230,15 @@ export class SimulatedWorld {
   invariants(): Invariants {
     const { pdbViolations, nodesTerminatedTwice, details } = this.ctx.state.invariants;
     return { pdbViolations, nodesTerminatedTwice, details: [...details] };
+  }
+
+  /**
+   * When each instance an Auto Scaling group launched in the account (12 digits) and region was launched (ms, oldest
+   * first): what EC2's RunInstances bucket counted (`apiCalls()` counts `ec2.RunInstances` and its `.throttled`).
+   */
+  asgLaunches(accountId: string, region: string): number[] {
+    const account = this.ctx.state.accounts[accountKey(accountId, region)];
+    return account ? asgLaunchTimes(account) : [];
   }
 
   /** Calls per port method (`kube.evictPod`, `stacks.deploy`, ...) since the world was created or last reset. */

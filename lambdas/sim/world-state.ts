@@ -4,11 +4,10 @@ import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
 
-export type { BucketRecord, ObjectRecord } from './aws/s3-state';
-export type { CloudResourceRecord } from './aws/cloud-resource-state';
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
 
-export type { SimNode };
+export type { BucketRecord, ObjectRecord } from './aws/s3-state';
+export type { CloudResourceRecord, SimNode };
 
 /** The simulated world as plain JSON (saved and loaded as is, so a reload continues); times are virtual ms. */
 export interface WorldState {
@@ -47,7 +46,8 @@ export type SimEvent =
   | { type: 'node-ready'; at: number; seq: number; cluster: string; node: string; instanceId: string }
   | { type: 'pod-ready'; at: number; seq: number; cluster: string; pod: string; uid: string }
   | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string }
-  | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string };
+  | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string }
+  | { type: 'asg-retry'; at: number; seq: number; account: string; asg: string; cluster: string };
 
 export type SimEventInput = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at' | 'seq'> : never) : never;
 
@@ -61,6 +61,8 @@ export interface ClusterInfo {
   readonly apiServerUrl: string;
   /** Master pool names; none (EKS) means the API is ready once the main stack exists. */
   readonly masterPools: readonly string[];
+  /** zalando-eks: the API server is the EKS cluster named `name` (aws/eks.ts); nodes join it, the VPC CNI runs. */
+  readonly eks?: boolean;
   /** Lifecycle decommission-requested/decommissioned: tearing down loses pods on purpose, PDBs are not counted. */
   readonly decommissioning?: boolean;
   /** The scenario's `leftovers` were created in the account (once, on the first call for the cluster). */
@@ -110,10 +112,7 @@ export interface ResourceRecord {
   readonly defHash: string;
   /** Hash of the evaluated properties, to know whether an update changes anything. */
   readonly propsHash: string;
-  /**
-   * What the simulator needs of resources it models beyond their ids (IAM roles and policies, instance profiles, KMS
-   * keys and aliases, buckets and their policies): the evaluated properties that matter (aws/access-model.ts).
-   */
+  /** Evaluated properties the simulator models (IAM, KMS, S3: aws/access-model.ts; EKS: aws/cfn-eks-cluster.ts). */
   readonly model?: Record<string, unknown>;
 }
 
@@ -188,6 +187,8 @@ export interface AsgRecord {
   azs: string[];
   tags: Record<string, { value: string; propagate: boolean }>;
   readonly createdAt: number;
+  /** When the group tries launches EC2 throttled again (aws/run-instances-bucket.ts). */
+  launchRetryAt?: number;
 }
 
 export type InstanceLifecycle = 'Pending' | 'InService' | 'Terminating' | 'Terminated';

@@ -1,23 +1,27 @@
-import {
-  DEFAULT_KARPENTER_CONTROLLER,
-  EC2NODECLASS_API_VERSION,
-  NODEPOOL_API_VERSION,
-} from '../core/karpenter/karpenter-objects';
+import { EC2NODECLASS_API_VERSION, NODEPOOL_API_VERSION } from '../core/karpenter/karpenter-objects';
+import { controllerRef, controllerTimeoutMs } from '../core/karpenter/controller-items';
 import type { Cluster, ConfigItems } from '../core/model/cluster';
 import { clusterRef } from '../core/model/cluster-ref';
-import { parseGoDuration } from '../core/rollout/go-duration';
 import { operationWaitSeconds } from '../core/schedule/operation-wait';
 import { StepOutput } from '../contracts/cluster-update';
 import type { KubeCluster, KubeObject } from '../ports/kube-cluster';
-import { ConfigError, KubeApiError } from '../shared/errors';
+import { KubeApiError } from '../shared/errors';
 import { FIELD_MANAGER } from './apply-manifests';
 import { defineTask, type PortsFor } from './define-task';
 import { KarpenterPoolBackend } from './karpenter/karpenter-pool-backend';
 import { openStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
+import { assertNotHeld } from './step/hold-gate';
 
-const PORTS = { kube: 'write', pools: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = {
+  kube: 'write',
+  pools: 'read',
+  registry: 'read',
+  progress: 'write',
+  artifacts: 'read',
+  clock: 'read',
+} as const;
 type KarpenterPorts = PortsFor<typeof PORTS>;
 
 /** Progress keys in the run record's `manifestPhases` (ms since the epoch). */
@@ -25,8 +29,6 @@ export const KARPENTER_WAIT = 'karpenter-pools:waiting';
 export const KARPENTER_APPLIED = 'karpenter-pools:applied';
 export const KARPENTER_CHANGED = 'karpenter-pools:changed';
 
-/** CLM waits 15 min for the API server; the Karpenter controller gets as long (item `karpenter_controller_timeout`). */
-export const DEFAULT_CONTROLLER_TIMEOUT_MS = 15 * 60_000;
 /** A controller Deployment usually takes this long to start after the manifests are applied. */
 const CONTROLLER_START_MS = 60_000;
 /** After a NodePool or EC2NodeClass changed, Karpenter's hash controller needs a moment before drift shows. */
@@ -47,6 +49,7 @@ export async function applyKarpenterPools(
   rollable: readonly string[] = [],
 ): Promise<StepOutput> {
   const { run, cluster, resources, main, now } = await openStep(ports, ref, { artifacts: ['resources', 'main'] });
+  await assertNotHeld(ports, cluster, 'ApplyKarpenterPools');
   const cp = ports.forCluster(cluster);
   const pools = resources.karpenterPools ?? [];
   const phases = run.manifestPhases;
@@ -170,28 +173,6 @@ async function controllerNotReady(
   else if (readiness.desired < 1 || readiness.ready < readiness.desired)
     missing.push(`Deployment ${namespace}/${name} has ${readiness.ready}/${readiness.desired} replicas ready`);
   return missing.length ? missing.join('; ') : undefined;
-}
-
-/** Config item `karpenter_controller`: `namespace/name` of the controller Deployment. */
-export function controllerRef(items: ConfigItems, clusterId: string): { namespace: string; name: string } {
-  const raw = (items.karpenter_controller ?? '').trim() || DEFAULT_KARPENTER_CONTROLLER;
-  const match = /^([a-z0-9-]+)\/([a-z0-9.-]+)$/.exec(raw);
-  if (!match)
-    throw new ConfigError(`config item karpenter_controller must be namespace/name of a Deployment, got "${raw}"`, {
-      location: { clusterId, field: 'config_items.karpenter_controller' },
-    });
-  return { namespace: match[1]!, name: match[2]! };
-}
-
-function controllerTimeoutMs(items: ConfigItems, clusterId: string): number {
-  const raw = items.karpenter_controller_timeout;
-  if (raw === undefined || raw === '') return DEFAULT_CONTROLLER_TIMEOUT_MS;
-  const ms = parseGoDuration(raw);
-  if (ms === undefined)
-    throw new ConfigError(`config item karpenter_controller_timeout must be a Go duration such as 15m, got "${raw}"`, {
-      location: { clusterId, field: 'config_items.karpenter_controller_timeout' },
-    });
-  return ms;
 }
 
 export const task = defineTask({

@@ -14,11 +14,19 @@ import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
 import { runDeletionsFrom } from './manifests/run-deletions';
 import { deleteStacksPass } from './stacks/stack-deletion';
+import { assertNotHeld } from './step/hold-gate';
 
 /** Our field manager for server-side apply. */
 export const FIELD_MANAGER = 'clm';
 
-const PORTS = { kube: 'write', stacks: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = {
+  kube: 'write',
+  stacks: 'write',
+  registry: 'read',
+  progress: 'write',
+  artifacts: 'read',
+  clock: 'read',
+} as const;
 type ApplyPorts = PortsFor<typeof PORTS>;
 
 /** Objects per server-side apply call: the deadline is checked, and the cursor recorded, between chunks. */
@@ -58,6 +66,7 @@ export async function applyManifests(
   }
   const skipped = skippedStep(pinned, 'manifests');
   if (skipped) return skipped;
+  await assertNotHeld(ports, cluster, `ApplyManifests (${phase})`);
   const step =
     phase === 'apply'
       ? await applyAll(ports, ref, run.manifestCursors ?? {}, resources, ports.forCluster(cluster).kube, context)

@@ -9,6 +9,7 @@ import { task as dispatchFleet } from './dispatch-fleet';
 import { task as finalize } from './finalize';
 import { task as githubWebhook } from './github-webhook';
 import { task as planUpdate } from './plan-update';
+import { task as readControlPlane } from './read-control-plane';
 import { task as prepare } from './prepare';
 import { task as recordProblem } from './record-problem';
 import { task as registryChanged } from './registry-changed';
@@ -36,6 +37,7 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   planUpdate,
   renderClusterResources,
   deployStacks,
+  readControlPlane,
   waitForApiServer,
   rollNodePool,
   applyManifests,

@@ -6,8 +6,9 @@ import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
+import { assertNotHeld } from './step/hold-gate';
 
-const PORTS = { leftovers: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = { leftovers: 'write', registry: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 
 /** Passes before the cleanup gives up on what is still in use (15 s apart: about 5 minutes, CLM's volume retry). */
 export const MAX_CLEANUP_PASSES = 20;
@@ -29,6 +30,7 @@ export async function cleanUpLeftovers(
   const { run, cluster, now } = await openStep(ports, ref);
   const before: LeftoversProgress = run.leftovers ?? { passes: 0, deleted: [], kept: [], remaining: [], unchecked: [] };
   if (before.completedAt !== undefined) return { status: 'DONE', waitSeconds: 1, message: summary(before) };
+  await assertNotHeld(ports, cluster, 'CleanUpLeftovers');
   const leftovers = ports.forCluster(cluster).leftovers;
   const scan = await leftovers.find(clusterName(cluster));
   const plan = planCleanup(scan.found, { keepVolumes: options.keepVolumes === true });

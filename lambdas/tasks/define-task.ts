@@ -35,6 +35,11 @@ export interface LambdaSizing {
   readonly memoryMb?: number;
   /** @default 60 */
   readonly timeoutSeconds?: number;
+  /**
+   * A task of the node roll, the bulk of a fleet's Lambda concurrency: its function gets the deployment's reserved
+   * concurrency for rolls (CDK context `rollReservedConcurrency`, docs/scale.md). @default false
+   */
+  readonly roll?: boolean;
 }
 
 /**

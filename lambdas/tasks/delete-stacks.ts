@@ -8,8 +8,16 @@ import { openStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
 import { deleteStacksPass } from './stacks/stack-deletion';
+import { assertNotHeld } from './step/hold-gate';
 
-const PORTS = { stacks: 'write', pools: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = {
+  stacks: 'write',
+  pools: 'write',
+  registry: 'read',
+  progress: 'write',
+  artifacts: 'read',
+  clock: 'read',
+} as const;
 
 /**
  * Decommission: delete every stack of the cluster but the main one (rounds until none is left), then the main stack.
@@ -23,6 +31,7 @@ export async function deleteClusterStacks(
   ports: PortsFor<typeof PORTS>,
 ): Promise<StepOutput> {
   const { cluster } = await openStep(ports, ref);
+  await assertNotHeld(ports, cluster, `DeleteStacks (${stage})`);
   const stacks = ports.forCluster(cluster).stacks;
   if (stage === 'others') {
     const pools = ports.forCluster(cluster).pools;

@@ -19,12 +19,14 @@ import { openStep } from './step/open-step';
 import { poolsToRoll } from './stacks/pools-to-roll';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
+import { assertNotHeld } from './step/hold-gate';
 
 const PORTS = {
   stacks: 'write',
   // The etcd stack's files bundle, uploaded just before the stack is first started.
   nodeFiles: 'write',
   pools: 'read',
+  registry: 'read',
   progress: 'write',
   artifacts: 'read',
   clock: 'read',
@@ -46,6 +48,7 @@ export async function deployStacks(
 ): Promise<StepOutput> {
   const rollbackSkips = parseRollbackSkips(options.skipRollbackResources ?? []);
   const { run, cluster, pinned, now } = await openStep(ports, ref);
+  await assertNotHeld(ports, cluster, `DeployStacks (${stage})`);
   const skipped = skippedStep(pinned, STAGE_STEPS[stage]);
   if (skipped) {
     const answer = await skipStage(ports, ref, cluster, stage, skipped);

@@ -68,7 +68,7 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
         input.options.applyOnly,
       );
   try {
-    await ports.progress.acquireLease(cluster.id, holder, LEASE_TTL_MS, ports.clock.now());
+    await ports.progress.acquireLease(cluster.id, holder, LEASE_TTL_MS, ports.clock.now(), ports.clock.kind);
   } catch (error) {
     if (error instanceof LeaseHeldError) return answer('SKIP', error.message, target);
     throw error;

@@ -10,11 +10,13 @@ import { openStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
 import { karpenterRemovalPass } from './karpenter/karpenter-removal';
+import { assertNotHeld } from './step/hold-gate';
 
 const PORTS = {
   stacks: 'write',
   pools: 'read',
   kube: 'write',
+  registry: 'read',
   progress: 'write',
   artifacts: 'read',
   clock: 'read',
@@ -32,6 +34,7 @@ const PORTS = {
  */
 export async function removeDeletedPools(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<StepOutput> {
   const { cluster } = await openStep(ports, ref);
+  await assertNotHeld(ports, cluster, 'RemoveDeletedPools');
   const cp = ports.forCluster(cluster);
   const target = clusterRef(cluster);
   const current = new Set(cluster.nodePools.filter((p) => !isKarpenterPool(p)).map((p) => p.name));
@@ -41,10 +44,7 @@ export async function removeDeletedPools(ref: RunRef, ports: PortsFor<typeof POR
     target,
     new Set(cluster.nodePools.filter(isKarpenterPool).map((p) => p.name)),
   );
-  const stacks = await cp.stacks.list({
-    [clusterTagKey(target.name)]: 'owned',
-    [TAG_NODE_POOL_ROLE]: 'true',
-  });
+  const stacks = await cp.stacks.list({ [clusterTagKey(target.name)]: 'owned', [TAG_NODE_POOL_ROLE]: 'true' });
   const removed = stacks.filter((s) => s.tags[TAG_NODE_POOL] && !current.has(s.tags[TAG_NODE_POOL]!));
   if (removed.length === 0 && karpenter.drain.length === 0 && karpenter.shuttingDown > 0)
     return { status: 'IN_PROGRESS', waitSeconds: 15, message: `Karpenter: ${karpenter.messages.join('; ')}` };

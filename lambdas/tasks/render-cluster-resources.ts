@@ -2,6 +2,7 @@ import type { Cluster } from '../core/model/cluster';
 import { renderClusterResources as renderResources } from '../core/render/render-cluster-resources';
 import type { ClusterResources } from '../core/render/render-cluster-resources';
 import { withDiscoveredNetwork } from '../core/render/discovered-network';
+import { controlPlaneItems } from '../core/eks/eks-control-plane';
 import { withEtcdInstanceInfo } from '../core/render/render-etcd-stack';
 import { throwIfIssues } from '../core/render/render-issue';
 import type { ResourcesArtifact } from '../contracts/artifacts';
@@ -38,7 +39,9 @@ export async function renderClusterResources(
 ): Promise<RenderResourcesOutput> {
   const { run, cluster, pinned, main } = await openStep(ports, ref, { artifacts: ['main'] });
   const snapshots = await loadConfigFiles(ports.artifacts, main.configFilesKey);
-  const configured = await decryptedCluster(cluster, main.configItems, ports);
+  // zalando-eks: what the creation hook read (ReadControlPlane) counts as the cluster's items from now on.
+  const items = run.controlPlane ? { ...main.configItems, ...controlPlaneItems(run.controlPlane) } : main.configItems;
+  const configured = await decryptedCluster(cluster, items, ports);
   const clusterValues = await ports.forCluster(configured).values.clusterValues(configured);
   // CLM shares one values map: what the etcd step added is seen by everything after it.
   const values = {

@@ -1,6 +1,5 @@
 import { approvalSetting } from '../core/approval/approval';
-import { mergeConfigDefaults } from '../core/config/config-defaults';
-import { renderConfigDefaults, sortedItems } from '../core/config/effective-config-items';
+import { checkedConfigItems } from '../core/config/config-item-checks';
 import { throwIfIssues } from '../core/render/render-issue';
 import { withDiscoveredNetwork } from '../core/render/discovered-network';
 import { renderMainStack, type MainStackRender } from '../core/render/render-main-stack';
@@ -53,10 +52,10 @@ export async function renderConfig(
   // A pinned cluster stack's layers stand in for its source's `cluster/…` tree (stored so later steps use them).
   const { snapshots } = await checkoutClusterConfig(cluster, ports.sources, pinned.sourceVersions, ports.artifacts);
   // Defaults merged into the registry's items; `aws:kms:` values stay encrypted in what is stored (S3),
-  // and are decrypted only in memory for the templates.
-  const merged = sortedItems(
-    mergeConfigDefaults(await renderConfigDefaults(cluster, snapshots, ports.templates), cluster.configItems),
-  );
+  // and are decrypted only in memory for the templates. Every item the engine reads later is checked now, at the
+  // cluster's and at each pool's level: a bad one fails here, before anything is written.
+  const { merged, issues } = await checkedConfigItems(cluster, snapshots, ports.templates);
+  throwIfIssues(issues, `Checking the config items of ${cluster.id}`);
   const configured = await decryptedCluster(cluster, merged, ports);
   const cp = ports.forCluster(configured);
   const values = await cp.values.clusterValues(configured);

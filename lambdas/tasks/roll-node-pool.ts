@@ -11,7 +11,6 @@ import { rollPolicy, type RollPolicy } from '../core/rollout/roll-policy';
 import {
   IN_PROCESS_WAIT_SECONDS,
   describeRoll,
-  noActions,
   rollWaitSeconds,
   type RollActions,
 } from '../core/rollout/roll-step-report';
@@ -25,9 +24,12 @@ import { stepThroughShortWaits } from './roll/roll-invocation';
 import { checkHealth } from './roll/health-check';
 import { gateRoll, stopStep } from './roll/roll-gate';
 import { RolloutPayload } from './step/payloads';
-import { rollActions, type RollContext } from './roll/roll-actions';
+import type { RollContext } from './roll/roll-actions';
 import { karpenterBudget, observePool } from './roll/observe-pool';
 import { updateRun, type RunRef } from './step/run-record';
+import { removalPolicy, removalProgress, removedPool } from './roll/pool-removal';
+import { LaunchAllowance } from './launches/launch-allowance';
+import { act } from './roll/act-on-plan';
 
 const PORTS = {
   pools: 'write',
@@ -37,6 +39,7 @@ const PORTS = {
   artifacts: 'read',
   clock: 'read',
   registry: 'read',
+  launches: 'write',
 } as const;
 type RollPorts = PortsFor<typeof PORTS>;
 
@@ -71,7 +74,9 @@ export async function rollNodePool(
   const observedPool = await observePool(ports.forCluster(cluster), clusterRef(cluster), pool, configured, removal);
   if ('missing' in observedPool) return finished(observedPool.missing);
   const { cp, nodes, poolState, view, karpenter } = observedPool;
-  const context = rollContext(cp, cluster, pool, items, now, removal);
+  // Karpenter launches its own nodes (CreateFleet): only Auto Scaling pools take from the launch budget.
+  const launches = karpenter ? undefined : launchAllowance(ports, cluster, pool.name, now);
+  const context = rollContext(cp, cluster, pool, items, now, removal, launches);
   const observed = poolSnapshot(poolState, nodes);
   // A pool being removed is outdated as a whole: every node goes, none comes back.
   const snapshot = removal ? { ...observed, nodes: observed.nodes.map((n) => ({ ...n, outdated: true })) } : observed;
@@ -83,11 +88,7 @@ export async function rollNodePool(
   const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks);
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
   const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
-  const { plan } = health;
-  const acted: RollActions = withBlock(
-    plan.done ? noActions(health.progress) : await rollActions(context, plan, snapshot, health.progress),
-    health.blocked,
-  );
+  const { plan, acted, figures } = await act(context, health, snapshot);
   await recordProblems(ports, cluster.id, pool.name, acted.problems, now);
   const replacedBefore = run.pools[pool.name]?.replaced ?? 0;
   const output = await recordStep(ports, ref, {
@@ -100,7 +101,14 @@ export async function rollNodePool(
     iteration,
     replacedBefore,
   });
-  return waitWhileRefused(ports, cp.kube, { clusterId: cluster.id, deadline }, output, acted, context.policy);
+  const counted = { ...output, ...figures };
+  return waitWhileRefused(ports, cp.kube, { clusterId: cluster.id, deadline }, counted, acted, context.policy);
+}
+
+/** The launches one step of the cluster's pool may cause, from its account and region's budget. */
+function launchAllowance(ports: RollPorts, cluster: Cluster, pool: string, now: number): LaunchAllowance {
+  const scope = { account: cluster.infrastructureAccount, region: cluster.region, claimant: `${cluster.id}/${pool}` };
+  return new LaunchAllowance(ports.launches, scope, ports.clock, now);
 }
 
 /** The plan of this step: the Karpenter way when the pool has a disruption budget, the Auto Scaling way otherwise. */
@@ -123,6 +131,7 @@ function rollContext(
   items: ConfigItems,
   now: number,
   removal: boolean,
+  launches: LaunchAllowance | undefined,
 ): RollContext {
   const policy = rollPolicy(pool, items, cluster.id);
   return {
@@ -132,6 +141,7 @@ function rollContext(
     policy: removal ? removalPolicy(policy) : policy,
     now,
     ...(removal ? { removal } : {}),
+    ...(launches ? { launches } : {}),
   };
 }
 
@@ -176,35 +186,6 @@ async function recordProblems(
       { type: GENERAL_ERROR_TYPE, title: `RollNodePool ${pool}: ${detail}` },
       now,
     );
-}
-
-/** What the health gate found unhealthy comes first in what blocks the step. */
-function withBlock(acted: RollActions, blocked: string | undefined): RollActions {
-  return blocked ? { ...acted, blocked: [blocked, ...acted.blocked] } : acted;
-}
-
-/** A pool that left the registry, as far as rolling it away needs one (its items are the cluster's). */
-function removedPool(name: string): NodePool {
-  return { name, profile: '', instanceTypes: [], discountStrategy: '', minSize: 0, maxSize: 0, configItems: {} };
-}
-
-/** Removing a pool: no surge, one node at a time, no canary; the drain settings and bounds stay the cluster's. */
-function removalPolicy(policy: RollPolicy): RollPolicy {
-  return { ...policy, maxSurge: 0, maxUnavailable: 1, canary: false, canarySoakMs: 0 };
-}
-
-/** Progress of a pool being removed: its capacity goes to zero. */
-function removalProgress(now: number): PoolProgress {
-  return {
-    status: 'rolling',
-    total: 0,
-    replaced: 0,
-    nodes: {},
-    steps: 0,
-    baseDesired: 0,
-    startedAt: now,
-    removal: true,
-  };
 }
 
 /** The longest drain of the nodes this step terminated (terminatedAt = now), in seconds. */
@@ -276,13 +257,15 @@ export const task = defineTask({
   // roll's Lambda time is such waiting, billed by memory: 256 MB, not the default 512, halves it. Loaded with its
   // ports' SDK clients the handler holds 74 MB (`npm run bench -- lambda`, "max RSS"); a step's data (the pool, the
   // pods of the nodes it drains, the PDBs) is some MB even at 200 nodes (a Node with its image list is 10-20 KB).
-  lambda: { memoryMb: 256, timeoutSeconds: 900 },
+  lambda: { memoryMb: 256, timeoutSeconds: 900, roll: true },
   metrics: (output) => [
     { name: CLM_METRICS.nodesReplaced, value: output.replacedNow ?? 0 },
     { name: CLM_METRICS.drainsBlocked, value: output.blockedBy ? 1 : 0 },
     ...(output.drainSeconds !== undefined
       ? [{ name: CLM_METRICS.drainSeconds, value: output.drainSeconds, unit: 'Seconds' as const }]
       : []),
+    ...(output.launchesDeferred ? [{ name: CLM_METRICS.launchesDeferred, value: output.launchesDeferred }] : []),
+    ...(output.scalingThrottled ? [{ name: CLM_METRICS.scalingThrottled, value: output.scalingThrottled }] : []),
   ],
   step: (payload, ports) => rollNodePoolInvocation(payload.state, ports),
 });

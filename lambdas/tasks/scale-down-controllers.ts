@@ -3,8 +3,9 @@ import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import type { RunRef } from './step/run-record';
+import { assertNotHeld } from './step/hold-gate';
 
-const PORTS = { kube: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = { kube: 'write', registry: 'read', progress: 'write', artifacts: 'read', clock: 'read' } as const;
 
 /**
  * Decommission step 1 (CLM §6.5): scale kube-system Deployments to 0 so controllers stop creating AWS resources.
@@ -12,6 +13,7 @@ const PORTS = { kube: 'write', progress: 'write', artifacts: 'read', clock: 'rea
  */
 export async function scaleDownControllers(ref: RunRef, ports: PortsFor<typeof PORTS>): Promise<StepOutput> {
   const { cluster } = await openStep(ports, ref);
+  await assertNotHeld(ports, cluster, 'ScaleDownControllers');
   const kube = ports.forCluster(cluster).kube;
   try {
     if (!(await kube.ready())) {

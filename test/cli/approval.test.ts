@@ -81,8 +81,8 @@ describe('clm approve and clm reject', () => {
 
   it('keeps the approval when paused and resumed, and refuses what cannot be decided', async () => {
     await seed(PENDING);
-    expect(await main(['pause', CLUSTER, '--state', state], io())).toBe(0);
-    expect(await main(['resume', CLUSTER, '--state', state], io())).toBe(0);
+    expect(await main(['pause', CLUSTER, '--state', state, '--registry', 'examples/clusters.yaml'], io())).toBe(0);
+    expect(await main(['resume', CLUSTER, '--state', state, '--registry', 'examples/clusters.yaml'], io())).toBe(0);
     expect((await stored()).approval).toEqual(PENDING);
     const wrong = io();
     expect(await main(['approve', CLUSTER, '--state', state, '--plan', 'ffff'], wrong)).toBe(2);

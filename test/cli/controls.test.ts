@@ -5,9 +5,11 @@ import { main } from '../../lambdas/cli/main';
 import type { CliIo } from '../../lambdas/cli/io';
 import { openFileProgressStore } from '../../lambdas/adapters/progress/file-progress-store';
 import { currentProcess, processHolder } from '../../lambdas/shared/process-identity';
+import { SimulatedWorld } from '../../lambdas/sim';
 
 const ROOT = resolve(__dirname, '../..');
 const CLUSTER = 'aws:123456789012:eu-central-1:kube-test';
+const REGISTRY = ['--registry', 'examples/clusters.yaml'];
 
 async function clm(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const io: CliIo & { out: string; err: string } = {
@@ -17,7 +19,8 @@ async function clm(...args: string[]): Promise<{ code: number; out: string; err:
     stdout: (text) => void (io.out += text),
     stderr: (text) => void (io.err += text),
   };
-  const code = await main(args, io);
+  const [command, ...rest] = args;
+  const code = await main([command!, ...rest, ...REGISTRY], io);
   return { code, out: io.out, err: io.err };
 }
 
@@ -65,5 +68,40 @@ describe('clm pause, abort, resume and unlock', () => {
       code: 0,
       out: `${CLUSTER}: no lease held\n`,
     });
+  });
+
+  it('refuses a cluster id the registry does not hold, with the closest one, and changes nothing', async () => {
+    for (const command of ['pause', 'abort', 'resume', 'unlock']) {
+      const typo = 'aws:123456789012:eu-central-1:kube-tset';
+      const refused = await clm(command, typo, '--state', state);
+      expect({ command, code: refused.code, out: refused.out }).toEqual({ command, code: 2, out: '' });
+      expect(refused.err).toContain(`${typo}: no such cluster in the registry examples/clusters.yaml`);
+      expect(refused.err).toContain(`did you mean ${CLUSTER}?`);
+      expect(await openFileProgressStore(state).store.getControls(typo)).toBeUndefined();
+    }
+  });
+
+  it('judges a --simulate run’s lease on the simulated clock: a live one is not broken, an expired one is', async () => {
+    // Arrange: a simulated world whose clock is months before the real one, and a lease of a live holder on it
+    const world = SimulatedWorld.create({ startTime: '2026-01-01T00:00:00Z' });
+    world.save(state);
+    const { store, save } = openFileProgressStore(state);
+    const holder = processHolder();
+    await store.acquireLease(CLUSTER, holder, 60_000, world.now, 'simulated');
+    save();
+
+    // Act
+    const refused = await clm('unlock', CLUSTER, '--state', state);
+    const paused = await clm('pause', CLUSTER, '--state', state);
+    world.advance(120_000);
+    world.save(state);
+    const broken = await clm('unlock', CLUSTER, '--state', state);
+
+    // Assert
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('(simulated time), which may still be running');
+    expect(paused.out).toContain(`running now, held by ${holder}`);
+    expect(broken.out).toBe(`${CLUSTER}: lease of ${holder} broken (it expired)\n`);
+    expect(await store.getLease(CLUSTER)).toBeUndefined();
   });
 });

@@ -1,4 +1,15 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../lambdas/cli/main';
@@ -103,5 +114,25 @@ describe('clm migrate', () => {
     expect(await main(['migrate', '--help'], io)).toBe(0);
     expect(io.out).toContain('$ clm migrate --from');
     expect(io.out).toContain('Exit codes: 0 every template converted');
+  });
+
+  it('copies a symbolic link within the repository, and refuses one that points outside it', async () => {
+    // Arrange
+    writeFileSync(join(tmp, 'outside.txt'), 'not part of the repository\n');
+    symlinkSync('../app/plain.yaml', join(from, 'cluster/manifests/app/alias.yaml'));
+    mkdirSync(join(from, 'cluster/manifests/leak'));
+    symlinkSync('../../../../outside.txt', join(from, 'cluster/manifests/leak/outside.yaml'));
+    const io = captureIo(tmp);
+
+    // Act
+    const code = await main(['migrate', '--from', 'repo', '--to', 'out'], io);
+
+    // Assert
+    expect(code).toBe(1);
+    expect(readlinkSync(join(to, 'cluster/manifests/app/alias.yaml'))).toBe('../app/plain.yaml');
+    expect(io.out).toContain(
+      '  refused cluster/manifests/leak/outside.yaml: symbolic link to ../../../../outside.txt, outside the repository: not copied\n',
+    );
+    expect(existsSync(join(to, 'cluster/manifests/leak/outside.yaml'))).toBe(false);
   });
 });

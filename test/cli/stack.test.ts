@@ -55,7 +55,8 @@ describe('clm stack lint', () => {
     edit(file('metadata.yaml'), 'clusterStack: v1', 'clusterStack: v2');
     edit(file('metadata.yaml'), 'clusterAddon: v1', 'clusterAddon: v2');
     const result = await clm(repo, 'stack', 'lint', '--against', 'main');
-    expect(result.out).toMatch(/1 cluster stack\(s\) against main: clean/);
+    // examples/cluster-stacks/v1 holds aws/default/1-30 and eks/default/1-30.
+    expect(result.out).toMatch(/2 cluster stack\(s\) against main: clean/);
     expect(result.code).toBe(0);
   });
 

@@ -159,7 +159,8 @@ describe('the deployed app on MiniStack', () => {
     await eventually('the update writes its main stack', async () =>
       consoleView(await historyEvents(aws.sfn, first.executionArn!)).some((row) => row.state === 'DeployMainStack'),
     );
-    const pause = world.clm(['pause', A, '--state', `dynamodb://${table}`, '--region', REGION, '--reason', 'tier']);
+    const state = ['--registry', `dynamodb://${table}`, '--state', `dynamodb://${table}`, '--region', REGION];
+    const pause = world.clm(['pause', A, ...state, '--reason', 'tier']);
     expect({ code: pause.status, stderr: pause.status === 0 ? '' : pause.stderr }).toEqual({ code: 0, stderr: '' });
 
     // Assert 1: the roll stopped at a safe point, the execution ended held (not failed), nodes remain to replace
@@ -173,7 +174,7 @@ describe('the deployed app on MiniStack', () => {
     expect(outdated).toBeGreaterThan(0);
 
     // Act 2: resume, and GitHub delivers the push again (a redelivery: a new delivery id)
-    const resume = world.clm(['resume', A, '--state', `dynamodb://${table}`, '--region', REGION]);
+    const resume = world.clm(['resume', A, ...state]);
     expect({ code: resume.status, stderr: resume.status === 0 ? '' : resume.stderr }).toEqual({ code: 0, stderr: '' });
     const again = await deliverPush(webhookUrl, { ref: 'refs/heads/main', before, after }, webhookSecret);
     expect(again.status).toBe(202);
@@ -271,16 +272,8 @@ describe('the deployed app on MiniStack', () => {
     );
 
     // Act
-    const approve = world.clm([
-      'approve',
-      A,
-      '--state',
-      `dynamodb://${table}`,
-      '--region',
-      REGION,
-      '--reason',
-      'CAB-7',
-    ]);
+    const tableState = ['--state', `dynamodb://${table}`, '--region', REGION];
+    const approve = world.clm(['approve', A, ...tableState, '--reason', 'CAB-7']);
 
     // Assert: the token went back, and the update went on to the end with the approved plan
     expect({ code: approve.status, stderr: approve.status === 0 ? '' : approve.stderr }).toEqual({

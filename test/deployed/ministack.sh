@@ -6,8 +6,8 @@
 #   test/deployed/ministack.sh venv              # only create/verify the cached virtualenv
 #
 # The virtualenv is created once and cached at ${CLM_CACHE_DIR:-<repo>/.cache}/ministack-venv-<MINISTACK_VERSION>
-# (rebuilt when ministack-requirements.txt changes). MiniStack runs through ministack_launcher.py (one deploy-time
-# workaround, described there). STATE_DIR/env receives AWS_ENDPOINT_URL, MINISTACK_PORT and MINISTACK_PID;
+# (rebuilt when ministack-requirements.txt changes). MiniStack runs through ministack_launcher.py (its corrections
+# toward AWS, described there). STATE_DIR/env receives AWS_ENDPOINT_URL, MINISTACK_PORT and MINISTACK_PID;
 # STATE_DIR/ministack.log the server's output. It binds 127.0.0.1 only; all state is in memory.
 set -euo pipefail
 

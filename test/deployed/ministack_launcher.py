@@ -1,6 +1,6 @@
 """MiniStack as the deployed tier runs it: `python ministack_launcher.py` instead of `ministack`.
 
-Two corrections of MiniStack 1.5.33 toward what AWS does, in the emulator and nowhere else (the app is unchanged):
+Corrections of MiniStack 1.5.33 toward what AWS does, in the emulator and nowhere else (the app is unchanged):
 
 1. Its CloudFormation refuses an AWS::CloudWatch::Alarm with `Metrics` (a metric-math alarm; CLM's
    Monitoring/WaveHalted is one): "metric math is not supported", so `cdk deploy` of the app would fail. Here such an
@@ -12,6 +12,8 @@ Two corrections of MiniStack 1.5.33 toward what AWS does, in the emulator and no
    the invocation's errorType is that name, as on AWS.
 3. Its Auto Scaling groups launch no EC2 instances and cannot terminate one: ministack_autoscaling.py gives them
    instances, template versions and TerminateInstanceInAutoScalingGroup as AWS has them (a node-pool roll needs them).
+4. DescribeInstanceAttribute answers `userData` with nothing, whatever the instance was launched with; AWS answers the
+   user data (base64, as given at launch). A node's bootstrap reads its files bundle's address there.
 """
 import sys
 import threading
@@ -108,6 +110,25 @@ sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(_
 import ministack_autoscaling  # noqa: E402
 
 ministack_autoscaling.install()
+
+# --- 4. an instance's user data -------------------------------------------------------------------------------------
+from xml.sax.saxutils import escape  # noqa: E402
+
+from ministack.services import ec2  # noqa: E402
+
+_describe_attribute = ec2._ACTION_MAP["DescribeInstanceAttribute"]
+
+
+def _describe_instance_attribute(p):
+    instance = ec2._instances.get(ec2._p(p, "InstanceId"))
+    if ec2._p(p, "Attribute") != "userData" or not instance:
+        return _describe_attribute(p)
+    data = instance.get("UserData") or ""
+    value = f"<userData><value>{escape(data)}</value></userData>" if data else "<userData/>"
+    return ec2._xml(200, "DescribeInstanceAttributeResponse", f"<instanceId>{escape(instance['InstanceId'])}</instanceId>{value}")
+
+
+ec2._ACTION_MAP["DescribeInstanceAttribute"] = _describe_instance_attribute
 
 if __name__ == "__main__":
     sys.exit(main())

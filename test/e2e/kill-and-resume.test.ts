@@ -158,3 +158,32 @@ describe('SIGKILL clm provision --simulate and run it again', () => {
     expectNoFinishedStackRedeployed(state, kills.at(-1)!);
   });
 });
+
+describe('the kill sweep: SIGKILL after each progress line of the update, then the same command again', () => {
+  // Every 4th line by default (bounded work for CI); CLM_KILL_SWEEP=all kills after every line.
+  it('resumes to success from every kill point: each outdated node replaced exactly once, no finished stack redeployed', async () => {
+    const stride = process.env.CLM_KILL_SWEEP === 'all' ? 1 : 4;
+    const points = Array.from({ length: reference.lines - 1 }, (_, i) => i + 1).filter(
+      (n) => n % stride === 0 || n === 1,
+    );
+    const anomalies: string[] = [];
+    for (const n of points) {
+      try {
+        const { state, before, kills, final } = await killAndResume([n]);
+        expect(final.err).toBe('');
+        expect(final.code).toBe(0);
+        expect(final.out).toMatch(new RegExp(`succeeded +${TEST} `));
+        expectExactlyOnce(state, before);
+        expectNoFinishedStackRedeployed(state, kills.at(-1)!);
+      } catch (error) {
+        anomalies.push(
+          `killed after line ${n} (${reference.progress[n - 1]?.trim()}): ${String(error).split('\n')[0]}`,
+        );
+      }
+    }
+    process.stdout.write(
+      `kill sweep: ${points.length} kill points of ${reference.lines} lines, ${anomalies.length} anomalies\n`,
+    );
+    expect(anomalies).toEqual([]);
+  });
+});

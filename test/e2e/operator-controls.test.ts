@@ -113,7 +113,7 @@ describe('pause, abort and cluster_update_block on a running roll', () => {
     async () => {
       const s = await setUp();
       const held = await heldRun(s, async () => {
-        const paused = await clm(['pause', TEST, '--state', s.state, '--reason', 'incident 42']);
+        const paused = await clm(['pause', TEST, ...s.registry, '--state', s.state, '--reason', 'incident 42']);
         expect(paused.code).toBe(0);
       });
       expect(held.code).toBe(3);
@@ -126,7 +126,7 @@ describe('pause, abort and cluster_update_block on a running roll', () => {
       expect(status.out).toContain('updates paused by ');
 
       expect(await provisionJson(s)).toMatchObject({ code: 3, summary: { status: 'skipped' } });
-      expect((await clm(['resume', TEST, '--state', s.state])).code).toBe(0);
+      expect((await clm(['resume', TEST, ...s.registry, '--state', s.state])).code).toBe(0);
       const resumed = await provisionJson(s);
       expect(resumed.code).toBe(0);
       expectRolledOnce(s, resumed.summary);
@@ -139,13 +139,13 @@ describe('pause, abort and cluster_update_block on a running roll', () => {
     async () => {
       const s = await setUp();
       const held = await heldRun(s, async () => {
-        expect((await clm(['abort', TEST, '--state', s.state, '--reason', 'wrong image'])).code).toBe(0);
+        expect((await clm(['abort', TEST, ...s.registry, '--state', s.state, '--reason', 'wrong image'])).code).toBe(0);
       });
       expect(held.code).toBe(3);
       expect(latestRun(s.state, TEST).phase).toMatch(/^ABORTED: .*wrong image/);
       expect(loadProgress(s.state).controls[TEST]).toMatchObject({ paused: true, reason: 'aborted: wrong image' });
       expect(await provisionJson(s)).toMatchObject({ code: 3, summary: { status: 'skipped' } });
-      await clm(['resume', TEST, '--state', s.state]);
+      await clm(['resume', TEST, ...s.registry, '--state', s.state]);
       expectRolledOnce(s, (await provisionJson(s)).summary);
     },
     SLOW,

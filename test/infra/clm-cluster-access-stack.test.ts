@@ -82,7 +82,7 @@ describe('ClmClusterAccess', () => {
       // Describe calls, ValidateTemplate and the account's certificates (ListCertificates) are not resource-scoped.
       expect(
         actionsOf([s]).every((a) =>
-          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing):Describe|cloudformation:ValidateTemplate$|acm:(ListCertificates|GetCertificate)$)/.test(
+          /^((ec2|autoscaling|cloudwatch|elasticloadbalancing|eks):Describe|cloudformation:ValidateTemplate$|acm:(ListCertificates|GetCertificate)$)/.test(
             a,
           ),
         ),
@@ -131,7 +131,11 @@ describe('ClmClusterAccess', () => {
     const iam = allows.find((s) => actionsOf([s]).includes('iam:CreateRole'))!;
     for (const kind of ['role', 'instance-profile', 'policy']) expect(text(iam.Resource)).toContain(`:${kind}/k8s-*"`);
     expect(text(iam.Resource)).not.toMatch(/role\/\*"/);
-    const services = actionsOf(allows).filter((a) => a.endsWith(':*'));
+    // no service's every action: the role's actions are listed (stack-role-permissions.test.ts checks them)
+    expect(actionsOf(allows).filter((a) => a.endsWith(':*'))).toEqual([]);
+    // its boundary caps it by service: the template services, IAM as the role has it, never Organizations
+    const boundaryAllows = policyOf(template2, 'StackRoleStacksBoundary').filter((st) => st.Effect === 'Allow');
+    const services = actionsOf(boundaryAllows).filter((a) => a.endsWith(':*'));
     expect(services).not.toContain('iam:*');
     expect(services).not.toContain('organizations:*');
     expect(services).toEqual(expect.arrayContaining(['ec2:*', 'autoscaling:*', 'elasticloadbalancing:*']));

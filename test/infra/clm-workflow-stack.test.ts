@@ -133,7 +133,7 @@ describe('ClmWorkflowStack', () => {
     );
   });
 
-  it('lets cluster-update invoke exactly its seventeen task functions, and the rollout only RollNodePool', () => {
+  it('lets cluster-update invoke exactly its eighteen task functions, and the rollout only RollNodePool', () => {
     const machineTasks = TASK_CATALOGUE.filter(isStateMachineTask).map((t) => t.name);
     const invoked = (prefix: 'ClusterUpdate' | 'NodePoolRollout') =>
       statementsOf(template, logicalId(template, 'AWS::IAM::Role', `${prefix}StateMachineRole`))
@@ -146,7 +146,7 @@ describe('ClmWorkflowStack', () => {
     const ids = (tasks: readonly string[]) => tasks.map((t) => logicalId(template, 'AWS::Lambda::Function', t)).sort();
     expect(invoked('NodePoolRollout')).toEqual(ids(['RollNodePool']));
     expect(invoked('ClusterUpdate')).toEqual(ids(machineTasks.filter((t) => t !== 'RollNodePool')));
-    expect(machineTasks).toHaveLength(18);
+    expect(machineTasks).toHaveLength(19);
   });
 
   it('lets cluster-update start, watch and stop rollout executions (.sync) and nothing else in Step Functions', () => {

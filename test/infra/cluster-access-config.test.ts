@@ -34,6 +34,20 @@ describe('readClusterAccessConfig', () => {
     ).toMatchObject({ clusterAccountIds: ['123456789012', '210987654321'] });
   });
 
+  it('reads the templates’ resource name patterns and shared stacks, and refuses a pattern with a space', () => {
+    const config = readClusterAccessConfig(none, {
+      CLM_CLUSTER_RESOURCE_PATTERNS: 'e2e-test*,zalando-*-e2e-test,/kubernetes/*',
+      CLM_SHARED_STACK_PATTERNS: 'etcd-cluster-*',
+    });
+    expect(config).toMatchObject({
+      clusterResourceNamePatterns: ['e2e-test*', 'zalando-*-e2e-test', '/kubernetes/*'],
+      sharedStackNamePatterns: ['etcd-cluster-*'],
+    });
+    expect(() => readClusterAccessConfig(none, { CLM_CLUSTER_RESOURCE_PATTERNS: 'a b' })).toThrow(
+      'clusterResourceNamePatterns (context or CLM_CLUSTER_RESOURCE_PATTERNS): "a b" is not a resource name pattern',
+    );
+  });
+
   it.each([
     ['clusterAccountIds', 'CLM_CLUSTER_ACCOUNTS', '1234', 'a 12-digit AWS account id'],
     ['organizationId', 'CLM_ORGANIZATION_ID', 'org-1', 'an AWS Organizations id'],

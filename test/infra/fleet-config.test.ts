@@ -33,5 +33,20 @@ describe('readFleetConfig', () => {
     expect(with_({ alarmEmail: 'ops' })).toThrow(/alarmEmail: "ops" is not an e-mail/);
     expect(with_({ maxConcurrent: '0' })).toThrow(/fleet settings .*maxConcurrent/s);
     expect(with_({}, { CLM_FLEET_SETTINGS: 'max=3' })).toThrow(/CLM_FLEET_SETTINGS is not JSON/);
+    expect(with_({ rollReservedConcurrency: '0' })).toThrow(/rollReservedConcurrency: "0" is not a whole number/);
+    expect(with_({ maxConcurrentPerAccount: 'many' })).toThrow(/fleet settings .*maxConcurrentPerAccount/s);
+  });
+
+  it('reads the capacity settings: caps, pace, launch budget, soak, and the roll reservation', () => {
+    const context: Record<string, unknown> = {
+      maxConcurrentPerAccount: '40',
+      launchesPerSecond: '1.8',
+      rollReservedConcurrency: '600',
+    };
+    expect(readFleetConfig((k) => context[k], { CLM_FLEET_SETTINGS: '{"startsPerSecond": 50}' })).toEqual({
+      dispatchIntervalMinutes: 5,
+      rollReservedConcurrency: 600,
+      fleetSettings: { startsPerSecond: 50, maxConcurrentPerAccount: '40', launchesPerSecond: '1.8' },
+    });
   });
 });

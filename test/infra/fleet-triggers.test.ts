@@ -183,3 +183,20 @@ describe('the fleet in the workflow stack', () => {
     expect(JSON.stringify(t.findResources('AWS::StepFunctions::StateMachine'))).not.toContain('ProbeFleet');
   });
 });
+
+describe('the roll in the workflow stack, at fleet scale', () => {
+  it('reserves concurrency for the roll step only when asked, and hands it the launch budget settings', () => {
+    const { workflowTemplate: plain } = synthClm({});
+    const props = (t: Template, task: string) => t.findResources('AWS::Lambda::Function')[fnId(t, task)].Properties;
+    expect(props(plain, 'RollNodePool').ReservedConcurrentExecutions).toBeUndefined();
+    const { workflowTemplate: reserved } = synthClm({
+      rollReservedConcurrency: 600,
+      fleetSettings: { launchesPerSecond: '1.8' },
+    });
+    expect(props(reserved, 'RollNodePool').ReservedConcurrentExecutions).toBe(600);
+    expect(props(reserved, 'DeployStacks').ReservedConcurrentExecutions).toBeUndefined();
+    expect(JSON.parse(envOf(reserved, 'RollNodePool').CLM_FLEET_SETTINGS)).toEqual({ launchesPerSecond: '1.8' });
+    // The launch budget's items are in the progress table.
+    expect(roleActions(reserved, 'RollNodePool')).toEqual(expect.arrayContaining(['dynamodb:PutItem']));
+  });
+});

@@ -92,7 +92,7 @@ describe('TaskFunction', () => {
     );
   });
 
-  it('aliases the stubs (source-map, to-buffer, pako) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
+  it('aliases the stubs (source-map, to-buffer, pako, semver) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
     expect(
       Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [
         name,
@@ -103,6 +103,7 @@ describe('TaskFunction', () => {
       ['source-map', true, true],
       ['to-buffer', true, true],
       ['pako', true, true],
+      ['semver', true, true],
       ['@smithy/service-error-classification', true, true],
     ]);
   });

@@ -74,7 +74,10 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
       tokens: true,
       cloud: ['decrypt', 'lookups', 'stacks-write'],
     });
-    expect(grants.DeployStacks!.tokens).toBe(false);
+    // Every step that writes reads the live registry first (cluster_update_block, tasks/step/hold-gate.ts): an HTTP registry's
+    // token; a step that neither writes nor reads the registry gets none.
+    expect(grants.DeployStacks!.tokens).toBe(true);
+    expect(grants.RenderClusterResources!.tokens).toBe(false);
     expect(grants.GithubWebhook).toEqual({ table: true, tokens: true, cloud: [], events: true, webhookSecret: true });
     expect(grants.DispatchFleet).toMatchObject({ table: true, executions: 'write', events: true });
     expect(grants.DispatchFleet!.webhookSecret).toBeUndefined();

@@ -32,25 +32,6 @@ describe('simulated Kubernetes objects', () => {
     await expect(kube.listNodes()).rejects.toBeInstanceOf(TransientApiError);
   });
 
-  it('is ready once the main stack exists for a cluster without master pools (EKS)', async () => {
-    const eks = testCluster({ provider: 'zalando-eks', nodePools: [testCluster().nodePools[1]] });
-    const world = SimulatedWorld.create({ timings: { stackCreateSeconds: 60 } });
-    const ports = world.forCluster(eks);
-    await ports.stacks.deploy({
-      name: 'kube-1',
-      templateBody: 'Resources:\n  T:\n    Type: AWS::SNS::Topic\n',
-      tags: {
-        [`kubernetes.io/cluster/${eks.id}`]: 'owned',
-        'cluster-lifecycle-controller.zalando.org/main-stack': 'true',
-      },
-    });
-    const before = await ports.kube.ready();
-    world.advance(60_000);
-
-    expect(before).toBe(false);
-    expect(await ports.kube.ready()).toBe(true);
-  });
-
   it('applies with created / unchanged / configured, and dry runs change nothing', async () => {
     const { ports } = await runningCluster();
 

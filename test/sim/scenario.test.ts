@@ -30,6 +30,7 @@ describe('simulation scenarios', () => {
         volumeDetachSeconds: 20,
       },
       images: [],
+      quotas: { runInstancesBurst: 1000, runInstancesPerSecond: 2 },
       clusters: {},
       accounts: [],
       faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [], alarms: [] },
@@ -135,6 +136,7 @@ describe('scenario faults that could never apply are refused when the scenario i
 
     expect(Object.keys(PORT_CALLS).sort()).toEqual([
       'artifacts',
+      'eks',
       'kube',
       'leftovers',
       'lookups',
@@ -143,7 +145,7 @@ describe('scenario faults that could never apply are refused when the scenario i
       'stacks',
       'values',
     ]);
-    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers', 'nodeFiles'] as const)
+    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers', 'nodeFiles', 'eks'] as const)
       expect([name, methods(ports[name])]).toEqual([name, [...PORT_CALLS[name]!].sort()]);
     expect(methods(world.artifacts, ['urlFor', 'locationOf'])).toEqual([...PORT_CALLS.artifacts!].sort());
   });

@@ -3,6 +3,7 @@
 import aslValidator from 'asl-validator';
 import {
   APPROVAL_STATUS,
+  CONTROL_PLANE,
   DECISION,
   DELETE_STAGES,
   DEPLOY_STAGES,
@@ -40,6 +41,7 @@ const RESULT_PATHS: Record<string, string | null> = {
   ReviewUpdateFunctionArn: '$.approval',
   RenderClusterResourcesFunctionArn: '$.resources',
   DeployStacksFunctionArn: '$.step',
+  ReadControlPlaneFunctionArn: '$.step',
   WaitForApiServerFunctionArn: '$.step',
   ApplyManifestsFunctionArn: '$.step',
   ApplyKarpenterPoolsFunctionArn: '$.step',
@@ -89,6 +91,7 @@ describe.each(MACHINES)('ASL %s', (key) => {
       ...Object.values(STEP_STATUS),
       ...Object.values(ROLLOUT_RESULT),
       ...Object.values(APPROVAL_STATUS),
+      ...Object.values(CONTROL_PLANE),
     ]);
     // Each counter and its cap in the code (history-bound.test.ts computes what they allow).
     const caps: Record<string, number> = {
@@ -98,9 +101,9 @@ describe.each(MACHINES)('ASL %s', (key) => {
       '$.approvalWaits.count': LOOP_CAPS.approvalWaits,
       '$.handOver.count': LOOP_CAPS.poolHandOvers,
     };
-    // Paths a Choice may test for presence: RenderConfig's resumeAt, and the counters a task adds (absent in a state
-    // written before they existed).
-    const present = new Set(['$.render.resumeAt', '$.step.polls', '$.render.windowWaits']);
+    // Paths a Choice may test for presence: RenderConfig's resumeAt, the counters a task adds (absent in a state
+    // written before they existed), and ReadControlPlane's controlPlane (zalando-eks only).
+    const present = new Set(['$.render.resumeAt', '$.step.polls', '$.render.windowWaits', '$.step.controlPlane']);
     for (const { name, state } of ofType(key, 'Choice')) {
       for (const rule of flattenRules(state.Choices ?? [])) {
         const operators = Object.keys(rule).filter((k) => !['Variable', 'Next'].includes(k));

@@ -34,7 +34,7 @@ describe('ASL cluster-update', () => {
       NOOP: 'NoChanges',
       SKIP: 'Skipped',
       UPDATE: 'RenderConfig',
-      DECOMMISSION: 'ScaleDownControllers',
+      DECOMMISSION: 'ReadDecommissionControlPlane',
       PLAN: 'PlanUpdate',
     });
     expect(Object.keys(branches).sort()).toEqual(Object.values(DECISION).sort());
@@ -151,6 +151,7 @@ describe('ASL cluster-update', () => {
     ).toEqual([
       'RenderConfig',
       'DeployMainStack',
+      'ReadControlPlane',
       'RenderClusterResources',
       'DeployCfManifestStacks',
       'DeployMasterPoolStacks',
@@ -169,13 +170,14 @@ describe('ASL cluster-update', () => {
 
   it('decommissions in CLM order', () => {
     const order: string[] = [];
-    let name: string | undefined = 'ScaleDownControllers';
+    let name: string | undefined = 'ReadDecommissionControlPlane';
     while (name && !order.includes(name)) {
       order.push(name);
       const state: AslState = machine.States[name];
       name = state.Type === 'Choice' ? state.Default : state.Next;
     }
     expect(order.filter((n) => ['Task', 'Succeed'].includes(machine.States[n].Type))).toEqual([
+      'ReadDecommissionControlPlane',
       'ScaleDownControllers',
       'DeleteClusterStacks',
       'CleanUpLeftovers',
@@ -183,6 +185,15 @@ describe('ASL cluster-update', () => {
       'FinalizeDecommission',
       'Decommissioned',
     ]);
+  });
+
+  it('ends a decommission at once, as a success, when EKS has no cluster (CLM: a successful no-op)', () => {
+    const choice = machine.States.IsThereAControlPlane;
+    const absent = choice.Choices!.find((c) => JSON.stringify(c).includes('"absent"'));
+
+    expect(machine.States.ReadDecommissionControlPlane.Next).toBe('IsThereAControlPlane');
+    expect(absent?.Next).toBe('FinalizeDecommission');
+    expect(choice.Default).toBe('ScaleDownControllers');
   });
 
   it('records the problem before failing, and fails even if recording fails', () => {

@@ -18,6 +18,7 @@ describe('cluster-update run locally, decommissioning', () => {
       {
         tasks: {
           Prepare: rec.task(() => prepare('DECOMMISSION')),
+          ReadDecommissionControlPlane: rec.task(() => ({ ...done(), controlPlane: 'present' as const })),
           ScaleDownControllers: rec.task(() => done()),
           DeleteClusterStacks: deletes,
           CleanUpLeftovers: rec.task((_p, call) => (call === 1 ? inProgress('security group in use') : done())),
@@ -35,6 +36,8 @@ describe('cluster-update run locally, decommissioning', () => {
     expect(run.entered).toEqual([
       'Prepare',
       'DecideAction',
+      'ReadDecommissionControlPlane',
+      'IsThereAControlPlane',
       'ScaleDownControllers',
       'AreControllersScaledDown',
       'DeleteClusterStacks',
@@ -55,12 +58,44 @@ describe('cluster-update run locally, decommissioning', () => {
     expect(rec.calls.map((c) => c.payload.params)).toEqual([
       {},
       {},
+      {},
       { stage: 'others' },
       { stage: 'others' },
       {},
       {},
       { stage: 'main' },
       {},
+    ]);
+  });
+
+  it('finalizes at once, deleting nothing, when EKS has no cluster of that name', async () => {
+    // Arrange
+    const rec = recorder();
+    const untouched = rec.task(() => done());
+    // Act
+    const run = await runClusterUpdate(
+      { ...INPUT, action: 'decommission' },
+      {
+        tasks: {
+          Prepare: rec.task(() => prepare('DECOMMISSION')),
+          ReadDecommissionControlPlane: rec.task(() => ({ ...done(), controlPlane: 'absent' as const })),
+          ScaleDownControllers: untouched,
+          DeleteClusterStacks: untouched,
+          CleanUpLeftovers: untouched,
+          DeleteMainStack: untouched,
+          FinalizeDecommission: rec.task((): FinalizeOutput => ({ status: 'SUCCEEDED', version: '', message: 'gone' })),
+        },
+      },
+    );
+    // Assert
+    expect(run.error).toBeUndefined();
+    expect(run.entered).toEqual([
+      'Prepare',
+      'DecideAction',
+      'ReadDecommissionControlPlane',
+      'IsThereAControlPlane',
+      'FinalizeDecommission',
+      'Decommissioned',
     ]);
   });
 });

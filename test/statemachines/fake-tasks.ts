@@ -79,6 +79,7 @@ export function provisionTasks(
       approvalRequired: false,
     })),
     DeployMainStack: step,
+    ReadControlPlane: step,
     RenderClusterResources: rec.task((): RenderResourcesOutput => ({
       artifactKey: 'resources/1',
       rollMasterPools: [],

@@ -36,7 +36,12 @@ export type Fault =
   /** 200 with a body that is not JSON. */
   | { readonly kind: 'malformedJson' }
   /** 200 with the normal list plus this item (e.g. a cluster with a bad field). */
-  | { readonly kind: 'extraItem'; readonly item: unknown };
+  | { readonly kind: 'extraItem'; readonly item: unknown }
+  /**
+   * A server that echoes what it refused: this status with the request's Authorization header in the body, as an
+   * `{code, message}` document, or (`plain`) as text holding the bare credential after the scheme.
+   */
+  | { readonly kind: 'echoAuthorization'; readonly status: number; readonly plain?: boolean };
 
 export interface FaultMatcher {
   readonly method?: string;
@@ -49,6 +54,8 @@ export interface RegistryServerOptions {
   readonly accounts?: readonly JsonObject[];
   /** When set, requests need `Authorization: Bearer <token>`; others get 401. */
   readonly token?: string;
+  /** When set, requests need `Authorization: Basic <user:password>`; others get 401. */
+  readonly basic?: { readonly user: string; readonly password: string };
 }
 
 export interface RegistryServer {
@@ -92,10 +99,16 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
       if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) {
         return send(res, 401, { code: 401, message: 'Unauthorized: missing or invalid bearer token' });
       }
+      const basic =
+        options.basic && `Basic ${Buffer.from(`${options.basic.user}:${options.basic.password}`).toString('base64')}`;
+      if (basic && req.headers.authorization !== basic) {
+        return send(res, 401, { code: 401, message: 'Unauthorized: missing or invalid basic credentials' });
+      }
       const armed = faults.find((f) => f.remaining > 0 && matches(f.match, req.method ?? 'GET', path));
       if (armed) {
         armed.remaining -= 1;
-        if (applyFault(armed.fault, res, () => route(req.method ?? 'GET', path, url, body))) return undefined;
+        const normal = () => route(req.method ?? 'GET', path, url, body);
+        if (applyFault(armed.fault, res, normal, req.headers.authorization ?? '')) return undefined;
       }
       const answer = route(req.method ?? 'GET', path, url, body);
       return send(res, answer.status, answer.body);
@@ -154,8 +167,21 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
 }
 
 /** Returns true when the fault answered (or swallowed) the request. */
-function applyFault(fault: Fault, res: ServerResponse, normal: () => { status: number; body: unknown }): boolean {
+function applyFault(
+  fault: Fault,
+  res: ServerResponse,
+  normal: () => { status: number; body: unknown },
+  authorization: string,
+): boolean {
   switch (fault.kind) {
+    case 'echoAuthorization':
+      if (fault.plain)
+        res
+          .writeHead(fault.status, { 'content-type': 'text/plain' })
+          .end(`denied; credential was ${authorization.replace(/^\S+\s+/, '')}`);
+      else
+        send(res, fault.status, { code: fault.status, message: `request with Authorization: ${authorization} denied` });
+      return true;
     case 'status':
       send(res, fault.status, { code: fault.status, message: fault.message ?? `Injected ${fault.status}` });
       return true;

@@ -109,6 +109,29 @@ async function stackClusterRuns(stateDir: string): Promise<string[]> {
   return statuses;
 }
 
+/** The EKS example created and decommissioned: ReadControlPlane reads EKS and writes the registry's items. */
+async function eksClusterRuns(stateDir: string): Promise<string[]> {
+  const registry = createRegistry(join(ROOT, 'examples/eks-clusters.yaml'), { cwd: ROOT });
+  const clusters = await registry.listClusters();
+  const sources = configSourcesFromFlags({ directory: join(ROOT, 'examples/cluster-stacks/v1') }, { cwd: ROOT });
+  const sim = createSimulatedSetup({ stateDir, registry, sources, clusters });
+  const statuses: string[] = [];
+  let n = 20;
+  for (const action of ['provision', 'decommission'] as const) {
+    const result = await runClusterUpdate(
+      { clusterId: clusters[0].id, action, options: { applyOnly: false }, trigger: 'test' },
+      {
+        ports: sim.ports,
+        executionId: `test-${(n += 1)}`,
+        advanceClock: async (seconds) => sim.world.advance(seconds * 1000),
+        catalogue,
+      },
+    );
+    statuses.push(result.status === 'SUCCEEDED' ? result.status : JSON.stringify(result.error));
+  }
+  return statuses;
+}
+
 describe('each task with only the ports it declares', () => {
   let dir: string;
   beforeEach(() => {
@@ -189,6 +212,7 @@ describe('each task with only the ports it declares', () => {
     const decommissioned = await run('decommission', 3);
     // A cluster pinning a cluster stack, created and updated: Prepare reads its live Kubernetes versions.
     const stackRuns = await stackClusterRuns(join(dir, 'stack-state'));
+    const eksRuns = await eksClusterRuns(join(dir, 'eks-state'));
 
     // Assert
     expect({ status: failed.status, notWired: /not one of the task's ports/.test(failed.error?.Cause ?? '') }).toEqual({
@@ -208,6 +232,7 @@ describe('each task with only the ports it declares', () => {
     expect((awaiting.output as { held?: { status: string } }).held?.status).toBe('AWAITING_APPROVAL');
     expect(replaced).toBeGreaterThan(0);
     expect(stackRuns).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+    expect(eksRuns).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     // (the etcd stack carries no cluster tag: decommission leaves it, as CLM does)
     expect(sim.world.describe(CLUSTER_ID).stacks).toEqual([]);
     const { touched: used, declared } = touchedAndDeclared(MACHINE_TASKS, touched);

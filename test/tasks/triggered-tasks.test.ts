@@ -156,12 +156,14 @@ describe('triggered tasks', () => {
       summary: { clusters: 5, upToDate: 1, behindTarget: 4, running: 2, capacity: 8, starts: 2, skipped: 2 },
       starts: [{ how: 'started' }, { how: 'already-running' }],
       halts: [{}],
+      throttles: 3,
     };
     expect(byName('DispatchFleet').metrics!(report)).toEqual([
       { name: 'ClustersBehindTarget', value: 4 },
       { name: 'UpdatesStarted', value: 1 },
       { name: 'UpdatesRunning', value: 3 },
       { name: 'HaltedWaves', value: 1 },
+      { name: 'StartsThrottled', value: 3 },
     ]);
     expect(byName('RegistryChanged').metrics!({ changed: [], removed: [], ignored: 2, issues: [] })).toEqual([]);
     const roll = TASK_CATALOGUE.find((t) => t.name === 'RollNodePool')!;

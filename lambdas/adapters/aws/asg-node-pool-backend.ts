@@ -8,7 +8,7 @@
  * the `aws:ec2launchtemplate:*` launch tags);
  * scale = DescribeAutoScalingGroups + one UpdateAutoScalingGroup per changed group; terminate = DescribeAutoScaling-
  * Instances + DescribeAutoScalingGroups (ownership check) + TerminateInstanceInAutoScalingGroup (+ one
- * UpdateAutoScalingGroup when MinSize must drop first).
+ * UpdateAutoScalingGroup when MinSize must drop first); the roll's marks: asg-pre-roll-size.ts.
  */
 import {
   DeleteTagsCommand,
@@ -40,6 +40,7 @@ import {
 } from './asg-generation';
 import type { InstanceFacts, TemplateFacts, TemplateRef } from './asg-generation';
 import { describeKarpenterInstances, terminateKarpenterInstances } from './ec2-karpenter-instances';
+import { markPreRollSize, preRollOf, restorePreRollSize, sizeOf } from './asg-pre-roll-size';
 
 export const CLUSTER_AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';
 /** EC2 accepts at most 200 values per filter. */
@@ -50,13 +51,10 @@ export function clusterOwnershipTag(cluster: Pick<ClusterRef, 'name'>): string {
 }
 
 export class AsgNodePoolBackend implements NodePoolBackend {
-  private readonly autoScaling: AutoScalingClient;
-  private readonly ec2: EC2Client;
-
-  constructor(autoScaling: AutoScalingClient, ec2: EC2Client) {
-    this.autoScaling = autoScaling;
-    this.ec2 = ec2;
-  }
+  constructor(
+    private readonly autoScaling: AutoScalingClient,
+    private readonly ec2: EC2Client,
+  ) {}
 
   async getPool(cluster: ClusterRef, poolName: string): Promise<PoolState | undefined> {
     const groups = await this.findGroups(cluster, poolName);
@@ -93,12 +91,10 @@ export class AsgNodePoolBackend implements NodePoolBackend {
         });
       }
     });
-    const pool = groups.map((g) => ({
-      name: g.AutoScalingGroupName ?? '',
-      desired: g.DesiredCapacity ?? 0,
-      min: g.MinSize ?? 0,
-      max: g.MaxSize ?? 0,
-    }));
+    const pool = groups.map((g) => {
+      const preRoll = preRollOf(g);
+      return { ...sizeOf(g), name: g.AutoScalingGroupName ?? '', ...(preRoll ? { preRoll } : {}) };
+    });
     return {
       poolName,
       desired: sum(pool.map((g) => g.desired)),
@@ -167,6 +163,14 @@ export class AsgNodePoolBackend implements NodePoolBackend {
         `Auto Scaling TerminateInstanceInAutoScalingGroup ${instanceId} (${member.AutoScalingGroupName})`,
       );
     }
+  }
+
+  async markPreRollSize(cluster: ClusterRef, poolName: string, pairing?: number): Promise<void> {
+    await markPreRollSize(this.autoScaling, await this.findGroups(cluster, poolName), pairing);
+  }
+
+  async restorePreRollSize(cluster: ClusterRef, poolName: string): Promise<void> {
+    await restorePreRollSize(this.autoScaling, await this.findGroups(cluster, poolName));
   }
 
   async markForDecommission(cluster: ClusterRef, poolName: string): Promise<void> {

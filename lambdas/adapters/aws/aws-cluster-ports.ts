@@ -119,15 +119,12 @@ function accountPorts(
     get alarms() {
       return once('alarms', () => new (fromKit(kit, 'CloudWatchHealthAlarms'))(clients.cloudWatch));
     },
+    get eks() {
+      return once('eks', () => new (fromKit(kit, 'EksApiClusters'))(clients.eks));
+    },
     get leftovers() {
-      return once(
-        'leftovers',
-        () =>
-          new (fromKit(kit, 'Ec2ClusterLeftovers'))(
-            clients.ec2,
-            new (fromKit(kit, 'ElbLoadBalancers'))(clients.elb, clients.elbv2),
-          ),
-      );
+      const elb = () => new (fromKit(kit, 'ElbLoadBalancers'))(clients.elb, clients.elbv2);
+      return once('leftovers', () => new (fromKit(kit, 'Ec2ClusterLeftovers'))(clients.ec2, elb()));
     },
   };
 }

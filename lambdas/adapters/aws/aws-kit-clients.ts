@@ -13,6 +13,7 @@ import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { EKSClient } from '@aws-sdk/client-eks';
 import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { KMSClient } from '@aws-sdk/client-kms';
@@ -51,6 +52,8 @@ export interface AwsClients {
   readonly cloudFormation: CloudFormationClient;
   readonly autoScaling: AutoScalingClient;
   readonly ec2: EC2Client;
+  /** EKS DescribeCluster (zalando-eks clusters). */
+  readonly eks: EKSClient;
   /** Classic load balancers (decommission's cleanup). */
   readonly elb: ElasticLoadBalancingClient;
   /** Application and network load balancers, target groups (decommission's cleanup). */
@@ -97,6 +100,9 @@ export function kitAwsClients(kit: AwsKit, options: AwsClientOptions): AwsClient
     },
     get ec2() {
       return once('ec2', () => new (fromKit(kit, 'EC2Client'))(common));
+    },
+    get eks() {
+      return once('eks', () => new (fromKit(kit, 'EKSClient'))(common));
     },
     get elb() {
       return once('elb', () => new (fromKit(kit, 'ElasticLoadBalancingClient'))(common));

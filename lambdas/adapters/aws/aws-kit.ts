@@ -9,6 +9,7 @@ import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { EKSClient } from '@aws-sdk/client-eks';
 import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { KMSClient } from '@aws-sdk/client-kms';
@@ -19,6 +20,7 @@ import type { AwsValuesProvider } from './aws-values-provider';
 import type { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
 import type { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
 import type { Ec2ClusterLeftovers } from './ec2-cluster-leftovers';
+import type { EksApiClusters } from './eks-api-clusters';
 import type { Ec2CloudLookups } from './ec2-cloud-lookups';
 import type { ElbLoadBalancers } from './elb-load-balancers';
 import type { KmsSecretDecrypter } from './kms-secret-decrypter';
@@ -30,6 +32,7 @@ export interface AwsKit {
   CloudFormationClient?: typeof CloudFormationClient;
   AutoScalingClient?: typeof AutoScalingClient;
   EC2Client?: typeof EC2Client;
+  EKSClient?: typeof EKSClient;
   ElasticLoadBalancingClient?: typeof ElasticLoadBalancingClient;
   ElasticLoadBalancingV2Client?: typeof ElasticLoadBalancingV2Client;
   S3Client?: typeof S3Client;
@@ -45,6 +48,7 @@ export interface AwsKit {
   CloudWatchHealthAlarms?: typeof CloudWatchHealthAlarms;
   Ec2ClusterLeftovers?: typeof Ec2ClusterLeftovers;
   ElbLoadBalancers?: typeof ElbLoadBalancers;
+  EksApiClusters?: typeof EksApiClusters;
   S3NodeFilesStore?: typeof S3NodeFilesStore;
 }
 
@@ -175,6 +179,16 @@ export async function leftoversPart(): Promise<AwsKit> {
     Ec2ClusterLeftovers: leftovers.Ec2ClusterLeftovers,
     ElbLoadBalancers: loadBalancers.ElbLoadBalancers,
   };
+}
+
+/** EKS DescribeCluster: the control plane of a zalando-eks cluster (the creation hook, decommission). */
+export async function eksPart(): Promise<AwsKit> {
+  const [eks, sts, clusters] = await Promise.all([
+    import('@aws-sdk/client-eks'),
+    import('@aws-sdk/client-sts'),
+    import('./eks-api-clusters'),
+  ]);
+  return { EKSClient: eks.EKSClient, STSClient: sts.STSClient, EksApiClusters: clusters.EksApiClusters };
 }
 
 /** STS alone: EKS tokens signed in a cluster's account. */

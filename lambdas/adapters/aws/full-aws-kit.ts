@@ -4,6 +4,7 @@ import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { EC2Client } from './ec2-api';
+import { EKSClient } from '@aws-sdk/client-eks';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { KMSClient } from '@aws-sdk/client-kms';
@@ -16,6 +17,7 @@ import { CloudFormationStackDeployer } from './cloudformation-stack-deployer';
 import { CloudWatchHealthAlarms } from './cloudwatch-health-alarms';
 import { Ec2CloudLookups } from './ec2-cloud-lookups';
 import { Ec2ClusterLeftovers } from './ec2-cluster-leftovers';
+import { EksApiClusters } from './eks-api-clusters';
 import { ElbLoadBalancers } from './elb-load-balancers';
 import { KmsSecretDecrypter } from './kms-secret-decrypter';
 import { S3ArtifactStore } from './s3-artifact-store';
@@ -26,6 +28,7 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   CloudFormationClient,
   AutoScalingClient,
   EC2Client,
+  EKSClient,
   ElasticLoadBalancingClient,
   ElasticLoadBalancingV2Client,
   S3Client,
@@ -41,5 +44,6 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   CloudWatchHealthAlarms,
   Ec2ClusterLeftovers,
   ElbLoadBalancers,
+  EksApiClusters,
   S3NodeFilesStore,
 };

@@ -20,7 +20,15 @@ export interface SfnUpdateExecutionsOptions {
   readonly stateMachineArn: string;
   /** DescribeExecution calls in flight at once. @default 10 */
   readonly describeConcurrency?: number;
+  /**
+   * From this many executions on, describe lists the running ones first (ListExecutions, 1,000 a page) and describes
+   * only the others. @default DESCRIBE_LIST_FROM
+   */
+  readonly listFrom?: number;
 }
+
+/** describe lists the running executions first from this many on (SfnUpdateExecutionsOptions.listFrom). */
+export const DESCRIBE_LIST_FROM = 20;
 
 const STATE_MACHINE_ARN = /^(arn:[^:]+:states:[^:]+:\d{12}):stateMachine:([^:]+)$/;
 
@@ -32,13 +40,17 @@ const STATE_MACHINE_ARN = /^(arn:[^:]+:states:[^:]+:\d{12}):stateMachine:([^:]+)
  * - resume: RedriveExecution (continues from the failed state, within Step Functions' 14-day window);
  *   when it is not redrivable, a new execution (which continues from the stored progress) is started.
  * - countRunning: ListExecutions RUNNING and PENDING_REDRIVE.
- * - describe: DescribeExecution, a few at a time; a missing execution is NOT_FOUND.
+ * - describe: DescribeExecution, a few at a time; a missing execution is NOT_FOUND. Many at once (a pass while
+ *   thousands run) would go over DescribeExecution's quota (refill 15/s in the largest regions, 10/s elsewhere;
+ *   docs/scale.md): from `listFrom` on, the running ones come from ListExecutions pages, 1,000 each, and only the
+ *   others (ended since the last pass, or waiting for a redrive) are described.
  */
 export class SfnUpdateExecutions implements UpdateExecutions {
   private readonly client: SFNClient;
   private readonly stateMachineArn: string;
   private readonly executionPrefix: string;
   private readonly describeConcurrency: number;
+  private readonly listFrom: number;
 
   constructor(options: SfnUpdateExecutionsOptions) {
     const match = STATE_MACHINE_ARN.exec(options.stateMachineArn);
@@ -47,6 +59,7 @@ export class SfnUpdateExecutions implements UpdateExecutions {
     this.stateMachineArn = options.stateMachineArn;
     this.executionPrefix = `${match[1]}:execution:${match[2]}:`;
     this.describeConcurrency = options.describeConcurrency ?? 10;
+    this.listFrom = options.listFrom ?? DESCRIBE_LIST_FROM;
   }
 
   /** The ARN Step Functions gives the execution `name` of this state machine. */
@@ -93,14 +106,17 @@ export class SfnUpdateExecutions implements UpdateExecutions {
   }
 
   async describe(executions: readonly { name: string; arn?: string }[]): Promise<ExecutionOutcome[]> {
-    const outcomes: ExecutionOutcome[] = [];
-    for (let i = 0; i < executions.length; i += this.describeConcurrency) {
-      const batch = executions.slice(i, i + this.describeConcurrency);
-      outcomes.push(
-        ...(await Promise.all(batch.map((e) => this.describeOne(e.name, e.arn ?? this.executionArn(e.name))))),
+    const running = executions.length >= this.listFrom ? await this.runningArns() : new Set<string>();
+    const known = new Map<string, ExecutionOutcome>();
+    const rest = executions.filter((e) => !running.has(e.arn ?? this.executionArn(e.name)));
+    for (let i = 0; i < rest.length; i += this.describeConcurrency) {
+      const batch = rest.slice(i, i + this.describeConcurrency);
+      const outcomes = await Promise.all(
+        batch.map((e) => this.describeOne(e.name, e.arn ?? this.executionArn(e.name))),
       );
+      for (const outcome of outcomes) known.set(outcome.name, outcome);
     }
-    return outcomes;
+    return executions.map((e) => known.get(e.name) ?? { name: e.name, status: 'RUNNING' });
   }
 
   private async existing(name: string): Promise<StartAttempt> {
@@ -119,6 +135,7 @@ export class SfnUpdateExecutions implements UpdateExecutions {
         ...(result.error ? { error: result.error } : {}),
         ...(result.cause ? { cause: result.cause } : {}),
         ...(result.status === 'SUCCEEDED' && handedOver(result.output) ? { handedOver: true } : {}),
+        ...ranTo(result.status === 'SUCCEEDED' ? result.output : undefined),
       };
     } catch (error) {
       if (error instanceof ExecutionDoesNotExist) return { name, status: 'NOT_FOUND' };
@@ -127,7 +144,17 @@ export class SfnUpdateExecutions implements UpdateExecutions {
   }
 
   private async count(statusFilter: SfnExecutionStatus): Promise<number> {
-    let total = 0;
+    return (await this.list(statusFilter)).length;
+  }
+
+  /** The ARNs of this state machine's running executions. */
+  private async runningArns(): Promise<Set<string>> {
+    return new Set(await this.list('RUNNING'));
+  }
+
+  /** ListExecutions with `statusFilter`, every page: the executions' ARNs. */
+  private async list(statusFilter: SfnExecutionStatus): Promise<string[]> {
+    const arns: string[] = [];
     let nextToken: string | undefined;
     do {
       try {
@@ -139,13 +166,23 @@ export class SfnUpdateExecutions implements UpdateExecutions {
             nextToken,
           }),
         );
-        total += page.executions?.length ?? 0;
+        for (const execution of page.executions ?? []) arns.push(execution.executionArn ?? '');
         nextToken = page.nextToken;
       } catch (error) {
         throw toClmError(error, `Step Functions ListExecutions ${statusFilter}`);
       }
     } while (nextToken);
-    return total;
+    return arns;
+  }
+}
+
+/** The target its Prepare worked towards (`$.run.targetVersion`), from a succeeded execution's output. */
+function ranTo(output: string | undefined): { ranTo?: string } {
+  try {
+    const target = (JSON.parse(output ?? 'null') as { run?: { targetVersion?: unknown } } | null)?.run?.targetVersion;
+    return typeof target === 'string' && target ? { ranTo: target } : {};
+  } catch {
+    return {};
   }
 }
 

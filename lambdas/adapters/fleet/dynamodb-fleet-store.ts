@@ -22,6 +22,11 @@ const HALT = 'HALT#';
 const OVERRIDE = 'OVERRIDE#';
 /** Parallel conditional writes per batch of cluster states. */
 const WRITE_CONCURRENCY = 16;
+/**
+ * Cluster states written per second at most: every one is an item of the FLEET partition key, and a partition takes
+ * 1,000 write units a second; a pass that starts a wave of 1,500 clusters spreads its writes over 3 s (docs/scale.md).
+ */
+export const FLEET_WRITES_PER_SECOND = 500;
 
 /**
  * The FleetStore in the progress store's table (pk, sk; DESIGN.md §4), every write that can race
@@ -135,7 +140,10 @@ export class DynamoDbFleetStore implements FleetStore {
 
   async saveClusterStates(states: readonly ClusterFleetState[]): Promise<{ conflicts: string[] }> {
     const conflicts: string[] = [];
+    const began = Date.now();
     for (let i = 0; i < states.length; i += WRITE_CONCURRENCY) {
+      const due = began + (i / FLEET_WRITES_PER_SECOND) * 1000 - Date.now();
+      if (due > 0) await new Promise((done) => setTimeout(done, due));
       const results = await Promise.all(states.slice(i, i + WRITE_CONCURRENCY).map((s) => this.putState(s)));
       results.forEach((ok, j) => {
         if (!ok) conflicts.push(states[i + j].clusterId);

@@ -3,6 +3,7 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@
 import type { Problem } from '../../core/model/cluster';
 import type { RunRecord } from '../../core/model/run';
 import { appendProblem } from '../../core/status/problems';
+import type { ClockKind } from '../../ports/clock';
 import type { ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterControls, Lease, ProgressStore, StoredStatus } from '../../ports/progress-store';
 import { ConflictError, LeaseHeldError } from '../../shared/errors';
@@ -11,7 +12,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 
 /**
  * The ProgressStore in one DynamoDB table (pk, sk; DESIGN.md §4), every write conditional:
- *   CLUSTER#<id> LEASE            holder, expiresAt (+ ttl)   — taken if free, own, or expired
+ *   CLUSTER#<id> LEASE            holder, expiresAt, clock (+ ttl) — taken if free, own, or expired on its clock
  *   CLUSTER#<id> RUN#<version>    record, revision            — optimistic locking on revision
  *   CLUSTER#<id> STATUS           record, writeId             — problems capped at 25
  *   CLUSTER#<id> CONTROLS         record
@@ -28,8 +29,10 @@ export class DynamoDbProgressStore implements ProgressStore {
     this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   }
 
-  async acquireLease(clusterId: string, holder: string, ttlMs: number, now: number): Promise<Lease> {
-    const lease: Lease = { clusterId, holder, expiresAt: now + ttlMs };
+  async acquireLease(clusterId: string, holder: string, ttlMs: number, now: number, clock?: ClockKind): Promise<Lease> {
+    const lease: Lease = { clusterId, holder, expiresAt: now + ttlMs, ...(clock ? { clock } : {}) };
+    // Expired only on the clock it was written on; a simulated lease gets no TTL (its times are not real ones).
+    const sameClock = clock ? '#clock = :clock' : 'attribute_not_exists(#clock)';
     try {
       await this.doc.send(
         new PutCommand({
@@ -39,10 +42,11 @@ export class DynamoDbProgressStore implements ProgressStore {
             sk: 'LEASE',
             holder,
             expiresAt: lease.expiresAt,
-            ttl: Math.ceil(lease.expiresAt / 1000) + 86400,
+            ...(clock ? { clock } : { ttl: Math.ceil(lease.expiresAt / 1000) + 86400 }),
           },
-          ConditionExpression: 'attribute_not_exists(pk) OR holder = :holder OR expiresAt < :now',
-          ExpressionAttributeValues: { ':holder': holder, ':now': now },
+          ConditionExpression: `attribute_not_exists(pk) OR holder = :holder OR (expiresAt < :now AND ${sameClock})`,
+          ExpressionAttributeNames: { '#clock': 'clock' },
+          ExpressionAttributeValues: { ':holder': holder, ':now': now, ...(clock ? { ':clock': clock } : {}) },
         }),
       );
       return lease;
@@ -70,7 +74,9 @@ export class DynamoDbProgressStore implements ProgressStore {
 
   async getLease(clusterId: string): Promise<Lease | undefined> {
     const item = await this.get(clusterId, 'LEASE');
-    return item ? { clusterId, holder: String(item.holder), expiresAt: Number(item.expiresAt) } : undefined;
+    if (!item) return undefined;
+    const lease = { clusterId, holder: String(item.holder), expiresAt: Number(item.expiresAt) };
+    return item.clock === 'simulated' ? { ...lease, clock: 'simulated' } : lease;
   }
 
   async getRun(clusterId: string, targetVersion: string): Promise<RunRecord | undefined> {

@@ -161,9 +161,11 @@ function sliceOf(data: ProgressData, clusterId: string): ProgressData {
 }
 
 function readCluster(dir: string, clusterId: string): ProgressData {
+  // The legacy single file is read even when the cluster has its own: a corrupt one must not go unnoticed while the
+  // clusters with their own files are read around it (it may hold clusters whose progress is nowhere else).
+  const legacy = readJson(join(dir, LEGACY_PROGRESS_FILE));
   const own = readJson(clusterFile(dir, clusterId));
   if (own) return own;
-  const legacy = readJson(join(dir, LEGACY_PROGRESS_FILE));
   return legacy ? sliceOf(legacy, clusterId) : emptyProgressData();
 }
 

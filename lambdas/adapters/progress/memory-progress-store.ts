@@ -1,6 +1,7 @@
 import type { Problem } from '../../core/model/cluster';
 import type { RunRecord } from '../../core/model/run';
 import { appendProblem } from '../../core/status/problems';
+import type { ClockKind } from '../../ports/clock';
 import type { ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterControls, Lease, ProgressStore, StoredStatus } from '../../ports/progress-store';
 import { ConflictError, LeaseHeldError } from '../../shared/errors';
@@ -63,13 +64,15 @@ export class MemoryProgressStore implements ProgressStore {
     return result;
   }
 
-  async acquireLease(clusterId: string, holder: string, ttlMs: number, now: number): Promise<Lease> {
+  async acquireLease(clusterId: string, holder: string, ttlMs: number, now: number, clock?: ClockKind): Promise<Lease> {
     return this.write(clusterId, (data) => {
       const current = data.leases[clusterId];
-      if (current && current.holder !== holder && current.expiresAt > now && !this.holderGone(current.holder)) {
+      // A lease on another clock cannot be judged by this one: it is live until its holder is known to be gone.
+      const live = current && (current.clock !== clock || current.expiresAt > now);
+      if (current && current.holder !== holder && live && !this.holderGone(current.holder)) {
         throw new LeaseHeldError(clusterId, current.holder, current.expiresAt);
       }
-      const lease: Lease = { clusterId, holder, expiresAt: now + ttlMs };
+      const lease: Lease = { clusterId, holder, expiresAt: now + ttlMs, ...(clock ? { clock } : {}) };
       data.leases[clusterId] = lease;
       return lease;
     });

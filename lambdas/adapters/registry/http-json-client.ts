@@ -1,12 +1,16 @@
 import { RegistryError, RegistryUnavailableError } from '../../shared/errors';
 import { hostAndPort } from '../../shared/host-port';
 import { silentLogger } from './registry-logger';
+import { rememberSecret } from '../../shared/redact';
 import type { AdapterLogger } from './registry-logger';
 
 export interface HttpJsonClientOptions {
   /** Base URL, e.g. `https://registry.example.org` or `http://127.0.0.1:8080/api` (a path prefix is kept). */
   readonly baseUrl: string;
-  /** Sent as `Authorization: Bearer <token>`; never logged, never part of an error message. */
+  /**
+   * Sent as `Authorization: Bearer <token>`; never logged, never part of an error message (also when the server echoes
+   * it). Without a token, a `user:password@` in `baseUrl` is sent as Basic credentials.
+   */
   readonly token?: string;
   /** Per attempt, connect to last byte. @default 10000 */
   readonly timeoutMs?: number;
@@ -45,9 +49,19 @@ export class HttpJsonClient {
   private readonly options: HttpJsonClientOptions;
   private readonly logger: AdapterLogger;
 
+  private readonly authorization?: string;
+
   constructor(options: HttpJsonClientOptions) {
     this.options = options;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    // `https://user:password@host`: fetch refuses a URL with credentials, so they go in a Basic header instead (a
+    // token wins), and both are remembered as secrets: no error shows them.
+    const { url, user, password } = splitCredentials(options.baseUrl.replace(/\/+$/, ''));
+    this.baseUrl = url;
+    rememberSecret(options.token);
+    rememberSecret(password);
+    if (options.token) this.authorization = `Bearer ${options.token}`;
+    else if (user !== undefined)
+      this.authorization = `Basic ${Buffer.from(`${user}:${password ?? ''}`).toString('base64')}`;
     this.logger = options.logger ?? silentLogger;
   }
 
@@ -96,7 +110,7 @@ export class HttpJsonClient {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (this.authorization) headers.authorization = this.authorization;
     try {
       const response = await (this.options.fetch ?? fetch)(`${this.baseUrl}${path}`, {
         method,
@@ -121,6 +135,22 @@ export class HttpJsonClient {
       clearTimeout(timer);
     }
   }
+}
+
+/** The URL without its user information, and that information decoded. */
+export function splitCredentials(baseUrl: string): { url: string; user?: string; password?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    return { url: baseUrl };
+  }
+  if (!parsed.username && !parsed.password) return { url: baseUrl };
+  const user = decodeURIComponent(parsed.username);
+  const password = parsed.password ? decodeURIComponent(parsed.password) : undefined;
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.toString().replace(/\/+$/, ''), user, ...(password !== undefined ? { password } : {}) };
 }
 
 function parseJson(method: string, path: string, text: string): unknown {

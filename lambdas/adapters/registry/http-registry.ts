@@ -5,6 +5,7 @@ import { parseRegistryClusters } from '../../core/model/parse-clusters';
 import type { Registry } from '../../ports/registry';
 import { RegistryError, ValidationError } from '../../shared/errors';
 import { HttpJsonClient } from './http-json-client';
+import { redactSecrets } from '../../shared/redact';
 import type { HttpJsonClientOptions } from './http-json-client';
 
 export type HttpRegistryOptions = HttpJsonClientOptions;
@@ -26,7 +27,7 @@ export class HttpRegistry implements Registry {
 
   constructor(options: HttpRegistryOptions) {
     this.client = new HttpJsonClient(options);
-    this.description = options.baseUrl.replace(/\/+$/, '');
+    this.description = redactSecrets(options.baseUrl.replace(/\/+$/, ''));
   }
 
   async listClusters(): Promise<Cluster[]> {

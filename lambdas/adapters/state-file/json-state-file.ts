@@ -8,11 +8,14 @@ import { writeFileAtomic } from '../../shared/state-directory';
  * `save` (a temp file of this process, then rename), so a process killed at any moment leaves the last complete state.
  */
 export function openJsonStateFile<T>(dir: string, file: string): { data: T | undefined; save(data: T): void } {
-  mkdirSync(dir, { recursive: true });
   const path = join(dir, file);
   return {
     data: existsSync(path) ? readState<T>(path) : undefined,
-    save: (data) => writeFileAtomic(path, JSON.stringify(data)),
+    // The directory is made by the first save, never by a reader (`clm plan` reads --state and leaves no trace).
+    save: (data) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileAtomic(path, JSON.stringify(data));
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { TaskTokens } from '../../ports/task-tokens';
 import type { CliIo } from '../io';
+import { stateOption } from '../state-option';
 
 export interface DecisionOptions {
   readonly state: string;
@@ -27,7 +28,7 @@ export function registerApprovalCommands(
     program
       .command(`${name} <cluster>`)
       .description(description)
-      .option('--state <dir|dynamodb://TABLE>', 'the progress store: a directory, or the deployed table', '.clm-state')
+      .addOption(stateOption('the progress store: a directory, or the deployed table'))
       .option('--region <region>', 'region of the deployed table and state machine', process.env.AWS_REGION)
       .option('--plan <digest>', 'decide only if the pending plan has this digest')
       .option('--reason <text>', 'why (shown by clm status and in the execution)')

@@ -1,21 +1,35 @@
 // `clm pause`, `abort`, `resume` and `unlock`: the implementation, loaded by their actions (controls.ts declares them).
 import { hostname, userInfo } from 'node:os';
-import type { ClusterControls } from '../../ports/progress-store';
-import { isHolderGone } from '../../shared/process-identity';
+import { createRegistry } from '../../adapters/registry/create-registry';
+import { closestMatch } from '../../core/model/did-you-mean';
+import { leaseExpired, leaseExpiry } from '../../core/status/lease-state';
+import type { ClusterControls, Lease } from '../../ports/progress-store';
 import { UsageError, type CliIo } from '../io';
+import { holderEnd } from '../lease-holder';
 import { openStateStores, type StateStores } from '../state-stores';
 import { usageAsync } from '../usage';
 import type { ControlOptions } from './controls';
 
-/** The progress store of `--state`: the controls of deployed clusters live in the deployed table. */
-function stores(options: ControlOptions, io: CliIo): Promise<StateStores> {
-  return usageAsync(() =>
-    openStateStores(options.state, {
+/** The progress store of `--state`, once the registry says it holds `cluster`: a control on a typo changes nothing. */
+async function stores(cluster: string, options: ControlOptions, io: CliIo): Promise<StateStores> {
+  return usageAsync(async () => {
+    const registry = createRegistry(options.registry, {
+      cwd: io.cwd,
+      ...(options.token ? { token: options.token } : {}),
+    });
+    const known = (await registry.listClusters()).map((c) => c.id);
+    if (!known.includes(cluster)) {
+      const match = closestMatch(cluster, known);
+      throw new UsageError(
+        `${cluster}: no such cluster in the registry ${options.registry}${match ? ` (did you mean ${match}?)` : ''}; nothing changed`,
+      );
+    }
+    return openStateStores(options.state, {
       cwd: io.cwd,
       fleet: false,
       ...(options.region ? { region: options.region } : {}),
-    }),
-  );
+    });
+  });
 }
 
 export function operator(): string {
@@ -28,7 +42,8 @@ export async function setControls(
   io: CliIo,
   set: ClusterControls,
 ): Promise<void> {
-  const { progress: store, save } = await stores(options, io);
+  const state = await stores(cluster, options, io);
+  const { progress: store, save } = state;
   const controls: ClusterControls = {
     ...set,
     ...(options.reason ? { reason: options.reason } : {}),
@@ -43,7 +58,8 @@ export async function setControls(
   });
   save();
   const lease = await store.getLease(cluster);
-  const running = lease && lease.expiresAt > Date.now() ? ` (running now, held by ${lease.holder})` : '';
+  const running =
+    lease && leaseExpired(lease, state.clocks()) !== true ? ` (running now, held by ${lease.holder})` : '';
   const what = set.paused
     ? `paused${running ? `; the update stops at its next safe point${running}` : ''}`
     : set.abortRequested
@@ -53,18 +69,36 @@ export async function setControls(
 }
 
 export async function unlock(cluster: string, options: ControlOptions, io: CliIo): Promise<void> {
-  const { progress: store, save } = await stores(options, io);
+  const state = await stores(cluster, options, io);
+  const { progress: store, save } = state;
   const lease = await store.getLease(cluster);
   if (!lease) {
     io.stdout(`${cluster}: no lease held\n`);
     return;
   }
-  const stale = lease.expiresAt <= Date.now() || isHolderGone(lease.holder);
-  if (!stale && !options.force)
+  const why = await staleness(lease, state);
+  if (!why.stale && !options.force)
     throw new UsageError(
-      `${cluster}: the lease is held by ${lease.holder} until ${new Date(lease.expiresAt).toISOString()}, which may still be running; stop it first, or pass --force if you are sure it is gone`,
+      `${cluster}: the lease is held by ${lease.holder} until ${leaseExpiry(lease)}, which may still be running${why.detail ? ` (${why.detail})` : ''}; stop it first, or pass --force if you are sure it is gone`,
     );
   await store.releaseLease(cluster, lease.holder);
   save();
-  io.stdout(`${cluster}: lease of ${lease.holder} broken${stale ? ' (its holder is gone)' : ' (--force)'}\n`);
+  io.stdout(`${cluster}: lease of ${lease.holder} broken (${why.stale ? why.detail : '--force'})\n`);
+}
+
+/**
+ * A lease is stale when its holder is known to have ended, or it expired on the clock that wrote it: a `--simulate`
+ * run's lease is in simulated time and is judged on the simulated world's clock, never on the real one.
+ */
+async function staleness(lease: Lease, state: StateStores): Promise<{ stale: boolean; detail?: string }> {
+  const end = await holderEnd(lease.holder);
+  if (end.gone) return { stale: true, ...(end.why ? { detail: end.why } : {}) };
+  const expired = leaseExpired(lease, state.clocks());
+  if (expired) return { stale: true, detail: 'it expired' };
+  const unknownClock =
+    expired === undefined
+      ? `its expiry is in simulated time and ${state.location} holds no simulated world`
+      : undefined;
+  const detail = [end.why, unknownClock].filter(Boolean).join('; ');
+  return { stale: false, ...(detail ? { detail } : {}) };
 }

@@ -59,7 +59,12 @@ async function migrateOne(from: string, to: string, path: string): Promise<Migra
   await mkdir(dirname(target), { recursive: true });
   const stat = lstatSync(source);
   if (stat.isSymbolicLink()) {
-    await symlink(await readlink(source), target);
+    const link = await readlink(source);
+    // A link out of the repository would point, from --to, at whatever is there; a directory source refuses it.
+    const pointsAt = resolve(dirname(source), link);
+    if (pointsAt !== from && !pointsAt.startsWith(from + sep))
+      return { path, action: 'refused', reason: `symbolic link to ${link}, outside the repository: not copied` };
+    await symlink(link, target);
     return { path, action: 'copied', reason: 'symbolic link' };
   }
   const bytes = await readFile(source);

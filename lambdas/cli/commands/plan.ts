@@ -23,9 +23,9 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .description('Show what provision would change in each cluster, changing nothing (a dry run).');
   addClusterFlags(command)
     .addHelpText('after', EXAMPLES)
-    .action(async (options: ProvisionOptions) => {
-      const { runPlan } = await import('./plan-run');
-      const code = await runPlan(options, io);
+    .action(async (options: ProvisionOptions, self: Command) => {
+      const [{ runPlan }, { withStateOf }] = await Promise.all([import('./plan-run'), import('./provision-run')]);
+      const code = await runPlan(withStateOf(options, self), io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });
 }

@@ -14,7 +14,16 @@ import { openCliWorld, type CliWorld } from '../cli-world';
 import type { Registry } from '../../ports/registry';
 import { formatSummaries, type ClusterSummary } from '../provision/summary';
 import { usage, usageAsync } from '../usage';
+import { simulatedStateOf, stateTable } from '../state-stores';
+import type { Command } from 'commander';
 import type { ProvisionOptions } from './provision';
+
+/** `--simulate` keeps its world in a directory: a CLM_STATE naming the deployed table is not its default. */
+export function withStateOf<T extends ProvisionOptions>(options: T, command: Command): T {
+  return options.simulate
+    ? { ...options, state: simulatedStateOf(options.state, command.getOptionValueSource('state')) }
+    : options;
+}
 
 export async function runProvision(
   verb: 'provision' | 'decommission',
@@ -27,6 +36,7 @@ export async function runProvision(
     throw new UsageError(
       "--stack-releases is read by local runs; the deployed tasks read released stacks from the artefact bucket's stack-releases/ (clm stack release --bucket)",
     );
+  if (!options.remote) oneWriter(options, io);
   const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
   if (options.remote) return remoteProvision(verb, options, selected, sources, io);
   const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });
@@ -52,6 +62,22 @@ export async function runProvision(
       : formatSummaries(summaries, world.simulated),
   );
   return exitCodeOf(summaries);
+}
+
+/**
+ * One writer per cluster, CLI and service: a run against real AWS takes its leases where a deployed CLM sees them —
+ * `--state dynamodb://TABLE` or CLM_STATE. A lease in a directory is refused, unless `--local-lease` says that no
+ * deployed CLM manages these clusters; then the run says so on stderr, every time.
+ */
+function oneWriter(options: ProvisionOptions, io: CliIo): void {
+  if (options.simulate || stateTable(options.state)) return;
+  if (!options.localLease)
+    throw new UsageError(
+      `--state ${options.state}: a run against real AWS must take its leases where a deployed CLM sees them, or both may update one cluster at once. Give --state dynamodb://TABLE (the ClmStateful stack's table) or set CLM_STATE=dynamodb://TABLE; if no deployed CLM manages these clusters, pass --local-lease`,
+    );
+  io.stderr(
+    `WARNING: --local-lease: the leases of this run are kept in ${options.state} only. A deployed CLM cannot see them and may update the same clusters at the same time; use --state dynamodb://TABLE (or CLM_STATE) where one runs.\n`,
+  );
 }
 
 /** The registry's clusters that pass the selection flags (skipped ones said on stderr), with the registry and sources. */

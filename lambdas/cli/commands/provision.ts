@@ -4,6 +4,7 @@ import { CliExit, EXIT, type CliIo } from '../io';
 import type { WorldFlags } from '../cli-world';
 import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
 import { optimizeHotCode } from '../optimizing-compiler';
+import { stateOption } from '../state-option';
 
 export interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
@@ -18,6 +19,8 @@ export interface ProvisionOptions extends WorldFlags {
   /** decommission: keep the cluster's unattached volumes. */
   readonly keepVolumes?: boolean;
   readonly output: 'text' | 'json';
+  /** Against real AWS with `--state DIR`: take the leases there although a deployed CLM cannot see them. */
+  readonly localLease?: boolean;
   /** `--remote ARN`: start the deployed state machine instead of running it here. */
   readonly remote?: string;
   readonly follow: boolean;
@@ -32,8 +35,10 @@ Examples:
   $ clm ${verb} --simulate --registry examples/clusters.yaml --directory examples/config \\
       --cluster aws:123456789012:eu-central-1:kube-test --scenario examples/scenarios/pdb-blocks.yaml --output json
 
-  # A real account (credentials from the environment), API servers reached with a token
-  $ clm ${verb} --registry clusters.yaml --config-source main:git:https://github.com/org/config --token "$TOKEN" --bucket my-clm-bucket
+  # A real account (credentials from the environment), API servers reached with a token; the leases in the deployed
+  # table (CLM_STATE, or --state dynamodb://TABLE), so this run and the service never update one cluster at once
+  $ CLM_STATE=dynamodb://clm-progress clm ${verb} --registry clusters.yaml \\
+      --config-source main:git:https://github.com/org/config --token "$TOKEN" --bucket my-clm-bucket
 
 Runs the same state machine (statemachines/cluster-update.asl.json) as the deployed system, in process.
 Killing it at any moment is safe: run the same command again and it continues where it stopped.
@@ -58,7 +63,11 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
           'start the deployed cluster-update state machine for the selected clusters and follow it (no local run)',
         ).env('CLM_CLUSTER_UPDATE_ARN'),
       )
-      .option('--no-follow', 'with --remote: start the executions and return');
+      .option('--no-follow', 'with --remote: start the executions and return')
+      .option(
+        '--local-lease',
+        'against real AWS with --state DIR: take the leases in that directory although a deployed CLM cannot see them',
+      );
     if (verb === 'provision')
       command.option(
         '--skip-rollback-resources <STACK:LogicalId>',
@@ -70,10 +79,10 @@ export function registerProvisionCommands(program: Command, io: CliIo): void {
         '--keep-volumes',
         "keep the cluster's unattached EBS volumes (load balancers, their security groups and ENIs are still deleted)",
       );
-    command.addHelpText('after', EXAMPLES(verb)).action(async (options: ProvisionOptions) => {
-      const { runProvision } = await import('./provision-run');
+    command.addHelpText('after', EXAMPLES(verb)).action(async (options: ProvisionOptions, self: Command) => {
+      const { runProvision, withStateOf } = await import('./provision-run');
       optimizeHotCode();
-      const code = await runProvision(verb, options, io);
+      const code = await runProvision(verb, withStateOf(options, self), io);
       if (code !== EXIT.OK) throw new CliExit(code);
     });
   }
@@ -99,10 +108,10 @@ export function addClusterFlags(command: Command): Command {
     .option('--apply-only', 'apply stacks and manifests but never roll nodes')
     .option('--simulate', 'run against the built-in simulated AWS account and clusters (no AWS needed)')
     .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
-    .option(
-      '--state <dir|dynamodb://TABLE>',
-      'where progress (and with --simulate the world) is kept between runs; the deployed table shares leases with the service',
-      '.clm-state',
+    .addOption(
+      stateOption(
+        'where progress and leases (and with --simulate the world, always in a directory) are kept between runs; the deployed table shares leases with the service',
+      ),
     )
     .option('--kubeconfig <file>', 'kubeconfig for the API servers (default: api_server_url with --token)')
     .addOption(tokenOption())

@@ -17,6 +17,7 @@ import { selectClusters } from '../../core/selection/select-clusters';
 import { withStackTree } from '../../core/cluster-stacks/resolve-stack';
 import type { ArtifactStore } from '../../ports/artifact-store';
 import { loadClusterStack } from '../../tasks/cluster-stacks/stack-releases';
+import { peersOf } from '../../core/eks/oidc-trust';
 import { openReleaseStore } from '../release-store';
 import { resolveClusterConfigVersion } from '../../core/version/resolve-config-version';
 import { targetVersion } from '../../core/version/cluster-version';
@@ -56,7 +57,8 @@ export async function runRender(options: RenderOptions, io: CliIo): Promise<Exit
     : undefined;
   const renders: ClusterRender[] = [];
   for (const cluster of selected) {
-    renders.push(await renderOne(cluster, { sources, engine, decrypter, values, checkouts, versionCache, releases }));
+    const withPeers = { ...cluster, accountClusters: peersOf(cluster, clusters) };
+    renders.push(await renderOne(withPeers, { sources, engine, decrypter, values, checkouts, versionCache, releases }));
   }
   for (const render of renders)
     for (const warning of render.warnings ?? []) io.stderr(`warning: ${render.id}: ${warning}\n`);

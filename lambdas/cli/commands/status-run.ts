@@ -28,7 +28,7 @@ export async function runStatus(options: StatusOptions, io: CliIo): Promise<Exit
   const store = state.progress;
   const fleet = await state.fleet!.loadFleet();
   const ports = { registry, progress: store } as Pick<Ports, 'registry' | 'progress'>;
-  const now = Date.now();
+  const now = state.clocks();
   const clustersNow = await Promise.all(selected.map((listed) => withStoredStatus(ports, listed)));
   const targets = await targetVersions(clustersNow, fleet, options, io);
   const reports = [];

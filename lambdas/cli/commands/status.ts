@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { CliIo } from '../io';
 import { tokenOption } from '../reach-options';
+import { stateOption } from '../state-option';
 
 export interface StatusOptions {
   readonly registry: string;
@@ -40,11 +41,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       ...(previous ?? []),
       value,
     ])
-    .option(
-      '--state <dir|dynamodb://TABLE>',
-      'where progress is kept: a directory, or the deployed table',
-      '.clm-state',
-    )
+    .addOption(stateOption('where progress is kept: a directory, or the deployed table'))
     .option('--region <region>', 'region of the deployed table (--state dynamodb://)', process.env.AWS_REGION)
     .addOption(tokenOption('bearer token for an HTTP registry'))
     .option('--directory <path>', 'with the config: show which clusters a halt holds back (like --config-source)')

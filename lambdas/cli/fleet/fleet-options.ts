@@ -10,6 +10,14 @@ export interface FleetFlags extends WorldFlags {
   readonly include: string;
   readonly exclude: string;
   readonly maxConcurrent?: string;
+  readonly maxConcurrentPerAccount?: string;
+  readonly maxConcurrentPerRegion?: string;
+  readonly startsPerSecond?: string;
+  readonly launchesPerSecond?: string;
+  readonly launchBurst?: string;
+  readonly waveSoak?: string;
+  readonly regions?: string;
+  readonly waveFailureTolerance?: string;
   readonly waveOrder?: string;
   readonly wavesByCriticality: boolean;
 }
@@ -33,6 +41,23 @@ export function addFleetOptions(command: Command): Command {
     .option('--include <regex>', 'infrastructure accounts to manage', '.*')
     .option('--exclude <regex>', 'infrastructure accounts to leave alone (wins over --include)', '^$')
     .option('--max-concurrent <n>', 'cluster updates running at once across the fleet (default 10)')
+    .option(
+      '--max-concurrent-per-account <n>',
+      'cluster updates running at once in one account and region (default: no cap)',
+    )
+    .option('--max-concurrent-per-region <n>', 'cluster updates running at once in one region (default: no cap)')
+    .option('--starts-per-second <n>', 'executions a pass starts per second, 60 s worth per pass (default 25)')
+    .option(
+      '--launches-per-second <n>',
+      'instance launches per second the rolls of one account and region share (default 1.5)',
+    )
+    .option('--launch-burst <n>', 'launches at once the budget of one account and region allows (default 250)')
+    .option(
+      '--wave-failure-tolerance <share>',
+      'share of a wave that may fail without halting it, e.g. 0.005 (default 0)',
+    )
+    .option('--regions <names>', 'only the clusters of these regions, comma-separated (default: every region)')
+    .option('--wave-soak <duration>', 'how long a finished wave soaks before the next starts, e.g. 30m (default 0s)')
     .option('--wave-order <envs>', 'environments in rollout order (default test,staging,production)')
     .option('--no-waves-by-criticality', 'one wave per environment instead of one per criticality level in it')
     .addOption(tokenOption())

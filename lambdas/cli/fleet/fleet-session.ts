@@ -17,6 +17,8 @@ import { UsageError, type CliIo } from '../io';
 import { usage, usageAsync } from '../usage';
 import { fleetSettings, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { FleetFlags } from './fleet-options';
+import { parseGoDuration } from '../../core/rollout/go-duration';
+import { ValidationError } from '../../shared/errors';
 import { takeStateLock } from './state-lock';
 import { stateTable } from '../state-stores';
 
@@ -93,10 +95,21 @@ export async function openFleetSession(
 
 /** The fleet settings the flags give, the defaults filling the rest (docs/fleet.md). */
 export function settingsFromFlags(flags: FleetFlags): FleetSettings {
+  const soak = flags.waveSoak === undefined ? undefined : parseGoDuration(flags.waveSoak);
+  if (flags.waveSoak !== undefined && soak === undefined)
+    throw new ValidationError(`--wave-soak: "${flags.waveSoak}" is not a duration such as 30m or 1h`);
   return fleetSettings({
     include: flags.include,
     exclude: flags.exclude,
     maxConcurrent: flags.maxConcurrent,
+    maxConcurrentPerAccount: flags.maxConcurrentPerAccount,
+    maxConcurrentPerRegion: flags.maxConcurrentPerRegion,
+    startsPerSecond: flags.startsPerSecond,
+    launchesPerSecond: flags.launchesPerSecond,
+    launchBurst: flags.launchBurst,
+    waveSoakMs: soak,
+    regions: flags.regions,
+    waveFailureTolerance: flags.waveFailureTolerance,
     waveOrder: flags.waveOrder,
     wavesByCriticality: flags.wavesByCriticality,
   });

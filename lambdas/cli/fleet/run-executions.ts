@@ -68,6 +68,7 @@ export async function runNextExecution(session: FleetSession, options: RunnerOpt
     execution.name,
     result.status,
     result.error ? { error: result.error.Error, cause: causeMessage(result.error) } : undefined,
+    (result.output as { run?: { targetVersion?: string } } | undefined)?.run?.targetVersion,
   );
   options.log(
     `${clusterId}: ${execution.name} ${result.status === 'SUCCEEDED' ? 'succeeded' : `failed (${error})`} after ${result.stats.stateTransitions} state transitions`,

@@ -70,7 +70,11 @@ export async function summarize(
       ? `${result.error.Error}: ${result.error.Cause ?? ''}`
       : (output?.final?.message ?? output?.held?.message ?? output?.run?.message ?? ''),
     stacks: world.stacks(cluster.id, record),
-    nodesReplaced: Object.values(record?.pools ?? {}).reduce((n, p) => n + p.replaced, 0),
+    // A run with nothing to do (or skipped) replaced nothing: the record it found is an earlier run's.
+    nodesReplaced:
+      decision === 'NOOP' || decision === 'SKIP'
+        ? 0
+        : Object.values(record?.pools ?? {}).reduce((n, p) => n + p.replaced, 0),
     // The world counts since it was created; this run's share is the difference.
     pdbViolations: (invariants?.pdbViolations ?? 0) - (before?.pdbViolations ?? 0),
     nodesTerminatedTwice: (invariants?.nodesTerminatedTwice ?? 0) - (before?.nodesTerminatedTwice ?? 0),

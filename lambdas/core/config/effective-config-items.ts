@@ -60,11 +60,28 @@ export async function renderConfigDefaults(
   snapshots: readonly ConfigSnapshot[],
   engine: TemplateEngine,
 ): Promise<ConfigItems[]> {
+  return (await renderConfigDefaultFiles(cluster, snapshots, engine)).map((d) => d.items);
+}
+
+/** One source's rendered `config-defaults.yaml`: its path, its template's text and its items. */
+export interface ConfigDefaultsFile {
+  readonly file: string;
+  /** The file as written (a template): where a default's line is. */
+  readonly source: string;
+  readonly items: ConfigItems;
+}
+
+/** Each source's rendered defaults with the file they came from, in source order. */
+export async function renderConfigDefaultFiles(
+  cluster: Cluster,
+  snapshots: readonly ConfigSnapshot[],
+  engine: TemplateEngine,
+): Promise<ConfigDefaultsFile[]> {
   const context = renderContext({ ...cluster, configItems: {} });
-  const results: ConfigItems[] = [];
+  const results: ConfigDefaultsFile[] = [];
   for (const template of templatesInEverySource(snapshots, CONFIG_DEFAULTS)) {
-    const rendered = await engine.render({ template, context });
-    results.push(parseConfigDefaults(rendered, template.path));
+    const text = await engine.render({ template, context });
+    results.push({ file: template.path, source: template.content, items: parseConfigDefaults(text, template.path) });
   }
   return results;
 }

@@ -12,6 +12,7 @@ export const SKIP_REASONS = [
   'up-to-date',
   'decommissioned',
   'account-filtered',
+  'region-filtered',
   'update-blocked',
   'paused',
   'lifecycle',
@@ -21,6 +22,9 @@ export const SKIP_REASONS = [
   'wave-waiting',
   'wave-halted',
   'capacity',
+  'capacity-account',
+  'capacity-region',
+  'pacing',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -68,6 +72,8 @@ export interface Membership {
   readonly state: MemberState;
   /** Why a failed member failed. */
   readonly failure?: { readonly error: string; readonly at: number };
+  /** When a done member's execution reached the target (unknown for clusters that were at it already). */
+  readonly doneAt?: number;
 }
 
 export interface AssessInput {
@@ -89,6 +95,10 @@ export function assessCluster(input: AssessInput): Assessment {
   if (cluster.lifecycleStatus === 'decommissioned') return skip('decommissioned', 'decommissioned');
   if (!input.accepts(cluster.infrastructureAccount)) {
     return skip('account-filtered', `account ${cluster.infrastructureAccount} is outside --include/--exclude`);
+  }
+  const { regions } = input.settings;
+  if (regions && !regions.includes(cluster.region)) {
+    return skip('region-filtered', `region ${cluster.region} is another deployment's (regions ${regions.join(',')})`);
   }
   const block = updateBlock(cluster, controls);
   if (block) return skip(block.kind, block.detail);
@@ -134,12 +144,15 @@ function assessWork(input: AssessInput, target: Extract<FleetTarget, { ok: true 
     };
   }
   if (!decommission && currentVersion === targetVersion) {
+    const reached =
+      record?.state === 'succeeded' && record.targetVersion === targetVersion ? record.endedAt : undefined;
+    const done = member('done');
     return {
       kind: 'skip',
       reason: 'up-to-date',
       targetVersion,
       message: `at ${targetVersion}`,
-      member: member('done'),
+      member: done && reached !== undefined ? { ...done, doneAt: reached } : done,
     };
   }
   const retry = retryOf(record, action, targetVersion, settings, now);

@@ -9,7 +9,7 @@ export const LISTED_PER_REASON = 5;
 
 /** How one planned start went (the execution service's answer). */
 export interface StartOutcome {
-  readonly how: 'started' | 'redriven' | 'already-running' | 'not-started';
+  readonly how: 'started' | 'redriven' | 'already-running' | 'not-started' | 'throttled';
   readonly executionName: string;
   readonly attempt: number;
 }
@@ -22,6 +22,8 @@ export interface ReportExtras {
   readonly outcomes?: ReadonlyMap<string, StartOutcome>;
   readonly registry?: DispatchReport['registry'];
   readonly conflicts?: number;
+  /** Throttled StartExecution and RedriveExecution answers, each tried again after a back-off. */
+  readonly throttles?: number;
 }
 
 /** A pass's plan as its report: starts with what became of them, skips counted by reason, halts and overrides. */
@@ -47,6 +49,7 @@ export function dispatchReport(plan: DispatchPlan, extras: ReportExtras): Dispat
     overrides: plan.rollouts.flatMap((r) => (r.overridden ? [{ ...r.overridden }] : [])),
     ...(extras.registry ? { registry: extras.registry } : {}),
     conflicts: extras.conflicts ?? 0,
+    throttles: extras.throttles ?? 0,
   };
 }
 

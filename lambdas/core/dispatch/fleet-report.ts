@@ -8,6 +8,7 @@ const HOW: Record<DispatchReport['starts'][number]['how'], string> = {
   redriven: ' (redriven)',
   'already-running': ' (already running: started by another pass)',
   'not-started': ' (not started: every attempt name is taken)',
+  throttled: ' (not started: Step Functions throttled StartExecution; the next pass starts it)',
 };
 
 /** What `clm dispatch` prints: the summary, each start, the skips grouped by reason, the halts. */
@@ -16,6 +17,8 @@ export function formatDispatchReport(report: DispatchReport): string {
   const lines = [
     `${summary.clusters} clusters: ${summary.upToDate} up to date, ${summary.behindTarget} behind target, ${summary.starts} started, ${summary.skipped} skipped; ${summary.running} running, room for ${summary.capacity}`,
   ];
+  if (report.throttles > 0)
+    lines.push(`  ${report.throttles} throttled StartExecution answers, each tried again after a back-off`);
   if (report.registry) {
     const { added, modified, removed, ignored } = report.registry;
     lines.push(

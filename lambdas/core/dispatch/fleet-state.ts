@@ -95,6 +95,11 @@ export interface ExecutionOutcome {
   readonly cause?: string;
   /** It succeeded held HANDED_OVER: a loop reached its cap; the next execution continues from the stored progress. */
   readonly handedOver?: boolean;
+  /**
+   * The version the execution itself worked towards (its Prepare's target, `$.run.targetVersion`): it resolves the
+   * channels when it starts, so a push that landed after the dispatcher started it is in it.
+   */
+  readonly ranTo?: string;
 }
 
 /** Everything of the FLEET partition, read once per pass. */

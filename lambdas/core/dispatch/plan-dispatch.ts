@@ -2,15 +2,17 @@ import type { FleetEvent } from '../../contracts/fleet-events';
 import type { Cluster, Problem } from '../model/cluster';
 import { createAccountFilter } from '../selection/select-clusters';
 import type { Assessment, Priority, SkipReason } from './assess-cluster';
-import { assessCluster, BLOCKING_REASONS } from './assess-cluster';
+import { assessCluster } from './assess-cluster';
+import { announceBlocks } from './announce-blocks';
 import { reconcileFleet } from './reconcile-fleet';
 import type { FleetSettings } from './fleet-settings';
 import type { ClusterFleetState, DispatchAction, ExecutionOutcome, WaveHalt, WaveOverride } from './fleet-state';
 import type { FleetTarget } from './fleet-targets';
-import type { RolloutGate, RolloutMember, RolloutView, Wave } from './waves';
+import type { GateOptions, RolloutGate, RolloutMember, RolloutView, Wave } from './waves';
 import { compareWaves, gateRollout, waveOf } from './waves';
-import { blockedEvent, haltEvents } from './fleet-events';
+import { haltEvents } from './fleet-events';
 import { executionName } from './execution-name';
+import { allocateStarts } from './start-capacity';
 
 export interface DispatchInput {
   /** The whole registry, read once, with stored status overlaid where the registry keeps none. */
@@ -101,7 +103,7 @@ interface Candidate {
 
 /**
  * One dispatcher pass, pure: learn how running executions ended, judge every cluster (CLM's priorities),
- * gate updates by rollout waves, and pick what to start under the concurrency cap. The caller starts
+ * gate updates by rollout waves, and pick what to start under the caps (start-capacity.ts). The caller starts
  * `starts` (see recordStart), writes `states` and `halts`, sends `events` and records `problems`.
  */
 export function planDispatch(input: DispatchInput): DispatchPlan {
@@ -120,20 +122,21 @@ export function planDispatch(input: DispatchInput): DispatchPlan {
       now: input.now,
     }),
   }));
-  const gates = gateRollouts(assessed, input.fleet.overrides);
+  const gates = gateRollouts(assessed, input.fleet.overrides, {
+    soak: { ms: input.settings.waveSoakMs, now: input.now },
+    failureTolerance: input.settings.waveFailureTolerance,
+  });
   const sorted = sortOut(assessed, gates, reconciled.states, input.scope);
   const running = Math.max(input.running, reconciled.stillRunning);
   const capacity = Math.max(0, input.settings.maxConcurrent - running);
-  const starts = sorted.candidates.slice(0, capacity).map((c) => plannedStart(c, input.trigger));
-  const skipped = [
-    ...sorted.skipped,
-    ...sorted.candidates.slice(capacity).map((c): SkippedCluster => ({
-      clusterId: c.cluster.id,
-      reason: 'capacity',
-      message: `${running} updates running across the fleet, the cap is ${input.settings.maxConcurrent} (maxConcurrent)`,
-      targetVersion: c.assessment.targetVersion,
-    })),
-  ];
+  const allocation = allocateStarts(sorted.candidates, {
+    runningFleetWide: running,
+    states: reconciled.states,
+    clusters: new Map(input.clusters.map((c) => [c.id, c])),
+    settings: input.settings,
+  });
+  const starts = allocation.chosen.map((c) => plannedStart(c, input.trigger));
+  const skipped = [...sorted.skipped, ...allocation.waiting];
   const halts = [...gates.values()].flatMap((gate) => (gate.halt ? [gate.halt] : []));
   const blocked = announceBlocks(input, reconciled.states, skipped, assessed);
   return {
@@ -155,7 +158,7 @@ export function planDispatch(input: DispatchInput): DispatchPlan {
   };
 }
 
-interface Assessed {
+export interface Assessed {
   readonly cluster: Cluster;
   readonly wave: Wave;
   readonly assessment: Assessment;
@@ -196,18 +199,20 @@ function sortOut(
 function gateRollouts(
   assessed: readonly { cluster: Cluster; wave: Wave; assessment: Assessment }[],
   overrides: readonly WaveOverride[],
+  options: GateOptions,
 ): Map<string, RolloutGate> {
   const members = new Map<string, RolloutMember[]>();
   for (const { cluster, wave, assessment } of assessed) {
     if (!assessment.member || !assessment.targetVersion) continue;
     const list = members.get(assessment.member.configVersion) ?? [];
-    const { state, failure } = assessment.member;
+    const { state, failure, doneAt } = assessment.member;
     list.push({
       clusterId: cluster.id,
       wave,
       state,
       targetVersion: assessment.targetVersion,
       ...(failure ? { failure } : {}),
+      ...(doneAt !== undefined ? { doneAt } : {}),
     });
     members.set(assessment.member.configVersion, list);
   }
@@ -215,7 +220,7 @@ function gateRollouts(
   return new Map(
     [...members].map(([configVersion, list]) => [
       configVersion,
-      gateRollout(configVersion, list, byVersion.get(configVersion)),
+      gateRollout(configVersion, list, byVersion.get(configVersion), options),
     ]),
   );
 }
@@ -265,36 +270,4 @@ function skipOf(cluster: Cluster, assessment: Extract<Assessment, { kind: 'skip'
     message: assessment.message,
     ...(assessment.targetVersion ? { targetVersion: assessment.targetVersion } : {}),
   };
-}
-
-/**
- * ClusterUpdateBlocked (and, for a target error, a problem on the cluster) once per new reason and target;
- * an in-scope cluster no longer blocked forgets its reason.
- */
-function announceBlocks(
-  input: DispatchInput,
-  states: ReadonlyMap<string, ClusterFleetState>,
-  skipped: readonly SkippedCluster[],
-  assessed: readonly Assessed[],
-): { changed: ClusterFleetState[]; events: FleetEvent[]; problems: { clusterId: string; problem: Problem }[] } {
-  const blockedNow = new Map(skipped.filter((s) => BLOCKING_REASONS.has(s.reason)).map((s) => [s.clusterId, s]));
-  const changed: ClusterFleetState[] = [];
-  const events: FleetEvent[] = [];
-  const problems: { clusterId: string; problem: Problem }[] = [];
-  for (const { cluster, assessment } of assessed) {
-    const state = states.get(cluster.id) ?? { clusterId: cluster.id, revision: 0 };
-    const skip = blockedNow.get(cluster.id);
-    const key = skip ? `${skip.reason}@${skip.targetVersion ?? ''}` : undefined;
-    if (key === state.blocked) continue;
-    if (skip) {
-      changed.push({ ...state, blocked: key });
-      events.push(blockedEvent(cluster, skip));
-      if (assessment.kind === 'skip' && assessment.problem)
-        problems.push({ clusterId: cluster.id, problem: assessment.problem });
-    } else if (!input.scope || input.scope.has(cluster.id)) {
-      const { blocked: _cleared, ...rest } = state;
-      changed.push(rest);
-    }
-  }
-  return { changed, events, problems };
 }

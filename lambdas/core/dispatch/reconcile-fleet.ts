@@ -38,11 +38,15 @@ export function reconcileFleet(input: {
     const record = state.execution;
     if (record?.state !== 'running') continue;
     const cluster = byId.get(state.clusterId);
+    const outcome = input.outcomes.get(record.name);
+    // An execution that took the cluster to a newer version than it was started for (a push landed meanwhile, and
+    // its Prepare resolved the channel to it) got the cluster where it should be: that is no failure.
+    const current = cluster?.status.currentVersion;
     const reached =
       record.action === 'decommission'
         ? !cluster || cluster.lifecycleStatus === 'decommissioned'
-        : cluster?.status.currentVersion === record.targetVersion;
-    const next = applyOutcome(record, input.outcomes.get(record.name), reached, input.now);
+        : current === record.targetVersion || (outcome?.ranTo !== undefined && current === outcome.ranTo);
+    const next = applyOutcome(record, outcome, reached, input.now);
     if (next === record) {
       stillRunning++;
       continue;

@@ -19,6 +19,24 @@ export interface RolloutMember {
   readonly targetVersion: string;
   /** For failed members: the error, and when. */
   readonly failure?: { readonly error: string; readonly at: number };
+  /** For done members: when they reached the rollout's version, if known. */
+  readonly doneAt?: number;
+}
+
+/** How long a finished wave soaks before the next starts (`waveSoakMs`), and the pass's time. */
+export interface WaveSoak {
+  readonly ms: number;
+  readonly now: number;
+}
+
+/** How a rollout's waves are gated beyond their order: a soak between them, failures a wave tolerates. */
+export interface GateOptions {
+  readonly soak?: WaveSoak;
+  /**
+   * The share of a wave's clusters that may have failed without halting it (`waveFailureTolerance`; 0: the first
+   * failure halts). Failures within it hold nothing back; the failed clusters retry after their back-off.
+   */
+  readonly failureTolerance?: number;
 }
 
 export type WaveStatus = 'done' | 'in-progress' | 'waiting' | 'halted' | 'held';
@@ -71,21 +89,17 @@ const MAX_LISTED_FAILURES = 10;
 /**
  * Walk one rollout's waves in order. A wave with a failed member halts: it and every later wave start
  * nothing new (the failed clusters themselves still retry after back-off). Otherwise the first wave not
- * yet done is open and every later wave waits for it. An operator's override makes failed members count
- * as neither done nor blocking, so the waves proceed.
+ * yet done is open and every later wave waits for it, and for `soak.ms` after the last member of the wave before it
+ * finished. An operator's override makes failed members count as neither done nor blocking, so the waves proceed; so
+ * does a failure tolerance for failures within it.
  */
 export function gateRollout(
   configVersion: string,
   members: readonly RolloutMember[],
   override: WaveOverride | undefined,
+  options: GateOptions = {},
 ): RolloutGate {
-  const byWave = new Map<string, { wave: Wave; members: RolloutMember[] }>();
-  for (const member of members) {
-    const entry = byWave.get(member.wave.label) ?? { wave: member.wave, members: [] };
-    entry.members.push(member);
-    byWave.set(member.wave.label, entry);
-  }
-  const waves = [...byWave.values()].sort((a, b) => compareWaves(a.wave, b.wave));
+  const waves = groupByWave(members);
   const short = shortVersion(configVersion);
   const views: WaveView[] = [];
   let closedFrom: { index: number; halted: boolean; message: string } | undefined;
@@ -97,7 +111,7 @@ export function gateRollout(
       views.push({ ...base, status: closedFrom.halted ? 'held' : 'waiting' });
       return;
     }
-    if (counts.failed > 0 && !override) {
+    if (counts.failed > tolerated(entry.members.length, options.failureTolerance) && !override) {
       halt = haltOf(
         configVersion,
         entry.wave.label,
@@ -108,17 +122,20 @@ export function gateRollout(
       views.push({ ...base, status: 'halted' });
       return;
     }
-    if (counts.pending + counts.running + (override ? 0 : counts.failed) > 0) {
+    // Failed members left here are overridden or within the tolerance: they hold nothing back.
+    if (counts.pending + counts.running > 0) {
       const done = override ? counts.done + counts.failed : counts.done;
+      const failed = !override && counts.failed ? ` (${counts.failed} failed, within the tolerance)` : '';
       closedFrom = {
         index: index + 1,
         halted: false,
-        message: `waiting for wave ${entry.wave.label} at ${short}: ${done} of ${entry.members.length} clusters done`,
+        message: `waiting for wave ${entry.wave.label} at ${short}: ${done} of ${entry.members.length} clusters done${failed}`,
       };
       views.push({ ...base, status: 'in-progress' });
       return;
     }
     views.push({ ...base, status: 'done' });
+    if (index < waves.length - 1) closedFrom = soaking(entry, index, short, options.soak);
   });
   const order = new Map(waves.map((entry, index) => [entry.wave.label, index]));
   return {
@@ -130,6 +147,39 @@ export function gateRollout(
       return index >= closedFrom.index ? { halted: closedFrom.halted, message: closedFrom.message } : undefined;
     },
   };
+}
+
+/** Failed members a wave of `members` clusters tolerates. */
+function tolerated(members: number, share = 0): number {
+  return Math.floor(members * share);
+}
+
+/** A rollout's members by wave, in wave order. */
+function groupByWave(members: readonly RolloutMember[]): { wave: Wave; members: RolloutMember[] }[] {
+  const byWave = new Map<string, { wave: Wave; members: RolloutMember[] }>();
+  for (const member of members) {
+    const entry = byWave.get(member.wave.label) ?? { wave: member.wave, members: [] };
+    entry.members.push(member);
+    byWave.set(member.wave.label, entry);
+  }
+  return [...byWave.values()].sort((a, b) => compareWaves(a.wave, b.wave));
+}
+
+/**
+ * A finished wave still soaking closes the waves after it: until `waveSoakMs` after its last member reached the
+ * version (members that were at it already count as long done).
+ */
+function soaking(
+  entry: { readonly wave: Wave; readonly members: readonly RolloutMember[] },
+  index: number,
+  short: string,
+  soak: WaveSoak | undefined,
+): { index: number; halted: boolean; message: string } | undefined {
+  if (!soak || soak.ms <= 0) return undefined;
+  const last = Math.max(...entry.members.map((m) => m.doneAt ?? -Infinity));
+  if (!Number.isFinite(last) || soak.now >= last + soak.ms) return undefined;
+  const until = new Date(last + soak.ms).toISOString();
+  return { index: index + 1, halted: false, message: `wave ${entry.wave.label} at ${short} soaks until ${until}` };
 }
 
 function countStates(members: readonly RolloutMember[]): Record<MemberState, number> {

@@ -61,7 +61,22 @@ export interface Cluster {
   readonly owner?: string;
   readonly accountName?: string;
   readonly createdAt?: string;
+  /**
+   * CLM's `AccountClusters`: every cluster of the registry in the same infrastructure account (this one included),
+   * in registry order, as read when the run started; the trust template (`IAMRoleTrustRelationshipTemplate`) lists
+   * the ready ones. Absent where no registry listing was at hand (then the cluster alone counts).
+   */
+  readonly accountClusters?: readonly AccountPeer[];
 }
+
+/** What the trust template needs of a cluster of the same account (core/eks/oidc-trust.ts). */
+export type AccountPeer = Pick<
+  Cluster,
+  'id' | 'localId' | 'infrastructureAccount' | 'provider' | 'apiServerUrl' | 'lifecycleStatus'
+> & {
+  /** Its `eks_oidc_issuer_url` config item ("" when unset). */
+  readonly oidcIssuerUrl: string;
+};
 
 export const EMPTY_STATUS: ClusterStatus = { currentVersion: '', lastVersion: '', nextVersion: '', problems: [] };
 

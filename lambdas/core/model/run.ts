@@ -1,3 +1,4 @@
+import type { EksControlPlane } from '../eks/eks-control-plane';
 /**
  * Progress of one cluster update (`CLUSTER#<id>` / `RUN#<target version>` in DynamoDB, DESIGN.md §4).
  * Every step reads it, decides, and writes it back with the revision it read, so a restarted execution
@@ -101,6 +102,10 @@ export interface PoolProgress {
   readonly unhealthySince?: number;
   /** The pool left the registry: drained to zero (CLM PrepareForRemoval), its stack deleted by RemoveDeletedPools. */
   readonly removal?: boolean;
+  /** Launches the account and region's launch budget held back so far (the surge shrank, or waited). */
+  readonly launchesDeferred?: number;
+  /** Auto Scaling calls AWS throttled so far (each tried again after a back-off, none failed the roll). */
+  readonly scalingThrottled?: number;
 }
 
 export interface RunRecord {
@@ -141,6 +146,11 @@ export interface RunRecord {
   readonly approval?: { readonly digest: string; readonly by?: string; readonly at: number };
   /** Decommission's cleanup of what the cluster left outside its stacks (tasks/clean-up-leftovers.ts). */
   readonly leftovers?: LeftoversProgress;
+  /**
+   * zalando-eks: the EKS control plane ReadControlPlane found (tasks/read-control-plane.ts); every later step sees the
+   * cluster through it (core/eks/eks-control-plane.ts withControlPlane: the endpoint as API server URL, its CA).
+   */
+  readonly controlPlane?: EksControlPlane;
   /**
    * How far the manifest phases got (tasks/apply-manifests.ts), by key `apply`, `prune`,
    * `pre-deletions:kubernetes`, `post-deletions:kubernetes`: a call that nears its Lambda timeout stops between

@@ -10,6 +10,7 @@ import type { Cluster, NodePool } from '../model/cluster';
 import { karpenterInstanceTypeStrategy, karpenterRequirements } from '../karpenter/karpenter-pool';
 import type { KarpenterInstanceTypeStrategy, KarpenterRequirement } from '../karpenter/karpenter-pool';
 import { parseTaints } from '../template-helpers/kube';
+import { accountPeer, oidcProvider, trustRelationshipTemplate } from '../eks/oidc-trust';
 import type { Taint } from '../template-helpers/kube';
 
 export interface TemplateNodePool {
@@ -59,6 +60,13 @@ export interface TemplateCluster {
   readonly WorkerRoleARN: string;
   readonly KarpenterPools: readonly TemplateNodePool[];
   readonly ASGBackedPools: readonly TemplateNodePool[];
+  /**
+   * CLM's `OIDCProvider`: the EKS issuer without `https://` (zalando-eks), else `<LocalID>.<hosted zone>`. Read lazily:
+   * an API server URL without a hosted zone fails only the templates that use it.
+   */
+  readonly OIDCProvider: string;
+  /** CLM's trust policy JSON for roles of the account's ready clusters (core/eks/oidc-trust.ts); lazy as OIDCProvider. */
+  readonly IAMRoleTrustRelationshipTemplate: string;
 }
 
 export interface TemplateContext {
@@ -91,6 +99,14 @@ export function templateNodePool(pool: NodePool, clusterId?: string): TemplateNo
 }
 
 export function templateCluster(cluster: Cluster): TemplateCluster {
+  const fields = clusterFields(cluster);
+  return Object.defineProperties(fields, {
+    OIDCProvider: { enumerable: true, get: () => oidcProvider(accountPeer(cluster)) },
+    IAMRoleTrustRelationshipTemplate: { enumerable: true, get: () => trustRelationshipTemplate(cluster) },
+  }) as TemplateCluster;
+}
+
+function clusterFields(cluster: Cluster): Omit<TemplateCluster, 'OIDCProvider' | 'IAMRoleTrustRelationshipTemplate'> {
   const pools = cluster.nodePools.map((pool) => templateNodePool(pool, cluster.id));
   // CLM trims the `aws:` prefix only (no validation).
   const accountId = cluster.infrastructureAccount.startsWith('aws:')

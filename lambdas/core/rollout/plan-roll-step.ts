@@ -227,13 +227,16 @@ export interface TerminationLedger {
  * Terminate one drained node with or without decrementing the Auto Scaling group (CLM §7.4): decrement only once
  * the capacity above base covers the outdated nodes left (with surge 3, the last 3); before that the group's
  * replacement is the next surge node. Pools without surge (spot) never decrement, and the extra nodes added for
- * same-zone pairing (`surplus`) are taken back the same way.
+ * same-zone pairing (`surplus`) are taken back the same way. When the account's launch budget has no launch for a
+ * replacement now (`canLaunch` false), the termination decrements too: the surge shrinks by one, and a later step
+ * scales out again once the budget allows.
  */
 export function planTermination(
   ledger: TerminationLedger,
   surplus: boolean,
+  canLaunch = true,
 ): { readonly decrement: boolean; readonly ledger: TerminationLedger } {
-  const decrement = ledger.desired - ledger.base >= ledger.outdatedLeft;
+  const decrement = ledger.desired - ledger.base >= ledger.outdatedLeft || !canLaunch;
   return {
     decrement,
     ledger: {

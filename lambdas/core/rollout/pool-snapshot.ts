@@ -1,5 +1,6 @@
 import type { NodeInfo, Taint } from '../../ports/kube-cluster';
 import type { PoolInstance, PoolState } from '../../ports/node-pool-backend';
+import { preRollDesired, preRollPairing } from './pre-roll-size';
 
 /** One instance of the pool joined with its Kubernetes node (matched by `spec.providerID`, CLM §7.1). */
 export interface PoolNode {
@@ -19,6 +20,12 @@ export interface PoolSnapshot {
   readonly min: number;
   readonly max: number;
   readonly nodes: readonly PoolNode[];
+  /** The pool's size before the roll, when its groups carry the roll's marks (core/rollout/pre-roll-size.ts). */
+  readonly preRollDesired?: number;
+  /** Every group carries the roll's mark: a scale-out needs none written first. */
+  readonly preRollMarked?: boolean;
+  /** The nodes the roll added for same-zone pairing and holds, by the marks (at most: see pre-roll-size.ts). */
+  readonly preRollPairing?: number;
 }
 
 const GONE_STATES = new Set([
@@ -51,10 +58,15 @@ export function poolSnapshot(pool: PoolState, nodes: readonly NodeInfo[]): PoolS
     const id = instanceIdFromProviderId(node.providerId);
     if (id) byInstance.set(id, node);
   }
+  const preRoll = preRollDesired(pool.groups);
+  const pairing = preRollPairing(pool.groups);
   return {
     desired: pool.desired,
     min: pool.min,
     max: pool.max,
+    ...(preRoll !== undefined ? { preRollDesired: preRoll } : {}),
+    ...(pairing !== undefined ? { preRollPairing: pairing } : {}),
+    ...(pool.groups.length > 0 && pool.groups.every((g) => g.preRoll) ? { preRollMarked: true } : {}),
     nodes: aliveInstances(pool).map((instance) => {
       const node = byInstance.get(instance.instanceId);
       return {

@@ -19,11 +19,15 @@ export function reconcilePool(
     replaced: 0,
     nodes: {},
     steps: 0,
-    baseDesired: snapshot.desired,
+    // Marked on the groups before the roll's first scale-out: a step retried after its progress was lost, or a new
+    // run finding a roll half done, sees the pool with the surge in it, so the size now would drift.
+    baseDesired: snapshot.preRollDesired ?? snapshot.desired,
     startedAt: now,
     ...(learnedBootMs !== undefined ? { bootEstimateMs: learnedBootMs } : {}),
   };
-  const gone = foldGoneNodes(base, snapshot, now, keepFinished);
+  // The marks hold the pairing count through a lost progress write (written before a pairing scale-out, lowered after
+  // a take-back): they win over the record.
+  const gone = foldGoneNodes(base, snapshot, now, keepFinished, snapshot.preRollPairing ?? base.pairingNodes ?? 0);
   const boot = learnBootTimes(base, snapshot, now);
   const pairingChanged = gone.pairingNodes !== (base.pairingNodes ?? 0);
   const { launchedAt: _consumed, ...rest } = base;
@@ -58,11 +62,11 @@ export function finishedNodesToKeep(pools: number): number {
  */
 export const FORGET_AFTER_MS = 15 * 60_000;
 
-function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number, keepFinished: number) {
+function foldGoneNodes(base: PoolProgress, snapshot: PoolSnapshot, now: number, keepFinished: number, pairing: number) {
   const alive = new Set(snapshot.nodes.map((n) => n.instanceId));
   const nodes: Record<string, NodeProgress> = { ...base.nodes };
   let replaced = base.replaced;
-  let pairingNodes = base.pairingNodes ?? 0;
+  let pairingNodes = pairing;
   for (const [id, node] of Object.entries(nodes)) {
     if (node.state === 'terminated' || alive.has(id)) continue;
     nodes[id] = { ...node, state: 'terminated', terminatedAt: now };

@@ -2,6 +2,7 @@ import type { ConfigItems, NodePool } from '../model/cluster';
 import { isSpotPool } from '../model/cluster';
 import { ConfigError } from '../../shared/errors';
 import { parseGoDuration } from './go-duration';
+import { booleanItem } from '../config/boolean-item';
 
 /** How one pool is rolled. Every field comes from (pool-inherited) config items, with CLM's defaults. */
 export interface RollPolicy {
@@ -9,7 +10,7 @@ export interface RollPolicy {
   readonly maxSurge: number;
   /** Old nodes that may be drained without a replacement ready. Item `update_max_unavailable` (default 0). */
   readonly maxUnavailable: number;
-  /** Replace one node first and soak before the rest. Item `update_canary` ("true"/"false", default true). */
+  /** Replace one node first and soak before the rest. Item `update_canary` ("true"/"false", default true; else refused). */
   readonly canary: boolean;
   /** Soak after the canary (item `update_canary_soak`, Go duration, default 0s). */
   readonly canarySoakMs: number;
@@ -79,9 +80,9 @@ export function rollPolicy(
   return {
     maxSurge: spot ? 0 : surge,
     maxUnavailable: int('update_max_unavailable', spot || surge === 0 ? 1 : 0),
-    canary: (items.update_canary ?? 'true') !== 'false',
+    canary: booleanItem(items, 'update_canary', clusterId, true),
     canarySoakMs: duration('update_canary_soak', 0),
-    noScheduleTaint: items.decommission_node_no_schedule_taint === 'true',
+    noScheduleTaint: booleanItem(items, 'decommission_node_no_schedule_taint', clusterId),
     healthTimeoutMs: duration('update_health_timeout', DEFAULT_HEALTH_TIMEOUT_MS),
     ...(items.update_health_alarm ? { healthAlarm: items.update_health_alarm } : {}),
     volumeDetachTimeoutMs: duration('update_volume_detach_timeout', DEFAULT_VOLUME_DETACH_TIMEOUT_MS),

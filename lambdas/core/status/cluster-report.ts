@@ -1,6 +1,7 @@
 import type { Cluster } from '../model/cluster';
 import type { RunRecord } from '../model/run';
 import type { ClusterControls, Lease } from '../../ports/progress-store';
+import { leaseExpired, leaseExpiry, type Clocks } from './lease-state';
 
 /** What `clm status` shows of one cluster: its status, the run in progress (or the last one), who holds it. */
 export interface ClusterReport {
@@ -48,8 +49,9 @@ export function clusterReport(
   run: RunRecord | undefined,
   lease: Lease | undefined,
   controls: ClusterControls | undefined,
-  now: number,
+  now: number | Clocks,
 ): ClusterReport {
+  const clocks = typeof now === 'number' ? { system: now } : now;
   return {
     id: cluster.id,
     lifecycleStatus: cluster.lifecycleStatus,
@@ -64,8 +66,9 @@ export function clusterReport(
       ? {
           lease: {
             holder: lease.holder,
-            expiresAt: new Date(lease.expiresAt).toISOString(),
-            expired: lease.expiresAt <= now,
+            expiresAt: leaseExpiry(lease),
+            // On the clock that wrote it: a simulated lease where no simulated world is at hand is not called expired.
+            expired: leaseExpired(lease, clocks) === true,
           },
         }
       : {}),

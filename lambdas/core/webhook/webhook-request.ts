@@ -8,7 +8,7 @@ import type { PushMatch } from './push-match';
  * The GitHub webhook endpoint's decisions, pure. The caller runs them in this order, and stops at the
  * first response:
  *
- *   readEnvelope      400 missing X-GitHub-Event / X-GitHub-Delivery, body over the limit; 401 unsigned
+ *   readEnvelope      400 missing X-GitHub-Event / X-GitHub-Delivery, body empty or over the limit; 401 unsigned
  *   (verify the X-Hub-Signature-256 over the raw body: WebhookVerifier)              401 wrong signature
  *   interpretDelivery 400 malformed JSON or a push that is not one; 200 ping; 202 other events ignored
  *   (claim the delivery id: FleetStore.claimDelivery)                                401 replayed
@@ -60,6 +60,8 @@ export function readEnvelope(
   }
   const size = Buffer.byteLength(request.body, 'utf8');
   if (size > maxBodyBytes) return refuse(400, `body is ${size} bytes, over the limit of ${maxBodyBytes}`);
+  // Said as what it is, not as a signature that does not match: GitHub always sends a JSON payload.
+  if (size === 0) return refuse(400, 'empty body: a GitHub delivery carries a JSON payload');
   const header = lowerCaseHeaders(request.headers);
   const event = header['x-github-event'];
   const deliveryId = header['x-github-delivery'];

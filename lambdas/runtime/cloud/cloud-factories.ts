@@ -14,6 +14,7 @@ import type { StackDeployer } from '../../ports/stack-deployer';
 import type { CloudLookups } from '../../ports/template-engine';
 import type { ValuesProvider } from '../../ports/values-provider';
 import type { ClusterLeftovers } from '../../ports/cluster-leftovers';
+import type { EksClusters } from '../../ports/eks-clusters';
 import type { NodeFilesStore } from '../../ports/node-files';
 import { ConfigError } from '../../shared/errors';
 import { kitAccountClients, kitAwsClients, roleArn } from '../../adapters/aws/aws-kit-clients';
@@ -29,6 +30,8 @@ export interface CloudFactories {
   readonly alarms: (cluster: Cluster) => HealthAlarms;
   /** Decommission's cleanup of what the cluster left outside its stacks. */
   readonly leftovers: (cluster: Cluster) => ClusterLeftovers;
+  /** EKS DescribeCluster in the cluster's account and region. */
+  readonly eks: (cluster: Cluster) => EksClusters;
   /** The files bundles nodes download, in the cluster account's S3 and KMS. */
   readonly nodeFiles: (cluster: Cluster) => NodeFilesStore;
   /** Template lookups by account id and region (the template engine knows the cluster only from its context). */
@@ -84,6 +87,7 @@ export function cloudFactories(
     values: (cluster) => clusterPorts(cluster).values,
     alarms: (cluster) => clusterPorts(cluster).alarms,
     leftovers: (cluster) => clusterPorts(cluster).leftovers,
+    eks: (cluster) => clusterPorts(cluster).eks,
     nodeFiles: (cluster) => clusterPorts(cluster).nodeFiles,
     lookupsFor(accountId, region) {
       if (!/^\d{12}$/.test(accountId))

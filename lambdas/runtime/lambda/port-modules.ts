@@ -22,12 +22,14 @@ export const PORT_MODULES = {
   lookups: 'lookups',
   alarms: 'alarms',
   leftovers: 'leftovers',
+  eks: 'eks',
   nodeFiles: 'node-files',
   kube: 'kube',
   fleet: 'fleet',
   executions: 'executions',
   events: 'events',
   webhooks: 'webhooks',
+  launches: 'launches',
 } as const satisfies Record<PortName, string>;
 
 export type PortModuleName = (typeof PORT_MODULES)[PortName];

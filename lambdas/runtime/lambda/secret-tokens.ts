@@ -8,6 +8,7 @@
 import * as z from '../../shared/zod';
 import { ConfigError } from '../../shared/errors';
 import { refreshingValue } from '../../adapters/kube/refreshing-value';
+import { rememberSecret } from '../../shared/redact';
 
 export interface ClmTokens {
   readonly registryToken?: string;
@@ -43,6 +44,7 @@ export function parseTokens(secretString: string, secretId: string): ClmTokens {
     );
   }
   const { registryToken, gitToken, clusterToken } = parsed.data;
+  for (const token of [registryToken, gitToken, clusterToken]) rememberSecret(token);
   return {
     ...(registryToken ? { registryToken } : {}),
     ...(gitToken ? { gitToken } : {}),

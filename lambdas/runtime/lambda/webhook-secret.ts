@@ -1,6 +1,7 @@
 import type { WebhookVerifier } from '../../ports/webhook-verifier';
 import { ConfigError } from '../../shared/errors';
 import type { SecretReader } from './secret-tokens';
+import { rememberSecret } from '../../shared/redact';
 
 /** How long a container keeps the webhook secret before reading it again (a rotation takes effect within this). */
 export const WEBHOOK_SECRET_TTL_MS = 5 * 60_000;
@@ -11,6 +12,12 @@ export const WEBHOOK_SECRET_TTL_MS = 5 * 60_000;
  * Errors name the secret, never its content.
  */
 export function parseWebhookSecret(text: string, secretId: string): string[] {
+  const secrets = webhookSecrets(text, secretId);
+  for (const secret of secrets) rememberSecret(secret);
+  return secrets;
+}
+
+function webhookSecrets(text: string, secretId: string): string[] {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{')) {
     if (!trimmed) throw new ConfigError(`secret ${secretId} is empty; put the GitHub webhook secret in it`);

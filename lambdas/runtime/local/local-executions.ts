@@ -15,6 +15,8 @@ export interface LocalExecution {
   stoppedAt?: number;
   error?: string;
   cause?: string;
+  /** Succeeded: the version its Prepare worked towards (ExecutionOutcome.ranTo). */
+  ranTo?: string;
   /** Started or redriven, and not yet picked up by the runner. */
   queued: boolean;
 }
@@ -96,6 +98,7 @@ export class LocalUpdateExecutions implements UpdateExecutions {
         ...(e.stoppedAt !== undefined ? { stoppedAt: e.stoppedAt } : {}),
         ...(e.error ? { error: e.error } : {}),
         ...(e.cause ? { cause: e.cause } : {}),
+        ...(e.ranTo ? { ranTo: e.ranTo } : {}),
       };
     });
   }
@@ -114,11 +117,12 @@ export class LocalUpdateExecutions implements UpdateExecutions {
     return [...this.executions.values()].filter((e) => e.queued && e.status === 'RUNNING').length;
   }
 
-  /** How an execution the runner ran (or stopped) ended. */
-  finish(name: string, status: Ended, failure?: { error: string; cause?: string }): void {
+  /** How an execution the runner ran (or stopped) ended; a succeeded one with the version it worked towards. */
+  finish(name: string, status: Ended, failure?: { error: string; cause?: string }, ranTo?: string): void {
     const execution = this.executions.get(name);
     if (!execution) throw new Error(`no local execution ${name}`);
     this.end(execution, status, failure);
+    if (ranTo) execution.ranTo = ranTo;
     this.persist();
   }
 

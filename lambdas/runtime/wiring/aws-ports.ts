@@ -13,6 +13,7 @@ import { kubeFactory } from '../cloud/kube-factory';
 import { kubeFor as kubeForCluster } from '../../adapters/kube/kube-for';
 import { templatesFactory } from '../cloud/templates-factory';
 import type { FleetStore } from '../../ports/fleet-store';
+import type { LaunchBudget } from '../../ports/launch-budget';
 import { fleetStandIns, type FleetServices } from './fleet-services';
 import { secretsManagerReader } from '../lambda/secrets-manager-reader';
 
@@ -34,6 +35,8 @@ export interface AwsPortsOptions {
   readonly kubeconfig?: string;
   /** The dispatcher's state (a file under --state for the CLI). */
   readonly fleet: FleetStore;
+  /** The launch budget of each account and region (a file under --state, or the deployed table). */
+  readonly launches: LaunchBudget;
   /** The execution service, event sink and webhook verifier of `clm serve`/`dispatch`. @default stand-ins */
   readonly services?: Partial<FleetServices>;
 }
@@ -77,18 +80,22 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
     templates: templatesFactory(aws.lookupsFor)(),
     secrets: aws.secrets(),
     fleet: options.fleet,
+    launches: options.launches,
     ...fleetStandIns(options.services),
     forCluster(cluster) {
-      const kube = kubeFor(cluster);
       return {
         stacks: aws.stacks(cluster),
         pools: aws.pools(cluster),
         values: aws.values(cluster),
         alarms: aws.alarms(cluster),
         leftovers: aws.leftovers(cluster),
+        eks: aws.eks(cluster),
         nodeFiles: aws.nodeFiles(cluster),
         lookups: aws.lookupsFor(awsAccountId(cluster.infrastructureAccount), cluster.region),
-        kube,
+        // Built on first use: a zalando-eks cluster has no CA to connect with before its creation hook ran.
+        get kube() {
+          return kubeFor(cluster);
+        },
       };
     },
   };

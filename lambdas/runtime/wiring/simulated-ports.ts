@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Cluster } from '../../core/model/cluster';
 import type { ConfigSource } from '../../ports/config-source';
@@ -7,7 +7,8 @@ import type { Registry } from '../../ports/registry';
 import type { MemoryProgressStore } from '../../adapters/progress/memory-progress-store';
 import { openFileProgressStore } from '../../adapters/progress/file-progress-store';
 import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
-import type { FleetSettings } from '../../core/dispatch/fleet-settings';
+import { DEFAULT_FLEET_SETTINGS, launchLimitsOf, type FleetSettings } from '../../core/dispatch/fleet-settings';
+import { FileLaunchBudget } from '../../adapters/progress/file-launch-budget';
 import type { FleetStore } from '../../ports/fleet-store';
 import { fleetStandIns, type FleetServices } from './fleet-services';
 import { SimulatedWorld, loadScenarioFile, parseScenario } from '../../sim';
@@ -65,7 +66,6 @@ function scenarioMismatch(stateDir: string, scenarioFile: string, world: Simulat
 export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedSetup {
   const check = { knownClusters: options.knownClusterIds ?? options.clusters.map((c) => c.id) };
   const scenario = options.scenarioFile ? loadScenarioFile(options.scenarioFile, check) : undefined;
-  mkdirSync(options.stateDir, { recursive: true });
   const existing = existsSync(join(options.stateDir, 'world.json'));
   const world = existing
     ? SimulatedWorld.load(options.stateDir)
@@ -88,6 +88,7 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
     // The simulated KMS: `aws:kms:` values are base64 of the plaintext.
     secrets: { decrypt: async (ciphertext) => Buffer.from(ciphertext, 'base64').toString('utf8') },
     fleet,
+    launches: new FileLaunchBudget(options.stateDir, launchLimitsOf(options.fleetSettings ?? DEFAULT_FLEET_SETTINGS)),
     ...fleetStandIns(options.services),
     forCluster: (cluster) => {
       const ports = world.forCluster(cluster);

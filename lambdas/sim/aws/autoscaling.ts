@@ -8,6 +8,7 @@ import type {
 } from '../world-state';
 import { hashOf } from '../hash';
 import { allocatePrivateIp } from './account';
+import { retryLaunchLater, takeRunInstancesToken } from './run-instances-bucket';
 
 /**
  * Auto Scaling and EC2: an ASG launches instances until it has `desired` active ones, spread evenly over its
@@ -126,6 +127,10 @@ export function reconcileAsg(ctx: SimContext, account: AccountState, asg: AsgRec
   const active = asgInstances(account, asg.name).filter(isActive);
   if (asg.azs.length === 0) return;
   for (let missing = asg.desired - active.length; missing > 0; missing -= 1) {
+    if (!takeRunInstancesToken(ctx, account)) {
+      retryLaunchLater(ctx, account, asg);
+      break;
+    }
     const counts = countByAz(asg, active);
     const az = asg.azs.reduce((best, candidate) =>
       (counts.get(candidate) ?? 0) < (counts.get(best) ?? 0) ? candidate : best,

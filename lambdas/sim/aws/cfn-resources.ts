@@ -2,6 +2,7 @@ import type { SimContext } from '../sim-context';
 import type { AccountState, ResourceRecord } from '../world-state';
 import { deleteAsg } from './autoscaling';
 import { autoScalingGroupResource } from './cfn-auto-scaling-group';
+import { eksClusterResource } from './cfn-eks-cluster';
 import { genericResource } from './cfn-generic-resources';
 import { launchTemplateResource } from './cfn-launch-template';
 import { accessModel } from './access-model';
@@ -20,6 +21,7 @@ export function provisionResource(scope: ResourceScope, type: string, props: Pro
   const scoped = { ...scope, previous };
   if (type === 'AWS::EC2::LaunchTemplate') return launchTemplateResource(scoped, props);
   if (type === 'AWS::AutoScaling::AutoScalingGroup') return autoScalingGroupResource(scoped, props);
+  if (type === 'AWS::EKS::Cluster') return eksClusterResource(scoped, props);
   const provisioned = genericResource(scoped, type, props);
   const model = accessModel(type, props, provisioned);
   return model ? { ...provisioned, model } : provisioned;

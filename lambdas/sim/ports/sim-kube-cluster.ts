@@ -2,6 +2,8 @@ import type { KubeCluster, PdbInfo } from '../../ports/kube-cluster';
 import { KubeApiError, TransientApiError } from '../../shared/errors';
 import { resolveKind } from '../kube/kinds';
 import { apiReady, kubeFor } from '../engine';
+import { accountKey } from '../aws/account';
+import { describeEksCluster } from '../aws/eks';
 import { matches, parseSelector } from '../../core/kube/label-selector';
 import { nodeInfo, nodesWithVolumes, patchNode, serverVersion } from '../kube/nodes';
 import { applyObjects } from '../kube/apply-objects';
@@ -14,15 +16,25 @@ import { volumeAttachmentInfos } from '../kube/volume-attachments';
 import { workloadReadiness } from '../kube/workload-readiness';
 import { instrument } from './instrument';
 
-/** KubeCluster over one simulated cluster. Until its API server is up every call but `ready` fails as a refused connection would. */
-export function simKubeCluster(ctx: SimContext, clusterId: string): KubeCluster {
+/** Where a client connects: the API server URL and the CA it trusts (base64 PEM), as the caller's cluster says. */
+export interface SimKubeConnection {
+  readonly server: string;
+  readonly caData?: string;
+}
+
+/**
+ * KubeCluster over one simulated cluster. Until its API server is up every call but `ready` fails as a refused
+ * connection would. A zalando-eks cluster's API server is its EKS endpoint with its EKS CA: a client given another URL
+ * reaches nothing (not ready, connection errors), one trusting another CA fails every call as TLS verification would.
+ */
+export function simKubeCluster(ctx: SimContext, clusterId: string, connection?: SimKubeConnection): KubeCluster {
+  const reachable = (): boolean => connectionReaches(ctx, clusterId, connection);
   const kube = () => {
-    if (!apiReady(ctx, clusterId))
-      throw new TransientApiError(`cluster ${clusterId}: API server is not reachable yet (connection refused)`);
-    return kubeFor(ctx, clusterId);
+    if (reachable()) return kubeFor(ctx, clusterId);
+    throw new TransientApiError(`cluster ${clusterId}: API server is not reachable yet (connection refused)`);
   };
   return instrument<KubeCluster>(ctx, 'kube', clusterId, {
-    ready: () => apiReady(ctx, clusterId),
+    ready: () => reachable(),
     serverVersion: () => serverVersion(kube()),
     apply: (objects, options) => applyObjects(ctx, kube(), objects, options.dryRun ?? false),
     delete: (ref, options) => deleteObject(ctx, kube(), ref, options),
@@ -84,4 +96,18 @@ function servesKind(state: Parameters<typeof resolveKind>[0], kind: string, apiV
     if (error instanceof KubeApiError) return false;
     throw error;
   }
+}
+
+/** Whether a client with `connection` reaches the cluster's API server now (see simKubeCluster). */
+function connectionReaches(ctx: SimContext, clusterId: string, connection: SimKubeConnection | undefined): boolean {
+  const info = ctx.state.clusters[clusterId];
+  if (!info?.eks || !connection) return apiReady(ctx, clusterId);
+  const account = ctx.state.accounts[accountKey(info.accountId, info.region)];
+  const plane = account && describeEksCluster(account, info.name);
+  if (!plane || plane.status !== 'ACTIVE' || plane.endpoint !== connection.server) return false;
+  if (plane.certificateAuthorityData !== connection.caData)
+    throw new KubeApiError(
+      `cluster ${clusterId}: Get "${connection.server}/readyz": tls: failed to verify certificate: x509: certificate signed by unknown authority${connection.caData ? '' : ' (no CA given: kube_ca_data, or eks_certificate_authority_data from the EKS creation hook)'}`,
+    );
+  return true;
 }

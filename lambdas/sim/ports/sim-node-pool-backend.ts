@@ -1,11 +1,13 @@
 import { awsAccountId } from '../../core/model/cluster';
-import type { ClusterRef, NodePoolBackend, PoolInstance } from '../../ports/node-pool-backend';
+import type { ClusterRef, NodePoolBackend, PoolGroup, PoolInstance } from '../../ports/node-pool-backend';
 import { NotFoundError } from '../../shared/errors';
 import { ensureAccount } from '../aws/account';
 import { asgInstances, isOutdated, poolAsgs, scalePool, terminateInstance } from '../aws/autoscaling';
 import { simKarpenterEc2 } from '../aws/karpenter-instances';
 import type { SimContext } from '../sim-context';
 import { instrument } from './instrument';
+import type { AccountState, AsgRecord, InstanceRecord } from '../world-state';
+import { poolGroup, simPreRollMarks } from '../aws/pre-roll-marks';
 
 const AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';
 
@@ -18,27 +20,17 @@ export function simNodePoolBackend(ctx: SimContext, clusterId?: string): NodePoo
       const account = accountOf(cluster);
       const asgs = poolAsgs(account, cluster.name, poolName);
       if (asgs.length === 0) return undefined;
-      const instances: PoolInstance[] = asgs.flatMap((asg) =>
-        asgInstances(account, asg.name).map((instance) => ({
-          instanceId: instance.id,
-          availabilityZone: instance.az,
-          lifecycleState: instance.state,
-          healthy: instance.state !== 'Terminating',
-          outdated: isOutdated(account, asg, instance),
-          ...(instance.launchTemplateVersion ? { launchTemplateVersion: instance.launchTemplateVersion } : {}),
-          instanceType: instance.instanceType,
-          asgName: asg.name,
-          launchedAt: instance.launchedAt,
-        })),
+      const instances = asgs.flatMap((asg) =>
+        asgInstances(account, asg.name).map((i) => poolInstance(account, asg, i)),
       );
-      const sum = (pick: (asg: (typeof asgs)[number]) => number): number =>
-        asgs.reduce((total, asg) => total + pick(asg), 0);
+      const groups = asgs.map(poolGroup);
+      const sum = (pick: (g: PoolGroup) => number): number => groups.reduce((total, g) => total + pick(g), 0);
       return {
         poolName,
-        desired: sum((asg) => asg.desired),
-        min: sum((asg) => asg.min),
-        max: sum((asg) => asg.max),
-        groups: asgs.map((asg) => ({ name: asg.name, desired: asg.desired, min: asg.min, max: asg.max })),
+        desired: sum((g) => g.desired),
+        min: sum((g) => g.min),
+        max: sum((g) => g.max),
+        groups,
         instances,
       };
     },
@@ -61,6 +53,7 @@ export function simNodePoolBackend(ctx: SimContext, clusterId?: string): NodePoo
       terminateInstance(ctx, account, instance, decrementDesired);
     },
     ...simKarpenterEc2(ctx, accountOf),
+    ...simPreRollMarks(accountOf),
     markForDecommission(cluster, poolName) {
       const account = accountOf(cluster);
       for (const asg of poolAsgs(account, cluster.name, poolName)) {
@@ -69,4 +62,18 @@ export function simNodePoolBackend(ctx: SimContext, clusterId?: string): NodePoo
       }
     },
   });
+}
+
+function poolInstance(account: AccountState, asg: AsgRecord, instance: InstanceRecord): PoolInstance {
+  return {
+    instanceId: instance.id,
+    availabilityZone: instance.az,
+    lifecycleState: instance.state,
+    healthy: instance.state !== 'Terminating',
+    outdated: isOutdated(account, asg, instance),
+    ...(instance.launchTemplateVersion ? { launchTemplateVersion: instance.launchTemplateVersion } : {}),
+    instanceType: instance.instanceType,
+    asgName: asg.name,
+    launchedAt: instance.launchedAt,
+  };
 }

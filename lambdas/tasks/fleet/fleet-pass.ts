@@ -11,6 +11,8 @@ import type { Cluster } from '../../core/model/cluster';
 import type { UpdateExecutions } from '../../ports/update-executions';
 import type { PortsFor, TaskMetric } from '../define-task';
 import { listWithStoredStatus, recordClusterProblem } from '../step/cluster-status';
+import { paced, startPace } from './start-pacing';
+import { retryThrottled, type ThrottleBackoff } from '../throttling/retry-throttled';
 
 /** The ports of a dispatcher pass (the tasks that run one declare these). */
 export const PASS_PORTS = {
@@ -63,7 +65,7 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   const states = diff ? withStates(snapshot.clusters, diff.states) : snapshot.clusters;
   const scope = diff && options.poll === 'changes' ? diff.changed : options.scope?.(clusters);
   const { plan, behind } = await planPass(ports, { clusters, snapshot, states, scope, now, trigger: options.trigger });
-  const started = await startPlanned(ports.executions, plan.starts, states, now);
+  const started = await startPlanned(ports, plan.starts, states, now);
   const saved = await ports.fleet.saveClusterStates(mergeStates(diff?.states ?? [], plan.states, started.states));
   const forget = [...(diff?.removed ?? []), ...(options.forget ?? [])];
   if (forget.length) await ports.fleet.forgetClusters(forget);
@@ -81,6 +83,7 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
       behindTarget: behind,
       outcomes: started.outcomes,
       conflicts: saved.conflicts.length,
+      throttles: started.throttles,
       ...(registry ? { registry } : {}),
     }),
   };
@@ -124,22 +127,46 @@ interface Started {
   readonly states: ClusterFleetState[];
   readonly events: FleetEvent[];
   readonly outcomes: Map<string, StartOutcome>;
+  /** StartExecution and RedriveExecution answers that were throttled (each tried again after a back-off). */
+  throttles: number;
 }
 
-/** Start (or redrive) each planned execution; a name taken by an ended execution moves to the next attempt. */
+/** StartExecution throttled after the SDK's own retries: tried again after 1, 2, 4 and 8 s, then left to the next pass. */
+export const START_BACKOFF: ThrottleBackoff = { attempts: 5, baseMs: 1_000, maxMs: 8_000 };
+
+/**
+ * Start (or redrive) each planned execution at the settings' pace (startsPerSecond); a name taken by an ended
+ * execution moves to the next attempt. A start Step Functions still throttles after the back-off is `throttled`, and
+ * so is every start after it in this pass: the next pass starts them (their names are deterministic).
+ */
 async function startPlanned(
-  executions: UpdateExecutions,
+  ports: PassPorts,
   starts: readonly PlannedStart[],
   states: ReadonlyMap<string, ClusterFleetState>,
   now: number,
 ): Promise<Started> {
-  const started: Started = { states: [], events: [], outcomes: new Map() };
-  for (const planned of starts) {
-    const result = await startOne(executions, planned);
+  const started: Started = { states: [], events: [], outcomes: new Map(), throttles: 0 };
+  let throttledOut = false;
+  const pace = startPace(ports.fleet.settings.startsPerSecond);
+  const results = await paced(starts, ports.clock, pace, async (planned) => {
+    if (throttledOut) return { throttled: true as const };
+    const attempt = await retryThrottled(ports.clock, START_BACKOFF, () => startOne(ports.executions, planned));
+    started.throttles += attempt.throttles;
+    if (attempt.ok) return { result: attempt.value };
+    throttledOut = true;
+    return { throttled: true as const };
+  });
+  starts.forEach((planned, index) => {
+    const outcome = results[index]!;
+    const { executionName, attempt } = planned;
+    if ('throttled' in outcome) {
+      started.outcomes.set(planned.clusterId, { how: 'throttled', executionName, attempt });
+      return;
+    }
+    const result = outcome.result;
     if (!result) {
-      const { executionName, attempt } = planned;
       started.outcomes.set(planned.clusterId, { how: 'not-started', executionName, attempt });
-      continue;
+      return;
     }
     const { state, event } = recordStart(result.start, result.result, states.get(planned.clusterId), now);
     started.states.push(state);
@@ -149,7 +176,7 @@ async function startPlanned(
       executionName: result.result.name,
       attempt: result.start.attempt,
     });
-  }
+  });
   return started;
 }
 
@@ -185,5 +212,6 @@ export function passMetrics(report: DispatchReport): TaskMetric[] {
     { name: CLM_METRICS.updatesStarted, value: started },
     { name: CLM_METRICS.updatesRunning, value: report.summary.running + started },
     { name: CLM_METRICS.haltedWaves, value: report.halts.length },
+    { name: CLM_METRICS.startsThrottled, value: report.throttles },
   ];
 }

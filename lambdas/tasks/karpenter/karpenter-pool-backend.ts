@@ -101,6 +101,11 @@ export class KarpenterPoolBackend implements NodePoolBackend {
   /** Karpenter decides capacity from pending pods. */
   async scale(): Promise<void> {}
 
+  /** No group to mark: Karpenter has no desired capacity to drift. */
+  async markPreRollSize(): Promise<void> {}
+
+  async restorePreRollSize(): Promise<void> {}
+
   async terminate(cluster: ClusterRef, instanceId: string): Promise<void> {
     // A NodeClaim that never got an instance has nothing to terminate.
     if (instanceId.startsWith('nodeclaim/')) return;

@@ -13,6 +13,7 @@ import { renderCluster, type ClusterRender } from '../../core/render/render-clus
 import type { RenderedManifestFile } from '../../core/render/render-manifests';
 import { withDiscoveredNetwork } from '../../core/render/discovered-network';
 import { rollPolicy } from '../../core/rollout/roll-policy';
+import { checkedConfigItems } from '../../core/config/config-item-checks';
 import { resolveClusterConfigVersion, type ResolvedConfigVersion } from '../../core/version/resolve-config-version';
 import { MainArtifact, type ClusterArtifact } from '../../contracts/artifacts';
 import type { KubeCluster, KubeObject, ObjectRef } from '../../ports/kube-cluster';
@@ -94,8 +95,11 @@ export async function planCluster(registered: Cluster, ports: PlanPorts, options
       render.configItems,
     ),
   };
-  if (render.errors.length) {
-    const problems = render.errors.map((e) => e.message);
+  // The config items as provision checks them before its first write (RenderConfig): what it would refuse, the plan
+  // reports, and plans nothing more.
+  const { issues } = await checkedConfigItems(cluster, snapshots, ports.templates);
+  if (render.errors.length || issues.length) {
+    const problems = [...issues, ...render.errors].map((e) => e.message);
     return { ...base, stacks: [], objects: [], deletions: [], pools: [], problems, notes: [] };
   }
   const stacks = await stackPlans(render.stacks, steps, cp.stacks);

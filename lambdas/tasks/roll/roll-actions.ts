@@ -1,11 +1,6 @@
 import type { NodePool } from '../../core/model/cluster';
 import type { NodeProgress, PoolProgress } from '../../core/model/run';
-import {
-  outdatedNodes,
-  planTermination,
-  type RollPlan,
-  type TerminationLedger,
-} from '../../core/rollout/plan-roll-step';
+import { outdatedNodes, type RollPlan, type TerminationLedger } from '../../core/rollout/plan-roll-step';
 import {
   DRAIN_START_ANNOTATION,
   LAST_FORCED_ANNOTATION,
@@ -29,6 +24,8 @@ import type { ClusterRef } from '../../ports/node-pool-backend';
 import type { ClusterPorts } from '../../ports/ports';
 import { RolloutError } from '../../shared/errors';
 import { drainPass } from './drain-pass';
+import { scaleOut, terminateWithinBudget } from '../launches/budgeted-scaling';
+import type { LaunchAllowance } from '../launches/launch-allowance';
 
 /** What every action of one roll step works with. */
 export interface RollContext {
@@ -39,6 +36,8 @@ export interface RollContext {
   readonly now: number;
   /** The pool left the registry: nodes also get CLM's no-replacement label (CLM §7.3 PrepareForRemoval). */
   readonly removal?: boolean;
+  /** The launches this step may cause (Auto Scaling pools; launches/launch-allowance.ts). */
+  readonly launches?: LaunchAllowance;
 }
 
 /** CLM: on nodes of a pool being removed, so the cluster-lifecycle-controller makes no replacement. */
@@ -52,9 +51,28 @@ export async function rollActions(
   progress: PoolProgress,
 ): Promise<RollActions> {
   await markNodes(context, plan.mark);
-  if (plan.scaleTo !== undefined) await context.cp.pools.scale(context.target, context.pool.name, plan.scaleTo);
+  let done = plan;
+  if (plan.scaleTo !== undefined) {
+    // The size before the roll (and the pairing nodes it will hold) go on the groups first: a retry whose progress
+    // was lost reads them from there (core/rollout/pre-roll-size.ts).
+    const pairing = plan.pairingScaleOut ? (progress.pairingNodes ?? 0) + plan.pairingScaleOut : undefined;
+    if (!snapshot.preRollMarked || pairing !== undefined)
+      await context.cp.pools.markPreRollSize(context.target, context.pool.name, pairing);
+    // A scale-out AWS still throttled did not happen: the ledger and the pairing count go by what did.
+    if ((await scaleOut(context, plan.scaleTo, snapshot.desired)) !== plan.scaleTo) {
+      const { scaleTo: _planned, pairingScaleOut: _pairing, ...unscaled } = plan;
+      done = unscaled;
+      if (pairing !== undefined)
+        await context.cp.pools.markPreRollSize(context.target, context.pool.name, progress.pairingNodes ?? 0);
+    }
+  }
   const nodes = await cordonNodes(context, plan.cordon, progress.nodes);
-  return drainAndTerminate(context, plan, snapshot, { ...progress, nodes });
+  const acted = await drainAndTerminate(context, done, snapshot, { ...progress, nodes });
+  // Pairing nodes taken back: the marks say so once they are gone (never before, so a mark never counts too few).
+  const held = (progress.pairingNodes ?? 0) + (done.pairingScaleOut ?? 0);
+  if ((acted.progress.pairingNodes ?? 0) < held)
+    await context.cp.pools.markPreRollSize(context.target, context.pool.name, acted.progress.pairingNodes ?? 0);
+  return acted;
 }
 
 /** Taint outdated nodes and label them decommission-pending (CLM §7.2). */
@@ -209,24 +227,30 @@ async function readyToTerminate(
   return { progress: held.progress, ...(verdict.kind === 'timeout' ? { problem: verdict.detail } : {}) };
 }
 
+/** Capacity bookkeeping at the start of the step's terminations (after its scale-out). */
+function ledgerOf(plan: RollPlan, snapshot: PoolSnapshot, progress: PoolProgress): TerminationLedger {
+  return {
+    desired: plan.scaleTo ?? snapshot.desired,
+    base: progress.baseDesired ?? snapshot.desired,
+    outdatedLeft: outdatedNodes(snapshot).length,
+  };
+}
+
 async function drainAndTerminate(
   context: RollContext,
   plan: RollPlan,
   snapshot: PoolSnapshot,
   progress: PoolProgress,
 ): Promise<RollActions> {
-  const { cp, target, now } = context;
+  const { cp, now } = context;
   const nodes: Record<string, NodeProgress> = { ...progress.nodes };
   const blocked: string[] = [];
   const problems: string[] = [];
   let attachments: VolumeAttachmentInfo[] | undefined;
   const counts = { terminated: 0, replacements: 0, surplusRemoved: 0, refused: 0, terminatingSeconds: 0 };
-  let ledger: TerminationLedger = {
-    desired: plan.scaleTo ?? snapshot.desired,
-    base: progress.baseDesired ?? snapshot.desired,
-    outdatedLeft: outdatedNodes(snapshot).length,
-  };
-  for (const n of [...plan.drain, ...plan.cordon]) {
+  let ledger = ledgerOf(plan, snapshot, progress);
+  const candidates = [...plan.drain, ...plan.cordon];
+  for (const [index, n] of candidates.entries()) {
     const node = nodes[n.instanceId];
     if (!node || node.state === 'terminated') continue;
     if (n.node) {
@@ -244,8 +268,8 @@ async function drainAndTerminate(
       if (!pass.terminate) continue;
     }
     const surplus = nodes[n.instanceId]!.surplus === true;
-    const termination = planTermination(ledger, surplus);
-    await cp.pools.terminate(target, n.instanceId, termination.decrement);
+    const termination = await terminateWithinBudget(context, n.instanceId, ledger, surplus, candidates.length - index);
+    if (!termination) continue; // throttled: the node stays drained for the next step
     ledger = termination.ledger;
     if (!termination.decrement) counts.replacements++;
     nodes[n.instanceId] = { ...nodes[n.instanceId]!, state: 'terminated', terminatedAt: now };

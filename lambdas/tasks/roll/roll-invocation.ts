@@ -27,6 +27,7 @@ export async function stepThroughShortWaits(
   let output = await step(input, deadline);
   let replacedNow = output.replacedNow ?? 0;
   let drainSeconds = output.drainSeconds;
+  const launches = { launchesDeferred: output.launchesDeferred ?? 0, scalingThrottled: output.scalingThrottled ?? 0 };
   // Blocks the invocation waited through (volumes detaching, hooks, the health gate), for its message.
   const held: string[] = [];
   // A step that waited for a drain PDBs refused ends the invocation: the block reaches the execution's history (and
@@ -38,6 +39,8 @@ export async function stepThroughShortWaits(
     if (waitMs > 0) await clock.sleep(waitMs);
     output = await step({ ...input, step: output }, deadline);
     replacedNow += output.replacedNow ?? 0;
+    launches.launchesDeferred += output.launchesDeferred ?? 0;
+    launches.scalingThrottled += output.scalingThrottled ?? 0;
     if (output.drainSeconds !== undefined) drainSeconds = Math.max(drainSeconds ?? 0, output.drainSeconds);
   }
   const waitedSeconds = Math.round((clock.now() - started) / 1000);
@@ -47,6 +50,8 @@ export async function stepThroughShortWaits(
     ...(earlier.length ? { message: `${output.message}; earlier in this step: ${earlier.join('; ')}` } : {}),
     replacedNow,
     ...(drainSeconds !== undefined ? { drainSeconds } : {}),
+    ...(launches.launchesDeferred ? { launchesDeferred: launches.launchesDeferred } : {}),
+    ...(launches.scalingThrottled ? { scalingThrottled: launches.scalingThrottled } : {}),
     ...(waitedSeconds > 0 ? { waitedSeconds } : {}),
   };
 }

@@ -1,18 +1,20 @@
-import type { Cluster, ClusterStatus, LifecycleStatus, Problem } from '../../core/model/cluster';
+import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus, Problem } from '../../core/model/cluster';
+import { EMPTY_STATUS } from '../../core/model/cluster';
 import { appendProblem } from '../../core/status/problems';
+import { peersOf } from '../../core/eks/oidc-trust';
 import type { Ports } from '../../ports/ports';
 import type { StoredStatus } from '../../ports/progress-store';
 import { NotFoundError } from '../../shared/errors';
 
 /**
  * The cluster from the registry, with status overlaid from the progress store when the registry cannot
- * store status (the YAML file: CLM loses it there; we keep it).
+ * store status (the YAML file: CLM loses it there; we keep it), and its account's clusters (CLM's AccountClusters).
  */
 export async function loadCluster(ports: Pick<Ports, 'registry' | 'progress'>, clusterId: string): Promise<Cluster> {
-  const clusters = await ports.registry.listClusters();
+  const clusters = await listWithStoredStatus(ports);
   const cluster = clusters.find((c) => c.id === clusterId);
   if (!cluster) throw new NotFoundError(`Cluster ${clusterId} is not in the registry ${ports.registry.description}`);
-  return withStoredStatus(ports, cluster);
+  return { ...cluster, accountClusters: peersOf(cluster, clusters) };
 }
 
 export async function withStoredStatus(
@@ -31,11 +33,38 @@ export async function listWithStoredStatus(ports: Pick<Ports, 'registry' | 'prog
   return clusters.map((cluster) => overlayStatus(cluster, stored.get(cluster.id)));
 }
 
-/** The cluster with the stored status (and lifecycle) in place of the registry's. */
+/** The cluster with the stored status (and lifecycle) in place of the registry's, and the written config items over its own. */
 export function overlayStatus(cluster: Cluster, stored: StoredStatus | undefined): Cluster {
   if (!stored) return cluster;
-  const { updatedAt: _updatedAt, lifecycleStatus, ...status } = stored;
-  return { ...cluster, status, lifecycleStatus: lifecycleStatus ?? cluster.lifecycleStatus };
+  const { updatedAt: _updatedAt, lifecycleStatus, configItems, ...status } = stored;
+  return {
+    ...cluster,
+    status,
+    lifecycleStatus: lifecycleStatus ?? cluster.lifecycleStatus,
+    ...(configItems ? { configItems: { ...cluster.configItems, ...configItems } } : {}),
+  };
+}
+
+/**
+ * Write config items back (CLM's `UpdateConfigItems`: the EKS creation hook's): through the registry's config-item
+ * write when it stores them (HTTP: one PUT per item; DynamoDB), else into the stored status, which `overlayStatus`
+ * lays over the file's items for every later read (the file registry also keeps them for this process).
+ */
+export async function writeConfigItems(
+  ports: Pick<Ports, 'registry' | 'progress' | 'clock'>,
+  clusterId: string,
+  items: ConfigItems,
+): Promise<void> {
+  if (Object.keys(items).length === 0) return;
+  if (!ports.registry.persistsStatus) {
+    const stored = await ports.progress.getStatus(clusterId);
+    await ports.progress.putStatus(clusterId, {
+      ...(stored ?? EMPTY_STATUS),
+      configItems: { ...stored?.configItems, ...items },
+      updatedAt: ports.clock.now(),
+    });
+  }
+  await ports.registry.updateConfigItems(clusterId, items);
 }
 
 /**
@@ -48,10 +77,12 @@ export async function writeStatus(
   status: ClusterStatus,
   lifecycleStatus?: LifecycleStatus,
 ): Promise<void> {
-  const lifecycle = lifecycleStatus ?? (await storedLifecycle(ports, cluster.id));
+  const stored = await ports.progress.getStatus(cluster.id);
+  const lifecycle = lifecycleStatus ?? stored?.lifecycleStatus;
   await ports.progress.putStatus(cluster.id, {
     ...status,
     ...(lifecycle ? { lifecycleStatus: lifecycle } : {}),
+    ...(stored?.configItems ? { configItems: stored.configItems } : {}),
     updatedAt: ports.clock.now(),
   });
   await ports.registry.updateStatus(cluster.id, { ...(lifecycleStatus ? { lifecycleStatus } : {}), status });
@@ -70,23 +101,16 @@ export async function recordClusterProblem(
 ): Promise<void> {
   if (cluster && ports.registry.persistsStatus) {
     const problems = appendProblem(cluster.status.problems, problem);
-    const lifecycleStatus = await storedLifecycle(ports, cluster.id);
+    const stored = await ports.progress.getStatus(cluster.id);
     await ports.progress.putStatus(cluster.id, {
       ...cluster.status,
       problems,
-      ...(lifecycleStatus ? { lifecycleStatus } : {}),
+      ...(stored?.lifecycleStatus ? { lifecycleStatus: stored.lifecycleStatus } : {}),
+      ...(stored?.configItems ? { configItems: stored.configItems } : {}),
       updatedAt: now,
     });
     await ports.registry.updateStatus(cluster.id, { status: { ...cluster.status, problems } }).catch(() => undefined);
   } else {
     await ports.progress.recordProblem(clusterId, problem, now);
   }
-}
-
-/** The lifecycle status the progress store holds for the cluster, if any. */
-async function storedLifecycle(
-  ports: Pick<Ports, 'progress'>,
-  clusterId: string,
-): Promise<LifecycleStatus | undefined> {
-  return (await ports.progress.getStatus(clusterId))?.lifecycleStatus;
 }

@@ -1,3 +1,4 @@
+import { withControlPlane } from '../../core/eks/eks-control-plane';
 import type { Cluster } from '../../core/model/cluster';
 import type { RunRecord } from '../../core/model/run';
 import { ClusterArtifact, MainArtifact, ResourcesArtifact } from '../../contracts/artifacts';
@@ -21,7 +22,10 @@ export interface OpenStepOptions<A extends readonly RunArtifactName[]> {
 
 export type OpenedStep<A extends readonly RunArtifactName[]> = {
   readonly run: RunRecord;
-  /** The cluster as Prepare pinned it for this run. */
+  /**
+   * The cluster as Prepare pinned it for this run; for zalando-eks, once ReadControlPlane ran, as EKS reported it (the
+   * endpoint as API server URL, the CA, the written config items and `service_cidr`).
+   */
   readonly cluster: Cluster;
   readonly pinned: ClusterArtifact;
   readonly now: number;
@@ -46,7 +50,8 @@ export async function openStep<const A extends readonly RunArtifactName[] = []>(
       throw new NotFoundError(`The run of ${ref.clusterId} has no ${name} artefact yet; the steps ran out of order`);
     artifacts[name] = await getArtifact<unknown>(ports.artifacts, key, RUN_ARTIFACTS[name]);
   }
-  return { run, cluster: pinned.cluster, pinned, now: ports.clock.now(), ...artifacts } as OpenedStep<A>;
+  const cluster = run.controlPlane ? withControlPlane(pinned.cluster, run.controlPlane) : pinned.cluster;
+  return { run, cluster, pinned, now: ports.clock.now(), ...artifacts } as OpenedStep<A>;
 }
 
 /** The cluster as Prepare pinned it for this run. */

@@ -43,5 +43,5 @@ export async function updateRun(
 
 /** Renew the lease (throws LeaseHeldError if another execution took it over after expiry). */
 export async function renewLease(ports: Pick<Ports, 'progress' | 'clock'>, ref: RunRef): Promise<void> {
-  await ports.progress.acquireLease(ref.clusterId, ref.holder, LEASE_TTL_MS, ports.clock.now());
+  await ports.progress.acquireLease(ref.clusterId, ref.holder, LEASE_TTL_MS, ports.clock.now(), ports.clock.kind);
 }

@@ -141,6 +141,37 @@ describe('SfnUpdateExecutions.countRunning and describe', () => {
     ]);
   });
 
+  it('with many to describe, lists the running ones and describes only the others (DescribeExecution is 15/s)', async () => {
+    // 1,500 recorded as running: 1,497 still run (two ListExecutions pages), 2 ended, 1 is gone.
+    const names = Array.from({ length: 1500 }, (_, i) => `u${i}`);
+    const listed = names.slice(3).map((name) => ({ executionArn: arnOf(name) }));
+    sfn
+      .on(ListExecutionsCommand, { statusFilter: 'RUNNING' })
+      .resolvesOnce({ executions: listed.slice(0, 1000) as never, nextToken: 't1' })
+      .resolvesOnce({ executions: listed.slice(1000) as never });
+    sfn
+      .on(DescribeExecutionCommand, { executionArn: arnOf('u0') })
+      .resolves({ status: 'SUCCEEDED', stopDate: new Date(5) });
+    sfn
+      .on(DescribeExecutionCommand, { executionArn: arnOf('u1') })
+      .resolves({ status: 'FAILED', stopDate: new Date(6), error: 'RolloutError' });
+    sfn
+      .on(DescribeExecutionCommand, { executionArn: arnOf('u2') })
+      .rejects(new ExecutionDoesNotExist({ message: 'gone', ...meta }));
+
+    const outcomes = await executions().describe(names.map((name) => ({ name })));
+
+    expect(outcomes.slice(0, 4)).toEqual([
+      { name: 'u0', status: 'SUCCEEDED', stoppedAt: 5 },
+      { name: 'u1', status: 'FAILED', stoppedAt: 6, error: 'RolloutError' },
+      { name: 'u2', status: 'NOT_FOUND' },
+      { name: 'u3', status: 'RUNNING' },
+    ]);
+    expect(outcomes.filter((o) => o.status === 'RUNNING')).toHaveLength(1497);
+    expect(sfn).toHaveReceivedCommandTimes(DescribeExecutionCommand, 3);
+    expect(sfn).toHaveReceivedCommandTimes(ListExecutionsCommand, 2);
+  });
+
   it('says when a succeeded execution handed over at a loop cap (its output held HANDED_OVER)', async () => {
     sfn.on(DescribeExecutionCommand, { executionArn: arnOf('h') }).resolves({
       status: 'SUCCEEDED',
@@ -155,6 +186,17 @@ describe('SfnUpdateExecutions.countRunning and describe', () => {
     await expect(executions().describe([{ name: 'h' }, { name: 'p' }])).resolves.toEqual([
       { name: 'h', status: 'SUCCEEDED', stoppedAt: 2_000, handedOver: true },
       { name: 'p', status: 'SUCCEEDED', stoppedAt: 2_000 },
+    ]);
+  });
+
+  it('says which version a succeeded execution worked towards (its Prepare resolved the channel when it started)', async () => {
+    sfn.on(DescribeExecutionCommand, { executionArn: arnOf('r') }).resolves({
+      status: 'SUCCEEDED',
+      stopDate: new Date(3_000),
+      output: JSON.stringify({ clusterId: 'c1', run: { decision: 'UPDATE', targetVersion: 'cccc#h' } }),
+    });
+    await expect(executions().describe([{ name: 'r' }])).resolves.toEqual([
+      { name: 'r', status: 'SUCCEEDED', stoppedAt: 3_000, ranTo: 'cccc#h' },
     ]);
   });
 });

@@ -65,6 +65,26 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
     expect(await store.getLease(cluster)).toBeUndefined();
   });
 
+  it('judges a lease on the clock that wrote it: a simulated lease is not taken on the system clock, nor the reverse', async () => {
+    const store = await create();
+    // Simulated time is months before the real one: on the system clock this lease would look long expired.
+    await store.acquireLease(cluster, 'cli:sim:1:1', 1000, 0, 'simulated');
+    expect(await store.getLease(cluster)).toMatchObject({ expiresAt: 1000, clock: 'simulated' });
+    await expect(store.acquireLease(cluster, 'exec-b', 1000, 5000)).rejects.toBeInstanceOf(LeaseHeldError);
+    await expect(store.acquireLease(cluster, 'cli:sim:2:2', 1000, 500, 'simulated')).rejects.toBeInstanceOf(
+      LeaseHeldError,
+    );
+    await expect(store.acquireLease(cluster, 'cli:sim:2:2', 1000, 1500, 'simulated')).resolves.toMatchObject({
+      clock: 'simulated',
+    });
+    await store.releaseLease(cluster, 'cli:sim:2:2');
+    await store.acquireLease(cluster, 'exec-a', 1000, 5000);
+    expect((await store.getLease(cluster))?.clock).toBeUndefined();
+    await expect(store.acquireLease(cluster, 'cli:sim:3:3', 1000, 9000, 'simulated')).rejects.toBeInstanceOf(
+      LeaseHeldError,
+    );
+  });
+
   it('writes runs with optimistic locking and reports a lost race as ConflictError', async () => {
     const store = await create();
     const fresh = newRunRecord(

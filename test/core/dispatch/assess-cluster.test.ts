@@ -57,6 +57,7 @@ describe('assessCluster', () => {
     ['lifecycle', { lifecycleStatus: 'creating' as const }, {}],
     ['paused', {}, { controls: { paused: true, reason: 'freeze' } }],
     ['account-filtered', {}, { accepts: () => false }],
+    ['region-filtered', {}, { settings: settings({ regions: ['eu-west-1', 'us-east-1'] }) }],
   ])('skips %s clusters', (reason, overrides, extra) => {
     expect(assess({ ...behind, ...overrides }, extra)).toMatchObject({ kind: 'skip', reason });
   });

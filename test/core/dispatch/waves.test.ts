@@ -113,3 +113,59 @@ describe('gateRollout', () => {
     expect(gate.view).toMatchObject({ halted: false, overridden: override });
   });
 });
+
+describe('gateRollout with a wave soak', () => {
+  const staging = waveOf({ environment: 'staging', criticalityLevel: 1 }, fleet);
+  const production = waveOf({ environment: 'production', criticalityLevel: 1 }, fleet);
+  const HOUR = 3_600_000;
+  const done = (id: string, environment: string, doneAt?: number): RolloutMember => ({
+    ...member(id, environment, 'done'),
+    ...(doneAt !== undefined ? { doneAt } : {}),
+  });
+  const members = [done('t1', 'test', 1_000), done('t2', 'test', 2 * HOUR), member('s1', 'staging', 'pending')];
+
+  it('holds the next wave until the soak after the last member of the finished wave ends', () => {
+    const gate = gateRollout(COMMIT_B, members, undefined, { soak: { ms: HOUR, now: 2.5 * HOUR } });
+    expect(gate.closed(staging)).toEqual({
+      halted: false,
+      message: `wave test (criticality 1) at ${COMMIT_B.slice(0, 12)} soaks until ${new Date(3 * HOUR).toISOString()}`,
+    });
+    expect(gate.closed(production)).toBeDefined();
+    expect(gate.view.waves.map((w) => w.status)).toEqual(['done', 'waiting']);
+  });
+
+  it('opens it once the soak is over, and at once for members that were at the version already', () => {
+    expect(
+      gateRollout(COMMIT_B, members, undefined, { soak: { ms: HOUR, now: 3 * HOUR } }).closed(staging),
+    ).toBeUndefined();
+    const atVersion = [done('t1', 'test'), member('s1', 'staging', 'pending')];
+    expect(gateRollout(COMMIT_B, atVersion, undefined, { soak: { ms: HOUR, now: 0 } }).closed(staging)).toBeUndefined();
+    expect(
+      gateRollout(COMMIT_B, members, undefined, { soak: { ms: 0, now: 2.5 * HOUR } }).closed(staging),
+    ).toBeUndefined();
+  });
+});
+
+describe('gateRollout with a failure tolerance', () => {
+  const staging = waveOf({ environment: 'staging', criticalityLevel: 1 }, fleet);
+  const testWave = (failed: number, pending = 0) => [
+    ...Array.from({ length: 200 - failed - pending }, (_, i) => member(`t${i}`, 'test', 'done')),
+    ...Array.from({ length: failed }, (_, i) => member(`f${i}`, 'test', 'failed')),
+    ...Array.from({ length: pending }, (_, i) => member(`p${i}`, 'test', 'pending')),
+    member('s1', 'staging', 'pending'),
+  ];
+
+  it('lets a wave go on while its failures stay within the share, and the next wave start when the rest is done', () => {
+    const within = gateRollout(COMMIT_B, testWave(1, 5), undefined, { failureTolerance: 0.005 });
+    expect(within.halt).toBeUndefined();
+    expect(within.closed(staging)?.message).toBe(
+      `waiting for wave test (criticality 1) at ${COMMIT_B.slice(0, 12)}: 194 of 200 clusters done (1 failed, within the tolerance)`,
+    );
+    expect(gateRollout(COMMIT_B, testWave(1), undefined, { failureTolerance: 0.005 }).closed(staging)).toBeUndefined();
+  });
+
+  it('halts it once they are more, and at the first failure by default', () => {
+    expect(gateRollout(COMMIT_B, testWave(2), undefined, { failureTolerance: 0.005 }).halt?.failedCount).toBe(2);
+    expect(gateRollout(COMMIT_B, testWave(1), undefined).halt?.failedCount).toBe(1);
+  });
+});

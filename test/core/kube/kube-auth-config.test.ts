@@ -56,6 +56,24 @@ describe('kubeAuthConfig', () => {
     expect(kubeAuthConfig(named, 'token')).toMatchObject({ eksClusterName: 'pay-1' });
   });
 
+  it('authenticates zalando-eks clusters with EKS tokens and the CA EKS reported, as CLM', () => {
+    const eks = cluster({ eks_certificate_authority_data: CA }, { provider: 'zalando-eks', alias: 'payments' });
+    const own = cluster(
+      { eks_certificate_authority_data: 'bm90IGEgY2VydA==', kube_ca_data: CA },
+      { provider: 'zalando-eks' },
+    );
+
+    expect(kubeAuthConfig(eks, 'token')).toEqual({ mode: 'eks', caData: CA, eksClusterName: 'payments' });
+    expect(kubeAuthConfig(own, 'token')).toMatchObject({ mode: 'eks', caData: CA });
+    expect(kubeAuthConfig(eks, 'kubeconfig')).toMatchObject({ mode: 'kubeconfig', caData: CA });
+    expect(kubeAuthConfig(cluster({ kube_auth: 'token' }, { provider: 'zalando-eks' }), 'token').mode).toBe('token');
+    expect(() => kubeAuthConfig(cluster({}, { provider: 'zalando-eks' }), 'token')).toThrow(
+      /creation hook writes it as eks_certificate_authority_data/,
+    );
+    // zalando-aws clusters never take the EKS item.
+    expect(kubeAuthConfig(cluster({ eks_certificate_authority_data: CA }), 'token')).toEqual({ mode: 'token' });
+  });
+
   it.each([
     ['an unknown mode', { kube_auth: 'oidc' }, 'config_items.kube_auth: "oidc" is not one of token, eks, kubeconfig'],
     [

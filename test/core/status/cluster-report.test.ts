@@ -68,6 +68,29 @@ describe('clusterReport', () => {
     expect(text).toContain('updates blocked by config item cluster_update_block');
   });
 
+  it('judges a --simulate run’s lease on the simulated clock, and never calls it expired where that clock is unknown', () => {
+    const lease = {
+      clusterId: 'c',
+      holder: 'cli:h:1:1',
+      expiresAt: Date.parse('2026-01-01T00:30:00Z'),
+      clock: 'simulated' as const,
+    };
+    const system = Date.parse('2026-11-28T00:00:00Z');
+    const at = (simulated?: string) =>
+      clusterReport(testCluster(), undefined, lease, undefined, {
+        system,
+        ...(simulated ? { simulated: Date.parse(simulated) } : {}),
+      }).lease;
+
+    expect(at('2026-01-01T00:10:00Z')).toEqual({
+      holder: 'cli:h:1:1',
+      expiresAt: '2026-01-01T00:30:00.000Z (simulated time)',
+      expired: false,
+    });
+    expect(at('2026-01-01T00:40:00Z')?.expired).toBe(true);
+    expect(at()?.expired).toBe(false);
+  });
+
   it('a cluster that never ran shows its versions only', () => {
     const report = clusterReport(testCluster(), undefined, undefined, undefined, 0);
     expect(report.run).toBeUndefined();

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { ConfigSourceSpec } from '../../../lambdas/core/model/config-source-spec';
 import { interpretDelivery, pushAnswer, readEnvelope, replayed } from '../../../lambdas/core/webhook/webhook-request';
 import type { WebhookEnvelope } from '../../../lambdas/core/webhook/webhook-request';
@@ -64,6 +65,15 @@ describe('readEnvelope', () => {
     expect(readEnvelope({ headers: headers('push', '../../etc', SIGNATURE), body })).toMatchObject({
       ok: false,
       response: { status: 400 },
+    });
+  });
+
+  it('answers an empty body, correctly signed, with 400 saying it is empty (not with a signature mismatch)', () => {
+    const signed = `sha256=${createHmac('sha256', 'whsec-empty').update('').digest('hex')}`;
+    const result = readEnvelope({ method: 'POST', headers: headers('push', 'd-1', signed), body: '' });
+    expect(result).toEqual({
+      ok: false,
+      response: { status: 400, body: { error: 'empty body: a GitHub delivery carries a JSON payload' } },
     });
   });
 });

@@ -92,6 +92,7 @@ export function harness(extra: Pick<ClusterUpdateRunOptions, 'taskContext'> = {}
     values: new StaticValuesProvider(),
     alarms: env.alarms,
     leftovers: env.leftovers,
+    eks: env.eks,
     nodeFiles: env.nodeFiles,
   };
   const ports: Ports = { ...env.ports, templates: new HandlebarsTemplateEngine(), forCluster: () => clusterPorts };

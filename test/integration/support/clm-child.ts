@@ -35,6 +35,8 @@ export function runClm<Summary>(
         ...['--registry', options.registryFile, '--directory', options.configDir, '--cluster', options.cluster],
         ...['--kubeconfig', options.kubeconfig, '--bucket', options.bucket, '--region', REGION],
         ...['--state', options.stateDir, '--output', 'json'],
+        // No deployed CLM manages moto's accounts: the leases may stay in the directory.
+        ...(verb === 'plan' ? [] : ['--local-lease']),
       ],
       {
         env: {

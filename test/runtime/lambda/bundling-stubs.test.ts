@@ -68,6 +68,44 @@ describe('bundling stubs', () => {
     });
   });
 
+  it('semver: gte answers as the real package does, and refuses what it refuses', () => {
+    // the one the X-Ray SDK resolves (its own, not the project's top-level semver)
+    const xray = join(ROOT, 'node_modules/aws-xray-sdk-core/dist/lib/patchers');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const real = require(require.resolve('semver', { paths: [xray] })) as { gte(a: string, b: string): boolean };
+    const gte = (stub('semver') as typeof real).gte;
+    const versions = [
+      '2.7.15',
+      '2.7.9',
+      '2.2.0',
+      '10.0.0',
+      '1.0.0-rc.1',
+      '1.0.0-rc.10',
+      '1.0.0-rc.1.1',
+      '1.0.0-alpha',
+      '1.0.0-alpha.beta',
+      '1.0.0',
+      'v1.0.0',
+      '1.0.0+build.5',
+      '3.0.0-1',
+      '3.0.0-x',
+      ' 2.1.0 ',
+      '=2.1.0',
+      '1.2.3-01',
+    ];
+    const outcome = (f: typeof gte, a: string, b: string) => {
+      try {
+        return f(a, b);
+      } catch (error) {
+        return `${(error as Error).name}: ${(error as Error).message}`;
+      }
+    };
+    for (const a of versions)
+      for (const b of versions) expect([a, b, outcome(gte, a, b)]).toEqual([a, b, outcome(real.gte, a, b)]);
+    for (const bad of ['2.7', 'latest', '01.2.3'])
+      expect([bad, outcome(gte, bad, '2.7.0')]).toEqual([bad, outcome(real.gte, bad, '2.7.0')]);
+  });
+
   describe('pako', () => {
     interface Inflator {
       result?: Uint8Array;

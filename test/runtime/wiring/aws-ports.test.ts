@@ -1,3 +1,5 @@
+import { MemoryLaunchBudget } from '../../../lambdas/adapters/progress/sharded-launch-budget';
+import { DEFAULT_FLEET_SETTINGS, launchLimitsOf } from '../../../lambdas/core/dispatch/fleet-settings';
 import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { MemoryFleetStore } from '../../../lambdas/adapters/fleet/memory-fleet-store';
@@ -28,6 +30,7 @@ describe('createAwsPorts (clm provision against AWS)', () => {
       progress: {} as ProgressStore,
       artifacts: {} as ArtifactStore,
       fleet: new MemoryFleetStore(),
+      launches: new MemoryLaunchBudget(launchLimitsOf(DEFAULT_FLEET_SETTINGS)),
       region: 'eu-central-1',
     });
 

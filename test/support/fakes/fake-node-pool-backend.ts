@@ -24,6 +24,8 @@ interface FakePool {
   templateVersion: number;
   instances: FakeInstance[];
   decommissioned: boolean;
+  /** The roll's mark of the size before it (core/rollout/pre-roll-size.ts), as the group's tag holds it. */
+  preRoll?: { desired: number; min: number; max: number; pairing?: number };
 }
 
 /**
@@ -84,7 +86,15 @@ export class FakeNodePoolBackend implements NodePoolBackend {
       desired: pool.desired,
       min: pool.min,
       max: pool.max,
-      groups: [{ name: `asg-${poolName}`, desired: pool.desired, min: pool.min, max: pool.max }],
+      groups: [
+        {
+          name: `asg-${poolName}`,
+          desired: pool.desired,
+          min: pool.min,
+          max: pool.max,
+          ...(pool.preRoll ? { preRoll: { ...pool.preRoll } } : {}),
+        },
+      ],
       instances: pool.instances.map((i) => ({
         instanceId: i.id,
         availabilityZone: i.az,
@@ -120,6 +130,22 @@ export class FakeNodePoolBackend implements NodePoolBackend {
     this.kube.removeNode(this.nodeName(instanceId));
     if (decrementDesired) pool.desired = Math.max(pool.desired - 1, pool.min);
     this.converge(pool);
+  }
+
+  async markPreRollSize(_cluster: ClusterRef, poolName: string, pairing?: number): Promise<void> {
+    this.calls.push(`markPreRollSize ${poolName}${pairing === undefined ? '' : ` pairing ${pairing}`}`);
+    const pool = this.pool(poolName);
+    pool.preRoll ??= { desired: pool.desired, min: pool.min, max: pool.max };
+    if (pairing !== undefined) pool.preRoll.pairing = pairing;
+  }
+
+  async restorePreRollSize(_cluster: ClusterRef, poolName: string): Promise<void> {
+    this.calls.push(`restorePreRollSize ${poolName}`);
+    const pool = this.pool(poolName);
+    if (!pool.preRoll) return;
+    pool.min = Math.min(pool.preRoll.min, pool.desired);
+    pool.max = Math.max(pool.preRoll.max, pool.desired);
+    delete pool.preRoll;
   }
 
   async markForDecommission(_cluster: ClusterRef, poolName: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { MemoryLaunchBudget } from '../../../lambdas/adapters/progress/sharded-launch-budget';
+import { DEFAULT_FLEET_SETTINGS, launchLimitsOf } from '../../../lambdas/core/dispatch/fleet-settings';
 import { FakeHealthAlarms } from './fake-health-alarms';
 import type { Cluster, ClusterStatus, ConfigItems, LifecycleStatus } from '../../../lambdas/core/model/cluster';
 import { newRunRecord, type RunRecord } from '../../../lambdas/core/model/run';
@@ -15,6 +17,7 @@ import { FakeKubeCluster } from './fake-kube-cluster';
 import { FakeNodePoolBackend } from './fake-node-pool-backend';
 import { FakeStackDeployer } from './fake-stack-deployer';
 import { FakeClusterLeftovers } from './fake-cluster-leftovers';
+import { FakeEksClusters } from './fake-eks-clusters';
 import { FakeNodeFilesStore } from './fake-node-files';
 import { MemoryArtifactStore } from './memory-artifact-store';
 import { testCluster } from '../test-cluster';
@@ -82,6 +85,7 @@ export interface FakeEnv {
   readonly alarms: FakeHealthAlarms;
   readonly stacks: FakeStackDeployer;
   readonly leftovers: FakeClusterLeftovers;
+  readonly eks: FakeEksClusters;
   readonly nodeFiles: FakeNodeFilesStore;
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
@@ -89,6 +93,7 @@ export interface FakeEnv {
   readonly fleet: MemoryFleetStore;
   readonly executions: FakeUpdateExecutions;
   readonly events: MemoryEventSink;
+  readonly launches: MemoryLaunchBudget;
   readonly source: FixedConfigSource;
   readonly ports: Ports;
 }
@@ -105,6 +110,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const stacks = new FakeStackDeployer();
   const alarms = new FakeHealthAlarms();
   const leftovers = new FakeClusterLeftovers();
+  const eks = new FakeEksClusters();
   const nodeFiles = new FakeNodeFilesStore();
   const artifacts = new MemoryArtifactStore();
   const progress = new MemoryProgressStore();
@@ -113,6 +119,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const fleet = new MemoryFleetStore();
   const executions = new FakeUpdateExecutions(() => clock.now());
   const events = new MemoryEventSink();
+  const launches = new MemoryLaunchBudget(launchLimitsOf(DEFAULT_FLEET_SETTINGS));
   const clusterPorts: ClusterPorts = {
     stacks,
     pools,
@@ -121,6 +128,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     values: new Proxy({}, { get: () => () => unused('values') }) as ClusterPorts['values'],
     alarms,
     leftovers,
+    eks,
     nodeFiles,
   };
   const ports: Ports = {
@@ -135,6 +143,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     executions,
     events,
     webhooks: { verify: async () => unused('webhooks') },
+    launches,
     forCluster: () => clusterPorts,
   };
   return {
@@ -144,6 +153,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     alarms,
     stacks,
     leftovers,
+    eks,
     nodeFiles,
     artifacts,
     progress,
@@ -152,6 +162,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     fleet,
     executions,
     events,
+    launches,
     ports,
   };
 }

@@ -1,5 +1,13 @@
 import type { ExecutionOutcome, ExecutionStatus } from '../../../lambdas/core/dispatch/fleet-state';
 import type { ExecutionRequest, StartAttempt, UpdateExecutions } from '../../../lambdas/ports/update-executions';
+import { takeFromBucket, type BucketState } from '../../../lambdas/core/capacity/launch-bucket';
+import { ThrottledError } from '../../../lambdas/shared/errors';
+
+/** Step Functions' StartExecution token bucket (per account and region): `burst` at once, refilled `perSecond`. */
+export interface StartQuota {
+  readonly burst: number;
+  readonly perSecond: number;
+}
 
 export interface FakeExecution {
   readonly name: string;
@@ -11,6 +19,8 @@ export interface FakeExecution {
   stoppedAt?: number;
   error?: string;
   cause?: string;
+  /** Succeeded: the version its Prepare worked towards (`$.run.targetVersion` of its output). */
+  ranTo?: string;
   redrives: number;
 }
 
@@ -18,18 +28,40 @@ const ENDED: ReadonlySet<ExecutionStatus> = new Set(['FAILED', 'TIMED_OUT', 'ABO
 
 /**
  * Step Functions' rules for named executions, in memory: a name is used once (a second start of a running
- * one is harmless, of an ended one refused), ended executions can be redriven, and every call is counted.
+ * one is harmless, of an ended one refused), ended executions can be redriven, and every call is counted. With a
+ * `quota`, StartExecution and RedriveExecution beyond its token bucket are throttled, as the adapter reports AWS's
+ * ThrottlingException once the SDK's retries are spent (ThrottledError); every refusal is counted.
  */
 export class FakeUpdateExecutions implements UpdateExecutions {
   readonly executions = new Map<string, FakeExecution>();
   /** Every execution that was ever started, in order (redrives are not new executions). */
   readonly started: FakeExecution[] = [];
   readonly calls = { start: 0, resume: 0, describe: 0, countRunning: 0 };
+  /** Calls refused by the quota, and when each call that was let through came (ms). */
+  throttled = 0;
+  readonly admitted: number[] = [];
+  private bucket: BucketState | undefined;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly quota?: StartQuota,
+  ) {}
+
+  /** One token of the StartExecution bucket, or ThrottledError. */
+  private admit(what: string): void {
+    if (!this.quota) return;
+    const take = takeFromBucket(this.bucket, 1, this.now(), this.quota);
+    this.bucket = take.state;
+    if (take.granted === 0) {
+      this.throttled++;
+      throw new ThrottledError(`Step Functions ${what}: throttled by AWS (ThrottlingException: Rate exceeded)`);
+    }
+    this.admitted.push(this.now());
+  }
 
   async start(request: ExecutionRequest): Promise<StartAttempt> {
     this.calls.start++;
+    this.admit(`StartExecution ${request.name}`);
     const existing = this.executions.get(request.name);
     if (existing) {
       return existing.status === 'RUNNING'
@@ -52,6 +84,7 @@ export class FakeUpdateExecutions implements UpdateExecutions {
 
   async resume(execution: { name: string }, fallback: ExecutionRequest): Promise<StartAttempt> {
     this.calls.resume++;
+    this.admit(`RedriveExecution ${execution.name}`);
     const existing = this.executions.get(execution.name);
     if (existing && ENDED.has(existing.status)) {
       existing.status = 'RUNNING';
@@ -79,6 +112,7 @@ export class FakeUpdateExecutions implements UpdateExecutions {
         ...(e.stoppedAt !== undefined ? { stoppedAt: e.stoppedAt } : {}),
         ...(e.error ? { error: e.error } : {}),
         ...(e.cause ? { cause: e.cause } : {}),
+        ...(e.ranTo ? { ranTo: e.ranTo } : {}),
       };
     });
   }
@@ -91,6 +125,7 @@ export class FakeUpdateExecutions implements UpdateExecutions {
     name: string,
     status: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED',
     error?: { error: string; cause?: string },
+    ranTo?: string,
   ): void {
     const execution = this.executions.get(name);
     if (!execution) throw new Error(`no execution ${name}`);
@@ -98,5 +133,6 @@ export class FakeUpdateExecutions implements UpdateExecutions {
     execution.stoppedAt = this.now();
     execution.error = error?.error;
     execution.cause = error?.cause;
+    execution.ranTo = ranTo;
   }
 }

@@ -1,6 +1,7 @@
+import { MemoryLaunchBudget } from '../../../lambdas/adapters/progress/sharded-launch-budget';
 import { resolveFleetTargets } from '../../../lambdas/core/dispatch/fleet-targets';
 import type { FleetSettings } from '../../../lambdas/core/dispatch/fleet-settings';
-import { DEFAULT_FLEET_SETTINGS } from '../../../lambdas/core/dispatch/fleet-settings';
+import { DEFAULT_FLEET_SETTINGS, launchLimitsOf } from '../../../lambdas/core/dispatch/fleet-settings';
 import type { DispatchPlan } from '../../../lambdas/core/dispatch/plan-dispatch';
 import type { Cluster, Problem } from '../../../lambdas/core/model/cluster';
 import type { WebhookRequest, WebhookResponse } from '../../../lambdas/core/webhook/webhook-request';
@@ -16,7 +17,7 @@ import { dispatchFleet } from '../../../lambdas/tasks/dispatch-fleet';
 import { githubWebhook } from '../../../lambdas/tasks/github-webhook';
 import { runFleetPass } from '../../../lambdas/tasks/fleet/fleet-pass';
 import { FakeClock } from '../fakes/fake-clock';
-import { FakeUpdateExecutions } from './fake-update-executions';
+import { FakeUpdateExecutions, type FakeExecution, type StartQuota } from './fake-update-executions';
 
 const unused = (what: string): never => {
   throw new Error(`${what} is not part of the fleet world`);
@@ -31,7 +32,7 @@ const unused = (what: string): never => {
 export class FleetWorld {
   readonly clock = new FakeClock();
   readonly store: MemoryFleetStore;
-  readonly executions = new FakeUpdateExecutions(() => this.clock.now());
+  readonly executions: FakeUpdateExecutions;
   readonly events = new MemoryEventSink();
   readonly progress = new MemoryProgressStore();
   readonly refs = new Map<string, string>();
@@ -52,7 +53,9 @@ export class FleetWorld {
     public clusters: Cluster[],
     readonly settings: FleetSettings = DEFAULT_FLEET_SETTINGS,
     verifier?: WebhookVerifier,
+    startQuota?: StartQuota,
   ) {
+    this.executions = new FakeUpdateExecutions(() => this.clock.now(), startQuota);
     this.store = new MemoryFleetStore({ settings });
     const registry: Registry = {
       description: 'memory://fleet',
@@ -70,6 +73,7 @@ export class FleetWorld {
       executions: this.executions,
       events: this.events,
       webhooks: verifier ?? { verify: async () => false },
+      launches: new MemoryLaunchBudget(launchLimitsOf(settings)),
       artifacts: undefined as never,
       templates: undefined as never,
       secrets: undefined as never,
@@ -122,9 +126,10 @@ export class FleetWorld {
    */
   async finishRunning(
     fail: (clusterId: string, configVersion: string) => string | undefined = () => undefined,
+    only: (execution: FakeExecution) => boolean = () => true,
   ): Promise<void> {
     this.clock.advance(60_000);
-    for (const execution of this.executions.running()) {
+    for (const execution of this.executions.running().filter(only)) {
       const cluster = this.cluster(execution.clusterId);
       const target = (await resolveFleetTargets([cluster], [this.source])).get(cluster.id);
       const error = target?.ok ? fail(cluster.id, target.configVersion) : 'ConfigError';
@@ -140,7 +145,7 @@ export class FleetWorld {
           lastVersion: cluster.status.currentVersion,
         },
       });
-      this.executions.end(execution.name, 'SUCCEEDED');
+      this.executions.end(execution.name, 'SUCCEEDED', undefined, target.targetVersion);
     }
   }
 

@@ -38,6 +38,8 @@ export const PrepareOutput = z.object({
   previousVersion: z.string(),
   holder: z.string(),
   message: z.string(),
+  /** `eks` for zalando-eks clusters: the update reads the EKS control plane after the main stack (CONTROL_PLANE). */
+  controlPlane: z.optional(z.enum([CONTROL_PLANE.EKS])),
 });
 export type PrepareOutput = z.infer<typeof PrepareOutput>;
 

@@ -31,8 +31,12 @@ export type Decision = (typeof DECISION)[keyof typeof DECISION];
 /** Where the approval of an update's plan stands (ReviewUpdate, `update_requires_approval`). */
 export const APPROVAL_STATUS = { APPROVED: 'APPROVED', PENDING: 'PENDING', REJECTED: 'REJECTED' } as const;
 
-/** ReadControlPlane (zalando-eks): whether EKS has the cluster; `absent` ends a decommission with nothing to delete. */
-export const CONTROL_PLANE = { PRESENT: 'present', ABSENT: 'absent' } as const;
+/**
+ * Prepare's `controlPlane: eks` (zalando-eks clusters) routes the update through ReadControlPlane and the decommission
+ * through ReadDecommissionControlPlane; other clusters pass by them without a transition. ReadControlPlane: whether EKS
+ * has the cluster; `absent` ends a decommission with nothing to delete.
+ */
+export const CONTROL_PLANE = { EKS: 'eks', PRESENT: 'present', ABSENT: 'absent' } as const;
 
 export const ROLLOUT_RESULT = { DONE: 'DONE', CONTINUE: 'CONTINUE', HELD: 'HELD' } as const;
 export type RolloutResult = (typeof ROLLOUT_RESULT)[keyof typeof ROLLOUT_RESULT];

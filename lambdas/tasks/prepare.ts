@@ -14,6 +14,7 @@ import { checkoutClusterConfig, decideStackLayers, type StackDecision } from './
 import { loadCluster, writeStatus } from './step/cluster-status';
 import { clusterUpdatePayload } from './step/payloads';
 import { LEASE_TTL_MS } from './step/run-record';
+import { CONTROL_PLANE } from '../contracts/status';
 
 const PORTS = {
   registry: 'write',
@@ -39,6 +40,7 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
     previousVersion,
     holder,
     message,
+    ...(cluster.provider === 'zalando-eks' ? { controlPlane: CONTROL_PLANE.EKS } : {}),
   });
   if (input.action === 'plan') {
     // A plan claims nothing: no lease, no run record, no status; a paused cluster can be planned too.

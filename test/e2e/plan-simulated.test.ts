@@ -21,6 +21,7 @@ const READS = new Set([
   'sources.checkout',
   'registry.listClusters',
   'progress.getStatus',
+  'progress.getStatuses',
   'progress.getInventory',
   'artifacts.get',
   'secrets.decrypt',

@@ -102,8 +102,14 @@ describe.each(MACHINES)('ASL %s', (key) => {
       '$.handOver.count': LOOP_CAPS.poolHandOvers,
     };
     // Paths a Choice may test for presence: RenderConfig's resumeAt, the counters a task adds (absent in a state
-    // written before they existed), and ReadControlPlane's controlPlane (zalando-eks only).
-    const present = new Set(['$.render.resumeAt', '$.step.polls', '$.render.windowWaits', '$.step.controlPlane']);
+    // written before they existed), and the controlPlane of Prepare and ReadControlPlane (zalando-eks only).
+    const present = new Set([
+      '$.render.resumeAt',
+      '$.step.polls',
+      '$.render.windowWaits',
+      '$.step.controlPlane',
+      '$.run.controlPlane',
+    ]);
     for (const { name, state } of ofType(key, 'Choice')) {
       for (const rule of flattenRules(state.Choices ?? [])) {
         const operators = Object.keys(rule).filter((k) => !['Variable', 'Next'].includes(k));

@@ -29,12 +29,14 @@ describe('ASL cluster-update', () => {
     const decide = machine.States.DecideAction;
     expect(machine.StartAt).toBe('Prepare');
     expect(machine.States.Prepare.Next).toBe('DecideAction');
-    const branches = Object.fromEntries(decide.Choices!.map((c) => [c.StringEquals, c.Next]));
+    const branches = Object.fromEntries(
+      decide.Choices!.filter((c) => c.StringEquals).map((c) => [c.StringEquals, c.Next]),
+    );
     expect(branches).toEqual({
       NOOP: 'NoChanges',
       SKIP: 'Skipped',
       UPDATE: 'RenderConfig',
-      DECOMMISSION: 'ReadDecommissionControlPlane',
+      DECOMMISSION: 'ScaleDownControllers',
       PLAN: 'PlanUpdate',
     });
     expect(Object.keys(branches).sort()).toEqual(Object.values(DECISION).sort());
@@ -151,7 +153,6 @@ describe('ASL cluster-update', () => {
     ).toEqual([
       'RenderConfig',
       'DeployMainStack',
-      'ReadControlPlane',
       'RenderClusterResources',
       'DeployCfManifestStacks',
       'DeployMasterPoolStacks',
@@ -170,14 +171,13 @@ describe('ASL cluster-update', () => {
 
   it('decommissions in CLM order', () => {
     const order: string[] = [];
-    let name: string | undefined = 'ReadDecommissionControlPlane';
+    let name: string | undefined = 'ScaleDownControllers';
     while (name && !order.includes(name)) {
       order.push(name);
       const state: AslState = machine.States[name];
       name = state.Type === 'Choice' ? state.Default : state.Next;
     }
     expect(order.filter((n) => ['Task', 'Succeed'].includes(machine.States[n].Type))).toEqual([
-      'ReadDecommissionControlPlane',
       'ScaleDownControllers',
       'DeleteClusterStacks',
       'CleanUpLeftovers',
@@ -185,6 +185,18 @@ describe('ASL cluster-update', () => {
       'FinalizeDecommission',
       'Decommissioned',
     ]);
+  });
+
+  it('reads the EKS control plane of zalando-eks clusters only: after the main stack, and before decommissioning', () => {
+    const eks = (choice: AslState) =>
+      choice.Choices!.find(
+        (c) => JSON.stringify(c).includes('"$.run.controlPlane"') && JSON.stringify(c).includes('"eks"'),
+      );
+
+    expect(eks(machine.States.IsMainStackDeployed)?.Next).toBe('ReadControlPlane');
+    expect(machine.States.IsControlPlaneRead.Default).toBe('RenderClusterResources');
+    expect(eks(machine.States.DecideAction)?.Next).toBe('ReadDecommissionControlPlane');
+    expect(JSON.stringify(eks(machine.States.DecideAction))).toContain('"DECOMMISSION"');
   });
 
   it('ends a decommission at once, as a success, when EKS has no cluster (CLM: a successful no-op)', () => {

@@ -17,7 +17,7 @@ describe('cluster-update run locally, decommissioning', () => {
       { ...INPUT, action: 'decommission' },
       {
         tasks: {
-          Prepare: rec.task(() => prepare('DECOMMISSION')),
+          Prepare: rec.task(() => ({ ...prepare('DECOMMISSION'), controlPlane: 'eks' as const })),
           ReadDecommissionControlPlane: rec.task(() => ({ ...done(), controlPlane: 'present' as const })),
           ScaleDownControllers: rec.task(() => done()),
           DeleteClusterStacks: deletes,
@@ -77,7 +77,7 @@ describe('cluster-update run locally, decommissioning', () => {
       { ...INPUT, action: 'decommission' },
       {
         tasks: {
-          Prepare: rec.task(() => prepare('DECOMMISSION')),
+          Prepare: rec.task(() => ({ ...prepare('DECOMMISSION'), controlPlane: 'eks' as const })),
           ReadDecommissionControlPlane: rec.task(() => ({ ...done(), controlPlane: 'absent' as const })),
           ScaleDownControllers: untouched,
           DeleteClusterStacks: untouched,

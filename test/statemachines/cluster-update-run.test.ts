@@ -43,14 +43,13 @@ describe('cluster-update run locally', () => {
     // no pool to roll: the roll Maps are skipped, not entered with no items
     expect(run.entered).not.toContain('RollMasterPools');
     expect(run.entered).not.toContain('RollWorkerPools');
-    // 26 states, and BeforeFirstWrite (the Choice of the window and approval gates) once.
-    expect(run.entered.length).toBe(27);
+    // 24 states, and BeforeFirstWrite (the Choice of the window and approval gates) once.
+    expect(run.entered.length).toBe(25);
     expect(run.entered.length).toBeLessThanOrEqual(60);
     expect(rec.calls.map((c) => c.payload.params)).toEqual([
       {},
       {},
       { stage: 'main' },
-      {},
       {},
       { stage: 'cf-manifests' },
       { stage: 'master-pools' },
@@ -66,7 +65,6 @@ describe('cluster-update run locally', () => {
       'Prepare',
       'RenderConfig',
       'DeployMainStack',
-      'ReadControlPlane',
       'RenderClusterResources',
       'DeployCfManifestStacks',
       'DeployMasterPoolStacks',
@@ -97,7 +95,7 @@ describe('cluster-update run locally', () => {
     expect(run.entered.filter((s) => s === 'DeployMainStack')).toHaveLength(3);
     expect(run.entered.filter((s) => s === 'WaitForMainStack')).toHaveLength(2);
     // each poll costs Wait + Task + Choice
-    expect(run.entered.length).toBe(27 + 2 * 3);
+    expect(run.entered.length).toBe(25 + 2 * 3);
   });
 
   it('rolls one master and one worker pool through child executions, in order', async () => {
@@ -152,8 +150,8 @@ describe('cluster-update run locally', () => {
       ['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions'].includes(s),
     );
     expect(order).toEqual(['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions']);
-    // parent: 27 + per group the Map + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
-    expect(run.entered.length).toBe(27 + 2 * (1 + 3));
+    // parent: 25 + per group the Map + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
+    expect(run.entered.length).toBe(25 + 2 * (1 + 3));
   });
 
   it('starts a fresh child when the rollout hands over with CONTINUE', async () => {

@@ -79,7 +79,6 @@ export function provisionTasks(
       approvalRequired: false,
     })),
     DeployMainStack: step,
-    ReadControlPlane: step,
     RenderClusterResources: rec.task((): RenderResourcesOutput => ({
       artifactKey: 'resources/1',
       rollMasterPools: [],

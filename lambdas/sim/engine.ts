@@ -1,4 +1,5 @@
 import { TAG_MAIN_STACK, TAG_NODE_POOL_PROFILE, clusterTagKey } from '../core/cloudformation/stack-names';
+import { SERVING_STACK_STATES } from './aws/stack-states';
 import { accountKey, privateDnsName } from './aws/account';
 import { instanceBooted, instanceGone, poolOfAsg, reconcileAsg } from './aws/autoscaling';
 import { completeStackOperation } from './aws/cloudformation';
@@ -173,16 +174,6 @@ export function advanceTo(ctx: SimContext, time: number): void {
   ctx.state.now = Math.max(ctx.state.now, time);
 }
 
-const SERVING = new Set([
-  'CREATE_COMPLETE',
-  'UPDATE_IN_PROGRESS',
-  'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS',
-  'UPDATE_COMPLETE',
-  'UPDATE_ROLLBACK_IN_PROGRESS',
-  'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS',
-  'UPDATE_ROLLBACK_COMPLETE',
-]);
-
 /**
  * GET /readyz: a Ready master node exists; for a zalando-eks cluster its EKS cluster is ACTIVE; for another cluster
  * without master pools the main stack (tagged as such for this cluster) has been created.
@@ -199,7 +190,7 @@ export function apiReady(ctx: SimContext, clusterId: string): boolean {
       (stack) =>
         stack.tags[TAG_MAIN_STACK] === 'true' &&
         stack.tags[clusterTagKey(clusterId)] === 'owned' &&
-        SERVING.has(stack.status),
+        SERVING_STACK_STATES.has(stack.status),
     );
   }
   return Object.values(ctx.state.kube[clusterId]?.nodes ?? {}).some((node) => node.role === 'master' && node.ready);

@@ -1,19 +1,6 @@
 import { serviceCidrOf, type EksControlPlane } from '../../core/eks/eks-control-plane';
 import type { AccountState } from '../world-state';
-
-/** Stack states in which a created resource exists (what DescribeCluster of it sees). */
-const EXISTS = new Set([
-  'CREATE_COMPLETE',
-  'UPDATE_IN_PROGRESS',
-  'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS',
-  'UPDATE_COMPLETE',
-  'UPDATE_ROLLBACK_IN_PROGRESS',
-  'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS',
-  'UPDATE_ROLLBACK_COMPLETE',
-  'UPDATE_ROLLBACK_FAILED',
-  'DELETE_IN_PROGRESS',
-  'DELETE_FAILED',
-]);
+import { EXISTING_STACK_STATES } from './stack-states';
 
 /**
  * DescribeCluster(name) in the simulated account: the `AWS::EKS::Cluster` of that name in a stack (aws/cfn-eks-cluster.ts),
@@ -22,7 +9,7 @@ const EXISTS = new Set([
  */
 export function describeEksCluster(account: AccountState, name: string): EksControlPlane | undefined {
   for (const stack of Object.values(account.stacks)) {
-    if (!EXISTS.has(stack.status)) continue;
+    if (!EXISTING_STACK_STATES.has(stack.status)) continue;
     for (const record of Object.values(stack.resources)) {
       if (record.type !== 'AWS::EKS::Cluster' || record.physicalId !== name) continue;
       const attribute = (key: string) => String(record.attributes[key] ?? '');

@@ -16,6 +16,7 @@ import { NODEPOOL_LABEL } from '../core/karpenter/karpenter-objects';
 import type { SimContext } from './sim-context';
 import { bootstrapInstance } from './aws/instance-bootstrap';
 import { BOOTSTRAP_FAILED_REASON } from '../core/nodes/node-bootstrap';
+import { KUBELET_REFUSED_REASON } from '../core/nodes/kubelet-registration';
 import type { AccountState, InstanceRecord, KubeState, SimEvent } from './world-state';
 
 /**
@@ -48,7 +49,12 @@ function clusterIdForName(ctx: SimContext, account: AccountState, name: string):
 function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {
   const boot = bootstrapInstance(ctx, account, instance);
   instance.bootstrap = boot;
-  const notReady = boot.ok ? undefined : { reason: BOOTSTRAP_FAILED_REASON, message: boot.detail };
+  const registration = instance.registration;
+  const notReady = !boot.ok
+    ? { reason: BOOTSTRAP_FAILED_REASON, message: boot.detail }
+    : registration && !registration.ok
+      ? { reason: KUBELET_REFUSED_REASON, message: registration.reason }
+      : undefined;
   if (instance.tags[NODEPOOL_LABEL] !== undefined && instance.cluster) {
     karpenterInstanceBooted(ctx, kubeFor(ctx, instance.cluster), account, instance, notReady);
     return;
@@ -77,6 +83,7 @@ function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRec
     role: master ? 'master' : 'worker',
     instanceType: instance.instanceType,
     ...launchedKubelet(account, instance),
+    ...(registration?.ok ? { registration: { labels: registration.labels, taints: registration.taints } } : {}),
     ...(notReady ? { notReady } : {}),
   });
 }

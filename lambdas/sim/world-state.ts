@@ -2,6 +2,7 @@ import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
 import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
+import type { KubeletRegistration } from '../core/nodes/kubelet-registration';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
 
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
@@ -166,6 +167,8 @@ export interface LaunchTemplateVersion {
   readonly instanceProfile?: string;
   /** The files bundles its user data names (`s3://<bucket>/<key>.userdata`), which a node downloads at boot. */
   readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
+  /** The labels and taints its kubelet registers with (core/nodes/kubelet-registration.ts), when its user data sets them. */
+  readonly registration?: KubeletRegistration;
 }
 
 export interface LaunchTemplateRecord {
@@ -214,6 +217,8 @@ export interface InstanceRecord {
   readonly role?: string;
   /** The files bundles its user data names. */
   readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
+  /** The labels and taints its kubelet registers with, when its user data sets them. */
+  readonly registration?: KubeletRegistration;
   /** How its bootstrap went (set when it came up): a failed one leaves its node NotReady with the reason. */
   bootstrap?: { readonly ok: boolean; readonly detail: string };
 }

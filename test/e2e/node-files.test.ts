@@ -86,6 +86,57 @@ describe('node files end to end (simulated)', () => {
     }
   });
 
+  it('registers every node with the labels and taints its user data gives its kubelet', () => {
+    const kube = Object.values(loadWorld(base).snapshot().kube).find((k) => k.clusterId.endsWith(TEST))!;
+    const nodes = Object.values(kube.nodes);
+    const masters = nodes.filter((n) => n.role === 'master');
+    const workers = nodes.filter((n) => n.role === 'worker');
+    expect(masters).toHaveLength(1);
+    expect(workers).toHaveLength(2);
+    for (const master of masters) {
+      expect(master.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+      expect(master.labels).toMatchObject({ 'node.kubernetes.io/role': 'master', 'lifecycle-status': 'ready' });
+    }
+    for (const worker of workers) {
+      expect(worker.taints).toEqual([]);
+      expect(worker.labels).toMatchObject({ 'node.kubernetes.io/distro': 'ubuntu' });
+    }
+  });
+
+  it("holds the roll when the pool's user data gives its kubelet a label it refuses to start with", async () => {
+    const state = copyState(base, 'node-files-labels');
+    const config = configWithNewImage();
+    temps.push(state, config);
+    const userdata = join(config, 'cluster/node-pools/worker-default/userdata.yaml');
+    const text = readFileSync(userdata, 'utf8');
+    expect(text).toContain('node.kubernetes.io/role=worker,');
+    writeFileSync(
+      userdata,
+      text.replace('node.kubernetes.io/role=worker,', 'node.kubernetes.io/role=worker,kubernetes.io/role=worker,'),
+    );
+    const file = registryWith(state, { update_health_timeout: '10m' });
+
+    const run = await clm([
+      'provision',
+      '--simulate',
+      '--registry',
+      file,
+      '--directory',
+      config,
+      '--state',
+      state,
+      '--cluster',
+      TEST,
+    ]);
+
+    expect(run.code).not.toBe(0);
+    const held = run.out.split('\n').find((l) => l.includes('blocked by health gate: new node'));
+    expect(held).toMatch(
+      /is NotReady \(KubeletFailedToStart: kubelet refused to start: --node-labels kubernetes\.io\/role=worker: a kubelet may not set labels in the kubernetes\.io\/k8s\.io namespaces/,
+    );
+    expect(loadWorld(state).invariants()).toMatchObject({ pdbViolations: 0, nodesTerminatedTwice: 0 });
+  }, 120_000);
+
   it('rolls the workers: every replacement fetched and decrypted its bundle before it joined', async () => {
     const state = copyState(base, 'node-files-roll');
     const config = configWithNewImage();

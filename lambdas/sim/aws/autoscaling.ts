@@ -91,6 +91,7 @@ function launch(ctx: SimContext, account: AccountState, asg: AsgRecord, az: stri
     tags,
     ...(version?.instanceProfile ? { instanceProfile: version.instanceProfile } : {}),
     ...(version?.bundles?.length ? { bundles: version.bundles } : {}),
+    ...(version?.registration ? { registration: version.registration } : {}),
   };
   return startInstance(ctx, account, instance);
 }

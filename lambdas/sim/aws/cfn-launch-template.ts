@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { kubeletRegistration } from '../../core/nodes/kubelet-registration';
 import { filesBundles, userDataText } from '../../core/nodes/node-bootstrap';
 import { hashOf, hashValue } from '../hash';
 import type { Props, Provisioned, ResourceScope } from './cfn-resource-scope';
@@ -23,7 +24,9 @@ export function launchTemplateResource(scope: ResourceScope, props: Props): Prov
   const market = (data.InstanceMarketOptions as Props | undefined)?.MarketType;
   const profile = data.IamInstanceProfile as Props | undefined;
   const instanceProfile = profile?.Arn ?? profile?.Name;
-  const bundles = typeof data.UserData === 'string' ? filesBundles(userDataText(data.UserData)) : [];
+  const text = typeof data.UserData === 'string' ? userDataText(data.UserData) : '';
+  const bundles = filesBundles(text);
+  const registration = kubeletRegistration(text);
   const version = {
     dataHash: hashValue(data),
     instanceType: typeof data.InstanceType === 'string' ? data.InstanceType : undefined,
@@ -31,6 +34,7 @@ export function launchTemplateResource(scope: ResourceScope, props: Props): Prov
     ...kubeletOf(data.UserData),
     ...(typeof instanceProfile === 'string' ? { instanceProfile } : {}),
     ...(bundles.length ? { bundles } : {}),
+    ...(!registration.ok || registration.declared ? { registration } : {}),
   };
   const template = reuse ?? {
     id: `lt-${hashOf([account.key, scope.stack.stackId, scope.logicalId, name], 17)}`,

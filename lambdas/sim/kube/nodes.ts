@@ -1,3 +1,4 @@
+import type { RegisteredTaint } from '../../core/nodes/kubelet-registration';
 import type { KubeObject, NodeInfo, NodePatch } from '../../ports/kube-cluster';
 import { NotFoundError } from '../../shared/errors';
 import type { SimContext } from '../sim-context';
@@ -22,6 +23,11 @@ export interface NodeJoin {
   readonly role: 'master' | 'worker';
   readonly instanceType: string;
   readonly kubeletVersion?: string;
+  /** What its user data's kubelet flags add: labels over the well-known ones, and its taints (all of them). */
+  readonly registration?: {
+    readonly labels: Readonly<Record<string, string>>;
+    readonly taints: readonly RegisteredTaint[] | undefined;
+  };
   /** Its bootstrap failed: it registers, but stays NotReady with this reason. */
   readonly notReady?: { readonly reason: string; readonly message: string };
 }
@@ -43,9 +49,14 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
       'lifecycle-status': 'ready',
       'topology.kubernetes.io/region': join.region,
       'topology.kubernetes.io/zone': join.zone,
+      ...join.registration?.labels,
     },
     annotations: {},
-    taints: join.role === 'master' ? [{ ...MASTER_TAINT }] : [],
+    taints: join.registration?.taints
+      ? join.registration.taints.map((t) => ({ ...t }))
+      : join.role === 'master'
+        ? [{ ...MASTER_TAINT }]
+        : [],
     unschedulable: false,
     ready: !join.notReady && ctx.timings.nodeReadySeconds <= 0,
     createdAt: ctx.now,

@@ -1,7 +1,7 @@
 import { stackFailureCause } from '../../lambdas/core/stacks/stack-events';
 import { SimulatedWorld } from '../../lambdas/sim';
 import { StackBusyError, StackFailedError, ValidationError } from '../../lambdas/shared/errors';
-import { MAIN_TEMPLATE, poolTemplate, subnetsOf, testCluster } from './fixtures';
+import { ACCOUNT, MAIN_TEMPLATE, REGION, poolTemplate, subnetsOf, testCluster } from './fixtures';
 
 const cluster = testCluster();
 const spec = { name: 'kube-1', templateBody: MAIN_TEMPLATE, tags: { owner: 'team' } };
@@ -107,6 +107,39 @@ describe('simulated CloudFormation', () => {
     });
     expect(cause?.failed?.reason).toContain("The subnet ID 'subnet-nope' does not exist");
     expect(w.nextEventAt()).toBeUndefined();
+  });
+
+  it('fails a TLS listener whose certificate is not an ISSUED ACM certificate of the account, as ELB does', async () => {
+    const issued = `arn:aws:acm:${REGION}:${ACCOUNT}:certificate/11111111-2222-3333-4444-555555555555`;
+    const { w, stacks } = world({
+      accounts: [{ account: ACCOUNT, region: REGION, certificates: [{ domains: ['*.example.org'], arn: issued }] }],
+    });
+    const listener = (arn: string) =>
+      [
+        'Resources:',
+        '  Nlb:',
+        '    Type: AWS::ElasticLoadBalancingV2::LoadBalancer',
+        '    Properties: {Type: network}',
+        '  Listener:',
+        '    Type: AWS::ElasticLoadBalancingV2::Listener',
+        '    Properties:',
+        '      Protocol: TLS',
+        '      Port: 443',
+        '      LoadBalancerArn: !Ref Nlb',
+        `      Certificates: [{CertificateArn: "${arn}"}]`,
+        '      DefaultActions: [{Type: forward, TargetGroupArn: tg}]',
+      ].join('\n');
+    const unknown = issued.replace('1111', '9999');
+
+    await stacks.deploy({ name: 'good', templateBody: listener(issued), tags: {} });
+    await stacks.deploy({ name: 'bad', templateBody: listener(unknown), tags: {} });
+    w.advance(60_000);
+
+    expect((await stacks.describe('good'))?.status).toBe('CREATE_COMPLETE');
+    expect((await stacks.describe('bad'))?.status).toBe('ROLLBACK_COMPLETE');
+    const cause = stackFailureCause(await stacks.events('bad'));
+    expect(cause?.failed).toMatchObject({ logicalId: 'Listener', status: 'CREATE_FAILED' });
+    expect(cause?.failed?.reason).toContain(`CertificateNotFound: Certificate '${unknown}' not found`);
   });
 
   it('rejects broken templates before starting', async () => {

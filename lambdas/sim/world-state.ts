@@ -4,7 +4,6 @@ import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
 import type { KubeletRegistration } from '../core/nodes/kubelet-registration';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
-
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
 
 export type { BucketRecord, ObjectRecord } from './aws/s3-state';
@@ -150,14 +149,19 @@ export interface PendingOperation {
   readonly failReason?: string;
   /** The resource that fails (with failReason). */
   readonly failResource?: string;
-  /** The fault also makes the rollback fail, this many times. */
-  readonly rollbackFailures?: number;
+  readonly rollbackFailures?: number; // the fault also makes the rollback fail, this many times
   readonly rollbackReason?: string;
   /** continue-rollback: the resources to skip. */
   readonly skip?: readonly string[];
 }
 
-export interface LaunchTemplateVersion {
+/** What user data gives a node's boot: the files bundles it fetches, the labels and taints its kubelet starts with. */
+interface UserDataBoot {
+  readonly bundles?: readonly { readonly bucket: string; readonly key: string }[]; // s3://<bucket>/<key>.userdata
+  readonly registration?: KubeletRegistration; // core/nodes/kubelet-registration.ts, when its user data sets them
+}
+
+export interface LaunchTemplateVersion extends UserDataBoot {
   readonly number: number;
   readonly dataHash: string;
   readonly instanceType?: string;
@@ -165,10 +169,6 @@ export interface LaunchTemplateVersion {
   readonly kubeletVersion?: string; // its user data's KUBERNETES_VERSION= (the kubelet it starts), when it names one
   /** `IamInstanceProfile` of the launch template data (a name or an ARN). */
   readonly instanceProfile?: string;
-  /** The files bundles its user data names (`s3://<bucket>/<key>.userdata`), which a node downloads at boot. */
-  readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
-  /** The labels and taints its kubelet registers with (core/nodes/kubelet-registration.ts), when its user data sets them. */
-  readonly registration?: KubeletRegistration;
 }
 
 export interface LaunchTemplateRecord {
@@ -196,7 +196,7 @@ export interface AsgRecord {
 
 export type InstanceLifecycle = 'Pending' | 'InService' | 'Terminating' | 'Terminated';
 
-export interface InstanceRecord {
+export interface InstanceRecord extends UserDataBoot {
   readonly id: string;
   readonly asg: string;
   /** The cluster of the stack that made its ASG (kept after the ASG is gone). */
@@ -215,10 +215,6 @@ export interface InstanceRecord {
   readonly instanceProfile?: string;
   /** Karpenter instances of an EC2NodeClass naming a role (Karpenter makes its instance profile): that role. */
   readonly role?: string;
-  /** The files bundles its user data names. */
-  readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
-  /** The labels and taints its kubelet registers with, when its user data sets them. */
-  readonly registration?: KubeletRegistration;
   /** How its bootstrap went (set when it came up): a failed one leaves its node NotReady with the reason. */
   bootstrap?: { readonly ok: boolean; readonly detail: string };
 }

@@ -1,15 +1,17 @@
 import { coversRequest, iamGlob, principalMatch, type NamedPolicy, type Statement } from './policy-document';
 
 /**
- * May a role do an action on a resource? AWS's evaluation, as far as a node's bootstrap needs it (s3:GetObject of its
- * files bundle, kms:Decrypt of its `.enc` files): an explicit Deny anywhere wins; within one account an Allow of the
- * role's identity policies or of the resource policy naming the role suffices; across accounts both the identity
- * policies and the resource policy (naming the role or its account) must allow. A KMS key is reached only through
- * its key policy: it grants the role itself, or grants the role's account, which then delegates to the identity
- * policies. Conditions: String*, Arn*, Bool and Null operators (with `IfExists`), keys from the request context
- * (`aws:PrincipalArn`, `aws:PrincipalAccount`, …); an operator not modelled never makes an Allow apply and always
- * makes a Deny apply, so this never allows what AWS would refuse. Permissions boundaries, SCPs and session policies
- * are not modelled. Pure.
+ * May a role do an action on a resource? AWS's evaluation (the IAM User Guide's policy evaluation logic) for what CLM
+ * needs judged — a node's bootstrap (s3:GetObject of its files bundle, kms:Decrypt of its `.enc` files) and the CDK
+ * app's roles (their identity policies and permissions boundary): an explicit Deny anywhere wins; within one account
+ * an Allow of the role's identity policies or of the resource policy naming the role suffices; across accounts both
+ * the identity policies and the resource policy (naming the role or its account) must allow. A KMS key is reached only
+ * through its key policy: it grants the role itself, or grants the role's account, which then delegates to the
+ * identity policies. A permissions boundary must allow too. Conditions: String*, Arn*, Bool and Null operators (with
+ * `IfExists`, and the `ForAllValues:`/`ForAnyValue:` set prefixes over multi-valued keys), keys from the request
+ * context (`aws:PrincipalArn`, `aws:PrincipalAccount`, …; a negated operator holds when its key is absent, as in
+ * AWS); an operator not modelled never makes an Allow apply and always makes a Deny apply, so this never allows what
+ * AWS would refuse. SCPs and session policies are not modelled. Pure.
  */
 
 export interface AccessRequest {
@@ -18,8 +20,8 @@ export interface AccessRequest {
   readonly resource: string;
   /** The account owning the resource (the bucket's, the key's). */
   readonly resourceAccount: string;
-  /** Condition keys beyond the caller's own (`kms:EncryptionContext:…`, `s3:prefix`…). */
-  readonly context?: Readonly<Record<string, string>>;
+  /** Condition keys beyond the caller's own (`kms:EncryptionContext:…`, `aws:TagKeys`…); multi-valued keys as lists. */
+  readonly context?: Readonly<Record<string, string | readonly string[]>>;
 }
 
 export interface AccessPolicies {
@@ -29,9 +31,13 @@ export interface AccessPolicies {
   readonly resource?: NamedPolicy;
   /** The resource is a KMS key: nothing without its key policy. */
   readonly keyPolicyRequired?: boolean;
+  /** The caller's permissions boundary: whatever else allows, it must allow too. */
+  readonly boundary?: NamedPolicy;
 }
 
-export type AccessDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
+export type AccessDecision =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly reason: string; /** An explicit Deny refused it. */ readonly explicit?: true };
 
 type Applies = (statement: Statement) => boolean;
 
@@ -42,9 +48,22 @@ export function authorize(request: AccessRequest, policies: AccessPolicies): Acc
     (s) =>
       s.effect === effect && coversRequest(s, request.action, request.resource) && conditionsHold(s, context, effect);
   const what = `${request.action} on ${request.resource}`;
-  const denied = findIdentity(policies.identity, applies('Deny')) ?? findResource(policies, request, applies('Deny'));
-  if (denied) return { allowed: false, reason: `${what} is explicitly denied by ${denied}` };
+  const boundary = policies.boundary ? [policies.boundary] : [];
+  const denied =
+    findIdentity([...policies.identity, ...boundary], applies('Deny')) ??
+    findResource(policies, request, applies('Deny'));
+  if (denied) return { allowed: false, reason: `${what} is explicitly denied by ${denied}`, explicit: true };
+  const decision = allowedByPolicies(request, policies, applies, what);
+  if (!decision.allowed || !policies.boundary || findIdentity(boundary, applies('Allow'))) return decision;
+  return { allowed: false, reason: `${what}: the permissions boundary ${policies.boundary.name} does not allow it` };
+}
 
+function allowedByPolicies(
+  request: AccessRequest,
+  policies: AccessPolicies,
+  applies: (effect: 'Allow' | 'Deny') => Applies,
+  what: string,
+): AccessDecision {
   const identity = findIdentity(policies.identity, applies('Allow'));
   const grants = resourceGrants(policies.resource, request, applies('Allow'));
   const sameAccount = request.caller.account === request.resourceAccount;
@@ -102,19 +121,25 @@ function resourceGrants(
   return { caller, account };
 }
 
-function requestContext(request: AccessRequest): Map<string, string> {
-  const entries: [string, string][] = [
+type ContextValue = string | readonly string[];
+
+function requestContext(request: AccessRequest): Map<string, ContextValue> {
+  const entries: [string, ContextValue][] = [
     ['aws:principalarn', request.caller.arn],
     ['aws:principalaccount', request.caller.account],
     ['aws:resourceaccount', request.resourceAccount],
     ['aws:securetransport', 'true'],
-    ...Object.entries(request.context ?? {}).map(([k, v]): [string, string] => [k.toLowerCase(), v]),
+    ...Object.entries(request.context ?? {}).map(([k, v]): [string, ContextValue] => [k.toLowerCase(), v]),
   ];
   return new Map(entries);
 }
 
 /** Every operator of the statement's Condition holds (operators AND, keys AND, values OR). */
-function conditionsHold(statement: Statement, context: ReadonlyMap<string, string>, effect: 'Allow' | 'Deny'): boolean {
+function conditionsHold(
+  statement: Statement,
+  context: ReadonlyMap<string, ContextValue>,
+  effect: 'Allow' | 'Deny',
+): boolean {
   for (const [operator, keys] of Object.entries(statement.condition ?? {})) {
     for (const [key, values] of Object.entries(keys)) {
       const result = evaluateCondition(operator, context.get(key.toLowerCase()), values);
@@ -148,18 +173,30 @@ const NEGATED = new Set([
   'ArnNotLike',
 ]);
 
-/** One operator on one key: true/false, or undefined for an operator not modelled. */
+/**
+ * One operator on one key: true/false, or undefined for an operator not modelled. A key absent from the request fails
+ * a positive operator and satisfies a negated one (or any `…IfExists`); `ForAllValues:` holds when every value of
+ * the key matches (also when it has none), `ForAnyValue:` when one does; without a set prefix any value matching
+ * suffices.
+ */
 function evaluateCondition(
   operator: string,
-  actual: string | undefined,
+  actual: ContextValue | undefined,
   values: readonly string[],
 ): boolean | undefined {
-  if (operator === 'Null') return values.some((v) => (v.toLowerCase() === 'true') === (actual === undefined));
-  const ifExists = operator.endsWith('IfExists');
-  const base = ifExists ? operator.slice(0, -'IfExists'.length) : operator;
+  const set = /^(ForAllValues|ForAnyValue):(.+)$/.exec(operator);
+  const op = set ? set[2]! : operator;
+  const present = actual === undefined ? [] : typeof actual === 'string' ? [actual] : actual;
+  if (op === 'Null') return values.some((v) => (v.toLowerCase() === 'true') === (present.length === 0));
+  const ifExists = op.endsWith('IfExists');
+  const base = ifExists ? op.slice(0, -'IfExists'.length) : op;
   const test = TESTS[base];
   if (!test) return undefined;
-  if (actual === undefined) return ifExists;
   // Negated operators hold when the value matches none of the listed values.
-  return NEGATED.has(base) ? values.every((v) => test(actual, v)) : values.some((v) => test(actual, v));
+  const one = (value: string) =>
+    NEGATED.has(base) ? values.every((v) => test(value, v)) : values.some((v) => test(value, v));
+  if (set?.[1] === 'ForAllValues') return present.every(one);
+  if (set?.[1] === 'ForAnyValue') return present.some(one);
+  if (present.length === 0) return ifExists || NEGATED.has(base);
+  return present.some(one);
 }

@@ -36,6 +36,7 @@ describe('authorize (IAM evaluation for a node bootstrap)', () => {
     expect(authorize(get, { identity: [allowGet(OBJECT)], resource: deny })).toEqual({
       allowed: false,
       reason: `s3:GetObject on ${OBJECT} is explicitly denied by bucket (statement NoNodes)`,
+      explicit: true,
     });
   });
 
@@ -108,5 +109,61 @@ describe('authorize (IAM evaluation for a node bootstrap)', () => {
     const deny = policy('d', { Effect: 'Deny', Action: 's3:GetObject', Resource: '*', Condition: condition });
     expect(authorize(get, { identity: [allow] })).toMatchObject({ allowed: false });
     expect(authorize(get, { identity: [allowGet(OBJECT), deny] })).toMatchObject({ allowed: false });
+  });
+
+  it('needs the permissions boundary to allow too, and lets a Deny in it win', () => {
+    const boundary = policy('the boundary', { Effect: 'Allow', Action: 's3:*', Resource: 'arn:aws:s3:::other/*' });
+    expect(authorize(get, { identity: [allowGet(OBJECT)], boundary })).toEqual({
+      allowed: false,
+      reason: `s3:GetObject on ${OBJECT}: the permissions boundary the boundary does not allow it`,
+    });
+    const wide = policy('the boundary', { Effect: 'Allow', Action: '*', Resource: '*' });
+    expect(authorize(get, { identity: [allowGet(OBJECT)], boundary: wide })).toEqual({ allowed: true });
+    const denying = policy(
+      'the boundary',
+      { Effect: 'Allow', Action: '*', Resource: '*' },
+      {
+        Effect: 'Deny',
+        Action: 's3:GetObject',
+        Resource: '*',
+      },
+    );
+    expect(authorize(get, { identity: [allowGet(OBJECT)], boundary: denying })).toMatchObject({
+      allowed: false,
+      explicit: true,
+    });
+  });
+
+  it('holds a negated operator when its key is absent, so such a Deny applies as in AWS', () => {
+    const deny = policy('d', {
+      Effect: 'Deny',
+      Action: 's3:GetObject',
+      Resource: '*',
+      Condition: { StringNotEquals: { 'aws:ResourceTag/owner': 'clm' } },
+    });
+    expect(authorize(get, { identity: [allowGet(OBJECT), deny] })).toMatchObject({ allowed: false, explicit: true });
+    const tagged = { ...get, context: { 'aws:ResourceTag/owner': 'clm' } };
+    expect(authorize(tagged, { identity: [allowGet(OBJECT), deny] })).toEqual({ allowed: true });
+  });
+
+  it('evaluates ForAllValues and ForAnyValue over multi-valued keys', () => {
+    const onlyOwner = policy('p', {
+      Effect: 'Allow',
+      Action: 's3:GetObject',
+      Resource: '*',
+      Condition: { 'ForAllValues:StringEquals': { 'aws:TagKeys': ['owner', 'team'] } },
+    });
+    const tags = (...keys: string[]) => ({ ...get, context: { 'aws:TagKeys': keys } });
+    expect(authorize(tags('owner'), { identity: [onlyOwner] })).toEqual({ allowed: true });
+    expect(authorize(tags(), { identity: [onlyOwner] })).toEqual({ allowed: true });
+    expect(authorize(tags('owner', 'cost'), { identity: [onlyOwner] })).toMatchObject({ allowed: false });
+    const anyTeam = policy('p', {
+      Effect: 'Allow',
+      Action: 's3:GetObject',
+      Resource: '*',
+      Condition: { 'ForAnyValue:StringLike': { 'aws:TagKeys': 'team*' } },
+    });
+    expect(authorize(tags('owner', 'team-a'), { identity: [anyTeam] })).toEqual({ allowed: true });
+    expect(authorize(tags(), { identity: [anyTeam] })).toMatchObject({ allowed: false });
   });
 });

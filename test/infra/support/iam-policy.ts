@@ -1,9 +1,9 @@
+import { policyStatements } from '../../../lambdas/core/iam/policy-document';
+import { authorize } from '../../../lambdas/core/iam/policy-evaluation';
+
 /**
- * IAM's evaluation of identity policies and a permissions boundary for one request, as the IAM User Guide's policy
- * evaluation logic describes it for a single account: an explicit Deny in either wins; otherwise the request needs an
- * Allow in the identity policies and, when the principal has a boundary, an Allow in the boundary too. Actions match
- * case-insensitively with `*` and `?`, resources case-sensitively; conditions: the String, Arn and Null operators,
- * their `IfExists` forms and the `ForAllValues:`/`ForAnyValue:` set prefixes (the operators CLM's policies use).
+ * The CDK app's roles judged for one request: their identity policies and permissions boundary as synthesized, in
+ * one account, by the product's IAM evaluation; and a template's intrinsics resolved to the values they have there.
  */
 
 export interface PolicyStatement {
@@ -22,74 +22,36 @@ export interface IamRequest {
 
 export type Decision = 'allowed' | 'explicitly denied' | 'not allowed';
 
-const list = <T>(value: T | readonly T[] | undefined): readonly T[] =>
-  value === undefined ? [] : Array.isArray(value) ? (value as readonly T[]) : [value as T];
+/** The principal the CDK app's roles are judged as (one account: its identity policies and boundary decide). */
+const SUBJECT = { arn: 'arn:aws:iam::123456789012:role/subject', account: '123456789012' };
 
-/** An IAM wildcard pattern (`*` any run of characters, `?` one) as a RegExp. */
-function wildcard(pattern: string, flags = ''): RegExp {
-  const body = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${body}$`, flags);
-}
-
-function conditionHolds(operator: string, key: string, wanted: readonly string[], request: IamRequest): boolean {
-  const set = /^(ForAllValues|ForAnyValue):(.*)$/.exec(operator);
-  const base = set ? set[2]! : operator;
-  const ifExists = base.endsWith('IfExists');
-  const op = ifExists ? base.slice(0, -'IfExists'.length) : base;
-  const present = request.context?.[key];
-  if (op === 'Null') return (present === undefined) === (wanted[0] === 'true');
-  if (present === undefined) {
-    if (ifExists || set?.[1] === 'ForAllValues') return true;
-    return op.startsWith('StringNot') || op.startsWith('ArnNot');
-  }
-  const matchOne = (value: string): boolean => {
-    switch (op) {
-      case 'StringEquals':
-      case 'ArnEquals':
-        return wanted.includes(value);
-      case 'StringNotEquals':
-      case 'ArnNotEquals':
-        return !wanted.includes(value);
-      case 'StringEqualsIgnoreCase':
-        return wanted.some((w) => w.toLowerCase() === value.toLowerCase());
-      case 'StringLike':
-      case 'ArnLike':
-        return wanted.some((w) => wildcard(w).test(value));
-      case 'StringNotLike':
-      case 'ArnNotLike':
-        return !wanted.some((w) => wildcard(w).test(value));
-      default:
-        throw new Error(`condition operator ${operator} is not evaluated here`);
-    }
-  };
-  const values = list(present);
-  if (set?.[1] === 'ForAllValues') return values.every(matchOne);
-  if (set?.[1] === 'ForAnyValue') return values.some(matchOne);
-  return values.some(matchOne);
-}
-
-function applies(statement: PolicyStatement, request: IamRequest): boolean {
-  if (!list(statement.Action).some((a) => wildcard(a, 'i').test(request.action))) return false;
-  if (!list(statement.Resource).some((r) => wildcard(r).test(request.resource))) return false;
-  return Object.entries(statement.Condition ?? {}).every(([operator, keys]) =>
-    Object.entries(keys).every(([key, wanted]) => conditionHolds(operator, key, list(wanted), request)),
-  );
-}
-
-/** The decision for `request` by a principal with `identity` policies and, if given, a permissions `boundary`. */
+/**
+ * The decision for `request` by a principal with `identity` policies and, if given, a permissions `boundary`: the
+ * product's own IAM evaluation (lambdas/core/iam/policy-evaluation.ts), the one the simulator judges nodes with.
+ */
 export function decide(
   identity: readonly PolicyStatement[],
   boundary: readonly PolicyStatement[] | undefined,
   request: IamRequest,
 ): Decision {
-  const all = [...identity, ...(boundary ?? [])];
-  if (all.some((s) => s.Effect === 'Deny' && applies(s, request))) return 'explicitly denied';
-  const allowedBy = (statements: readonly PolicyStatement[]) =>
-    statements.some((s) => s.Effect === 'Allow' && applies(s, request));
-  return allowedBy(identity) && (boundary === undefined || allowedBy(boundary)) ? 'allowed' : 'not allowed';
+  const named = (name: string, statements: readonly PolicyStatement[]) => ({
+    name,
+    statements: policyStatements({ Statement: statements }),
+  });
+  const result = authorize(
+    {
+      caller: SUBJECT,
+      action: request.action,
+      resource: request.resource,
+      resourceAccount: SUBJECT.account,
+      ...(request.context ? { context: request.context } : {}),
+    },
+    {
+      identity: [named('identity policies', identity)],
+      ...(boundary ? { boundary: named('boundary', boundary) } : {}),
+    },
+  );
+  return result.allowed ? 'allowed' : result.explicit ? 'explicitly denied' : 'not allowed';
 }
 
 /**

@@ -32,6 +32,8 @@ export interface WorldState {
   /** Remaining counts of the scenario's faults, by index. */
   faultUses: { apiErrors: FaultUse[]; stackFailures: number[] };
   invariants: { pdbViolations: number; nodesTerminatedTwice: number; details: string[] };
+  /** Indexes of the scenario's `nodeIncidents` that happened (kube/node-incidents.ts). */
+  nodeIncidentsDone?: number[];
 }
 
 export interface FaultUse {

@@ -20,7 +20,7 @@ export const UNREACHABLE_TAINT = 'node.kubernetes.io/unreachable';
 /** When the next incident not yet applied happens, if at or before `upTo`. */
 export function nextIncidentAt(ctx: SimContext, upTo: number): number | undefined {
   const done = new Set(ctx.state.nodeIncidentsDone ?? []);
-  const times = ctx.state.scenario.nodeIncidents
+  const times = (ctx.state.scenario.nodeIncidents ?? [])
     .map((incident, index) => ({ index, at: ctx.state.startTime + incident.atSeconds * 1000 }))
     .filter(({ index, at }) => !done.has(index) && at <= upTo)
     .map(({ at }) => at);
@@ -30,7 +30,7 @@ export function nextIncidentAt(ctx: SimContext, upTo: number): number | undefine
 /** Apply every incident due at `at` (the clock is there). */
 export function applyIncidents(ctx: SimContext, at: number): void {
   const done = (ctx.state.nodeIncidentsDone ??= []);
-  ctx.state.scenario.nodeIncidents.forEach((incident, index) => {
+  (ctx.state.scenario.nodeIncidents ?? []).forEach((incident, index) => {
     if (done.includes(index) || ctx.state.startTime + incident.atSeconds * 1000 > at) return;
     done.push(index);
     for (const kube of Object.values(ctx.state.kube)) {

@@ -32,8 +32,7 @@ export interface WorldState {
   /** Remaining counts of the scenario's faults, by index. */
   faultUses: { apiErrors: FaultUse[]; stackFailures: number[] };
   invariants: { pdbViolations: number; nodesTerminatedTwice: number; details: string[] };
-  /** Indexes of the scenario's `nodeIncidents` that happened (kube/node-incidents.ts). */
-  nodeIncidentsDone?: number[];
+  nodeIncidentsDone?: number[]; // indexes of the scenario's nodeIncidents that happened (kube/node-incidents.ts)
 }
 
 export interface FaultUse {

@@ -58,11 +58,8 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const target = runTargetVersion(resolved.id, cluster, decommission);
   const existing = await ports.progress.getRun(cluster.id, target);
   const noop = nothingToDo(cluster, target, decommission, existing, input.options.applyOnly);
-  const renewal = decommission
-    ? undefined
-    : await nodeRollRequest(input, cluster, existing, noop !== undefined, ports, ports.clock.now());
-  const nodeRoll = renewal?.request;
-  if (noop && !nodeRoll) return answer('NOOP', await withNotes(ports, cluster.id, noop, renewal?.notes), target);
+  const { request: nodeRoll, notes } = (await renewalOf(ports, input, cluster, existing, noop, decommission)) ?? {};
+  if (noop && !nodeRoll) return answer('NOOP', await withNotes(ports, cluster.id, noop, notes), target);
 
   const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
   // A pinned cluster stack: which layers change, and the Kubernetes upgrade rules, before anything is written.
@@ -88,20 +85,28 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
     ...(layers ? { stack: layers.stack, layerPlan: layers.layerPlan } : {}),
   };
   await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), pinned);
-  const applyOnly = input.options.applyOnly;
-  const claim = { cluster, target, holder, decommission, existing, applyOnly, nodeRoll };
+  const claim = { cluster, target, holder, decommission, existing, applyOnly: input.options.applyOnly, nodeRoll };
   const resumed = await claimRun(ports, claim);
   if (!decommission) await writeStatus(ports, cluster, { ...cluster.status, nextVersion: target });
 
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
   const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
-  const note = resumed ? ' (resuming an unfinished run)' : '';
-  const stack = layers ? `; ${stackMessage(layers)}` : '';
-  return answer(
-    decommission ? 'DECOMMISSION' : 'UPDATE',
-    `${verb} ${cluster.id}${from} to ${target}${note}${stack}${describeNodeRoll(nodeRoll)}`,
-    target,
-  );
+  const note = `${resumed ? ' (resuming an unfinished run)' : ''}${layers ? `; ${stackMessage(layers)}` : ''}`;
+  const message = `${verb} ${cluster.id}${from} to ${target}${note}${describeNodeRoll(nodeRoll)}`;
+  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', message, target);
+}
+
+/** The node roll this run carries, if any (never in a decommission): tasks/renewal/node-roll-request.ts. */
+function renewalOf(
+  ports: PreparePorts,
+  input: ClusterUpdateInput,
+  cluster: Cluster,
+  existing: RunRecord | undefined,
+  noop: string | undefined,
+  decommission: boolean,
+) {
+  if (decommission) return Promise.resolve(undefined);
+  return nodeRollRequest(input, cluster, existing, noop !== undefined, ports, ports.clock.now());
 }
 
 /** Up to date, but a cap holds node repair back (or Karpenter repairs): recorded as problems, and said. */

@@ -84,17 +84,14 @@ export async function rollNodePool(
     lostAfterMs: renewal.settings.repairAfterMs,
   };
   // A pool being removed is outdated as a whole: every node goes, none comes back.
-  const snapshot = removal
-    ? { ...observed, nodes: observed.nodes.map((n) => ({ ...n, outdated: true })) }
-    : renewal.snapshot;
+  const snapshot = removal ? allOutdated(observed) : renewal.snapshot;
   await recordProblems(ports, cluster.id, pool.name, removal ? [] : renewal.notes, now);
   const pools = cluster.nodePools.length + (removal ? 1 : 0);
   const progress = await startOrContinue(ports, ref, context, run, snapshot, pools);
   const budget = karpenter ? karpenterBudget(view?.nodePool, snapshot, removal, now) : undefined;
   const planned = planStep(snapshot, progress, context, budget);
   const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
-  const anyWindow = repairOutsideWindows(snapshot, renewal.settings);
-  const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks, anyWindow);
+  const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks, anyWindow(snapshot, renewal));
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
   const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
   const { plan, acted, figures } = await act(context, health, snapshot);
@@ -112,6 +109,15 @@ export async function rollNodePool(
   });
   const counted = { ...output, ...figures };
   return waitWhileRefused(ports, cp.kube, { clusterId: cluster.id, deadline }, counted, acted, context.policy);
+}
+
+function allOutdated(snapshot: PoolSnapshot): PoolSnapshot {
+  return { ...snapshot, nodes: snapshot.nodes.map((n) => ({ ...n, outdated: true })) };
+}
+
+/** A repair-only roll of a pool with node_repair_outside_windows: the maintenance windows do not hold it. */
+function anyWindow(snapshot: PoolSnapshot, renewal: ReturnType<typeof renewPool>): boolean {
+  return repairOutsideWindows(snapshot, renewal.settings);
 }
 
 /** The launches one step of the cluster's pool may cause, from its account and region's budget. */

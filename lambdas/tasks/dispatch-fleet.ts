@@ -23,7 +23,8 @@ export async function dispatchFleet(request: PassRequest, ports: DispatchPorts):
   const options = passOptions(request, ports);
   // The scheduled pass (and `clm dispatch`) also looks at the nodes of clusters asking for repair or a maximum age.
   const looks = request.trigger === 'schedule' || request.trigger === 'cli';
-  const checkNodes: PassOptions['checkNodes'] = (candidates, now) => checkNodesOf(ports, candidates, request.trigger, now);
+  const checkNodes: PassOptions['checkNodes'] = (candidates, now) =>
+    checkNodesOf(ports, candidates, request.trigger, now);
   return (await runFleetPass(ports, looks ? { ...options, checkNodes } : options)).report;
 }
 

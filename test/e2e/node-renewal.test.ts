@@ -2,74 +2,9 @@
 // that stops reporting is replaced once it has been NotReady for node_repair_after, with no PDB violated; the cap holds
 // when half a pool fails at once; `clm roll --force` replaces every node of a pool exactly once, also when the roll
 // is interrupted and run again; nodes older than node_max_age are replaced by the next run with no config change.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT, TEST, clm, latestRun, loadProgress, loadWorld, poolInstances, tempDir } from './support/clm-session';
-
-const POOL_BLOCK = '        min_size: 2\n        max_size: 3\n    status: {}\n';
-
-/** examples/clusters.yaml with kube-test's default-worker sized and given config items. */
-function registryWith(dir: string, items: Record<string, string>, size = { min: 2, max: 3 }): string {
-  const text = readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8');
-  const lines = Object.entries(items).map(([k, v]) => `          ${k}: "${v}"\n`);
-  const block = `        min_size: ${size.min}\n        max_size: ${size.max}\n        config_items:\n${lines.join('')}    status: {}\n`;
-  if (!text.includes(POOL_BLOCK)) throw new Error('examples/clusters.yaml changed: update the test');
-  const file = join(dir, 'clusters.yaml');
-  writeFileSync(file, text.replace(POOL_BLOCK, block));
-  return file;
-}
-
-/** A scenario: a web Deployment under a PDB, and `incidents` (nodeIncidents entries). */
-function scenario(dir: string, incidents: string): string {
-  const file = join(dir, 'scenario.yaml');
-  writeFileSync(
-    file,
-    `seed: 3
-clusters:
-  ${TEST}:
-    workloads:
-      - { kind: Deployment, name: web, replicas: 3 }
-    pdbs:
-      - { name: web, selector: { app: web }, minAvailable: 2 }
-${incidents}`,
-  );
-  return file;
-}
-
-function args(command: string[], registry: string, state: string, extra: string[] = []): string[] {
-  return [
-    ...command,
-    ...['--simulate', '--registry', registry, '--directory', 'examples/config', '--state', state],
-    ...extra,
-    '--output',
-    'json',
-  ];
-}
-
-async function provision(registry: string, state: string, extra: string[] = []) {
-  const run = await clm(args(['provision', '--cluster', TEST], registry, state, extra));
-  if (run.code !== 0) throw new Error(`provision failed (${run.code}): ${run.out}${run.err}`);
-  return JSON.parse(run.out) as { clusters: { status: string; message: string; pdbViolations: number }[] };
-}
-
-/** Seconds of virtual time since the world started. */
-function elapsed(state: string): number {
-  const world = loadWorld(state);
-  return (world.clock.now() - world.snapshot().startTime) / 1000;
-}
-
-/** The nodes of default-worker the latest run replaced (terminated, not its own extra nodes). */
-function replacedBy(state: string): string[] {
-  const nodes = Object.values(latestRun(state, TEST).pools['default-worker']!.nodes);
-  return nodes
-    .filter((n) => n.state === 'terminated' && !n.surplus)
-    .map((n) => n.instanceId)
-    .sort();
-}
-
-function nodesOf(state: string) {
-  return Object.values(loadWorld(state).snapshot().kube[TEST]!.nodes).filter((n) => n.pool === 'default-worker');
-}
+import { rmSync } from 'node:fs';
+import { TEST, clm, latestRun, loadProgress, loadWorld, poolInstances, tempDir } from './support/clm-session';
+import { args, elapsed, nodesOf, provision, registryWith, replacedBy, scenario } from './support/renewal-world';
 
 describe('node renewal', () => {
   const temps: string[] = [];

@@ -42,7 +42,8 @@ export async function checkNodes(
     );
     batch.forEach(({ cluster, targetVersion }, index) => {
       const found = looks[index]!;
-      for (const title of found.notes) problems.push({ clusterId: cluster.id, problem: { type: GENERAL_ERROR_TYPE, title } });
+      for (const title of found.notes)
+        problems.push({ clusterId: cluster.id, problem: { type: GENERAL_ERROR_TYPE, title } });
       if (found.due.length) starts.push(renewalStart(cluster, targetVersion, found.due, trigger, now));
     });
   }

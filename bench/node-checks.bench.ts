@@ -7,7 +7,7 @@
 import { renewalCandidates } from '../lambdas/core/dispatch/renewal-starts';
 import type { FleetTarget } from '../lambdas/core/dispatch/fleet-targets';
 import type { Cluster } from '../lambdas/core/model/cluster';
-import type { NodeInfo } from '../lambdas/ports/kube-cluster';
+import type { KubeCluster, NodeInfo } from '../lambdas/ports/kube-cluster';
 import { checkNodes, NODE_CHECKS_AT_ONCE } from '../lambdas/tasks/fleet/node-checks';
 import type { BenchResult } from './bench-result';
 import { median } from './bench-result';
@@ -66,7 +66,7 @@ async function onePass(fleet: ReturnType<typeof fleetOf>) {
           calls++;
           return fleet.nodes.get(cluster.id)!;
         },
-      } as unknown as import('../lambdas/ports/kube-cluster').KubeCluster,
+      } as unknown as KubeCluster,
     }),
   };
   const candidates = renewalCandidates({

@@ -1,6 +1,6 @@
 import type { Cluster, Problem } from '../../core/model/cluster';
 import { nodesDue } from '../../core/node-renewal/nodes-due';
-import { renewalCandidates, renewalStart } from '../../core/dispatch/renewal-starts';
+import { renewalStart, type renewalCandidates } from '../../core/dispatch/renewal-starts';
 import type { PlannedStart } from '../../core/dispatch/plan-dispatch';
 import { GENERAL_ERROR_TYPE } from '../../core/status/problems';
 import type { ClusterPorts } from '../../ports/ports';

@@ -15,6 +15,7 @@ import { mountedArtifactStore } from '../adapters/artifacts/mounted-artifact-sto
 import { RELEASES_PREFIX } from '../tasks/cluster-stacks/stack-releases';
 import { openReleaseStore } from './release-store';
 import { directoryFlag } from './directory-flag';
+import { parseAgeDuration } from '../core/node-renewal/age-duration';
 
 /** The flags that choose and reach the world a command acts on. */
 export interface WorldFlags {
@@ -34,6 +35,8 @@ export interface WorldFlags {
    * bucket's `stack-releases/` (with --simulate, the simulated bucket's), as the deployed tasks read them
    */
   readonly stackReleases?: string;
+  /** `--sim-advance DURATION`: with --simulate, the simulated clock moves this far before the run. */
+  readonly simAdvance?: string;
 }
 
 /**
@@ -72,13 +75,14 @@ export interface WorldInputs {
 
 export async function openCliWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorld> {
   if (flags.scenario && !flags.simulate) throw new UsageError('--scenario needs --simulate');
+  const advanceMs = simAdvance(flags);
   if (flags.simulate && stateTable(flags.state))
     throw new UsageError(`--state ${flags.state}: the simulated world lives in a directory; give --state DIR`);
   if (!stateTable(flags.state)) directoryFlag('--state', flags.state, inputs.io.cwd);
   if (flags.scenario && !existsSync(resolve(inputs.io.cwd, flags.scenario)))
     throw new UsageError(`--scenario ${flags.scenario}: no such file (examples/scenarios/ has some)`);
   const world = flags.simulate
-    ? await simulatedWorld(flags, inputs, resolve(inputs.io.cwd, flags.state))
+    ? await simulatedWorld(flags, inputs, resolve(inputs.io.cwd, flags.state), advanceMs)
     : await awsWorld(flags, inputs);
   return flags.stackReleases ? withStackReleases(world, flags.stackReleases, flags, inputs.io) : world;
 }
@@ -103,7 +107,12 @@ async function withStackReleases(world: CliWorld, location: string, flags: World
 }
 
 /** The simulated world, loaded only here: the commands that never simulate (render, migrate…) do not pay for it. */
-async function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: string): Promise<CliWorld> {
+async function simulatedWorld(
+  flags: WorldFlags,
+  inputs: WorldInputs,
+  stateDir: string,
+  advanceMs = 0,
+): Promise<CliWorld> {
   const { createSimulatedSetup } = await import('../runtime/wiring/simulated-ports');
   const sim = createSimulatedSetup({
     stateDir,
@@ -116,6 +125,10 @@ async function simulatedWorld(flags: WorldFlags, inputs: WorldInputs, stateDir: 
     ...(inputs.services ? { services: inputs.services } : {}),
     ...(inputs.fleet ? { fleet: inputs.fleet } : {}),
   });
+  if (advanceMs > 0) {
+    // Before the run: nodes age, due node incidents happen (sim/kube/node-incidents.ts); saved with the run's first task.
+    sim.world.advance(advanceMs);
+  }
   const pace = process.env.CLM_LOCAL_WAIT_SCALE ? waitScale(process.env.CLM_LOCAL_WAIT_SCALE) : 0;
   return {
     ports: sim.ports,
@@ -189,4 +202,14 @@ function waitScale(value: string | undefined): number {
     throw new UsageError(`CLM_LOCAL_WAIT_SCALE must be a number >= 0, got "${value}"`);
   }
   return scale;
+}
+
+/** `--sim-advance`: milliseconds (0 without it); refused without --simulate or when not a duration. */
+function simAdvance(flags: WorldFlags): number {
+  if (flags.simAdvance === undefined) return 0;
+  if (!flags.simulate) throw new UsageError('--sim-advance moves the simulated clock: it needs --simulate');
+  const ms = parseAgeDuration(flags.simAdvance);
+  if (ms === undefined)
+    throw new UsageError(`--sim-advance ${flags.simAdvance}: expected a duration such as 90s, 10m, 6h or 30d`);
+  return ms;
 }

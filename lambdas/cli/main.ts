@@ -11,6 +11,7 @@ import { registerOverrideHaltCommand } from './commands/override-halt';
 import { registerServeCommand } from './commands/serve';
 import { registerPlanCommand } from './commands/plan';
 import { registerStackCommands } from './commands/stack';
+import { registerRollCommand } from './commands/roll';
 import { CliExit, EXIT, UsageError, processIo } from './io';
 import type { CliIo } from './io';
 import { clmVersion } from './version';
@@ -45,6 +46,7 @@ export async function main(argv: string[], given: CliIo = processIo()): Promise<
   registerControlCommands(program, io);
   registerApprovalCommands(program, io);
   registerStackCommands(program, io);
+  registerRollCommand(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -17,6 +17,18 @@ export const UpdateOptions = z.strictObject({
   skipRollbackResources: z.optional(z.array(z.string())),
   /** Decommission: keep the cluster's unattached EBS volumes (`--keep-volumes`). */
   keepVolumes: z.optional(z.boolean()),
+  /**
+   * Replace nodes without a config change: `force` (`clm roll --force`: every node of `pools`, or of every pool, once)
+   * or `renew` (nodes due for repair or by age, found by the scheduled pass). Who asked and why go on the run record.
+   */
+  nodeRoll: z.optional(
+    z.strictObject({
+      kind: z.enum(['force', 'renew']),
+      pools: z.optional(z.array(z.string().check(z.minLength(1)))),
+      reason: z.optional(z.string()),
+      requestedBy: z.string().check(z.minLength(1)),
+    }),
+  ),
 });
 export type UpdateOptions = z.infer<typeof UpdateOptions>;
 

@@ -52,6 +52,11 @@ export interface NodeInfo {
    * fetch its files bundle); absent when Ready or when the condition gives no reason.
    */
   readonly notReadyReason?: string;
+  /**
+   * Since when it is not Ready (the Ready condition's lastTransitionTime, ISO 8601): node repair's clock. Absent when
+   * Ready or when the condition does not say.
+   */
+  readonly notReadySince?: string;
   /** status.volumesAttached is non-empty (CLM's stateful signal). */
   readonly volumesAttached: boolean;
   readonly zone?: string;

@@ -5,6 +5,7 @@ import { instanceBooted, instanceGone, poolOfAsg, reconcileAsg } from './aws/aut
 import { completeStackOperation } from './aws/cloudformation';
 import { describeEksCluster } from './aws/eks';
 import { cniInterfaceAttached, cniInterfaceDetached } from './aws/vpc-cni';
+import { applyIncidents, nextIncidentAt } from './kube/node-incidents';
 import { joinNode, nodeBecameReady, nodeForInstance, removeNode } from './kube/nodes';
 import { newKubeState } from './kube/objects';
 import { podStarted, podTerminated } from './kube/pods';
@@ -170,8 +171,19 @@ export function settle(ctx: SimContext): void {
   ctx.dirty.clear();
 }
 
-/** Process every event due up to `time`, in (time, sequence) order, then set the clock to `time`. */
+/**
+ * Process every event due up to `time`, in (time, sequence) order, then set the clock to `time`; the scenario's node
+ * incidents happen at their times among them (kube/node-incidents.ts).
+ */
 export function advanceTo(ctx: SimContext, time: number): void {
+  for (let at = nextIncidentAt(ctx, time); at !== undefined; at = nextIncidentAt(ctx, time)) {
+    runEvents(ctx, at);
+    applyIncidents(ctx, at);
+  }
+  runEvents(ctx, time);
+}
+
+function runEvents(ctx: SimContext, time: number): void {
   settle(ctx);
   for (let event = ctx.popDue(time); event; event = ctx.popDue(time)) {
     ctx.state.now = Math.max(ctx.state.now, event.at);

@@ -5,6 +5,7 @@ import { loadYamlWithPositions } from '../core/model/yaml-positions';
 import { ValidationError } from '../shared/errors';
 import { PORT_CALLS } from './port-calls';
 import { AccountScenario } from './scenario-accounts';
+import { NodeIncidents } from './scenario-node-incidents';
 
 export { AccountScenario, CertificateSpec } from './scenario-accounts';
 
@@ -203,6 +204,8 @@ export const Scenario = z.strictObject({
   faults: z.prefault(Faults, {}),
   /** The account's EC2 quotas the simulator enforces (aws/run-instances-bucket.ts). */
   quotas: z.prefault(Quotas, {}),
+  /** Nodes that stop reporting at a virtual time (scenario-node-incidents.ts). */
+  nodeIncidents: NodeIncidents,
 });
 export type Scenario = z.infer<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;
@@ -255,6 +258,11 @@ function unknownClusters(
           ? []
           : [{ path: ['faults', kind, i, 'cluster'], id: fault.cluster, what: 'a fault on' }],
       ),
+    ),
+    ...scenario.nodeIncidents.flatMap((incident, i) =>
+      incident.cluster === undefined
+        ? []
+        : [{ path: ['nodeIncidents', i, 'cluster'], id: incident.cluster, what: 'a node incident in' }],
     ),
   ];
   return named

@@ -19,4 +19,6 @@ export interface SimNode {
   maxPods?: number;
   /** Its bootstrap failed: the node stays NotReady, its Ready condition saying why. */
   readonly notReady?: { readonly reason: string; readonly message: string };
+  /** A node incident: its kubelet stopped or its instance is unreachable (ms since the epoch, and which). */
+  lost?: { readonly since: number; readonly kind: 'kubelet-stopped' | 'unreachable' };
 }

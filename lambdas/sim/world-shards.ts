@@ -173,6 +173,7 @@ export function mergeCommon(disk: WorldCommon, mine: WorldCommon, base: WorldCom
     scenario: JSON.stringify(mine.scenario) !== JSON.stringify(base.scenario) ? mine.scenario : disk.scenario,
     apiCalls,
     faultUses: mergeFaultUses(disk.faultUses, mine.faultUses, base.faultUses),
+    ...mergedIncidents(disk.nodeIncidentsDone, mine.nodeIncidentsDone),
     invariants: {
       pdbViolations: addDelta(
         disk.invariants.pdbViolations,
@@ -190,4 +191,10 @@ export function mergeCommon(disk: WorldCommon, mine: WorldCommon, base: WorldCom
     },
     accounts,
   };
+}
+
+/** The node incidents that happened, by either process (sim/kube/node-incidents.ts). */
+function mergedIncidents(disk?: readonly number[], mine?: readonly number[]): Pick<WorldCommon, 'nodeIncidentsDone'> {
+  const done = [...new Set([...(disk ?? []), ...(mine ?? [])])].sort((a, b) => a - b);
+  return done.length ? { nodeIncidentsDone: done } : {};
 }

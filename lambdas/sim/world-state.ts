@@ -32,6 +32,7 @@ export interface WorldState {
   /** Remaining counts of the scenario's faults, by index. */
   faultUses: { apiErrors: FaultUse[]; stackFailures: number[] };
   invariants: { pdbViolations: number; nodesTerminatedTwice: number; details: string[] };
+  nodeIncidentsDone?: number[]; // indexes of the scenario's nodeIncidents that happened (kube/node-incidents.ts)
 }
 
 export interface FaultUse {

@@ -3,6 +3,12 @@ import { PassRequest } from '../contracts/triggers';
 import { clustersFollowing } from '../core/webhook/push-match';
 import { defineTask } from './define-task';
 import { PASS_PORTS, passMetrics, runFleetPass, type PassOptions, type PassPorts } from './fleet/fleet-pass';
+import { checkNodes as checkNodesOf } from './fleet/node-checks';
+import type { PortsFor } from './define-task';
+
+/** The pass's ports, and the clusters' API servers (read) for the look at nodes (fleet/node-checks.ts). */
+const DISPATCH_PORTS = { ...PASS_PORTS, kube: 'read' } as const;
+type DispatchPorts = PortsFor<typeof DISPATCH_PORTS> & PassPorts;
 
 /**
  * The dispatcher: one pass over the fleet (lambdas/tasks/fleet/fleet-pass.ts; the decisions are in
@@ -13,8 +19,13 @@ import { PASS_PORTS, passMetrics, runFleetPass, type PassOptions, type PassPorts
  * - `execution` (a cluster-update execution ended): the whole fleet, so the next wave starts at once.
  * Waves and the concurrency cap are always judged on the whole fleet.
  */
-export async function dispatchFleet(request: PassRequest, ports: PassPorts): Promise<DispatchReport> {
-  return (await runFleetPass(ports, passOptions(request, ports))).report;
+export async function dispatchFleet(request: PassRequest, ports: DispatchPorts): Promise<DispatchReport> {
+  const options = passOptions(request, ports);
+  // The scheduled pass (and `clm dispatch`) also looks at the nodes of clusters asking for repair or a maximum age.
+  const looks = request.trigger === 'schedule' || request.trigger === 'cli';
+  const checkNodes: PassOptions['checkNodes'] = (candidates, now) =>
+    checkNodesOf(ports, candidates, request.trigger, now);
+  return (await runFleetPass(ports, looks ? { ...options, checkNodes } : options)).report;
 }
 
 function passOptions(request: PassRequest, ports: PassPorts): PassOptions {
@@ -46,7 +57,7 @@ export const task = defineTask({
   description: 'One dispatcher pass: decides which clusters get a cluster-update execution now',
   input: PassRequest,
   output: DispatchReport,
-  ports: PASS_PORTS,
+  ports: DISPATCH_PORTS,
   lambda: { memoryMb: 1024, timeoutSeconds: 300 },
   triggers: [{ kind: 'schedule' }, { kind: 'execution-events' }, { kind: 'push-events' }],
   metrics: passMetrics,

@@ -1,5 +1,6 @@
 import type { Cluster } from '../core/model/cluster';
-import { newRunRecord, type RunRecord } from '../core/model/run';
+import { newRunRecord, type NodeRollRequest, type RunRecord } from '../core/model/run';
+import { describeNodeRoll, nodeRollHistory, nodeRollRequest } from './renewal/node-roll-request';
 import { blockedReason, isDecommission, nothingToDo, runTargetVersion } from '../core/model/update-decision';
 import { learnStackDurations } from '../core/stacks/stack-durations';
 import { resolveClusterConfigVersion } from '../core/version/resolve-config-version';
@@ -15,6 +16,7 @@ import { loadCluster, writeStatus } from './step/cluster-status';
 import { clusterUpdatePayload } from './step/payloads';
 import { LEASE_TTL_MS } from './step/run-record';
 import { CONTROL_PLANE } from '../contracts/status';
+import { GENERAL_ERROR_TYPE } from '../core/status/problems';
 
 const PORTS = {
   registry: 'write',
@@ -56,7 +58,8 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const target = runTargetVersion(resolved.id, cluster, decommission);
   const existing = await ports.progress.getRun(cluster.id, target);
   const noop = nothingToDo(cluster, target, decommission, existing, input.options.applyOnly);
-  if (noop) return answer('NOOP', noop, target);
+  const { request: nodeRoll, notes } = (await renewalOf(ports, input, cluster, existing, noop, decommission)) ?? {};
+  if (noop && !nodeRoll) return answer('NOOP', await withNotes(ports, cluster.id, noop, notes), target);
 
   const sourceVersions = Object.fromEntries(resolved.sources.map((s) => [s.name, s.version]));
   // A pinned cluster stack: which layers change, and the Kubernetes upgrade rules, before anything is written.
@@ -82,19 +85,40 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
     ...(layers ? { stack: layers.stack, layerPlan: layers.layerPlan } : {}),
   };
   await putJson(ports.artifacts, runArtifactKey(cluster.id, target, 'cluster'), pinned);
-  const applyOnly = input.options.applyOnly;
-  const resumed = await claimRun(ports, { cluster, target, holder, decommission, existing, applyOnly });
+  const claim = { cluster, target, holder, decommission, existing, applyOnly: input.options.applyOnly, nodeRoll };
+  const resumed = await claimRun(ports, claim);
   if (!decommission) await writeStatus(ports, cluster, { ...cluster.status, nextVersion: target });
 
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
   const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
-  const note = resumed ? ' (resuming an unfinished run)' : '';
-  const stack = layers ? `; ${stackMessage(layers)}` : '';
-  return answer(
-    decommission ? 'DECOMMISSION' : 'UPDATE',
-    `${verb} ${cluster.id}${from} to ${target}${note}${stack}`,
-    target,
-  );
+  const note = `${resumed ? ' (resuming an unfinished run)' : ''}${layers ? `; ${stackMessage(layers)}` : ''}`;
+  const message = `${verb} ${cluster.id}${from} to ${target}${note}${describeNodeRoll(nodeRoll)}`;
+  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', message, target);
+}
+
+/** The node roll this run carries, if any (never in a decommission): tasks/renewal/node-roll-request.ts. */
+function renewalOf(
+  ports: PreparePorts,
+  input: ClusterUpdateInput,
+  cluster: Cluster,
+  existing: RunRecord | undefined,
+  noop: string | undefined,
+  decommission: boolean,
+) {
+  if (decommission) return Promise.resolve(undefined);
+  return nodeRollRequest(input, cluster, existing, noop !== undefined, ports, ports.clock.now());
+}
+
+/** Up to date, but a cap holds node repair back (or Karpenter repairs): recorded as problems, and said. */
+async function withNotes(
+  ports: PreparePorts,
+  clusterId: string,
+  message: string,
+  notes: readonly string[] | undefined,
+): Promise<string> {
+  for (const title of notes ?? [])
+    await ports.progress.recordProblem(clusterId, { type: GENERAL_ERROR_TYPE, title }, ports.clock.now());
+  return notes?.length ? `${message}; ${notes.join('; ')}` : message;
 }
 
 /** The upgrade (with the versions it was checked against), the changed layers and the skipped steps. */
@@ -110,6 +134,7 @@ interface Claim {
   readonly decommission: boolean;
   readonly existing: RunRecord | undefined;
   readonly applyOnly: boolean;
+  readonly nodeRoll: NodeRollRequest | undefined;
 }
 
 /** Start a fresh run record, or take over an unfinished one (true: resumed). */
@@ -119,8 +144,15 @@ async function claimRun(ports: PreparePorts, claim: Claim): Promise<boolean> {
   if (existing && existing.completedAt === undefined) {
     // Resuming an --apply-only run without the flag: this run rolls the nodes, so it no longer leaves them behind.
     const rollsNow = existing.applyOnly === true && !claim.applyOnly;
-    if (existing.holder !== holder || rollsNow)
-      await ports.progress.putRun({ ...existing, holder, updatedAt: now, ...(rollsNow ? { applyOnly: false } : {}) });
+    const nodeRoll = claim.nodeRoll && existing.nodeRoll !== claim.nodeRoll ? { nodeRoll: claim.nodeRoll } : {};
+    if (existing.holder !== holder || rollsNow || 'nodeRoll' in nodeRoll)
+      await ports.progress.putRun({
+        ...existing,
+        holder,
+        updatedAt: now,
+        ...(rollsNow ? { applyOnly: false } : {}),
+        ...nodeRoll,
+      });
     return true;
   }
   const previousVersion = cluster.status.currentVersion;
@@ -129,6 +161,8 @@ async function claimRun(ports: PreparePorts, claim: Claim): Promise<boolean> {
     ...newRunRecord({ clusterId: cluster.id, targetVersion: target, action, holder, previousVersion }, now),
     ...(await learnedDurations(ports, cluster.id, previousVersion)),
     ...(claim.applyOnly && !claim.decommission ? { applyOnly: true } : {}),
+    ...(claim.nodeRoll ? { nodeRoll: claim.nodeRoll } : {}),
+    ...nodeRollHistory(existing),
   };
   await ports.progress.putRun(existing ? { ...fresh, revision: existing.revision } : fresh);
   return false;

@@ -30,6 +30,7 @@ import { updateRun, type RunRef } from './step/run-record';
 import { removalPolicy, removalProgress, removedPool } from './roll/pool-removal';
 import { LaunchAllowance } from './launches/launch-allowance';
 import { act } from './roll/act-on-plan';
+import { renewPool, repairOutsideWindows } from './roll/renew-pool';
 
 const PORTS = {
   pools: 'write',
@@ -76,16 +77,21 @@ export async function rollNodePool(
   const { cp, nodes, poolState, view, karpenter } = observedPool;
   // Karpenter launches its own nodes (CreateFleet): only Auto Scaling pools take from the launch budget.
   const launches = karpenter ? undefined : launchAllowance(ports, cluster, pool.name, now);
-  const context = rollContext(cp, cluster, pool, items, now, removal, launches);
   const observed = poolSnapshot(poolState, nodes);
+  const renewal = renewPool(observed, { cluster, clusterItems: main.configItems, pool, items, nodes, run }, now);
+  const context = {
+    ...rollContext(cp, cluster, pool, items, now, removal, launches),
+    lostAfterMs: renewal.settings.repairAfterMs,
+  };
   // A pool being removed is outdated as a whole: every node goes, none comes back.
-  const snapshot = removal ? { ...observed, nodes: observed.nodes.map((n) => ({ ...n, outdated: true })) } : observed;
+  const snapshot = removal ? allOutdated(observed) : renewal.snapshot;
+  await recordProblems(ports, cluster.id, pool.name, removal ? [] : renewal.notes, now);
   const pools = cluster.nodePools.length + (removal ? 1 : 0);
   const progress = await startOrContinue(ports, ref, context, run, snapshot, pools);
   const budget = karpenter ? karpenterBudget(view?.nodePool, snapshot, removal, now) : undefined;
   const planned = planStep(snapshot, progress, context, budget);
   const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
-  const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks);
+  const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks, anyWindow(snapshot, renewal));
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
   const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
   const { plan, acted, figures } = await act(context, health, snapshot);
@@ -103,6 +109,15 @@ export async function rollNodePool(
   });
   const counted = { ...output, ...figures };
   return waitWhileRefused(ports, cp.kube, { clusterId: cluster.id, deadline }, counted, acted, context.policy);
+}
+
+function allOutdated(snapshot: PoolSnapshot): PoolSnapshot {
+  return { ...snapshot, nodes: snapshot.nodes.map((n) => ({ ...n, outdated: true })) };
+}
+
+/** A repair-only roll of a pool with node_repair_outside_windows: the maintenance windows do not hold it. */
+function anyWindow(snapshot: PoolSnapshot, renewal: ReturnType<typeof renewPool>): boolean {
+  return repairOutsideWindows(snapshot, renewal.settings);
 }
 
 /** The launches one step of the cluster's pool may cause, from its account and region's budget. */

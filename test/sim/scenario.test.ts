@@ -30,6 +30,7 @@ describe('simulation scenarios', () => {
         volumeDetachSeconds: 20,
       },
       images: [],
+      nodeIncidents: [],
       quotas: { runInstancesBurst: 1000, runInstancesPerSecond: 2 },
       clusters: {},
       accounts: [],

@@ -12,6 +12,7 @@ import { FleetWorld } from '../support/fleet/fleet-world';
 import { recordingPorts, touchedAndDeclared, type TouchedPorts } from '../support/recording-ports';
 import { COMMIT_A, COMMIT_B, fleetCluster, settings } from '../core/dispatch/fleet-fixtures';
 import { headers, pushPayload } from '../core/webhook/payloads';
+import { clusterHash } from '../../lambdas/core/version/cluster-hash';
 
 const SECRET = 'whsec-triggered-tasks';
 const TRIGGERED = TASK_CATALOGUE.filter((t) => !isStateMachineTask(t));
@@ -114,6 +115,48 @@ describe('triggered tasks', () => {
     expect(first.starts).toEqual([]);
     expect(poll.registry).toMatchObject({ added: 0, modified: 2, removed: 0 });
     expect(startedIds(w)).toEqual(['stable-1', 'test-1']);
+  });
+
+  it('DispatchFleet: the scheduled pass starts a renewal run only for a cluster with a node due', async () => {
+    // Arrange: every cluster at its target; test-1 and test-2 ask for node repair, test-1 has a node lost for 20 min
+    const w = world();
+    for (const c of w.clusters.slice(0, 2)) w.replace(c.id, { configItems: { node_repair: 'true' } });
+    for (const c of w.clusters) {
+      const current = `${COMMIT_A}#${clusterHash(w.cluster(c.id))}`;
+      w.replace(c.id, { status: { ...c.status, currentVersion: current } });
+    }
+    const now = w.clock.now();
+    const node = (name: string, lostSince?: number) => ({
+      name,
+      providerId: `aws:///eu-central-1a/i-${name}`,
+      labels: { 'node.kubernetes.io/node-pool': 'default-worker' },
+      annotations: {},
+      taints: [],
+      unschedulable: false,
+      ready: lostSince === undefined,
+      ...(lostSince !== undefined ? { notReadySince: new Date(lostSince).toISOString() } : {}),
+      volumesAttached: false,
+      createdAt: new Date(now - 86_400_000).toISOString(),
+    });
+    const [t1, t2] = w.clusters as [Cluster, Cluster];
+    w.nodes.set(t1.id, [node('a', now - 20 * 60_000), node('b'), node('c')]);
+    w.nodes.set(t2.id, [node('d'), node('e'), node('f')]);
+
+    // Act
+    const pass = await run(w, byName('DispatchFleet'), { trigger: 'schedule' });
+
+    // Assert
+    expect(pass.starts.map((s: { clusterId: string; how: string }) => [s.clusterId, s.how])).toEqual([
+      [t1.id, 'started'],
+    ]);
+    expect(w.executions.started).toEqual([
+      expect.objectContaining({
+        clusterId: t1.id,
+        input: expect.objectContaining({
+          options: { applyOnly: false, nodeRoll: { kind: 'renew', requestedBy: 'schedule pass' } },
+        }),
+      }),
+    ]);
   });
 
   it('RegistryChanged: a stream batch starts exactly the changed clusters; status writes start nothing', async () => {

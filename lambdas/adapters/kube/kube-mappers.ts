@@ -41,6 +41,7 @@ export function toNodeInfo(node: V1Node): NodeInfo {
     unschedulable: node.spec?.unschedulable === true,
     ready,
     ...(why ? { notReadyReason: why.message ? `${why.reason}: ${why.message}` : why.reason! } : {}),
+    ...(!ready && readyCondition?.lastTransitionTime ? { notReadySince: iso(readyCondition.lastTransitionTime) } : {}),
     volumesAttached: (node.status?.volumesAttached ?? []).length > 0,
     ...(zone ? { zone } : {}),
     createdAt: iso(node.metadata?.creationTimestamp),

@@ -38,6 +38,7 @@ export async function runProvision(
     );
   if (!options.remote) oneWriter(options, io);
   const { selected, registry, sources, knownClusterIds } = await selectedClusters(options, io);
+  checkRolledPools(selected, options.nodeRoll?.pools);
   if (options.remote) return remoteProvision(verb, options, selected, sources, io);
   const world = await openCliWorld(options, { registry, sources, clusters: selected, knownClusterIds, io });
   const summaries: ClusterSummary[] = [];
@@ -141,4 +142,14 @@ async function remoteProvision(
 export function exitCodeOf(summaries: readonly Pick<ClusterSummary, 'status'>[]): ExitCode {
   if (summaries.some((s) => s.status === 'failed')) return EXIT.FAILED;
   return summaries.some((s) => s.status === 'skipped' || s.status === 'held') ? EXIT.SKIPPED : EXIT.OK;
+}
+
+/** `clm roll --pool`: every pool named is a pool of the cluster (else nothing runs). */
+function checkRolledPools(clusters: readonly Cluster[], pools: readonly string[] | undefined): void {
+  for (const cluster of clusters)
+    for (const pool of pools ?? [])
+      if (!cluster.nodePools.some((p) => p.name === pool))
+        throw new UsageError(
+          `--pool ${pool}: cluster ${cluster.id} has no such node pool (its pools: ${cluster.nodePools.map((p) => p.name).join(', ') || 'none'})`,
+        );
 }

@@ -5,6 +5,7 @@ import type { WorldFlags } from '../cli-world';
 import { assumedRoleOption, externalIdOption, tokenOption } from '../reach-options';
 import { optimizeHotCode } from '../optimizing-compiler';
 import { stateOption } from '../state-option';
+import type { UpdateOptions } from '../../contracts/cluster-update';
 
 export interface ProvisionOptions extends WorldFlags {
   readonly registry: string;
@@ -24,6 +25,8 @@ export interface ProvisionOptions extends WorldFlags {
   /** `--remote ARN`: start the deployed state machine instead of running it here. */
   readonly remote?: string;
   readonly follow: boolean;
+  /** `clm roll --force`: the node roll the execution carries. */
+  readonly nodeRoll?: NonNullable<UpdateOptions['nodeRoll']>;
 }
 
 const EXAMPLES = (verb: string) => `
@@ -108,6 +111,10 @@ export function addClusterFlags(command: Command): Command {
     .option('--apply-only', 'apply stacks and manifests but never roll nodes')
     .option('--simulate', 'run against the built-in simulated AWS account and clusters (no AWS needed)')
     .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
+    .option(
+      '--sim-advance <duration>',
+      'with --simulate: move the simulated clock forward this long before the run (10m, 6h, 30d): nodes age, due node incidents happen',
+    )
     .addOption(
       stateOption(
         'where progress and leases (and with --simulate the world, always in a directory) are kept between runs; the deployed table shares leases with the service',

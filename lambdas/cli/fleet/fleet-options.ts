@@ -37,6 +37,10 @@ export function addFleetOptions(command: Command): Command {
     )
     .option('--simulate', 'run the updates against the built-in simulated AWS account and clusters')
     .option('--scenario <file>', 'with --simulate: the starting world and faults (examples/scenarios/*.yaml)')
+    .option(
+      '--sim-advance <duration>',
+      'with --simulate: move the simulated clock forward this long first (10m, 6h, 30d): nodes age, due node incidents happen',
+    )
     .option('--state <dir>', 'where progress, the fleet state (fleet.json) and the world are kept', '.clm-state')
     .option('--include <regex>', 'infrastructure accounts to manage', '.*')
     .option('--exclude <regex>', 'infrastructure accounts to leave alone (wins over --include)', '^$')

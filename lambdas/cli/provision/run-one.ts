@@ -13,6 +13,8 @@ export interface RunOneOptions {
   readonly skipRollbackResources?: readonly string[];
   /** decommission `--keep-volumes`. */
   readonly keepVolumes?: boolean;
+  /** `clm roll --force`: the node roll the execution carries. */
+  readonly nodeRoll?: UpdateOptions['nodeRoll'];
   readonly output: 'text' | 'json';
 }
 
@@ -119,5 +121,6 @@ export function executionOptions(
       ? { skipRollbackResources: [...options.skipRollbackResources] }
       : {}),
     ...(verb === 'decommission' && options.keepVolumes ? { keepVolumes: true } : {}),
+    ...(verb === 'provision' && options.nodeRoll ? { nodeRoll: options.nodeRoll } : {}),
   };
 }

@@ -61,7 +61,11 @@ export interface PlannedStart {
   readonly input: {
     readonly clusterId: string;
     readonly action: 'provision' | 'decommission';
-    readonly options: { readonly applyOnly: boolean };
+    readonly options: {
+      readonly applyOnly: boolean;
+      /** A run the pass starts to renew nodes (dispatch/renewal-starts.ts). */
+      readonly nodeRoll?: { readonly kind: 'renew'; readonly requestedBy: string };
+    };
     readonly trigger: string;
   };
 }

@@ -108,6 +108,28 @@ export interface PoolProgress {
   readonly scalingThrottled?: number;
 }
 
+/**
+ * Nodes replaced without a config change (README "Node repair, forced rolls and node age"): `force` is `clm roll
+ * --force` (every node of `pools` registered before `requestedAt` goes, once), `renew` a run started because nodes
+ * were due for repair or by age (the scheduled pass, or a run that found them).
+ */
+export interface NodeRollRequest {
+  readonly kind: 'force' | 'renew';
+  /** force: the pools named (absent: every pool of the cluster). */
+  readonly pools?: readonly string[];
+  /** Why (`--reason`), or what was found due. */
+  readonly reason?: string;
+  /** Who asked: the CLI's user@host, or the scheduled pass. */
+  readonly requestedBy: string;
+  /** When it was asked for (ms since the epoch): a forced roll replaces the nodes registered before it. */
+  readonly requestedAt: number;
+  /** When the run that carried it completed. */
+  readonly completedAt?: number;
+}
+
+/** Node rolls a run record keeps of earlier runs of the same version (the newest last). */
+export const NODE_ROLL_HISTORY = 10;
+
 export interface RunRecord {
   readonly clusterId: string;
   readonly targetVersion: string;
@@ -157,6 +179,10 @@ export interface RunRecord {
    * objects and the next call continues here, so a finished object is never applied or deleted twice.
    */
   readonly manifestCursors?: Readonly<Record<string, ManifestCursor>>;
+  /** The node roll this run carries (forced or renewing nodes), who asked and why. */
+  readonly nodeRoll?: NodeRollRequest;
+  /** Node rolls of earlier runs of this version, the newest last (at most NODE_ROLL_HISTORY). */
+  readonly nodeRollHistory?: readonly NodeRollRequest[];
 }
 
 export interface ManifestCursor {

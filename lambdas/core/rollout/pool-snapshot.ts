@@ -2,6 +2,9 @@ import type { NodeInfo, Taint } from '../../ports/kube-cluster';
 import type { PoolInstance, PoolState } from '../../ports/node-pool-backend';
 import { preRollDesired, preRollPairing } from './pre-roll-size';
 
+/** Why a node with a current launch template is replaced (core/node-renewal): a forced roll, its age, repair. */
+export type RenewalReason = 'forced' | 'age' | 'repair';
+
 /** One instance of the pool joined with its Kubernetes node (matched by `spec.providerID`, CLM §7.1). */
 export interface PoolNode {
   readonly instanceId: string;
@@ -13,6 +16,8 @@ export interface PoolNode {
   /** InService, healthy, registered as a Ready node. Instances without a node never count as ready. */
   readonly ready: boolean;
   readonly node?: NodeInfo;
+  /** Outdated not by its launch template but by a forced roll, its age or its health (core/node-renewal). */
+  readonly renewal?: RenewalReason;
 }
 
 export interface PoolSnapshot {

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../shared/errors';
 import type { SimContext } from '../sim-context';
 import type { KubeState, SimNode } from '../world-state';
 import { withDisruption } from './pdb';
+import { NODE_LOST_MESSAGE, NODE_LOST_REASON } from './node-incidents';
 import { removePod } from './pods';
 import { dropNodeAttachments } from './volume-attachments';
 
@@ -79,7 +80,7 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
 /** The node-ready event: the Node of that instance (if it is still there) turns Ready, and pods may land on it. */
 export function nodeBecameReady(ctx: SimContext, kube: KubeState, name: string, instanceId: string): void {
   const node = kube.nodes[name];
-  if (!node || node.instanceId !== instanceId || node.notReady) return;
+  if (!node || node.instanceId !== instanceId || node.notReady || node.lost) return;
   node.ready = true;
   ctx.dirty.add(kube.clusterId);
 }
@@ -128,7 +129,7 @@ export function nodeInfo(
     taints: node.taints.map((taint) => ({ ...taint })),
     unschedulable: node.unschedulable,
     ready: node.ready,
-    ...(node.notReady ? { notReadyReason: `${node.notReady.reason}: ${node.notReady.message}` } : {}),
+    ...notReadyOf(ctx, node),
     volumesAttached: withVolumes.has(node.name),
     zone: node.zone,
     createdAt: ctx.iso(node.createdAt),
@@ -210,4 +211,15 @@ export function patchNode(ctx: SimContext, kube: KubeState, name: string, patch:
   applyMap(node.annotations, patch.annotations);
   if (patch.taints) node.taints = patch.taints.map((taint) => ({ ...taint }));
   ctx.dirty.add(kube.clusterId);
+}
+
+/** The Ready condition's reason and since when, of a node not Ready: lost (an incident), failed to boot, or starting. */
+function notReadyOf(ctx: SimContext, node: SimNode): Pick<NodeInfo, 'notReadyReason' | 'notReadySince'> {
+  if (node.ready) return {};
+  if (node.lost)
+    return { notReadyReason: `${NODE_LOST_REASON}: ${NODE_LOST_MESSAGE}`, notReadySince: ctx.iso(node.lost.since) };
+  return {
+    ...(node.notReady ? { notReadyReason: `${node.notReady.reason}: ${node.notReady.message}` } : {}),
+    notReadySince: ctx.iso(node.createdAt),
+  };
 }

@@ -1,4 +1,5 @@
 import type { KubeObject, PodInfo } from '../../ports/kube-cluster';
+import { onLostNode } from './node-incidents';
 import type { SimContext } from '../sim-context';
 import type { KubeState, PodOwner, SimPod, TolerationSpec } from '../world-state';
 import { matches, parseSelector } from '../../core/kube/label-selector';
@@ -80,14 +81,17 @@ export function beginPodDeletion(ctx: SimContext, kube: KubeState, pod: SimPod, 
   if (pod.deletingAt !== undefined) return;
   const grace = graceSeconds ?? pod.grace;
   ctx.dirty.add(kube.clusterId);
+  // A lost node's kubelet never unmounts: its volumes stay attached until the node goes (kube/node-incidents.ts).
+  const lost = onLostNode(kube, pod.nodeName);
   if (!pod.nodeName || grace <= 0) {
-    if (pod.nodeName) detachVolumes(ctx, kube, pod, pod.nodeName);
+    if (pod.nodeName && !lost) detachVolumes(ctx, kube, pod, pod.nodeName);
     removePod(kube, pod);
     return;
   }
   pod.deletingAt = ctx.now;
   pod.goneBy = ctx.now + grace * 1000;
   pod.ready = false;
+  if (lost) return; // Terminating until the node goes or the pod is deleted with grace 0: no kubelet confirms it
   ctx.schedule(grace, {
     type: 'pod-gone',
     cluster: kube.clusterId,
@@ -109,7 +113,7 @@ function current(kube: KubeState, key: string, uid: string): SimPod | undefined 
 /** The pod-ready event. */
 export function podStarted(ctx: SimContext, kube: KubeState, key: string, uid: string): void {
   const pod = current(kube, key, uid);
-  if (!pod || pod.deletingAt !== undefined || !pod.nodeName) return;
+  if (!pod || pod.deletingAt !== undefined || !pod.nodeName || onLostNode(kube, pod.nodeName)) return;
   // Readiness changes no workload controller's decision, so nothing needs to settle — except where Karpenter's CRDs
   // are served: its controller starts acting once its own pod is Ready (sim/karpenter.ts).
   pod.phase = 'Running';

@@ -12,6 +12,8 @@ import type { UpdateExecutions } from '../../ports/update-executions';
 import type { PortsFor, TaskMetric } from '../define-task';
 import { listWithStoredStatus, recordClusterProblem } from '../step/cluster-status';
 import { paced, startPace } from './start-pacing';
+import { renewalCandidates } from '../../core/dispatch/renewal-starts';
+import type { NodeChecks } from './node-checks';
 import { retryThrottled, type ThrottleBackoff } from '../throttling/retry-throttled';
 
 /** The ports of a dispatcher pass (the tasks that run one declare these). */
@@ -40,6 +42,8 @@ export interface PassOptions {
   readonly forget?: readonly string[];
   /** What the stream batch changed, for the report. */
   readonly registry?: DispatchReport['registry'];
+  /** Look at the nodes of the clusters that ask for node repair or a maximum age (fleet/node-checks.ts). */
+  readonly checkNodes?: (candidates: ReturnType<typeof renewalCandidates>, now: number) => Promise<NodeChecks>;
 }
 
 export interface PassResult {
@@ -64,7 +68,8 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   const diff = options.poll ? diffRegistry(clusters, snapshot.clusters) : undefined;
   const states = diff ? withStates(snapshot.clusters, diff.states) : snapshot.clusters;
   const scope = diff && options.poll === 'changes' ? diff.changed : options.scope?.(clusters);
-  const { plan, behind } = await planPass(ports, { clusters, snapshot, states, scope, now, trigger: options.trigger });
+  const planned = await planPass(ports, { clusters, snapshot, states, scope, now, trigger: options.trigger });
+  const { plan, behind } = await withNodeChecks(planned, options, { clusters, states, scope, now });
   const started = await startPlanned(ports, plan.starts, states, now);
   const saved = await ports.fleet.saveClusterStates(mergeStates(diff?.states ?? [], plan.states, started.states));
   const forget = [...(diff?.removed ?? []), ...(options.forget ?? [])];
@@ -89,6 +94,13 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   };
 }
 
+interface PlannedPass {
+  readonly plan: DispatchPlan;
+  readonly behind: number;
+  readonly targets: Awaited<ReturnType<typeof resolveFleetTargets>>;
+  readonly controls: Awaited<ReturnType<PassPorts['progress']['getControlsOf']>>;
+}
+
 async function planPass(
   ports: PassPorts,
   input: {
@@ -99,7 +111,7 @@ async function planPass(
     readonly now: number;
     readonly trigger: string;
   },
-): Promise<{ plan: DispatchPlan; behind: number }> {
+): Promise<PlannedPass> {
   const { clusters, snapshot, states } = input;
   const running = [...states.values()].flatMap((s) => (s.execution?.state === 'running' ? [s.execution] : []));
   const [targets, outcomes, runningNow, controls] = await Promise.all([
@@ -120,7 +132,24 @@ async function planPass(
     trigger: input.trigger,
     ...(input.scope ? { scope: input.scope } : {}),
   });
-  return { plan, behind: behindTarget(clusters, targets) };
+  return { plan, behind: behindTarget(clusters, targets), targets, controls };
+}
+
+/** The pass's look at nodes, when asked: renewal runs join the starts, caps that hold repairs back its problems. */
+async function withNodeChecks(
+  planned: PlannedPass,
+  options: PassOptions,
+  input: Pick<Parameters<typeof renewalCandidates>[0], 'clusters' | 'states' | 'scope'> & { readonly now: number },
+): Promise<{ plan: DispatchPlan; behind: number }> {
+  const { plan, behind, targets, controls } = planned;
+  if (!options.checkNodes) return { plan, behind };
+  const starting = new Set(plan.starts.map((s) => s.clusterId));
+  const candidates = renewalCandidates({ ...input, targets, controls, starting });
+  const checks = await options.checkNodes(candidates, input.now);
+  return {
+    plan: { ...plan, starts: [...plan.starts, ...checks.starts], problems: [...plan.problems, ...checks.problems] },
+    behind,
+  };
 }
 
 interface Started {

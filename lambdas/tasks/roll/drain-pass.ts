@@ -10,6 +10,7 @@ import { LAST_FORCED_ANNOTATION } from '../../core/rollout/pool-snapshot';
 import type { DrainSettings } from '../../core/rollout/roll-policy';
 import type { NodeProgress } from '../../core/model/run';
 import type { KubeCluster, PdbInfo, PodInfo } from '../../ports/kube-cluster';
+import { lostPodGone } from '../../core/node-renewal/lost-node';
 
 export interface DrainOutcome {
   /** No evictable pod is left on the node: it can be terminated. */
@@ -36,15 +37,21 @@ export async function drainPass(
   progress: NodeProgress,
   settings: DrainSettings,
   now: number,
+  lost = false,
 ): Promise<DrainOutcome> {
-  const pods = (await kube.listPods({ nodeName })).filter(isEvictable);
+  const listed = (await kube.listPods({ nodeName })).filter(isEvictable);
+  // A lost node (core/node-renewal/lost-node.ts): no kubelet confirms a termination, so a pod past its grace is gone.
+  const pods = lost ? listed.filter((p) => !lostPodGone(p, now)) : listed;
   const leaving = pods.filter((p) => p.deleting);
   let evicted = 0;
   let terminatingSeconds = Math.max(0, ...leaving.map((p) => secondsLeft(p, now)));
   const refused: PodInfo[] = [];
   const owners = new Set(progress.owners ?? []);
   for (const pod of pods.filter((p) => !p.deleting)) {
-    const result = await kube.evictPod(pod.namespace, pod.name, pod.terminationGracePeriodSeconds);
+    const result =
+      lost && !pod.ready
+        ? await deleteUnready(kube, pod)
+        : await kube.evictPod(pod.namespace, pod.name, pod.terminationGracePeriodSeconds);
     if (result === 'evicted') {
       if (pod.owner) owners.add(workloadKey({ ...pod.owner, namespace: pod.namespace }));
       evicted++;
@@ -126,4 +133,13 @@ function withOwner(progress: NodeProgress, key: string): NodeProgress {
 function secondsLeft(pod: PodInfo, now: number): number {
   if (pod.deletesBy === undefined) return pod.terminationGracePeriodSeconds;
   return Math.max(1, Math.ceil((Date.parse(pod.deletesBy) - now) / 1000) + 1);
+}
+
+/**
+ * On a lost node a pod that is not Ready is deleted (its own grace), not evicted, as the node lifecycle controller
+ * deletes the pods of an unreachable node: it is not counted healthy by any PDB, so its deletion disrupts nothing.
+ */
+async function deleteUnready(kube: Pick<KubeCluster, 'deletePod'>, pod: PodInfo): Promise<'evicted'> {
+  await kube.deletePod(pod.namespace, pod.name, pod.terminationGracePeriodSeconds);
+  return 'evicted';
 }

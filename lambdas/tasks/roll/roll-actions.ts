@@ -24,6 +24,8 @@ import type { ClusterRef } from '../../ports/node-pool-backend';
 import type { ClusterPorts } from '../../ports/ports';
 import { RolloutError } from '../../shared/errors';
 import { drainPass } from './drain-pass';
+import { isLostNode } from '../../core/node-renewal/lost-node';
+import { DEFAULT_REPAIR_AFTER_MS } from '../../core/node-renewal/renewal-settings';
 import { scaleOut, terminateWithinBudget } from '../launches/budgeted-scaling';
 import type { LaunchAllowance } from '../launches/launch-allowance';
 
@@ -38,6 +40,8 @@ export interface RollContext {
   readonly removal?: boolean;
   /** The launches this step may cause (Auto Scaling pools; launches/launch-allowance.ts). */
   readonly launches?: LaunchAllowance;
+  /** How long NotReady makes a node lost (the pool's node_repair_after; core/node-renewal/lost-node.ts). */
+  readonly lostAfterMs?: number;
 }
 
 /** CLM: on nodes of a pool being removed, so the cluster-lifecycle-controller makes no replacement. */
@@ -189,14 +193,15 @@ async function passNode(
     progress = await cordonNode(context, node, held.progress);
   }
   const { policy, now } = context;
-  const outcome = await drainPass(context.cp.kube, node.name, progress, policy.drain, now);
+  const lost = isLostNode(node, context.lostAfterMs ?? DEFAULT_REPAIR_AFTER_MS, now);
+  const outcome = await drainPass(context.cp.kube, node.name, progress, policy.drain, now, lost);
   const drained = {
     blocked: outcome.blocked,
     terminatingSeconds: outcome.terminatingSeconds,
     refused: outcome.blocked.length,
   };
   if (!outcome.empty) return { ...drained, progress: outcome.progress, terminate: false };
-  const gate = await readyToTerminate(context, node, outcome.progress, attachments);
+  const gate = await readyToTerminate(context, node, outcome.progress, lost ? async () => [] : attachments);
   return {
     progress: gate.progress,
     blocked: gate.blocked ? [...drained.blocked, gate.blocked] : drained.blocked,

@@ -21,7 +21,8 @@ export type RollStop =
  * Whether the step may start new work. Asked only when it would (a node to cordon or mark, a scale-out), so a roll
  * reads the registry once per batch of nodes. Stopped by an operator's pause or abort (the progress store),
  * `cluster_update_block` (the live registry; the pinned cluster when it cannot be read), or a closed maintenance
- * window (`maintenance_windows`, the pool's item over the cluster's). Drains in flight always finish first.
+ * window (`maintenance_windows`, the pool's item over the cluster's; not for a repair-only roll with
+ * `node_repair_outside_windows`, `anyWindow`). Drains in flight always finish first.
  */
 export async function gateRoll(
   ports: GatePorts,
@@ -30,6 +31,7 @@ export async function gateRoll(
   planned: RollPlan,
   now: number,
   uncordoned: (node: PoolNode) => boolean = () => false,
+  anyWindow = false,
 ): Promise<{ readonly plan: RollPlan; readonly stop?: RollStop }> {
   // A node waiting for its pre-drain hooks was not touched yet: a hold may stop the roll there too.
   if (planned.done || (!startsNewWork(planned) && !planned.drain.some(uncordoned))) return { plan: planned };
@@ -38,7 +40,8 @@ export async function gateRoll(
   const held = holdPlan(planned, uncordoned);
   if (hold) return held.safe ? { plan: held.plan, stop: { kind: 'held', hold } } : { plan: held.plan };
   const text = items.maintenance_windows;
-  if (!text) return { plan: planned };
+  // Node repair with node_repair_outside_windows: the roll replaces only unhealthy nodes, at any time.
+  if (!text || anyWindow) return { plan: planned };
   const windows = parseMaintenanceWindows(text, `cluster ${pinned.id}: config item maintenance_windows`);
   if (windowOpen(windows, now)) return { plan: planned };
   const stop: RollStop = { kind: 'window', resumeAt: nextWindowOpening(windows, now), windows: text };

@@ -3,6 +3,7 @@ import { clusterRef } from '../../core/model/cluster-ref';
 import type { RunRecord } from '../../core/model/run';
 import { isGoneInstance } from '../../core/rollout/pool-snapshot';
 import type { ClusterPorts } from '../../ports/ports';
+import { renewalConfigured } from '../../core/node-renewal/renewal-settings';
 
 /**
  * Of the pools RenderClusterResources would roll, those with something to roll once their stacks are deployed: an
@@ -10,18 +11,20 @@ import type { ClusterPorts } from '../../ports/ports';
  * still marked by an unfinished roll (its surge to take back, core/rollout/pre-roll-size.ts), or a roll of this run
  * not finished (nodes added for same-zone pairing still to take back). The others get no rollout child: for a pool
  * with nothing to roll the Map iteration and the child execution cost six state transitions for one look that finds
- * nothing. Reads the Auto Scaling groups only (no Kubernetes access, so no cluster token).
+ * nothing. Reads the Auto Scaling groups only (no Kubernetes access, so no cluster token). A pool this run's node roll
+ * names (a forced roll, or a run renewing nodes) or whose nodes may be due by age or for repair is rolled without that
+ * look: its roll step decides from the nodes (core/node-renewal).
  */
 export async function poolsToRoll(
   cp: Pick<ClusterPorts, 'pools'>,
   cluster: Cluster,
   candidates: readonly string[],
-  run: Pick<RunRecord, 'pools'>,
+  run: Pick<RunRecord, 'pools' | 'nodeRoll'>,
 ): Promise<string[]> {
   const roll: string[] = [];
   for (const name of candidates) {
     const progress = run.pools[name];
-    if (progress && progress.status !== 'done') {
+    if ((progress && progress.status !== 'done') || renewsNodes(cluster, name, run)) {
       roll.push(name);
       continue;
     }
@@ -31,4 +34,11 @@ export async function poolsToRoll(
     if (outdated || state?.groups.some((g) => g.preRoll)) roll.push(name);
   }
   return roll;
+}
+
+/** The run's forced roll names the pool, or the pool asks for node repair or a maximum age. */
+function renewsNodes(cluster: Cluster, name: string, run: Pick<RunRecord, 'nodeRoll'>): boolean {
+  const forced = run.nodeRoll?.kind === 'force' && (!run.nodeRoll.pools || run.nodeRoll.pools.includes(name));
+  const pool = cluster.nodePools.find((p) => p.name === name);
+  return forced || (pool !== undefined && renewalConfigured(cluster.configItems, [pool]));
 }

@@ -1,3 +1,5 @@
+import type { ClusterPorts } from '../../../lambdas/ports/ports';
+import type { NodeInfo } from '../../../lambdas/ports/kube-cluster';
 import { MemoryLaunchBudget } from '../../../lambdas/adapters/progress/sharded-launch-budget';
 import { resolveFleetTargets } from '../../../lambdas/core/dispatch/fleet-targets';
 import type { FleetSettings } from '../../../lambdas/core/dispatch/fleet-settings';
@@ -77,9 +79,14 @@ export class FleetWorld {
       artifacts: undefined as never,
       templates: undefined as never,
       secrets: undefined as never,
-      forCluster: () => unused('forCluster'),
+      // Only the clusters' nodes (the scheduled pass's look at them, fleet/node-checks.ts); other cluster ports unused.
+      forCluster: (cluster) =>
+        ({ kube: { listNodes: async () => [...(this.nodes.get(cluster.id) ?? [])] } }) as unknown as ClusterPorts,
     };
   }
+
+  /** The nodes of each cluster's API server, for the pass's look at them. */
+  readonly nodes = new Map<string, NodeInfo[]>();
 
   cluster(id: string): Cluster {
     const found = this.clusters.find((c) => c.id === id);

@@ -5,6 +5,7 @@ import { loadYamlWithPositions } from '../core/model/yaml-positions';
 import { ValidationError } from '../shared/errors';
 import { PORT_CALLS } from './port-calls';
 import { AccountScenario } from './scenario-accounts';
+import { LiveEdit } from './kube/live-edits';
 
 export { AccountScenario, CertificateSpec } from './scenario-accounts';
 
@@ -201,6 +202,8 @@ export const Scenario = z.strictObject({
   clusters: z._default(z.record(z.string(), ClusterScenario), {}),
   accounts: z._default(z.array(AccountScenario), []),
   faults: z.prefault(Faults, {}),
+  /** Incidents: live objects edited by another field manager at a simulated time (kube/live-edits.ts). */
+  liveEdits: z._default(z.array(LiveEdit), []),
   /** The account's EC2 quotas the simulator enforces (aws/run-instances-bucket.ts). */
   quotas: z.prefault(Quotas, {}),
 });
@@ -256,6 +259,11 @@ function unknownClusters(
           : [{ path: ['faults', kind, i, 'cluster'], id: fault.cluster, what: 'a fault on' }],
       ),
     ),
+    ...scenario.liveEdits.map((edit, i) => ({
+      path: ['liveEdits', i, 'cluster'],
+      id: edit.cluster,
+      what: 'a live edit of',
+    })),
   ];
   return named
     .filter(({ id }) => !ids.has(id))

@@ -31,6 +31,7 @@ describe('simulation scenarios', () => {
       },
       images: [],
       quotas: { runInstancesBurst: 1000, runInstancesPerSecond: 2 },
+      liveEdits: [],
       clusters: {},
       accounts: [],
       faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [], alarms: [] },

@@ -26,7 +26,11 @@ export interface PodInit {
 
 export const podKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
+/** A pod (template) annotation: the pod's readiness probe never passes, as a workload that cannot start. */
+export const NEVER_READY_ANNOTATION = 'simulate.clm.io/never-ready';
+
 function neverReady(ctx: SimContext, clusterId: string, init: PodInit): boolean {
+  if (init.annotations?.[NEVER_READY_ANNOTATION] === 'true') return true;
   return ctx.state.scenario.faults.podsNeverReady.some(
     (fault) =>
       (!fault.cluster || fault.cluster === clusterId) &&

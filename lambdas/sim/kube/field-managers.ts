@@ -95,15 +95,22 @@ export function serverSideApply(stored: StoredObject, applied: Json, manager: st
   const others = Object.entries(managed).filter(([name]) => name !== manager);
   const before = managed[manager]?.paths ?? [];
   const obj = structuredClone(stored.obj);
-  for (const path of before)
-    if (!owned.includes(path) && !others.some(([, entry]) => covers(entry.paths, path))) removePath(obj, path);
+  // A field stays while another manager owns it or something inside it (owning a parent map alone does not keep it).
+  const kept = (path: string): boolean =>
+    others.some(([, entry]) =>
+      entry.paths.some((p) => p === path || p.startsWith(`${path}.`) || p.startsWith(`${path}[`)),
+    );
+  for (const path of before) if (!owned.includes(path) && !kept(path)) removePath(obj, path);
   merge(obj, applied);
+  // Force takes what the configuration sets: the same fields, and whatever lies under a value that replaces a subtree
+  // (an empty map `{}` sets the map, not its members).
+  const values = leafValues(applied);
+  const takes = (path: string): boolean =>
+    owned.some((o) => o === path || (values.get(o) !== '{}' && (path.startsWith(`${o}.`) || path.startsWith(`${o}[`))));
   const next: Record<string, ManagedEntry> = {};
   for (const [name, entry] of others) {
-    const kept = entry.paths.filter(
-      (path) => !owned.some((o) => o === path || path.startsWith(`${o}.`) || path.startsWith(`${o}[`)),
-    );
-    if (kept.length) next[name] = { ...entry, paths: kept };
+    const left = entry.paths.filter((path) => !takes(path));
+    if (left.length) next[name] = { ...entry, paths: left };
   }
   next[manager] = { operation: 'Apply', time, paths: owned };
   return { obj, managed: next, changes: changesWithOwners(stored.obj, obj, managed, manager) };

@@ -3,6 +3,7 @@ import { PassRequest } from '../contracts/triggers';
 import { clustersFollowing } from '../core/webhook/push-match';
 import { defineTask } from './define-task';
 import { PASS_PORTS, passMetrics, runFleetPass, type PassOptions, type PassPorts } from './fleet/fleet-pass';
+import { DRIFT_PORTS, runDriftPass, type DriftPorts } from './fleet/drift-pass';
 
 /**
  * The dispatcher: one pass over the fleet (lambdas/tasks/fleet/fleet-pass.ts; the decisions are in
@@ -11,13 +12,36 @@ import { PASS_PORTS, passMetrics, runFleetPass, type PassOptions, type PassPorts
  *   registries without a change stream); `changesOnly` starts only the clusters the registry changed;
  * - `webhook` (a PushAccepted event): the clusters that follow the pushed ref;
  * - `execution` (a cluster-update execution ended): the whole fleet, so the next wave starts at once.
+ * Scheduled and `cli` passes then check the manifest drift (fleet/drift-pass.ts), staggered on the schedule.
  * Waves and the concurrency cap are always judged on the whole fleet.
  */
-export async function dispatchFleet(request: PassRequest, ports: PassPorts): Promise<DispatchReport> {
-  return (await runFleetPass(ports, passOptions(request, ports))).report;
+export async function dispatchFleet(request: PassRequest, ports: DispatchPorts): Promise<DispatchReport> {
+  const { report, clusters, plan } = await runFleetPass(ports, passOptions(request, ports));
+  if (request.trigger !== 'schedule' && request.trigger !== 'cli') return report;
+  // A cluster whose update starts now gets its manifests applied anyway; `clm dispatch CLUSTER…` checks only those.
+  const starting = new Set(plan.starts.map((s) => s.clusterId));
+  const only = request.trigger === 'cli' && request.clusters?.length ? new Set(request.clusters) : undefined;
+  const due = clusters.filter((c) => !starting.has(c.id) && (!only || only.has(c.id)));
+  const periodMinutes = (request.trigger === 'schedule' ? request.periodMinutes : undefined) ?? 5;
+  const { summary, events } = await runDriftPass(ports, due, {
+    trigger: request.trigger,
+    periodMs: periodMinutes * 60_000,
+  });
+  await ports.events.publish(events);
+  const drifted = summary.drifted.map(({ clusterId, mode, repaired, objects, message }) => ({
+    clusterId,
+    mode,
+    repaired,
+    objects: objects.length,
+    message,
+  }));
+  return { ...report, drift: { checked: summary.checked, clusters: drifted } };
 }
 
-function passOptions(request: PassRequest, ports: PassPorts): PassOptions {
+const DISPATCH_PORTS = { ...PASS_PORTS, ...DRIFT_PORTS } as const;
+type DispatchPorts = PassPorts & DriftPorts;
+
+function passOptions(request: PassRequest, ports: DispatchPorts): PassOptions {
   switch (request.trigger) {
     case 'webhook': {
       const { repository, ref } = request.push;
@@ -46,7 +70,7 @@ export const task = defineTask({
   description: 'One dispatcher pass: decides which clusters get a cluster-update execution now',
   input: PassRequest,
   output: DispatchReport,
-  ports: PASS_PORTS,
+  ports: DISPATCH_PORTS,
   lambda: { memoryMb: 1024, timeoutSeconds: 300 },
   triggers: [{ kind: 'schedule' }, { kind: 'execution-events' }, { kind: 'push-events' }],
   metrics: passMetrics,

@@ -16,6 +16,7 @@ import { karpenterInstanceBooted, karpenterInstanceGone } from './karpenter-node
 import { NODEPOOL_LABEL } from '../core/karpenter/karpenter-objects';
 import type { SimContext } from './sim-context';
 import { bootstrapInstance } from './aws/instance-bootstrap';
+import type { KubeletFlags } from './aws/cfn-launch-template';
 import { BOOTSTRAP_FAILED_REASON } from '../core/nodes/node-bootstrap';
 import type { AccountState, InstanceRecord, KubeState, SimEvent } from './world-state';
 
@@ -83,10 +84,16 @@ function nodeJoins(ctx: SimContext, account: AccountState, instance: InstanceRec
 }
 
 /** The kubelet version of the launch template version the instance was launched from. */
-function launchedKubelet(account: AccountState, instance: InstanceRecord): { kubeletVersion?: string } {
+function launchedKubelet(
+  account: AccountState,
+  instance: InstanceRecord,
+): { kubeletVersion?: string; kubeletFlags?: KubeletFlags } {
   const template = instance.launchTemplateId ? account.launchTemplates[instance.launchTemplateId] : undefined;
   const version = template?.versions.find((v) => String(v.number) === instance.launchTemplateVersion);
-  return version?.kubeletVersion ? { kubeletVersion: version.kubeletVersion } : {};
+  return {
+    ...(version?.kubeletVersion ? { kubeletVersion: version.kubeletVersion } : {}),
+    ...(version?.kubeletFlags ? { kubeletFlags: version.kubeletFlags } : {}),
+  };
 }
 
 function nodeLeaves(ctx: SimContext, account: AccountState, instance: InstanceRecord): void {

@@ -6,6 +6,7 @@ import type { BucketRecord, ObjectRecord } from './aws/s3-state';
 
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
 import type { KindInfo, StoredObject } from './kube/stored-object';
+import type { KubeletFlags } from './aws/cfn-launch-template';
 
 export type { BucketRecord, ObjectRecord } from './aws/s3-state';
 export type { CloudResourceRecord, SimNode };
@@ -165,6 +166,7 @@ export interface LaunchTemplateVersion {
   readonly instanceType?: string;
   readonly spot: boolean;
   readonly kubeletVersion?: string; // its user data's KUBERNETES_VERSION= (the kubelet it starts), when it names one
+  readonly kubeletFlags?: KubeletFlags; // its user data's NODE_LABELS= and NODE_TAINTS=, which its nodes register with
   /** `IamInstanceProfile` of the launch template data (a name or an ARN). */
   readonly instanceProfile?: string;
   /** The files bundles its user data names (`s3://<bucket>/<key>.userdata`), which a node downloads at boot. */

@@ -59,7 +59,7 @@ export function launchTemplateResource(scope: ResourceScope, props: Props): Prov
  * The kubelet a launch template's nodes run: the `KUBERNETES_VERSION=1.30.5` line of its user data (base64, gzipped
  * or not, as the node pools render it). Nodes launched from it report that version as status.nodeInfo.kubeletVersion.
  */
-export function kubeletOf(userData: unknown): { kubeletVersion?: string } {
+export function kubeletOf(userData: unknown): { kubeletVersion?: string; kubeletFlags?: KubeletFlags } {
   if (typeof userData !== 'string' || userData === '') return {};
   let bytes = Buffer.from(userData, 'base64');
   try {
@@ -67,6 +67,21 @@ export function kubeletOf(userData: unknown): { kubeletVersion?: string } {
   } catch {
     return {};
   }
-  const match = /KUBERNETES_VERSION=v?(\d+\.\d+\.\d+)/.exec(bytes.toString('utf8'));
-  return match ? { kubeletVersion: `v${match[1]}` } : {};
+  const text = bytes.toString('utf8');
+  const match = /KUBERNETES_VERSION=v?(\d+\.\d+\.\d+)/.exec(text);
+  const labels = /^\s*NODE_LABELS=(.*)$/m.exec(text)?.[1]?.trim();
+  const taints = /^\s*NODE_TAINTS=(.*)$/m.exec(text)?.[1]?.trim();
+  const flags = { ...(labels ? { labels } : {}), ...(taints ? { taints } : {}) };
+  return {
+    ...(match ? { kubeletVersion: `v${match[1]}` } : {}),
+    ...(Object.keys(flags).length ? { kubeletFlags: flags } : {}),
+  };
+}
+
+/** What the kubelet registers its Node with: `--node-labels` and `--register-with-taints` (NODE_LABELS=, NODE_TAINTS=). */
+export interface KubeletFlags {
+  /** `k=v,k2=v2` */
+  readonly labels?: string;
+  /** `k=v:Effect,k2=:Effect` */
+  readonly taints?: string;
 }

@@ -1,4 +1,5 @@
-import type { KubeObject, NodeInfo, NodePatch } from '../../ports/kube-cluster';
+import type { KubeObject, NodeInfo, NodePatch, Taint } from '../../ports/kube-cluster';
+import type { KubeletFlags } from '../aws/cfn-launch-template';
 import { NotFoundError } from '../../shared/errors';
 import type { SimContext } from '../sim-context';
 import type { KubeState, SimNode } from '../world-state';
@@ -22,8 +23,28 @@ export interface NodeJoin {
   readonly role: 'master' | 'worker';
   readonly instanceType: string;
   readonly kubeletVersion?: string;
+  /** The kubelet's `--node-labels` and `--register-with-taints` (its launch template's user data). */
+  readonly kubeletFlags?: KubeletFlags;
   /** Its bootstrap failed: it registers, but stays NotReady with this reason. */
   readonly notReady?: { readonly reason: string; readonly message: string };
+}
+
+/** `k=v,k2=v2` as the kubelet's --node-labels takes it. */
+function flagLabels(text: string | undefined): Record<string, string> {
+  const pairs = (text ?? '').split(',').filter((p) => p.includes('='));
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')).trim(), p.slice(p.indexOf('=') + 1).trim()]));
+}
+
+/**
+ * `k=v:Effect,k2=:Effect` as --register-with-taints takes it. A master's role taint (`node-role.kubernetes.io/…`) is
+ * the simulator's MASTER_TAINT, given once.
+ */
+function flagTaints(text: string | undefined): Taint[] {
+  return (text ?? '')
+    .split(',')
+    .map((t) => /^([^=:]+)(?:=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(t.trim()))
+    .filter((m): m is RegExpExecArray => m !== null && !m[1]!.startsWith('node-role.kubernetes.io/'))
+    .map((m) => ({ key: m[1]!, ...(m[2] ? { value: m[2] } : {}), effect: m[3] as Taint['effect'] }));
 }
 
 export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimNode {
@@ -43,9 +64,10 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
       'lifecycle-status': 'ready',
       'topology.kubernetes.io/region': join.region,
       'topology.kubernetes.io/zone': join.zone,
+      ...flagLabels(join.kubeletFlags?.labels),
     },
     annotations: {},
-    taints: join.role === 'master' ? [{ ...MASTER_TAINT }] : [],
+    taints: [...(join.role === 'master' ? [{ ...MASTER_TAINT }] : []), ...flagTaints(join.kubeletFlags?.taints)],
     unschedulable: false,
     ready: !join.notReady && ctx.timings.nodeReadySeconds <= 0,
     createdAt: ctx.now,

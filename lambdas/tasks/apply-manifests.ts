@@ -79,8 +79,13 @@ export async function applyManifests(
         ? await awaitHealth(
             kube,
             { clusterId: cluster.id, items: main.configItems, resources, phases: run.manifestPhases, now },
-            (at) =>
-              updateRun(ports, ref, (r) => ({ ...r, manifestPhases: { ...r.manifestPhases, [HEALTH_SINCE]: at } })),
+            {
+              markSince: (at) =>
+                updateRun(ports, ref, (r) => ({ ...r, manifestPhases: { ...r.manifestPhases, [HEALTH_SINCE]: at } })),
+              sleep: (ms) => ports.clock.sleep(ms),
+              now: () => ports.clock.now(),
+              outOfTime: context.outOfTime,
+            },
           )
         : await deletionPhase(ports, ref, phase, { run, cluster, resources, now }, context);
   if (step.status === 'DONE') {

@@ -2,7 +2,13 @@ import type { ResourcesArtifact } from '../../contracts/artifacts';
 import type { StepOutput } from '../../contracts/cluster-update';
 import { inventoryKey, objectRef } from '../../core/manifests/inventory';
 import { manifestHealthJobs, manifestHealthTimeoutMs } from '../../core/manifests/manifest-items';
-import { isHealthChecked, objectHealth, podProblems, type ObjectHealth } from '../../core/manifests/workload-health';
+import {
+  HEALTH_CHECK_ANNOTATION,
+  isHealthChecked,
+  objectHealth,
+  podProblems,
+  type ObjectHealth,
+} from '../../core/manifests/workload-health';
 import type { ConfigItems } from '../../core/model/cluster';
 import { operationWaitSeconds } from '../../core/schedule/operation-wait';
 import type { KubeCluster, KubeObject } from '../../ports/kube-cluster';
@@ -14,6 +20,17 @@ export const HEALTH_SINCE = 'health:since';
 const WORKLOAD_START_MS = 30_000;
 /** Objects named in a message. */
 const SHOWN = 5;
+/** In-process polls: every 10 s, for at most 10 minutes of one invocation (and never past its deadline). */
+const IN_PROCESS_POLL_MS = 10_000;
+const IN_PROCESS_WAIT_MS = 10 * 60_000;
+
+/** What the health check does besides reading the cluster: record its start, sleep between looks, see its deadline. */
+export interface HealthEffects {
+  readonly markSince: (at: number) => Promise<unknown>;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly now: () => number;
+  readonly outOfTime: () => boolean;
+}
 
 export interface HealthInput {
   readonly clusterId: string;
@@ -38,44 +55,67 @@ const shown = (object: KubeObject): string =>
  * cluster. Answers DONE once every checked object is current, IN_PROGRESS (a Wait state, then again) while some are
  * not, and throws WorkloadsUnhealthyError naming them — with their pods' reasons — when a controller gave up or
  * `manifest_health_timeout` passed since the first check (`since`, kept in the run, so a resumed execution keeps the
- * clock and applies nothing again). `markSince` records it.
+ * clock and applies nothing again). Between looks it sleeps in process (every 10 s, up to 10 minutes, never past the
+ * invocation's deadline), so a rollout of a few minutes costs one call, not a Wait state per look.
  */
-export async function awaitHealth(
-  kube: KubeCluster,
-  input: HealthInput,
-  markSince: (at: number) => Promise<unknown>,
-): Promise<StepOutput> {
-  const { clusterId, items, resources, phases, now } = input;
+export async function awaitHealth(kube: KubeCluster, input: HealthInput, effects: HealthEffects): Promise<StepOutput> {
+  const { clusterId, items, resources, phases } = input;
   const timeout = manifestHealthTimeoutMs(items, clusterId);
   const jobs = manifestHealthJobs(items, clusterId);
   const checked = resources.manifests.flatMap((f) => f.objects).filter((o) => isHealthChecked(o, jobs));
   if (timeout === 0 || checked.length === 0)
     return { status: 'DONE', waitSeconds: 1, message: timeout === 0 ? 'Health check off' : 'No workloads to check' };
-  const judged = await judge(kube, checked);
-  const failed = judged.filter((j) => j.health.state === 'failed');
-  const waiting = judged.filter((j) => j.health.state === 'in-progress');
-  if (!failed.length && !waiting.length)
-    return { status: 'DONE', waitSeconds: 1, message: `${checked.length} workload(s) healthy` };
-  const since = phases[HEALTH_SINCE] ?? now;
-  if (phases[HEALTH_SINCE] === undefined) await markSince(now);
-  const elapsed = now - since;
-  if (failed.length || elapsed >= timeout) {
-    const bad = [...failed, ...waiting];
-    const why = await Promise.all(bad.slice(0, SHOWN).map((j) => describe(kube, j)));
-    const more = bad.length > SHOWN ? `; and ${bad.length - SHOWN} more` : '';
-    const when = failed.length ? 'failed' : `not healthy ${formatDuration(timeout)} after the apply`;
-    throw new WorkloadsUnhealthyError(
-      `${bad.length} of ${checked.length} workload(s) ${when}: ${why.join('; ')}${more} (fix them, raise manifest_health_timeout, or annotate an object clm.zalando.org/health-check: "off")`,
-      { location: { clusterId } },
-    );
+  const started = input.now;
+  let since = phases[HEALTH_SINCE];
+  for (let now = input.now; ; now = effects.now()) {
+    const judged = await judge(kube, checked);
+    const failed = judged.filter((j) => j.health.state === 'failed');
+    const waiting = judged.filter((j) => j.health.state === 'in-progress');
+    if (!failed.length && !waiting.length)
+      return { status: 'DONE', waitSeconds: 1, message: `${checked.length} workload(s) healthy` };
+    if (since === undefined) {
+      since = now;
+      await effects.markSince(now);
+    }
+    const elapsed = now - since;
+    if (failed.length || elapsed >= timeout)
+      throw await unhealthy(
+        kube,
+        clusterId,
+        [...failed, ...waiting],
+        checked.length,
+        failed.length ? undefined : timeout,
+      );
+    // Short waits are slept here (LISTs only, no state transition) while the invocation has time; then a Wait state.
+    const remaining = timeout - elapsed;
+    if (effects.outOfTime() || now - started + IN_PROCESS_POLL_MS > IN_PROCESS_WAIT_MS) {
+      const wait = Math.min(operationWaitSeconds(since, WORKLOAD_START_MS, now), Math.ceil(remaining / 1000));
+      const first = waiting.slice(0, SHOWN).map((j) => `${shown(j.object)} (${j.health.reason})`);
+      return {
+        status: 'IN_PROGRESS',
+        waitSeconds: Math.max(1, wait),
+        message: `Waiting for ${waiting.length} of ${checked.length} workload(s) to become healthy (${Math.round(elapsed / 1000)} s of ${formatDuration(timeout)}): ${first.join(', ')}${waiting.length > SHOWN ? ', …' : ''}`,
+      };
+    }
+    await effects.sleep(Math.min(IN_PROCESS_POLL_MS, remaining));
   }
-  const wait = Math.min(operationWaitSeconds(since, WORKLOAD_START_MS, now), Math.ceil((timeout - elapsed) / 1000));
-  const first = waiting.slice(0, SHOWN).map((j) => `${shown(j.object)} (${j.health.reason})`);
-  return {
-    status: 'IN_PROGRESS',
-    waitSeconds: Math.max(1, wait),
-    message: `Waiting for ${waiting.length} of ${checked.length} workload(s) to become healthy (${Math.round(elapsed / 1000)} s of ${formatDuration(timeout)}): ${first.join(', ')}${waiting.length > SHOWN ? ', …' : ''}`,
-  };
+}
+
+/** The error naming the objects that are not healthy, with their pods' reasons. */
+async function unhealthy(
+  kube: KubeCluster,
+  clusterId: string,
+  bad: readonly Judged[],
+  total: number,
+  timeout: number | undefined,
+): Promise<WorkloadsUnhealthyError> {
+  const why = await Promise.all(bad.slice(0, SHOWN).map((j) => describe(kube, j)));
+  const more = bad.length > SHOWN ? `; and ${bad.length - SHOWN} more` : '';
+  const when = timeout === undefined ? 'failed' : `not healthy ${formatDuration(timeout)} after the apply`;
+  return new WorkloadsUnhealthyError(
+    `${bad.length} of ${total} workload(s) ${when}: ${why.join('; ')}${more} (fix them, raise manifest_health_timeout, or annotate an object ${HEALTH_CHECK_ANNOTATION}: "off")`,
+    { location: { clusterId } },
+  );
 }
 
 function formatDuration(ms: number): string {

@@ -1,9 +1,9 @@
-import { ResourcesArtifact } from '../../contracts/artifacts';
+import { MainArtifact, ResourcesArtifact } from '../../contracts/artifacts';
 import type { FleetEvent } from '../../contracts/fleet-events';
 import { withControlPlane } from '../../core/eks/eks-control-plane';
 import { describeDrift, driftCheckDue, liveKey, looksDrifted, type DriftedObject } from '../../core/manifests/drift';
 import { manifestDrift, type DriftMode } from '../../core/manifests/manifest-items';
-import type { Cluster } from '../../core/model/cluster';
+import type { Cluster, ConfigItems } from '../../core/model/cluster';
 import { updateBlock } from '../../core/model/update-decision';
 import type { KubeCluster, KubeObject } from '../../ports/kube-cluster';
 import type { PortsFor } from '../define-task';
@@ -21,6 +21,9 @@ export const DRIFT_PORTS = {
   kube: 'write',
 } as const;
 export type DriftPorts = PortsFor<typeof DRIFT_PORTS>;
+
+/** The problem type of a drift report (`clm status` shows its title). */
+export const MANIFEST_DRIFT_TYPE = 'https://cluster-lifecycle-manager.zalando.org/problems/manifest-drift';
 
 /** How often each cluster is checked (the scheduled passes spread the fleet over it, core/manifests/drift.ts). */
 export const DRIFT_CHECK_INTERVAL_MS = 60 * 60_000;
@@ -66,13 +69,14 @@ export async function runDriftPass(
   const events: FleetEvent[] = [];
   let checked = 0;
   for (const cluster of clusters) {
-    const mode = modeOf(cluster);
-    if (mode === 'off' || cluster.lifecycleStatus !== 'ready' || !cluster.status.currentVersion) continue;
+    // The registry's own item may turn it off at no cost; config-defaults are read with the run's artefacts.
+    if (modeOf(cluster.configItems, cluster.id) === 'off') continue;
+    if (cluster.lifecycleStatus !== 'ready' || !cluster.status.currentVersion) continue;
     if (options.trigger === 'schedule' && !driftCheckDue(cluster.id, now, DRIFT_CHECK_INTERVAL_MS, options.periodMs))
       continue;
     const lease = await ports.progress.getLease(cluster.id);
     if (lease && lease.expiresAt > now) continue;
-    const found = await checkCluster(ports, cluster, mode);
+    const found = await checkCluster(ports, cluster);
     if (!found) continue;
     checked++;
     if (!found.objects.length) continue;
@@ -83,30 +87,31 @@ export async function runDriftPass(
         ports,
         cluster.id,
         cluster,
-        { type: 'manifest-drift', title: `Manifest drift (${found.objects.length} object(s))`, detail: found.message },
+        { type: MANIFEST_DRIFT_TYPE, title: `Manifest drift: ${found.message}`, detail: found.message },
         now,
       );
   }
   return { summary: { checked, drifted }, events };
 }
 
-function modeOf(cluster: Cluster): DriftMode {
+/** An invalid value was refused before the first write of the update that applied it; read as the default here. */
+function modeOf(items: ConfigItems, clusterId: string): DriftMode {
   try {
-    return manifestDrift(cluster.configItems, cluster.id);
+    return manifestDrift(items, clusterId);
   } catch {
     return 'report';
   }
 }
 
 /** One cluster: undefined when its last run's manifests are not known (never applied by this system). */
-async function checkCluster(
-  ports: DriftPorts,
-  cluster: Cluster,
-  mode: Exclude<DriftMode, 'off'>,
-): Promise<ClusterDrift | undefined> {
+async function checkCluster(ports: DriftPorts, cluster: Cluster): Promise<ClusterDrift | undefined> {
   const run = await ports.progress.getRun(cluster.id, cluster.status.currentVersion);
   const key = run?.artifacts.resources;
-  if (!run || !key) return undefined;
+  const mainKey = run?.artifacts.main;
+  if (!run || !key || !mainKey) return undefined;
+  const main = await getArtifact(ports.artifacts, mainKey, MainArtifact);
+  const mode = modeOf(main.configItems, cluster.id);
+  if (mode === 'off') return undefined;
   const resources = await getArtifact(ports.artifacts, key, ResourcesArtifact);
   const reached = run.controlPlane ? withControlPlane(cluster, run.controlPlane) : cluster;
   const kube = ports.forCluster(reached).kube;

@@ -84,7 +84,10 @@ export class TaskTriggers extends Construct {
       description: `CLM ${name} every ${this.props.dispatchIntervalMinutes} min`,
       schedule: ScheduleExpression.rate(Duration.minutes(this.props.dispatchIntervalMinutes)),
       target: new LambdaInvoke(fn, {
-        input: ScheduleTargetInput.fromObject(SCHEDULED_PASS_INPUT),
+        input: ScheduleTargetInput.fromObject({
+          ...SCHEDULED_PASS_INPUT,
+          periodMinutes: this.props.dispatchIntervalMinutes,
+        }),
         retryAttempts: 2,
         maxEventAge: Duration.minutes(this.props.dispatchIntervalMinutes),
       }),

@@ -72,5 +72,21 @@ export const DispatchReport = z.object({
   conflicts: z.number().check(z.int()),
   /** Throttled StartExecution and RedriveExecution answers, each tried again after a back-off (not failures). */
   throttles: z._default(z.number().check(z.int()), 0),
+  /** The drift check of this pass (`manifest_drift`; scheduled and `clm dispatch` passes only). */
+  drift: z.optional(
+    z.object({
+      /** Clusters looked at (one LIST per manifest kind each). */
+      checked: z.number().check(z.int()),
+      clusters: z.array(
+        z.object({
+          clusterId: z.string(),
+          mode: z.enum(['repair', 'report']),
+          repaired: z.boolean(),
+          objects: z.number().check(z.int()),
+          message: z.string(),
+        }),
+      ),
+    }),
+  ),
 });
 export type DispatchReport = z.infer<typeof DispatchReport>;

@@ -13,6 +13,7 @@ export const FLEET_EVENT_TYPES = [
   'ClusterUpdateBlocked',
   'WaveHalted',
   'PushAccepted',
+  'ManifestDrift',
 ] as const;
 export type FleetEventType = (typeof FLEET_EVENT_TYPES)[number];
 
@@ -83,6 +84,19 @@ export const PushAccepted = z.object({
   clusters: z.array(z.string()),
 });
 
+/** Live objects differ from what was applied (`manifest_drift`): reported, or repaired by applying them again. */
+export const ManifestDrift = z.object({
+  clusterId: z.string(),
+  currentVersion: z.string(),
+  mode: z.enum(['repair', 'report']),
+  repaired: z.boolean(),
+  /** The first 25 objects, each with the fields that differ (`spec.replicas (by kubectl-edit)`). */
+  objects: z.array(
+    z.object({ kind: z.string(), namespace: z.optional(z.string()), name: z.string(), fields: z.array(z.string()) }),
+  ),
+  message: z.string(),
+});
+
 export const FleetEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ClusterUpdateStarted'), detail: ClusterUpdateStarted }),
   z.object({ type: z.literal('ClusterUpdateSucceeded'), detail: ClusterUpdateSucceeded }),
@@ -90,5 +104,6 @@ export const FleetEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ClusterUpdateBlocked'), detail: ClusterUpdateBlocked }),
   z.object({ type: z.literal('WaveHalted'), detail: WaveHalted }),
   z.object({ type: z.literal('PushAccepted'), detail: PushAccepted }),
+  z.object({ type: z.literal('ManifestDrift'), detail: ManifestDrift }),
 ]);
 export type FleetEvent = z.infer<typeof FleetEvent>;

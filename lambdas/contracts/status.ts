@@ -46,7 +46,7 @@ export const DEPLOY_STAGES = ['main', 'cf-manifests', 'master-pools', 'worker-po
 export type DeployStage = (typeof DEPLOY_STAGES)[number];
 
 /** Phases of the ApplyManifests task. */
-export const MANIFEST_PHASES = ['pre-deletions', 'apply', 'post-deletions'] as const;
+export const MANIFEST_PHASES = ['pre-deletions', 'apply', 'post-deletions', 'health'] as const;
 export type ManifestPhase = (typeof MANIFEST_PHASES)[number];
 
 /** Stages of the DeleteStacks task (decommission). */

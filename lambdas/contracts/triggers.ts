@@ -28,7 +28,12 @@ export const HttpResponse = z.object({
 export type HttpResponse = z.infer<typeof HttpResponse>;
 
 /** `schedule`: every N minutes, the whole fleet; `changesOnly` limits starts to clusters the registry changed. */
-export const ScheduledPass = z.object({ trigger: z.literal('schedule'), changesOnly: z.optional(z.boolean()) });
+export const ScheduledPass = z.object({
+  trigger: z.literal('schedule'),
+  changesOnly: z.optional(z.boolean()),
+  /** The schedule's period (minutes): the drift checks are spread over the passes by it (default 5). */
+  periodMinutes: z.optional(z.number().check(z.positive())),
+});
 
 /** `execution-events`: a cluster-update execution ended (Step Functions' status change, on the default bus). */
 export const ExecutionEndedPass = z.object({

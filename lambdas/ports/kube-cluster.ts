@@ -22,9 +22,19 @@ export interface ObjectRef {
   readonly name: string;
 }
 
+/** A field an apply changed (or, in a dry run, would change), in core/manifests/field-paths.ts notation. */
+export interface FieldChange {
+  /** `spec.replicas`, `spec.template.spec.containers[name=web].image`. */
+  readonly path: string;
+  /** Another field manager that owned the field in the live object (e.g. `kubectl-edit`), when one did. */
+  readonly manager?: string;
+}
+
 export interface ApplyResult {
   readonly ref: ObjectRef;
   readonly action: 'created' | 'configured' | 'unchanged';
+  /** `configured`: the fields that changed, with who owned them before (drift detection reads these). */
+  readonly changes?: readonly FieldChange[];
 }
 
 export interface DeleteOptions {

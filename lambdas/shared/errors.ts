@@ -28,6 +28,8 @@ export const ERROR_NAMES = {
   NotFoundError: 'NotFoundError',
   KubeApiError: 'KubeApiError',
   RolloutError: 'RolloutError',
+  /** Applied workloads did not become healthy within `manifest_health_timeout` (or their controllers gave up). */
+  WorkloadsUnhealthyError: 'WorkloadsUnhealthyError',
   /**
    * An operator's pause or abort, or `cluster_update_block`, stops the update at a safe point (StopAtSafePoint): thrown
    * by a step before it writes (tasks/step/hold-gate.ts), and the error a held rollout's Map iteration ends with (a Fail state).
@@ -147,6 +149,9 @@ export class KubeApiError extends ClmError {
 }
 export class RolloutError extends ClmError {
   override name = ERROR_NAMES.RolloutError;
+}
+export class WorkloadsUnhealthyError extends ClmError {
+  override name = ERROR_NAMES.WorkloadsUnhealthyError;
 }
 
 /** The update is held (paused, aborted, `cluster_update_block`): it stops at this safe point, nothing was written. */

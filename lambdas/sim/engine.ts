@@ -10,6 +10,7 @@ import { joinNode, nodeBecameReady, nodeForInstance, removeNode } from './kube/n
 import { newKubeState } from './kube/objects';
 import { podStarted, podTerminated } from './kube/pods';
 import { volumeDetached } from './kube/volume-attachments';
+import { liveEditDue } from './kube/live-edits';
 import { reconcileWorkloads } from './kube/workloads';
 import { reconcileKarpenter } from './karpenter';
 import { karpenterInstanceBooted, karpenterInstanceGone } from './karpenter-nodes';
@@ -145,6 +146,10 @@ export function handleEvent(ctx: SimContext, event: SimEvent): void {
       if (!account || !asg) return;
       delete asg.launchRetryAt;
       reconcileAsg(ctx, account, asg);
+      return;
+    }
+    case 'live-edit': {
+      liveEditDue(ctx, kubeFor(ctx, event.cluster), event.index);
       return;
     }
     case 'volume-detached': {

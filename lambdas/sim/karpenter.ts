@@ -16,7 +16,7 @@ import { objectKey } from './kube/kinds';
 import { MAX_PODS_PER_NODE, tolerates } from './kube/scheduler';
 import { metaOf, serverMetadata, specOf, storedOfKind } from './kube/stored';
 import type { Json } from './kube/stored';
-import { workloadStatus } from './kube/workloads';
+import { workloadStatus } from './kube/workload-status';
 import type { SimContext } from './sim-context';
 import type { AccountState, KubeState, SimPod, StoredObject } from './world-state';
 

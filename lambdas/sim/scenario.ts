@@ -6,6 +6,7 @@ import { ValidationError } from '../shared/errors';
 import { PORT_CALLS } from './port-calls';
 import { AccountScenario } from './scenario-accounts';
 import { NodeIncidents } from './scenario-node-incidents';
+import { LiveEdit } from './kube/live-edits';
 
 export { AccountScenario, CertificateSpec } from './scenario-accounts';
 
@@ -202,6 +203,8 @@ export const Scenario = z.strictObject({
   clusters: z._default(z.record(z.string(), ClusterScenario), {}),
   accounts: z._default(z.array(AccountScenario), []),
   faults: z.prefault(Faults, {}),
+  /** Incidents: live objects edited by another field manager at a simulated time (kube/live-edits.ts). */
+  liveEdits: z._default(z.array(LiveEdit), []),
   /** The account's EC2 quotas the simulator enforces (aws/run-instances-bucket.ts). */
   quotas: z.prefault(Quotas, {}),
   /** Nodes that stop reporting at a virtual time (scenario-node-incidents.ts). */
@@ -264,6 +267,11 @@ function unknownClusters(
         ? []
         : [{ path: ['nodeIncidents', i, 'cluster'], id: incident.cluster, what: 'a node incident in' }],
     ),
+    ...scenario.liveEdits.map((edit, i) => ({
+      path: ['liveEdits', i, 'cluster'],
+      id: edit.cluster,
+      what: 'a live edit of',
+    })),
   ];
   return named
     .filter(({ id }) => !ids.has(id))

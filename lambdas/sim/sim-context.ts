@@ -74,7 +74,8 @@ export class SimContext {
     this.note(detail);
   }
 
-  private note(detail: string): void {
+  /** Add a line to `world.invariants().details` (the last 200 are kept). */
+  note(detail: string): void {
     const details = this.state.invariants.details;
     details.push(`t=${this.elapsedSeconds}s ${detail}`);
     if (details.length > 200) details.splice(0, details.length - 200);

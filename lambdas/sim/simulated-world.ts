@@ -12,6 +12,7 @@ import { describeCluster } from './describe';
 import type { ClusterSnapshot } from './describe';
 import { advanceTo, kubeFor, settle } from './engine';
 import { applyObjects } from './kube/apply-objects';
+import { addLiveEdits, type LiveEdit } from './kube/live-edits';
 import { loadWorld, saveWorld, worldExists } from './persistence';
 import type { PersistedView } from './persistence';
 import { simArtifactStore } from './ports/sim-artifact-store';
@@ -102,6 +103,7 @@ export class SimulatedWorld {
     const world = new SimulatedWorld(state, { objects: new Map(), dirty: new Set() });
     world.startWorkloads();
     seedAccountStacks(world.ctx);
+    addLiveEdits(world.ctx);
     return world;
   }
 
@@ -226,7 +228,8 @@ export class SimulatedWorld {
     // Worlds saved before alarms were modelled have none.
     current.alarms = [...(current.alarms ?? []), ...parsed.alarms];
   }
-
+  /** Add live edits while the world runs (the scenario's `liveEdits` shape), each due at its `atSeconds`. */
+  addLiveEdits = (edits: readonly z.input<typeof LiveEdit>[]): void => addLiveEdits(this.ctx, edits);
   invariants(): Invariants {
     const { pdbViolations, nodesTerminatedTwice, details } = this.ctx.state.invariants;
     return { pdbViolations, nodesTerminatedTwice, details: [...details] };
@@ -289,7 +292,8 @@ export class SimulatedWorld {
       ]
         .filter((name) => !kube.objects[`/Namespace//${name}`])
         .map(namespaceObject);
-      applyObjects(this.ctx, kube, [...namespaces, ...objects], false);
+      // What ran before CLM, put there by another tool.
+      applyObjects(this.ctx, kube, [...namespaces, ...objects], { fieldManager: 'scenario', dryRun: false });
     }
     settle(this.ctx);
   }

@@ -5,9 +5,11 @@ import type { SimNode } from './sim-node';
 import type { KubeletRegistration } from '../core/nodes/kubelet-registration';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
+import type { KindInfo, StoredObject } from './kube/stored-object';
 
 export type { BucketRecord, ObjectRecord } from './aws/s3-state';
 export type { CloudResourceRecord, SimNode };
+export type { KindInfo, StoredObject };
 
 /** The simulated world as plain JSON (saved and loaded as is, so a reload continues); times are virtual ms. */
 export interface WorldState {
@@ -48,7 +50,8 @@ export type SimEvent =
   | { type: 'pod-ready'; at: number; seq: number; cluster: string; pod: string; uid: string }
   | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string }
   | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string }
-  | { type: 'asg-retry'; at: number; seq: number; account: string; asg: string; cluster: string };
+  | { type: 'asg-retry'; at: number; seq: number; account: string; asg: string; cluster: string }
+  | { type: 'live-edit'; at: number; seq: number; cluster: string; index: number };
 
 export type SimEventInput = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at' | 'seq'> : never) : never;
 
@@ -247,23 +250,6 @@ export interface SimVolumeAttachment {
   readonly persistentVolumeName: string;
   /** Set when the pod left: the detach is under way. */
   detaching?: boolean;
-}
-
-export interface KindInfo {
-  readonly kind: string;
-  readonly plural: string;
-  readonly singular: string;
-  readonly group: string;
-  readonly versions: readonly string[];
-  readonly namespaced: boolean;
-}
-
-export interface StoredObject {
-  /** The live object: what was applied plus server-set metadata (uid, creationTimestamp, generation). */
-  obj: Record<string, unknown>;
-  /** The last object a field manager applied, to tell `configured` from `unchanged`. */
-  applied?: Record<string, unknown>;
-  readonly seq: number;
 }
 
 export interface PodOwner {

@@ -13,6 +13,7 @@ import { openStep, type OpenedStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
 import { runDeletionsFrom } from './manifests/run-deletions';
+import { awaitHealth, HEALTH_SINCE } from './manifests/await-health';
 import { deleteStacksPass } from './stacks/stack-deletion';
 import { assertNotHeld } from './step/hold-gate';
 
@@ -46,9 +47,10 @@ function cursorFor(
 }
 
 /**
- * The apply phase in three states: pre-apply deletions (Kubernetes, then CloudFormation), server-side
+ * The apply phase in four states: pre-apply deletions (Kubernetes, then CloudFormation), server-side
  * apply of every manifest (CRDs and Namespaces first, then components in order) with pruning of objects
- * applied last time and no longer rendered, and post-apply deletions.
+ * applied last time and no longer rendered, post-apply deletions, and — after the Karpenter pools — the health check
+ * of what was applied (manifests/await-health.ts).
  *
  * Thousands of objects or hundreds of deletions need not fit in one call: between chunks of objects the step records
  * how far it got (`manifestCursors` in the run) and, once `context.outOfTime()`, returns CONTINUE; the next call
@@ -60,17 +62,32 @@ export async function applyManifests(
   ports: ApplyPorts,
   context: TaskContext = { outOfTime: () => false },
 ): Promise<StepOutput> {
-  const { run, cluster, pinned, resources, now } = await openStep(ports, ref, { artifacts: ['resources'] });
+  const { run, cluster, pinned, resources, main, now } = await openStep(ports, ref, {
+    artifacts: ['resources', 'main'],
+  });
   if (run.manifestPhases[phase] !== undefined) {
     return { status: 'DONE', waitSeconds: 1, message: `${phase} already done in this run` };
   }
   const skipped = skippedStep(pinned, 'manifests');
   if (skipped) return skipped;
   await assertNotHeld(ports, cluster, `ApplyManifests (${phase})`);
+  const kube = ports.forCluster(cluster).kube;
   const step =
     phase === 'apply'
-      ? await applyAll(ports, ref, run.manifestCursors ?? {}, resources, ports.forCluster(cluster).kube, context)
-      : await deletionPhase(ports, ref, phase, { run, cluster, resources, now }, context);
+      ? await applyAll(ports, ref, run.manifestCursors ?? {}, resources, kube, context)
+      : phase === 'health'
+        ? await awaitHealth(
+            kube,
+            { clusterId: cluster.id, items: main.configItems, resources, phases: run.manifestPhases, now },
+            {
+              markSince: (at) =>
+                updateRun(ports, ref, (r) => ({ ...r, manifestPhases: { ...r.manifestPhases, [HEALTH_SINCE]: at } })),
+              sleep: (ms) => ports.clock.sleep(ms),
+              now: () => ports.clock.now(),
+              outOfTime: context.outOfTime,
+            },
+          )
+        : await deletionPhase(ports, ref, phase, { run, cluster, resources, now }, context);
   if (step.status === 'DONE') {
     await updateRun(ports, ref, (r) => ({
       ...r,
@@ -85,7 +102,7 @@ export async function applyManifests(
 async function deletionPhase(
   ports: ApplyPorts,
   ref: RunRef,
-  phase: Exclude<ManifestPhase, 'apply'>,
+  phase: Exclude<ManifestPhase, 'apply' | 'health'>,
   { run, cluster, resources, now }: Pick<OpenedStep<['resources']>, 'run' | 'cluster' | 'resources' | 'now'>,
   context: TaskContext,
 ): Promise<StepOutput> {
@@ -221,7 +238,7 @@ function continuing(progress: string): StepOutput {
 
 export const task = defineTask({
   name: 'ApplyManifests',
-  description: 'Applies manifests and declarative deletions (CloudFormation stacks too)',
+  description: 'Applies manifests and declarative deletions (CloudFormation stacks too), then waits for the workloads',
   input: clusterUpdatePayload(z.object({ phase: z.enum(MANIFEST_PHASES) })),
   output: StepOutput,
   ports: PORTS,

@@ -4,11 +4,7 @@ import { clustersFollowing } from '../core/webhook/push-match';
 import { defineTask } from './define-task';
 import { PASS_PORTS, passMetrics, runFleetPass, type PassOptions, type PassPorts } from './fleet/fleet-pass';
 import { checkNodes as checkNodesOf } from './fleet/node-checks';
-import type { PortsFor } from './define-task';
-
-/** The pass's ports, and the clusters' API servers (read) for the look at nodes (fleet/node-checks.ts). */
-const DISPATCH_PORTS = { ...PASS_PORTS, kube: 'read' } as const;
-type DispatchPorts = PortsFor<typeof DISPATCH_PORTS> & PassPorts;
+import { DRIFT_PORTS, runDriftPass, type DriftPorts } from './fleet/drift-pass';
 
 /**
  * The dispatcher: one pass over the fleet (lambdas/tasks/fleet/fleet-pass.ts; the decisions are in
@@ -17,18 +13,42 @@ type DispatchPorts = PortsFor<typeof DISPATCH_PORTS> & PassPorts;
  *   registries without a change stream); `changesOnly` starts only the clusters the registry changed;
  * - `webhook` (a PushAccepted event): the clusters that follow the pushed ref;
  * - `execution` (a cluster-update execution ended): the whole fleet, so the next wave starts at once.
+ * Scheduled and `cli` passes then check the manifest drift (fleet/drift-pass.ts), staggered on the schedule.
  * Waves and the concurrency cap are always judged on the whole fleet.
  */
 export async function dispatchFleet(request: PassRequest, ports: DispatchPorts): Promise<DispatchReport> {
   const options = passOptions(request, ports);
-  // The scheduled pass (and `clm dispatch`) also looks at the nodes of clusters asking for repair or a maximum age.
+  // The scheduled pass (and `clm dispatch`) also looks at the nodes of clusters asking for repair or a maximum age,
+  // and at the manifests of clusters for drift.
   const looks = request.trigger === 'schedule' || request.trigger === 'cli';
   const checkNodes: PassOptions['checkNodes'] = (candidates, now) =>
     checkNodesOf(ports, candidates, request.trigger, now);
-  return (await runFleetPass(ports, looks ? { ...options, checkNodes } : options)).report;
+  const { report, clusters, plan } = await runFleetPass(ports, looks ? { ...options, checkNodes } : options);
+  if (request.trigger !== 'schedule' && request.trigger !== 'cli') return report;
+  // A cluster whose update starts now gets its manifests applied anyway; `clm dispatch CLUSTER…` checks only those.
+  const starting = new Set(plan.starts.map((s) => s.clusterId));
+  const only = request.trigger === 'cli' && request.clusters?.length ? new Set(request.clusters) : undefined;
+  const due = clusters.filter((c) => !starting.has(c.id) && (!only || only.has(c.id)));
+  const periodMinutes = (request.trigger === 'schedule' ? request.periodMinutes : undefined) ?? 5;
+  const { summary, events } = await runDriftPass(ports, due, {
+    trigger: request.trigger,
+    periodMs: periodMinutes * 60_000,
+  });
+  await ports.events.publish(events);
+  const drifted = summary.drifted.map(({ clusterId, mode, repaired, objects, message }) => ({
+    clusterId,
+    mode,
+    repaired,
+    objects: objects.length,
+    message,
+  }));
+  return { ...report, drift: { checked: summary.checked, clusters: drifted } };
 }
 
-function passOptions(request: PassRequest, ports: PassPorts): PassOptions {
+const DISPATCH_PORTS = { ...PASS_PORTS, ...DRIFT_PORTS } as const;
+type DispatchPorts = PassPorts & DriftPorts;
+
+function passOptions(request: PassRequest, ports: DispatchPorts): PassOptions {
   switch (request.trigger) {
     case 'webhook': {
       const { repository, ref } = request.push;

@@ -63,7 +63,8 @@ describe('the fleet in the workflow stack', () => {
     const { ScheduleExpression, Target } = Object.values(schedules)[0].Properties;
     expect(ScheduleExpression).toBe('rate(5 minutes)');
     expect(Target.Arn).toEqual({ 'Fn::GetAtt': [fnId(template, 'DispatchFleet'), 'Arn'] });
-    expect(PassRequest.parse(JSON.parse(Target.Input))).toEqual({ trigger: 'schedule' });
+    // the period lets the dispatcher spread the drift checks over its passes
+    expect(PassRequest.parse(JSON.parse(Target.Input))).toEqual({ trigger: 'schedule', periodMinutes: 5 });
     const { workflowTemplate: slower } = synthClm({ dispatchIntervalMinutes: 15 });
     slower.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(15 minutes)' });
   });

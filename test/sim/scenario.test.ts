@@ -32,6 +32,7 @@ describe('simulation scenarios', () => {
       images: [],
       nodeIncidents: [],
       quotas: { runInstancesBurst: 1000, runInstancesPerSecond: 2 },
+      liveEdits: [],
       clusters: {},
       accounts: [],
       faults: { apiErrors: [], podsNeverReady: [], stackFailures: [], blockedEvictions: [], alarms: [] },

@@ -163,6 +163,7 @@ describe('ASL cluster-update', () => {
       'PreApplyDeletions',
       'ApplyManifests',
       'PostApplyDeletions',
+      'CheckWorkloadHealth',
       'RemoveDeletedPools',
       'Finalize',
       'Updated',

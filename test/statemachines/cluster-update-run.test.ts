@@ -43,8 +43,9 @@ describe('cluster-update run locally', () => {
     // no pool to roll: the roll Maps are skipped, not entered with no items
     expect(run.entered).not.toContain('RollMasterPools');
     expect(run.entered).not.toContain('RollWorkerPools');
-    // 24 states, and BeforeFirstWrite (the Choice of the window and approval gates) once.
-    expect(run.entered.length).toBe(25);
+    // 26 states (CheckWorkloadHealth and its Choice included), and BeforeFirstWrite (the Choice of the window and
+    // approval gates) once.
+    expect(run.entered.length).toBe(27);
     expect(run.entered.length).toBeLessThanOrEqual(60);
     expect(rec.calls.map((c) => c.payload.params)).toEqual([
       {},
@@ -58,6 +59,7 @@ describe('cluster-update run locally', () => {
       { phase: 'pre-deletions' },
       { phase: 'apply' },
       { phase: 'post-deletions' },
+      { phase: 'health' },
       {},
       {},
     ]);
@@ -73,6 +75,7 @@ describe('cluster-update run locally', () => {
       'PreApplyDeletions',
       'ApplyManifests',
       'PostApplyDeletions',
+      'CheckWorkloadHealth',
       'RemoveDeletedPools',
       'Finalize',
     ]);
@@ -95,7 +98,7 @@ describe('cluster-update run locally', () => {
     expect(run.entered.filter((s) => s === 'DeployMainStack')).toHaveLength(3);
     expect(run.entered.filter((s) => s === 'WaitForMainStack')).toHaveLength(2);
     // each poll costs Wait + Task + Choice
-    expect(run.entered.length).toBe(25 + 2 * 3);
+    expect(run.entered.length).toBe(27 + 2 * 3);
   });
 
   it('rolls one master and one worker pool through child executions, in order', async () => {
@@ -150,8 +153,8 @@ describe('cluster-update run locally', () => {
       ['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions'].includes(s),
     );
     expect(order).toEqual(['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions']);
-    // parent: 25 + per group the Map + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
-    expect(run.entered.length).toBe(25 + 2 * (1 + 3));
+    // parent: 27 + per group the Map + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
+    expect(run.entered.length).toBe(27 + 2 * (1 + 3));
   });
 
   it('starts a fresh child when the rollout hands over with CONTINUE', async () => {

@@ -97,6 +97,7 @@ export function provisionTasks(
     PreApplyDeletions: step,
     ApplyManifests: step,
     PostApplyDeletions: step,
+    CheckWorkloadHealth: step,
     RemoveDeletedPools: step,
     RemoveDrainedPools: step,
     Finalize: rec.task((p): FinalizeOutput => ({

@@ -8,7 +8,8 @@
  * updated its status between the two calls, and a dry run never changes the resourceVersion at all. Cost: two requests
  * per object.
  */
-import type { KubeObject } from '../../ports/kube-cluster';
+import { changedPaths, ownerOf, type ManagedFieldsEntry } from '../../core/manifests/field-paths';
+import type { FieldChange, KubeObject } from '../../ports/kube-cluster';
 import { resourcePath } from './kube-discovery';
 import type { ResolvedResource } from './kube-discovery';
 import { ensureOk } from './kube-rest';
@@ -23,7 +24,7 @@ export async function applyObject(
   resource: ResolvedResource,
   object: KubeObject,
   options: { readonly fieldManager: string; readonly dryRun?: boolean },
-): Promise<{ readonly namespace?: string; readonly action: ApplyAction }> {
+): Promise<{ readonly namespace?: string; readonly action: ApplyAction; readonly changes?: FieldChange[] }> {
   const namespace = resource.namespaced ? (object.metadata.namespace ?? 'default') : undefined;
   const body = withScope(object, namespace);
   const path = resourcePath(resource, namespace, object.metadata.name);
@@ -43,7 +44,22 @@ export async function applyObject(
   );
   const action: ApplyAction =
     before.status === 404 ? 'created' : sameContent(before.body, after.body) ? 'unchanged' : 'configured';
-  return { ...(namespace ? { namespace } : {}), action };
+  const changes = action === 'configured' ? fieldChanges(before.body, after.body, options.fieldManager) : undefined;
+  return { ...(namespace ? { namespace } : {}), action, ...(changes ? { changes } : {}) };
+}
+
+/**
+ * The fields that differ between the live object and what the apply made of it, each with the manager (not ours)
+ * that owned it in the live object's managedFields: a `kubectl edit` shows as `kubectl-edit`.
+ */
+export function fieldChanges(before: unknown, after: unknown, fieldManager: string): FieldChange[] {
+  const managed = (
+    (before as { metadata?: { managedFields?: ManagedFieldsEntry[] } }).metadata?.managedFields ?? []
+  ).filter((entry) => entry.manager !== fieldManager);
+  return changedPaths(before, after).map((path) => {
+    const manager = ownerOf(managed, path);
+    return manager ? { path, manager } : { path };
+  });
 }
 
 /** Namespaced objects get their (defaulted) namespace; cluster-scoped ones lose a stray one, as kubectl does. */

@@ -90,8 +90,8 @@ export class RestKubeCluster implements KubeCluster {
         });
         continue;
       }
-      const { namespace, action } = await applyObject(this.rest, resource, object, options);
-      results.push({ ref: { ...ref, ...(namespace ? { namespace } : {}) }, action });
+      const { namespace, action, changes } = await applyObject(this.rest, resource, object, options);
+      results.push({ ref: { ...ref, ...(namespace ? { namespace } : {}) }, action, ...(changes ? { changes } : {}) });
       if (isCrd(object) && !options.dryRun) {
         this.appliedCrd = true;
         this.discovery.invalidate();

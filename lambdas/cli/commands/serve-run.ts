@@ -46,9 +46,10 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
   log(
     `clm serve: listening on http://127.0.0.1:${http.port} (POST ${WEBHOOK_PATH}, GET ${HEALTH_PATH}); a pass every ${interval} s${world.simulated ? ', simulated world' : ''}`,
   );
-  const timer = setInterval(() => running.request({ trigger: 'schedule' }), interval * 1000);
+  const scheduled = { trigger: 'schedule', periodMinutes: interval / 60 } as const;
+  const timer = setInterval(() => running.request(scheduled), interval * 1000);
   const removeHandlers = onInterrupt(() => running.stop(), log);
-  running.request({ trigger: 'schedule' });
+  running.request(scheduled);
   try {
     await running.run();
   } finally {

@@ -83,7 +83,12 @@ export async function openFleetSession(
       world,
       executions,
       events,
-      pass: async (request) => (await run('DispatchFleet', request)) as DispatchReport,
+      pass: async (request) => {
+        const report = (await run('DispatchFleet', request)) as DispatchReport;
+        // The pass may have written to the clusters (a drift repair) and recorded problems.
+        world.save();
+        return report;
+      },
       webhook: async (request) => (await run('GithubWebhook', request)) as HttpResponse,
       close: lock.release,
     };

@@ -2,6 +2,7 @@ import { approvalSetting } from '../approval/approval';
 import { clusterStackPin } from '../cluster-stacks/stack-ref';
 import { controllerRef, controllerTimeoutMs } from '../karpenter/controller-items';
 import { karpenterRequirements } from '../karpenter/karpenter-pool';
+import { manifestDrift, manifestHealthJobs, manifestHealthTimeoutMs } from '../manifests/manifest-items';
 import { kubeAuthConfig, KUBE_AUTH_ITEMS } from '../kube/kube-auth-config';
 import { isKarpenterPool, type Cluster, type ConfigItems, type NodePool } from '../model/cluster';
 import type { RenderIssue } from '../render/render-issue';
@@ -70,6 +71,9 @@ const CLUSTER_READS: readonly (readonly [string, Read])[] = [
   ['karpenter_controller', (items, c) => controllerRef(items, c.id)],
   ['karpenter_controller_timeout', (items, c) => controllerTimeoutMs(items, c.id)],
   ['update_health_alarm', (items, c) => alarmName(items.update_health_alarm, c.id)],
+  ['manifest_health_timeout', (items, c) => manifestHealthTimeoutMs(items, c.id)],
+  ['manifest_health_jobs', (items, c) => manifestHealthJobs(items, c.id)],
+  ['manifest_drift', (items, c) => manifestDrift(items, c.id)],
   ['vpc_id', (items, c) => pattern(items.vpc_id, /^vpc-[0-9a-f]{8,17}$/, 'a VPC id (vpc-0123abcd)', c.id)],
   ['subnets', (items, c) => list(items.subnets, /^subnet-[0-9a-f]{8,17}$/, 'subnet ids (subnet-0123abcd)', c.id)],
   ['availability_zones', (items, c) => zones(items.availability_zones, c)],

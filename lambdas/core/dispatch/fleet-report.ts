@@ -36,6 +36,12 @@ export function formatDispatchReport(report: DispatchReport): string {
     if (group.count > group.clusters.length) lines.push(`    … and ${group.count - group.clusters.length} more`);
   }
   lines.push(...formatHalts(report.halts, report.overrides));
+  if (report.drift) {
+    const { checked, clusters } = report.drift;
+    lines.push(`  drift: ${checked} cluster(s) checked, ${clusters.length} drifted`);
+    for (const c of clusters)
+      lines.push(`    ${c.clusterId} (${c.mode}): ${c.repaired ? '' : 'reported: '}${c.message}`);
+  }
   return lines.join('\n');
 }
 

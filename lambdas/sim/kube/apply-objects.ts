@@ -1,6 +1,7 @@
 import type { ApplyResult, KubeObject } from '../../ports/kube-cluster';
 import { KubeApiError } from '../../shared/errors';
-import { hashValue, sameData } from '../hash';
+import { hashValue } from '../hash';
+import { appliedPaths, serverSideApply } from './field-managers';
 import type { SimContext } from '../sim-context';
 import type { KindInfo, KubeState } from '../world-state';
 import { kindForObject, objectKey, registerCrd } from './kinds';
@@ -9,19 +10,12 @@ import { metaOf, ownersOf, serverMetadata, specOf } from './stored';
 import type { Json } from './stored';
 
 /**
- * Apply with server-side-apply semantics good enough for a config tool: created / configured / unchanged, a dry
- * run changes nothing, namespaces must exist (or be created earlier in the same dry-run batch), annotations other
- * managers set survive. Pods become simulated pods; nodes are registered by their kubelet, never applied.
+ * Server-side apply per field manager (kube/field-managers.ts: the manager owns the fields it applies, drops those it
+ * no longer applies, other managers' fields survive; managedFields shown on read): created / configured (with the
+ * fields that changed and who owned them) / unchanged, a dry run changes nothing, namespaces must exist (or be created
+ * earlier in the same dry-run batch), `metadata.generation` grows when anything outside metadata changed. Pods become
+ * simulated pods; nodes are registered by their kubelet, never applied.
  */
-
-/** Is every field of `part` present in `whole` with the same value? */
-function isSubset(part: unknown, whole: unknown): boolean {
-  if (part === null || typeof part !== 'object') return part === whole || (part === undefined && whole === undefined);
-  if (Array.isArray(part))
-    return Array.isArray(whole) && whole.length === part.length && part.every((item, i) => isSubset(item, whole[i]));
-  if (whole === null || typeof whole !== 'object' || Array.isArray(whole)) return false;
-  return Object.entries(part).every(([key, value]) => value === undefined || isSubset(value, (whole as Json)[key]));
-}
 
 function validate(object: KubeObject, index: number): void {
   if (
@@ -85,51 +79,55 @@ function applyOne(
   kube: KubeState,
   info: KindInfo,
   applied: Json,
-  dryRun: boolean,
-): ApplyResult['action'] {
-  if (info.kind === 'Pod') return applyPod(ctx, kube, applied, dryRun);
+  options: ApplyOptions,
+): Pick<ApplyResult, 'action' | 'changes'> {
+  if (info.kind === 'Pod') return { action: applyPod(ctx, kube, applied, options.dryRun) };
   if (info.kind === 'Node')
     throw new KubeApiError(`nodes are registered by their kubelet; cannot apply node ${String(metaOf(applied).name)}`);
   const key = objectKey(info, String(metaOf(applied).namespace ?? ''), String(metaOf(applied).name));
   const existing = kube.objects[key];
-  if (existing && sameData(existing.applied, applied) && isSubset(applied, existing.obj)) return 'unchanged';
-  if (dryRun) return existing ? 'configured' : 'created';
-  if (existing) {
-    // Annotations other managers set (e.g. `annotate`) survive; everything this manager applied is replaced.
-    const previous = (metaOf(existing.applied ?? {}).annotations ?? {}) as Record<string, string>;
-    const live = (metaOf(existing.obj).annotations ?? {}) as Record<string, string>;
-    const foreign = Object.fromEntries(Object.entries(live).filter(([k]) => !(k in previous)));
-    const annotations = { ...foreign, ...((metaOf(applied).annotations ?? {}) as Record<string, string>) };
-    const old = metaOf(existing.obj);
-    existing.obj = {
-      ...structuredClone(applied),
-      metadata: {
-        ...metaOf(applied),
-        ...(Object.keys(annotations).length ? { annotations } : {}),
-        uid: old.uid,
-        creationTimestamp: old.creationTimestamp,
-        generation: Number(old.generation ?? 1) + 1,
-      },
-    };
-    existing.applied = applied;
-  } else {
+  if (!existing) {
+    if (options.dryRun) return { action: 'created' };
     kube.objects[key] = {
       seq: ctx.nextSeq(),
       applied,
       obj: { ...structuredClone(applied), metadata: { ...metaOf(applied), ...serverMetadata(ctx) } },
+      managed: { [options.fieldManager]: { operation: 'Apply', time: ctx.iso(), paths: appliedPaths(applied) } },
     };
+    if (info.kind === 'CustomResourceDefinition') registerCrd(kube, applied);
+    ctx.dirty.add(kube.clusterId);
+    return { action: 'created' };
   }
+  const outcome = serverSideApply(existing, applied, options.fieldManager, ctx.iso());
+  const action = outcome.changes.length ? 'configured' : 'unchanged';
+  if (options.dryRun) return action === 'configured' ? { action, changes: outcome.changes } : { action };
+  // Ownership moves even when no value changes (a field another manager had taken back with the same value).
+  existing.managed = outcome.managed;
+  existing.applied = applied;
+  if (action === 'unchanged') return { action };
+  const old = metaOf(existing.obj);
+  const specChanged = outcome.changes.some((c) => !c.path.startsWith('metadata.'));
+  existing.obj = {
+    ...outcome.obj,
+    metadata: { ...metaOf(outcome.obj), generation: Number(old.generation ?? 1) + (specChanged ? 1 : 0) },
+  };
   if (info.kind === 'CustomResourceDefinition') registerCrd(kube, applied);
   ctx.dirty.add(kube.clusterId);
-  return existing ? 'configured' : 'created';
+  return { action, changes: outcome.changes };
+}
+
+export interface ApplyOptions {
+  readonly fieldManager: string;
+  readonly dryRun: boolean;
 }
 
 export function applyObjects(
   ctx: SimContext,
   kube: KubeState,
   objects: readonly KubeObject[],
-  dryRun: boolean,
+  options: ApplyOptions,
 ): ApplyResult[] {
+  const { dryRun } = options;
   const batchNamespaces = new Set<string>();
   return objects.map((object, index) => {
     validate(object, index);
@@ -142,7 +140,7 @@ export function applyObjects(
       );
     }
     if (info.kind === 'Namespace') batchNamespaces.add(object.metadata.name);
-    const action = applyOne(ctx, kube, info, applied, dryRun);
+    const { action, changes } = applyOne(ctx, kube, info, applied, options);
     return {
       ref: {
         apiVersion: object.apiVersion,
@@ -151,6 +149,7 @@ export function applyObjects(
         name: object.metadata.name,
       },
       action,
+      ...(changes ? { changes } : {}),
     };
   });
 }

@@ -8,7 +8,8 @@ import { nodeObject, nodesWithVolumes } from './nodes';
 import { pdbStatus } from './pdb';
 import { podKey, podObject } from './pods';
 import { metaOf, serverMetadata, specOf } from './stored';
-import { workloadStatus } from './workloads';
+import { workloadStatus } from './workload-status';
+import { managedFieldsOf } from './field-managers';
 
 /**
  * The object store of a simulated cluster: its initial namespaces, list (with computed status), annotate and
@@ -62,9 +63,31 @@ export function listObjects(
     )
     .map((stored) => {
       const status =
-        info.kind === 'PodDisruptionBudget' ? pdbStatus(ctx, kube, stored) : workloadStatus(kube, info.kind, stored);
-      return structuredClone({ ...stored.obj, ...(status ? { status } : {}) }) as KubeObject;
+        info.kind === 'PodDisruptionBudget'
+          ? pdbStatus(ctx, kube, stored)
+          : info.kind === 'CustomResourceDefinition'
+            ? crdStatus(stored.obj)
+            : workloadStatus(kube, info.kind, stored);
+      const managedFields = managedFieldsOf(stored, String(stored.obj.apiVersion ?? ''));
+      const metadata = { ...metaOf(stored.obj), ...(managedFields.length ? { managedFields } : {}) };
+      return structuredClone({ ...stored.obj, metadata, ...(status ? { status } : {}) }) as KubeObject;
     });
+}
+
+/**
+ * A CRD's conditions: its names accepted and Established as soon as it is stored (the name must be `<plural>.<group>`,
+ * so two CRDs cannot claim one plural; the real API server establishes within moments).
+ */
+function crdStatus(obj: Record<string, unknown>): Record<string, unknown> {
+  const spec = specOf(obj) as { names?: Record<string, unknown> };
+  const condition = (type: string, ok: boolean, reason: string) => ({ type, status: ok ? 'True' : 'False', reason });
+  return {
+    acceptedNames: spec.names ?? {},
+    conditions: [
+      condition('NamesAccepted', true, 'NoConflicts'),
+      condition('Established', true, 'InitialNamesAccepted'),
+    ],
+  };
 }
 
 export function annotateObject(

@@ -27,7 +27,11 @@ export interface PodInit {
 
 export const podKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
+/** A pod (template) annotation: the pod's readiness probe never passes, as a workload that cannot start. */
+export const NEVER_READY_ANNOTATION = 'simulate.clm.io/never-ready';
+
 function neverReady(ctx: SimContext, clusterId: string, init: PodInit): boolean {
+  if (init.annotations?.[NEVER_READY_ANNOTATION] === 'true') return true;
   return ctx.state.scenario.faults.podsNeverReady.some(
     (fault) =>
       (!fault.cluster || fault.cluster === clusterId) &&
@@ -67,13 +71,13 @@ export function bindPod(ctx: SimContext, kube: KubeState, pod: SimPod, nodeName:
   const zone = kube.nodes[nodeName]?.zone;
   for (const volume of pod.volumes ?? []) if (zone && !kube.volumes[volume]) kube.volumes[volume] = zone;
   attachVolumes(kube, pod, nodeName);
-  if (!pod.neverReady)
-    ctx.schedule(ctx.timings.podStartSeconds, {
-      type: 'pod-ready',
-      cluster: kube.clusterId,
-      pod: podKey(pod.namespace, pod.name),
-      uid: pod.uid,
-    });
+  // A never-ready pod's containers start too; only its readiness probe never passes (Running, not Ready).
+  ctx.schedule(ctx.timings.podStartSeconds, {
+    type: 'pod-ready',
+    cluster: kube.clusterId,
+    pod: podKey(pod.namespace, pod.name),
+    uid: pod.uid,
+  });
 }
 
 /** Delete a pod: unscheduled pods and grace 0 go at once, others stay Terminating for the grace period. */
@@ -117,7 +121,7 @@ export function podStarted(ctx: SimContext, kube: KubeState, key: string, uid: s
   // Readiness changes no workload controller's decision, so nothing needs to settle — except where Karpenter's CRDs
   // are served: its controller starts acting once its own pod is Ready (sim/karpenter.ts).
   pod.phase = 'Running';
-  pod.ready = true;
+  pod.ready = !pod.neverReady;
   if (kube.customKinds.nodepool) ctx.dirty.add(kube.clusterId);
 }
 

@@ -1,6 +1,6 @@
 import { hashOf } from '../hash';
 import type { SimContext } from '../sim-context';
-import type { KubeState, PodOwner, SimPod, StoredObject, TolerationSpec } from '../world-state';
+import type { KubeState, PodOwner, SimNode, SimPod, TolerationSpec } from '../world-state';
 import { POD_NAME_ALPHABET, beginPodDeletion, createPod, podKey } from './pods';
 import type { PodInit } from './pods';
 import { schedulePending, selectorFits, toleratesHard } from './scheduler';
@@ -25,11 +25,11 @@ import type { Json } from './stored';
  * A ReplicaSet replaces a pod as soon as it starts terminating, as the real one does.
  */
 
-function owner(kind: string, obj: Json): PodOwner {
+export function owner(kind: string, obj: Json): PodOwner {
   return { kind, name: nameOf(obj), uid: uidOf(obj) };
 }
 
-function podInit(
+export function podInit(
   template: Json,
   namespace: string,
   name: string,
@@ -50,9 +50,9 @@ function podInit(
 }
 
 /** Pods by owner uid, oldest first; built once per pass (the controllers add what they create). */
-type OwnerIndex = Map<string, SimPod[]>;
+export type OwnerIndex = Map<string, SimPod[]>;
 
-function ownerIndex(kube: KubeState): OwnerIndex {
+export function ownerIndex(kube: KubeState): OwnerIndex {
   const index: OwnerIndex = new Map();
   for (const pod of Object.values(kube.pods).sort((a, b) => a.seq - b.seq)) {
     if (!pod.owner) continue;
@@ -84,6 +84,7 @@ export function templateHash(template: unknown): string {
 function deployments(ctx: SimContext, kube: KubeState): void {
   for (const [, stored] of storedOfKind(kube, 'apps', 'Deployment')) {
     const d = stored.obj;
+    stored.observedGeneration = generationOf(d);
     const namespace = namespaceOf(d);
     const template = (specOf(d).template ?? {}) as Json;
     const hash = templateHash(template);
@@ -154,45 +155,80 @@ function claimNames(sts: Json): string[] {
 function statefulSets(ctx: SimContext, kube: KubeState, index: OwnerIndex): void {
   for (const [, stored] of storedOfKind(kube, 'apps', 'StatefulSet')) {
     const sts = stored.obj;
+    stored.observedGeneration = generationOf(sts);
     const namespace = namespaceOf(sts);
     const name = nameOf(sts);
     const want = replicasOf(sts);
     const template = (specOf(sts).template ?? {}) as Json;
+    const revision = revisionOf(sts);
     for (let i = 0; i < want; i += 1) {
       const podName = `${name}-${i}`;
       if (kube.pods[podKey(namespace, podName)]) continue;
       const init = podInit(template, namespace, podName, owner('StatefulSet', sts), {
         'statefulset.kubernetes.io/pod-name': podName,
+        [REVISION_LABEL]: revision,
       });
       create(ctx, kube, index, {
         ...init,
         volumes: claimNames(sts).map((claim) => `${namespace}/${claim}-${podName}`),
       });
     }
-    for (const pod of index.get(uidOf(sts)) ?? []) {
+    const own = index.get(uidOf(sts)) ?? [];
+    for (const pod of own) {
       const ordinal = Number(pod.name.slice(name.length + 1));
       if (ordinal >= want && pod.deletingAt === undefined) beginPodDeletion(ctx, kube, pod);
     }
+    if ((specOf(sts).updateStrategy as Json | undefined)?.type !== 'OnDelete') rollOne(ctx, kube, own, revision, true);
   }
+}
+
+/**
+ * RollingUpdate of a StatefulSet (highest ordinal first) or a DaemonSet (maxUnavailable 1): while every pod is Ready
+ * and none is terminating, delete one pod of an older revision; its controller recreates it from the current template.
+ */
+function rollOne(
+  ctx: SimContext,
+  kube: KubeState,
+  pods: readonly SimPod[],
+  revision: string,
+  byOrdinal: boolean,
+): void {
+  if (pods.some((pod) => pod.deletingAt !== undefined || !pod.ready)) return;
+  const outdated = pods.filter((pod) => pod.labels[REVISION_LABEL] !== revision);
+  const next = byOrdinal ? outdated.sort((a, b) => (a.name < b.name ? 1 : -1))[0] : outdated[0];
+  if (next) beginPodDeletion(ctx, kube, next);
 }
 
 function daemonSets(ctx: SimContext, kube: KubeState, index: OwnerIndex): void {
   const nodes = Object.values(kube.nodes).sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const [, stored] of storedOfKind(kube, 'apps', 'DaemonSet')) {
     const ds = stored.obj;
+    stored.observedGeneration = generationOf(ds);
     const template = (specOf(ds).template ?? {}) as Json;
-    const init = podInit(template, namespaceOf(ds), '', owner('DaemonSet', ds));
-    const onNode = new Set((index.get(uidOf(ds)) ?? []).map((pod) => pod.nodeName));
-    for (const node of nodes) {
-      if (onNode.has(node.name) || !toleratesHard(init.tolerations, node) || !selectorFits(init.nodeSelector, node))
-        continue;
+    const revision = revisionOf(ds);
+    const init = podInit(template, namespaceOf(ds), '', owner('DaemonSet', ds), { [REVISION_LABEL]: revision });
+    const own = index.get(uidOf(ds)) ?? [];
+    const onNode = new Set(own.map((pod) => pod.nodeName));
+    for (const node of eligibleNodes(nodes, init)) {
+      if (onNode.has(node.name)) continue;
       create(ctx, kube, index, {
         ...init,
         name: uniquePodName(ctx, kube, init.namespace, nameOf(ds)),
         nodeName: node.name,
       });
     }
+    if ((specOf(ds).updateStrategy as Json | undefined)?.type !== 'OnDelete') rollOne(ctx, kube, own, revision, false);
   }
+}
+
+/** The label a StatefulSet's or DaemonSet's pods carry: the revision (pod template) they were made from. */
+export const REVISION_LABEL = 'controller-revision-hash';
+
+const generationOf = (obj: Json): number => Number(metaOf(obj).generation ?? 1);
+export const revisionOf = (obj: Json): string => `${nameOf(obj)}-${templateHash(specOf(obj).template ?? {})}`;
+
+export function eligibleNodes(nodes: readonly SimNode[], init: PodInit): SimNode[] {
+  return nodes.filter((node) => toleratesHard(init.tolerations, node) && selectorFits(init.nodeSelector, node));
 }
 
 /** Run every controller once, then the scheduler. */
@@ -203,35 +239,4 @@ export function reconcileWorkloads(ctx: SimContext, kube: KubeState): void {
   statefulSets(ctx, kube, index);
   daemonSets(ctx, kube, index);
   schedulePending(ctx, kube);
-}
-
-/** `.status` as the controllers would report it, for `list`. */
-export function workloadStatus(kube: KubeState, kind: string, stored: StoredObject): Json | undefined {
-  const obj = stored.obj;
-  const index = ownerIndex(kube);
-  const pods = (uid: string): SimPod[] => (index.get(uid) ?? []).filter((pod) => pod.deletingAt === undefined);
-  const summary = (list: SimPod[]): Json => ({
-    replicas: list.length,
-    readyReplicas: list.filter((p) => p.ready).length,
-    availableReplicas: list.filter((p) => p.ready).length,
-  });
-  if (kind === 'ReplicaSet' || kind === 'StatefulSet') return summary(pods(uidOf(obj)));
-  if (kind === 'Deployment') {
-    const sets = storedOfKind(kube, 'apps', 'ReplicaSet').filter(([, rs]) =>
-      ownersOf(rs.obj).some((ref) => ref.uid === uidOf(obj)),
-    );
-    const current = `${nameOf(obj)}-${templateHash(specOf(obj).template ?? {})}`;
-    const all = sets.flatMap(([, rs]) => pods(uidOf(rs.obj)));
-    const updated = sets.filter(([, rs]) => nameOf(rs.obj) === current).flatMap(([, rs]) => pods(uidOf(rs.obj)));
-    return { ...summary(all), updatedReplicas: updated.length };
-  }
-  if (kind === 'DaemonSet') {
-    const list = pods(uidOf(obj));
-    return {
-      currentNumberScheduled: list.filter((p) => p.nodeName).length,
-      desiredNumberScheduled: list.length,
-      numberReady: list.filter((p) => p.ready).length,
-    };
-  }
-  return undefined;
 }

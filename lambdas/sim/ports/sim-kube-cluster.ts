@@ -36,7 +36,8 @@ export function simKubeCluster(ctx: SimContext, clusterId: string, connection?: 
   return instrument<KubeCluster>(ctx, 'kube', clusterId, {
     ready: () => reachable(),
     serverVersion: () => serverVersion(kube()),
-    apply: (objects, options) => applyObjects(ctx, kube(), objects, options.dryRun ?? false),
+    apply: (objects, options) =>
+      applyObjects(ctx, kube(), objects, { fieldManager: options.fieldManager, dryRun: options.dryRun ?? false }),
     delete: (ref, options) => deleteObject(ctx, kube(), ref, options),
     list: (kind, options) => listObjects(ctx, kube(), kind, options),
     servesKind: (kind, apiVersion) => servesKind(kube(), kind, apiVersion),

@@ -49,6 +49,8 @@ export interface PassOptions {
 export interface PassResult {
   readonly plan: DispatchPlan;
   readonly report: DispatchReport;
+  /** The registry as this pass read it (stored status overlaid). */
+  readonly clusters: readonly Cluster[];
 }
 
 const MAX_NAME_ATTEMPTS = 5;
@@ -83,6 +85,7 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   const registry = options.registry ?? (diff ? registryFigures(diff) : undefined);
   return {
     plan,
+    clusters,
     report: dispatchReport(plan, {
       trigger: options.trigger,
       behindTarget: behind,

@@ -1,4 +1,5 @@
 import type { Taint } from '../ports/kube-cluster';
+import type { Resources } from '../core/kube/pod-resources';
 
 export interface SimNode {
   readonly name: string;
@@ -17,6 +18,8 @@ export interface SimNode {
   readonly kubeletVersion?: string; // status.nodeInfo.kubeletVersion: its launch template version's
   /** The kubelet's maxPods when not the default (Karpenter pools: the NodePool's `kubelet.maxPods`). */
   maxPods?: number;
+  /** status.allocatable from its instance type (kube/node-capacity.ts); absent: pods are counted, not sized. */
+  readonly allocatable?: Resources;
   /** Its bootstrap failed: the node stays NotReady, its Ready condition saying why. */
   readonly notReady?: { readonly reason: string; readonly message: string };
 }

@@ -1,6 +1,7 @@
 import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
 import type { Scenario } from './scenario';
+import type { Resources } from '../core/kube/pod-resources';
 import type { SimNode } from './sim-node';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
 
@@ -290,6 +291,8 @@ export interface SimPod {
   readonly tolerations?: readonly TolerationSpec[];
   /** PVC keys (`<namespace>/<claim>-<pod>`) whose zone pins this pod. */
   readonly volumes?: readonly string[];
+  /** The CPU and memory its containers request (none: it takes no room). */
+  readonly requests?: Resources;
   readonly neverReady?: boolean;
   /** Hash of the manifest a field manager applied (pods created by `apply`). */
   appliedHash?: string;

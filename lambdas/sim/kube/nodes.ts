@@ -5,6 +5,8 @@ import type { KubeState, SimNode } from '../world-state';
 import { withDisruption } from './pdb';
 import { removePod } from './pods';
 import { dropNodeAttachments } from './volume-attachments';
+import { allocatableOf } from './node-capacity';
+import type { Resources } from '../../core/kube/pod-resources';
 
 /**
  * Nodes join when their instance is InService and leave when it is Terminated; everything on a node that
@@ -52,6 +54,7 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
     seq: ctx.nextSeq(),
     ...(join.kubeletVersion ? { kubeletVersion: join.kubeletVersion } : {}),
     ...(join.notReady ? { notReady: join.notReady } : {}),
+    ...withAllocatable(join.instanceType),
   };
   kube.nodes[node.name] = node;
   if (!node.ready && !node.notReady)
@@ -177,6 +180,7 @@ export function nodeObject(
         },
       ],
       ...(node.kubeletVersion ? { nodeInfo: { kubeletVersion: node.kubeletVersion } } : {}),
+      ...(node.allocatable ? { allocatable: quantities(node.allocatable) } : {}),
       volumesAttached: withVolumes.has(node.name)
         ? [{ name: 'kubernetes.io/aws-ebs/sim', devicePath: '/dev/xvdba' }]
         : [],
@@ -199,4 +203,14 @@ export function patchNode(ctx: SimContext, kube: KubeState, name: string, patch:
   applyMap(node.annotations, patch.annotations);
   if (patch.taints) node.taints = patch.taints.map((taint) => ({ ...taint }));
   ctx.dirty.add(kube.clusterId);
+}
+
+function withAllocatable(instanceType: string): { allocatable?: Resources } {
+  const allocatable = allocatableOf(instanceType);
+  return allocatable ? { allocatable } : {};
+}
+
+/** Resources in the API's words: `1930m`, `6790828032`. */
+function quantities(resources: Resources): Record<string, string> {
+  return { cpu: `${resources.cpuMillis}m`, memory: String(resources.memoryBytes), pods: '110' };
 }

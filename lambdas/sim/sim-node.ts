@@ -13,6 +13,8 @@ export interface SimNode {
   taints: Taint[];
   unschedulable: boolean;
   ready: boolean;
+  /** When it last turned Ready (its Ready condition's lastTransitionTime); absent in worlds saved before. */
+  readyAt?: number;
   readonly createdAt: number;
   readonly seq: number;
   readonly kubeletVersion?: string; // status.nodeInfo.kubeletVersion: its launch template version's

@@ -227,6 +227,16 @@ export class SimulatedWorld {
     current.alarms = [...(current.alarms ?? []), ...parsed.alarms];
   }
 
+  /**
+   * From now on, these timings and this seed (a rehearsal re-runs one world under varied timings): what is already
+   * scheduled keeps its time.
+   */
+  retime(timings: Partial<Scenario['timings']>, seed: number): void {
+    const state = this.ctx.state;
+    (state as { scenario: Scenario }).scenario = { ...state.scenario, timings: { ...state.scenario.timings, ...timings } };
+    state.rng = seedState(seed);
+  }
+
   invariants(): Invariants {
     const { pdbViolations, nodesTerminatedTwice, details } = this.ctx.state.invariants;
     return { pdbViolations, nodesTerminatedTwice, details: [...details] };
@@ -275,6 +285,7 @@ export class SimulatedWorld {
   private startWorkloads(): void {
     for (const [clusterId, spec] of Object.entries(this.ctx.state.scenario.clusters)) {
       const kube = kubeFor(this.ctx, clusterId);
+      Object.assign(kube.volumes, spec.volumeZones ?? {});
       const objects = [
         ...(spec.manifests as never[]),
         ...spec.workloads.map(workloadObjects),

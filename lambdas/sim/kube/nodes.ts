@@ -57,6 +57,7 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
     ...withAllocatable(join.instanceType),
   };
   kube.nodes[node.name] = node;
+  if (node.ready) node.readyAt = ctx.now;
   if (!node.ready && !node.notReady)
     ctx.schedule(ctx.timings.nodeReadySeconds, {
       type: 'node-ready',
@@ -73,6 +74,7 @@ export function nodeBecameReady(ctx: SimContext, kube: KubeState, name: string, 
   const node = kube.nodes[name];
   if (!node || node.instanceId !== instanceId || node.notReady) return;
   node.ready = true;
+  node.readyAt = ctx.now;
   ctx.dirty.add(kube.clusterId);
 }
 
@@ -176,6 +178,7 @@ export function nodeObject(
         {
           type: 'Ready',
           status: node.ready ? 'True' : 'False',
+          ...(node.ready && node.readyAt !== undefined ? { lastTransitionTime: ctx.iso(node.readyAt) } : {}),
           ...(node.notReady ? { reason: node.notReady.reason, message: node.notReady.message } : {}),
         },
       ],

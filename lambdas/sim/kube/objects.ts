@@ -9,6 +9,7 @@ import { pdbStatus } from './pdb';
 import { podKey, podObject } from './pods';
 import { metaOf, serverMetadata, specOf } from './stored';
 import { workloadStatus } from './workloads';
+import { claimObjects, volumeObjects } from './volume-objects';
 
 /**
  * The object store of a simulated cluster: its initial namespaces, list (with computed status), annotate and
@@ -51,7 +52,15 @@ export function listObjects(
       .sort((a, b) => (a.name < b.name ? -1 : 1))
       .map((node) => nodeObject(ctx, kube, node, withVolumes));
   }
-  return Object.entries(kube.objects)
+  // The StatefulSets' claims and their volumes (kube/volume-objects.ts), before those applied as objects.
+  const made =
+    info.kind === 'PersistentVolumeClaim'
+      ? claimObjects(ctx, kube, options.namespace)
+      : info.kind === 'PersistentVolume'
+        ? volumeObjects(ctx, kube)
+        : [];
+  const madeNames = new Set(made.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`));
+  const stored = Object.entries(kube.objects)
     .filter(([key]) => key.startsWith(`${info.group}/${info.kind}/`))
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([, stored]) => stored)
@@ -65,6 +74,10 @@ export function listObjects(
         info.kind === 'PodDisruptionBudget' ? pdbStatus(ctx, kube, stored) : workloadStatus(kube, info.kind, stored);
       return structuredClone({ ...stored.obj, ...(status ? { status } : {}) }) as KubeObject;
     });
+  return [
+    ...made.filter((o) => matches(requirements, o.metadata.labels ?? {})),
+    ...stored.filter((o) => !madeNames.has(`${o.metadata.namespace ?? ''}/${o.metadata.name}`)),
+  ];
 }
 
 export function annotateObject(

@@ -174,6 +174,7 @@ export function podObject(ctx: SimContext, pod: SimPod): KubeObject {
       ...(pod.nodeSelector ? { nodeSelector: pod.nodeSelector } : {}),
       ...(pod.tolerations ? { tolerations: pod.tolerations } : {}),
       ...(pod.requests ? { containers: [{ name: 'main', resources: { requests: requestList(pod.requests) } }] } : {}),
+      ...(pod.volumes?.length ? { volumes: pod.volumes.map(claimVolume) } : {}),
       terminationGracePeriodSeconds: pod.grace,
     },
     status: { phase: pod.phase, conditions: [{ type: 'Ready', status: pod.ready ? 'True' : 'False' }] },
@@ -183,4 +184,10 @@ export function podObject(ctx: SimContext, pod: SimPod): KubeObject {
 /** Requests in the API's words: `250m`, `268435456`. */
 function requestList(requests: Resources): Record<string, string> {
   return { cpu: `${requests.cpuMillis}m`, memory: String(requests.memoryBytes) };
+}
+
+/** A PVC key `<namespace>/<claim>` as the pod's volume. */
+function claimVolume(key: string): { name: string; persistentVolumeClaim: { claimName: string } } {
+  const claimName = key.slice(key.indexOf('/') + 1);
+  return { name: claimName, persistentVolumeClaim: { claimName } };
 }

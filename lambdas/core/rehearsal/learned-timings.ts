@@ -23,17 +23,17 @@ export function median(values: readonly number[]): number | undefined {
  * The durations of a stack's completed updates, from its own events (DescribeStackEvents, newest first): each
  * UPDATE_IN_PROGRESS of the stack to the UPDATE_COMPLETE that ends it, in seconds.
  */
-export function stackUpdateDurations(events: readonly StackEvent[]): number[] {
+export function stackUpdateDurations(events: readonly StackEvent[], operation: 'UPDATE' | 'CREATE' = 'UPDATE'): number[] {
   const own = events.filter((e) => e.resourceType === STACK).reverse();
   const durations: number[] = [];
   let started: number | undefined;
   for (const event of own) {
     const at = Date.parse(event.timestamp);
-    if (event.resourceStatus === 'UPDATE_IN_PROGRESS') started = at;
-    else if (event.resourceStatus === 'UPDATE_COMPLETE' && started !== undefined) {
+    if (event.resourceStatus === `${operation}_IN_PROGRESS`) started = at;
+    else if (event.resourceStatus === `${operation}_COMPLETE` && started !== undefined) {
       durations.push((at - started) / 1000);
       started = undefined;
-    } else if (!event.resourceStatus.startsWith('UPDATE_COMPLETE')) started = undefined;
+    } else if (!event.resourceStatus.startsWith(`${operation}_COMPLETE`)) started = undefined;
   }
   return durations;
 }

@@ -233,7 +233,10 @@ export class SimulatedWorld {
    */
   retime(timings: Partial<Scenario['timings']>, seed: number): void {
     const state = this.ctx.state;
-    (state as { scenario: Scenario }).scenario = { ...state.scenario, timings: { ...state.scenario.timings, ...timings } };
+    (state as { scenario: Scenario }).scenario = {
+      ...state.scenario,
+      timings: { ...state.scenario.timings, ...timings },
+    };
     state.rng = seedState(seed);
   }
 

@@ -19,7 +19,9 @@ export async function runPlan(options: PlanFlags, io: CliIo): Promise<ExitCode> 
     const withPeers = { ...cluster, accountClusters: peersOf(cluster, all) };
     const plan = await planCluster(withPeers, world.ports, { applyOnly: options.applyOnly ?? false });
     const stored = all.find((c) => c.id === cluster.id) ?? cluster;
-    plans.push(options.rehearse ? await withRehearsal(plan, { ...withPeers, ...stored }, world.ports, options.runs) : plan);
+    plans.push(
+      options.rehearse ? await withRehearsal(plan, { ...withPeers, ...stored }, world.ports, options.runs) : plan,
+    );
   }
   io.stdout(
     options.output === 'json' ? `${JSON.stringify({ clusters: plans }, null, 2)}\n` : plans.map(formatPlan).join('\n'),
@@ -38,6 +40,9 @@ async function withRehearsal(
   try {
     return { ...plan, rehearsal: await rehearseUpdate(cluster, ports, { ...(runs ? { runs } : {}) }) };
   } catch (error) {
-    return { ...plan, problems: [...plan.problems, `the rehearsal failed: ${error instanceof Error ? error.message : String(error)}`] };
+    return {
+      ...plan,
+      problems: [...plan.problems, `the rehearsal failed: ${error instanceof Error ? error.message : String(error)}`],
+    };
   }
 }

@@ -17,7 +17,8 @@ function range(spread: Spread): string {
 /** One line: what an approval shows beside the plan. */
 export function rehearsalSummary(r: Rehearsal): string {
   const parts = [`rehearsed ${r.runs}x: about ${range(r.durationSeconds)}`];
-  if (r.pdbBlocks.length) parts.push(`${r.pdbBlocks.length} PDB(s) block (longest ${duration(r.pdbBlocks[0]!.seconds.p50)})`);
+  if (r.pdbBlocks.length)
+    parts.push(`${r.pdbBlocks.length} PDB(s) block (longest ${duration(r.pdbBlocks[0]!.seconds.p50)})`);
   if (r.forcedDrains.length) parts.push(`${r.forcedDrains.length} pod(s) forced`);
   if (r.pending.length) parts.push(`${r.pending.length} pod(s) Pending`);
   if (r.failedRuns) parts.push(`${r.failedRuns} run(s) failed`);

@@ -23,7 +23,10 @@ export function median(values: readonly number[]): number | undefined {
  * The durations of a stack's completed updates, from its own events (DescribeStackEvents, newest first): each
  * UPDATE_IN_PROGRESS of the stack to the UPDATE_COMPLETE that ends it, in seconds.
  */
-export function stackUpdateDurations(events: readonly StackEvent[], operation: 'UPDATE' | 'CREATE' = 'UPDATE'): number[] {
+export function stackUpdateDurations(
+  events: readonly StackEvent[],
+  operation: 'UPDATE' | 'CREATE' = 'UPDATE',
+): number[] {
   const own = events.filter((e) => e.resourceType === STACK).reverse();
   const durations: number[] = [];
   let started: number | undefined;

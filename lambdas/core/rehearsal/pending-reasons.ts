@@ -58,11 +58,12 @@ export function pendingReason(pod: PendingPod, facts: PendingFacts): string {
   const allowedNodes = facts.nodes.filter((n) => allowed(pod, n));
   if (!allowedNodes.length) return 'node: no Ready, schedulable node its node selector and tolerations allow';
   const zones = [...new Set(pod.volumeZones)];
-  const inZone = zones.length ? allowedNodes.filter((n) => n.zone !== undefined && zones.includes(n.zone)) : allowedNodes;
+  const inZone = zones.length
+    ? allowedNodes.filter((n) => n.zone !== undefined && zones.includes(n.zone))
+    : allowedNodes;
   if (!inZone.length) return `volume: its volume lives in ${zones.join(', ')}, where no node it may use is Ready`;
   const room = inZone.filter((n) => !n.allocatable || fitsInto(pod.requests, n.requested, n.allocatable));
   if (!room.length)
     return `capacity: no node has room for ${pod.requests.cpuMillis}m CPU and ${mib(pod.requests.memoryBytes)} MiB`;
   return 'scheduling: a node fits; the pod is about to be placed';
 }
-

@@ -55,7 +55,12 @@ export interface Rehearsal {
     readonly pods: readonly string[];
   }[];
   readonly forcedDrains: readonly { readonly pod: string; readonly runs: number }[];
-  readonly pending: readonly { readonly pod: string; readonly reason: string; readonly runs: number; readonly seconds: Spread }[];
+  readonly pending: readonly {
+    readonly pod: string;
+    readonly reason: string;
+    readonly runs: number;
+    readonly seconds: Spread;
+  }[];
   readonly surge: {
     readonly instances: number;
     readonly vcpu: number;
@@ -97,35 +102,68 @@ export function summarise(
 ): Rehearsal {
   const ok = observations.filter((o) => o.status === 'SUCCEEDED');
   const used = ok.length ? ok : observations;
-  const pools = [...grouped(used.flatMap((o) => o.pools), (p) => p.pool)].map(([pool, runs]) => ({
+  const pools = [
+    ...grouped(
+      used.flatMap((o) => o.pools),
+      (p) => p.pool,
+    ),
+  ].map(([pool, runs]) => ({
     pool,
     nodes: Math.max(...runs.map((r) => r.nodes)),
-    batches: Math.round(percentile(runs.map((r) => r.batches), 50)),
+    batches: Math.round(
+      percentile(
+        runs.map((r) => r.batches),
+        50,
+      ),
+    ),
     durationSeconds: spread(runs.map((r) => r.seconds)),
   }));
-  const pdbBlocks = [...grouped(used.flatMap((o) => o.pdbBlocks), (b) => `${b.namespace}/${b.name}`)].map(
-    ([, blocks]) => ({
-      namespace: blocks[0]!.namespace,
-      name: blocks[0]!.name,
-      runs: blocks.length,
-      seconds: spread(blocks.map((b) => b.seconds)),
-      pods: [...new Set(blocks.flatMap((b) => b.pods))].sort(),
-    }),
-  );
-  const forced = [...grouped(used.flatMap((o) => o.forced), (p) => p)].map(([pod, runs]) => ({ pod, runs: runs.length }));
-  const pending = [...grouped(used.flatMap((o) => o.pending), (p) => p.pod)].map(([pod, spells]) => ({
+  const pdbBlocks = [
+    ...grouped(
+      used.flatMap((o) => o.pdbBlocks),
+      (b) => `${b.namespace}/${b.name}`,
+    ),
+  ].map(([, blocks]) => ({
+    namespace: blocks[0]!.namespace,
+    name: blocks[0]!.name,
+    runs: blocks.length,
+    seconds: spread(blocks.map((b) => b.seconds)),
+    pods: [...new Set(blocks.flatMap((b) => b.pods))].sort(),
+  }));
+  const forced = [
+    ...grouped(
+      used.flatMap((o) => o.forced),
+      (p) => p,
+    ),
+  ].map(([pod, runs]) => ({ pod, runs: runs.length }));
+  const pending = [
+    ...grouped(
+      used.flatMap((o) => o.pending),
+      (p) => p.pod,
+    ),
+  ].map(([pod, spells]) => ({
     pod,
     reason: spells[0]!.reason,
     runs: spells.length,
     seconds: spread(spells.map((s) => s.seconds)),
   }));
-  const surgePools = [...grouped(used.flatMap((o) => o.surge), (s) => s.pool)].map(([pool, s]) => ({
+  const surgePools = [
+    ...grouped(
+      used.flatMap((o) => o.surge),
+      (s) => s.pool,
+    ),
+  ].map(([pool, s]) => ({
     pool,
     instances: Math.max(...s.map((x) => x.instances)),
     vcpu: Math.max(...s.map((x) => x.vcpu)),
   }));
   const vcpu = surgePools.reduce((n, p) => n + p.vcpu, 0);
-  const transitions = Math.round(percentile(used.map((o) => o.transitions), 50));
+  const transitions = Math.round(
+    percentile(
+      used.map((o) => o.transitions),
+      50,
+    ),
+  );
   return {
     runs: observations.length,
     failedRuns: observations.length - ok.length,
@@ -139,7 +177,9 @@ export function summarise(
       instances: surgePools.reduce((n, p) => n + p.instances, 0),
       vcpu,
       pools: surgePools,
-      ...(context.vcpuLimit !== undefined ? { limits: { vcpu: context.vcpuLimit, fits: vcpu <= context.vcpuLimit } } : {}),
+      ...(context.vcpuLimit !== undefined
+        ? { limits: { vcpu: context.vcpuLimit, fits: vcpu <= context.vcpuLimit } }
+        : {}),
     },
     transitions,
     dollars: Number((transitions * USD_PER_TRANSITION).toFixed(6)),

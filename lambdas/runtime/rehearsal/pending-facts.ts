@@ -23,13 +23,19 @@ function claimZones(volumes: readonly KubeObject[]): Map<string, string> {
 function claimsOf(pod: KubeObject): string[] {
   const volumes = Array.isArray(specOf(pod).volumes) ? (specOf(pod).volumes as unknown[]).filter(isRecord) : [];
   return volumes.flatMap((v) =>
-    isRecord(v.persistentVolumeClaim) ? [`${pod.metadata.namespace ?? 'default'}/${String(v.persistentVolumeClaim.claimName)}`] : [],
+    isRecord(v.persistentVolumeClaim)
+      ? [`${pod.metadata.namespace ?? 'default'}/${String(v.persistentVolumeClaim.claimName)}`]
+      : [],
   );
 }
 
 /** The twin's pods that wait for a node, and its nodes with what is bound to them: read through its API. */
 export async function pendingFacts(kube: Pick<KubeCluster, 'list'>): Promise<PendingFacts> {
-  const [pods, nodes, volumes] = await Promise.all([kube.list('Pod'), kube.list('Node'), kube.list('PersistentVolume')]);
+  const [pods, nodes, volumes] = await Promise.all([
+    kube.list('Pod'),
+    kube.list('Node'),
+    kube.list('PersistentVolume'),
+  ]);
   const requested = new Map<string, Resources>();
   for (const pod of pods) {
     const node = specOf(pod).nodeName;
@@ -51,7 +57,9 @@ export async function pendingFacts(kube: Pick<KubeCluster, 'list'>): Promise<Pen
     const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isRecord) : [];
     return {
       name: n.metadata.name,
-      ...(n.metadata.labels?.['topology.kubernetes.io/zone'] ? { zone: n.metadata.labels['topology.kubernetes.io/zone'] } : {}),
+      ...(n.metadata.labels?.['topology.kubernetes.io/zone']
+        ? { zone: n.metadata.labels['topology.kubernetes.io/zone'] }
+        : {}),
       ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
       unschedulable: specOf(n).unschedulable === true,
       labels: n.metadata.labels ?? {},

@@ -187,4 +187,3 @@ export type PoolTimes = Readonly<
 function live(instances: readonly { readonly state: string }[]): number {
   return instances.filter((i) => i.state === 'Pending' || i.state === 'InService').length;
 }
-

@@ -74,7 +74,9 @@ export function twinPorts(
 async function currentConfig(cluster: Cluster, live: LiveReads): Promise<ConfigSource[]> {
   const current = cluster.status.currentVersion;
   if (!current)
-    throw new ValidationError(`${cluster.id} was never provisioned by CLM: there is no current version to rehearse from`);
+    throw new ValidationError(
+      `${cluster.id} was never provisioned by CLM: there is no current version to rehearse from`,
+    );
   const main = await getArtifact(live.artifacts, runArtifactKey(cluster.id, current, 'main'), MainArtifact);
   const snapshots = await loadConfigFiles(live.artifacts, main.configFilesKey);
   return snapshots.map((snapshot) => ({

@@ -27,7 +27,11 @@ export const SNAPSHOT_KINDS = [
   'ReplicaSet',
 ] as const;
 
-const ZONE_KEYS = ['topology.kubernetes.io/zone', 'topology.ebs.csi.aws.com/zone', 'failure-domain.beta.kubernetes.io/zone'];
+const ZONE_KEYS = [
+  'topology.kubernetes.io/zone',
+  'topology.ebs.csi.aws.com/zone',
+  'failure-domain.beta.kubernetes.io/zone',
+];
 
 type Json = Record<string, unknown>;
 
@@ -37,13 +41,13 @@ export async function takeSnapshot(cluster: Cluster, ports: SnapshotPorts): Prom
   const now = ports.clock.now();
   const lists = new Map<string, KubeObject[]>();
   for (const kind of SNAPSHOT_KINDS)
-    lists.set(kind, kind === 'PodDisruptionBudget' ? [] : await kube.list(kind).catch(() => []));
+    lists.set(kind, await kube.list(kind).catch(() => []));
   const pdbs = await kube.listPdbs();
   const kinds: string[] = [...SNAPSHOT_KINDS];
   const karpenterNodePools = (await kube.servesKind('NodePool').catch(() => false))
     ? (kinds.push('NodePool'), await kube.list('NodePool').catch(() => []))
     : [];
-  const pdbObjects = await kube.list('PodDisruptionBudget').catch(() => []);
+  const pdbObjects = lists.get('PodDisruptionBudget') ?? [];
   const poolStates = [];
   for (const pool of cluster.nodePools.filter((p) => !isKarpenterPool(p))) {
     const state = await pools.getPool(clusterRef(cluster), pool.name);
@@ -67,7 +71,13 @@ export async function takeSnapshot(cluster: Cluster, ports: SnapshotPorts): Prom
     pdbs,
     volumes: volumes(lists.get('PersistentVolumeClaim') ?? [], lists.get('PersistentVolume') ?? []),
     workloads: [...workloadsOf(lists), ...pdbObjects.map(schedulingShape)],
-    pools: poolStates.map((p) => ({ name: p.name, desired: p.desired, min: p.min, max: p.max, instances: p.instances })),
+    pools: poolStates.map((p) => ({
+      name: p.name,
+      desired: p.desired,
+      min: p.min,
+      max: p.max,
+      instances: p.instances,
+    })),
     karpenterNodePools,
     timings: learnedTimings({ stackUpdates, boots, readies, pods }),
   };
@@ -78,7 +88,9 @@ function workloadsOf(lists: ReadonlyMap<string, KubeObject[]>): KubeObject[] {
   // ReplicaSets and pods no controller owns (a ReplicaSet of a Deployment comes back from its Deployment).
   const unowned = (o: KubeObject) => !(o.metadata.ownerReferences ?? []).length;
   const replicaSets = (lists.get('ReplicaSet') ?? []).filter(unowned);
-  const pods = (lists.get('Pod') ?? []).filter(unowned).filter((p) => !isRecord(p.status) || p.status.phase !== 'Succeeded');
+  const pods = (lists.get('Pod') ?? [])
+    .filter(unowned)
+    .filter((p) => !isRecord(p.status) || p.status.phase !== 'Succeeded');
   return [...controllers, ...replicaSets, ...pods].map(schedulingShape);
 }
 
@@ -134,7 +146,10 @@ function bootTimes(nodes: readonly KubeObject[], launched: ReadonlyMap<string, n
   const readies: number[] = [];
   for (const node of nodes) {
     const created = Date.parse(node.metadata.creationTimestamp ?? '');
-    const instanceId = String(((node.spec ?? {}) as Json).providerID ?? '').split('/').pop() ?? '';
+    const instanceId =
+      String(((node.spec ?? {}) as Json).providerID ?? '')
+        .split('/')
+        .pop() ?? '';
     const launchedAt = launched.get(instanceId);
     if (launchedAt !== undefined && Number.isFinite(created)) boots.push((created - launchedAt) / 1000);
     const ready = readyCondition((node.status ?? {}) as Json);
@@ -173,4 +188,3 @@ function volumes(claims: readonly KubeObject[], pvs: readonly KubeObject[]): Sna
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
   return (value ? { [key]: value } : {}) as { [P in K]?: string };
 }
-

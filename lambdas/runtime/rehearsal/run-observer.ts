@@ -33,6 +33,8 @@ export class RunObserver {
   constructor(
     private readonly world: SimulatedWorld,
     private readonly cluster: Cluster,
+    /** Called after each step of virtual time (a benchmark's operator acting at a set time). */
+    private readonly onStep?: (now: number) => Promise<void>,
   ) {
     this.twin = world.forCluster(cluster);
   }
@@ -114,6 +116,7 @@ export class RunObserver {
     const end = this.world.now + Math.max(0, ms);
     while (this.world.now < end) {
       this.world.advanceTo(Math.min(end, this.world.now + STEP_MS));
+      await this.onStep?.(this.world.now);
       await this.sample();
     }
   }

@@ -56,8 +56,10 @@ export async function takeSnapshot(cluster: Cluster, ports: SnapshotPorts): Prom
   const stackNames = [mainStackName(cluster), ...poolStates.map((p) => nodePoolStackName(cluster, p.name))];
   const events = await Promise.all(stackNames.map((n) => stacks.events(n).catch(() => [])));
   const updates = events.flatMap((e) => stackUpdateDurations(e));
-  // Stacks never updated yet: their creates (an upper bound: a create makes every resource).
-  const stackUpdates = updates.length ? updates : events.flatMap((e) => stackUpdateDurations(e, 'CREATE'));
+  // Stacks never updated yet: half their creates (an update changes part of what a create made).
+  const stackUpdates = updates.length
+    ? updates
+    : events.flatMap((e) => stackUpdateDurations(e, 'CREATE')).map((seconds) => seconds / 2);
   const nodes = (lists.get('Node') ?? []).map((n) => snapshotNode(n, now));
   const pods = (lists.get('Pod') ?? []).map(snapshotPod);
   const launched = new Map(poolStates.flatMap((p) => p.instances.map((i) => [i.instanceId, i.launchedAt])));

@@ -29,6 +29,8 @@ export interface RehearsalCase {
   /** During the real run only: evictions a PDB refuses until this many seconds after the run started. */
   readonly blockFor?: { readonly namespace: string; readonly pdb: string; readonly seconds: number };
   readonly operator?: OperatorAction;
+  /** Changed with the worker image: the registry (e.g. a smaller instance type). */
+  readonly registryChange?: (text: string) => string;
 }
 
 const AWS_LIKE = {
@@ -67,7 +69,14 @@ function registry(id: string, workers: number, items: Record<string, string>, ty
 /** Only the namespaces of the examples' manifests, plus `workload`: what there is to drain. */
 function bare(workload: string): (dir: string) => void {
   return (dir) => {
-    for (const component of ['05-backup-policies', '10-coredns', '20-web', '30-database', '40-node-exporter', '60-burst'])
+    for (const component of [
+      '05-backup-policies',
+      '10-coredns',
+      '20-web',
+      '30-database',
+      '40-node-exporter',
+      '60-burst',
+    ])
       rmSync(join(dir, 'cluster/manifests', component), { recursive: true, force: true });
     writeFileSync(join(dir, 'cluster/manifests/deletions.yaml'), 'pre_apply: []\npost_apply: []\n');
     mkdirSync(join(dir, 'cluster/manifests/70-bench'), { recursive: true });
@@ -75,7 +84,11 @@ function bare(workload: string): (dir: string) => void {
   };
 }
 
-function deployment(name: string, replicas: number, extra: { cpu?: string; grace?: number } = {}): string {
+function deployment(
+  name: string,
+  replicas: number,
+  extra: { cpu?: string; memory?: string; grace?: number } = {},
+): string {
   return `apiVersion: apps/v1
 kind: Deployment
 metadata: { name: ${name}, namespace: default }
@@ -88,7 +101,7 @@ spec:
 ${extra.grace !== undefined ? `      terminationGracePeriodSeconds: ${extra.grace}\n` : ''}      containers:
         - name: ${name}
           image: nginx
-          resources: { requests: { cpu: ${extra.cpu ?? '100m'}, memory: 64Mi } }
+          resources: { requests: { cpu: ${extra.cpu ?? '100m'}, memory: ${extra.memory ?? '64Mi'} } }
 `;
 }
 
@@ -125,7 +138,13 @@ spec:
 
 const docs = (...parts: string[]): string => parts.join('---\n');
 
-function spread(name: string, workers: number, items: Record<string, string>, workload: string, extra: Partial<RehearsalCase> = {}): RehearsalCase {
+function spread(
+  name: string,
+  workers: number,
+  items: Record<string, string>,
+  workload: string,
+  extra: Partial<RehearsalCase> = {},
+): RehearsalCase {
   const id = `${ACCOUNT}:kube-rh-${name}`;
   return {
     name,
@@ -144,25 +163,45 @@ export function rehearsalCases(): RehearsalCase[] {
     { name: 'examples kube-staging', clusterId: `${ACCOUNT}:kube-staging`, registry: examples, scenario: {} },
     spread('spread-10', 10, {}, docs(deployment('web', 10), pdb('web', 'maxUnavailable: 3'))),
     spread('spread-50', 50, {}, docs(deployment('web', 50), pdb('web', 'maxUnavailable: 3'))),
-    spread('statefulsets', 6, {}, docs(deployment('web', 6), pdb('web', 'maxUnavailable: 2'), statefulSet('db', 3), pdb('db', 'maxUnavailable: 1'))),
-    spread('pdb-relaxed', 4, { drain_grace_period: '30m' }, docs(deployment('pay', 2), pdb('pay', 'maxUnavailable: 0')), {
-      operator: {
-        afterSeconds: 1500,
-        apply: [
-          {
-            apiVersion: 'policy/v1',
-            kind: 'PodDisruptionBudget',
-            metadata: { name: 'pay', namespace: 'default' },
-            spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'pay' } } },
-          },
-        ],
+    spread(
+      'statefulsets',
+      6,
+      {},
+      docs(deployment('web', 6), pdb('web', 'maxUnavailable: 2'), statefulSet('db', 3), pdb('db', 'maxUnavailable: 1')),
+    ),
+    spread(
+      'pdb-relaxed',
+      4,
+      { drain_grace_period: '30m' },
+      docs(deployment('pay', 2), pdb('pay', 'maxUnavailable: 0')),
+      {
+        operator: {
+          afterSeconds: 1500,
+          apply: [
+            {
+              apiVersion: 'policy/v1',
+              kind: 'PodDisruptionBudget',
+              metadata: { name: 'pay', namespace: 'default' },
+              spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'pay' } } },
+            },
+          ],
+        },
       },
+    ),
+    // The new nodes are smaller (t3.medium, 4 GiB): the pods asking 5 GiB find no room once their node drains.
+    spread('capacity-shortfall', 4, {}, docs(deployment('web', 4), deployment('big', 2, { memory: '5Gi' })), {
+      registryChange: (text) =>
+        text.replace(
+          'instance_types: [m6i.large], discount_strategy: none, min_size: 4',
+          'instance_types: [t3.medium], discount_strategy: none, min_size: 4',
+        ),
     }),
-    spread('capacity-shortfall', 4, {}, docs(deployment('big', 4, { cpu: '1500m' }))),
     spread('pdb-blocks-a-while', 6, {}, docs(deployment('web', 6), pdb('web', 'maxUnavailable: 1')), {
       blockFor: { namespace: 'default', pdb: 'web', seconds: 800 },
     }),
-    spread('slow-boot', 6, {}, docs(deployment('web', 6)), { scenario: { seed: 12, timings: { ...AWS_LIKE, instanceBootSeconds: 420 } } }),
+    spread('slow-boot', 6, {}, docs(deployment('web', 6)), {
+      scenario: { seed: 12, timings: { ...AWS_LIKE, instanceBootSeconds: 420 } },
+    }),
     spread('long-drain', 6, {}, docs(deployment('web', 6, { grace: 300 }), pdb('web', 'maxUnavailable: 3'))),
     spread('canary', 6, { update_canary: 'true' }, docs(deployment('web', 6), pdb('web', 'maxUnavailable: 2'))),
   ];

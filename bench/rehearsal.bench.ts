@@ -40,7 +40,8 @@ interface CaseResult {
 const results: CaseResult[] = [];
 
 /** A pod's workload: a Deployment's pods lose their ReplicaSet hash and suffix (names differ from run to run). */
-const workloadOf = (pod: string): string => pod.replace(/-[a-z0-9]{6,10}-[a-z0-9]{5}$/, '').replace(/-[a-z0-9]{5}$/, '');
+const workloadOf = (pod: string): string =>
+  pod.replace(/-[a-z0-9]{6,10}-[a-z0-9]{5}$/, '').replace(/-[a-z0-9]{5}$/, '');
 
 async function setup(dir: string, c: RehearsalCase) {
   const registry = createRegistry(join(dir, 'clusters.yaml'), { cwd: dir });
@@ -74,6 +75,7 @@ async function runCase(c: RehearsalCase, index: number): Promise<CaseResult> {
     created.sim.save();
     const stack = join(dir, 'config', WORKER_STACK);
     writeFileSync(stack, readFileSync(stack, 'utf8').replace(AMI_LINE, 'ImageId: ami-0feedface0001'));
+    if (c.registryChange) writeFileSync(join(dir, 'clusters.yaml'), c.registryChange(c.registry));
 
     // The prediction, from the live world through reads only.
     const live = await setup(dir, c);
@@ -97,7 +99,14 @@ async function runCase(c: RehearsalCase, index: number): Promise<CaseResult> {
     const sinceStart = (world.now - Date.parse(world.scenario.startTime)) / 1000;
     if (c.blockFor)
       world.addFaults({
-        blockedEvictions: [{ cluster: c.clusterId, namespace: c.blockFor.namespace, pdb: c.blockFor.pdb, untilSeconds: sinceStart + c.blockFor.seconds }],
+        blockedEvictions: [
+          {
+            cluster: c.clusterId,
+            namespace: c.blockFor.namespace,
+            pdb: c.blockFor.pdb,
+            untilSeconds: sinceStart + c.blockFor.seconds,
+          },
+        ],
       });
     let acted = false;
     const kube = live.sim.ports.forCluster(live.cluster).kube;
@@ -114,11 +123,16 @@ async function runCase(c: RehearsalCase, index: number): Promise<CaseResult> {
     const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
     const record = run?.targetVersion ? await live.sim.progress.getRun(c.clusterId, run.targetVersion) : undefined;
     const actual = await observer.finish(
-      { seed: 1000 + index, status: result.status, transitions: result.stats.stateTransitions },
+      {
+        seed: 1000 + index,
+        status: result.status,
+        transitions: result.stats.stateTransitions,
+        ...(result.error ? { error: `${result.error.Error}: ${result.error.Cause ?? ''}` } : {}),
+      },
       startedAt,
       record?.pools ?? {},
     );
-    if (result.status !== 'SUCCEEDED') throw new Error(`${c.name}: the real run failed: ${result.error?.Cause}`);
+    // A real run may fail (a health gate stopping the roll): the rehearsal should have seen that too.
     const error = Math.abs(predicted.durationSeconds.p50 - actual.durationSeconds) / actual.durationSeconds;
     return { name: c.name, predicted, actual, error, boot, drain };
   } finally {
@@ -139,10 +153,19 @@ export async function run(): Promise<BenchResult[]> {
       .filter((b) => b.seconds > LONG_BLOCK_SECONDS)
       .map((b) => r.predicted.pdbBlocks.some((p) => p.namespace === b.namespace && p.name === b.name)),
   );
-  const pendingSeen = results.flatMap((r) => [...new Set(r.actual.pending.map((p) => workloadOf(p.pod)))].map((w) => ({ r, w })));
+  const pendingSeen = results.flatMap((r) =>
+    [...new Set(r.actual.pending.map((p) => workloadOf(p.pod)))].map((w) => ({ r, w })),
+  );
   const pendingPredicted = pendingSeen.filter(({ r, w }) => r.predicted.pending.some((p) => workloadOf(p.pod) === w));
+  const failed = results.filter((r) => r.actual.status === 'FAILED');
   return [
     { name: 'cases', value: results.length, unit: 'scenarios' },
+    {
+      name: 'failed real runs predicted',
+      value: failed.filter((r) => r.predicted.failedRuns > 0).length,
+      unit: `of ${failed.length}`,
+      ok: failed.every((r) => r.predicted.failedRuns > 0),
+    },
     { name: 'median duration error', value: median(errors), unit: '%', budget: 10, ok: median(errors) <= 10 },
     { name: 'worst duration error', value: Math.max(...errors), unit: '%', budget: 25, ok: Math.max(...errors) <= 25 },
     {
@@ -164,12 +187,15 @@ export function epilogue(): string[] {
   const lines = ['rehearsal: predicted (p50, p90 of 3 twin runs) vs the real run (boot ×, drain × its perturbation)'];
   for (const r of results) {
     const blocks = (o: { pdbBlocks: readonly { name: string; seconds: { p50: number } | number }[] }) =>
-      o.pdbBlocks.map((b) => `${b.name} ${Math.round(typeof b.seconds === 'number' ? b.seconds : b.seconds.p50)}s`).join(' ') || '-';
+      o.pdbBlocks
+        .map((b) => `${b.name} ${Math.round(typeof b.seconds === 'number' ? b.seconds : b.seconds.p50)}s`)
+        .join(' ') || '-';
     lines.push(
       `  ${r.name.padEnd(22)} predicted ${r.predicted.durationSeconds.p50}s (p90 ${r.predicted.durationSeconds.p90}s)  actual ${Math.round(r.actual.durationSeconds)}s` +
         `  error ${(r.error * 100).toFixed(1)}%  boot ×${r.boot.toFixed(2)} drain ×${r.drain.toFixed(2)}` +
         `  PDB blocks predicted [${blocks(r.predicted)}] seen [${blocks(r.actual)}]` +
-        `  Pending predicted ${r.predicted.pending.length} seen ${r.actual.pending.length}`,
+        `  Pending predicted ${r.predicted.pending.length} seen ${r.actual.pending.length}` +
+        `  ${r.actual.status === 'FAILED' ? `FAILED (predicted in ${r.predicted.failedRuns}/${r.predicted.runs})` : ''}`,
     );
   }
   return lines;

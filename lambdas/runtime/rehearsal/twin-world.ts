@@ -70,8 +70,26 @@ export function twinPorts(
   };
 }
 
+/**
+ * The cluster as it was when its current version was deployed: its config items as that run rendered them, and each
+ * pool's instance types as its live instances run (a registry change since then is part of the update rehearsed).
+ */
+function asDeployed(cluster: Cluster, main: MainArtifact, snapshot: ClusterSnapshot): Cluster {
+  const nodePools = cluster.nodePools.map((pool) => {
+    const live = snapshot.pools.find((p) => p.name === pool.name);
+    const types = [...new Set((live?.instances ?? []).flatMap((i) => (i.instanceType ? [i.instanceType] : [])))];
+    return types.length && !types.every((t) => pool.instanceTypes.includes(t))
+      ? { ...pool, instanceTypes: types }
+      : pool;
+  });
+  return { ...cluster, configItems: main.configItems, nodePools };
+}
+
 /** The config the cluster runs now, as its last run stored it: the twin's first provision renders that. */
-async function currentConfig(cluster: Cluster, live: LiveReads): Promise<ConfigSource[]> {
+async function currentConfig(
+  cluster: Cluster,
+  live: LiveReads,
+): Promise<{ sources: ConfigSource[]; main: MainArtifact }> {
   const current = cluster.status.currentVersion;
   if (!current)
     throw new ValidationError(
@@ -79,13 +97,14 @@ async function currentConfig(cluster: Cluster, live: LiveReads): Promise<ConfigS
     );
   const main = await getArtifact(live.artifacts, runArtifactKey(cluster.id, current, 'main'), MainArtifact);
   const snapshots = await loadConfigFiles(live.artifacts, main.configFilesKey);
-  return snapshots.map((snapshot) => ({
+  const sources = snapshots.map((snapshot) => ({
     name: snapshot.sourceName,
     kind: 'dir' as const,
     location: `the config ${cluster.id} runs (${current})`,
     resolveVersion: async () => snapshot.version,
     checkout: async () => snapshot,
   }));
+  return { sources, main };
 }
 
 /**
@@ -93,10 +112,10 @@ async function currentConfig(cluster: Cluster, live: LiveReads): Promise<ConfigS
  * version the cluster runs (its stored config), its pools scaled to their live sizes. Saved in a temporary directory.
  */
 export async function buildTwin(cluster: Cluster, snapshot: ClusterSnapshot, live: LiveReads): Promise<TwinBase> {
-  const sources = await currentConfig(cluster, live);
+  const { sources, main } = await currentConfig(cluster, live);
   const world = SimulatedWorld.create(twinScenario(snapshot, { seed: 1 }), 'rehearsal twin');
   const progress = new MemoryProgressStore();
-  const ports = twinPorts(world, progress, cluster, sources, live);
+  const ports = twinPorts(world, progress, asDeployed(cluster, main, snapshot), sources, live);
   const setup = await runClusterUpdate(
     { clusterId: cluster.id, action: 'provision', options: { applyOnly: false }, trigger: 'rehearsal' },
     { ports, executionId: 'rehearsal-setup', advanceClock: (s) => world.advance(s * 1000) },

@@ -40,8 +40,7 @@ export async function takeSnapshot(cluster: Cluster, ports: SnapshotPorts): Prom
   const { kube, pools, stacks } = ports.cluster;
   const now = ports.clock.now();
   const lists = new Map<string, KubeObject[]>();
-  for (const kind of SNAPSHOT_KINDS)
-    lists.set(kind, await kube.list(kind).catch(() => []));
+  for (const kind of SNAPSHOT_KINDS) lists.set(kind, await kube.list(kind).catch(() => []));
   const pdbs = await kube.listPdbs();
   const kinds: string[] = [...SNAPSHOT_KINDS];
   const karpenterNodePools = (await kube.servesKind('NodePool').catch(() => false))

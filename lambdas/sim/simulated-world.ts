@@ -1,5 +1,4 @@
 import { asgLaunchTimes } from './aws/run-instances-bucket';
-import { accountKey } from './aws/account';
 import type * as z from '../shared/zod';
 import { clusterName } from '../core/cloudformation/stack-names';
 import { awsAccountId, isMasterPool } from '../core/model/cluster';
@@ -7,15 +6,12 @@ import type { Cluster } from '../core/model/cluster';
 import type { ArtifactStore } from '../ports/artifact-store';
 import type { Clock } from '../ports/clock';
 import type { ClusterPorts } from '../ports/ports';
-import { ensureAccount } from './aws/account';
-import { describeCluster } from './describe';
-import type { ClusterSnapshot } from './describe';
+import { accountKey, ensureAccount } from './aws/account';
+import { describeCluster, type ClusterSnapshot } from './describe';
 import { advanceTo, kubeFor, settle } from './engine';
 import { applyObjects } from './kube/apply-objects';
-import { loadWorld, saveWorld, worldExists } from './persistence';
-import type { PersistedView } from './persistence';
-import { simArtifactStore } from './ports/sim-artifact-store';
-import type { ArtifactData } from './ports/sim-artifact-store';
+import { loadWorld, saveWorld, worldExists, type PersistedView } from './persistence';
+import { simArtifactStore, type ArtifactData } from './ports/sim-artifact-store';
 import { simKubeCluster } from './ports/sim-kube-cluster';
 import { simHealthAlarms } from './ports/sim-health-alarms';
 import { simLookups } from './ports/sim-lookups';
@@ -227,17 +223,10 @@ export class SimulatedWorld {
     current.alarms = [...(current.alarms ?? []), ...parsed.alarms];
   }
 
-  /**
-   * From now on, these timings and this seed (a rehearsal re-runs one world under varied timings): what is already
-   * scheduled keeps its time.
-   */
+  /** These timings and this seed from now on (a rehearsal varies them); what is scheduled keeps its time. */
   retime(timings: Partial<Scenario['timings']>, seed: number): void {
-    const state = this.ctx.state;
-    (state as { scenario: Scenario }).scenario = {
-      ...state.scenario,
-      timings: { ...state.scenario.timings, ...timings },
-    };
-    state.rng = seedState(seed);
+    Object.assign(this.ctx.state.scenario.timings, timings);
+    this.ctx.state.rng = seedState(seed);
   }
 
   invariants(): Invariants {

@@ -1,10 +1,9 @@
 import type { StackEvent } from '../core/stacks/stack-events';
 import type { CfnTemplate } from '../core/cloudformation/cfn-yaml';
 import type { Scenario } from './scenario';
-import type { Resources } from '../core/kube/pod-resources';
 import type { SimNode } from './sim-node';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
-
+import type { Resources } from '../core/kube/pod-resources';
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
 
 export type { BucketRecord, ObjectRecord } from './aws/s3-state';
@@ -291,8 +290,7 @@ export interface SimPod {
   readonly tolerations?: readonly TolerationSpec[];
   /** PVC keys (`<namespace>/<claim>-<pod>`) whose zone pins this pod. */
   readonly volumes?: readonly string[];
-  /** The CPU and memory its containers request (none: it takes no room). */
-  readonly requests?: Resources;
+  readonly requests?: Resources; // the CPU and memory its containers request
   readonly neverReady?: boolean;
   /** Hash of the manifest a field manager applied (pods created by `apply`). */
   appliedHash?: string;

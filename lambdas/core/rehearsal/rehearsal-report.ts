@@ -95,14 +95,10 @@ function grouped<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   return groups;
 }
 
-/** The runs summarised: percentiles across runs, and every block, force and Pending pod seen in any run. */
-export function summarise(
-  observations: readonly RunObservation[],
-  context: { readonly timings: LearnedTimings; readonly notes: readonly string[]; readonly vcpuLimit?: number },
-): Rehearsal {
-  const ok = observations.filter((o) => o.status === 'SUCCEEDED');
-  const used = ok.length ? ok : observations;
-  const pools = [
+type Used = readonly RunObservation[];
+
+function poolsOf(used: Used): Rehearsal['pools'] {
+  return [
     ...grouped(
       used.flatMap((o) => o.pools),
       (p) => p.pool,
@@ -118,36 +114,43 @@ export function summarise(
     ),
     durationSeconds: spread(runs.map((r) => r.seconds)),
   }));
-  const pdbBlocks = [
+}
+
+function blocksOf(used: Used): Rehearsal['pdbBlocks'] {
+  return [
     ...grouped(
       used.flatMap((o) => o.pdbBlocks),
       (b) => `${b.namespace}/${b.name}`,
     ),
-  ].map(([, blocks]) => ({
-    namespace: blocks[0]!.namespace,
-    name: blocks[0]!.name,
-    runs: blocks.length,
-    seconds: spread(blocks.map((b) => b.seconds)),
-    pods: [...new Set(blocks.flatMap((b) => b.pods))].sort(),
-  }));
-  const forced = [
-    ...grouped(
-      used.flatMap((o) => o.forced),
-      (p) => p,
-    ),
-  ].map(([pod, runs]) => ({ pod, runs: runs.length }));
-  const pending = [
+  ]
+    .map(([, blocks]) => ({
+      namespace: blocks[0]!.namespace,
+      name: blocks[0]!.name,
+      runs: blocks.length,
+      seconds: spread(blocks.map((b) => b.seconds)),
+      pods: [...new Set(blocks.flatMap((b) => b.pods))].sort(),
+    }))
+    .sort((a, b) => b.seconds.p50 - a.seconds.p50);
+}
+
+function pendingOf(used: Used): Rehearsal['pending'] {
+  return [
     ...grouped(
       used.flatMap((o) => o.pending),
       (p) => p.pod,
     ),
-  ].map(([pod, spells]) => ({
-    pod,
-    reason: spells[0]!.reason,
-    runs: spells.length,
-    seconds: spread(spells.map((s) => s.seconds)),
-  }));
-  const surgePools = [
+  ]
+    .map(([pod, spells]) => ({
+      pod,
+      reason: spells[0]!.reason,
+      runs: spells.length,
+      seconds: spread(spells.map((s) => s.seconds)),
+    }))
+    .sort((a, b) => b.seconds.p50 - a.seconds.p50);
+}
+
+function surgeOf(used: Used, vcpuLimit: number | undefined): Rehearsal['surge'] {
+  const pools = [
     ...grouped(
       used.flatMap((o) => o.surge),
       (s) => s.pool,
@@ -157,7 +160,22 @@ export function summarise(
     instances: Math.max(...s.map((x) => x.instances)),
     vcpu: Math.max(...s.map((x) => x.vcpu)),
   }));
-  const vcpu = surgePools.reduce((n, p) => n + p.vcpu, 0);
+  const vcpu = pools.reduce((n, p) => n + p.vcpu, 0);
+  return {
+    instances: pools.reduce((n, p) => n + p.instances, 0),
+    vcpu,
+    pools,
+    ...(vcpuLimit !== undefined ? { limits: { vcpu: vcpuLimit, fits: vcpu <= vcpuLimit } } : {}),
+  };
+}
+
+/** The runs summarised: percentiles across the runs that succeeded, and every block, force and Pending pod seen. */
+export function summarise(
+  observations: readonly RunObservation[],
+  context: { readonly timings: LearnedTimings; readonly notes: readonly string[]; readonly vcpuLimit?: number },
+): Rehearsal {
+  const ok = observations.filter((o) => o.status === 'SUCCEEDED');
+  const used = ok.length ? ok : observations;
   const transitions = Math.round(
     percentile(
       used.map((o) => o.transitions),
@@ -169,18 +187,16 @@ export function summarise(
     failedRuns: observations.length - ok.length,
     errors: [...new Set(observations.flatMap((o) => (o.error ? [o.error] : [])))],
     durationSeconds: spread(used.map((o) => o.durationSeconds)),
-    pools,
-    pdbBlocks: pdbBlocks.sort((a, b) => b.seconds.p50 - a.seconds.p50),
-    forcedDrains: forced,
-    pending: pending.sort((a, b) => b.seconds.p50 - a.seconds.p50),
-    surge: {
-      instances: surgePools.reduce((n, p) => n + p.instances, 0),
-      vcpu,
-      pools: surgePools,
-      ...(context.vcpuLimit !== undefined
-        ? { limits: { vcpu: context.vcpuLimit, fits: vcpu <= context.vcpuLimit } }
-        : {}),
-    },
+    pools: poolsOf(used),
+    pdbBlocks: blocksOf(used),
+    forcedDrains: [
+      ...grouped(
+        used.flatMap((o) => o.forced),
+        (p) => p,
+      ),
+    ].map(([pod, runs]) => ({ pod, runs: runs.length })),
+    pending: pendingOf(used),
+    surge: surgeOf(used, context.vcpuLimit),
     transitions,
     dollars: Number((transitions * USD_PER_TRANSITION).toFixed(6)),
     timings: context.timings,

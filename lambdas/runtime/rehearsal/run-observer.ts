@@ -52,14 +52,13 @@ export class RunObserver {
 
   /** The twin's ports with evictions, forced deletes and scale-outs recorded, and time passing in sampled steps. */
   wrap(ports: Ports): Ports {
-    const observer = this;
-    const clock = { ...ports.clock, sleep: async (ms: number) => observer.advance(ms) };
+    const clock = { ...ports.clock, sleep: async (ms: number) => this.advance(ms) };
     return {
       ...ports,
       clock,
       forCluster: (c) => {
         const cp = ports.forCluster(c);
-        return c.id === observer.cluster.id ? observer.watched(cp) : cp;
+        return c.id === this.cluster.id ? this.watched(cp) : cp;
       },
     };
   }

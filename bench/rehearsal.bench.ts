@@ -14,7 +14,7 @@ import { ClusterUpdateOutput } from '../lambdas/contracts/cluster-update';
 import type { Rehearsal, RunObservation } from '../lambdas/core/rehearsal/rehearsal-report';
 import { runClusterUpdate } from '../lambdas/runtime/local/run-cluster-update';
 import { rehearseUpdate } from '../lambdas/runtime/rehearsal/rehearse-update';
-import { RunObserver } from '../lambdas/runtime/rehearsal/run-observer';
+import { RunObserver, standIn } from '../lambdas/runtime/rehearsal/run-observer';
 import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports';
 import { Prng, seedState } from '../lambdas/sim/prng';
 import { listWithStoredStatus } from '../lambdas/tasks/step/cluster-status';

@@ -77,7 +77,7 @@ export class RunObserver {
           return result;
         },
         deletePod: async (namespace: string, name: string, grace?: number) => {
-          this.forced.push(`${namespace}/${name}`);
+          this.forced.push(standIn(`${namespace}/${name}`));
           return kube.deletePod(namespace, name, grace);
         },
       }),
@@ -103,7 +103,7 @@ export class RunObserver {
       if (result === 'blocked-by-pdb') {
         const b = block ?? { namespace: pdb.namespace, name: pdb.name, first: at, last: at, pods: new Set<string>() };
         b.last = at;
-        b.pods.add(`${pod.namespace}/${pod.name}`);
+        b.pods.add(standIn(`${pod.namespace}/${pod.name}`));
         delete b.lifted;
         this.blocks.set(key, b);
       } else if (result === 'evicted' && block && block.lifted === undefined) block.lifted = at;
@@ -165,9 +165,7 @@ export class RunObserver {
         pods: [...b.pods].sort(),
       })),
       forced: [...new Set(this.forced)],
-      pending: [...this.pendingSince]
-        .filter(([, s]) => s.longest > PENDING_GRACE_SECONDS)
-        .map(([pod, s]) => ({ pod, seconds: Math.round(s.longest), reason: s.reason })),
+      pending: this.longestPending(),
       surge: [...this.peak].flatMap(([pool, peak]) => {
         const extra = peak - (this.base.get(pool) ?? 0);
         if (extra <= 0) return [];
@@ -175,6 +173,17 @@ export class RunObserver {
         return [{ pool, instances: extra, vcpu: extra * vcpu }];
       }),
     };
+  }
+
+  /** Per stand-in, its longest Pending spell beyond a start's time. */
+  private longestPending(): RunObservation['pending'] {
+    const longest = new Map<string, { pod: string; seconds: number; reason: string }>();
+    for (const [pod, s] of this.pendingSince) {
+      const key = standIn(pod);
+      if (s.longest > PENDING_GRACE_SECONDS && s.longest > (longest.get(key)?.seconds ?? 0))
+        longest.set(key, { pod: key, seconds: Math.round(s.longest), reason: s.reason });
+    }
+    return [...longest.values()];
   }
 
   private typeOf(pool: string): string {
@@ -185,6 +194,16 @@ export class RunObserver {
 export type PoolTimes = Readonly<
   Record<string, { readonly startedAt?: number; readonly completedAt?: number; readonly replaced: number }>
 >;
+
+/**
+ * The twin's pods stand for the live ones: a ReplicaSet's or DaemonSet's pod is named by its workload with a `*` for
+ * the generated suffix (`web/web-*`), a StatefulSet's or a bare pod by its own name.
+ */
+export function standIn(pod: string): string {
+  return pod
+    .replace(/-[b-df-hj-np-tv-z2-9]{6,10}-[b-df-hj-np-tv-z2-9]{5}$/, '-*')
+    .replace(/-[b-df-hj-np-tv-z2-9]{5}$/, '-*');
+}
 
 function live(instances: readonly { readonly state: string }[]): number {
   return instances.filter((i) => i.state === 'Pending' || i.state === 'InService').length;

@@ -35,3 +35,15 @@ export function hasRoomFor(pod: SimPod, node: SimNode, used: ReadonlyMap<string,
   if (!node.allocatable || !pod.requests) return true;
   return fitsInto(pod.requests, used.get(node.name) ?? NO_RESOURCES, node.allocatable);
 }
+
+/** How many of the largest of these pods a node of this type holds by their requests (Karpenter's bin-packing). */
+export function podsByRequests(pods: readonly SimPod[], instanceType: string): number {
+  const allocatable = allocatableOf(instanceType);
+  if (!allocatable) return Number.POSITIVE_INFINITY;
+  const cpu = Math.max(0, ...pods.map((p) => p.requests?.cpuMillis ?? 0));
+  const memory = Math.max(0, ...pods.map((p) => p.requests?.memoryBytes ?? 0));
+  return Math.min(
+    cpu ? Math.floor(allocatable.cpuMillis / cpu) : Number.POSITIVE_INFINITY,
+    memory ? Math.floor(allocatable.memoryBytes / memory) : Number.POSITIVE_INFINITY,
+  );
+}

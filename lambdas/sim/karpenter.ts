@@ -14,6 +14,7 @@ import { filesBundles } from '../core/nodes/node-bootstrap';
 import { hashOf, hashValue } from './hash';
 import { objectKey } from './kube/kinds';
 import { MAX_PODS_PER_NODE, tolerates } from './kube/scheduler';
+import { podsByRequests } from './kube/node-capacity';
 import { metaOf, serverMetadata, specOf, storedOfKind } from './kube/stored';
 import type { Json } from './kube/stored';
 import { workloadStatus } from './kube/workload-status';
@@ -160,7 +161,7 @@ function provision(ctx: SimContext, kube: KubeState, pools: StoredObject[], clas
     const pods = pending.filter((pod) => !taken.has(pod.uid) && podFits(pod, shape));
     if (pods.length === 0) continue;
     for (const pod of pods) taken.add(pod.uid);
-    const perNode = Math.max(1, shape.maxPods - daemonSets);
+    const perNode = Math.max(1, Math.min(shape.maxPods - daemonSets, podsByRequests(pods, shape.instanceType)));
     // Capacity on its way: claims of this pool whose node is not there (or not Ready) yet.
     const launching = storedOfKind(kube, 'karpenter.sh', 'NodeClaim').filter(([, c]) => {
       const meta = metaOf(obj(c));

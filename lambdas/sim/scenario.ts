@@ -104,6 +104,8 @@ export const ClusterScenario = z.strictObject({
   /** Raw Kubernetes objects applied at start, as if by `kubectl apply`. */
   manifests: z._default(z.array(z.record(z.string(), z.unknown())), []),
   leftovers: z.optional(Leftovers),
+  /** PVC `<namespace>/<claim>` → the zone its volume already lives in (a StatefulSet's pod then runs only there). */
+  volumeZones: z.optional(z.record(z.string(), z.string())),
 });
 
 export const PORT_METHOD = /^(stacks|pools|kube|lookups|values|artifacts|alarms|leftovers|nodeFiles)\.[a-zA-Z]+$/;

@@ -1,5 +1,4 @@
 import { asgLaunchTimes } from './aws/run-instances-bucket';
-import { accountKey } from './aws/account';
 import type * as z from '../shared/zod';
 import { clusterName } from '../core/cloudformation/stack-names';
 import { awsAccountId, isMasterPool } from '../core/model/cluster';
@@ -7,16 +6,13 @@ import type { Cluster } from '../core/model/cluster';
 import type { ArtifactStore } from '../ports/artifact-store';
 import type { Clock } from '../ports/clock';
 import type { ClusterPorts } from '../ports/ports';
-import { ensureAccount } from './aws/account';
-import { describeCluster } from './describe';
-import type { ClusterSnapshot } from './describe';
+import { accountKey, ensureAccount } from './aws/account';
+import { describeCluster, type ClusterSnapshot } from './describe';
 import { advanceTo, kubeFor, settle } from './engine';
 import { applyObjects } from './kube/apply-objects';
 import { addLiveEdits, type LiveEdit } from './kube/live-edits';
-import { loadWorld, saveWorld, worldExists } from './persistence';
-import type { PersistedView } from './persistence';
-import { simArtifactStore } from './ports/sim-artifact-store';
-import type { ArtifactData } from './ports/sim-artifact-store';
+import { loadWorld, saveWorld, worldExists, type PersistedView } from './persistence';
+import { simArtifactStore, type ArtifactData } from './ports/sim-artifact-store';
 import { simKubeCluster } from './ports/sim-kube-cluster';
 import { simHealthAlarms } from './ports/sim-health-alarms';
 import { simLookups } from './ports/sim-lookups';
@@ -208,10 +204,7 @@ export class SimulatedWorld {
     };
   }
 
-  /**
-   * The cluster is being torn down on purpose (`clm decommission`): pods it loses from now on do not count
-   * as PDB violations. Also set when `forCluster` gets a cluster whose lifecycle is decommission-requested.
-   */
+  /** Torn down on purpose (`clm decommission`, or a cluster decommission-requested): lost pods are no PDB violations. */
   markDecommissioning(clusterId: string): void {
     const info = this.ctx.state.clusters[clusterId];
     if (info) this.ctx.state.clusters[clusterId] = { ...info, decommissioning: true };
@@ -230,6 +223,11 @@ export class SimulatedWorld {
   }
   /** Add live edits while the world runs (the scenario's `liveEdits` shape), each due at its `atSeconds`. */
   addLiveEdits = (edits: readonly z.input<typeof LiveEdit>[]): void => addLiveEdits(this.ctx, edits);
+
+  /** These timings and this seed from now on (a rehearsal varies them); what is scheduled keeps its time. */
+  retime = (timings: Partial<Scenario['timings']>, seed: number): void =>
+    void (Object.assign(this.ctx.state.scenario.timings, timings), (this.ctx.state.rng = seedState(seed)));
+
   invariants(): Invariants {
     const { pdbViolations, nodesTerminatedTwice, details } = this.ctx.state.invariants;
     return { pdbViolations, nodesTerminatedTwice, details: [...details] };
@@ -278,6 +276,7 @@ export class SimulatedWorld {
   private startWorkloads(): void {
     for (const [clusterId, spec] of Object.entries(this.ctx.state.scenario.clusters)) {
       const kube = kubeFor(this.ctx, clusterId);
+      Object.assign(kube.volumes, spec.volumeZones ?? {});
       const objects = [
         ...(spec.manifests as never[]),
         ...spec.workloads.map(workloadObjects),

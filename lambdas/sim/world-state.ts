@@ -4,6 +4,7 @@ import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
 import type { KubeletRegistration } from '../core/nodes/kubelet-registration';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
+import type { Resources } from '../core/kube/pod-resources';
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
 import type { KindInfo, StoredObject } from './kube/stored-object';
 
@@ -278,6 +279,7 @@ export interface SimPod {
   readonly tolerations?: readonly TolerationSpec[];
   /** PVC keys (`<namespace>/<claim>-<pod>`) whose zone pins this pod. */
   readonly volumes?: readonly string[];
+  readonly requests?: Resources; // the CPU and memory its containers request
   readonly neverReady?: boolean;
   /** Hash of the manifest a field manager applied (pods created by `apply`). */
   appliedHash?: string;

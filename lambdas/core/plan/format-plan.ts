@@ -1,6 +1,7 @@
 import type { ObjectRef } from '../../ports/kube-cluster';
 import type { ClusterPlan } from './plan-document';
 import { hasChanges } from './plan-document';
+import { formatRehearsal } from '../rehearsal/format-rehearsal';
 
 function refText(ref: ObjectRef): string {
   return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
@@ -36,5 +37,6 @@ export function formatPlan(plan: ClusterPlan): string {
     );
   for (const note of plan.notes) lines.push(`  note: ${note}`);
   for (const problem of plan.problems) lines.push(`  problem: ${problem}`);
+  if (plan.rehearsal) lines.push(...formatRehearsal(plan.rehearsal).map((line) => `  ${line}`));
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@ import type { StackChange } from '../../ports/stack-deployer';
 import type { ConfigItemChange } from './config-item-changes';
 import type { FieldChange } from './field-diff';
 import type { PoolRollEstimate } from './roll-estimate';
+import type { Rehearsal } from '../rehearsal/rehearsal-report';
 
 /** What one stack's change set says: created new, changed, or nothing to do. */
 export interface StackPlan {
@@ -50,6 +51,8 @@ export interface ClusterPlan {
     /** The Kubernetes versions the upgrade rules were checked against: read live, or why the recorded one was. */
     readonly kubernetes?: string;
   };
+  /** `--rehearse`: how the update went in the cluster's twin (several runs, varied timings). */
+  readonly rehearsal?: Rehearsal;
 }
 
 /** One stack's change-set answer as a plan entry. */

@@ -6,6 +6,7 @@ import type { SimContext } from '../sim-context';
 import type { KindInfo, KubeState } from '../world-state';
 import { kindForObject, objectKey, registerCrd } from './kinds';
 import { createPod, podKey } from './pods';
+import { podRequests } from '../../core/kube/pod-resources';
 import { metaOf, ownersOf, serverMetadata, specOf } from './stored';
 import type { Json } from './stored';
 
@@ -69,6 +70,7 @@ function applyPod(ctx: SimContext, kube: KubeState, applied: Json, dryRun: boole
     ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector as Record<string, string> } : {}),
     ...(Array.isArray(spec.tolerations) ? { tolerations: spec.tolerations } : {}),
     ...(typeof spec.nodeName === 'string' ? { nodeName: spec.nodeName } : {}),
+    requests: podRequests(spec),
   });
   pod.appliedHash = hash;
   return 'created';

@@ -7,6 +7,8 @@ import { withDisruption } from './pdb';
 import { NODE_LOST_MESSAGE, NODE_LOST_REASON } from './node-incidents';
 import { removePod } from './pods';
 import { dropNodeAttachments } from './volume-attachments';
+import { allocatableOf } from './node-capacity';
+import type { Resources } from '../../core/kube/pod-resources';
 
 /**
  * Nodes join when their instance is InService and leave when it is Terminated; everything on a node that
@@ -64,8 +66,10 @@ export function joinNode(ctx: SimContext, kube: KubeState, join: NodeJoin): SimN
     seq: ctx.nextSeq(),
     ...(join.kubeletVersion ? { kubeletVersion: join.kubeletVersion } : {}),
     ...(join.notReady ? { notReady: join.notReady } : {}),
+    ...withAllocatable(join.instanceType),
   };
   kube.nodes[node.name] = node;
+  if (node.ready) node.readyAt = ctx.now;
   if (!node.ready && !node.notReady)
     ctx.schedule(ctx.timings.nodeReadySeconds, {
       type: 'node-ready',
@@ -82,6 +86,7 @@ export function nodeBecameReady(ctx: SimContext, kube: KubeState, name: string, 
   const node = kube.nodes[name];
   if (!node || node.instanceId !== instanceId || node.notReady || node.lost) return;
   node.ready = true;
+  node.readyAt = ctx.now;
   ctx.dirty.add(kube.clusterId);
 }
 
@@ -185,10 +190,12 @@ export function nodeObject(
         {
           type: 'Ready',
           status: node.ready ? 'True' : 'False',
+          ...(node.ready && node.readyAt !== undefined ? { lastTransitionTime: ctx.iso(node.readyAt) } : {}),
           ...(node.notReady ? { reason: node.notReady.reason, message: node.notReady.message } : {}),
         },
       ],
       ...(node.kubeletVersion ? { nodeInfo: { kubeletVersion: node.kubeletVersion } } : {}),
+      ...(node.allocatable ? { allocatable: quantities(node.allocatable) } : {}),
       volumesAttached: withVolumes.has(node.name)
         ? [{ name: 'kubernetes.io/aws-ebs/sim', devicePath: '/dev/xvdba' }]
         : [],
@@ -222,4 +229,14 @@ function notReadyOf(ctx: SimContext, node: SimNode): Pick<NodeInfo, 'notReadyRea
     ...(node.notReady ? { notReadyReason: `${node.notReady.reason}: ${node.notReady.message}` } : {}),
     notReadySince: ctx.iso(node.createdAt),
   };
+}
+
+function withAllocatable(instanceType: string): { allocatable?: Resources } {
+  const allocatable = allocatableOf(instanceType);
+  return allocatable ? { allocatable } : {};
+}
+
+/** Resources in the API's words: `1930m`, `6790828032`. */
+function quantities(resources: Resources): Record<string, string> {
+  return { cpu: `${resources.cpuMillis}m`, memory: String(resources.memoryBytes), pods: '110' };
 }

@@ -10,6 +10,7 @@ import { podKey, podObject } from './pods';
 import { metaOf, serverMetadata, specOf } from './stored';
 import { workloadStatus } from './workload-status';
 import { managedFieldsOf } from './field-managers';
+import { claimObjects, volumeObjects } from './volume-objects';
 
 /**
  * The object store of a simulated cluster: its initial namespaces, list (with computed status), annotate and
@@ -52,7 +53,15 @@ export function listObjects(
       .sort((a, b) => (a.name < b.name ? -1 : 1))
       .map((node) => nodeObject(ctx, kube, node, withVolumes));
   }
-  return Object.entries(kube.objects)
+  // The StatefulSets' claims and their volumes (kube/volume-objects.ts), before those applied as objects.
+  const made =
+    info.kind === 'PersistentVolumeClaim'
+      ? claimObjects(ctx, kube, options.namespace)
+      : info.kind === 'PersistentVolume'
+        ? volumeObjects(ctx, kube)
+        : [];
+  const madeNames = new Set(made.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`));
+  const stored = Object.entries(kube.objects)
     .filter(([key]) => key.startsWith(`${info.group}/${info.kind}/`))
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([, stored]) => stored)
@@ -72,6 +81,10 @@ export function listObjects(
       const metadata = { ...metaOf(stored.obj), ...(managedFields.length ? { managedFields } : {}) };
       return structuredClone({ ...stored.obj, metadata, ...(status ? { status } : {}) }) as KubeObject;
     });
+  return [
+    ...made.filter((o) => matches(requirements, o.metadata.labels ?? {})),
+    ...stored.filter((o) => !madeNames.has(`${o.metadata.namespace ?? ''}/${o.metadata.name}`)),
+  ];
 }
 
 /**

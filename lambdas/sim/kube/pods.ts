@@ -4,6 +4,7 @@ import type { SimContext } from '../sim-context';
 import type { KubeState, PodOwner, SimPod, TolerationSpec } from '../world-state';
 import { matches, parseSelector } from '../../core/kube/label-selector';
 import { attachVolumes, detachVolumes } from './volume-attachments';
+import type { Resources } from '../../core/kube/pod-resources';
 
 /**
  * Pod lifecycle: created Pending, bound to a node by the scheduler, Ready `podStartSeconds` later (unless a
@@ -23,6 +24,7 @@ export interface PodInit {
   readonly nodeSelector?: Record<string, string>;
   readonly tolerations?: readonly TolerationSpec[];
   readonly volumes?: readonly string[];
+  readonly requests?: Resources;
 }
 
 export const podKey = (namespace: string, name: string): string => `${namespace}/${name}`;
@@ -56,6 +58,7 @@ export function createPod(ctx: SimContext, kube: KubeState, init: PodInit): SimP
     ...(init.nodeSelector ? { nodeSelector: init.nodeSelector } : {}),
     ...(init.tolerations ? { tolerations: init.tolerations } : {}),
     ...(init.volumes?.length ? { volumes: init.volumes } : {}),
+    ...(init.requests && (init.requests.cpuMillis || init.requests.memoryBytes) ? { requests: init.requests } : {}),
     ...(neverReady(ctx, kube.clusterId, init) ? { neverReady: true } : {}),
     seq: ctx.nextSeq(),
   };
@@ -178,8 +181,21 @@ export function podObject(ctx: SimContext, pod: SimPod): KubeObject {
       ...(pod.nodeName ? { nodeName: pod.nodeName } : {}),
       ...(pod.nodeSelector ? { nodeSelector: pod.nodeSelector } : {}),
       ...(pod.tolerations ? { tolerations: pod.tolerations } : {}),
+      ...(pod.requests ? { containers: [{ name: 'main', resources: { requests: requestList(pod.requests) } }] } : {}),
+      ...(pod.volumes?.length ? { volumes: pod.volumes.map(claimVolume) } : {}),
       terminationGracePeriodSeconds: pod.grace,
     },
     status: { phase: pod.phase, conditions: [{ type: 'Ready', status: pod.ready ? 'True' : 'False' }] },
   };
+}
+
+/** Requests in the API's words: `250m`, `268435456`. */
+function requestList(requests: Resources): Record<string, string> {
+  return { cpu: `${requests.cpuMillis}m`, memory: String(requests.memoryBytes) };
+}
+
+/** A PVC key `<namespace>/<claim>` as the pod's volume. */
+function claimVolume(key: string): { name: string; persistentVolumeClaim: { claimName: string } } {
+  const claimName = key.slice(key.indexOf('/') + 1);
+  return { name: claimName, persistentVolumeClaim: { claimName } };
 }

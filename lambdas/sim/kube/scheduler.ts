@@ -2,12 +2,15 @@ import type { Taint } from '../../ports/kube-cluster';
 import type { SimContext } from '../sim-context';
 import type { KubeState, SimNode, SimPod, TolerationSpec } from '../world-state';
 import { bindPod } from './pods';
+import { hasRoomFor, requestedByNode } from './node-capacity';
+import { NO_RESOURCES, addResources } from '../../core/kube/pod-resources';
 
 /**
  * A small scheduler: a pending pod goes to a Ready, schedulable node whose NoSchedule/NoExecute taints it
  * tolerates, whose labels match its nodeSelector and whose zone holds its bound volumes; among those, nodes
  * without untolerated PreferNoSchedule taints first, then the node with the fewest pods. A node holds at most its
- * kubelet's maxPods (110 unless its pool says otherwise), DaemonSet pods included.
+ * kubelet's maxPods (110 unless its pool says otherwise), DaemonSet pods included, and the CPU and memory its pods
+ * request within its allocatable (kube/node-capacity.ts).
  */
 
 export const MAX_PODS_PER_NODE = 110;
@@ -46,12 +49,14 @@ export function schedulePending(ctx: SimContext, kube: KubeState): void {
   if (pending.length === 0) return;
   const nodes = Object.values(kube.nodes).sort((a, b) => (a.name < b.name ? -1 : 1));
   const load = new Map(nodes.map((node) => [node.name, 0]));
+  const used = requestedByNode(kube);
   for (const pod of Object.values(kube.pods))
     if (pod.nodeName) load.set(pod.nodeName, (load.get(pod.nodeName) ?? 0) + 1);
   for (const pod of pending) {
     let best: SimNode | undefined;
     for (const node of nodes) {
       if ((load.get(node.name) ?? 0) >= (node.maxPods ?? MAX_PODS_PER_NODE) || !fits(kube, pod, node)) continue;
+      if (!hasRoomFor(pod, node, used)) continue;
       if (
         !best ||
         preferAvoid(pod, node) < preferAvoid(pod, best) ||
@@ -62,5 +67,6 @@ export function schedulePending(ctx: SimContext, kube: KubeState): void {
     if (!best) continue;
     bindPod(ctx, kube, pod, best.name);
     load.set(best.name, load.get(best.name)! + 1);
+    if (pod.requests) used.set(best.name, addResources(used.get(best.name) ?? NO_RESOURCES, pod.requests));
   }
 }

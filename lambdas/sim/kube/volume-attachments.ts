@@ -17,7 +17,7 @@ function attachmentName(volume: string, nodeName: string): string {
   return `csi-${hashOf([volume, nodeName], 16)}`;
 }
 
-function pvName(volume: string): string {
+export function pvName(volume: string): string {
   return `pvc-${hashOf([volume], 12)}`;
 }
 

@@ -1,4 +1,5 @@
 import { hashOf } from '../hash';
+import { podRequests } from '../../core/kube/pod-resources';
 import type { SimContext } from '../sim-context';
 import type { KubeState, PodOwner, SimNode, SimPod, TolerationSpec } from '../world-state';
 import { POD_NAME_ALPHABET, beginPodDeletion, createPod, podKey } from './pods';
@@ -46,6 +47,7 @@ export function podInit(
     ...(typeof spec.terminationGracePeriodSeconds === 'number' ? { grace: spec.terminationGracePeriodSeconds } : {}),
     ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector as Record<string, string> } : {}),
     ...(Array.isArray(spec.tolerations) ? { tolerations: spec.tolerations as TolerationSpec[] } : {}),
+    requests: podRequests(spec),
   };
 }
 

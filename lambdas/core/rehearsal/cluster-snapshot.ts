@@ -1,0 +1,90 @@
+import type { KubeObject, PdbInfo, Taint } from '../../ports/kube-cluster';
+import type { PoolInstance } from '../../ports/node-pool-backend';
+import type { Resources } from '../kube/pod-resources';
+
+/**
+ * What a rehearsal knows of a live cluster: read once, through the ports, with reads only (tasks/rehearsal/
+ * take-snapshot.ts). Secrets and ConfigMaps are never read; pod templates keep only what scheduling and draining
+ * depend on (no env, no command, no image).
+ */
+export interface ClusterSnapshot {
+  readonly clusterId: string;
+  /** ms since the epoch (the clock of the ports it was read with). */
+  readonly takenAt: number;
+  /** The Kubernetes kinds listed, in order: the proof of what was read. */
+  readonly kinds: readonly string[];
+  readonly nodes: readonly SnapshotNode[];
+  readonly pods: readonly SnapshotPod[];
+  readonly pdbs: readonly PdbInfo[];
+  /** PVCs and where their volumes live (a zone-bound EBS volume pins its pod to that zone). */
+  readonly volumes: readonly SnapshotVolume[];
+  /**
+   * The controllers and bare pods, reduced to what scheduling needs (Deployment, StatefulSet, DaemonSet, ReplicaSets
+   * and Pods without a controller), and the PDBs: what the rehearsal's twin runs.
+   */
+  readonly workloads: readonly KubeObject[];
+  readonly pools: readonly SnapshotPool[];
+  /** Karpenter NodePools (their spec: limits, disruption budgets), when the cluster serves them. */
+  readonly karpenterNodePools: readonly KubeObject[];
+  readonly timings: LearnedTimings;
+}
+
+export interface SnapshotNode {
+  readonly name: string;
+  readonly pool?: string;
+  readonly zone?: string;
+  readonly instanceType?: string;
+  readonly ageSeconds: number;
+  readonly allocatable?: Resources;
+  readonly taints: readonly Taint[];
+  readonly labels: Readonly<Record<string, string>>;
+  readonly unschedulable: boolean;
+  readonly ready: boolean;
+}
+
+export interface SnapshotPod {
+  readonly namespace: string;
+  readonly name: string;
+  readonly owner?: { readonly kind: string; readonly name: string };
+  readonly nodeName?: string;
+  readonly phase: string;
+  readonly requests: Resources;
+  readonly priority?: number;
+  readonly terminationGracePeriodSeconds: number;
+  /** PVC names it mounts. */
+  readonly claims: readonly string[];
+  /** Required node affinity, pod anti-affinity or topology spread with DoNotSchedule: constraints the twin keeps. */
+  readonly constraints: readonly string[];
+}
+
+export interface SnapshotVolume {
+  readonly namespace: string;
+  readonly claim: string;
+  readonly volume?: string;
+  /** The zone its PersistentVolume's node affinity (or zone label) names. */
+  readonly zone?: string;
+}
+
+export interface SnapshotPool {
+  readonly name: string;
+  readonly desired: number;
+  readonly min: number;
+  readonly max: number;
+  readonly instances: readonly PoolInstance[];
+}
+
+/** Where a figure of the twin's timings came from. */
+export type TimingSource = 'history' | 'default';
+
+/** The timings the twin runs with: learned from the cluster's own history where it has some, defaults elsewhere. */
+export interface LearnedTimings {
+  readonly stackUpdateSeconds: number;
+  readonly instanceBootSeconds: number;
+  readonly nodeReadySeconds: number;
+  readonly podStartSeconds: number;
+  /** Grace the pods that do not set one get; pods keep their own terminationGracePeriodSeconds. */
+  readonly podTerminationSeconds: number;
+  /** Mean termination grace per owner kind (Deployment, StatefulSet, DaemonSet, Pod): the drain of each. */
+  readonly drainSecondsByKind: Readonly<Record<string, number>>;
+  readonly sources: Readonly<Record<'stackUpdateSeconds' | 'instanceBootSeconds' | 'nodeReadySeconds', TimingSource>>;
+}

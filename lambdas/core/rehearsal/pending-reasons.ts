@@ -1,0 +1,69 @@
+import { fitsInto, type Resources } from '../kube/pod-resources';
+import type { Taint } from '../../ports/kube-cluster';
+
+/** A pod the scheduler has not placed, with what constrains where it may go. */
+export interface PendingPod {
+  readonly key: string;
+  readonly requests: Resources;
+  readonly nodeSelector: Readonly<Record<string, string>>;
+  readonly tolerations: readonly Readonly<Partial<Record<'key' | 'operator' | 'value' | 'effect', string>>>[];
+  /** Zones its bound volumes live in. */
+  readonly volumeZones: readonly string[];
+}
+
+export interface NodeFacts {
+  readonly name: string;
+  readonly zone?: string;
+  readonly ready: boolean;
+  readonly unschedulable: boolean;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly allocatable?: Resources;
+  /** What the pods bound to it request. */
+  readonly requested: Resources;
+}
+
+export interface PendingFacts {
+  readonly pending: readonly PendingPod[];
+  readonly nodes: readonly NodeFacts[];
+}
+
+function tolerated(pod: PendingPod, taint: Taint): boolean {
+  if (taint.effect === 'PreferNoSchedule') return true;
+  return pod.tolerations.some((t) => {
+    if (t.effect && t.effect !== taint.effect) return false;
+    if (t.operator === 'Exists') return !t.key || t.key === taint.key;
+    return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
+  });
+}
+
+function allowed(pod: PendingPod, node: NodeFacts): boolean {
+  return (
+    node.ready &&
+    !node.unschedulable &&
+    node.taints.every((t) => tolerated(pod, t)) &&
+    Object.entries(pod.nodeSelector).every(([k, v]) => node.labels[k] === v)
+  );
+}
+
+function mib(bytes: number): number {
+  return Math.round(bytes / 1024 / 1024);
+}
+
+/**
+ * Why the scheduler cannot place the pod now: no Ready node its selector and tolerations allow; none in the zone
+ * its volume lives in; or none with room for its requests (capacity).
+ */
+export function pendingReason(pod: PendingPod, facts: PendingFacts): string {
+  const allowedNodes = facts.nodes.filter((n) => allowed(pod, n));
+  if (!allowedNodes.length) return 'node: no Ready, schedulable node its node selector and tolerations allow';
+  const zones = [...new Set(pod.volumeZones)];
+  const inZone = zones.length
+    ? allowedNodes.filter((n) => n.zone !== undefined && zones.includes(n.zone))
+    : allowedNodes;
+  if (!inZone.length) return `volume: its volume lives in ${zones.join(', ')}, where no node it may use is Ready`;
+  const room = inZone.filter((n) => !n.allocatable || fitsInto(pod.requests, n.requested, n.allocatable));
+  if (!room.length)
+    return `capacity: no node has room for ${pod.requests.cpuMillis}m CPU and ${mib(pod.requests.memoryBytes)} MiB`;
+  return 'scheduling: a node fits; the pod is about to be placed';
+}

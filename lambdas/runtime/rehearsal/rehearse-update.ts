@@ -1,0 +1,121 @@
+import { MemoryProgressStore } from '../../adapters/progress/memory-progress-store';
+import { ClusterUpdateOutput } from '../../contracts/cluster-update';
+import type { Cluster } from '../../core/model/cluster';
+import type { ClusterSnapshot } from '../../core/rehearsal/cluster-snapshot';
+import { summarise, type Rehearsal, type RunObservation } from '../../core/rehearsal/rehearsal-report';
+import type { Ports } from '../../ports/ports';
+import { SimulatedWorld } from '../../sim';
+import { Prng, seedState } from '../../sim/prng';
+import { takeSnapshot } from '../../tasks/rehearsal/take-snapshot';
+import { runClusterUpdate } from '../local/run-cluster-update';
+import { RunObserver } from './run-observer';
+import { buildTwin, twinPorts, type LiveReads, type TwinBase } from './twin-world';
+
+export interface RehearsalOptions {
+  /** Runs with varied timings. @default 5 */
+  readonly runs?: number;
+  /** The first run's seed; run i uses seed + i. @default 1 */
+  readonly seed?: number;
+  /** How far each run's timings vary around the learned ones (± fraction). @default 0.15 */
+  readonly jitter?: number;
+}
+
+export const DEFAULT_RUNS = 5;
+
+/** The live ports a rehearsal reads: the snapshot's, the config sources, the stored artefacts. Never a write. */
+export type RehearsalPorts = Pick<Ports, 'clock' | 'sources' | 'artifacts' | 'secrets' | 'forCluster'>;
+
+/** A multiplier in [1 - jitter, 1 + jitter] from the run's PRNG. */
+function varied(seed: number, jitter: number): () => number {
+  const prng = new Prng({ rng: seedState(`rehearsal-${seed}`) });
+  return () => 1 - jitter + 2 * jitter * prng.next();
+}
+
+/** One run of the update in a fresh copy of the twin, timings varied by the seed. */
+async function rehearseOnce(
+  base: TwinBase,
+  cluster: Cluster,
+  snapshot: ClusterSnapshot,
+  live: RehearsalPorts,
+  seed: number,
+  jitter: number,
+): Promise<RunObservation> {
+  const world = SimulatedWorld.load(base.dir);
+  const factor = varied(seed, jitter);
+  const t = snapshot.timings;
+  world.retime(
+    {
+      stackUpdateSeconds: Math.round(t.stackUpdateSeconds * factor()),
+      instanceBootSeconds: Math.round(t.instanceBootSeconds * factor()),
+      nodeReadySeconds: Math.round(t.nodeReadySeconds * factor()),
+      podTerminationSeconds: Math.round(t.podTerminationSeconds * factor()),
+    },
+    seed,
+  );
+  const progress = new MemoryProgressStore({ data: structuredClone(base.progress) });
+  const observer = new RunObserver(world, cluster);
+  const ports = observer.wrap(twinPorts(world, progress, cluster, live.sources, live));
+  await observer.start();
+  const startedAt = world.now;
+  const result = await runClusterUpdate(
+    { clusterId: cluster.id, action: 'provision', options: { applyOnly: false }, trigger: 'rehearsal' },
+    { ports, executionId: `rehearsal-${seed}`, advanceClock: (s) => observer.advance(s * 1000) },
+  );
+  const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
+  const record = run?.targetVersion ? await progress.getRun(cluster.id, run.targetVersion) : undefined;
+  return observer.finish(
+    {
+      seed,
+      status: result.status,
+      ...(result.error ? { error: `${result.error.Error}: ${result.error.Cause ?? ''}`.trim() } : {}),
+      transitions: result.stats.stateTransitions,
+    },
+    startedAt,
+    record?.pools ?? {},
+  );
+}
+
+/** What the twin leaves out for this cluster: constraints its scheduler ignores, timings it could not learn. */
+function notesOf(snapshot: ClusterSnapshot): string[] {
+  const constrained = snapshot.pods.filter((p) => p.constraints.length);
+  const kinds = [...new Set(constrained.flatMap((p) => p.constraints))];
+  const defaulted = Object.entries(snapshot.timings.sources).filter(([, s]) => s === 'default');
+  return [
+    ...(kinds.length
+      ? [`${constrained.length} pod(s) have constraints the twin's scheduler does not model: ${kinds.join(', ')}`]
+      : []),
+    ...(defaulted.length ? [`no history for ${defaulted.map(([k]) => k).join(', ')}: defaults used`] : []),
+    ...(snapshot.karpenterNodePools.length ? ['Karpenter NodePools are read but their rolls are not rehearsed'] : []),
+  ];
+}
+
+/**
+ * Rehearse the update of `cluster` to what its config resolves to now: snapshot the live cluster (reads only),
+ * build its twin at the version it runs, then run the real state machine there `runs` times with varied timings.
+ */
+export async function rehearseUpdate(
+  cluster: Cluster,
+  live: RehearsalPorts,
+  options: RehearsalOptions = {},
+): Promise<Rehearsal> {
+  const snapshot = await takeSnapshot(cluster, { clock: live.clock, cluster: live.forCluster(cluster) });
+  return rehearseSnapshot(cluster, snapshot, live, options);
+}
+
+export async function rehearseSnapshot(
+  cluster: Cluster,
+  snapshot: ClusterSnapshot,
+  live: RehearsalPorts & LiveReads,
+  options: RehearsalOptions = {},
+): Promise<Rehearsal> {
+  const base = await buildTwin(cluster, snapshot, live);
+  try {
+    const observations: RunObservation[] = [];
+    const first = options.seed ?? 1;
+    for (let i = 0; i < (options.runs ?? DEFAULT_RUNS); i += 1)
+      observations.push(await rehearseOnce(base, cluster, snapshot, live, first + i, options.jitter ?? 0.15));
+    return summarise(observations, { timings: snapshot.timings, notes: notesOf(snapshot) });
+  } finally {
+    base.dispose();
+  }
+}

@@ -126,7 +126,7 @@ describe('drift detection on kube-apiserver', () => {
         method: 'PATCH',
         path: `/api/v1/namespaces/${NAMESPACE}/configmaps/drift`,
         query: { fieldManager: 'kubectl-edit' },
-        body: JSON.stringify({ data: { level: 'debug' } }),
+        body: { data: { level: 'debug' } },
         contentType: 'application/merge-patch+json',
       },
       'kubectl edit configmap drift',

@@ -15,6 +15,8 @@ import { loadCluster, writeStatus } from './step/cluster-status';
 import { clusterUpdatePayload } from './step/payloads';
 import { LEASE_TTL_MS } from './step/run-record';
 import { CONTROL_PLANE } from '../contracts/status';
+import { updateStarted } from '../core/events/update-events';
+import { announce } from './events/announce';
 
 const PORTS = {
   registry: 'write',
@@ -24,6 +26,7 @@ const PORTS = {
   clock: 'read',
   // The Kubernetes upgrade rules read the API server's and the nodes' versions before anything is written.
   kube: 'read',
+  events: 'write',
 } as const;
 type PreparePorts = PortsFor<typeof PORTS>;
 
@@ -90,11 +93,13 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
   const note = resumed ? ' (resuming an unfinished run)' : '';
   const stack = layers ? `; ${stackMessage(layers)}` : '';
-  return answer(
-    decommission ? 'DECOMMISSION' : 'UPDATE',
-    `${verb} ${cluster.id}${from} to ${target}${note}${stack}`,
-    target,
-  );
+  const message = `${verb} ${cluster.id}${from} to ${target}${note}${stack}`;
+  const ref = { clusterId: cluster.id, targetVersion: target, holder };
+  const started = { action: decommission ? 'decommission' : 'provision', previousVersion, resumed } as const;
+  await announce(ports, ref, [
+    updateStarted({ ...ref, now: ports.clock.now() }, { ...started, trigger: input.trigger, message }),
+  ]);
+  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', message, target);
 }
 
 /** The upgrade (with the versions it was checked against), the changed layers and the skipped steps. */

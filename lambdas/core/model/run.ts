@@ -157,6 +157,8 @@ export interface RunRecord {
    * objects and the next call continues here, so a finished object is never applied or deleted twice.
    */
   readonly manifestCursors?: Readonly<Record<string, ManifestCursor>>;
+  /** The ids of the events this run sent (tasks/events/announce.ts), newest last: none is sent twice. */
+  readonly announced?: readonly string[];
 }
 
 export interface ManifestCursor {

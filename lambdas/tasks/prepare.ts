@@ -89,17 +89,31 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const resumed = await claimRun(ports, { cluster, target, holder, decommission, existing, applyOnly });
   if (!decommission) await writeStatus(ports, cluster, { ...cluster.status, nextVersion: target });
 
+  const message = await announceStart(ports, { cluster, target, holder, decommission, resumed, layers }, input);
+  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', message, target);
+}
+
+/** Say what this execution does (Prepare's message), and send UpdateStarted with it. */
+async function announceStart(
+  ports: PreparePorts,
+  start: Pick<Claim, 'cluster' | 'target' | 'holder' | 'decommission'> & {
+    readonly resumed: boolean;
+    readonly layers: StackDecision | undefined;
+  },
+  input: ClusterUpdateInput,
+): Promise<string> {
+  const { cluster, target, holder, decommission, resumed, layers } = start;
+  const previousVersion = cluster.status.currentVersion;
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
   const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
   const note = resumed ? ' (resuming an unfinished run)' : '';
   const stack = layers ? `; ${stackMessage(layers)}` : '';
   const message = `${verb} ${cluster.id}${from} to ${target}${note}${stack}`;
+  const action = decommission ? 'decommission' : 'provision';
   const ref = { clusterId: cluster.id, targetVersion: target, holder };
-  const started = { action: decommission ? 'decommission' : 'provision', previousVersion, resumed } as const;
-  await announce(ports, ref, [
-    updateStarted({ ...ref, now: ports.clock.now() }, { ...started, trigger: input.trigger, message }),
-  ]);
-  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', message, target);
+  const fields = { action, previousVersion, resumed, trigger: input.trigger, message } as const;
+  await announce(ports, ref, [updateStarted({ ...ref, now: ports.clock.now() }, fields)]);
+  return message;
 }
 
 /** The upgrade (with the versions it was checked against), the changed layers and the skipped steps. */

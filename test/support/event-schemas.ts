@@ -38,7 +38,7 @@ export function onTheWire(event: FleetEvent): { source: string; 'detail-type': F
 }
 
 /** The schema errors of one event as sent ([] when it conforms). */
-export function schemaErrors(wire: { 'detail-type': string }): string[] {
+export function schemaErrors(wire: { readonly 'detail-type': string; readonly [field: string]: unknown }): string[] {
   const validate = validatorOf(wire['detail-type']);
   return validate(wire) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }

@@ -1,3 +1,4 @@
+import { ClmEventSchemas } from '../constructs/event-schemas';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
@@ -124,6 +125,8 @@ export class ClmWorkflowStack extends Stack {
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
+    const schemas = new ClmEventSchemas(this, 'EventSchemas');
+    new CfnOutput(this, 'EventSchemaRegistry', { value: schemas.registryName });
     return { triggers, monitoring };
   }
 

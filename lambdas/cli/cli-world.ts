@@ -16,6 +16,7 @@ import { RELEASES_PREFIX } from '../tasks/cluster-stacks/stack-releases';
 import { openReleaseStore } from './release-store';
 import { directoryFlag } from './directory-flag';
 import { parseAgeDuration } from '../core/node-renewal/age-duration';
+import { localEventSink } from './local-events';
 
 /** The flags that choose and reach the world a command acts on. */
 export interface WorldFlags {
@@ -164,9 +165,10 @@ async function awsWorld(flags: WorldFlags, inputs: WorldInputs): Promise<CliWorl
     ...(inputs.fleetSettings ? { fleetSettings: inputs.fleetSettings } : {}),
     fleet: !inputs.fleet,
   });
+  const events = await localEventSink(flags.state, inputs.io.cwd, region);
   const ports = createAwsPorts({
     fleet: inputs.fleet ?? state.fleet!,
-    ...(inputs.services ? { services: inputs.services } : {}),
+    services: { events, ...inputs.services },
     registry: inputs.registry,
     sources: inputs.sources,
     region,

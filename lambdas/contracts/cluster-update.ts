@@ -225,6 +225,8 @@ export const RollStepOutput = z.extend(StepOutput, {
   launchesDeferred: z.optional(z.number().check(z.int(), z.minimum(0))),
   /** Auto Scaling calls of this step AWS throttled, each tried again after a back-off (ScalingThrottled). */
   scalingThrottled: z.optional(z.number().check(z.int(), z.minimum(0))),
+  /** When the pool's roll should end at its pace so far (ISO 8601; core/rollout/roll-eta.ts), once it has one. */
+  estimatedEnd: z.optional(z.string()),
 });
 export type RollStepOutput = z.infer<typeof RollStepOutput>;
 

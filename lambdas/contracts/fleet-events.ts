@@ -1,8 +1,10 @@
 import * as z from '../shared/zod';
+import * as U from './update-events';
 
 /**
  * Events the fleet dispatcher sends (EventBridge, default bus; `source` below, `detail-type` the event's
- * type). Subscribers match on these, so the shapes are a contract: add fields, never rename them.
+ * type), and those a cluster-update execution sends itself (update-events.ts). Subscribers match on these, so the
+ * shapes are a contract: add fields, never rename them (event-schemas.ts: what goes on the wire, and its version).
  */
 export const FLEET_EVENT_SOURCE = 'clm.fleet';
 
@@ -14,6 +16,7 @@ export const FLEET_EVENT_TYPES = [
   'WaveHalted',
   'PushAccepted',
   'ManifestDrift',
+  ...U.UPDATE_EVENT_TYPES,
 ] as const;
 export type FleetEventType = (typeof FLEET_EVENT_TYPES)[number];
 
@@ -105,5 +108,6 @@ export const FleetEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('WaveHalted'), detail: WaveHalted }),
   z.object({ type: z.literal('PushAccepted'), detail: PushAccepted }),
   z.object({ type: z.literal('ManifestDrift'), detail: ManifestDrift }),
+  ...U.UPDATE_EVENT_OPTIONS,
 ]);
 export type FleetEvent = z.infer<typeof FleetEvent>;

@@ -5,8 +5,10 @@ import { withStoredStatus, writeStatus } from './step/cluster-status';
 import { openStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
+import { updateSucceeded } from '../core/events/update-events';
+import { announce } from './events/announce';
 
-const PORTS = { registry: 'write', progress: 'write', artifacts: 'read', clock: 'read' } as const;
+const PORTS = { registry: 'write', progress: 'write', artifacts: 'read', clock: 'read', events: 'write' } as const;
 
 /**
  * The update is done: rotate versions as CLM does (§8: last ← current, current ← next, next ← ""),
@@ -23,17 +25,27 @@ export async function finalize(ref: RunRef, ports: PortsFor<typeof PORTS>): Prom
   if (run.completedAt === undefined) {
     await updateRun(ports, ref, (r) => ({ ...r, phase: 'Finalize', completedAt: now }));
   }
-  await ports.progress.releaseLease(ref.clusterId, ref.holder);
   const minutes = Math.round((now - run.startedAt) / 60000);
-  return {
-    status: 'SUCCEEDED',
-    version: decommission ? '' : ref.targetVersion,
-    message: decommission
-      ? `Cluster ${ref.clusterId} decommissioned in ${minutes} min`
-      : `Cluster ${ref.clusterId} is at ${ref.targetVersion} (${minutes} min)${
-          artifact.layerPlan ? `; ${describeLayerPlan(artifact.layerPlan)}` : ''
-        }`,
-  };
+  const message = decommission
+    ? `Cluster ${ref.clusterId} decommissioned in ${minutes} min`
+    : `Cluster ${ref.clusterId} is at ${ref.targetVersion} (${minutes} min)${
+        artifact.layerPlan ? `; ${describeLayerPlan(artifact.layerPlan)}` : ''
+      }`;
+  // Announced before the lease goes: a retry after a lost answer still holds the run, and sends nothing twice.
+  const ended = run.completedAt ?? now;
+  await announce(ports, ref, [
+    updateSucceeded(
+      { ...ref, now },
+      {
+        action: run.action,
+        previousVersion: run.previousVersion,
+        durationSeconds: Math.max(0, Math.round((ended - run.startedAt) / 1000)),
+        message,
+      },
+    ),
+  ]);
+  await ports.progress.releaseLease(ref.clusterId, ref.holder);
+  return { status: 'SUCCEEDED', version: decommission ? '' : ref.targetVersion, message };
 }
 
 export const task = defineTask({

@@ -17,6 +17,8 @@ import { clusterUpdatePayload } from './step/payloads';
 import { LEASE_TTL_MS } from './step/run-record';
 import { CONTROL_PLANE } from '../contracts/status';
 import { GENERAL_ERROR_TYPE } from '../core/status/problems';
+import { updateStarted } from '../core/events/update-events';
+import { announce } from './events/announce';
 
 const PORTS = {
   registry: 'write',
@@ -26,6 +28,7 @@ const PORTS = {
   clock: 'read',
   // The Kubernetes upgrade rules read the API server's and the nodes' versions before anything is written.
   kube: 'read',
+  events: 'write',
 } as const;
 type PreparePorts = PortsFor<typeof PORTS>;
 
@@ -89,11 +92,35 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   const resumed = await claimRun(ports, claim);
   if (!decommission) await writeStatus(ports, cluster, { ...cluster.status, nextVersion: target });
 
+  const message = await announceStart(
+    ports,
+    { cluster, target, holder, decommission, resumed, layers, nodeRoll },
+    input,
+  );
+  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', message, target);
+}
+
+/** Say what this execution does (Prepare's message), and send UpdateStarted with it. */
+async function announceStart(
+  ports: PreparePorts,
+  start: Pick<Claim, 'cluster' | 'target' | 'holder' | 'decommission' | 'nodeRoll'> & {
+    readonly resumed: boolean;
+    readonly layers: StackDecision | undefined;
+  },
+  input: ClusterUpdateInput,
+): Promise<string> {
+  const { cluster, target, holder, decommission, resumed, layers, nodeRoll } = start;
+  const previousVersion = cluster.status.currentVersion;
   const verb = decommission ? 'Decommissioning' : previousVersion ? 'Updating' : 'Creating';
   const from = previousVersion && !decommission ? ` from ${previousVersion}` : '';
-  const note = `${resumed ? ' (resuming an unfinished run)' : ''}${layers ? `; ${stackMessage(layers)}` : ''}`;
-  const message = `${verb} ${cluster.id}${from} to ${target}${note}${describeNodeRoll(nodeRoll)}`;
-  return answer(decommission ? 'DECOMMISSION' : 'UPDATE', message, target);
+  const note = resumed ? ' (resuming an unfinished run)' : '';
+  const stack = layers ? `; ${stackMessage(layers)}` : '';
+  const message = `${verb} ${cluster.id}${from} to ${target}${note}${stack}${describeNodeRoll(nodeRoll)}`;
+  const action = decommission ? 'decommission' : 'provision';
+  const ref = { clusterId: cluster.id, targetVersion: target, holder };
+  const fields = { action, previousVersion, resumed, trigger: input.trigger, message } as const;
+  await announce(ports, ref, [updateStarted({ ...ref, now: ports.clock.now() }, fields)]);
+  return message;
 }
 
 /** The node roll this run carries, if any (never in a decommission): tasks/renewal/node-roll-request.ts. */

@@ -4,8 +4,10 @@ import { defineTask, type PortsFor } from './define-task';
 import { recordClusterProblem } from './step/cluster-status';
 import { clusterUpdatePayload } from './step/payloads';
 import { updateRun } from './step/run-record';
+import { updateFailed } from '../core/events/update-events';
+import { announce } from './events/announce';
 
-const PORTS = { registry: 'write', progress: 'write', clock: 'read' } as const;
+const PORTS = { registry: 'write', progress: 'write', clock: 'read', events: 'write' } as const;
 
 export interface FailureInput {
   readonly clusterId: string;
@@ -32,11 +34,17 @@ export async function recordProblem(input: FailureInput, ports: PortsFor<typeof 
   // The registry holds the status when it can: its problems are the list to append to; the store mirrors it.
   const cluster = clusters.find((c) => c.id === input.clusterId);
   await recordClusterProblem(ports, input.clusterId, cluster, problem, now);
-  if (input.targetVersion && input.holder) {
-    const ref = { clusterId: input.clusterId, targetVersion: input.targetVersion, holder: input.holder };
+  const ref = {
+    clusterId: input.clusterId,
+    targetVersion: input.targetVersion ?? '',
+    holder: input.holder ?? input.executionId,
+  };
+  if (input.targetVersion && input.holder)
     await updateRun(ports, ref, (run) => ({ ...run, phase: `Failed: ${problem.title}` })).catch(() => undefined);
-    await ports.progress.releaseLease(input.clusterId, input.holder);
-  }
+  // Sent even when the run never started (Prepare failed): the failure is news. A sink that fails does not hide it.
+  const failed = updateFailed({ ...ref, now }, { error: input.error.Error, cause: message });
+  await announce(ports, ref, [failed]).catch(() => undefined);
+  if (input.targetVersion && input.holder) await ports.progress.releaseLease(input.clusterId, input.holder);
   return { problem: problem.title };
 }
 

@@ -23,6 +23,8 @@ import { openStep } from './step/open-step';
 import { windowBeforeFirstWrite } from './render/window-gate';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
+import { held } from '../core/events/update-events';
+import { announce } from './events/announce';
 
 const PORTS = {
   sources: 'read',
@@ -36,6 +38,7 @@ const PORTS = {
   progress: 'write',
   artifacts: 'write',
   clock: 'read',
+  events: 'write',
 } as const;
 
 /**
@@ -90,6 +93,10 @@ export async function renderConfig(
     phase: wait ? `RenderConfig: ${wait.message}` : 'RenderConfig',
     artifacts: { ...run.artifacts, main: artifactKey, configFiles: configFilesKey },
   }));
+  if (wait)
+    await announce(ports, ref, [
+      held({ ...ref, now }, { reason: 'window', message: wait.message, resumeAt: wait.resumeAt }),
+    ]);
   const deletions = main.deletions.preApply.length + main.deletions.postApply.length;
   const sources = `${snapshots.length} config source${snapshots.length === 1 ? '' : 's'}`;
   const then = wait ? `; ${wait.message}` : approval.required ? '; the update waits for the approval of its plan' : '';

@@ -7,6 +7,8 @@ import { clusterUpdatePayload, runRef } from './step/payloads';
 import { planCluster } from './plan/plan-cluster';
 import { updateRun, type RunRef } from './step/run-record';
 import { storePlan } from './plan/store-plan';
+import { approvalRequested } from '../core/events/update-events';
+import { announce } from './events/announce';
 
 const PORTS = {
   registry: 'read',
@@ -20,6 +22,7 @@ const PORTS = {
   stacks: 'write',
   kube: 'read',
   pools: 'read',
+  events: 'write',
 } as const;
 
 /**
@@ -85,6 +88,10 @@ export async function reviewUpdate(ref: RunRef, ports: PortsFor<typeof PORTS>): 
     await ports.progress.putControls(cluster.id, { ...controls, approval: { ...request, requestedAt: now } });
   }
   await updateRun(ports, ref, (r) => ({ ...r, phase: `awaiting approval of plan ${stored.digest}` }));
+  const { digest, planKey, summary } = stored;
+  const how = (verb: string) => `clm ${verb} ${cluster.id} --plan ${digest}`;
+  const request = { digest, planKey, summary, approve: how('approve'), reject: how('reject'), timeoutSeconds };
+  await announce(ports, ref, [approvalRequested({ ...ref, now }, request)]);
   return answer('PENDING', `plan ${stored.digest} (${stored.summary}) awaits approval: clm approve ${cluster.id}`);
 }
 

@@ -31,6 +31,7 @@ import { removalPolicy, removalProgress, removedPool } from './roll/pool-removal
 import { LaunchAllowance } from './launches/launch-allowance';
 import { act } from './roll/act-on-plan';
 import { renewPool, repairOutsideWindows } from './roll/renew-pool';
+import { announceRoll } from './roll/announce-roll';
 
 const PORTS = {
   pools: 'write',
@@ -41,6 +42,7 @@ const PORTS = {
   clock: 'read',
   registry: 'read',
   launches: 'write',
+  events: 'write',
 } as const;
 type RollPorts = PortsFor<typeof PORTS>;
 
@@ -134,9 +136,15 @@ function planStep(snapshot: PoolSnapshot, progress: PoolProgress, context: RollC
     : planRollStep(snapshot, progress, context.policy, context.now);
 }
 
-/** RollNodePool's invocation: steps on through short waits, in the same Lambda (roll/roll-invocation.ts). */
-export function rollNodePoolInvocation(input: RolloutState, ports: RollPorts): Promise<RollStepOutput> {
-  return stepThroughShortWaits(input, ports.clock, (state, deadline) => rollNodePool(state, ports, deadline));
+/**
+ * RollNodePool's invocation: steps on through short waits, in the same Lambda (roll/roll-invocation.ts), then announces
+ * what the pool's progress says and puts the roll's estimated end on the output (roll/announce-roll.ts).
+ */
+export async function rollNodePoolInvocation(input: RolloutState, ports: RollPorts): Promise<RollStepOutput> {
+  const output = await stepThroughShortWaits(input, ports.clock, (state, deadline) =>
+    rollNodePool(state, ports, deadline),
+  );
+  return announceRoll(ports, input, output);
 }
 
 function rollContext(

@@ -4,8 +4,11 @@ import { ERROR_NAMES } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
+import { held } from '../core/events/update-events';
+import type { HELD_REASONS } from '../contracts/update-events';
+import { announce } from './events/announce';
 
-const PORTS = { progress: 'write', clock: 'read' } as const;
+const PORTS = { progress: 'write', clock: 'read', events: 'write' } as const;
 
 /**
  * A roll stopped at a safe point (RollNodePool answered HELD: nothing in flight). End the update there, without a
@@ -22,8 +25,7 @@ export async function stopAtSafePoint(
   const gate = APPROVAL_GATE[error.Error];
   if (gate) {
     await updateRun(ports, ref, (run) => ({ ...run, phase: `${gate.status}: ${cause}` }));
-    await ports.progress.releaseLease(ref.clusterId, ref.holder);
-    return { status: gate.status, message: `${cause}; lease released, ${gate.next}` };
+    return announceHeld(ports, ref, { status: gate.status, message: `${cause}; lease released, ${gate.next}` });
   }
   const controls = await ports.progress.getControls(ref.clusterId);
   const status = controls?.abortRequested ? 'ABORTED' : controls?.paused ? 'PAUSED' : 'BLOCKED';
@@ -36,10 +38,27 @@ export async function stopAtSafePoint(
     });
   }
   await updateRun(ports, ref, (run) => ({ ...run, phase: `${status}: ${cause}` }));
-  await ports.progress.releaseLease(ref.clusterId, ref.holder);
   const next =
     status === 'BLOCKED' ? 'it continues once cluster_update_block is removed' : 'run `clm resume` to continue';
-  return { status, message: `${cause}; lease released, ${next}` };
+  return announceHeld(ports, ref, { status, message: `${cause}; lease released, ${next}` });
+}
+
+const HELD_REASON: Readonly<Record<HeldOutput['status'], (typeof HELD_REASONS)[number]>> = {
+  PAUSED: 'paused',
+  ABORTED: 'aborted',
+  BLOCKED: 'blocked',
+  AWAITING_APPROVAL: 'awaiting-approval',
+  REJECTED: 'rejected',
+  APPROVAL_LAPSED: 'approval-lapsed',
+  HANDED_OVER: 'handed-over',
+};
+
+/** Held, sent while the run is still held by this execution; then the lease goes. */
+async function announceHeld(ports: PortsFor<typeof PORTS>, ref: RunRef, output: HeldOutput): Promise<HeldOutput> {
+  const origin = { ...ref, now: ports.clock.now() };
+  await announce(ports, ref, [held(origin, { reason: HELD_REASON[output.status], message: output.message })]);
+  await ports.progress.releaseLease(ref.clusterId, ref.holder);
+  return output;
 }
 
 /**

@@ -14,7 +14,12 @@ Corrections of MiniStack 1.5.33 toward what AWS does, in the emulator and nowher
    instances, template versions and TerminateInstanceInAutoScalingGroup as AWS has them (a node-pool roll needs them).
 4. DescribeInstanceAttribute answers `userData` with nothing, whatever the instance was launched with; AWS answers the
    user data (base64, as given at launch). A node's bootstrap reads its files bundle's address there.
+5. Its CloudFormation has no AWS::EventSchemas::Registry nor ::Schema ("Unsupported resource type"), so `cdk deploy` of
+   the app's event schema registry would fail. Here they are kept as AWS keeps them (Ref the ARN; RegistryName,
+   SchemaName, SchemaVersion attributes), refusing what AWS refuses: a schema type other than OpenApi3 or
+   JSONSchemaDraft4, content that is not JSON, a schema in a registry that does not exist, a name taken twice.
 """
+import json
 import sys
 import threading
 import time
@@ -129,6 +134,53 @@ def _describe_instance_attribute(p):
 
 
 ec2._ACTION_MAP["DescribeInstanceAttribute"] = _describe_instance_attribute
+
+_schema_registries = {}
+
+
+def _registry_create(logical_id, props, stack_name):
+    name = props.get("RegistryName") or f"{stack_name}-{logical_id}"
+    if name in _schema_registries:
+        raise ValueError(f"Registry {name} already exists")
+    arn = f"arn:aws:schemas:{get_region()}:{get_account_id()}:registry/{name}"
+    _schema_registries[name] = {"arn": arn, "schemas": {}}
+    return arn, {"RegistryArn": arn, "RegistryName": name}
+
+
+def _registry_delete(physical_id, props, *args):
+    name = physical_id.rsplit("/", 1)[-1]
+    registry = _schema_registries.get(name)
+    if registry and registry["schemas"]:
+        raise ValueError(f"Registry {name} still holds schemas")
+    _schema_registries.pop(name, None)
+
+
+def _schema_create(logical_id, props, stack_name):
+    registry_name = props.get("RegistryName")
+    registry = _schema_registries.get(registry_name)
+    if registry is None:
+        raise ValueError(f"Registry {registry_name} does not exist")
+    if props.get("Type") not in ("OpenApi3", "JSONSchemaDraft4"):
+        raise ValueError(f"Type must be OpenApi3 or JSONSchemaDraft4, got {props.get('Type')}")
+    try:
+        json.loads(props.get("Content") or "")
+    except ValueError as error:
+        raise ValueError(f"Content is not a valid schema: {error}")
+    name = props.get("SchemaName") or f"{stack_name}-{logical_id}"
+    if name in registry["schemas"]:
+        raise ValueError(f"Schema {name} already exists in {registry_name}")
+    arn = f"arn:aws:schemas:{get_region()}:{get_account_id()}:schema/{registry_name}/{name}"
+    registry["schemas"][name] = {"content": props["Content"], "type": props["Type"], "version": "1"}
+    return arn, {"SchemaArn": arn, "SchemaName": name, "SchemaVersion": "1"}
+
+
+def _schema_delete(physical_id, props, *args):
+    registry_name, name = physical_id.split(":schema/", 1)[-1].split("/", 1)
+    _schema_registries.get(registry_name, {"schemas": {}})["schemas"].pop(name, None)
+
+
+provisioners._RESOURCE_HANDLERS["AWS::EventSchemas::Registry"] = {"create": _registry_create, "delete": _registry_delete}
+provisioners._RESOURCE_HANDLERS["AWS::EventSchemas::Schema"] = {"create": _schema_create, "delete": _schema_delete}
 
 if __name__ == "__main__":
     sys.exit(main())

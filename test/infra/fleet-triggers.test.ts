@@ -132,7 +132,8 @@ describe('the fleet in the workflow stack', () => {
     const webhook = roleActions(template, 'GithubWebhook');
     expect(webhook).toContain('events:PutEvents');
     expect(webhook.filter((a) => a.startsWith('states:'))).toEqual([]);
-    expect(roleActions(template, 'Prepare').filter((a) => /^(states|events):/.test(a))).toEqual([]);
+    // The cluster-update tasks announce their own steps (UpdateStarted…): events, never executions.
+    expect(roleActions(template, 'Prepare').filter((a) => /^(states|events):/.test(a))).toEqual(['events:PutEvents']);
     const env = envOf(template, 'DispatchFleet');
     expect(env.CLM_CLUSTER_UPDATE_ARN).toEqual({
       Ref: logicalId(template, 'AWS::StepFunctions::StateMachine', 'ClusterUpdateStateMachine'),

@@ -73,6 +73,8 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
       artifacts: 'write',
       tokens: true,
       cloud: ['decrypt', 'lookups', 'stacks-write'],
+      // Held outside a maintenance window: an event.
+      events: true,
     });
     // Every step that writes reads the live registry first (cluster_update_block, tasks/step/hold-gate.ts): an HTTP registry's
     // token; a step that neither writes nor reads the registry gets none.

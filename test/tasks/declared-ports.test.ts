@@ -202,7 +202,8 @@ describe('each task with only the ports it declares', () => {
     writeRegistry(
       registryFile,
       (pools) => pools.map((p) => (p.name === 'default-worker' ? { ...p, instance_types: ['m6i.2xlarge'] } : p)),
-      { update_requires_approval: 'true' },
+      // Outside its maintenance window first: RenderConfig announces the hold (events), the update waits for it.
+      { update_requires_approval: 'true', maintenance_windows: '* 12:00-12:05 UTC' },
     );
     const awaiting = await run('provision', 6);
     const pending = (await sim.ports.progress.getControls(CLUSTER_ID))!.approval!;
@@ -260,7 +261,7 @@ describe('each task with only the ports it declares', () => {
         }
       }),
     ).toEqual([
-      "ConfigError: Finalize: ports.sources is not one of the task's ports (declared: artifacts, clock, progress, registry); add it to the task's ports in lambdas/tasks/",
+      "ConfigError: Finalize: ports.sources is not one of the task's ports (declared: artifacts, clock, events, progress, registry); add it to the task's ports in lambdas/tasks/",
       expect.stringMatching(/^ConfigError: Finalize: ports\.templates is not one of the task's ports/),
       expect.stringMatching(
         /^ConfigError: Finalize: forCluster\(aws:123456789012:eu-central-1:kube-test\)\.kube is not one/,

@@ -1,5 +1,6 @@
 import { PutEventsCommand, type EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { FLEET_EVENT_SOURCE, type FleetEvent } from '../../contracts/fleet-events';
+import { wireDetail } from '../../contracts/event-schemas';
 import type { EventSink } from '../../ports/event-sink';
 import { TransientApiError } from '../../shared/errors';
 import { toClmError } from './aws-errors';
@@ -18,7 +19,7 @@ const ATTEMPTS = 3;
 
 /**
  * Fleet events on an EventBridge bus: `source` clm.fleet, `detail-type` the event type, `detail` its
- * contract. Entries EventBridge reports as failed (throttling, an internal error) are sent again, twice;
+ * contract with `version` and `id` (event-schemas.ts wireDetail). Entries EventBridge reports as failed (throttling, an internal error) are sent again, twice;
  * what still fails is a TransientApiError naming the event types.
  */
 export class EventBridgeEventSink implements EventSink {
@@ -34,7 +35,7 @@ export class EventBridgeEventSink implements EventSink {
     return {
       Source: FLEET_EVENT_SOURCE,
       DetailType: event.type,
-      Detail: JSON.stringify(event.detail),
+      Detail: JSON.stringify(wireDetail(event)),
       EventBusName: this.options.eventBusName ?? 'default',
       ...(this.options.resources?.length ? { Resources: [...this.options.resources] } : {}),
     };

@@ -13,6 +13,11 @@ import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { usage, usageAsync } from '../usage';
 import { openStateStores } from '../state-stores';
 import type { StatusOptions } from './status';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fleetPageModel } from '../../core/fleet-page/fleet-page-model';
+import { renderFleetPage } from '../../core/fleet-page/render-fleet-page';
+import { consoleLink } from '../../core/dispatch/console-link';
 
 export async function runStatus(options: StatusOptions, io: CliIo): Promise<ExitCode> {
   const registry = usage(() =>
@@ -44,6 +49,20 @@ export async function runStatus(options: StatusOptions, io: CliIo): Promise<Exit
     );
     const halt = haltLine({ id: cluster.id, targetVersion: targets.get(cluster.id) }, fleet.halts);
     reports.push({ ...report, ...(halt ? { halt: halt.trim() } : {}) });
+  }
+  if (options.html) {
+    const page = fleetPageModel({
+      clusters: clustersNow,
+      reports: new Map(reports.map((r) => [r.id, r])),
+      fleet,
+      settings: state.fleet!.settings,
+      now: now.system,
+      targets,
+      executionLink: consoleLink,
+    });
+    const file = resolve(io.cwd, options.html);
+    usage(() => writeFileSync(file, renderFleetPage(page)));
+    io.stderr(`fleet page written to ${file}\n`);
   }
   const fleetLines = formatHalts(fleet.halts, fleet.overrides);
   io.stdout(

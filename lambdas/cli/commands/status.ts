@@ -13,12 +13,17 @@ export interface StatusOptions {
   readonly region?: string;
   readonly directory?: string;
   readonly configSource?: string[];
+  /** Also write the fleet page (one static HTML file) here. */
+  readonly html?: string;
 }
 
 const EXAMPLES = `
 Examples:
   # After (or during) a simulated run: versions, problems, the run in progress and what blocks it
   $ clm status --registry examples/clusters.yaml
+
+  # The fleet page: waves, versions, what runs and what blocks, problems, links to executions
+  $ clm status --registry examples/clusters.yaml --html fleet.html
 
   # One cluster, as JSON
   $ clm status --registry examples/clusters.yaml --cluster aws:123456789012:eu-central-1:kube-test --output json
@@ -51,6 +56,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       (v: string, p: string[] | undefined) => [...(p ?? []), v],
     )
     .addOption(new Option('-o, --output <format>', 'what to print').choices(['text', 'json']).default('text'))
+    .option('--html <file>', 'also write the fleet page: one static HTML file, no server, no external assets')
     .addHelpText('after', EXAMPLES)
     .action(async (options: StatusOptions) => {
       const { runStatus } = await import('./status-run');

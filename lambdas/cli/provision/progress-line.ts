@@ -1,6 +1,7 @@
 import { RollStepOutput } from '../../contracts/cluster-update';
 import type { TaskEvent } from '../../runtime/local/run-cluster-update';
 import * as z from '../../shared/zod';
+import { rollRemainingMs } from '../../core/rollout/roll-eta';
 
 /** `  [  1m05s] RollStep: default-worker: 1/2 nodes replaced; …; ETA 2m31s` — one line per task, as it ends. */
 export function progressLine(event: TaskEvent, elapsedMs: number, eta: RollEta): string {
@@ -24,9 +25,9 @@ export function rollEta(): RollEta {
   return (pool, replaced, total, nowMs) => {
     const start = first.get(pool);
     if (!start) first.set(pool, { at: nowMs, replaced });
-    const done = replaced - (start?.replaced ?? replaced);
-    if (!start || done <= 0 || replaced >= total) return '';
-    return `; ETA ${formatDuration(Math.round((((nowMs - start.at) / done) * (total - replaced)) / 1000))}`;
+    if (!start) return '';
+    const remaining = rollRemainingMs(nowMs - start.at, replaced - start.replaced, total - replaced);
+    return remaining === undefined ? '' : `; ETA ${formatDuration(Math.round(remaining / 1000))}`;
   };
 }
 

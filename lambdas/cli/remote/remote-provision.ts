@@ -10,6 +10,7 @@ import type { UpdateExecutions } from '../../ports/update-executions';
 import { UsageError } from '../io';
 import type { ClusterSummary } from '../provision/summary';
 import { followExecution } from './follow-execution';
+import { consoleLink } from '../../core/dispatch/console-link';
 
 export interface RemoteServices {
   readonly executions: UpdateExecutions;
@@ -87,11 +88,7 @@ async function start(
   throw new UsageError(`${cluster.id}: ${MAX_ATTEMPTS} executions for ${targetVersion} exist already`);
 }
 
-/** The Step Functions console page of an execution. */
-export function consoleLink(executionArn: string): string {
-  const region = executionArn.split(':')[3];
-  return `https://${region}.console.aws.amazon.com/states/home?region=${region}#/v2/executions/details/${executionArn}`;
-}
+export { consoleLink };
 
 function summaryOf(cluster: Cluster, view: ExecutionView): ClusterSummary {
   const parsed = view.output ? ClusterUpdateOutput.safeParse(JSON.parse(view.output)) : undefined;

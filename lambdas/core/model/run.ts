@@ -183,6 +183,8 @@ export interface RunRecord {
   readonly nodeRoll?: NodeRollRequest;
   /** Node rolls of earlier runs of this version, the newest last (at most NODE_ROLL_HISTORY). */
   readonly nodeRollHistory?: readonly NodeRollRequest[];
+  /** The ids of the events this run sent (tasks/events/announce.ts), newest last: none is sent twice. */
+  readonly announced?: readonly string[];
 }
 
 export interface ManifestCursor {

@@ -76,3 +76,11 @@ export function describeBlock(pod: PodInfo, pdbs: readonly PdbInfo[]): string {
   if (!pdb) return `pod ${pod.namespace}/${pod.name}: eviction refused`;
   return `PDB ${pdb.namespace}/${pdb.name} allows ${pdb.disruptionsAllowed} disruption(s) (${pdb.currentHealthy}/${pdb.desiredHealthy} healthy) for pod ${pod.namespace}/${pod.name}`;
 }
+
+/** The pod and PDB (`namespace/name`) a block names, read back from describeBlock's text (others name neither). */
+export function parseBlock(blockedBy: string): { readonly pod?: string; readonly pdb?: string } {
+  const byPdb = /^PDB (\S+) allows .* for pod (\S+)$/.exec(blockedBy);
+  if (byPdb) return { pdb: byPdb[1]!, pod: byPdb[2]! };
+  const refused = /^pod (\S+): eviction refused$/.exec(blockedBy);
+  return refused ? { pod: refused[1]! } : {};
+}

@@ -2,6 +2,7 @@ import type { Cluster } from '../model/cluster';
 import type { RunRecord } from '../model/run';
 import type { ClusterControls, Lease } from '../../ports/progress-store';
 import { leaseExpired, leaseExpiry, type Clocks } from './lease-state';
+import { estimatedRollEnd, runRollEnd } from '../rollout/roll-eta';
 
 /** What `clm status` shows of one cluster: its status, the run in progress (or the last one), who holds it. */
 export interface ClusterReport {
@@ -31,7 +32,11 @@ export interface ClusterReport {
       readonly total: number;
       readonly blockedBy?: string;
       readonly message?: string;
+      /** A rolling pool's estimated end at its pace so far (ISO 8601), while the run holds the lease. */
+      readonly estimatedEnd?: string;
     }[];
+    /** The estimated end of the running roll: the latest of its pools' (core/rollout/roll-eta.ts). */
+    readonly estimatedEnd?: string;
     /** Stacks found stuck (UPDATE_ROLLBACK_FAILED, ROLLBACK_COMPLETE) and what the run did, with the cause. */
     readonly stackRecoveries?: readonly string[];
     /** Decommission: what the cleanup deleted, kept and left outside the stacks (`kind id`). */
@@ -52,6 +57,9 @@ export function clusterReport(
   now: number | Clocks,
 ): ClusterReport {
   const clocks = typeof now === 'number' ? { system: now } : now;
+  // The run's clock is its lease's (a --simulate run's is the world's); without a lease nothing rolls now.
+  const runNow = lease ? (lease.clock === 'simulated' ? clocks.simulated : clocks.system) : undefined;
+  const rolling = run && runNow !== undefined && run.completedAt === undefined ? runNow : undefined;
   return {
     id: cluster.id,
     lifecycleStatus: cluster.lifecycleStatus,
@@ -72,32 +80,36 @@ export function clusterReport(
           },
         }
       : {}),
-    ...(run
+    ...(run ? { run: runReport(run, rolling) } : {}),
+  };
+}
+
+/** The run's part of the report; `rolling` is the run's clock while it holds the lease (for the estimated ends). */
+function runReport(run: RunRecord, rolling: number | undefined): NonNullable<ClusterReport['run']> {
+  const end = (ms: number | undefined) => (ms === undefined ? {} : { estimatedEnd: new Date(ms).toISOString() });
+  return {
+    targetVersion: run.targetVersion,
+    action: run.action,
+    phase: run.phase,
+    finished: run.completedAt !== undefined,
+    ...(run.applyOnly ? { nodesNotRolled: true } : {}),
+    pools: Object.entries(run.pools).map(([name, p]) => ({
+      name,
+      status: p.status,
+      replaced: p.replaced,
+      total: p.total,
+      ...(p.blockedBy ? { blockedBy: p.blockedBy } : {}),
+      ...(p.message ? { message: p.message } : {}),
+      ...(rolling !== undefined ? end(estimatedRollEnd(p, rolling)) : {}),
+    })),
+    ...(rolling !== undefined ? end(runRollEnd(run.pools, rolling)) : {}),
+    ...stackRecoveries(run),
+    ...(run.leftovers
       ? {
-          run: {
-            targetVersion: run.targetVersion,
-            action: run.action,
-            phase: run.phase,
-            finished: run.completedAt !== undefined,
-            ...(run.applyOnly ? { nodesNotRolled: true } : {}),
-            pools: Object.entries(run.pools).map(([name, p]) => ({
-              name,
-              status: p.status,
-              replaced: p.replaced,
-              total: p.total,
-              ...(p.blockedBy ? { blockedBy: p.blockedBy } : {}),
-              ...(p.message ? { message: p.message } : {}),
-            })),
-            ...stackRecoveries(run),
-            ...(run.leftovers
-              ? {
-                  leftovers: {
-                    deleted: run.leftovers.deleted,
-                    kept: run.leftovers.kept,
-                    remaining: run.leftovers.remaining,
-                  },
-                }
-              : {}),
+          leftovers: {
+            deleted: run.leftovers.deleted,
+            kept: run.leftovers.kept,
+            remaining: run.leftovers.remaining,
           },
         }
       : {}),
@@ -157,7 +169,7 @@ export function formatClusterReport(report: ClusterReport): string {
     }
     for (const pool of report.run.pools) {
       lines.push(
-        `    ${pool.name}: ${pool.replaced}/${pool.total} nodes replaced (${pool.status})${pool.blockedBy ? `; blocked by ${pool.blockedBy}` : ''}`,
+        `    ${pool.name}: ${pool.replaced}/${pool.total} nodes replaced (${pool.status})${pool.blockedBy ? `; blocked by ${pool.blockedBy}` : ''}${pool.estimatedEnd ? `; ETA ${pool.estimatedEnd}` : ''}`,
       );
     }
   }

@@ -11,6 +11,7 @@ import { DEFAULT_FLEET_SETTINGS, launchLimitsOf, type FleetSettings } from '../.
 import { FileLaunchBudget } from '../../adapters/progress/file-launch-budget';
 import type { FleetStore } from '../../ports/fleet-store';
 import { fleetStandIns, type FleetServices } from './fleet-services';
+import { EVENTS_FILE, FileEventSink } from '../../adapters/events/file-event-sink';
 import { SimulatedWorld, loadScenarioFile, parseScenario } from '../../sim';
 import { ValidationError } from '../../shared/errors';
 import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-template-engine';
@@ -89,7 +90,11 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
     secrets: { decrypt: async (ciphertext) => Buffer.from(ciphertext, 'base64').toString('utf8') },
     fleet,
     launches: new FileLaunchBudget(options.stateDir, launchLimitsOf(options.fleetSettings ?? DEFAULT_FLEET_SETTINGS)),
-    ...fleetStandIns(options.services),
+    ...fleetStandIns({
+      // The tasks' own events (UpdateStarted, PoolRolled…) of a simulated run: `<state>/events.jsonl`, unless given.
+      events: new FileEventSink(join(options.stateDir, EVENTS_FILE), () => world.clock.now()),
+      ...options.services,
+    }),
     forCluster: (cluster) => {
       const ports = world.forCluster(cluster);
       if (tearingDown.has(cluster.id)) world.markDecommissioning(cluster.id);

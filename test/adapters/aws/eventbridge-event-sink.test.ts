@@ -4,6 +4,8 @@ import 'aws-sdk-client-mock-jest';
 import { EventBridgeEventSink } from '../../../lambdas/adapters/aws/eventbridge-event-sink';
 import { FleetEvent } from '../../../lambdas/contracts/fleet-events';
 import { TransientApiError } from '../../../lambdas/shared/errors';
+import { wireDetail } from '../../../lambdas/contracts/event-schemas';
+import { schemaErrors } from '../../support/event-schemas';
 
 const eventBridge = mockClient(EventBridgeClient);
 const client = new EventBridgeClient({ region: 'eu-central-1' });
@@ -18,7 +20,7 @@ function blocked(i: number): FleetEvent {
 }
 
 describe('EventBridgeEventSink', () => {
-  it('sends events as clm.fleet with their type and contract, ten per call', async () => {
+  it('sends events as clm.fleet with their type and contract (with version and id), ten per call', async () => {
     eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [] });
     const sink = new EventBridgeEventSink({
       client,
@@ -31,11 +33,19 @@ describe('EventBridgeEventSink', () => {
     expect(first[0]).toEqual({
       Source: 'clm.fleet',
       DetailType: 'ClusterUpdateBlocked',
-      Detail: JSON.stringify(blocked(0).detail),
+      Detail: JSON.stringify(wireDetail(blocked(0))),
       EventBusName: 'default',
       Resources: ['arn:aws:lambda:eu-central-1:123456789012:function:clm-dispatch'],
     });
     expect(FleetEvent.parse({ type: first[0].DetailType, detail: JSON.parse(first[0].Detail!) })).toEqual(blocked(0));
+    // What the published schema promises: the detail as sent conforms.
+    expect(
+      schemaErrors({
+        'detail-type': first[0].DetailType!,
+        source: first[0].Source,
+        detail: JSON.parse(first[0].Detail!),
+      }),
+    ).toEqual([]);
   });
 
   it('sends again only the entries EventBridge did not accept', async () => {

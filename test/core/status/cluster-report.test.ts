@@ -139,3 +139,46 @@ describe('clusterReport', () => {
     expect(text).toContain('    kept (--keep-volumes): volume vol-1');
   });
 });
+
+describe('clusterReport: the estimated end of the running roll', () => {
+  const cluster = testCluster();
+  const run = {
+    ...newRunRecord(
+      {
+        clusterId: cluster.id,
+        targetVersion: 'b#1',
+        action: 'provision' as const,
+        holder: 'e',
+        previousVersion: 'a#1',
+      },
+      0,
+    ),
+    pools: {
+      workers: { status: 'rolling' as const, total: 4, replaced: 1, nodes: {}, steps: 3, startedAt: 0 },
+      masters: { status: 'done' as const, total: 1, replaced: 1, nodes: {}, steps: 2, startedAt: 0, completedAt: 1 },
+    },
+  };
+
+  it('gives the pace so far times the nodes left, on the clock of the run holding the lease', () => {
+    // 1 node in 10 minutes of simulated time, 3 left: 30 minutes on; the system clock is far away.
+    const lease = { clusterId: cluster.id, holder: 'e', expiresAt: 99_999_999, clock: 'simulated' as const };
+    const report = clusterReport(cluster, run, lease, undefined, { system: 5e12, simulated: 600_000 });
+
+    expect(report.run?.estimatedEnd).toBe(new Date(2_400_000).toISOString());
+    expect(report.run?.pools.map((p) => [p.name, p.estimatedEnd])).toEqual([
+      ['workers', new Date(2_400_000).toISOString()],
+      ['masters', undefined],
+    ]);
+    expect(formatClusterReport(report)).toContain(
+      `workers: 1/4 nodes replaced (rolling); ETA ${new Date(2_400_000).toISOString()}`,
+    );
+  });
+
+  it('gives none while nobody holds the run, nor before the first node was replaced', () => {
+    const lease = { clusterId: cluster.id, holder: 'e', expiresAt: 99_999_999 };
+    const fresh = { ...run, pools: { workers: { ...run.pools.workers, replaced: 0 } } };
+
+    expect(clusterReport(cluster, run, undefined, undefined, 600_000).run?.estimatedEnd).toBeUndefined();
+    expect(clusterReport(cluster, fresh, lease, undefined, 600_000).run?.estimatedEnd).toBeUndefined();
+  });
+});

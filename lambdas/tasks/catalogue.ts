@@ -13,6 +13,7 @@ import { task as readControlPlane } from './read-control-plane';
 import { task as prepare } from './prepare';
 import { task as recordProblem } from './record-problem';
 import { task as registryChanged } from './registry-changed';
+import { task as reportToForge } from './report-to-forge';
 import { task as removeDeletedPools } from './remove-deleted-pools';
 import { task as renderClusterResources } from './render-cluster-resources';
 import { task as renderConfig } from './render-config';
@@ -52,6 +53,7 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   githubWebhook,
   dispatchFleet,
   registryChanged,
+  reportToForge,
 ];
 
 /** The catalogue's task called `name`, or undefined. */

@@ -44,8 +44,8 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   });
   if (input.action === 'plan') {
     // A plan claims nothing: no lease, no run record, no status; a paused cluster can be planned too.
-    const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
-    const target = runTargetVersion(resolved.id, cluster, false);
+    const configVersion = input.pullRequest?.configVersion ?? (await resolveClusterConfigVersion(cluster, ports.sources)).id;
+    const target = runTargetVersion(configVersion, cluster, false);
     return answer('PLAN', `Planning ${cluster.id} at ${target} (nothing is changed)`, target);
   }
   const decommission = isDecommission(input.action, cluster);

@@ -63,6 +63,8 @@ export interface PlannedStart {
     readonly action: 'provision' | 'decommission';
     readonly options: { readonly applyOnly: boolean };
     readonly trigger: string;
+    /** The target this pass resolved: commit statuses of the execution's start go on its commits. */
+    readonly targetVersion: string;
   };
 }
 
@@ -259,6 +261,7 @@ function plannedStart(candidate: Candidate, trigger: string): PlannedStart {
       action: assessment.action === 'decommission' ? 'decommission' : 'provision',
       options: { applyOnly: false },
       trigger,
+      targetVersion: assessment.targetVersion,
     },
   };
 }

@@ -18,6 +18,7 @@ import { githubWebhook } from '../../../lambdas/tasks/github-webhook';
 import { runFleetPass } from '../../../lambdas/tasks/fleet/fleet-pass';
 import { FakeClock } from '../fakes/fake-clock';
 import { FakeUpdateExecutions, type FakeExecution, type StartQuota } from './fake-update-executions';
+import { NO_FORGE } from '../../../lambdas/adapters/forge/no-forge';
 
 const unused = (what: string): never => {
   throw new Error(`${what} is not part of the fleet world`);
@@ -73,6 +74,7 @@ export class FleetWorld {
       executions: this.executions,
       events: this.events,
       webhooks: verifier ?? { verify: async () => false },
+      forge: NO_FORGE,
       launches: new MemoryLaunchBudget(launchLimitsOf(settings)),
       artifacts: undefined as never,
       templates: undefined as never,

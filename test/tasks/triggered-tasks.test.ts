@@ -1,7 +1,7 @@
 // The functions that are not states of a state machine, at unit level over the fleet's fakes: what each does for
 // its triggers, and that each touches exactly the ports it declares (its IAM comes from the same declaration).
 import { createHmac } from 'node:crypto';
-import { OctokitWebhookVerifier } from '../../lambdas/adapters/webhook/octokit-webhook-verifier';
+import { ForgeWebhookVerifier } from '../../lambdas/adapters/webhook/forge-webhook-verifier';
 import { toWireCluster } from '../../lambdas/core/model/cluster-wire';
 import type { Cluster } from '../../lambdas/core/model/cluster';
 import { factoriesOf, restrictPorts } from '../../lambdas/runtime/restrict-ports';
@@ -33,7 +33,7 @@ function world(): FleetWorld {
       fleetCluster('stable-1', 'test', { current: COMMIT_A, channel: 'stable' }),
     ],
     settings(),
-    new OctokitWebhookVerifier([SECRET]),
+    new ForgeWebhookVerifier({ github: [SECRET], gitlab: [], bitbucket: [] }),
   );
   w.refs.set('main', COMMIT_A);
   w.refs.set('stable', COMMIT_A);

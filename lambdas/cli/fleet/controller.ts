@@ -1,4 +1,5 @@
-import type { PassRequest } from '../../contracts/triggers';
+import type { ExecutionStatusChange, PassRequest } from '../../contracts/triggers';
+import { localStatusChange } from './local-status-change';
 import { formatDispatchReport } from '../../core/dispatch/fleet-report';
 import type { FleetSession } from './fleet-session';
 import { runNextExecution } from './run-executions';
@@ -8,6 +9,8 @@ export interface ControllerOptions {
   readonly verbose?: boolean;
   /** Before a scheduled pass (`clm serve --simulate` moves the simulated clock by the interval). */
   readonly beforeScheduledPass?: () => Promise<void> | void;
+  /** An update starts running or ends (`clm serve` reports it to the forge, as the deployed rule does). */
+  readonly onExecution?: (change: ExecutionStatusChange) => Promise<void>;
 }
 
 export interface ControllerStatus {
@@ -97,12 +100,18 @@ export class FleetController {
 
   /** Run the next queued update; false when there is none. */
   private async runUpdate(): Promise<boolean> {
+    const report = this.options.onExecution;
     const outcome = await runNextExecution(this.session, {
       shouldStop: () => this.stopping,
       log: this.options.log,
       ...(this.options.verbose ? { verbose: true } : {}),
+      ...(report ? { onStart: (execution) => report(localStatusChange(execution, 'RUNNING')) } : {}),
     });
     if (outcome.kind === 'idle') return false;
+    // A run stopped at a safe point stays pending: the next pass resumes it.
+    if (report && outcome.kind === 'ran') {
+      await report(localStatusChange(outcome.execution, outcome.status, outcome.output));
+    }
     if (outcome.kind === 'ran') {
       this.updatesRun++;
       this.request({ trigger: 'execution', execution: { name: outcome.execution.name, status: outcome.status } });

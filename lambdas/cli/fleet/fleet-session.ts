@@ -5,7 +5,9 @@ import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
 import { createRegistry } from '../../adapters/registry/create-registry';
 import type { DispatchReport } from '../../contracts/dispatch-report';
 import type { FleetEvent } from '../../contracts/fleet-events';
-import type { HttpRequest, HttpResponse, PassRequest } from '../../contracts/triggers';
+import type { ExecutionStatusChange, HttpRequest, HttpResponse, PassRequest } from '../../contracts/triggers';
+import type { Forge } from '../../ports/forge';
+import type { ForgeReport } from '../../tasks/report-to-forge';
 import type { WebhookVerifier } from '../../ports/webhook-verifier';
 import { LocalUpdateExecutions } from '../../runtime/local/local-executions';
 import { factoriesOf, restrictPorts } from '../../runtime/restrict-ports';
@@ -36,6 +38,8 @@ export interface FleetSession {
   pass(request: PassRequest): Promise<DispatchReport>;
   /** The GithubWebhook task. */
   webhook(request: HttpRequest): Promise<HttpResponse>;
+  /** The ReportToForge task: an update started or ended. */
+  report(change: ExecutionStatusChange): Promise<ForgeReport>;
   /** Release the state directory. */
   close(): void;
 }
@@ -43,6 +47,8 @@ export interface FleetSession {
 export interface FleetSessionOptions {
   /** `clm serve`: how webhook signatures are checked. */
   readonly verifier?: WebhookVerifier;
+  /** `clm serve --github-token-file`: where commit statuses and pull request plans go. */
+  readonly forge?: Forge;
   /** Every event the tasks send (logged; PushAccepted asks `clm serve` for a pass). */
   readonly onEvent?: (event: FleetEvent) => void;
 }
@@ -72,7 +78,12 @@ export async function openFleetSession(
     // The world's clock drives the execution records, so back-off and simulated time agree.
     const clock = { now: () => world.ports.clock.now() };
     const executions = new LocalUpdateExecutions(stateDir, () => clock.now());
-    const services = { executions, events, ...(options.verifier ? { webhooks: options.verifier } : {}) };
+    const services = {
+      executions,
+      events,
+      ...(options.verifier ? { webhooks: options.verifier } : {}),
+      ...(options.forge ? { forge: options.forge } : {}),
+    };
     const world: CliWorld = await openCliWorld(flags, { registry, sources, clusters, io, fleet, services });
     const { ports } = world;
     const run = (name: string, input: unknown) => {
@@ -85,6 +96,7 @@ export async function openFleetSession(
       events,
       pass: async (request) => (await run('DispatchFleet', request)) as DispatchReport,
       webhook: async (request) => (await run('GithubWebhook', request)) as HttpResponse,
+      report: async (change) => (await run('ReportToForge', change)) as ForgeReport,
       close: lock.release,
     };
   } catch (error) {

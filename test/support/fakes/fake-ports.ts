@@ -143,7 +143,11 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     fleet,
     executions,
     events,
-    webhooks: { verify: async () => unused('webhooks') },
+    webhooks: {
+      verify: async () => unused('webhooks'),
+      verifyGitlab: async () => unused('webhooks'),
+      verifyBitbucket: async () => unused('webhooks'),
+    },
     forge: NO_FORGE,
     launches,
     forCluster: () => clusterPorts,

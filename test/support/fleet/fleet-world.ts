@@ -73,7 +73,11 @@ export class FleetWorld {
       fleet: this.store,
       executions: this.executions,
       events: this.events,
-      webhooks: verifier ?? { verify: async () => false },
+      webhooks: verifier ?? {
+        verify: async () => false,
+        verifyGitlab: async () => false,
+        verifyBitbucket: async () => false,
+      },
       forge: NO_FORGE,
       launches: new MemoryLaunchBudget(launchLimitsOf(settings)),
       artifacts: undefined as never,

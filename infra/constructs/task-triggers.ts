@@ -43,7 +43,8 @@ export interface TaskTriggersProps {
  * - `registry-stream`: the table's stream, filtered to registry items, in batches;
  * - `execution-events`: a rule on the default bus for cluster-update executions that ended;
  * - `execution-status`: a rule on the default bus for cluster-update executions that started or ended (the detail);
- * - `push-events`: a rule on the default bus for PushAccepted.
+ * - `push-events`: a rule on the default bus for PushAccepted;
+ * - `pull-request-events`: a rule on the default bus for PullRequestAccepted (the detail).
  */
 export class TaskTriggers extends Construct {
   /** The endpoint of each `http` task, by task name. */
@@ -74,6 +75,8 @@ export class TaskTriggers extends Construct {
         return this.executionStatus(name, fn);
       case 'push-events':
         return this.pushEvents(name, fn);
+      case 'pull-request-events':
+        return this.pullRequestEvents(name, fn);
     }
   }
 
@@ -143,6 +146,14 @@ export class TaskTriggers extends Construct {
           status: [...REPORTED_EXECUTION_STATUSES],
         },
       },
+      targets: [new LambdaFunction(fn, { event: RuleTargetInput.fromEventPath('$.detail'), retryAttempts: 4 })],
+    });
+  }
+
+  private pullRequestEvents(name: string, fn: IFunction): void {
+    new Rule(this, `${name}PullRequestAccepted`, {
+      description: `CLM: the webhook accepted a pull request; ${name} starts its plans`,
+      eventPattern: { source: [FLEET_EVENT_SOURCE], detailType: ['PullRequestAccepted'] },
       targets: [new LambdaFunction(fn, { event: RuleTargetInput.fromEventPath('$.detail'), retryAttempts: 4 })],
     });
   }

@@ -72,5 +72,9 @@ export const DispatchReport = z.object({
   conflicts: z.number().check(z.int()),
   /** Throttled StartExecution and RedriveExecution answers, each tried again after a back-off (not failures). */
   throttles: z._default(z.number().check(z.int()), 0),
+  /** Refs clusters follow whose head moved without a webhook delivery: found by the scheduled pass, dispatched by it. */
+  missedPushes: z.optional(
+    z.array(z.object({ source: z.string(), ref: z.string(), commit: z.string(), previous: z.string() })),
+  ),
 });
 export type DispatchReport = z.infer<typeof DispatchReport>;

@@ -14,6 +14,7 @@ export const TRIGGER_KINDS = [
   'execution-events',
   'execution-status',
   'push-events',
+  'pull-request-events',
 ] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 

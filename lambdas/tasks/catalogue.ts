@@ -8,6 +8,7 @@ import { task as deployStacks } from './deploy-stacks';
 import { task as dispatchFleet } from './dispatch-fleet';
 import { task as finalize } from './finalize';
 import { task as githubWebhook } from './github-webhook';
+import { task as planPullRequest } from './plan-pull-request';
 import { task as planUpdate } from './plan-update';
 import { task as readControlPlane } from './read-control-plane';
 import { task as prepare } from './prepare';
@@ -54,6 +55,7 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   dispatchFleet,
   registryChanged,
   reportToForge,
+  planPullRequest,
 ];
 
 /** The catalogue's task called `name`, or undefined. */

@@ -137,6 +137,46 @@ export class GitSource implements ConfigSource {
     return { sourceName: this.name, version: sha, files };
   }
 
+  async listHeads(): Promise<ReadonlyMap<string, string>> {
+    const git = await isoGit();
+    const heads = new Map<string, string>();
+    if (this.branches === 'refs/heads/') {
+      await this.checkLocal();
+      for (const branch of await git.listBranches({ fs, gitdir: this.gitdir })) {
+        heads.set(
+          `refs/heads/${branch}`,
+          await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}` }),
+        );
+      }
+      for (const tag of await git.listTags({ fs, gitdir: this.gitdir })) {
+        heads.set(
+          `refs/tags/${tag}`,
+          await this.peel(await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/tags/${tag}` }), tag),
+        );
+      }
+      return heads;
+    }
+    let refs: Awaited<ReturnType<typeof git.listServerRefs>>;
+    try {
+      // Protocol version 1: one GET of the ref advertisement (version 2 takes a second request).
+      refs = await git.listServerRefs({
+        http: this.http,
+        url: this.options.url,
+        headers: this.authHeaders(),
+        protocolVersion: 1,
+        peelTags: true,
+        onAuthFailure: () => ({ cancel: true }),
+      });
+    } catch (error) {
+      throw this.translate(error);
+    }
+    for (const ref of refs) {
+      if (ref.ref.startsWith('refs/heads/') || ref.ref.startsWith('refs/tags/'))
+        heads.set(ref.ref, ref.peeled ?? ref.oid);
+    }
+    return heads;
+  }
+
   /** Fetch now (concurrent callers share one fetch). */
   async refresh(): Promise<void> {
     if (!this.fetching) {

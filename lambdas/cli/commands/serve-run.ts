@@ -17,16 +17,22 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
   const verifier = usage(() => verifierFromFlags(options, io.cwd));
   const forge = usage(() => forgeFromFlags(options, io.cwd));
   // A push the webhook accepts asks the controller for a pass, as the PushAccepted rule asks DispatchFleet.
-  const wiring: { controller?: FleetController } = {};
+  const wiring: { controller?: FleetController; session?: FleetSession } = {};
   const onEvent = (event: FleetEvent) => {
     log(`event ${event.type} ${eventLine(event)}`);
     if (event.type === 'PushAccepted') {
       const { repository, ref, commit } = event.detail;
       wiring.controller?.request({ trigger: 'webhook', push: { repository, ref, commit } });
     }
+    if (event.type === 'PullRequestAccepted') {
+      // As the PullRequestAccepted rule invokes PlanPullRequest: the plans are queued, then run like the updates.
+      const accepted = event.detail;
+      wiring.controller?.later(async () => log(`plans: ${(await wiring.session!.planPullRequest(accepted)).message}`));
+    }
   };
   const session = await openFleetSession(options, io, { verifier, onEvent, ...(forge ? { forge } : {}) });
   const { world } = session;
+  wiring.session = session;
   const running = new FleetController(session, {
     log,
     ...(options.verbose ? { verbose: true } : {}),

@@ -31,6 +31,8 @@ export interface ControllerStatus {
  */
 export class FleetController {
   private readonly requests: PassRequest[] = [];
+  /** Work asked for besides passes (a pull request's plans to queue), run first. */
+  private readonly jobs: (() => Promise<void>)[] = [];
   private wake: (() => void) | undefined;
   private stopping = false;
   private passes = 0;
@@ -55,6 +57,12 @@ export class FleetController {
     this.wake?.();
   }
 
+  /** Run `job` on the loop (before the next pass or update); a failure is logged. */
+  later(job: () => Promise<void>): void {
+    this.jobs.push(job);
+    this.wake?.();
+  }
+
   stop(): void {
     this.stopping = true;
     this.wake?.();
@@ -63,7 +71,7 @@ export class FleetController {
   status(): ControllerStatus {
     return {
       passes: this.passes,
-      passesQueued: this.requests.length,
+      passesQueued: this.requests.length + this.jobs.length,
       updatesQueued: this.session.executions.queued(),
       updatesRun: this.updatesRun,
       stopping: this.stopping,
@@ -75,6 +83,11 @@ export class FleetController {
   async run(): Promise<void> {
     while (!this.stopping) {
       this.busy = true;
+      const job = this.jobs.shift();
+      if (job) {
+        await job().catch((error: Error) => this.options.log(`failed: ${error.message}`));
+        continue;
+      }
       const request = this.requests.shift();
       if (request) {
         await this.pass(request);

@@ -5,9 +5,13 @@ import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
 import { createRegistry } from '../../adapters/registry/create-registry';
 import type { DispatchReport } from '../../contracts/dispatch-report';
 import type { FleetEvent } from '../../contracts/fleet-events';
+
+/** What the webhook's PullRequestAccepted event carries. */
+export type PullRequestAcceptedDetail = Extract<FleetEvent, { type: 'PullRequestAccepted' }>['detail'];
 import type { ExecutionStatusChange, HttpRequest, HttpResponse, PassRequest } from '../../contracts/triggers';
 import type { Forge } from '../../ports/forge';
 import type { ForgeReport } from '../../tasks/report-to-forge';
+import type { PullRequestPlans } from '../../tasks/plan-pull-request';
 import type { WebhookVerifier } from '../../ports/webhook-verifier';
 import { LocalUpdateExecutions } from '../../runtime/local/local-executions';
 import { factoriesOf, restrictPorts } from '../../runtime/restrict-ports';
@@ -40,6 +44,8 @@ export interface FleetSession {
   webhook(request: HttpRequest): Promise<HttpResponse>;
   /** The ReportToForge task: an update started or ended. */
   report(change: ExecutionStatusChange): Promise<ForgeReport>;
+  /** The PlanPullRequest task: queue the plans of a pull request the webhook accepted. */
+  planPullRequest(accepted: PullRequestAcceptedDetail): Promise<PullRequestPlans>;
   /** Release the state directory. */
   close(): void;
 }
@@ -97,6 +103,7 @@ export async function openFleetSession(
       pass: async (request) => (await run('DispatchFleet', request)) as DispatchReport,
       webhook: async (request) => (await run('GithubWebhook', request)) as HttpResponse,
       report: async (change) => (await run('ReportToForge', change)) as ForgeReport,
+      planPullRequest: async (accepted) => (await run('PlanPullRequest', accepted)) as PullRequestPlans,
       close: lock.release,
     };
   } catch (error) {

@@ -12,6 +12,8 @@ import type { UpdateExecutions } from '../../ports/update-executions';
 import type { PortsFor, TaskMetric } from '../define-task';
 import { listWithStoredStatus, recordClusterProblem } from '../step/cluster-status';
 import { paced, startPace } from './start-pacing';
+import { headResolvers, readHeads, recordHeads } from './source-heads';
+import type { VersionResolver } from '../../core/version/resolve-config-version';
 import { retryThrottled, type ThrottleBackoff } from '../throttling/retry-throttled';
 
 /** The ports of a dispatcher pass (the tasks that run one declare these). */
@@ -40,6 +42,11 @@ export interface PassOptions {
   readonly forget?: readonly string[];
   /** What the stream batch changed, for the report. */
   readonly registry?: DispatchReport['registry'];
+  /**
+   * List each git source's heads (one request per source, as `git ls-remote`), resolve the targets from them, and
+   * record and report the refs that moved without a webhook (missed pushes). The scheduled pass does.
+   */
+  readonly heads?: boolean;
 }
 
 export interface PassResult {
@@ -64,7 +71,11 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   const diff = options.poll ? diffRegistry(clusters, snapshot.clusters) : undefined;
   const states = diff ? withStates(snapshot.clusters, diff.states) : snapshot.clusters;
   const scope = diff && options.poll === 'changes' ? diff.changed : options.scope?.(clusters);
-  const { plan, behind } = await planPass(ports, { clusters, snapshot, states, scope, now, trigger: options.trigger });
+  const heads = options.heads ? await readHeads(ports.sources) : undefined;
+  const missed = heads ? await recordHeads(ports.fleet, heads, clusters, now) : [];
+  const sources = heads ? headResolvers(ports.sources, heads) : ports.sources;
+  const pass = { clusters, snapshot, states, scope, now, trigger: options.trigger, sources };
+  const { plan, behind } = await planPass(ports, pass);
   const started = await startPlanned(ports, plan.starts, states, now);
   const saved = await ports.fleet.saveClusterStates(mergeStates(diff?.states ?? [], plan.states, started.states));
   const forget = [...(diff?.removed ?? []), ...(options.forget ?? [])];
@@ -85,6 +96,7 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
       conflicts: saved.conflicts.length,
       throttles: started.throttles,
       ...(registry ? { registry } : {}),
+      ...(missed.length ? { missedPushes: missed } : {}),
     }),
   };
 }
@@ -98,12 +110,13 @@ async function planPass(
     readonly scope: ReadonlySet<string> | undefined;
     readonly now: number;
     readonly trigger: string;
+    readonly sources: readonly VersionResolver[];
   },
 ): Promise<{ plan: DispatchPlan; behind: number }> {
   const { clusters, snapshot, states } = input;
   const running = [...states.values()].flatMap((s) => (s.execution?.state === 'running' ? [s.execution] : []));
   const [targets, outcomes, runningNow, controls] = await Promise.all([
-    resolveFleetTargets(clusters, ports.sources),
+    resolveFleetTargets(clusters, input.sources),
     running.length ? ports.executions.describe(running) : Promise.resolve([]),
     ports.executions.countRunning(),
     ports.progress.getControlsOf(clusters.map((c) => c.id)),

@@ -12,6 +12,9 @@ import { FleetWorld } from '../support/fleet/fleet-world';
 import { recordingPorts, touchedAndDeclared, type TouchedPorts } from '../support/recording-ports';
 import { COMMIT_A, COMMIT_B, fleetCluster, settings } from '../core/dispatch/fleet-fixtures';
 import { headers, pushPayload } from '../core/webhook/payloads';
+import { GithubForge } from '../../lambdas/adapters/forge/github-forge';
+import { FakeGithub } from '../support/forge/fake-github';
+import { MemoryArtifactStore } from '../support/fakes/memory-artifact-store';
 
 const SECRET = 'whsec-triggered-tasks';
 const TRIGGERED = TASK_CATALOGUE.filter((t) => !isStateMachineTask(t));
@@ -179,6 +182,67 @@ describe('triggered tasks', () => {
     const deploy = TASK_CATALOGUE.find((t) => t.name === 'DeployStacks')!;
     expect(deploy.metrics!({ status: 'IN_PROGRESS', waitSeconds: 15, message: '', started: 2 })).toEqual([
       { name: 'StackOperations', value: 2 },
+    ]);
+  });
+
+  it('PlanPullRequest starts a plan of the head per cluster the base feeds; ReportToForge reports plans and updates', async () => {
+    // Arrange
+    const w = world();
+    const head = 'c'.repeat(40);
+    const github = new FakeGithub({
+      tokens: ['t'],
+      repositories: { 'acme/cluster-config': new Set([COMMIT_A, COMMIT_B, head]) },
+      pulls: { 'acme/cluster-config': [7] },
+    });
+    await github.listen();
+    const ports = {
+      ...w.ports,
+      forge: new GithubForge({ apiUrl: github.url, token: async () => 't' }),
+      artifacts: new MemoryArtifactStore(),
+    };
+    const runWith = (task: AnyTask, payload: unknown) =>
+      runTask(
+        task,
+        payload,
+        restrictPorts(task.name, task.ports, factoriesOf(recordingPorts(task.name, ports, touched))),
+      );
+    const accepted = {
+      repository: 'acme/cluster-config',
+      number: 7,
+      head,
+      base: 'refs/heads/main',
+      deliveryId: 'd',
+      affected: 2,
+      clusters: [],
+    };
+
+    // Act
+    const plans: any = await runWith(byName('PlanPullRequest'), accepted);
+    const again: any = await runWith(byName('PlanPullRequest'), accepted);
+    const plan = w.executions.started[0]!;
+    const reportedPlan: any = await runWith(byName('ReportToForge'), {
+      name: plan.name,
+      status: 'RUNNING',
+      input: JSON.stringify(plan.input),
+    });
+    const update = { clusterId: w.clusters[0]!.id, action: 'provision', targetVersion: `${COMMIT_B}#h` };
+    const reportedUpdate: any = await runWith(byName('ReportToForge'), {
+      name: 'u',
+      status: 'SUCCEEDED',
+      input: JSON.stringify(update),
+    });
+    await github.close();
+
+    // Assert
+    expect(plans.started.map((id: string) => id.split(':').at(-1))).toEqual(['test-1', 'test-2']);
+    expect(again).toMatchObject({ started: [], alreadyPlanned: plans.started });
+    expect(plan.input).toMatchObject({
+      action: 'plan',
+      pullRequest: { head, base: 'main', configVersion: head, sourceVersions: { main: head } },
+    });
+    expect(reportedPlan.message).toContain('acme/cluster-config#7: plan comment created');
+    expect(reportedUpdate.statuses).toEqual([
+      { repository: 'acme/cluster-config', sha: COMMIT_B, context: 'clm/test-1', state: 'success' },
     ]);
   });
 

@@ -72,7 +72,8 @@ export async function recordHeads(
         ref,
         commit,
         deleted: false,
-        pushedAt: now,
+        // When it was pushed is unknown: just after what was recorded, so a webhook's own record (the push's time) wins.
+        pushedAt: recorded ? recorded.pushedAt + 1 : 0,
         deliveryId: LS_REMOTE_DELIVERY,
         recordedAt: now,
       });

@@ -47,7 +47,14 @@ export class FleetWorld {
       return sha;
     },
     checkout: async () => unused('checkout'),
+    // `git ls-remote`: every branch of `refs`, counted (one request each).
+    listHeads: async () => {
+      this.headListings++;
+      return new Map([...this.refs].map(([branch, sha]) => [`refs/heads/${branch}`, sha]));
+    },
   };
+  /** How often the source's heads were listed. */
+  headListings = 0;
   readonly ports: Ports;
 
   constructor(

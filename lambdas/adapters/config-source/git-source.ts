@@ -7,6 +7,8 @@ import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
 import { ConfigError, TransientApiError } from '../../shared/errors';
 import { silentLogger } from '../registry/registry-logger';
 import { isLocalGitUrl, localGitdir, maskCredentials, mirrorName } from './git-urls';
+import { localHeads, serverHeads } from './git-heads';
+import { networkCode } from './git-network-errors';
 import type { AdapterLogger } from '../registry/registry-logger';
 
 export interface GitSourceOptions {
@@ -137,44 +139,15 @@ export class GitSource implements ConfigSource {
     return { sourceName: this.name, version: sha, files };
   }
 
+  /** As `git ls-remote`: one GET of the server's ref advertisement; a `file://` repository's own refs. */
   async listHeads(): Promise<ReadonlyMap<string, string>> {
     const git = await isoGit();
-    const heads = new Map<string, string>();
     if (this.branches === 'refs/heads/') {
       await this.checkLocal();
-      for (const branch of await git.listBranches({ fs, gitdir: this.gitdir })) {
-        heads.set(
-          `refs/heads/${branch}`,
-          await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/heads/${branch}` }),
-        );
-      }
-      for (const tag of await git.listTags({ fs, gitdir: this.gitdir })) {
-        heads.set(
-          `refs/tags/${tag}`,
-          await this.peel(await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/tags/${tag}` }), tag),
-        );
-      }
-      return heads;
+      return localHeads(git, this.gitdir, (oid, tag) => this.peel(oid, tag));
     }
-    let refs: Awaited<ReturnType<typeof git.listServerRefs>>;
-    try {
-      // Protocol version 1: one GET of the ref advertisement (version 2 takes a second request).
-      refs = await git.listServerRefs({
-        http: this.http,
-        url: this.options.url,
-        headers: this.authHeaders(),
-        protocolVersion: 1,
-        peelTags: true,
-        onAuthFailure: () => ({ cancel: true }),
-      });
-    } catch (error) {
-      throw this.translate(error);
-    }
-    for (const ref of refs) {
-      if (ref.ref.startsWith('refs/heads/') || ref.ref.startsWith('refs/tags/'))
-        heads.set(ref.ref, ref.peeled ?? ref.oid);
-    }
-    return heads;
+    const remote = { http: this.http, url: this.options.url, headers: this.authHeaders() };
+    return serverHeads(git, remote).catch((error: unknown) => Promise.reject(this.translate(error)));
   }
 
   /** Fetch now (concurrent callers share one fetch). */
@@ -313,17 +286,6 @@ export class GitSource implements ConfigSource {
     const token = this.options.token;
     return token ? text.split(token).join('***') : text;
   }
-}
-
-function networkCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth++) {
-    const { code, name } = current as { code?: string; name?: string };
-    if (name === 'TimeoutError' || name === 'AbortError') return 'no response in time';
-    if (code && /^E[A-Z]+$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 // isomorphic-git and its HTTP client load on first use: a run that reads only directory sources never pays for them.

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { HttpRequest, HttpResponse } from '../../contracts/triggers';
 import { DEFAULT_MAX_WEBHOOK_BODY_BYTES } from '../../core/webhook/webhook-request';
-import { HEALTH_PATH, WEBHOOK_PATH, WEBHOOK_PATHS } from './webhook-paths';
+import { HEALTH_PATH, WEBHOOK_PATHS } from './webhook-paths';
 
 export interface WebhookServerOptions {
   readonly port: number;

@@ -1,6 +1,7 @@
-import { createPublicKey, createVerify, randomBytes, type KeyObject } from 'node:crypto';
+import { createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { commentBody, INVALID, invalid, readJson, verifyAppJwt } from './fake-github-rules';
 
 /**
  * A fake of the parts of GitHub's REST API CLM uses, on 127.0.0.1, keeping real state and refusing what GitHub
@@ -18,11 +19,17 @@ export interface FakeGithubOptions {
   /** Tokens accepted as they are (personal access tokens). */
   readonly tokens?: readonly string[];
   /** GitHub Apps: their id, public key and installation ids. */
-  readonly apps?: readonly { readonly appId: string; readonly publicKey: string; readonly installations: readonly number[] }[];
+  readonly apps?: readonly {
+    readonly appId: string;
+    readonly publicKey: string;
+    readonly installations: readonly number[];
+  }[];
   /** Whether a repository (`owner/name`, any case) has a commit: a set of SHAs, or a lookup (a local git repository). */
   readonly repositories: Readonly<Record<string, ReadonlySet<string> | ((sha: string) => boolean)>>;
   /** Pull request numbers per repository. */
   readonly pulls?: Readonly<Record<string, readonly number[]>>;
+  /** A branch's head commit (`POST /repos/{o}/{r}/pulls` opens a pull request of it); absent: opening is refused. */
+  readonly branchHead?: (repository: string, branch: string) => string | undefined;
   /** @default Date.now */
   readonly now?: () => number;
 }
@@ -52,10 +59,11 @@ export interface FakeRequest {
 
 const MAX_STATUSES_PER_CONTEXT = 1000;
 const MAX_DESCRIPTION = 140;
-const MAX_COMMENT = 65_536;
 
 export class FakeGithub {
   readonly requests: FakeRequest[] = [];
+  /** Told of every request answered (the demo's log). */
+  onRequest?: (request: FakeRequest) => void;
   private readonly tokens = new Map<string, number | undefined>();
   private readonly statuses = new Map<string, FakeStatus[]>();
   private readonly comments = new Map<string, FakeComment[]>();
@@ -67,7 +75,8 @@ export class FakeGithub {
 
   constructor(private readonly options: FakeGithubOptions) {
     for (const token of options.tokens ?? []) this.tokens.set(token, undefined);
-    for (const [repo, numbers] of Object.entries(options.pulls ?? {})) this.pulls.set(repo.toLowerCase(), new Set(numbers));
+    for (const [repo, numbers] of Object.entries(options.pulls ?? {}))
+      this.pulls.set(repo.toLowerCase(), new Set(numbers));
     for (const app of options.apps ?? [])
       this.apps.set(app.appId, { key: createPublicKey(app.publicKey), installations: new Set(app.installations) });
   }
@@ -120,7 +129,10 @@ export class FakeGithub {
     const install = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(url.pathname);
     if (install && method === 'POST') return this.mintToken(req, res, credential, Number(install[1]));
     if (!credential || !this.tokenValid(credential)) {
-      return this.send(req, res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+      return this.send(req, res, 401, {
+        message: 'Bad credentials',
+        documentation_url: 'https://docs.github.com/rest',
+      });
     }
     const route = /^\/repos\/([^/]+)\/([^/]+)\/(.+)$/.exec(url.pathname);
     if (!route) return this.send(req, res, 404, { message: 'Not Found' });
@@ -130,10 +142,12 @@ export class FakeGithub {
     const has = (sha: string) => (typeof commits === 'function' ? commits(sha) : commits.has(sha));
     const rest = route[3];
     let match: RegExpExecArray | null;
-    if ((match = /^statuses\/([^/]+)$/.exec(rest)) && method === 'POST') return this.createStatus(req, res, repository, match[1], has, body);
+    if ((match = /^statuses\/([^/]+)$/.exec(rest)) && method === 'POST')
+      return this.createStatus(req, res, repository, match[1], has, body);
     if ((match = /^commits\/([^/]+)\/statuses$/.exec(rest)) && method === 'GET') {
       return this.send(req, res, 200, this.statusesOf(repository, match[1]).reverse());
     }
+    if (rest === 'pulls' && method === 'POST') return this.openPull(req, res, repository, body);
     if ((match = /^issues\/(\d+)\/comments$/.exec(rest))) {
       const number = Number(match[1]);
       if (!this.pulls.get(repository)?.has(number)) return this.send(req, res, 404, { message: 'Not Found' });
@@ -149,7 +163,13 @@ export class FakeGithub {
         if (typeof text !== 'string') return this.send(req, res, 422, text);
         const now = new Date(this.now()).toISOString();
         const id = this.nextId++;
-        const comment = { id, body: text, html_url: `https://github.com/${repository}/pull/${number}#issuecomment-${id}`, created_at: now, updated_at: now };
+        const comment = {
+          id,
+          body: text,
+          html_url: `https://github.com/${repository}/pull/${number}#issuecomment-${id}`,
+          created_at: now,
+          updated_at: now,
+        };
         this.comments.set(key, [...(this.comments.get(key) ?? []), comment]);
         return this.send(req, res, 201, comment);
       }
@@ -186,15 +206,26 @@ export class FakeGithub {
     if (!['pending', 'success', 'failure', 'error'].includes(String(state))) {
       return this.send(req, res, 422, invalid('state', 'invalid', 'Validation Failed'));
     }
-    const description = input.description === undefined || input.description === null ? null : String(input.description);
+    const description =
+      input.description === undefined || input.description === null ? null : String(input.description);
     if (description !== null && description.length > MAX_DESCRIPTION) {
-      return this.send(req, res, 422, invalid('description', 'custom', `description is too long (maximum is ${MAX_DESCRIPTION} characters)`));
+      return this.send(
+        req,
+        res,
+        422,
+        invalid('description', 'custom', `description is too long (maximum is ${MAX_DESCRIPTION} characters)`),
+      );
     }
     const context = typeof input.context === 'string' && input.context ? input.context : 'default';
     const key = `${repository}@${sha.toLowerCase()}`;
     const list = this.statuses.get(key) ?? [];
     if (list.filter((s) => s.context === context).length >= MAX_STATUSES_PER_CONTEXT) {
-      return this.send(req, res, 422, invalid('context', 'custom', 'This SHA and context has reached the maximum number of statuses.'));
+      return this.send(
+        req,
+        res,
+        422,
+        invalid('context', 'custom', 'This SHA and context has reached the maximum number of statuses.'),
+      );
     }
     const status: FakeStatus = {
       id: this.nextId++,
@@ -208,6 +239,27 @@ export class FakeGithub {
     this.send(req, res, 201, status);
   }
 
+  /** `POST /repos/{o}/{r}/pulls` `{title, head, base}`: 422 unless both branches exist and differ. */
+  private openPull(req: IncomingMessage, res: ServerResponse, repository: string, body: unknown): void {
+    const { title, head, base } = (body ?? {}) as Record<string, unknown>;
+    const sha = typeof head === 'string' ? this.options.branchHead?.(repository, head) : undefined;
+    const baseSha = typeof base === 'string' ? this.options.branchHead?.(repository, base) : undefined;
+    if (typeof title !== 'string' || !title || !sha || !baseSha || head === base) {
+      return this.send(req, res, 422, invalid('head', 'invalid', 'Validation Failed'));
+    }
+    const number = Math.max(0, ...(this.pulls.get(repository) ?? [])) + 1;
+    this.addPull(repository, number);
+    const url = `https://github.com/${repository}/pull/${number}`;
+    this.send(req, res, 201, {
+      number,
+      html_url: url,
+      state: 'open',
+      title,
+      head: { ref: head, sha },
+      base: { ref: base, sha: baseSha },
+    });
+  }
+
   private tokenValid(token: string): boolean {
     if (!this.tokens.has(token)) return false;
     const expires = this.tokens.get(token);
@@ -215,71 +267,24 @@ export class FakeGithub {
   }
 
   private mintToken(req: IncomingMessage, res: ServerResponse, jwt: string | undefined, installation: number): void {
-    const app = jwt ? this.verifyJwt(jwt) : 'A JSON web token could not be decoded';
+    const app = jwt ? verifyAppJwt(jwt, this.apps, this.now()) : 'A JSON web token could not be decoded';
     if (typeof app === 'string') return this.send(req, res, 401, { message: app });
     if (!app.installations.has(installation)) return this.send(req, res, 404, { message: 'Not Found' });
     const token = `ghs_${randomBytes(18).toString('hex')}`;
     const expiresAt = this.now() + 3_600_000;
     this.tokens.set(token, expiresAt);
-    this.send(req, res, 201, { token, expires_at: new Date(expiresAt).toISOString(), permissions: { statuses: 'write' } });
-  }
-
-  /** The App a JWT is valid for, or GitHub's reason it is not. */
-  private verifyJwt(jwt: string): { installations: Set<number> } | string {
-    const parts = jwt.split('.');
-    if (parts.length !== 3) return 'A JSON web token could not be decoded';
-    let header: { alg?: string };
-    let claims: { iss?: string | number; iat?: number; exp?: number };
-    try {
-      header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
-      claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-    } catch {
-      return 'A JSON web token could not be decoded';
-    }
-    const app = this.apps.get(String(claims.iss));
-    if (header.alg !== 'RS256' || !app) return 'A JSON web token could not be decoded';
-    const verifier = createVerify('RSA-SHA256').update(`${parts[0]}.${parts[1]}`);
-    if (!verifier.verify(app.key, Buffer.from(parts[2], 'base64url'))) return 'A JSON web token could not be decoded';
-    const now = Math.floor(this.now() / 1000);
-    if (typeof claims.exp !== 'number' || claims.exp <= now) return "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires";
-    if (claims.exp > now + 600) return "'Expiration time' claim ('exp') is too far in the future";
-    if (typeof claims.iat !== 'number' || claims.iat > now + 60) return "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued";
-    return app;
+    this.send(req, res, 201, {
+      token,
+      expires_at: new Date(expiresAt).toISOString(),
+      permissions: { statuses: 'write' },
+    });
   }
 
   private send(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
-    this.requests.push({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], status });
+    const request = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], status };
+    this.requests.push(request);
+    this.onRequest?.(request);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(body));
   }
-}
-
-const INVALID = Symbol('invalid');
-
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('error', reject);
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (!text) return resolve(undefined);
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        resolve(INVALID);
-      }
-    });
-  });
-}
-
-function commentBody(body: unknown): string | Record<string, unknown> {
-  const text = (body as { body?: unknown } | undefined)?.body;
-  if (typeof text !== 'string' || text === '') return invalid('body', 'missing_field', 'Validation Failed');
-  if (text.length > MAX_COMMENT) return invalid('body', 'custom', `body is too long (maximum is ${MAX_COMMENT} characters)`);
-  return text;
-}
-
-function invalid(field: string, code: string, message: string): Record<string, unknown> {
-  return { message: 'Validation Failed', errors: [{ resource: 'Status', field, code, message }] };
 }

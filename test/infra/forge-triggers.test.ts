@@ -15,8 +15,7 @@ describe('the forge in the workflow stack', () => {
     githubApiUrl: 'https://github.example.com/api/v3',
   });
   const rules = Object.values(template.findResources('AWS::Events::Rule')).map((r) => r.Properties);
-  const targetOf = (task: string) =>
-    rules.find((r) => JSON.stringify(r.Targets).includes(fnId(template, task)))!;
+  const targetOf = (task: string) => rules.find((r) => JSON.stringify(r.Targets).includes(fnId(template, task)))!;
 
   it('reports every start and end of a cluster-update execution, passing the event detail as it is', () => {
     const rule = targetOf('ReportToForge');
@@ -51,7 +50,8 @@ describe('the forge in the workflow stack', () => {
     expect(reads('ReportToForge').length).toBeGreaterThan(0);
     expect(reads('DispatchFleet')).toEqual([]);
     const { workflowTemplate: none } = synthClm({});
-    const plain = none.findResources('AWS::Lambda::Function')[fnId(none, 'ReportToForge')].Properties.Environment.Variables;
+    const plain =
+      none.findResources('AWS::Lambda::Function')[fnId(none, 'ReportToForge')].Properties.Environment.Variables;
     expect(plain.CLM_FORGE_SECRET_ARN).toBeUndefined();
   });
 });

@@ -25,9 +25,13 @@ export type ForgeReport = z.infer<typeof ForgeReport>;
  * linked to the execution); a pull request's plan writes the one plan comment on the PR. Nothing without forge
  * credentials; nothing for an execution whose commit is not known.
  */
-export async function reportToForge(change: ExecutionStatusChange, ports: PortsFor<typeof PORTS>): Promise<ForgeReport> {
+export async function reportToForge(
+  change: ExecutionStatusChange,
+  ports: PortsFor<typeof PORTS>,
+): Promise<ForgeReport> {
   const input = executionInput(change);
-  if (!input) return { statuses: [], problems: [], message: `${change.name}: not a cluster-update input; nothing reported` };
+  if (!input)
+    return { statuses: [], problems: [], message: `${change.name}: not a cluster-update input; nothing reported` };
   if (!ports.forge.configured) return { statuses: [], problems: [], message: 'no forge configured; nothing reported' };
   const clusters = await ports.registry.listClusters();
   if (input.action === 'plan') {
@@ -40,7 +44,11 @@ export async function reportToForge(change: ExecutionStatusChange, ports: PortsF
   }
   const ranTo =
     change.status === 'SUCCEEDED'
-      ? (await ports.executions.describe([{ name: change.name, ...(change.executionArn ? { arn: change.executionArn } : {}) }]))[0]?.ranTo
+      ? (
+          await ports.executions.describe([
+            { name: change.name, ...(change.executionArn ? { arn: change.executionArn } : {}) },
+          ])
+        )[0]?.ranTo
       : undefined;
   return reportCommitStatuses(change, input, {
     forge: ports.forge,

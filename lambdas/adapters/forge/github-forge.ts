@@ -96,15 +96,21 @@ export class GithubForge implements Forge {
 
 function repoPath(repository: string): string {
   const [owner, name, ...rest] = repository.split('/');
-  if (!owner || !name || rest.length) throw new ConfigError(`repository ${JSON.stringify(repository)} is not owner/name`);
+  if (!owner || !name || rest.length)
+    throw new ConfigError(`repository ${JSON.stringify(repository)} is not owner/name`);
   return `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
 }
 
 /** GitHub's error body: `{"message": "...", "errors": [{"message"|"code"…}]}`. */
 function githubMessage(text: string): string {
   try {
-    const json = JSON.parse(text) as { message?: string; errors?: { message?: string; code?: string; field?: string }[] };
-    const details = (json.errors ?? []).map((e) => e.message ?? [e.field, e.code].filter(Boolean).join(' ')).filter(Boolean);
+    const json = JSON.parse(text) as {
+      message?: string;
+      errors?: { message?: string; code?: string; field?: string }[];
+    };
+    const details = (json.errors ?? [])
+      .map((e) => e.message ?? [e.field, e.code].filter(Boolean).join(' '))
+      .filter(Boolean);
     return [json.message, ...details].filter(Boolean).join(': ');
   } catch {
     return text.slice(0, 200);

@@ -5,9 +5,13 @@ import { ConfigError } from '../../shared/errors';
 export const NO_FORGE: Forge = {
   configured: false,
   setStatus: async () => {
-    throw new ConfigError('no forge configured: give GitHub credentials (clm serve --github-token-file; CDK context forgeSecretArn)');
+    throw new ConfigError(
+      'no forge configured: give GitHub credentials (clm serve --github-token-file; CDK context forgeSecretArn)',
+    );
   },
   upsertComment: async () => {
-    throw new ConfigError('no forge configured: give GitHub credentials (clm serve --github-token-file; CDK context forgeSecretArn)');
+    throw new ConfigError(
+      'no forge configured: give GitHub credentials (clm serve --github-token-file; CDK context forgeSecretArn)',
+    );
   },
 };

@@ -77,7 +77,12 @@ export function executionLink(executionArn: string | undefined): string | undefi
   const match = /^arn:(aws[\w-]*):states:([\w-]+):\d{12}:execution:/.exec(executionArn ?? '');
   if (!match) return undefined;
   const [, partition, region] = match;
-  const host = partition === 'aws-cn' ? 'console.amazonaws.cn' : partition === 'aws-us-gov' ? 'console.amazonaws-us-gov.com' : 'console.aws.amazon.com';
+  const host =
+    partition === 'aws-cn'
+      ? 'console.amazonaws.cn'
+      : partition === 'aws-us-gov'
+        ? 'console.amazonaws-us-gov.com'
+        : 'console.aws.amazon.com';
   return `https://${region}.${host}/states/home?region=${region}#/v2/executions/details/${executionArn}`;
 }
 

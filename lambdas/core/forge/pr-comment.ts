@@ -8,8 +8,20 @@ export function commentMarker(number: number): string {
 
 /** One cluster's part of the comment: its plan, why there is none, or that it is still being made. */
 export type ClusterPlanEntry =
-  | { readonly clusterId: string; readonly alias: string; readonly state: 'planned'; readonly plan: ClusterPlan; readonly link?: string }
-  | { readonly clusterId: string; readonly alias: string; readonly state: 'failed'; readonly reason: string; readonly link?: string }
+  | {
+      readonly clusterId: string;
+      readonly alias: string;
+      readonly state: 'planned';
+      readonly plan: ClusterPlan;
+      readonly link?: string;
+    }
+  | {
+      readonly clusterId: string;
+      readonly alias: string;
+      readonly state: 'failed';
+      readonly reason: string;
+      readonly link?: string;
+    }
   | { readonly clusterId: string; readonly alias: string; readonly state: 'running'; readonly link?: string };
 
 export interface PullRequestCommentInput {
@@ -58,13 +70,18 @@ function section(entry: ClusterPlanEntry): string[] {
     title,
     `${nothing ? '✅ no changes' : '📝 changes'}: ${stacks.length} stack${stacks.length === 1 ? '' : 's'}, ${created.length} created, ${changed.length} changed, ${plan.deletions.length} pruned, ${pools.length} pool${pools.length === 1 ? '' : 's'} to roll${link}`,
   ];
-  if (stacks.length) out.push(`- stacks: ${listed(stacks.map((s) => `${s.name} (${s.action}, ${s.changes.length} resource${s.changes.length === 1 ? '' : 's'})`))}`);
+  if (stacks.length)
+    out.push(
+      `- stacks: ${listed(stacks.map((s) => `${s.name} (${s.action}, ${s.changes.length} resource${s.changes.length === 1 ? '' : 's'})`))}`,
+    );
   if (created.length) out.push(`- created: ${listed(created.map((o) => refText(o.ref)))}`);
   if (changed.length) out.push(`- changed: ${listed(changed.map((o) => refText(o.ref)))}`);
   if (plan.deletions.length) out.push(`- pruned: ${listed(plan.deletions.map((d) => refText(d.ref)))}`);
   if (pools.length) {
     const minutes = pools.reduce((sum, p) => sum + p.estimatedMinutes, 0);
-    out.push(`- pools to roll (about ${minutes} min in all): ${listed(pools.map((p) => `${p.pool}: ${p.nodes} node${p.nodes === 1 ? '' : 's'}, ~${p.estimatedMinutes} min`))}`);
+    out.push(
+      `- pools to roll (about ${minutes} min in all): ${listed(pools.map((p) => `${p.pool}: ${p.nodes} node${p.nodes === 1 ? '' : 's'}, ~${p.estimatedMinutes} min`))}`,
+    );
   }
   for (const problem of plan.problems.slice(0, LISTED)) out.push(`- ⚠️ ${clip(oneLine(problem), 300)}`);
   if (plan.problems.length > LISTED) out.push(`- ⚠️ … ${plan.problems.length - LISTED} more problems`);
@@ -72,7 +89,10 @@ function section(entry: ClusterPlanEntry): string[] {
 }
 
 function listed(items: readonly string[]): string {
-  const shown = items.slice(0, LISTED).map((i) => `\`${i}\``).join(', ');
+  const shown = items
+    .slice(0, LISTED)
+    .map((i) => `\`${i}\``)
+    .join(', ');
   return items.length > LISTED ? `${shown} and ${items.length - LISTED} more` : shown;
 }
 

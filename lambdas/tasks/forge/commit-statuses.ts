@@ -16,7 +16,12 @@ import { isRetryable } from '../../shared/errors';
 
 /** What reporting one status change did. */
 export interface Reported {
-  readonly statuses: { readonly repository: string; readonly sha: string; readonly context: string; readonly state: string }[];
+  readonly statuses: {
+    readonly repository: string;
+    readonly sha: string;
+    readonly context: string;
+    readonly state: string;
+  }[];
   readonly problems: string[];
   readonly message: string;
 }
@@ -38,9 +43,13 @@ export async function reportCommitStatuses(
   },
 ): Promise<Reported> {
   const version = (change.status === 'SUCCEEDED' ? ctx.ranTo : undefined) ?? input.targetVersion;
-  const configVersion = version ? parseVersion(version)?.configVersion ?? version : undefined;
+  const configVersion = version ? (parseVersion(version)?.configVersion ?? version) : undefined;
   if (!configVersion) {
-    return { statuses: [], problems: [], message: `${change.name}: no commit known (started without a target version)` };
+    return {
+      statuses: [],
+      problems: [],
+      message: `${change.name}: no commit known (started without a target version)`,
+    };
   }
   const state = commitState(change.status);
   const targetUrl = executionLink(change.executionArn);

@@ -51,7 +51,8 @@ function entryOf(change: ExecutionStatusChange): StoredEntry {
   if (change.status !== 'SUCCEEDED') {
     return { state: 'failed', reason: [change.error, change.cause].filter(Boolean).join(': ') || change.status };
   }
-  const output = parseJson(change.output) as { plan?: unknown; run?: { decision?: string; message?: string } } | undefined;
+  const output = parseJson(change.output) as
+    { plan?: unknown; run?: { decision?: string; message?: string } } | undefined;
   const plan = PlanOutput.safeParse(output?.plan);
   if (plan.success) return { state: 'planned', planKey: plan.data.planKey };
   return { state: 'failed', reason: output?.run?.message ?? 'the execution ended without a plan' };

@@ -21,7 +21,11 @@ const ARN = 'arn:aws:states:eu-central-1:123456789012:execution:clm-cluster-upda
 
 let github: FakeGithub;
 beforeEach(async () => {
-  github = new FakeGithub({ tokens: [TOKEN], repositories: { [REPO]: new Set([COMMIT_A, COMMIT_B]) }, pulls: { [REPO]: [7] } });
+  github = new FakeGithub({
+    tokens: [TOKEN],
+    repositories: { [REPO]: new Set([COMMIT_A, COMMIT_B]) },
+    pulls: { [REPO]: [7] },
+  });
   await github.listen();
 });
 afterEach(() => github.close());
@@ -54,14 +58,25 @@ describe('ReportToForge: commit statuses', () => {
   it('sets clm/<alias> pending when the dispatcher starts an update, then success or failure at its end', async () => {
     // Arrange: a push starts both clusters
     const { w, run } = world();
-    await run('DispatchFleet', { trigger: 'webhook', push: { repository: REPO, ref: 'refs/heads/main', commit: COMMIT_B } });
+    await run('DispatchFleet', {
+      trigger: 'webhook',
+      push: { repository: REPO, ref: 'refs/heads/main', commit: COMMIT_B },
+    });
     const [one, two] = w.executions.started;
 
     // Act
     for (const e of w.executions.started) await run('ReportToForge', change(e.name, 'RUNNING', e.input));
     const pending = github.latestStatuses(REPO, COMMIT_B);
-    w.executions.end(one!.name, 'SUCCEEDED', undefined, `${COMMIT_B}#${String(one!.input.targetVersion).split('#')[1]}`);
-    w.executions.end(two!.name, 'FAILED', { error: 'StackFailedError', cause: 'stack kube-2 UPDATE_ROLLBACK_COMPLETE' });
+    w.executions.end(
+      one!.name,
+      'SUCCEEDED',
+      undefined,
+      `${COMMIT_B}#${String(one!.input.targetVersion).split('#')[1]}`,
+    );
+    w.executions.end(two!.name, 'FAILED', {
+      error: 'StackFailedError',
+      cause: 'stack kube-2 UPDATE_ROLLBACK_COMPLETE',
+    });
     const ok = await run('ReportToForge', change(one!.name, 'SUCCEEDED', one!.input));
     await run('ReportToForge', change(two!.name, 'FAILED', two!.input, { error: 'StackFailedError' }));
 
@@ -84,13 +99,20 @@ describe('ReportToForge: commit statuses', () => {
 
   it('says what GitHub refused (bad credentials, a commit it does not have) and sets nothing', async () => {
     const { run } = world('ghp_wrong');
-    const input = { clusterId: 'aws:123456789012:eu-central-1:test-1', action: 'provision', targetVersion: `${COMMIT_B}#h` };
+    const input = {
+      clusterId: 'aws:123456789012:eu-central-1:test-1',
+      action: 'provision',
+      targetVersion: `${COMMIT_B}#h`,
+    };
     const unknown = { ...input, targetVersion: `${'c'.repeat(40)}#h` };
 
     const bad = await run('ReportToForge', change('u-1', 'RUNNING', input));
     const { run: runOk } = world();
     const missing = await runOk('ReportToForge', change('u-2', 'RUNNING', unknown));
-    const console = await runOk('ReportToForge', change('u-3', 'FAILED', { clusterId: input.clusterId, action: 'provision' }));
+    const console = await runOk(
+      'ReportToForge',
+      change('u-3', 'FAILED', { clusterId: input.clusterId, action: 'provision' }),
+    );
 
     expect(bad.problems).toEqual([expect.stringContaining('HTTP 401 Bad credentials')]);
     expect(missing.problems).toEqual([expect.stringContaining(`HTTP 422 No commit found for SHA: ${'c'.repeat(40)}`)]);
@@ -102,16 +124,24 @@ describe('ReportToForge: commit statuses', () => {
     const forge = new GithubForge({ apiUrl: github.url, token: async () => TOKEN });
     const status = { repository: REPO, sha: COMMIT_A, state: 'pending' as const, context: 'clm/x', description: 'd' };
     for (let i = 0; i < 1000; i++) await forge.setStatus(status);
-    await expect(forge.setStatus(status)).rejects.toThrow('This SHA and context has reached the maximum number of statuses.');
+    await expect(forge.setStatus(status)).rejects.toThrow(
+      'This SHA and context has reached the maximum number of statuses.',
+    );
     await expect(forge.setStatus({ ...status, context: 'clm/y' })).resolves.toBeUndefined();
   });
 
   it('authenticates as a GitHub App with installation tokens minted from its key', async () => {
     // Arrange
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const pem = { priv: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), pub: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+    const pem = {
+      priv: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      pub: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    };
     await github.close();
-    github = new FakeGithub({ apps: [{ appId: '123', publicKey: pem.pub, installations: [42] }], repositories: { [REPO]: new Set([COMMIT_A]) } });
+    github = new FakeGithub({
+      apps: [{ appId: '123', publicKey: pem.pub, installations: [42] }],
+      repositories: { [REPO]: new Set([COMMIT_A]) },
+    });
     await github.listen();
     const app = (installationId: number) =>
       new GithubForge({
@@ -122,7 +152,9 @@ describe('ReportToForge: commit statuses', () => {
 
     // Act
     await app(42).setStatus(status);
-    const other = await app(43).setStatus(status).catch((e: Error) => e.message);
+    const other = await app(43)
+      .setStatus(status)
+      .catch((e: Error) => e.message);
 
     // Assert
     expect(github.latestStatuses(REPO, COMMIT_A)).toEqual({ 'clm/a': 'success' });
@@ -137,14 +169,29 @@ describe('ReportToForge: the plan comment of a pull request', () => {
     clusterId,
     action: 'plan',
     trigger: 'pull-request',
-    pullRequest: { repository: REPO, number: 7, head, base: 'main', configVersion: head, sourceVersions: { main: head }, clusters: ids },
+    pullRequest: {
+      repository: REPO,
+      number: 7,
+      head,
+      base: 'main',
+      configVersion: head,
+      sourceVersions: { main: head },
+      clusters: ids,
+    },
   });
   const plan = {
     clusterId: ids[0],
     targetVersion: `${COMMIT_B}#h`,
     configItems: [],
     stacks: [{ name: 'kube-1', kind: 'cluster', action: 'update', changes: [{}, {}] }],
-    objects: [{ ref: { kind: 'Deployment', namespace: 'kube-system', name: 'coredns' }, file: 'f', action: 'update', fields: [] }],
+    objects: [
+      {
+        ref: { kind: 'Deployment', namespace: 'kube-system', name: 'coredns' },
+        file: 'f',
+        action: 'update',
+        fields: [],
+      },
+    ],
     deletions: [{ ref: { kind: 'ConfigMap', namespace: 'default', name: 'old' }, reason: 'prune' }],
     pools: [{ pool: 'default-worker', nodes: 3, batches: 3, estimatedMinutes: 30 }],
     problems: [],
@@ -155,20 +202,38 @@ describe('ReportToForge: the plan comment of a pull request', () => {
     // Arrange
     const { artifacts, run } = world();
     await artifacts.put('runs/p/plan-x.json', JSON.stringify(plan));
-    const planned = { plan: { targetVersion: plan.targetVersion, digest: 'x', planKey: 'runs/p/plan-x.json', summary: 's', changes: true, problems: [] } };
+    const planned = {
+      plan: {
+        targetVersion: plan.targetVersion,
+        digest: 'x',
+        planKey: 'runs/p/plan-x.json',
+        summary: 's',
+        changes: true,
+        problems: [],
+      },
+    };
 
     // Act
     const first = await run('ReportToForge', change('plan-1', 'RUNNING', planInput(ids[0]!)));
     const afterStart = github.commentsOf(REPO, 7).map((c) => c.body);
     await run('ReportToForge', change('plan-1', 'SUCCEEDED', planInput(ids[0]!), { output: JSON.stringify(planned) }));
-    const last = await run('ReportToForge', change('plan-2', 'FAILED', planInput(ids[1]!), { error: 'ConfigError', cause: 'commit bbbb is not on any branch or tag' }));
+    const last = await run(
+      'ReportToForge',
+      change('plan-2', 'FAILED', planInput(ids[1]!), {
+        error: 'ConfigError',
+        cause: 'commit bbbb is not on any branch or tag',
+      }),
+    );
     const synchronized = await run('ReportToForge', change('plan-3', 'RUNNING', planInput(ids[0]!, COMMIT_A)));
 
     // Assert
     expect(first.message).toMatch(/^acme\/cluster-config#7: plan comment created/);
     expect(afterStart).toHaveLength(1);
     expect(afterStart[0]).toContain('⏳ planning');
-    expect([last.message, synchronized.message]).toEqual([expect.stringContaining('updated'), expect.stringContaining('updated')]);
+    expect([last.message, synchronized.message]).toEqual([
+      expect.stringContaining('updated'),
+      expect.stringContaining('updated'),
+    ]);
     const comments = github.commentsOf(REPO, 7);
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body.split(commentMarker(7))).toHaveLength(2);
@@ -179,10 +244,25 @@ describe('ReportToForge: the plan comment of a pull request', () => {
   it('lists per cluster the stacks, objects created/changed/pruned, pools that roll and why a plan is missing', async () => {
     const { artifacts, run } = world();
     await artifacts.put('runs/p/plan-x.json', JSON.stringify(plan));
-    const planned = { plan: { targetVersion: plan.targetVersion, digest: 'x', planKey: 'runs/p/plan-x.json', summary: 's', changes: true, problems: [] } };
+    const planned = {
+      plan: {
+        targetVersion: plan.targetVersion,
+        digest: 'x',
+        planKey: 'runs/p/plan-x.json',
+        summary: 's',
+        changes: true,
+        problems: [],
+      },
+    };
 
     await run('ReportToForge', change('plan-1', 'SUCCEEDED', planInput(ids[0]!), { output: JSON.stringify(planned) }));
-    await run('ReportToForge', change('plan-2', 'FAILED', planInput(ids[1]!), { error: 'ConfigError', cause: 'commit bbbb is not on any branch or tag' }));
+    await run(
+      'ReportToForge',
+      change('plan-2', 'FAILED', planInput(ids[1]!), {
+        error: 'ConfigError',
+        cause: 'commit bbbb is not on any branch or tag',
+      }),
+    );
 
     const body = github.commentsOf(REPO, 7)[0]!.body;
     expect(body).toContain('📝 changes: 1 stack, 0 created, 1 changed, 1 pruned, 1 pool to roll');

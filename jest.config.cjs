@@ -15,7 +15,7 @@ module.exports = {
   ],
   transform: { '^.+\\.(ts|js|mjs)$': '<rootDir>/test/support/esbuild-transform.cjs' },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|@octokit|universal-user-agent|before-after-hook|aws-local-stepfunctions)/)',
+    '/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|@octokit|universal-user-agent|universal-github-app-jwt|toad-cache|content-type|json-with-bigint|before-after-hook|aws-local-stepfunctions)/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   // @octokit/webhooks-methods exports only an `import` entry; Jest resolves with `require` and would not find it.

@@ -26,6 +26,7 @@ export const SDK_OF_PORT: Readonly<Record<PortName, readonly string[]>> = {
   executions: ['client-sfn'],
   events: ['client-eventbridge'],
   webhooks: ['client-secrets-manager'],
+  forge: ['client-secrets-manager'],
   launches: ['client-dynamodb', 'lib-dynamodb'],
 };
 

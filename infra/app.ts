@@ -49,6 +49,8 @@ new ClmWorkflowStack(app, 'ClmWorkflow', {
   tokenSecretArn: config.tokenSecretArn,
   dispatchIntervalMinutes: fleet.dispatchIntervalMinutes,
   webhookSecretArn: fleet.webhookSecretArn,
+  forgeSecretArn: fleet.forgeSecretArn,
+  githubApiUrl: fleet.githubApiUrl,
   alarmEmail: fleet.alarmEmail,
   fleetSettings: fleet.fleetSettings,
   ...(fleet.rollReservedConcurrency !== undefined ? { rollReservedConcurrency: fleet.rollReservedConcurrency } : {}),

@@ -16,6 +16,17 @@ export interface ClmFleetConfig {
    */
   readonly webhookSecretArn?: string;
   /**
+   * Secrets Manager secret with the GitHub credentials commit statuses and pull request plans are reported with: a
+   * token, or a GitHub App's `{"appId", "privateKey", "installationId"}` (README "Commit statuses").
+   * @default - nothing is reported
+   */
+  readonly forgeSecretArn?: string;
+  /**
+   * GitHub's API URL (GitHub Enterprise Server: `https://HOST/api/v3`).
+   * @default https://api.github.com
+   */
+  readonly githubApiUrl?: string;
+  /**
    * An e-mail address subscribed to the alarm topic.
    * @default - no subscription (subscribe to the topic yourself)
    */
@@ -36,6 +47,8 @@ export interface ClmFleetConfig {
 export const FLEET_CONFIG_SOURCES = {
   dispatchIntervalMinutes: 'CLM_DISPATCH_INTERVAL_MINUTES',
   webhookSecretArn: 'CLM_WEBHOOK_SECRET_ARN',
+  forgeSecretArn: 'CLM_FORGE_SECRET_ARN',
+  githubApiUrl: 'CLM_GITHUB_API_URL',
   alarmEmail: 'CLM_ALARM_EMAIL',
   rollReservedConcurrency: 'CLM_ROLL_RESERVED_CONCURRENCY',
 } as const;
@@ -76,12 +89,11 @@ export function readFleetConfig(
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
     throw new Error(`dispatchIntervalMinutes: ${JSON.stringify(interval)} is not a whole number of minutes (1-1440)`);
   }
-  const webhookSecretArn = value('webhookSecretArn');
-  if (
-    webhookSecretArn !== undefined &&
-    !/^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:.+$/.test(webhookSecretArn)
-  ) {
-    throw new Error(`webhookSecretArn: ${JSON.stringify(webhookSecretArn)} is not a Secrets Manager secret ARN`);
+  const webhookSecretArn = secretArn('webhookSecretArn', value('webhookSecretArn'));
+  const forgeSecretArn = secretArn('forgeSecretArn', value('forgeSecretArn'));
+  const githubApiUrl = value('githubApiUrl');
+  if (githubApiUrl !== undefined && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(githubApiUrl)) {
+    throw new Error(`githubApiUrl: ${JSON.stringify(githubApiUrl)} is not an http(s) URL`);
   }
   const alarmEmail = value('alarmEmail');
   if (alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) {
@@ -98,6 +110,8 @@ export function readFleetConfig(
     dispatchIntervalMinutes: minutes,
     ...(reserved !== undefined ? { rollReservedConcurrency: Number(reserved) } : {}),
     ...(webhookSecretArn ? { webhookSecretArn } : {}),
+    ...(forgeSecretArn ? { forgeSecretArn } : {}),
+    ...(githubApiUrl ? { githubApiUrl } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     fleetSettings: settings,
   };
@@ -127,4 +141,11 @@ function readSettings(
     throw new Error(`fleet settings (context or CLM_FLEET_SETTINGS): ${(error as Error).message}`, { cause: error });
   }
   return raw;
+}
+
+function secretArn(key: string, arn: string | undefined): string | undefined {
+  if (arn !== undefined && !/^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:.+$/.test(arn)) {
+    throw new Error(`${key}: ${JSON.stringify(arn)} is not a Secrets Manager secret ARN`);
+  }
+  return arn;
 }

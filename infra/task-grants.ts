@@ -10,7 +10,8 @@ type OwnAccess =
   | 'executions-read'
   | 'executions-write'
   | 'events'
-  | 'webhook-secret';
+  | 'webhook-secret'
+  | 'forge-secret';
 
 interface PortGrant {
   readonly own?: readonly OwnAccess[];
@@ -53,6 +54,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   executions: { read: { own: ['executions-read'] }, write: { own: ['executions-read', 'executions-write'] } },
   events: { read: {}, write: { own: ['events'] } },
   webhooks: same({ own: ['webhook-secret'] }),
+  // GitHub credentials (a token or a GitHub App's key) in their own secret, when configured.
+  forge: same({ own: ['forge-secret'] }),
   // The launch budget's items live in the progress table.
   launches: same({ own: ['table'] }),
 };
@@ -71,6 +74,8 @@ export interface TaskGrants {
   readonly events?: true;
   /** Reads the webhook secret. */
   readonly webhookSecret?: true;
+  /** Reads the forge credentials (when configured). */
+  readonly forgeSecret?: true;
 }
 
 export function taskGrants(task: AnyTask): TaskGrants {
@@ -89,5 +94,6 @@ export function taskGrants(task: AnyTask): TaskGrants {
     ...(executions ? { executions } : {}),
     ...(own.has('events') ? { events: true } : {}),
     ...(own.has('webhook-secret') ? { webhookSecret: true } : {}),
+    ...(own.has('forge-secret') ? { forgeSecret: true } : {}),
   };
 }

@@ -12,6 +12,10 @@ export interface FleetResources {
   readonly clusterUpdate: StateMachine;
   /** The GitHub webhook secret (`webhooks` port). */
   readonly webhookSecret: ISecret;
+  /** GitHub credentials for commit statuses and pull request plans (`forge` port); absent: nothing is reported. */
+  readonly forgeSecret?: ISecret;
+  /** GitHub's API URL (GitHub Enterprise Server: `https://HOST/api/v3`). */
+  readonly githubApiUrl?: string;
   /** The dispatcher's settings (`fleet` port), as JSON in the environment. */
   readonly fleetSettings: Readonly<Record<string, unknown>>;
 }
@@ -19,7 +23,7 @@ export interface FleetResources {
 /**
  * The fleet ports' access and settings for one task function (its rows in infra/task-grants.ts): the settings for
  * `fleet`; describe/list (`read`) and start/redrive (`write`) of cluster-update executions for `executions`;
- * PutEvents on the default bus for `events`; the webhook secret for `webhooks`.
+ * PutEvents on the default bus for `events`; the webhook secret for `webhooks`; the forge credentials for `forge`.
  */
 export function grantFleetAccess(
   fn: LambdaFunction,
@@ -47,6 +51,11 @@ export function grantFleetAccess(
     resources.webhookSecret.grantRead(fn);
     fn.addEnvironment(TASK_ENV.webhookSecretArn, resources.webhookSecret.secretArn);
   }
+  if (grants.forgeSecret && resources.forgeSecret) {
+    resources.forgeSecret.grantRead(fn);
+    fn.addEnvironment(TASK_ENV.forgeSecretArn, resources.forgeSecret.secretArn);
+  }
+  if (grants.forgeSecret && resources.githubApiUrl) fn.addEnvironment(TASK_ENV.githubApiUrl, resources.githubApiUrl);
 }
 
 function executionStatements(machine: StateMachine, write: boolean): PolicyStatement[] {

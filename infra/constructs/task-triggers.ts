@@ -15,6 +15,7 @@ import {
   EXECUTION_EVENT_FIELDS,
   PUSH_EVENT_FIELDS,
   REGISTRY_SORT_KEY,
+  REPORTED_EXECUTION_STATUSES,
   SCHEDULED_PASS_INPUT,
   type TriggerKind,
 } from '../../lambdas/contracts/triggers';
@@ -41,7 +42,9 @@ export interface TaskTriggersProps {
  * - `schedule`: an EventBridge Scheduler schedule every `dispatchIntervalMinutes`, with a fixed input;
  * - `registry-stream`: the table's stream, filtered to registry items, in batches;
  * - `execution-events`: a rule on the default bus for cluster-update executions that ended;
- * - `push-events`: a rule on the default bus for PushAccepted.
+ * - `execution-status`: a rule on the default bus for cluster-update executions that started or ended (the detail);
+ * - `push-events`: a rule on the default bus for PushAccepted;
+ * - `pull-request-events`: a rule on the default bus for PullRequestAccepted (the detail).
  */
 export class TaskTriggers extends Construct {
   /** The endpoint of each `http` task, by task name. */
@@ -68,8 +71,12 @@ export class TaskTriggers extends Construct {
         return this.stream(name, fn);
       case 'execution-events':
         return this.executionEvents(name, fn);
+      case 'execution-status':
+        return this.executionStatus(name, fn);
       case 'push-events':
         return this.pushEvents(name, fn);
+      case 'pull-request-events':
+        return this.pullRequestEvents(name, fn);
     }
   }
 
@@ -127,6 +134,30 @@ export class TaskTriggers extends Construct {
           retryAttempts: 2,
         }),
       ],
+    });
+  }
+
+  /** Every start and end of a cluster-update execution, however started; the function gets the event's detail. */
+  private executionStatus(name: string, fn: IFunction): void {
+    new Rule(this, `${name}ExecutionStatus`, {
+      description: `CLM: a cluster-update execution started or ended; ${name} reports it`,
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: {
+          stateMachineArn: [this.props.clusterUpdate.stateMachineArn],
+          status: [...REPORTED_EXECUTION_STATUSES],
+        },
+      },
+      targets: [new LambdaFunction(fn, { event: RuleTargetInput.fromEventPath('$.detail'), retryAttempts: 4 })],
+    });
+  }
+
+  private pullRequestEvents(name: string, fn: IFunction): void {
+    new Rule(this, `${name}PullRequestAccepted`, {
+      description: `CLM: the webhook accepted a pull request; ${name} starts its plans`,
+      eventPattern: { source: [FLEET_EVENT_SOURCE], detailType: ['PullRequestAccepted'] },
+      targets: [new LambdaFunction(fn, { event: RuleTargetInput.fromEventPath('$.detail'), retryAttempts: 4 })],
     });
   }
 

@@ -76,6 +76,16 @@ export interface ClmWorkflowStackProps extends StackProps {
    */
   readonly webhookSecretArn?: string;
   /**
+   * Secrets Manager secret with the GitHub credentials of commit statuses and pull request plans.
+   * @default - nothing is reported
+   */
+  readonly forgeSecretArn?: string;
+  /**
+   * GitHub's API URL.
+   * @default https://api.github.com
+   */
+  readonly githubApiUrl?: string;
+  /**
    * An e-mail address subscribed to the alarm topic.
    * @default - none
    */

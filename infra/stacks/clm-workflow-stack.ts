@@ -102,11 +102,14 @@ export class ClmWorkflowStack extends Stack {
     ownRegistry: boolean,
   ): { triggers: TaskTriggers; monitoring: ClmMonitoring } {
     const clusterUpdate = this.stateMachines.clusterUpdate.stateMachine;
+    const forgeSecret = props.forgeSecretArn ? importedSecret(this, 'ForgeSecret', props.forgeSecretArn) : undefined;
     for (const task of tasks) {
       grantFleetAccess(functions.get(task.name)!, task, taskGrants(task), {
         clusterUpdate,
         webhookSecret: this.webhookSecret!,
         fleetSettings: props.fleetSettings ?? {},
+        ...(forgeSecret ? { forgeSecret } : {}),
+        ...(props.githubApiUrl ? { githubApiUrl: props.githubApiUrl } : {}),
       });
     }
     const triggers = new TaskTriggers(this, 'Triggers', {

@@ -10,17 +10,12 @@ import { CONTROL_PLANE } from './status';
 export const UpdateOptions = z.strictObject({
   /** Apply stacks and manifests, never roll nodes (CLM --apply-only). */
   applyOnly: z._default(z.boolean(), false),
-  /**
-   * `STACK:LogicalId` entries: the resources ContinueUpdateRollback may skip when a stack is found in
-   * UPDATE_ROLLBACK_FAILED (`--skip-rollback-resources`). Nothing is skipped unless named here.
-   */
+  /** `STACK:LogicalId`s ContinueUpdateRollback may skip in UPDATE_ROLLBACK_FAILED (`--skip-rollback-resources`). */
   skipRollbackResources: z.optional(z.array(z.string())),
   /** Decommission: keep the cluster's unattached EBS volumes (`--keep-volumes`). */
   keepVolumes: z.optional(z.boolean()),
-  /**
-   * Replace nodes without a config change: `force` (`clm roll --force`: every node of `pools`, or of every pool, once)
-   * or `renew` (nodes due for repair or by age, found by the scheduled pass). Who asked and why go on the run record.
-   */
+  /** Replace nodes without a config change: `force` (`clm roll --force`: `pools`' nodes, or all, once) or `renew`
+   * (nodes due for repair or by age, found by the scheduled pass). Who asked and why go on the run record. */
   nodeRoll: z.optional(
     z.strictObject({
       kind: z.enum(['force', 'renew']),
@@ -32,14 +27,43 @@ export const UpdateOptions = z.strictObject({
 });
 export type UpdateOptions = z.infer<typeof UpdateOptions>;
 
+/**
+ * `action: plan` of a pull request (started by the dispatcher on a pull_request webhook): the config versions of the
+ * PR's head to plan instead of what the channels resolve to, and where the plan is reported (one comment on the PR).
+ */
+export const PullRequestPlan = z.object({
+  /** `owner/name`. */
+  repository: z.string().check(z.minLength(1)),
+  number: z.number().check(z.int(), z.positive()),
+  /** The head commit planned. */
+  head: z.string().check(z.regex(/^[0-9a-f]{40}$/)),
+  /** The base branch (`main`), whose clusters are planned. */
+  base: z.string(),
+  /** The config version planned (`<sha>`, or `name=<id>;…` for several sources) and each source's version. */
+  configVersion: z.string().check(z.minLength(1)),
+  sourceVersions: z.record(z.string(), z.string()),
+  /** Every cluster planned for this head (the first 50), so the comment covers them all. */
+  clusters: z.array(z.string()),
+  /** The pull request's page. */
+  url: z.optional(z.string()),
+});
+export type PullRequestPlan = z.infer<typeof PullRequestPlan>;
+
 /** Execution input of cluster-update. */
 export const ClusterUpdateInput = z.object({
   clusterId: z.string().check(z.minLength(1)),
   /** `plan`: compute the plan (writes nothing but the plan document) and end; see PlanOutput. */
   action: z.enum(['provision', 'decommission', 'plan']),
   options: z._default(UpdateOptions, { applyOnly: false }),
-  /** What started it: cli, webhook, registry, schedule. */
+  /** What started it: cli, webhook, registry, schedule, pull-request. */
   trigger: z._default(z.string(), 'cli'),
+  /**
+   * The version the starter resolved (the dispatcher's target): the commit whose statuses the execution's start and
+   * end set. Prepare resolves the channels again; the version it ran to is in the output (`$.run.targetVersion`).
+   */
+  targetVersion: z.optional(z.string()),
+  /** `action: plan` only: plan a pull request's head and report on it. */
+  pullRequest: z.optional(PullRequestPlan),
 });
 export type ClusterUpdateInput = z.infer<typeof ClusterUpdateInput>;
 

@@ -88,5 +88,9 @@ export const DispatchReport = z.object({
       ),
     }),
   ),
+  /** Refs clusters follow whose head moved without a webhook delivery: found by the scheduled pass, dispatched by it. */
+  missedPushes: z.optional(
+    z.array(z.object({ source: z.string(), ref: z.string(), commit: z.string(), previous: z.string() })),
+  ),
 });
 export type DispatchReport = z.infer<typeof DispatchReport>;

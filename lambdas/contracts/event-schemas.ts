@@ -17,6 +17,7 @@ export const EVENT_DETAILS = {
   ClusterUpdateBlocked: F.ClusterUpdateBlocked,
   WaveHalted: F.WaveHalted,
   PushAccepted: F.PushAccepted,
+  PullRequestAccepted: F.PullRequestAccepted,
   ManifestDrift: F.ManifestDrift,
   UpdateStarted: U.UpdateStarted,
   ApprovalRequested: U.ApprovalRequested,

@@ -17,6 +17,7 @@ export const FLEET_EVENT_TYPES = [
   'PushAccepted',
   'ManifestDrift',
   ...U.UPDATE_EVENT_TYPES,
+  'PullRequestAccepted',
 ] as const;
 export type FleetEventType = (typeof FLEET_EVENT_TYPES)[number];
 
@@ -100,6 +101,22 @@ export const ManifestDrift = z.object({
   message: z.string(),
 });
 
+/** A verified pull_request event (opened, synchronize, reopened) whose base branch clusters follow: plan its head. */
+export const PullRequestAccepted = z.object({
+  /** `owner/name`. */
+  repository: z.string(),
+  number: z.number().check(z.int(), z.positive()),
+  head: z.string(),
+  /** The base branch as a full ref (`refs/heads/main`). */
+  base: z.string(),
+  url: z.optional(z.string()),
+  deliveryId: z.string(),
+  /** Clusters following the base branch. */
+  affected: z.number().check(z.int(), z.minimum(0)),
+  /** The first 100 of them. */
+  clusters: z.array(z.string()),
+});
+
 export const FleetEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ClusterUpdateStarted'), detail: ClusterUpdateStarted }),
   z.object({ type: z.literal('ClusterUpdateSucceeded'), detail: ClusterUpdateSucceeded }),
@@ -109,5 +126,6 @@ export const FleetEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PushAccepted'), detail: PushAccepted }),
   z.object({ type: z.literal('ManifestDrift'), detail: ManifestDrift }),
   ...U.UPDATE_EVENT_OPTIONS,
+  z.object({ type: z.literal('PullRequestAccepted'), detail: PullRequestAccepted }),
 ]);
 export type FleetEvent = z.infer<typeof FleetEvent>;

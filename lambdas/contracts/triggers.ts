@@ -7,7 +7,15 @@ import * as z from '../shared/zod';
  * shapes, so a task is written once.
  */
 
-export const TRIGGER_KINDS = ['http', 'schedule', 'registry-stream', 'execution-events', 'push-events'] as const;
+export const TRIGGER_KINDS = [
+  'http',
+  'schedule',
+  'registry-stream',
+  'execution-events',
+  'execution-status',
+  'push-events',
+  'pull-request-events',
+] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 /** An HTTP request, body decoded to text (the signature of a webhook covers these bytes). */
@@ -40,6 +48,24 @@ export const ExecutionEndedPass = z.object({
   trigger: z.literal('execution'),
   execution: z.object({ name: z.string(), status: z.string(), arn: z.optional(z.string()) }),
 });
+
+/**
+ * `execution-status`: a cluster-update execution started or ended: the `detail` of Step Functions' "Execution Status
+ * Change" event as it is (`input` and `output` are the execution's JSON as text; absent or null when not included).
+ */
+export const ExecutionStatusChange = z.looseObject({
+  name: z.string().check(z.minLength(1)),
+  status: z.string().check(z.minLength(1)),
+  executionArn: z.optional(z.string()),
+  input: z.nullish(z.string()),
+  output: z.nullish(z.string()),
+  error: z.nullish(z.string()),
+  cause: z.nullish(z.string()),
+});
+export type ExecutionStatusChange = z.infer<typeof ExecutionStatusChange>;
+
+/** The statuses of a cluster-update execution the `execution-status` rule matches. */
+export const REPORTED_EXECUTION_STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 
 /** `push-events`: the webhook accepted a push (PushAccepted); the pass starts the clusters that follow the ref. */
 export const PushPass = z.object({

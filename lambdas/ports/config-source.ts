@@ -16,4 +16,9 @@ export interface ConfigSource {
   resolveVersion(channel: string): Promise<string>;
   /** The files at a version returned by `resolveVersion`. */
   checkout(version: string): Promise<ConfigSnapshot>;
+  /**
+   * Git only: every branch and tag head (`refs/heads/x`, `refs/tags/y`, annotated tags peeled to their commit), as
+   * `git ls-remote` lists them: one request to the server (its smart-HTTP ref advertisement), nothing fetched.
+   */
+  listHeads?(): Promise<ReadonlyMap<string, string>>;
 }

@@ -6,6 +6,7 @@ import type { ConfigSource } from './config-source';
 import type { EksClusters } from './eks-clusters';
 import type { EventSink } from './event-sink';
 import type { FleetStore } from './fleet-store';
+import type { Forge } from './forge';
 import type { HealthAlarms } from './health-alarms';
 import type { KubeCluster } from './kube-cluster';
 import type { NodeFilesStore } from './node-files';
@@ -55,6 +56,8 @@ export interface Ports {
   readonly events: EventSink;
   /** Checks the signature of a webhook delivery. */
   readonly webhooks: WebhookVerifier;
+  /** Where commit statuses and pull request plans are reported (GitHub's API). */
+  readonly forge: Forge;
   /** The launch budget the rolls of each account and region share. */
   readonly launches: LaunchBudget;
   forCluster(cluster: Cluster): ClusterPorts;

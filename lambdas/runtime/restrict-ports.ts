@@ -22,6 +22,7 @@ const SHARED: Readonly<Record<SharedPortName, true>> = {
   executions: true,
   events: true,
   webhooks: true,
+  forge: true,
   launches: true,
 };
 const PER_CLUSTER: Readonly<Record<ClusterPortName, true>> = {

@@ -8,11 +8,13 @@ import { task as deployStacks } from './deploy-stacks';
 import { task as dispatchFleet } from './dispatch-fleet';
 import { task as finalize } from './finalize';
 import { task as githubWebhook } from './github-webhook';
+import { task as planPullRequest } from './plan-pull-request';
 import { task as planUpdate } from './plan-update';
 import { task as readControlPlane } from './read-control-plane';
 import { task as prepare } from './prepare';
 import { task as recordProblem } from './record-problem';
 import { task as registryChanged } from './registry-changed';
+import { task as reportToForge } from './report-to-forge';
 import { task as removeDeletedPools } from './remove-deleted-pools';
 import { task as renderClusterResources } from './render-cluster-resources';
 import { task as renderConfig } from './render-config';
@@ -52,6 +54,8 @@ export const TASK_CATALOGUE: readonly AnyTask[] = [
   githubWebhook,
   dispatchFleet,
   registryChanged,
+  reportToForge,
+  planPullRequest,
 ];
 
 /** The catalogue's task called `name`, or undefined. */

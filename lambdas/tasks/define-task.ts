@@ -50,6 +50,8 @@ export interface LambdaSizing {
  * - `registry-stream`: changes of our DynamoDB registry (the table's stream, registry items only). Input RegistryChanges.
  * - `execution-events`: a cluster-update execution ended (an EventBridge rule). Input ExecutionEndedPass.
  * - `push-events`: the webhook accepted a push (an EventBridge rule on PushAccepted). Input PushPass.
+ * - `execution-status`: a cluster-update execution started or ended (an EventBridge rule). Input ExecutionStatusChange.
+ * - `pull-request-events`: the webhook accepted a pull request (an EventBridge rule on PullRequestAccepted).
  */
 export interface TaskTrigger {
   readonly kind: TriggerKind;

@@ -68,7 +68,8 @@ function passOptions(request: PassRequest, ports: DispatchPorts): PassOptions {
       };
     }
     case 'schedule':
-      return { trigger: 'schedule', poll: request.changesOnly ? 'changes' : 'record' };
+      // The whole fleet: also the refs a lost webhook did not announce (heads listed, one request per git source).
+      return { trigger: 'schedule', poll: request.changesOnly ? 'changes' : 'record', heads: !request.changesOnly };
   }
 }
 

@@ -1,4 +1,4 @@
-import { PlanOutput } from '../contracts/cluster-update';
+import { PlanOutput, type PullRequestPlan } from '../contracts/cluster-update';
 import { defineTask, type PortsFor } from './define-task';
 import { loadCluster } from './step/cluster-status';
 import { clusterUpdatePayload } from './step/payloads';
@@ -29,11 +29,16 @@ const PORTS = {
  */
 export async function planUpdate(
   clusterId: string,
-  applyOnly: boolean,
+  options: { readonly applyOnly: boolean; readonly pullRequest?: PullRequestPlan },
   ports: PortsFor<typeof PORTS>,
 ): Promise<PlanOutput> {
   const cluster = await loadCluster(ports, clusterId);
-  return storePlan(ports.artifacts, await planCluster(cluster, ports, { applyOnly }));
+  const pr = options.pullRequest;
+  const pinned = pr ? { configVersion: pr.configVersion, sourceVersions: pr.sourceVersions } : undefined;
+  return storePlan(
+    ports.artifacts,
+    await planCluster(cluster, ports, { applyOnly: options.applyOnly, ...(pinned ? { pinned } : {}) }),
+  );
 }
 
 export const task = defineTask({
@@ -43,5 +48,13 @@ export const task = defineTask({
   output: PlanOutput,
   ports: PORTS,
   lambda: { memoryMb: 1024, timeoutSeconds: 600 },
-  step: (payload, ports) => planUpdate(payload.state.clusterId, payload.state.options.applyOnly, ports),
+  step: (payload, ports) =>
+    planUpdate(
+      payload.state.clusterId,
+      {
+        applyOnly: payload.state.options.applyOnly,
+        ...(payload.state.pullRequest ? { pullRequest: payload.state.pullRequest } : {}),
+      },
+      ports,
+    ),
 });

@@ -49,8 +49,7 @@ export async function prepare(input: ClusterUpdateInput, holder: string, ports: 
   });
   if (input.action === 'plan') {
     // A plan claims nothing: no lease, no run record, no status; a paused cluster can be planned too.
-    const resolved = await resolveClusterConfigVersion(cluster, ports.sources);
-    const target = runTargetVersion(resolved.id, cluster, false);
+    const target = await planTarget(input, cluster, ports);
     return answer('PLAN', `Planning ${cluster.id} at ${target} (nothing is changed)`, target);
   }
   const decommission = isDecommission(input.action, cluster);
@@ -216,6 +215,12 @@ async function learnedDurations(
     ...(Object.keys(learned).length ? { learnedBootMs: learned } : {}),
     ...(Object.keys(stacks).length ? { learnedStackMs: stacks } : {}),
   };
+}
+
+/** What a plan plans: the version its channels resolve to, or a pull request's head (`input.pullRequest`). */
+async function planTarget(input: ClusterUpdateInput, cluster: Cluster, ports: PreparePorts): Promise<string> {
+  const pinned = input.pullRequest?.configVersion;
+  return runTargetVersion(pinned ?? (await resolveClusterConfigVersion(cluster, ports.sources)).id, cluster, false);
 }
 
 export const task = defineTask({

@@ -191,7 +191,7 @@ describe('ClmWorkflowStack', () => {
     }
   });
 
-  it('grants every task the table, renderers S3 writes, readers S3 reads only', () => {
+  it('grants the table to the tasks whose ports keep state there, renderers S3 writes, readers S3 reads only', () => {
     for (const task of TASK_NAMES) {
       const actions = roleActions(template, task);
       expect({
@@ -200,7 +200,7 @@ describe('ClmWorkflowStack', () => {
           actions.includes('dynamodb:PutItem') &&
           actions.includes('dynamodb:UpdateItem') &&
           actions.includes('dynamodb:Query'),
-      }).toEqual({ task, dynamodb: true });
+      }).toEqual({ task, dynamodb: grantsOf(task).table });
       expect({ task, read: actions.includes('s3:GetObject*') }).toEqual({
         task,
         read: grantsOf(task).artifacts !== undefined,

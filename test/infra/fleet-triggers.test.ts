@@ -145,7 +145,7 @@ describe('the fleet in the workflow stack', () => {
   it('sends every alarm to one SNS topic, e-mails it when asked, and alarms on a halted rollout', () => {
     const topic = logicalId(template, 'AWS::SNS::Topic', 'MonitoringAlarms');
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
-    expect(alarms.length).toBe(2 + 1 + 3); // two state machines, a halted rollout, the three triggered functions
+    expect(alarms.length).toBe(2 + 1 + 5); // two state machines, a halted rollout, the five triggered functions
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topic }]);
     const halted = alarms.find((a) => JSON.stringify(a.Metrics ?? []).includes('"HaltedWaves"'));
     expect(halted).toMatchObject({ Threshold: 1, Metrics: [{ MetricStat: { Metric: { Namespace: 'CLM' } } }] });

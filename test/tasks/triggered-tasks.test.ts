@@ -1,7 +1,7 @@
 // The functions that are not states of a state machine, at unit level over the fleet's fakes: what each does for
 // its triggers, and that each touches exactly the ports it declares (its IAM comes from the same declaration).
 import { createHmac } from 'node:crypto';
-import { OctokitWebhookVerifier } from '../../lambdas/adapters/webhook/octokit-webhook-verifier';
+import { ForgeWebhookVerifier } from '../../lambdas/adapters/webhook/forge-webhook-verifier';
 import { toWireCluster } from '../../lambdas/core/model/cluster-wire';
 import type { Cluster } from '../../lambdas/core/model/cluster';
 import { factoriesOf, restrictPorts } from '../../lambdas/runtime/restrict-ports';
@@ -13,6 +13,9 @@ import { recordingPorts, touchedAndDeclared, type TouchedPorts } from '../suppor
 import { COMMIT_A, COMMIT_B, fleetCluster, settings } from '../core/dispatch/fleet-fixtures';
 import { headers, pushPayload } from '../core/webhook/payloads';
 import { clusterHash } from '../../lambdas/core/version/cluster-hash';
+import { GithubForge } from '../../lambdas/adapters/forge/github-forge';
+import { FakeGithub } from '../support/forge/fake-github';
+import { MemoryArtifactStore } from '../support/fakes/memory-artifact-store';
 
 const SECRET = 'whsec-triggered-tasks';
 const TRIGGERED = TASK_CATALOGUE.filter((t) => !isStateMachineTask(t));
@@ -34,7 +37,7 @@ function world(): FleetWorld {
       fleetCluster('stable-1', 'test', { current: COMMIT_A, channel: 'stable' }),
     ],
     settings(),
-    new OctokitWebhookVerifier([SECRET]),
+    new ForgeWebhookVerifier({ github: [SECRET], gitlab: [], bitbucket: [] }),
   );
   w.refs.set('main', COMMIT_A);
   w.refs.set('stable', COMMIT_A);
@@ -225,11 +228,71 @@ describe('triggered tasks', () => {
     ]);
   });
 
+  it('PlanPullRequest starts a plan of the head per cluster the base feeds; ReportToForge reports plans and updates', async () => {
+    // Arrange
+    const w = world();
+    const head = 'c'.repeat(40);
+    const github = new FakeGithub({
+      tokens: ['t'],
+      repositories: { 'acme/cluster-config': new Set([COMMIT_A, COMMIT_B, head]) },
+      pulls: { 'acme/cluster-config': [7] },
+    });
+    await github.listen();
+    const ports = {
+      ...w.ports,
+      forge: new GithubForge({ apiUrl: github.url, token: async () => 't' }),
+      artifacts: new MemoryArtifactStore(),
+    };
+    const runWith = (task: AnyTask, payload: unknown) =>
+      runTask(
+        task,
+        payload,
+        restrictPorts(task.name, task.ports, factoriesOf(recordingPorts(task.name, ports, touched))),
+      );
+    const accepted = {
+      repository: 'acme/cluster-config',
+      number: 7,
+      head,
+      base: 'refs/heads/main',
+      deliveryId: 'd',
+      affected: 2,
+      clusters: [],
+    };
+
+    // Act
+    const plans: any = await runWith(byName('PlanPullRequest'), accepted);
+    const again: any = await runWith(byName('PlanPullRequest'), accepted);
+    const plan = w.executions.started[0]!;
+    const reportedPlan: any = await runWith(byName('ReportToForge'), {
+      name: plan.name,
+      status: 'RUNNING',
+      input: JSON.stringify(plan.input),
+    });
+    const update = { clusterId: w.clusters[0]!.id, action: 'provision', targetVersion: `${COMMIT_B}#h` };
+    const reportedUpdate: any = await runWith(byName('ReportToForge'), {
+      name: 'u',
+      status: 'SUCCEEDED',
+      input: JSON.stringify(update),
+    });
+    await github.close();
+
+    // Assert
+    expect(plans.started.map((id: string) => id.split(':').at(-1))).toEqual(['test-1', 'test-2']);
+    expect(again).toMatchObject({ started: [], alreadyPlanned: plans.started });
+    expect(plan.input).toMatchObject({
+      action: 'plan',
+      pullRequest: { head, base: 'main', configVersion: head, sourceVersions: { main: head } },
+    });
+    expect(reportedPlan.message).toContain('acme/cluster-config#7: plan comment created');
+    expect(reportedUpdate.statuses).toEqual([
+      { repository: 'acme/cluster-config', sha: COMMIT_B, context: 'clm/test-1', state: 'success' },
+    ]);
+  });
+
   it('touched exactly the ports each declares (every triggered task ran above)', () => {
     const { touched: used, declared } = touchedAndDeclared(TRIGGERED, touched);
-    // DispatchFleet's drift check reads a cluster's applied manifests (artifacts) and its API server (kube) only for a
-    // cluster an update brought to its version; these fakes hold no such run. test/e2e/manifest-health-and-drift.test.ts
-    // runs the check through the same task and catalogue ports.
+    // DispatchFleet's drift check reads applied manifests and the API server only of a cluster at its version (none
+    // here); test/e2e/manifest-health-and-drift.test.ts runs it through the same task and ports.
     const drift = ['artifacts', 'kube'];
     expect(declared.DispatchFleet).toEqual(expect.arrayContaining(drift));
     expect(used).toEqual({ ...declared, DispatchFleet: declared.DispatchFleet!.filter((p) => !drift.includes(p)) });

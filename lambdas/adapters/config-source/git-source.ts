@@ -7,6 +7,8 @@ import type { ConfigSnapshot, ConfigSource } from '../../ports/config-source';
 import { ConfigError, TransientApiError } from '../../shared/errors';
 import { silentLogger } from '../registry/registry-logger';
 import { isLocalGitUrl, localGitdir, maskCredentials, mirrorName } from './git-urls';
+import { localHeads, serverHeads } from './git-heads';
+import { networkCode } from './git-network-errors';
 import type { AdapterLogger } from '../registry/registry-logger';
 
 export interface GitSourceOptions {
@@ -135,6 +137,17 @@ export class GitSource implements ConfigSource {
       },
     });
     return { sourceName: this.name, version: sha, files };
+  }
+
+  /** As `git ls-remote`: one GET of the server's ref advertisement; a `file://` repository's own refs. */
+  async listHeads(): Promise<ReadonlyMap<string, string>> {
+    const git = await isoGit();
+    if (this.branches === 'refs/heads/') {
+      await this.checkLocal();
+      return localHeads(git, this.gitdir, (oid, tag) => this.peel(oid, tag));
+    }
+    const remote = { http: this.http, url: this.options.url, headers: this.authHeaders() };
+    return serverHeads(git, remote).catch((error: unknown) => Promise.reject(this.translate(error)));
   }
 
   /** Fetch now (concurrent callers share one fetch). */
@@ -273,17 +286,6 @@ export class GitSource implements ConfigSource {
     const token = this.options.token;
     return token ? text.split(token).join('***') : text;
   }
-}
-
-function networkCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth++) {
-    const { code, name } = current as { code?: string; name?: string };
-    if (name === 'TimeoutError' || name === 'AbortError') return 'no response in time';
-    if (code && /^E[A-Z]+$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 // isomorphic-git and its HTTP client load on first use: a run that reads only directory sources never pays for them.

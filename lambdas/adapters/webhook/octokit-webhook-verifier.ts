@@ -7,7 +7,7 @@ import { ConfigError } from '../../shared/errors';
  * constant time). Several secrets may be given while one is rotated: the signature is accepted under any
  * of them. A malformed signature is a mismatch, not an error.
  */
-export class OctokitWebhookVerifier implements WebhookVerifier {
+export class OctokitWebhookVerifier implements Pick<WebhookVerifier, 'verify'> {
   private readonly hooks: Webhooks[];
 
   constructor(secrets: readonly string[]) {

@@ -1,12 +1,10 @@
 // `clm serve`'s implementation, loaded by its action (serve.ts declares the command).
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { OctokitWebhookVerifier } from '../../adapters/webhook/octokit-webhook-verifier';
 import type { FleetEvent } from '../../contracts/fleet-events';
-import { parseWebhookSecret } from '../../runtime/lambda/webhook-secret';
+import type { ExecutionStatusChange } from '../../contracts/triggers';
+import { forgeFromFlags, verifierFromFlags } from '../fleet/serve-credentials';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { FleetController } from '../fleet/controller';
-import { openFleetSession } from '../fleet/fleet-session';
+import { openFleetSession, type FleetSession } from '../fleet/fleet-session';
 import { onInterrupt } from '../fleet/interrupt';
 import { startWebhookServer } from '../fleet/webhook-server';
 import { HEALTH_PATH, WEBHOOK_PATH } from '../fleet/webhook-paths';
@@ -16,22 +14,30 @@ import type { ServeOptions } from './serve';
 export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCode> {
   const log = (line: string) => io.stdout(`${new Date().toISOString()} ${line}\n`);
   const { port, interval } = usage(() => numbers(options));
-  const secrets = usage(() => readSecrets(resolve(io.cwd, options.webhookSecretFile)));
+  const verifier = usage(() => verifierFromFlags(options, io.cwd));
+  const forge = usage(() => forgeFromFlags(options, io.cwd));
   // A push the webhook accepts asks the controller for a pass, as the PushAccepted rule asks DispatchFleet.
-  const wiring: { controller?: FleetController } = {};
+  const wiring: { controller?: FleetController; session?: FleetSession } = {};
   const onEvent = (event: FleetEvent) => {
     log(`event ${event.type} ${eventLine(event)}`);
     if (event.type === 'PushAccepted') {
       const { repository, ref, commit } = event.detail;
       wiring.controller?.request({ trigger: 'webhook', push: { repository, ref, commit } });
     }
+    if (event.type === 'PullRequestAccepted') {
+      // As the PullRequestAccepted rule invokes PlanPullRequest: the plans are queued, then run like the updates.
+      const accepted = event.detail;
+      wiring.controller?.later(async () => log(`plans: ${(await wiring.session!.planPullRequest(accepted)).message}`));
+    }
   };
-  const session = await openFleetSession(options, io, { verifier: new OctokitWebhookVerifier(secrets), onEvent });
+  const session = await openFleetSession(options, io, { verifier, onEvent, ...(forge ? { forge } : {}) });
   const { world } = session;
+  wiring.session = session;
   const running = new FleetController(session, {
     log,
     ...(options.verbose ? { verbose: true } : {}),
     beforeScheduledPass: () => (world.simulated ? world.advanceClock(interval) : undefined),
+    ...(forge ? { onExecution: (change) => reportToForge(session, change, log) } : {}),
   });
   wiring.controller = running;
   const http = await startWebhookServer({
@@ -73,14 +79,18 @@ function numbers(options: ServeOptions): { port: number; interval: number } {
   return { port, interval };
 }
 
-function readSecrets(file: string): string[] {
-  let text: string;
+/** Tell the forge; a failure is logged, never stops the controller. */
+async function reportToForge(
+  session: FleetSession,
+  change: ExecutionStatusChange,
+  log: (line: string) => void,
+): Promise<void> {
   try {
-    text = readFileSync(file, 'utf8');
+    const report = await session.report(change);
+    log(`forge: ${report.message}${report.problems.length ? `; ${report.problems.join('; ')}` : ''}`);
   } catch (error) {
-    throw new UsageError(`--webhook-secret-file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    log(`forge: ${change.name} ${change.status.toLowerCase()} not reported: ${(error as Error).message}`);
   }
-  return parseWebhookSecret(text, file);
 }
 
 function eventLine(event: FleetEvent): string {

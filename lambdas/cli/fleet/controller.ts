@@ -1,4 +1,5 @@
-import type { PassRequest } from '../../contracts/triggers';
+import type { ExecutionStatusChange, PassRequest } from '../../contracts/triggers';
+import { localStatusChange } from './local-status-change';
 import { formatDispatchReport } from '../../core/dispatch/fleet-report';
 import type { FleetSession } from './fleet-session';
 import { runNextExecution } from './run-executions';
@@ -8,6 +9,8 @@ export interface ControllerOptions {
   readonly verbose?: boolean;
   /** Before a scheduled pass (`clm serve --simulate` moves the simulated clock by the interval). */
   readonly beforeScheduledPass?: () => Promise<void> | void;
+  /** An update starts running or ends (`clm serve` reports it to the forge, as the deployed rule does). */
+  readonly onExecution?: (change: ExecutionStatusChange) => Promise<void>;
 }
 
 export interface ControllerStatus {
@@ -28,6 +31,8 @@ export interface ControllerStatus {
  */
 export class FleetController {
   private readonly requests: PassRequest[] = [];
+  /** Work asked for besides passes (a pull request's plans to queue), run first. */
+  private readonly jobs: (() => Promise<void>)[] = [];
   private wake: (() => void) | undefined;
   private stopping = false;
   private passes = 0;
@@ -52,6 +57,12 @@ export class FleetController {
     this.wake?.();
   }
 
+  /** Run `job` on the loop (before the next pass or update); a failure is logged. */
+  later(job: () => Promise<void>): void {
+    this.jobs.push(job);
+    this.wake?.();
+  }
+
   stop(): void {
     this.stopping = true;
     this.wake?.();
@@ -60,7 +71,7 @@ export class FleetController {
   status(): ControllerStatus {
     return {
       passes: this.passes,
-      passesQueued: this.requests.length,
+      passesQueued: this.requests.length + this.jobs.length,
       updatesQueued: this.session.executions.queued(),
       updatesRun: this.updatesRun,
       stopping: this.stopping,
@@ -72,6 +83,11 @@ export class FleetController {
   async run(): Promise<void> {
     while (!this.stopping) {
       this.busy = true;
+      const job = this.jobs.shift();
+      if (job) {
+        await job().catch((error: Error) => this.options.log(`failed: ${error.message}`));
+        continue;
+      }
       const request = this.requests.shift();
       if (request) {
         await this.pass(request);
@@ -97,12 +113,18 @@ export class FleetController {
 
   /** Run the next queued update; false when there is none. */
   private async runUpdate(): Promise<boolean> {
+    const report = this.options.onExecution;
     const outcome = await runNextExecution(this.session, {
       shouldStop: () => this.stopping,
       log: this.options.log,
       ...(this.options.verbose ? { verbose: true } : {}),
+      ...(report ? { onStart: (execution) => report(localStatusChange(execution, 'RUNNING')) } : {}),
     });
     if (outcome.kind === 'idle') return false;
+    // A run stopped at a safe point stays pending: the next pass resumes it.
+    if (report && outcome.kind === 'ran') {
+      await report(localStatusChange(outcome.execution, outcome.status, outcome.output));
+    }
     if (outcome.kind === 'ran') {
       this.updatesRun++;
       this.request({ trigger: 'execution', execution: { name: outcome.execution.name, status: outcome.status } });

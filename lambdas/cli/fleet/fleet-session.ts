@@ -5,7 +5,13 @@ import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
 import { createRegistry } from '../../adapters/registry/create-registry';
 import type { DispatchReport } from '../../contracts/dispatch-report';
 import type { FleetEvent } from '../../contracts/fleet-events';
-import type { HttpRequest, HttpResponse, PassRequest } from '../../contracts/triggers';
+
+/** What the webhook's PullRequestAccepted event carries. */
+export type PullRequestAcceptedDetail = Extract<FleetEvent, { type: 'PullRequestAccepted' }>['detail'];
+import type { ExecutionStatusChange, HttpRequest, HttpResponse, PassRequest } from '../../contracts/triggers';
+import type { Forge } from '../../ports/forge';
+import type { ForgeReport } from '../../tasks/report-to-forge';
+import type { PullRequestPlans } from '../../tasks/plan-pull-request';
 import type { WebhookVerifier } from '../../ports/webhook-verifier';
 import { LocalUpdateExecutions } from '../../runtime/local/local-executions';
 import { factoriesOf, restrictPorts } from '../../runtime/restrict-ports';
@@ -36,6 +42,10 @@ export interface FleetSession {
   pass(request: PassRequest): Promise<DispatchReport>;
   /** The GithubWebhook task. */
   webhook(request: HttpRequest): Promise<HttpResponse>;
+  /** The ReportToForge task: an update started or ended. */
+  report(change: ExecutionStatusChange): Promise<ForgeReport>;
+  /** The PlanPullRequest task: queue the plans of a pull request the webhook accepted. */
+  planPullRequest(accepted: PullRequestAcceptedDetail): Promise<PullRequestPlans>;
   /** Release the state directory. */
   close(): void;
 }
@@ -43,6 +53,8 @@ export interface FleetSession {
 export interface FleetSessionOptions {
   /** `clm serve`: how webhook signatures are checked. */
   readonly verifier?: WebhookVerifier;
+  /** `clm serve --github-token-file`: where commit statuses and pull request plans go. */
+  readonly forge?: Forge;
   /** Every event the tasks send (logged; PushAccepted asks `clm serve` for a pass). */
   readonly onEvent?: (event: FleetEvent) => void;
 }
@@ -72,7 +84,12 @@ export async function openFleetSession(
     // The world's clock drives the execution records, so back-off and simulated time agree.
     const clock = { now: () => world.ports.clock.now() };
     const executions = new LocalUpdateExecutions(stateDir, () => clock.now());
-    const services = { executions, events, ...(options.verifier ? { webhooks: options.verifier } : {}) };
+    const services = {
+      executions,
+      events,
+      ...(options.verifier ? { webhooks: options.verifier } : {}),
+      ...(options.forge ? { forge: options.forge } : {}),
+    };
     const world: CliWorld = await openCliWorld(flags, { registry, sources, clusters, io, fleet, services });
     const { ports } = world;
     const run = (name: string, input: unknown) => {
@@ -90,6 +107,8 @@ export async function openFleetSession(
         return report;
       },
       webhook: async (request) => (await run('GithubWebhook', request)) as HttpResponse,
+      report: async (change) => (await run('ReportToForge', change)) as ForgeReport,
+      planPullRequest: async (accepted) => (await run('PlanPullRequest', accepted)) as PullRequestPlans,
       close: lock.release,
     };
   } catch (error) {

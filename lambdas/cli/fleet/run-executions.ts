@@ -10,6 +10,8 @@ export interface RunnerOptions {
   log(line: string): void;
   /** Print every task's progress line (else only the start and the end). */
   readonly verbose?: boolean;
+  /** Told when an execution starts running (`clm serve` reports it to the forge, as Step Functions' event would). */
+  onStart?(execution: LocalExecution): Promise<void>;
 }
 
 export type RunOutcome =
@@ -19,6 +21,8 @@ export type RunOutcome =
       readonly execution: LocalExecution;
       readonly status: 'SUCCEEDED' | 'FAILED';
       readonly error?: string;
+      /** The execution's output (its final state), as Step Functions reports it. */
+      readonly output?: unknown;
     }
   | { readonly kind: 'stopped'; readonly execution: LocalExecution };
 
@@ -38,6 +42,7 @@ export async function runNextExecution(session: FleetSession, options: RunnerOpt
   const executionId = `local:${execution.name}`;
   if (action === 'decommission') world.decommissioning(clusterId);
   options.log(`${clusterId}: ${action} started as ${execution.name}`);
+  await options.onStart?.(execution);
   const started = world.ports.clock.now();
   const eta = rollEta();
   let stop: (() => void) | undefined;
@@ -73,5 +78,11 @@ export async function runNextExecution(session: FleetSession, options: RunnerOpt
   options.log(
     `${clusterId}: ${execution.name} ${result.status === 'SUCCEEDED' ? 'succeeded' : `failed (${error})`} after ${result.stats.stateTransitions} state transitions`,
   );
-  return { kind: 'ran', execution, status: result.status, ...(error ? { error } : {}) };
+  return {
+    kind: 'ran',
+    execution,
+    status: result.status,
+    ...(error ? { error } : {}),
+    ...(result.output !== undefined ? { output: result.output } : {}),
+  };
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { HttpRequest, HttpResponse } from '../../contracts/triggers';
 import { DEFAULT_MAX_WEBHOOK_BODY_BYTES } from '../../core/webhook/webhook-request';
-import { HEALTH_PATH, WEBHOOK_PATH } from './webhook-paths';
+import { HEALTH_PATH, WEBHOOK_PATHS } from './webhook-paths';
 
 export interface WebhookServerOptions {
   readonly port: number;
@@ -14,7 +14,7 @@ export interface WebhookServerOptions {
 }
 
 /**
- * `clm serve`'s HTTP side, on 127.0.0.1 only: `POST /webhooks/github` runs the GithubWebhook task (the same
+ * `clm serve`'s HTTP side, on 127.0.0.1 only: `POST /webhooks/github` (and `/webhooks/gitlab`, `/webhooks/bitbucket`) runs the GithubWebhook task (the same
  * verification and answers as the deployed endpoint), `GET /healthz` says how the controller is doing. A body is
  * read up to one byte past the limit, so an oversized delivery is refused without being held in memory.
  */
@@ -35,8 +35,11 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 async function handle(req: IncomingMessage, res: ServerResponse, options: WebhookServerOptions): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   if (path === HEALTH_PATH && req.method === 'GET') return send(res, { status: 200, body: options.health() });
-  if (path !== WEBHOOK_PATH) {
-    return send(res, { status: 404, body: { error: `no ${path} here: POST ${WEBHOOK_PATH}, GET ${HEALTH_PATH}` } });
+  if (!(WEBHOOK_PATHS as readonly string[]).includes(path)) {
+    return send(res, {
+      status: 404,
+      body: { error: `no ${path} here: POST ${WEBHOOK_PATHS.join(', ')}, GET ${HEALTH_PATH}` },
+    });
   }
   const body = await readBody(req, DEFAULT_MAX_WEBHOOK_BODY_BYTES + 1);
   const headers: Record<string, string> = {};
@@ -44,9 +47,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Webhoo
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const answer = await options.webhook({ method: req.method ?? 'GET', path, headers, body });
-  const delivery = headers['x-github-delivery'] ?? '-';
+  const delivery =
+    headers['x-github-delivery'] ??
+    headers['idempotency-key'] ??
+    headers['x-gitlab-event-uuid'] ??
+    headers['x-request-id'] ??
+    '-';
+  const event = headers['x-github-event'] ?? headers['x-gitlab-event'] ?? headers['x-event-key'] ?? '-';
   const what = answer.body.message ?? answer.body.error ?? '';
-  options.log(`webhook ${headers['x-github-event'] ?? '-'} ${delivery}: ${answer.status} ${String(what)}`);
+  options.log(`webhook ${path.split('/').at(-1)} ${event} ${delivery}: ${answer.status} ${String(what)}`);
   send(res, answer);
 }
 

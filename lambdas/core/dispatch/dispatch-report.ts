@@ -24,6 +24,8 @@ export interface ReportExtras {
   readonly conflicts?: number;
   /** Throttled StartExecution and RedriveExecution answers, each tried again after a back-off. */
   readonly throttles?: number;
+  /** Refs clusters follow that moved without a webhook delivery (the scheduled pass's `git ls-remote`). */
+  readonly missedPushes?: DispatchReport['missedPushes'];
 }
 
 /** A pass's plan as its report: starts with what became of them, skips counted by reason, halts and overrides. */
@@ -50,6 +52,7 @@ export function dispatchReport(plan: DispatchPlan, extras: ReportExtras): Dispat
     ...(extras.registry ? { registry: extras.registry } : {}),
     conflicts: extras.conflicts ?? 0,
     throttles: extras.throttles ?? 0,
+    ...(extras.missedPushes?.length ? { missedPushes: extras.missedPushes.map((m) => ({ ...m })) } : {}),
   };
 }
 

@@ -19,6 +19,11 @@ export function formatDispatchReport(report: DispatchReport): string {
   ];
   if (report.throttles > 0)
     lines.push(`  ${report.throttles} throttled StartExecution answers, each tried again after a back-off`);
+  for (const missed of report.missedPushes ?? []) {
+    lines.push(
+      `  missed push: ${missed.source} ${missed.ref} moved ${missed.previous.slice(0, 12)} → ${missed.commit.slice(0, 12)} without a webhook; dispatched now`,
+    );
+  }
   if (report.registry) {
     const { added, modified, removed, ignored } = report.registry;
     lines.push(

@@ -67,6 +67,8 @@ export interface PlannedStart {
       readonly nodeRoll?: { readonly kind: 'renew'; readonly requestedBy: string };
     };
     readonly trigger: string;
+    /** The target this pass resolved: commit statuses of the execution's start go on its commits. */
+    readonly targetVersion: string;
   };
 }
 
@@ -263,6 +265,7 @@ function plannedStart(candidate: Candidate, trigger: string): PlannedStart {
       action: assessment.action === 'decommission' ? 'decommission' : 'provision',
       options: { applyOnly: false },
       trigger,
+      targetVersion: assessment.targetVersion,
     },
   };
 }

@@ -69,6 +69,7 @@ export function renewalStart(
       action: 'provision',
       options: { applyOnly: false, nodeRoll: { kind: 'renew', requestedBy: `${trigger} pass` } },
       trigger,
+      targetVersion,
     },
   };
 }

@@ -67,3 +67,27 @@ export type GithubPingEvent = z.infer<typeof GithubPingEvent>;
 
 /** The all-zero SHA GitHub sends as `after` when a push deletes the ref. */
 export const DELETED_REF_SHA = '0000000000000000000000000000000000000000';
+
+const prRef = z.looseObject({
+  ref: z.string().check(z.minLength(1)),
+  sha,
+  repo: z.nullish(z.looseObject({ full_name: z.string() })),
+});
+
+/** `X-GitHub-Event: pull_request`: the actions a plan is made for, and the branches it joins. */
+export const GithubPullRequestEvent = z.looseObject({
+  action: z.string(),
+  number: z.number().check(z.int(), z.positive()),
+  pull_request: z.looseObject({
+    number: z.number().check(z.int(), z.positive()),
+    html_url: z.optional(z.string()),
+    state: z.optional(z.string()),
+    head: prRef,
+    base: prRef,
+  }),
+  repository: GithubRepository,
+});
+export type GithubPullRequestEvent = z.infer<typeof GithubPullRequestEvent>;
+
+/** The pull request actions that get a plan: a new head to plan. */
+export const PLANNED_PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened'] as const;

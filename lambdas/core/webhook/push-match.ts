@@ -4,6 +4,33 @@ import { channelOverrides } from '../version/resolve-config-version';
 import type { GithubPushEvent } from './github-events';
 import { DELETED_REF_SHA } from './github-events';
 
+/** A push as any forge reports it (GitHub, GitLab, Bitbucket), or as the scheduled pass found it (`git ls-remote`). */
+export interface ForgePush {
+  /** `owner/name` (GitLab: `group/subgroup/name`; Bitbucket Data Center: `PROJECT/slug`). */
+  readonly repository: string;
+  /** A full ref name: `refs/heads/main`, `refs/tags/v1`. */
+  readonly ref: string;
+  readonly before: string;
+  /** The pushed commit; the all-zero SHA when the ref was deleted. */
+  readonly after: string;
+  readonly deleted: boolean;
+  /** When the forge says the push happened (ms); absent: when it was received. */
+  readonly pushedAt?: number;
+}
+
+/** GitHub's push payload as a ForgePush. */
+export function githubPush(push: GithubPushEvent): ForgePush {
+  const pushedAt = pushTime(push);
+  return {
+    repository: push.repository.full_name,
+    ref: push.ref,
+    before: push.before,
+    after: push.after,
+    deleted: push.deleted === true || push.after === DELETED_REF_SHA,
+    ...(pushedAt !== undefined ? { pushedAt } : {}),
+  };
+}
+
 /** What a push matched: the config sources fed by the repository and the clusters following the ref. */
 export interface PushMatch {
   /** `owner/name` as GitHub spells it. */
@@ -74,13 +101,13 @@ export function refMatchesChannel(ref: string, channel: string): boolean {
  * channel for that source — `override_channel`'s entry, else `channel` — names the pushed ref.
  */
 export function matchPush(
-  push: GithubPushEvent,
+  push: ForgePush,
   sources: readonly ConfigSourceSpec[],
   clusters: readonly Cluster[],
 ): PushMatch {
-  const following = clustersFollowing(push.repository.full_name, push.ref, sources, clusters);
-  const deleted = push.deleted === true || push.after === DELETED_REF_SHA;
-  return { repository: push.repository.full_name, ref: push.ref, commit: push.after, deleted, ...following };
+  const following = clustersFollowing(push.repository, push.ref, sources, clusters);
+  const deleted = push.deleted || push.after === DELETED_REF_SHA;
+  return { repository: push.repository, ref: push.ref, commit: push.after, deleted, ...following };
 }
 
 /** The config sources of `repository` and the clusters (not decommissioned) that follow `ref` in one of them. */
@@ -110,18 +137,13 @@ export function clustersFollowing(
 }
 
 /** The commits to remember, one per matched source. */
-export function sourceCommits(
-  push: GithubPushEvent,
-  match: PushMatch,
-  deliveryId: string,
-  now: number,
-): SourceCommit[] {
+export function sourceCommits(push: ForgePush, match: PushMatch, deliveryId: string, now: number): SourceCommit[] {
   return match.sources.map((source) => ({
     source,
     ref: match.ref,
     commit: match.commit,
     deleted: match.deleted,
-    pushedAt: pushTime(push) ?? now,
+    pushedAt: push.pushedAt ?? now,
     deliveryId,
     recordedAt: now,
   }));

@@ -1,8 +1,9 @@
 import type * as z from '../../shared/zod';
 import type { ConfigSourceSpec } from '../model/config-source-spec';
-import { GithubPingEvent, GithubPushEvent } from './github-events';
-import { sourcesForRepository } from './push-match';
-import type { PushMatch } from './push-match';
+import { GithubPingEvent, GithubPullRequestEvent, GithubPushEvent } from './github-events';
+import { githubPush, sourcesForRepository } from './push-match';
+import type { ForgePush, PushMatch } from './push-match';
+import { pullRequestNotice, type PullRequestNotice } from './pull-request';
 
 /**
  * The GitHub webhook endpoint's decisions, pure. The caller runs them in this order, and stops at the
@@ -26,7 +27,7 @@ export interface WebhookRequest {
 }
 
 export interface WebhookResponse {
-  readonly status: 200 | 202 | 400 | 401 | 405;
+  readonly status: 200 | 202 | 400 | 401 | 404 | 405;
   readonly body: Readonly<Record<string, unknown>>;
 }
 
@@ -99,7 +100,8 @@ export function replayed(envelope: Pick<WebhookEnvelope, 'deliveryId'>, firstSee
 }
 
 export type Delivery =
-  | { readonly kind: 'push'; readonly push: GithubPushEvent }
+  | { readonly kind: 'push'; readonly pushes: readonly ForgePush[] }
+  | { readonly kind: 'pull-request'; readonly pullRequest: PullRequestNotice }
   | { readonly kind: 'answered'; readonly response: WebhookResponse };
 
 /**
@@ -108,16 +110,8 @@ export type Delivery =
  */
 export function interpretDelivery(envelope: WebhookEnvelope, sources: readonly ConfigSourceSpec[]): Delivery {
   const answered = (response: WebhookResponse): Delivery => ({ kind: 'answered', response });
-  if (envelope.event !== 'push' && envelope.event !== 'ping') {
-    return answered({
-      status: 202,
-      body: {
-        ignored: true,
-        event: envelope.event,
-        delivery: envelope.deliveryId,
-        message: 'only push events start updates',
-      },
-    });
+  if (envelope.event !== 'push' && envelope.event !== 'ping' && envelope.event !== 'pull_request') {
+    return answered(ignored(envelope, 'only push events start updates (and pull_request events plans)'));
   }
   const json = payloadText(envelope);
   if (!json.ok) return answered(json.response);
@@ -132,9 +126,22 @@ export function interpretDelivery(envelope: WebhookEnvelope, sources: readonly C
     if (!ping.success) return answered(invalid(envelope, 'not a ping payload', ping.error));
     return answered(pingAnswer(envelope, ping.data, sources));
   }
+  if (envelope.event === 'pull_request') {
+    const event = GithubPullRequestEvent.safeParse(payload);
+    if (!event.success) return answered(invalid(envelope, 'not a pull_request payload', event.error));
+    const notice = pullRequestNotice(event.data);
+    return 'ignored' in notice
+      ? answered(ignored(envelope, notice.ignored))
+      : { kind: 'pull-request', pullRequest: notice };
+  }
   const push = GithubPushEvent.safeParse(payload);
   if (!push.success) return answered(invalid(envelope, 'not a push payload', push.error));
-  return { kind: 'push', push: push.data };
+  return { kind: 'push', pushes: [githubPush(push.data)] };
+}
+
+/** 202: a verified delivery CLM does nothing with. */
+export function ignored(envelope: Pick<WebhookEnvelope, 'event' | 'deliveryId'>, message: string): WebhookResponse {
+  return { status: 202, body: { ignored: true, event: envelope.event, delivery: envelope.deliveryId, message } };
 }
 
 const MAX_LISTED_CLUSTERS = 100;
@@ -218,7 +225,11 @@ function payloadText(envelope: WebhookEnvelope): Outcome<string> {
   return { ok: true, value: payload };
 }
 
-function invalid(envelope: WebhookEnvelope, message: string, error?: z.core.$ZodError): WebhookResponse {
+export function invalid(
+  envelope: Pick<WebhookEnvelope, 'event' | 'deliveryId'>,
+  message: string,
+  error?: z.core.$ZodError,
+): WebhookResponse {
   const issues = error?.issues.slice(0, 10).map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`);
   return {
     status: 400,
@@ -226,11 +237,13 @@ function invalid(envelope: WebhookEnvelope, message: string, error?: z.core.$Zod
   };
 }
 
-function refuse(status: WebhookResponse['status'], error: string): { ok: false; response: WebhookResponse } {
+export function refuse(status: WebhookResponse['status'], error: string): { ok: false; response: WebhookResponse } {
   return { ok: false, response: { status, body: { error } } };
 }
 
-function lowerCaseHeaders(headers: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+export function lowerCaseHeaders(
+  headers: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> {
   const lower: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
   return lower;

@@ -29,6 +29,7 @@ export const PORT_MODULES = {
   executions: 'executions',
   events: 'events',
   webhooks: 'webhooks',
+  forge: 'forge',
   launches: 'launches',
 } as const satisfies Record<PortName, string>;
 

@@ -30,6 +30,14 @@ export const TASK_ENV = {
    */
   webhookSecretArn: 'CLM_WEBHOOK_SECRET_ARN',
   /**
+   * Secrets Manager secret with the GitHub credentials CLM reports with (commit statuses, pull request plans): a token,
+   * or a GitHub App's `{"appId", "privateKey", "installationId"}`. Set on tasks with the `forge` port when configured;
+   * unset: nothing is reported.
+   */
+  forgeSecretArn: 'CLM_FORGE_SECRET_ARN',
+  /** GitHub's API (`https://api.github.com`, or `https://HOST/api/v3` for GitHub Enterprise Server). */
+  githubApiUrl: 'CLM_GITHUB_API_URL',
+  /**
    * Cross-account mode: the ExternalId the assumed role's trust policy requires (ClmClusterAccess). Unset when not
    * configured.
    */

@@ -1,3 +1,4 @@
+import type { WebhookSecrets } from '../../adapters/webhook/forge-webhook-verifier';
 import type { WebhookVerifier } from '../../ports/webhook-verifier';
 import { ConfigError } from '../../shared/errors';
 import type { SecretReader } from './secret-tokens';
@@ -39,13 +40,43 @@ function webhookSecrets(text: string, secretId: string): string[] {
 }
 
 /**
+ * Every forge's secrets from the secret's text: the plain form is GitHub's secret; JSON may add GitLab's token and
+ * Bitbucket's secret, `{"secret": "...", "previous": "...", "gitlabToken": "...", "bitbucketSecret": "..."}` (each
+ * optional, at least one given; `gitlabToken` and `bitbucketSecret` may be lists while they are rotated).
+ */
+export function parseWebhookSecrets(text: string, secretId: string): WebhookSecrets {
+  const trimmed = text.trim();
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = trimmed.startsWith('{') ? (JSON.parse(trimmed) as Record<string, unknown>) : undefined;
+  } catch {
+    json = undefined;
+  }
+  const others = (key: string): string[] => {
+    const value = json?.[key];
+    const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+    if (!list.every((v): v is string => typeof v === 'string' && v.trim() !== '')) {
+      throw new ConfigError(`secret ${secretId}: "${key}" must be a non-empty string or a list of them`);
+    }
+    return list;
+  };
+  const gitlab = others('gitlabToken');
+  const bitbucket = others('bitbucketSecret');
+  const githubGiven =
+    !json || json.secret !== undefined || json.previous !== undefined || (!gitlab.length && !bitbucket.length);
+  const github = githubGiven ? parseWebhookSecret(text, secretId) : [];
+  for (const secret of [...gitlab, ...bitbucket]) rememberSecret(secret);
+  return { github, gitlab, bitbucket };
+}
+
+/**
  * A verifier over the secret in Secrets Manager, read on first use and again after `ttlMs`; a failed read is not
  * kept. `build` makes the verifier from the secrets (octokit's, in the port module).
  */
 export function secretBackedVerifier(options: {
   readonly secretId: string;
   readonly reader: () => Promise<SecretReader>;
-  readonly build: (secrets: readonly string[]) => WebhookVerifier;
+  readonly build: (secrets: WebhookSecrets) => WebhookVerifier;
   readonly now?: () => number;
   readonly ttlMs?: number;
 }): WebhookVerifier {
@@ -57,7 +88,7 @@ export function secretBackedVerifier(options: {
       const read = options
         .reader()
         .then((readSecret) => readSecret(options.secretId))
-        .then((text) => options.build(parseWebhookSecret(text, options.secretId)));
+        .then((text) => options.build(parseWebhookSecrets(text, options.secretId)));
       const entry = { at: now(), verifier: read };
       read.catch(() => {
         if (cached === entry) cached = undefined;
@@ -66,5 +97,9 @@ export function secretBackedVerifier(options: {
     }
     return cached.verifier;
   };
-  return { verify: async (body, signature) => (await verifier()).verify(body, signature) };
+  return {
+    verify: async (body, signature) => (await verifier()).verify(body, signature),
+    verifyGitlab: async (token) => (await verifier()).verifyGitlab(token),
+    verifyBitbucket: async (body, signature) => (await verifier()).verifyBitbucket(body, signature),
+  };
 }

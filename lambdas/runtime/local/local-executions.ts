@@ -137,6 +137,7 @@ export class LocalUpdateExecutions implements UpdateExecutions {
   }
 }
 
-function arnOf(name: string): string {
+/** The ARN a local execution goes by (no AWS console behind it). */
+export function arnOf(name: string): string {
   return `${ARN_PREFIX}${name}`;
 }

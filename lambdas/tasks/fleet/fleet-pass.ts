@@ -14,6 +14,8 @@ import { listWithStoredStatus, recordClusterProblem } from '../step/cluster-stat
 import { paced, startPace } from './start-pacing';
 import { renewalCandidates } from '../../core/dispatch/renewal-starts';
 import type { NodeChecks } from './node-checks';
+import { headResolvers, readHeads, recordHeads } from './source-heads';
+import type { VersionResolver } from '../../core/version/resolve-config-version';
 import { retryThrottled, type ThrottleBackoff } from '../throttling/retry-throttled';
 
 /** The ports of a dispatcher pass (the tasks that run one declare these). */
@@ -44,6 +46,11 @@ export interface PassOptions {
   readonly registry?: DispatchReport['registry'];
   /** Look at the nodes of the clusters that ask for node repair or a maximum age (fleet/node-checks.ts). */
   readonly checkNodes?: (candidates: ReturnType<typeof renewalCandidates>, now: number) => Promise<NodeChecks>;
+  /**
+   * List each git source's heads (one request per source, as `git ls-remote`), resolve the targets from them, and
+   * record and report the refs that moved without a webhook (missed pushes). The scheduled pass does.
+   */
+  readonly heads?: boolean;
 }
 
 export interface PassResult {
@@ -70,7 +77,11 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   const diff = options.poll ? diffRegistry(clusters, snapshot.clusters) : undefined;
   const states = diff ? withStates(snapshot.clusters, diff.states) : snapshot.clusters;
   const scope = diff && options.poll === 'changes' ? diff.changed : options.scope?.(clusters);
-  const planned = await planPass(ports, { clusters, snapshot, states, scope, now, trigger: options.trigger });
+  const heads = options.heads ? await readHeads(ports.sources) : undefined;
+  const missed = heads ? await recordHeads(ports.fleet, heads, clusters, now) : [];
+  const sources = heads ? headResolvers(ports.sources, heads) : ports.sources;
+  const pass = { clusters, snapshot, states, scope, now, trigger: options.trigger, sources };
+  const planned = await planPass(ports, pass);
   const { plan, behind } = await withNodeChecks(planned, options, { clusters, states, scope, now });
   const started = await startPlanned(ports, plan.starts, states, now);
   const saved = await ports.fleet.saveClusterStates(mergeStates(diff?.states ?? [], plan.states, started.states));
@@ -93,6 +104,7 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
       conflicts: saved.conflicts.length,
       throttles: started.throttles,
       ...(registry ? { registry } : {}),
+      ...(missed.length ? { missedPushes: missed } : {}),
     }),
   };
 }
@@ -113,12 +125,13 @@ async function planPass(
     readonly scope: ReadonlySet<string> | undefined;
     readonly now: number;
     readonly trigger: string;
+    readonly sources: readonly VersionResolver[];
   },
 ): Promise<PlannedPass> {
   const { clusters, snapshot, states } = input;
   const running = [...states.values()].flatMap((s) => (s.execution?.state === 'running' ? [s.execution] : []));
   const [targets, outcomes, runningNow, controls] = await Promise.all([
-    resolveFleetTargets(clusters, ports.sources),
+    resolveFleetTargets(clusters, input.sources),
     running.length ? ports.executions.describe(running) : Promise.resolve([]),
     ports.executions.countRunning(),
     ports.progress.getControlsOf(clusters.map((c) => c.id)),

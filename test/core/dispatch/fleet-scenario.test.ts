@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { OctokitWebhookVerifier } from '../../../lambdas/adapters/webhook/octokit-webhook-verifier';
+import { ForgeWebhookVerifier } from '../../../lambdas/adapters/webhook/forge-webhook-verifier';
 import type { Cluster } from '../../../lambdas/core/model/cluster';
 import { parseVersion } from '../../../lambdas/core/version/cluster-version';
 import { FleetWorld } from '../../support/fleet/fleet-world';
@@ -65,7 +65,11 @@ describe('the dispatcher over a fleet of 220 clusters in 3 environments', () => 
   const failAtB = (id: string, cv: string) => (id === broken && cv === COMMIT_B ? 'StackFailedError' : undefined);
 
   it('halts staging and production when a test cluster fails, and rolls on wave by wave after the fix', async () => {
-    const world = new FleetWorld(fleet(), settings({ maxConcurrent: 20 }), new OctokitWebhookVerifier([SECRET]));
+    const world = new FleetWorld(
+      fleet(),
+      settings({ maxConcurrent: 20 }),
+      new ForgeWebhookVerifier({ github: [SECRET], gitlab: [], bitbucket: [] }),
+    );
     world.refs.set('main', COMMIT_A);
 
     // git push of B, then GitHub's delivery.
@@ -122,7 +126,11 @@ describe('the dispatcher over a fleet of 220 clusters in 3 environments', () => 
   });
 
   it('starts nothing twice for duplicate deliveries, redeliveries and overlapping passes', async () => {
-    const world = new FleetWorld(fleet(), settings({ maxConcurrent: 20 }), new OctokitWebhookVerifier([SECRET]));
+    const world = new FleetWorld(
+      fleet(),
+      settings({ maxConcurrent: 20 }),
+      new ForgeWebhookVerifier({ github: [SECRET], gitlab: [], bitbucket: [] }),
+    );
     world.refs.set('main', COMMIT_B);
     const delivery = push('72d3162e-cc78-11e3-81ab-4c9367dc0958', COMMIT_B);
     expect((await world.receive(delivery)).status).toBe(202);
@@ -182,7 +190,11 @@ describe('the dispatcher over a fleet of 220 clusters in 3 environments', () => 
   });
 
   it('refuses unsigned, wrongly signed and oversized deliveries without recording anything', async () => {
-    const world = new FleetWorld(fleet().slice(0, 5), settings(), new OctokitWebhookVerifier([SECRET]));
+    const world = new FleetWorld(
+      fleet().slice(0, 5),
+      settings(),
+      new ForgeWebhookVerifier({ github: [SECRET], gitlab: [], bitbucket: [] }),
+    );
     world.refs.set('main', COMMIT_B);
     const good = push('d-1', COMMIT_B);
     const unsigned = { ...good, headers: { ...good.headers } } as typeof good;
@@ -201,7 +213,11 @@ describe('the dispatcher over a fleet of 220 clusters in 3 environments', () => 
   });
 
   it('answers a signed ping with 200 and a signed issues event with 202, recording and starting nothing', async () => {
-    const world = new FleetWorld(fleet().slice(0, 5), settings(), new OctokitWebhookVerifier([SECRET]));
+    const world = new FleetWorld(
+      fleet().slice(0, 5),
+      settings(),
+      new ForgeWebhookVerifier({ github: [SECRET], gitlab: [], bitbucket: [] }),
+    );
     world.refs.set('main', COMMIT_B);
     const signed = (event: string, body: string, delivery: string) => ({
       method: 'POST',

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { OctokitWebhookVerifier } from '../../../lambdas/adapters/webhook/octokit-webhook-verifier';
+import { ForgeWebhookVerifier } from '../../../lambdas/adapters/webhook/forge-webhook-verifier';
 import type { Cluster } from '../../../lambdas/core/model/cluster';
 import { FleetWorld } from '../../support/fleet/fleet-world';
 import { headers, pushPayload } from '../webhook/payloads';
@@ -28,7 +28,11 @@ function fleet(): Cluster[] {
 describe('a push that lands while a wave runs', () => {
   it('is picked up by the running executions, which the dispatcher counts as succeeded', async () => {
     // Arrange: B is pushed and the test wave starts at B
-    const world = new FleetWorld(fleet(), settings({ maxConcurrent: 10 }), new OctokitWebhookVerifier([SECRET]));
+    const world = new FleetWorld(
+      fleet(),
+      settings({ maxConcurrent: 10 }),
+      new ForgeWebhookVerifier({ github: [SECRET], gitlab: [], bitbucket: [] }),
+    );
     world.refs.set('main', COMMIT_B);
     await world.receive(push('delivery-b', COMMIT_B, COMMIT_A));
     const wave = world.executions.running();

@@ -1,6 +1,7 @@
 import type { ConfigSourceSpec } from '../../../lambdas/core/model/config-source-spec';
 import { GithubPushEvent } from '../../../lambdas/core/webhook/github-events';
 import {
+  githubPush,
   matchPush,
   refMatchesChannel,
   repositoryPath,
@@ -10,7 +11,7 @@ import {
 import { cluster } from '../render/fixtures';
 import { pushPayload } from './payloads';
 
-const push = (overrides: Record<string, unknown> = {}) => GithubPushEvent.parse(pushPayload(overrides));
+const push = (overrides: Record<string, unknown> = {}) => githubPush(GithubPushEvent.parse(pushPayload(overrides)));
 
 describe('repositoryPath', () => {
   it.each([

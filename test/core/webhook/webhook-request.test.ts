@@ -83,9 +83,10 @@ describe('interpretDelivery', () => {
     const delivery = interpretDelivery(envelope('push', fixtureText('push')), sources);
     expect(delivery.kind).toBe('push');
     if (delivery.kind !== 'push') return;
-    expect(delivery.push.ref).toBe('refs/heads/main');
-    expect(delivery.push.after).toBe('0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c');
-    expect(delivery.push.repository.full_name).toBe('Acme/cluster-config');
+    expect(delivery.pushes).toHaveLength(1);
+    expect(delivery.pushes[0]!.ref).toBe('refs/heads/main');
+    expect(delivery.pushes[0]!.after).toBe('0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c');
+    expect(delivery.pushes[0]!.repository).toBe('Acme/cluster-config');
   });
 
   it('answers ping with 200, saying which config sources the repository feeds', () => {

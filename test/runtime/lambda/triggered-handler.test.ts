@@ -151,7 +151,11 @@ describe('the webhook secret', () => {
         if (next instanceof Error) throw next;
         return next;
       },
-      build: (secrets) => ({ verify: async (_body, signature) => secrets.includes(signature) }),
+      build: (secrets) => ({
+        verify: async (_body, signature) => secrets.github.includes(signature),
+        verifyGitlab: async () => false,
+        verifyBitbucket: async () => false,
+      }),
     });
 
     // Act

@@ -21,6 +21,7 @@ import { FakeEksClusters } from './fake-eks-clusters';
 import { FakeNodeFilesStore } from './fake-node-files';
 import { MemoryArtifactStore } from './memory-artifact-store';
 import { testCluster } from '../test-cluster';
+import { NO_FORGE } from '../../../lambdas/adapters/forge/no-forge';
 
 /** A registry in memory; `persistsStatus` false behaves like the YAML file (status writes are dropped). */
 export class MemoryRegistry implements Registry {
@@ -142,7 +143,12 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     fleet,
     executions,
     events,
-    webhooks: { verify: async () => unused('webhooks') },
+    webhooks: {
+      verify: async () => unused('webhooks'),
+      verifyGitlab: async () => unused('webhooks'),
+      verifyBitbucket: async () => unused('webhooks'),
+    },
+    forge: NO_FORGE,
     launches,
     forCluster: () => clusterPorts,
   };

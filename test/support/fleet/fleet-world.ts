@@ -20,6 +20,7 @@ import { githubWebhook } from '../../../lambdas/tasks/github-webhook';
 import { runFleetPass } from '../../../lambdas/tasks/fleet/fleet-pass';
 import { FakeClock } from '../fakes/fake-clock';
 import { FakeUpdateExecutions, type FakeExecution, type StartQuota } from './fake-update-executions';
+import { NO_FORGE } from '../../../lambdas/adapters/forge/no-forge';
 
 const unused = (what: string): never => {
   throw new Error(`${what} is not part of the fleet world`);
@@ -48,7 +49,14 @@ export class FleetWorld {
       return sha;
     },
     checkout: async () => unused('checkout'),
+    // `git ls-remote`: every branch of `refs`, counted (one request each).
+    listHeads: async () => {
+      this.headListings++;
+      return new Map([...this.refs].map(([branch, sha]) => [`refs/heads/${branch}`, sha]));
+    },
   };
+  /** How often the source's heads were listed. */
+  headListings = 0;
   readonly ports: Ports;
 
   constructor(
@@ -74,7 +82,12 @@ export class FleetWorld {
       fleet: this.store,
       executions: this.executions,
       events: this.events,
-      webhooks: verifier ?? { verify: async () => false },
+      webhooks: verifier ?? {
+        verify: async () => false,
+        verifyGitlab: async () => false,
+        verifyBitbucket: async () => false,
+      },
+      forge: NO_FORGE,
       launches: new MemoryLaunchBudget(launchLimitsOf(settings)),
       artifacts: undefined as never,
       templates: undefined as never,

@@ -105,7 +105,7 @@ export const ManifestDrift = z.object({
 export const PullRequestAccepted = z.object({
   /** `owner/name`. */
   repository: z.string(),
-  number: z.number().check(z.int(), z.positive()),
+  number: z.number().check(z.int(), z.minimum(1)),
   head: z.string(),
   /** The base branch as a full ref (`refs/heads/main`). */
   base: z.string(),

@@ -1,3 +1,4 @@
+import { MemoryEventSink } from '../../adapters/events/memory-event-sink';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +66,8 @@ export function twinPorts(
     secrets: live.secrets,
     fleet: new MemoryFleetStore(),
     launches: new MemoryLaunchBudget(launchLimitsOf(DEFAULT_FLEET_SETTINGS)),
-    ...fleetStandIns(),
+    // The twin's own events (UpdateStarted, PoolRolled…) stay in the twin: a rehearsal announces nothing.
+    ...fleetStandIns({ events: new MemoryEventSink() }),
     forCluster: (c) => world.forCluster(c),
   };
 }

@@ -21,6 +21,7 @@ import { decryptedCluster } from './render/decrypted-cluster';
 import { liveIssues } from './render/live-checks';
 import { openStep } from './step/open-step';
 import { windowBeforeFirstWrite } from './render/window-gate';
+import { repairRunsAnytime } from '../core/node-renewal/repair-anytime';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
 import { held } from '../core/events/update-events';
@@ -51,7 +52,7 @@ export async function renderConfig(
   ports: PortsFor<typeof PORTS>,
   windowWaitsBefore = 0,
 ): Promise<RenderConfigOutput> {
-  const { cluster, pinned, now } = await openStep(ports, ref);
+  const { run, cluster, pinned, now } = await openStep(ports, ref);
   // A pinned cluster stack's layers stand in for its source's `cluster/…` tree (stored so later steps use them).
   const { snapshots } = await checkoutClusterConfig(cluster, ports.sources, pinned.sourceVersions, ports.artifacts);
   // Defaults merged into the registry's items; `aws:kms:` values stay encrypted in what is stored (S3),
@@ -70,13 +71,16 @@ export async function renderConfig(
   const input = { cluster: prepared, snapshots, values: etcd?.values ?? values, engine: ports.templates };
   const main = await renderAndValidate(cluster, input, cp, etcd?.stack);
   const approval = approvalSetting(merged, cluster.id);
-  const wait = await windowBeforeFirstWrite(
-    cluster.id,
-    merged,
-    now,
-    async () => [...(etcd ? [etcd.stack] : []), ...(await stacksAsNow(input, main, cp))],
-    cp.stacks,
-  );
+  // A renewal run that may repair outside the windows does not wait here; its roll gate holds what must wait.
+  const wait = repairRunsAnytime(run.nodeRoll, cluster, merged)
+    ? undefined
+    : await windowBeforeFirstWrite(
+        cluster.id,
+        merged,
+        now,
+        async () => [...(etcd ? [etcd.stack] : []), ...(await stacksAsNow(input, main, cp))],
+        cp.stacks,
+      );
 
   const key = (name: string) => runArtifactKey(ref.clusterId, ref.targetVersion, name);
   const configFilesKey = await storeConfigFiles(ports.artifacts, key('config-files'), snapshots);

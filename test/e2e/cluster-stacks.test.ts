@@ -101,9 +101,9 @@ describe('cluster stacks: the changed layers decide the steps', () => {
     expect(afterImage['kube-stack-alerts']).toBe(before['kube-stack-alerts']);
     const poolStacks = Object.keys(before).filter((n) => n.startsWith('nodepool-'));
     for (const name of poolStacks) expect(afterImage[name]).toBeGreaterThan(before[name]);
-    // the addon-only run costs a fraction of the node-image run's transitions
+    // the addon-only run skips the pools' steps: well under the node-image run's transitions (which roll every pool)
     expect(addon.transitions).toBeLessThan(30);
-    expect(image.transitions).toBeGreaterThan(addon.transitions * 2);
+    expect(image.transitions - addon.transitions).toBeGreaterThan(20);
 
     // 1-30 → 1-32 skips a minor: refused before anything is written
     const skipping = tempDir('stacks-132');

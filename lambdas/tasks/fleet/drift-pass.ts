@@ -25,6 +25,9 @@ export type DriftPorts = PortsFor<typeof DRIFT_PORTS>;
 /** The problem type of a drift report (`clm status` shows its title). */
 export const MANIFEST_DRIFT_TYPE = 'https://cluster-lifecycle-manager.zalando.org/problems/manifest-drift';
 
+/** Clusters checked at once (each one LIST per kind, then a dry run only where something differs). */
+export const DRIFT_CHECKS_AT_ONCE = 16;
+
 /** How often each cluster is checked (the scheduled passes spread the fleet over it, core/manifests/drift.ts). */
 export const DRIFT_CHECK_INTERVAL_MS = 60 * 60_000;
 
@@ -67,19 +70,23 @@ export async function runDriftPass(
   const now = ports.clock.now();
   const drifted: ClusterDrift[] = [];
   const events: FleetEvent[] = [];
+  // The registry's own item may turn it off at no cost; config-defaults are read with the run's artefacts.
+  const due = clusters.filter(
+    (cluster) =>
+      modeOf(cluster.configItems, cluster.id) !== 'off' &&
+      cluster.lifecycleStatus === 'ready' &&
+      cluster.status.currentVersion &&
+      (options.trigger !== 'schedule' || driftCheckDue(cluster.id, now, DRIFT_CHECK_INTERVAL_MS, options.periodMs)),
+  );
+  const looks: (ClusterDrift | undefined)[] = [];
+  for (let i = 0; i < due.length; i += DRIFT_CHECKS_AT_ONCE)
+    looks.push(...(await Promise.all(due.slice(i, i + DRIFT_CHECKS_AT_ONCE).map((c) => lookAt(ports, c, now)))));
   let checked = 0;
-  for (const cluster of clusters) {
-    // The registry's own item may turn it off at no cost; config-defaults are read with the run's artefacts.
-    if (modeOf(cluster.configItems, cluster.id) === 'off') continue;
-    if (cluster.lifecycleStatus !== 'ready' || !cluster.status.currentVersion) continue;
-    if (options.trigger === 'schedule' && !driftCheckDue(cluster.id, now, DRIFT_CHECK_INTERVAL_MS, options.periodMs))
-      continue;
-    const lease = await ports.progress.getLease(cluster.id);
-    if (lease && lease.expiresAt > now) continue;
-    const found = await checkCluster(ports, cluster);
+  for (const [i, found] of looks.entries()) {
     if (!found) continue;
     checked++;
     if (!found.objects.length) continue;
+    const cluster = due[i]!;
     drifted.push(found);
     events.push(driftEvent(found, cluster.status.currentVersion));
     if (!found.repaired)
@@ -92,6 +99,12 @@ export async function runDriftPass(
       );
   }
   return { summary: { checked, drifted }, events };
+}
+
+/** One cluster unless an update holds its lease (it applies the manifests itself). */
+async function lookAt(ports: DriftPorts, cluster: Cluster, now: number): Promise<ClusterDrift | undefined> {
+  const lease = await ports.progress.getLease(cluster.id);
+  return lease && lease.expiresAt > now ? undefined : checkCluster(ports, cluster);
 }
 
 /** An invalid value was refused before the first write of the update that applied it; read as the default here. */

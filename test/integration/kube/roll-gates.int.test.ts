@@ -85,8 +85,14 @@ describe('the roll gates on kube-apiserver', () => {
       },
       120_000,
     );
+    // Pods of other suites being torn down (their node gone, or deleting) say nothing about their owners' readiness.
+    const nodes = new Set((await kube.listNodes()).map((n) => n.name));
     const pods = (await kube.listPods()).filter(
-      (p) => p.owner?.kind === 'ReplicaSet' || p.owner?.kind === 'StatefulSet',
+      (p) =>
+        (p.owner?.kind === 'ReplicaSet' || p.owner?.kind === 'StatefulSet') &&
+        !p.deleting &&
+        p.nodeName !== undefined &&
+        nodes.has(p.nodeName),
     );
     const owners = [
       ...new Map(pods.map((p) => [`${p.owner!.kind} ${p.namespace}/${p.owner!.name}`, p] as const)).values(),

@@ -141,6 +141,26 @@ function live(object: KubeObject, drifted: boolean, ready = true): KubeObject {
 }
 
 async function driftHour(rendered: KubeObject[]) {
+  const world = countingDriftPorts(rendered);
+  const clusters = Array.from({ length: CLUSTERS }, (_, i) => clusterOf(i));
+  const cpuPerPass: number[] = [];
+  let checked = 0;
+  let drifted = 0;
+  for (let pass = 0; pass < PASSES; pass++) {
+    world.now = START + (pass + 1) * PERIOD_MS;
+    const start = process.cpuUsage();
+    const { summary } = await runDriftPass(world.ports, clusters, { trigger: 'schedule', periodMs: PERIOD_MS });
+    const used = process.cpuUsage(start);
+    cpuPerPass.push((used.user + used.system) / 1000);
+    checked += summary.checked;
+    drifted += summary.drifted.length;
+  }
+  const { lists, dryRuns, problems } = world;
+  return { cpuPerPass, lists, dryRuns, checked, drifted, problems };
+}
+
+/** The run's two artefacts as stored. */
+function artefactBodies(rendered: KubeObject[]): Map<string, string> {
   const resources: ResourcesArtifact = {
     poolStacks: [],
     cfManifestStacks: [],
@@ -154,10 +174,15 @@ async function driftHour(rendered: KubeObject[]) {
     mainStack: { name: 'main', kind: 'cluster', template: '{}', tags: {} },
     configFilesKey: 'files',
   };
-  const bodies = new Map([
+  return new Map([
     ['main', JSON.stringify(main)],
     ['resources', JSON.stringify(resources)],
   ]);
+}
+
+/** The drift pass's ports over 1,000 clusters: every 50th with one Deployment edited; every call counted. */
+function countingDriftPorts(rendered: KubeObject[]) {
+  const bodies = artefactBodies(rendered);
   const clean = new Map<string, KubeObject[]>();
   const edited = new Map<string, KubeObject[]>();
   for (const [, kind] of KINDS) {
@@ -171,20 +196,16 @@ async function driftHour(rendered: KubeObject[]) {
       ofKind.map((o, i) => live(o, i === 0 && kind === 'Deployment')),
     );
   }
-  let now = START;
-  let lists = 0;
-  let dryRuns = 0;
-  let problems = 0;
-  const clusters = Array.from({ length: CLUSTERS }, (_, i) => clusterOf(i));
+  const world = { now: START, lists: 0, dryRuns: 0, problems: 0, ports: undefined as unknown as DriftPorts };
   const kubeOf = (cluster: Cluster): KubeCluster => {
     const drifted = Number(cluster.localId.split('-')[1]) % 50 === 0;
     return {
       list: async (kind: string) => {
-        lists++;
+        world.lists++;
         return (drifted ? edited : clean).get(kind) ?? [];
       },
       apply: async (objects: readonly KubeObject[]) => {
-        dryRuns++;
+        world.dryRuns++;
         return objects.map((o) => ({
           ref: { kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace },
           action: 'configured',
@@ -193,35 +214,21 @@ async function driftHour(rendered: KubeObject[]) {
       },
     } as unknown as KubeCluster;
   };
-  const ports = {
-    clock: { now: () => now },
+  world.ports = {
+    clock: { now: () => world.now },
     progress: {
       getLease: async () => undefined,
       getRun: async () => ({ artifacts: { main: 'main', resources: 'resources' } }),
       getControls: async () => ({}),
-      getStatus: async () => undefined,
-      putStatus: async () => undefined,
       recordProblem: async () => {
-        problems++;
+        world.problems++;
       },
     },
     registry: { persistsStatus: false },
     artifacts: { get: async (key: string) => bodies.get(key) },
     forCluster: (cluster: Cluster) => ({ kube: kubeOf(cluster) }),
   } as unknown as DriftPorts;
-  const cpuPerPass: number[] = [];
-  let checked = 0;
-  let drifted = 0;
-  for (let pass = 0; pass < PASSES; pass++) {
-    now = START + (pass + 1) * PERIOD_MS;
-    const start = process.cpuUsage();
-    const { summary } = await runDriftPass(ports, clusters, { trigger: 'schedule', periodMs: PERIOD_MS });
-    const used = process.cpuUsage(start);
-    cpuPerPass.push((used.user + used.system) / 1000);
-    checked += summary.checked;
-    drifted += summary.drifted.length;
-  }
-  return { cpuPerPass, lists, dryRuns, checked, drifted, problems };
+  return world;
 }
 
 async function oneHealthCheck(rendered: KubeObject[]) {

@@ -5,7 +5,7 @@ import {
   DEFAULT_MAX_WEBHOOK_BODY_BYTES,
   ignored,
   invalid,
-  lowerCaseHeaders,
+  deliveryHeaders,
   refuse,
   type Delivery,
   type Outcome,
@@ -47,13 +47,9 @@ export function readBitbucketEnvelope(
   request: WebhookRequest,
   maxBodyBytes = DEFAULT_MAX_WEBHOOK_BODY_BYTES,
 ): Outcome<WebhookEnvelope> {
-  if (request.method !== undefined && request.method.toUpperCase() !== 'POST') {
-    return refuse(405, `method ${request.method} is not allowed; Bitbucket delivers with POST`);
-  }
-  const size = Buffer.byteLength(request.body, 'utf8');
-  if (size > maxBodyBytes) return refuse(400, `body is ${size} bytes, over the limit of ${maxBodyBytes}`);
-  if (size === 0) return refuse(400, 'empty body: a Bitbucket delivery carries a JSON payload');
-  const header = lowerCaseHeaders(request.headers);
+  const delivered = deliveryHeaders(request, 'Bitbucket', maxBodyBytes);
+  if (!delivered.ok) return delivered;
+  const header = delivered.value;
   const event = header['x-event-key'];
   const deliveryId = header['x-request-id'];
   if (!event) return refuse(400, 'missing header X-Event-Key');

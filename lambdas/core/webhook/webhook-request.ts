@@ -51,19 +51,32 @@ export const DELIVERY_STALE_AFTER_MS = 15 * 60_000;
 export type Outcome<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: WebhookResponse };
 
+/**
+ * What every forge's delivery must be before its headers are read: a POST with a body within the limit (an empty one is
+ * said as what it is, not as a signature that does not match: every forge sends a JSON payload). Its headers, lower-cased.
+ */
+export function deliveryHeaders(
+  request: WebhookRequest,
+  forge: 'GitHub' | 'GitLab' | 'Bitbucket',
+  maxBodyBytes: number,
+): Outcome<Record<string, string | undefined>> {
+  if (request.method !== undefined && request.method.toUpperCase() !== 'POST') {
+    return refuse(405, `method ${request.method} is not allowed; ${forge} delivers with POST`);
+  }
+  const size = Buffer.byteLength(request.body, 'utf8');
+  if (size > maxBodyBytes) return refuse(400, `body is ${size} bytes, over the limit of ${maxBodyBytes}`);
+  if (size === 0) return refuse(400, `empty body: a ${forge} delivery carries a JSON payload`);
+  return { ok: true, value: lowerCaseHeaders(request.headers) };
+}
+
 /** Check method, size and headers; nothing of the body is read yet. */
 export function readEnvelope(
   request: WebhookRequest,
   maxBodyBytes = DEFAULT_MAX_WEBHOOK_BODY_BYTES,
 ): Outcome<WebhookEnvelope> {
-  if (request.method !== undefined && request.method.toUpperCase() !== 'POST') {
-    return refuse(405, `method ${request.method} is not allowed; GitHub delivers with POST`);
-  }
-  const size = Buffer.byteLength(request.body, 'utf8');
-  if (size > maxBodyBytes) return refuse(400, `body is ${size} bytes, over the limit of ${maxBodyBytes}`);
-  // Said as what it is, not as a signature that does not match: GitHub always sends a JSON payload.
-  if (size === 0) return refuse(400, 'empty body: a GitHub delivery carries a JSON payload');
-  const header = lowerCaseHeaders(request.headers);
+  const delivered = deliveryHeaders(request, 'GitHub', maxBodyBytes);
+  if (!delivered.ok) return delivered;
+  const header = delivered.value;
   const event = header['x-github-event'];
   const deliveryId = header['x-github-delivery'];
   if (!event) return refuse(400, 'missing header X-GitHub-Event');

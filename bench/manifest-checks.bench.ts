@@ -12,6 +12,7 @@ import type { KubeCluster, KubeObject } from '../lambdas/ports/kube-cluster';
 import { awaitHealth } from '../lambdas/tasks/manifests/await-health';
 import { DRIFT_CHECKS_AT_ONCE, runDriftPass, type DriftPorts } from '../lambdas/tasks/fleet/drift-pass';
 import type { BenchResult } from './bench-result';
+import { readyCluster } from './ready-cluster';
 import { median } from './bench-result';
 import { API_CALL_SECONDS } from './simulated-session';
 
@@ -142,7 +143,7 @@ function live(object: KubeObject, drifted: boolean, ready = true): KubeObject {
 
 async function driftHour(rendered: KubeObject[]) {
   const world = countingDriftPorts(rendered);
-  const clusters = Array.from({ length: CLUSTERS }, (_, i) => clusterOf(i));
+  const clusters = Array.from({ length: CLUSTERS }, (_, i) => readyCluster(i, {}));
   const cpuPerPass: number[] = [];
   let checked = 0;
   let drifted = 0;
@@ -262,23 +263,4 @@ async function oneHealthCheck(rendered: KubeObject[]) {
   );
   const used = process.cpuUsage(start);
   return { cpu: (used.user + used.system) / 1000, lists, looks, checked: deployments.length };
-}
-
-function clusterOf(i: number): Cluster {
-  return {
-    id: `aws:${String(100000000000 + (i % 200))}:eu-central-1:kube-${i}`,
-    alias: `kube-${i}`,
-    localId: `kube-${i}`,
-    apiServerUrl: `https://kube-${i}.example.org`,
-    channel: 'main',
-    environment: 'production',
-    criticalityLevel: 1,
-    infrastructureAccount: `aws:${String(100000000000 + (i % 200))}`,
-    lifecycleStatus: 'ready',
-    provider: 'zalando-aws',
-    region: 'eu-central-1',
-    configItems: {},
-    nodePools: [],
-    status: { currentVersion: `${'a'.repeat(40)}#h${i}`, lastVersion: '', nextVersion: '', problems: [] },
-  } as unknown as Cluster;
 }

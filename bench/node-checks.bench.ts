@@ -10,6 +10,7 @@ import type { Cluster } from '../lambdas/core/model/cluster';
 import type { KubeCluster, NodeInfo } from '../lambdas/ports/kube-cluster';
 import { checkNodes, NODE_CHECKS_AT_ONCE } from '../lambdas/tasks/fleet/node-checks';
 import type { BenchResult } from './bench-result';
+import { readyCluster } from './ready-cluster';
 import { median } from './bench-result';
 import { API_CALL_SECONDS } from './simulated-session';
 
@@ -86,32 +87,19 @@ function fleetOf(size: number) {
   const targets = new Map<string, FleetTarget>();
   const nodes = new Map<string, NodeInfo[]>();
   for (let i = 0; i < size; i++) {
-    const id = `aws:${String(100000000000 + (i % 200))}:eu-central-1:kube-${i}`;
-    const version = `${'a'.repeat(40)}#h${i}`;
-    clusters.push({
-      id,
-      alias: `kube-${i}`,
-      localId: `kube-${i}`,
-      apiServerUrl: `https://kube-${i}.example.org`,
-      channel: 'main',
-      environment: 'production',
-      criticalityLevel: 1,
-      infrastructureAccount: `aws:${String(100000000000 + (i % 200))}`,
-      lifecycleStatus: 'ready',
-      provider: 'zalando-aws',
-      region: 'eu-central-1',
-      configItems: { node_repair: 'true', node_max_age: '30d' },
-      nodePools: Array.from({ length: POOLS }, (_, p) => ({
-        name: `pool-${p}`,
-        profile: 'worker-default',
-        instanceTypes: ['m6i.large'],
-        discountStrategy: 'none',
-        minSize: NODES_PER_POOL,
-        maxSize: NODES_PER_POOL * 2,
-        configItems: {},
-      })),
-      status: { currentVersion: version, lastVersion: '', nextVersion: '', problems: [] },
-    } as unknown as Cluster);
+    const pools = Array.from({ length: POOLS }, (_, p) => ({
+      name: `pool-${p}`,
+      profile: 'worker-default',
+      instanceTypes: ['m6i.large'],
+      discountStrategy: 'none',
+      minSize: NODES_PER_POOL,
+      maxSize: NODES_PER_POOL * 2,
+      configItems: {},
+    }));
+    const cluster = readyCluster(i, { node_repair: 'true', node_max_age: '30d' }, pools);
+    const { id } = cluster;
+    const version = cluster.status.currentVersion;
+    clusters.push(cluster);
     targets.set(id, { ok: true, clusterHash: `h${i}`, configVersion: 'a'.repeat(40), targetVersion: version });
     const lost = i % 500 === 0 ? NODES_PER_POOL / 2 : i % 100 === 0 ? 1 : 0;
     nodes.set(

@@ -32,6 +32,25 @@ function instancesOf(state: string) {
   );
 }
 
+/** `clm provision --simulate` of kube-test with this registry, config and state. */
+function provisionKubeTest(registry: string, config: string, state: string) {
+  return clm([
+    'provision',
+    '--simulate',
+    '--registry',
+    registry,
+    '--directory',
+    config,
+    '--state',
+    state,
+    '--cluster',
+    TEST,
+  ]);
+}
+
+/** A worker roll's first new node held NotReady at the health gate: its line in the run's output. */
+const heldAtHealthGate = (out: string) => out.split('\n').find((l) => l.includes('blocked by health gate: new node'));
+
 /** examples/clusters.yaml with kube-test's config items changed, written into `dir`. */
 function registryWith(dir: string, items: Record<string, string>): string {
   const doc = load(readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8')) as {
@@ -116,21 +135,10 @@ describe('node files end to end (simulated)', () => {
     );
     const file = registryWith(state, { update_health_timeout: '10m' });
 
-    const run = await clm([
-      'provision',
-      '--simulate',
-      '--registry',
-      file,
-      '--directory',
-      config,
-      '--state',
-      state,
-      '--cluster',
-      TEST,
-    ]);
+    const run = await provisionKubeTest(file, config, state);
 
     expect(run.code).not.toBe(0);
-    const held = run.out.split('\n').find((l) => l.includes('blocked by health gate: new node'));
+    const held = heldAtHealthGate(run.out);
     expect(held).toMatch(
       /is NotReady \(KubeletFailedToStart: kubelet refused to start: --node-labels kubernetes\.io\/role=worker: a kubelet may not set labels in the kubernetes\.io\/k8s\.io namespaces/,
     );
@@ -179,21 +187,10 @@ describe('node files end to end (simulated)', () => {
       .filter((i) => i.state === 'InService')
       .map((i) => i.id);
 
-    const run = await clm([
-      'provision',
-      '--simulate',
-      '--registry',
-      file,
-      '--directory',
-      config,
-      '--state',
-      state,
-      '--cluster',
-      TEST,
-    ]);
+    const run = await provisionKubeTest(file, config, state);
 
     expect(run.code).not.toBe(0);
-    const held = run.out.split('\n').find((l) => l.includes('blocked by health gate: new node'));
+    const held = heldAtHealthGate(run.out);
     expect(held).toMatch(
       new RegExp(
         `is NotReady \\(FilesBundleUnavailable: files bundle s3://${BUCKET}/kube-test/worker/[0-9a-f]{128}\\.userdata: AccessDenied: s3:GetObject on arn:aws:s3:::${BUCKET}/kube-test/worker/[0-9a-f]{128}\\.userdata: no policy of arn:aws:iam::123456789012:role/kube-test-worker allows it`,

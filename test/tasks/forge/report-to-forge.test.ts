@@ -198,20 +198,24 @@ describe('ReportToForge: the plan comment of a pull request', () => {
     notes: [],
   };
 
+  const PLAN_KEY = 'runs/p/plan-x.json';
+  /** PlanUpdate's output for `plan`, stored under PLAN_KEY. */
+  const plannedOutput = () => ({
+    plan: {
+      targetVersion: plan.targetVersion,
+      digest: 'x',
+      planKey: PLAN_KEY,
+      summary: 's',
+      changes: true,
+      problems: [],
+    },
+  });
+
   it('creates one comment, then updates it as each plan ends; never a second one', async () => {
     // Arrange
     const { artifacts, run } = world();
-    await artifacts.put('runs/p/plan-x.json', JSON.stringify(plan));
-    const planned = {
-      plan: {
-        targetVersion: plan.targetVersion,
-        digest: 'x',
-        planKey: 'runs/p/plan-x.json',
-        summary: 's',
-        changes: true,
-        problems: [],
-      },
-    };
+    await artifacts.put(PLAN_KEY, JSON.stringify(plan));
+    const planned = plannedOutput();
 
     // Act
     const first = await run('ReportToForge', change('plan-1', 'RUNNING', planInput(ids[0]!)));
@@ -243,17 +247,8 @@ describe('ReportToForge: the plan comment of a pull request', () => {
 
   it('lists per cluster the stacks, objects created/changed/pruned, pools that roll and why a plan is missing', async () => {
     const { artifacts, run } = world();
-    await artifacts.put('runs/p/plan-x.json', JSON.stringify(plan));
-    const planned = {
-      plan: {
-        targetVersion: plan.targetVersion,
-        digest: 'x',
-        planKey: 'runs/p/plan-x.json',
-        summary: 's',
-        changes: true,
-        problems: [],
-      },
-    };
+    await artifacts.put(PLAN_KEY, JSON.stringify(plan));
+    const planned = plannedOutput();
 
     await run('ReportToForge', change('plan-1', 'SUCCEEDED', planInput(ids[0]!), { output: JSON.stringify(planned) }));
     await run(

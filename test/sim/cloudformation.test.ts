@@ -142,6 +142,34 @@ describe('simulated CloudFormation', () => {
     expect(cause?.failed?.reason).toContain(`CertificateNotFound: Certificate '${unknown}' not found`);
   });
 
+  it('fails a classic load balancer whose HTTPS listener names a certificate the account does not hold', async () => {
+    const issued = `arn:aws:acm:${REGION}:${ACCOUNT}:certificate/11111111-2222-3333-4444-555555555555`;
+    const { w, stacks } = world({
+      accounts: [{ account: ACCOUNT, region: REGION, certificates: [{ domains: ['*.example.org'], arn: issued }] }],
+    });
+    const balancer = (arn: string) =>
+      [
+        'Resources:',
+        '  Elb:',
+        '    Type: AWS::ElasticLoadBalancing::LoadBalancer',
+        '    Properties:',
+        `      Listeners: [{LoadBalancerPort: "443", InstancePort: "443", Protocol: HTTPS, SSLCertificateId: "${arn}"}]`,
+      ].join('\n');
+    const unknown = issued.replace('1111', '9999');
+
+    await stacks.deploy({ name: 'good', templateBody: balancer(issued), tags: {} });
+    await stacks.deploy({ name: 'bad', templateBody: balancer(unknown), tags: {} });
+    w.advance(60_000);
+
+    expect((await stacks.describe('good'))?.status).toBe('CREATE_COMPLETE');
+    expect((await stacks.describe('bad'))?.status).toBe('ROLLBACK_COMPLETE');
+    const cause = stackFailureCause(await stacks.events('bad'));
+    expect(cause?.failed).toMatchObject({ logicalId: 'Elb', status: 'CREATE_FAILED' });
+    expect(cause?.failed?.reason).toContain(
+      `CertificateNotFound: Server Certificate not found for the key: ${unknown}`,
+    );
+  });
+
   it('rejects broken templates before starting', async () => {
     const { stacks } = world();
 

@@ -28,6 +28,28 @@ export function listenerResource(scope: ResourceScope, props: Props): Provisione
   return { physicalId: id, attributes: { ListenerArn: id } };
 }
 
+/**
+ * A classic load balancer's HTTPS and SSL listeners (`Listeners[].SSLCertificateId`): each needs a certificate, an ISSUED
+ * ACM certificate of the account and region, as for ELBv2 (IAM server certificates are not modelled: refused too).
+ */
+export function checkClassicListeners(scope: ResourceScope, props: Props): void {
+  const listeners = (Array.isArray(props.Listeners) ? props.Listeners : []) as Props[];
+  const secure = listeners.filter((l) => ['HTTPS', 'SSL'].includes(String(l.Protocol ?? '').toUpperCase()));
+  if (!secure.length) return;
+  const issued = issuedCertificates(scope);
+  for (const listener of secure) {
+    const arn = listener.SSLCertificateId;
+    if (typeof arn !== 'string' || !arn)
+      throw new CfnEvalError(
+        `ValidationError: a certificate must be specified for ${String(listener.Protocol)} listeners`,
+      );
+    if (!issued.has(arn))
+      throw new CfnEvalError(
+        `CertificateNotFound: Server Certificate not found for the key: ${arn} (no ISSUED ACM certificate of that ARN in ${scope.account.accountId} ${scope.account.region})`,
+      );
+  }
+}
+
 /** The account's ISSUED certificates: the scenario's list, else those the simulator issued for its clusters' API hosts. */
 function issuedCertificates(scope: ResourceScope): Set<string> {
   const { ctx, account } = scope;

@@ -5,7 +5,7 @@ import { autoScalingGroupResource } from './cfn-auto-scaling-group';
 import { eksClusterResource } from './cfn-eks-cluster';
 import { genericResource } from './cfn-generic-resources';
 import { launchTemplateResource } from './cfn-launch-template';
-import { listenerResource } from './cfn-listener';
+import { checkClassicListeners, listenerResource } from './cfn-listener';
 import { accessModel } from './access-model';
 import type { Props, Provisioned, ResourceScope } from './cfn-resource-scope';
 
@@ -24,6 +24,7 @@ export function provisionResource(scope: ResourceScope, type: string, props: Pro
   if (type === 'AWS::AutoScaling::AutoScalingGroup') return autoScalingGroupResource(scoped, props);
   if (type === 'AWS::EKS::Cluster') return eksClusterResource(scoped, props);
   if (type === 'AWS::ElasticLoadBalancingV2::Listener') return listenerResource(scoped, props);
+  if (type === 'AWS::ElasticLoadBalancing::LoadBalancer') checkClassicListeners(scoped, props);
   const provisioned = genericResource(scoped, type, props);
   const model = accessModel(type, props, provisioned);
   return model ? { ...provisioned, model } : provisioned;

@@ -5,7 +5,9 @@
  * a malformed label or taint, or a label in the `kubernetes.io`/`k8s.io` namespaces outside the set a kubelet may
  * set on its own Node (since Kubernetes 1.16; the NodeRestriction admission plugin enforces the same set). Such a
  * node never becomes Ready; a role label like `node-role.kubernetes.io/…` must be set by something else after it
- * registers.
+ * registers. A bare key (`key`, no `=`) is read as `key=`: the kubelet's own flag parser wants `key=value`, but
+ * kubernetes-on-aws's masters set one (`node.kubernetes.io/exclude-from-external-load-balancers`) and boot, so its
+ * image passes them on as empty values.
  */
 
 export interface RegisteredTaint {

@@ -65,6 +65,15 @@ afterAll(async () => {
   await kube.delete({ kind: 'Namespace', name: NAMESPACE }, { propagationPolicy: 'Background' });
   await kube.delete({ kind: 'Node', name: NODE });
   await heartbeat.stop();
+  // The namespace controller empties and removes the namespace after the DELETE returns; the suites that follow
+  // compare the API server's objects before and after their own work, so this one leaves only when it is gone.
+  await eventually(
+    `namespace ${NAMESPACE} and node ${NODE} removed`,
+    async () =>
+      !(await kube.list('Namespace')).some((n) => n.metadata.name === NAMESPACE) &&
+      !(await kube.listNodes()).some((n) => n.name === NODE),
+    110_000,
+  );
 }, 120_000);
 
 describe('health after apply on kube-apiserver + KWOK', () => {

@@ -49,8 +49,10 @@ function cursorFor(
 /**
  * The apply phase in four states: pre-apply deletions (Kubernetes, then CloudFormation), server-side
  * apply of every manifest (CRDs and Namespaces first, then components in order) with pruning of objects
- * applied last time and no longer rendered, post-apply deletions, and — after the Karpenter pools — the health check
- * of what was applied (manifests/await-health.ts).
+ * applied last time and no longer rendered, post-apply deletions, and the health check of what was applied
+ * (manifests/await-health.ts). The health check follows the post-apply deletions in the same state (`healthFollows`)
+ * when the cluster has no Karpenter pools, which saves the two transitions of a state and its Choice on every update;
+ * with Karpenter pools it runs after them, in CheckWorkloadHealth.
  *
  * Thousands of objects or hundreds of deletions need not fit in one call: between chunks of objects the step records
  * how far it got (`manifestCursors` in the run) and, once `context.outOfTime()`, returns CONTINUE; the next call
@@ -61,15 +63,29 @@ export async function applyManifests(
   phase: ManifestPhase,
   ports: ApplyPorts,
   context: TaskContext = { outOfTime: () => false },
+  healthFollows = false,
 ): Promise<StepOutput> {
-  const { run, cluster, pinned, resources, main, now } = await openStep(ports, ref, {
-    artifacts: ['resources', 'main'],
-  });
+  const opened = await openStep(ports, ref, { artifacts: ['resources', 'main'] });
+  const skipped = skippedStep(opened.pinned, 'manifests');
+  if (skipped) return skipped;
+  const step = await runPhase(ports, ref, opened, phase, context);
+  if (!healthFollows || phase !== 'post-deletions' || step.status !== 'DONE') return step;
+  const health = await runPhase(ports, ref, { ...opened, now: ports.clock.now() }, 'health', context);
+  const done = opened.run.manifestPhases[phase] !== undefined;
+  return done ? health : { ...health, message: `${step.message}; ${health.message}` };
+}
+
+/** One phase, once per run: recorded in the run's `manifestPhases` when done. */
+async function runPhase(
+  ports: ApplyPorts,
+  ref: RunRef,
+  { run, cluster, resources, main, now }: OpenedStep<['resources', 'main']>,
+  phase: ManifestPhase,
+  context: TaskContext,
+): Promise<StepOutput> {
   if (run.manifestPhases[phase] !== undefined) {
     return { status: 'DONE', waitSeconds: 1, message: `${phase} already done in this run` };
   }
-  const skipped = skippedStep(pinned, 'manifests');
-  if (skipped) return skipped;
   await assertNotHeld(ports, cluster, `ApplyManifests (${phase})`);
   const kube = ports.forCluster(cluster).kube;
   const step =
@@ -243,5 +259,12 @@ export const task = defineTask({
   output: StepOutput,
   ports: PORTS,
   lambda: { memoryMb: 1024, timeoutSeconds: 120 },
-  step: (payload, ports, context) => applyManifests(runRef(payload), payload.params.phase, ports, context),
+  step: (payload, ports, context) =>
+    applyManifests(
+      runRef(payload),
+      payload.params.phase,
+      ports,
+      context,
+      (payload.state.resources?.karpenterPoolCount ?? 0) === 0,
+    ),
 });

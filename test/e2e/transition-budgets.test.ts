@@ -29,11 +29,12 @@ describe('state transitions of waiting', () => {
     expect(simulator.create.transitions).toBeLessThanOrEqual(40);
   });
 
-  it('applies a config change that replaces no node in ≤ 27 transitions, without a Map or child for the pools', () => {
+  it('applies a config change that replaces no node in ≤ 25 transitions, without a Map or child for the pools', () => {
     for (const life of [awsLike, simulator]) {
       expect(life.configChange.replaced).toBe(0);
-      // DESIGN.md §8's 25, plus CheckWorkloadHealth and its Choice (the rollout is waited for in process)
-      expect(life.configChange.transitions).toBeLessThanOrEqual(27);
+      // DESIGN.md §8's 25, the health check included (in PostApplyDeletions, the rollout waited for in process)
+      expect(life.configChange.transitions).toBeLessThanOrEqual(25);
+      expect(life.configChange.entered.CheckWorkloadHealth).toBeUndefined();
       expect(ROLL_STATES.filter((state) => life.configChange.entered[state])).toEqual([]);
     }
   });

@@ -163,7 +163,6 @@ describe('ASL cluster-update', () => {
       'PreApplyDeletions',
       'ApplyManifests',
       'PostApplyDeletions',
-      'CheckWorkloadHealth',
       'RemoveDeletedPools',
       'Finalize',
       'Updated',

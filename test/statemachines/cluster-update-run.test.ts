@@ -43,9 +43,9 @@ describe('cluster-update run locally', () => {
     // no pool to roll: the roll Maps are skipped, not entered with no items
     expect(run.entered).not.toContain('RollMasterPools');
     expect(run.entered).not.toContain('RollWorkerPools');
-    // 26 states (CheckWorkloadHealth and its Choice included), and BeforeFirstWrite (the Choice of the window and
-    // approval gates) once.
-    expect(run.entered.length).toBe(27);
+    // 24 states (the health check done by PostApplyDeletions: no Karpenter pools), and BeforeFirstWrite (the Choice of
+    // the window and approval gates) once.
+    expect(run.entered.length).toBe(25);
     expect(run.entered.length).toBeLessThanOrEqual(60);
     expect(rec.calls.map((c) => c.payload.params)).toEqual([
       {},
@@ -59,7 +59,6 @@ describe('cluster-update run locally', () => {
       { phase: 'pre-deletions' },
       { phase: 'apply' },
       { phase: 'post-deletions' },
-      { phase: 'health' },
       {},
       {},
     ]);
@@ -75,7 +74,6 @@ describe('cluster-update run locally', () => {
       'PreApplyDeletions',
       'ApplyManifests',
       'PostApplyDeletions',
-      'CheckWorkloadHealth',
       'RemoveDeletedPools',
       'Finalize',
     ]);
@@ -90,6 +88,30 @@ describe('cluster-update run locally', () => {
     );
   });
 
+  it('checks the workloads after the Karpenter pools when the cluster has some (CheckWorkloadHealth), else in PostApplyDeletions', async () => {
+    const rec = recorder();
+    const karpenter = { karpenterPools: ['spot'], karpenterPoolCount: 1, rollKarpenterPools: [] };
+    const tasks = provisionTasks(rec, karpenter, {
+      ApplyKarpenterPools: rec.task(() => ({ ...done(), rollPools: [], rollPoolCount: 0 })),
+    });
+    const run = await runClusterUpdate(INPUT, { tasks });
+    expect(run.error).toBeUndefined();
+    const after = run.entered.slice(run.entered.indexOf('PostApplyDeletions'));
+    expect(after.slice(0, 8)).toEqual([
+      'PostApplyDeletions',
+      'ArePostApplyDeletionsDone',
+      'ApplyKarpenterPools',
+      'AreKarpenterPoolsApplied',
+      'CheckWorkloadHealth',
+      'AreWorkloadsHealthy',
+      'RemoveDeletedPools',
+      'AreDeletedPoolsRemoved',
+    ]);
+    expect(rec.calls.filter((c) => c.state === 'CheckWorkloadHealth').map((c) => c.payload.params)).toEqual([
+      { phase: 'health' },
+    ]);
+  });
+
   it('polls a stack that is still deploying through WaitForMainStack', async () => {
     const rec = recorder();
     const deploy = rec.task((_p, call) => (call <= 2 ? inProgress('main stack UPDATE_IN_PROGRESS') : done()));
@@ -98,7 +120,7 @@ describe('cluster-update run locally', () => {
     expect(run.entered.filter((s) => s === 'DeployMainStack')).toHaveLength(3);
     expect(run.entered.filter((s) => s === 'WaitForMainStack')).toHaveLength(2);
     // each poll costs Wait + Task + Choice
-    expect(run.entered.length).toBe(27 + 2 * 3);
+    expect(run.entered.length).toBe(25 + 2 * 3);
   });
 
   it('rolls one master and one worker pool through child executions, in order', async () => {
@@ -153,8 +175,8 @@ describe('cluster-update run locally', () => {
       ['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions'].includes(s),
     );
     expect(order).toEqual(['RollMasterPools', 'DeployWorkerPoolStacks', 'RollWorkerPools', 'PreApplyDeletions']);
-    // parent: 27 + per group the Map + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
-    expect(run.entered.length).toBe(27 + 2 * (1 + 3));
+    // parent: 25 + per group the Map + per pool StartXPoolRollout, XPoolRolloutFinished, XPoolRolled
+    expect(run.entered.length).toBe(25 + 2 * (1 + 3));
   });
 
   it('starts a fresh child when the rollout hands over with CONTINUE', async () => {

@@ -163,7 +163,12 @@ async function withNodeChecks(
   const candidates = renewalCandidates({ ...input, targets, controls, starting });
   const checks = await options.checkNodes(candidates, input.now);
   return {
-    plan: { ...plan, starts: [...plan.starts, ...checks.starts], problems: [...plan.problems, ...checks.problems] },
+    plan: {
+      ...plan,
+      starts: [...plan.starts, ...checks.starts],
+      problems: [...plan.problems, ...checks.problems],
+      summary: { ...plan.summary, starts: plan.summary.starts + checks.starts.length },
+    },
     behind,
   };
 }

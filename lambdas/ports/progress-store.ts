@@ -1,6 +1,7 @@
 import type { ClusterStatus, ConfigItems, LifecycleStatus, Problem } from '../core/model/cluster';
 import type { RunRecord } from '../core/model/run';
 import type { ApprovalRecord } from '../core/approval/approval';
+import type { NodeCheckItems } from '../core/node-renewal/node-check-items';
 import type { ClockKind } from './clock';
 import type { ObjectRef } from './kube-cluster';
 
@@ -21,6 +22,11 @@ export interface StoredStatus extends ClusterStatus {
    * over the file's items wherever the cluster is read, as the HTTP and DynamoDB registries hold them themselves.
    */
   readonly configItems?: ConfigItems;
+  /**
+   * The node-check items (node repair, node age) the last render found effective, config-defaults.yaml's included:
+   * the scheduled pass reads them (core/node-renewal/node-check-items.ts). Kept by every status write.
+   */
+  readonly nodeChecks?: NodeCheckItems;
 }
 
 /** Operator controls per cluster (pause/resume/abort, and the approval of the pending update's plan). */

@@ -72,7 +72,9 @@ export async function deployStacks(
   }));
   if (result.failed) throw result.failed;
   if ((stage !== 'worker-pools' && stage !== 'master-pools') || result.step.status !== 'DONE') return result.step;
-  const rollPools = await poolsToRoll(cp, cluster, rollCandidates, run);
+  // Node repair and age may be set in config-defaults.yaml: the pools are judged by the rendered (effective) items.
+  const main = await getArtifact(ports.artifacts, run.artifacts.main ?? '', MainArtifact);
+  const rollPools = await poolsToRoll(cp, { ...cluster, configItems: main.configItems }, rollCandidates, run);
   return { ...result.step, rollPools, rollPoolCount: rollPools.length };
 }
 

@@ -22,6 +22,8 @@ import { liveIssues } from './render/live-checks';
 import { openStep } from './step/open-step';
 import { windowBeforeFirstWrite } from './render/window-gate';
 import { repairRunsAnytime } from '../core/node-renewal/repair-anytime';
+import { nodeCheckItems } from '../core/node-renewal/node-check-items';
+import { recordNodeCheckItems } from './step/cluster-status';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { updateRun, type RunRef } from './step/run-record';
 import { held } from '../core/events/update-events';
@@ -92,6 +94,8 @@ export async function renderConfig(
     ...(etcd ? { etcd: { stack: etcd.stack, files: etcd.files } } : {}),
   };
   const artifactKey = await putJson(ports.artifacts, key('main'), artifact);
+  // The scheduled pass's node checks render nothing: they read the node-check items config-defaults.yaml set here.
+  await recordNodeCheckItems(ports, cluster, nodeCheckItems(ref.targetVersion, merged));
   await updateRun(ports, ref, (run) => ({
     ...run,
     phase: wait ? `RenderConfig: ${wait.message}` : 'RenderConfig',

@@ -93,7 +93,8 @@ export async function rollNodePool(
   const budget = karpenter ? karpenterBudget(view?.nodePool, snapshot, removal, now) : undefined;
   const planned = planStep(snapshot, progress, context, budget);
   const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
-  const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks, anyWindow(snapshot, renewal));
+  const anyWindow = repairOutsideWindows(snapshot, progress, renewal.settings);
+  const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks, anyWindow);
   if (gate.stop) return stopStep(ports, ref, pool.name, progress, gate.stop, iteration);
   const health = await checkHealth(cp, context.policy, snapshot, progress, gate.plan, now);
   const { plan, acted, figures } = await act(context, health, snapshot);
@@ -115,11 +116,6 @@ export async function rollNodePool(
 
 function allOutdated(snapshot: PoolSnapshot): PoolSnapshot {
   return { ...snapshot, nodes: snapshot.nodes.map((n) => ({ ...n, outdated: true })) };
-}
-
-/** A repair-only roll of a pool with node_repair_outside_windows: the maintenance windows do not hold it. */
-function anyWindow(snapshot: PoolSnapshot, renewal: ReturnType<typeof renewPool>): boolean {
-  return repairOutsideWindows(snapshot, renewal.settings);
 }
 
 /** The launches one step of the cluster's pool may cause, from its account and region's budget. */

@@ -2,18 +2,11 @@
 // its hook, `clm serve --simulate` as a child process on 127.0.0.1, the hook posting the signed push delivery. The
 // clusters following the pushed branch reach the pushed commit (in waves); the cluster on another branch is
 // untouched. Bounded by work: the controller reports through /healthz when it has nothing left to do.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROD, ROOT, STAGING, TEST, clm, tempDir } from './support/clm-session';
-
-interface Health {
-  readonly passes: number;
-  readonly passesQueued: number;
-  readonly updatesQueued: number;
-  readonly updatesRun: number;
-  readonly busy: boolean;
-}
+import { interrupt, settled, startServe } from './support/serve-process';
 
 interface ClusterStatus {
   readonly id: string;
@@ -51,35 +44,6 @@ function registryWithProdOnStable(root: string): string {
   const file = join(root, 'clusters.yaml');
   writeFileSync(file, `${text.slice(0, at)}channel: stable${text.slice(at + 'channel: main'.length)}`);
   return file;
-}
-
-function startServe(args: readonly string[]): { child: ChildProcess; port: Promise<number>; log: () => string } {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/clm.mjs'), 'serve', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', NODE_OPTIONS: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const port = new Promise<number>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.on('close', (code) => reject(new Error(`clm serve ended (${code}) before listening:\n${out}`)));
-  });
-  return { child, port, log: () => out };
-}
-
-/** Until the controller has run `updates` updates in all and has nothing queued or running. */
-async function settled(port: number, updates: number): Promise<Health> {
-  for (;;) {
-    const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as Health;
-    if (!health.busy && health.passesQueued === 0 && health.updatesQueued === 0 && health.updatesRun >= updates)
-      return health;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function statusOf(state: string, registry: string): Promise<Map<string, ClusterStatus>> {
@@ -140,9 +104,7 @@ describe('git push → signed webhook → clm serve --simulate', () => {
     );
     expect(log).not.toContain(`update-kube-prod-${pushed.slice(0, 8)}`);
 
-    serve.child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => serve!.child.on('close', resolve));
-    expect(code).toBe(130);
+    expect(await interrupt(serve)).toBe(130);
     expect(serve.log()).toContain('clm serve: stopped');
   });
 });

@@ -1,9 +1,10 @@
 // `clm dispatch --simulate` shows node repair: the pass lists the nodes of a cluster that asks for it (and is at its
 // target), starts a renewal run only when a node is due, and that run replaces the lost node; a healthy cluster gets
 // no execution.
-import { rmSync } from 'node:fs';
-import { TEST, clm, latestRun, loadWorld, poolInstances, tempDir } from './support/clm-session';
-import { elapsed, nodesOf, provision, registryWith, replacedBy, scenario } from './support/renewal-world';
+import { appendFileSync, cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, TEST, clm, latestRun, loadWorld, poolInstances, tempDir } from './support/clm-session';
+import { args, elapsed, nodesOf, registryWith, replacedBy, scenario } from './support/renewal-world';
 
 interface DispatchJson {
   report: { starts: { clusterId: string; message: string }[] };
@@ -16,15 +17,21 @@ describe('node repair in the scheduled pass', () => {
     for (const dir of temps) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts a renewal run only where a node is due, and the run repairs it', async () => {
-    const state = tempDir('repair-dispatch');
+  /**
+   * kube-test provisioned with `config` (a node lost an hour in), a pass that finds it healthy, then one 15 minutes
+   * after the node became due: the second pass must start a renewal run that repairs it.
+   */
+  async function lostNodeRepairedByThePass(prefix: string, items: Record<string, string>, config: string) {
+    const state = tempDir(prefix);
     temps.push(state);
-    const registry = registryWith(state, { node_repair: 'true' });
+    const registry = registryWith(state, items);
     const incident = 'nodeIncidents:\n  - { kind: unreachable, pool: default-worker, atSeconds: 3600 }\n';
-    await provision(registry, state, ['--scenario', scenario(state, incident)]);
+    const extra = ['--scenario', scenario(state, incident)];
+    const created = await clm(args(['provision', '--cluster', TEST], registry, state, extra).map(at(config)));
+    expect(created.code).toBe(0);
     const dispatch = (advance: string) =>
       clm([
-        ...['dispatch', '--simulate', '--registry', registry, '--directory', 'examples/config', '--state', state],
+        ...['dispatch', '--simulate', '--registry', registry, '--directory', config, '--state', state],
         ...['--cluster', TEST, '--sim-advance', advance, '--output', 'json'],
       ]);
 
@@ -51,5 +58,22 @@ describe('node repair in the scheduled pass', () => {
     expect(nodesOf(state).every((n) => n.ready)).toBe(true);
     expect(latestRun(state, TEST).nodeRoll).toMatchObject({ kind: 'renew', requestedBy: 'cli pass' });
     expect(loadWorld(state).invariants()).toMatchObject({ pdbViolations: 0, nodesTerminatedTwice: 0 });
+  }
+
+  it('starts a renewal run only where a node is due, and the run repairs it', async () => {
+    await lostNodeRepairedByThePass('repair-dispatch', { node_repair: 'true' }, 'examples/config');
+  });
+
+  it('reads node_repair set only in config-defaults.yaml, as the render of the running version recorded it', async () => {
+    const config = tempDir('repair-defaults-config');
+    temps.push(config);
+    cpSync(join(ROOT, 'examples/config'), config, { recursive: true });
+    appendFileSync(join(config, 'cluster/config-defaults.yaml'), '\nnode_repair: "true"\n');
+    await lostNodeRepairedByThePass('repair-defaults', {}, config);
   });
 });
+
+/** The provision arguments with the config directory `config` in place of examples/config. */
+function at(config: string): (arg: string) => string {
+  return (arg) => (arg === 'examples/config' ? config : arg);
+}

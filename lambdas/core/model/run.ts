@@ -39,6 +39,9 @@ export interface StackProgress {
   readonly recoveries?: readonly StackRecoveryRecord[];
 }
 
+/** Why a node with a current launch template is replaced (core/node-renewal): a forced roll, its age, repair. */
+export type RenewalReason = 'forced' | 'age' | 'repair';
+
 export type NodeState = 'cordoned' | 'draining' | 'terminating' | 'terminated';
 
 export interface NodeProgress {
@@ -53,6 +56,8 @@ export interface NodeProgress {
   readonly terminatedAt?: number;
   /** Not outdated: an extra node this roll added for same-zone pairing, drained away at the end. */
   readonly surplus?: boolean;
+  /** Why a node with a current launch template was taken in (forced roll, age, repair; core/node-renewal). */
+  readonly renewal?: RenewalReason;
   /** Owners (`Kind namespace/name`) of the pods evicted from this node: the health gate checks them once it is gone. */
   readonly owners?: readonly string[];
   /** Since when a pre-drain or pre-terminate hook annotation holds this node (update_hook_timeout). */

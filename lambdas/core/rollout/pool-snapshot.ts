@@ -1,9 +1,9 @@
 import type { NodeInfo, Taint } from '../../ports/kube-cluster';
 import type { PoolInstance, PoolState } from '../../ports/node-pool-backend';
+import type { RenewalReason } from '../model/run';
 import { preRollDesired, preRollPairing } from './pre-roll-size';
 
-/** Why a node with a current launch template is replaced (core/node-renewal): a forced roll, its age, repair. */
-export type RenewalReason = 'forced' | 'age' | 'repair';
+export type { RenewalReason };
 
 /** One instance of the pool joined with its Kubernetes node (matched by `spec.providerID`, CLM §7.1). */
 export interface PoolNode {

@@ -10,7 +10,7 @@ import { diffRegistry, mergeStates, withStates, type RegistryDiff } from '../../
 import type { Cluster } from '../../core/model/cluster';
 import type { UpdateExecutions } from '../../ports/update-executions';
 import type { PortsFor, TaskMetric } from '../define-task';
-import { listWithStoredStatus, recordClusterProblem } from '../step/cluster-status';
+import { listWithStoredStatus, recordClusterProblem, withRecordedNodeChecks } from '../step/cluster-status';
 import { paced, startPace } from './start-pacing';
 import { renewalCandidates } from '../../core/dispatch/renewal-starts';
 import type { NodeChecks } from './node-checks';
@@ -82,7 +82,7 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   const sources = heads ? headResolvers(ports.sources, heads) : ports.sources;
   const pass = { clusters, snapshot, states, scope, now, trigger: options.trigger, sources };
   const planned = await planPass(ports, pass);
-  const { plan, behind } = await withNodeChecks(planned, options, { clusters, states, scope, now });
+  const { plan, behind } = await withNodeChecks(ports, planned, options, { clusters, states, scope, now });
   const started = await startPlanned(ports, plan.starts, states, now);
   const saved = await ports.fleet.saveClusterStates(mergeStates(diff?.states ?? [], plan.states, started.states));
   const forget = [...(diff?.removed ?? []), ...(options.forget ?? [])];
@@ -151,8 +151,13 @@ async function planPass(
   return { plan, behind: behindTarget(clusters, targets), targets, controls };
 }
 
-/** The pass's look at nodes, when asked: renewal runs join the starts, caps that hold repairs back its problems. */
+/**
+ * The pass's look at nodes, when asked: renewal runs join the starts, caps that hold repairs back its problems. The
+ * clusters that may be looked at (ready, at a version) are judged by their registry items over the node-check items
+ * the render of the version they run recorded (config-defaults.yaml's; one batched read of their stored status).
+ */
 async function withNodeChecks(
+  ports: Pick<PassPorts, 'progress'>,
   planned: PlannedPass,
   options: PassOptions,
   input: Pick<Parameters<typeof renewalCandidates>[0], 'clusters' | 'states' | 'scope'> & { readonly now: number },
@@ -160,10 +165,17 @@ async function withNodeChecks(
   const { plan, behind, targets, controls } = planned;
   if (!options.checkNodes) return { plan, behind };
   const starting = new Set(plan.starts.map((s) => s.clusterId));
-  const candidates = renewalCandidates({ ...input, targets, controls, starting });
+  const running = input.clusters.filter((c) => c.lifecycleStatus === 'ready' && c.status.currentVersion);
+  const clusters = await withRecordedNodeChecks(ports, running);
+  const candidates = renewalCandidates({ ...input, clusters, targets, controls, starting });
   const checks = await options.checkNodes(candidates, input.now);
   return {
-    plan: { ...plan, starts: [...plan.starts, ...checks.starts], problems: [...plan.problems, ...checks.problems] },
+    plan: {
+      ...plan,
+      starts: [...plan.starts, ...checks.starts],
+      problems: [...plan.problems, ...checks.problems],
+      summary: { ...plan.summary, starts: plan.summary.starts + checks.starts.length },
+    },
     behind,
   };
 }

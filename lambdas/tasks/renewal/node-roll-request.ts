@@ -3,19 +3,21 @@ import type { Cluster } from '../../core/model/cluster';
 import { NODE_ROLL_HISTORY, type NodeRollRequest, type RunRecord } from '../../core/model/run';
 import { describeDue, nodesDue } from '../../core/node-renewal/nodes-due';
 import { renewalConfigured } from '../../core/node-renewal/renewal-settings';
-import type { ClusterPorts } from '../../ports/ports';
+import type { ClusterPorts, Ports } from '../../ports/ports';
+import { withNodeCheckItems } from '../../core/node-renewal/node-check-items';
 
 /**
  * The node roll a run carries (Prepare): a forced roll asked for (`clm roll --force`), kept from the unfinished run it
  * resumes (so a resumed forced roll keeps its time and never takes the nodes it brought up); or, when the cluster is
- * otherwise up to date, nodes due for repair or by age — one listing of its nodes, only where a pool asks for either.
+ * otherwise up to date, nodes due for repair or by age — one listing of its nodes, only where a pool asks for either
+ * (its registry items over the node-check items the render of its version recorded: config-defaults.yaml's).
  */
 export async function nodeRollRequest(
   input: Pick<ClusterUpdateInput, 'options' | 'trigger'>,
   cluster: Cluster,
   existing: RunRecord | undefined,
   upToDate: boolean,
-  ports: { forCluster(cluster: Cluster): Pick<ClusterPorts, 'kube'> },
+  ports: Pick<Ports, 'progress'> & { forCluster(cluster: Cluster): Pick<ClusterPorts, 'kube'> },
   now: number,
 ): Promise<{ readonly request?: NodeRollRequest; readonly notes: readonly string[] }> {
   const asked = input.options.nodeRoll;
@@ -33,8 +35,11 @@ export async function nodeRollRequest(
       },
       notes: [],
     };
-  if (!upToDate || !renewalConfigured(cluster.configItems, cluster.nodePools)) return { notes: [] };
-  const found = nodesDue(cluster, await ports.forCluster(cluster).kube.listNodes(), now);
+  if (!upToDate) return { notes: [] };
+  // config-defaults.yaml's node-check items, as the render of the version it runs recorded them, under the registry's.
+  const judged = withNodeCheckItems(cluster, (await ports.progress.getStatus(cluster.id))?.nodeChecks);
+  if (!renewalConfigured(judged.configItems, judged.nodePools)) return { notes: [] };
+  const found = nodesDue(judged, await ports.forCluster(cluster).kube.listNodes(), now);
   if (found.due.length === 0) return { notes: found.notes };
   const request: NodeRollRequest = {
     kind: 'renew',

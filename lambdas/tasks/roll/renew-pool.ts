@@ -1,6 +1,7 @@
 import type { Cluster, ConfigItems, NodePool } from '../../core/model/cluster';
-import type { RunRecord } from '../../core/model/run';
+import type { PoolProgress, RunRecord } from '../../core/model/run';
 import { renewNodes, type Renewal } from '../../core/node-renewal/renew-nodes';
+import { isRepairRoll } from '../../core/node-renewal/repair-roll';
 import { clusterRepairCap, renewalSettings, type RenewalSettings } from '../../core/node-renewal/renewal-settings';
 import type { PoolSnapshot } from '../../core/rollout/pool-snapshot';
 import type { NodeInfo } from '../../ports/kube-cluster';
@@ -40,8 +41,14 @@ export function renewPool(
   return { ...renewal, settings };
 }
 
-/** Every node the roll replaces is replaced for repair, and the pool may repair outside the maintenance windows. */
-export function repairOutsideWindows(snapshot: PoolSnapshot, settings: RenewalSettings): boolean {
-  const outdated = snapshot.nodes.filter((n) => n.outdated);
-  return settings.outsideWindows && outdated.length > 0 && outdated.every((n) => n.renewal === 'repair');
+/**
+ * The pool may repair outside the maintenance windows and its roll is a repair roll (core/node-renewal/repair-roll.ts:
+ * every node it replaces is replaced for repair; its own extra nodes are taken back as part of it).
+ */
+export function repairOutsideWindows(
+  snapshot: PoolSnapshot,
+  progress: PoolProgress | undefined,
+  settings: RenewalSettings,
+): boolean {
+  return settings.outsideWindows && isRepairRoll(snapshot, progress);
 }

@@ -113,7 +113,7 @@ async function cordonNodes(
       ...(n.node ? { nodeName: n.node.name } : {}),
       availabilityZone: n.availabilityZone,
       state: 'draining',
-      ...(n.outdated ? {} : { surplus: true }),
+      ...(n.outdated ? (n.renewal ? { renewal: n.renewal } : {}) : { surplus: true }),
     };
     nodes[n.instanceId] =
       n.node && pendingHooks(n.node, 'pre-drain').length > 0

@@ -13,7 +13,8 @@ import { renewalConfigured } from '../../core/node-renewal/renewal-settings';
  * with nothing to roll the Map iteration and the child execution cost six state transitions for one look that finds
  * nothing. Reads the Auto Scaling groups only (no Kubernetes access, so no cluster token). A pool this run's node roll
  * names (a forced roll, or a run renewing nodes) or whose nodes may be due by age or for repair is rolled without that
- * look: its roll step decides from the nodes (core/node-renewal).
+ * look: its roll step decides from the nodes (core/node-renewal). `cluster` carries its effective config items (the
+ * rendered ones, config-defaults.yaml's included), so a default asking for repair or an age counts.
  */
 export async function poolsToRoll(
   cp: Pick<ClusterPorts, 'pools'>,

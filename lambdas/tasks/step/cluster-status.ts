@@ -5,6 +5,7 @@ import { peersOf } from '../../core/eks/oidc-trust';
 import type { Ports } from '../../ports/ports';
 import type { StoredStatus } from '../../ports/progress-store';
 import { NotFoundError } from '../../shared/errors';
+import { withNodeCheckItems, type NodeCheckItems } from '../../core/node-renewal/node-check-items';
 
 /**
  * The cluster from the registry, with status overlaid from the progress store when the registry cannot
@@ -36,7 +37,7 @@ export async function listWithStoredStatus(ports: Pick<Ports, 'registry' | 'prog
 /** The cluster with the stored status (and lifecycle) in place of the registry's, and the written config items over its own. */
 export function overlayStatus(cluster: Cluster, stored: StoredStatus | undefined): Cluster {
   if (!stored) return cluster;
-  const { updatedAt: _updatedAt, lifecycleStatus, configItems, ...status } = stored;
+  const { updatedAt: _updatedAt, lifecycleStatus, configItems, nodeChecks: _nodeChecks, ...status } = stored;
   return {
     ...cluster,
     status,
@@ -82,7 +83,7 @@ export async function writeStatus(
   await ports.progress.putStatus(cluster.id, {
     ...status,
     ...(lifecycle ? { lifecycleStatus: lifecycle } : {}),
-    ...(stored?.configItems ? { configItems: stored.configItems } : {}),
+    ...kept(stored),
     updatedAt: ports.clock.now(),
   });
   await ports.registry.updateStatus(cluster.id, { ...(lifecycleStatus ? { lifecycleStatus } : {}), status });
@@ -106,11 +107,51 @@ export async function recordClusterProblem(
       ...cluster.status,
       problems,
       ...(stored?.lifecycleStatus ? { lifecycleStatus: stored.lifecycleStatus } : {}),
-      ...(stored?.configItems ? { configItems: stored.configItems } : {}),
+      ...kept(stored),
       updatedAt: now,
     });
     await ports.registry.updateStatus(cluster.id, { status: { ...cluster.status, problems } }).catch(() => undefined);
   } else {
     await ports.progress.recordProblem(clusterId, problem, now);
   }
+}
+
+/** What a status write keeps of the stored status besides the status itself: written config items, node-check items. */
+function kept(stored: StoredStatus | undefined): Pick<StoredStatus, 'configItems' | 'nodeChecks'> {
+  return {
+    ...(stored?.configItems ? { configItems: stored.configItems } : {}),
+    ...(stored?.nodeChecks ? { nodeChecks: stored.nodeChecks } : {}),
+  };
+}
+
+/**
+ * Record the node-check items a render found effective (RenderConfig), unless the stored status holds them already.
+ * A cluster without a stored status gets one from the status it was read with, so nothing else changes.
+ */
+export async function recordNodeCheckItems(
+  ports: Pick<Ports, 'progress' | 'clock'>,
+  cluster: Pick<Cluster, 'id' | 'status'>,
+  record: NodeCheckItems,
+): Promise<void> {
+  const stored = await ports.progress.getStatus(cluster.id);
+  if (stored?.nodeChecks && sameRecord(stored.nodeChecks, record)) return;
+  await ports.progress.putStatus(cluster.id, {
+    ...(stored ?? cluster.status),
+    nodeChecks: record,
+    updatedAt: ports.clock.now(),
+  });
+}
+
+/** Each cluster with the node-check items of the version it runs laid under its registry items (one batched read). */
+export async function withRecordedNodeChecks(
+  ports: Pick<Ports, 'progress'>,
+  clusters: readonly Cluster[],
+): Promise<Cluster[]> {
+  const stored = await ports.progress.getStatuses(clusters.map((c) => c.id));
+  return clusters.map((cluster) => withNodeCheckItems(cluster, stored.get(cluster.id)?.nodeChecks));
+}
+
+function sameRecord(a: NodeCheckItems, b: NodeCheckItems): boolean {
+  const keys = (r: NodeCheckItems) => Object.keys(r.items).sort().join(',');
+  return a.version === b.version && keys(a) === keys(b) && Object.keys(a.items).every((k) => a.items[k] === b.items[k]);
 }

@@ -6,9 +6,23 @@ import { ROOT, TEST, clm, latestRun, loadWorld } from './clm-session';
 
 const POOL_BLOCK = '        min_size: 2\n        max_size: 3\n    status: {}\n';
 
-/** examples/clusters.yaml with kube-test's default-worker sized and given config items. */
-export function registryWith(dir: string, items: Record<string, string>, size = { min: 2, max: 3 }): string {
-  const text = readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8');
+const CLUSTER_ITEMS = '      team: platform\n';
+
+/**
+ * examples/clusters.yaml with kube-test's default-worker sized and given config items, and kube-test given
+ * `clusterItems` (its first `team: platform` line is kube-test's).
+ */
+export function registryWith(
+  dir: string,
+  items: Record<string, string>,
+  size = { min: 2, max: 3 },
+  clusterItems: Record<string, string> = {},
+): string {
+  const examples = readFileSync(join(ROOT, 'examples/clusters.yaml'), 'utf8');
+  const extra = Object.entries(clusterItems).map(([k, v]) => `      ${k}: "${v}"\n`);
+  if (!examples.startsWith(`clusters:\n  - id: ${TEST}\n`, examples.indexOf('clusters:')))
+    throw new Error('examples/clusters.yaml changed: update the test');
+  const text = examples.replace(CLUSTER_ITEMS, CLUSTER_ITEMS + extra.join(''));
   const lines = Object.entries(items).map(([k, v]) => `          ${k}: "${v}"\n`);
   const block = `        min_size: ${size.min}\n        max_size: ${size.max}\n        config_items:\n${lines.join('')}    status: {}\n`;
   if (!text.includes(POOL_BLOCK)) throw new Error('examples/clusters.yaml changed: update the test');

@@ -23,12 +23,21 @@ export class LeaseHeartbeat {
 
   async beat(): Promise<void> {
     const renewTime = new Date().toISOString().replace(/Z$/, '').padEnd(23, '0').concat('000Z');
-    const leases: KubeObject[] = (await this.nodes()).map((name) => ({
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: { name, namespace: 'kube-node-lease' },
-      spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
-    }));
+    // As a kubelet does, each Lease is owned by its Node, so the garbage collector removes it with the Node.
+    const uids = new Map((await this.kube.list('Node')).map((n) => [n.metadata.name, n.metadata.uid]));
+    const leases: KubeObject[] = (await this.nodes()).flatMap((name) => {
+      const uid = uids.get(name);
+      if (typeof uid !== 'string') return [];
+      const owner = { apiVersion: 'v1', kind: 'Node', name, uid };
+      return [
+        {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name, namespace: 'kube-node-lease', ownerReferences: [owner] },
+          spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
+        },
+      ];
+    });
     if (leases.length > 0) await this.kube.apply(leases, { fieldManager: FIELD_MANAGER });
   }
 

@@ -79,8 +79,8 @@ export interface TaskSpec<In, Out, N extends PortNeeds> {
   /** What invokes the function. @default - a state of a state machine (`${<Name>FunctionArn}` in an ASL file) */
   readonly triggers?: readonly TaskTrigger[];
   /**
-   * Artefact key prefixes the task writes although its `artifacts` port only reads (the dispatcher's fleet page):
-   * the grant is PutObject under exactly these prefixes. @default - none
+   * Artefact keys the task writes although its `artifacts` port only reads (the dispatcher's fleet page): the grant
+   * is PutObject of exactly these objects. @default - none
    */
   readonly publishes?: readonly string[];
   /** Figures to publish after each run, read from the step's output (pure). @default - none */

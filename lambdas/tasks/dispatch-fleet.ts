@@ -11,7 +11,7 @@ import {
   type PassResult,
 } from './fleet/fleet-pass';
 import { publishFleetPage } from './fleet/fleet-page';
-import { FLEET_PAGE_PREFIX } from '../core/fleet-page/fleet-page-object';
+import { FLEET_PAGE_KEY } from '../core/fleet-page/fleet-page-object';
 import { checkNodes as checkNodesOf } from './fleet/node-checks';
 import { DRIFT_PORTS, runDriftPass, type DriftPorts } from './fleet/drift-pass';
 
@@ -108,7 +108,7 @@ export const task = defineTask({
   lambda: { memoryMb: 1024, timeoutSeconds: 300 },
   triggers: [{ kind: 'schedule' }, { kind: 'execution-events' }, { kind: 'push-events' }],
   metrics: passMetrics,
-  // The fleet page (fleet/fleet-page.ts): its artefacts port reads, and writes only under this prefix.
-  publishes: [FLEET_PAGE_PREFIX],
+  // The fleet page (fleet/fleet-page.ts): its artefacts port reads, and writes only this object.
+  publishes: [FLEET_PAGE_KEY],
   step: dispatchFleet,
 });

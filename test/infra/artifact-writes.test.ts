@@ -27,11 +27,11 @@ describe('artefact bucket writes', () => {
     decide(policyOf(task), undefined, { action: 's3:PutObject', resource: `${BUCKET_ARN}/${key}` });
 
   it('lets DispatchFleet put the fleet page and nothing else in the bucket', () => {
-    expect(grantsOf('DispatchFleet')).toMatchObject({ artifacts: 'read', artifactPrefixes: ['fleet/'] });
+    expect(grantsOf('DispatchFleet')).toMatchObject({ artifacts: 'read', artifactKeys: [FLEET_PAGE_KEY] });
     expect(put('DispatchFleet', FLEET_PAGE_KEY)).toBe('allowed');
     expect(put('DispatchFleet', 'rendered/aws:123456789012:eu-central-1:kube-1/config.yaml')).toBe('not allowed');
     expect(put('DispatchFleet', 'stack-releases/v1.tar.gz')).toBe('not allowed');
-    expect(put('DispatchFleet', 'fleetx/index.html')).toBe('not allowed');
+    expect(put('DispatchFleet', 'fleet/other.html')).toBe('not allowed');
     expect(
       decide(policyOf('DispatchFleet'), undefined, {
         action: 's3:GetObject',
@@ -49,7 +49,7 @@ describe('artefact bucket writes', () => {
   it('lets no other reader put the fleet page, and the writers anything', () => {
     for (const task of TASK_NAMES) {
       const grants = grantsOf(task);
-      const expected = grants.artifacts === 'write' || grants.artifactPrefixes ? 'allowed' : 'not allowed';
+      const expected = grants.artifacts === 'write' || grants.artifactKeys ? 'allowed' : 'not allowed';
       expect({ task, page: put(task, FLEET_PAGE_KEY) }).toEqual({ task, page: expected });
       const other = grants.artifacts === 'write' ? 'allowed' : 'not allowed';
       expect({ task, rendered: put(task, 'rendered/x.yaml') }).toEqual({ task, rendered: other });

@@ -27,10 +27,13 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
     expect(taskGrants(withPorts({ artifacts: 'write' })).artifacts).toBe('write');
   });
 
-  it("adds a reader's published prefixes (the dispatcher's fleet page), moot for a writer", () => {
-    const publishing = (artifacts: 'read' | 'write') => ({ ...withPorts({ artifacts }), publishes: ['fleet/'] });
-    expect(taskGrants(publishing('read'))).toMatchObject({ artifacts: 'read', artifactPrefixes: ['fleet/'] });
-    expect(taskGrants(publishing('write')).artifactPrefixes).toBeUndefined();
+  it("adds a reader's published objects (the dispatcher's fleet page), moot for a writer", () => {
+    const publishing = (artifacts: 'read' | 'write') => ({
+      ...withPorts({ artifacts }),
+      publishes: ['fleet/index.html'],
+    });
+    expect(taskGrants(publishing('read'))).toMatchObject({ artifacts: 'read', artifactKeys: ['fleet/index.html'] });
+    expect(taskGrants(publishing('write')).artifactKeys).toBeUndefined();
   });
 
   it('turns the cluster ports into cloud access by their access', () => {

@@ -66,7 +66,7 @@ describe('clm fleet-page', () => {
   it('says there is no page yet and how to have one', async () => {
     const io = capture();
     const code = await main(['fleet-page', '--bucket', 'other-bucket'], io);
-    expect(code).toBe(2);
+    expect(code).toBe(1);
     expect(io.err).toContain('no fleet page at s3://other-bucket/fleet/index.html yet');
     expect(io.err).toContain('"trigger":"schedule"');
     expect(io.out).toBe('');

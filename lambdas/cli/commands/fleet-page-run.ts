@@ -1,6 +1,7 @@
 // `clm fleet-page`'s implementation, loaded by its action (fleet-page.ts declares the command).
 import { FLEET_PAGE_KEY } from '../../core/fleet-page/fleet-page-object';
 import { linkExpirySeconds } from '../../core/fleet-page/link-expiry';
+import { NotFoundError } from '../../shared/errors';
 import { importCjs } from '../../shared/import-cjs';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import type { FleetPageOptions } from './fleet-page';
@@ -27,7 +28,7 @@ export async function runFleetPage(options: FleetPageOptions, io: CliIo): Promis
   const location = `s3://${options.bucket}/${FLEET_PAGE_KEY}`;
   const signed = await presignedGet(client, { bucket: options.bucket, key: FLEET_PAGE_KEY }, expiry.seconds);
   if (signed === 'missing')
-    throw new UsageError(
+    throw new NotFoundError(
       `no fleet page at ${location} yet: the deployed dispatcher writes it on each pass (scheduled every dispatchIntervalMinutes, 5 by default). Run a pass now with\n  ${RUN_A_PASS}\nor check the bucket (--bucket, --region).`,
     );
   io.stdout(`${signed.url}\n`);

@@ -65,6 +65,8 @@ export interface TaskGrants {
   readonly table: boolean;
   /** Rendered artefacts in S3: renderers write, everyone else reads. */
   readonly artifacts?: PortAccess;
+  /** Objects of the artefact bucket a reader may also write (the task's `publishes`: the fleet page). */
+  readonly artifactKeys?: readonly string[];
   /** Reads the tokens secret. */
   readonly tokens: boolean;
   readonly cloud: readonly CloudAccess[];
@@ -89,6 +91,7 @@ export function taskGrants(task: AnyTask): TaskGrants {
   return {
     table: own.has('table'),
     ...(artifacts ? { artifacts } : {}),
+    ...(task.publishes?.length && artifacts !== 'write' ? { artifactKeys: [...task.publishes] } : {}),
     tokens: own.has('tokens'),
     cloud: [...cloud].sort(),
     ...(executions ? { executions } : {}),

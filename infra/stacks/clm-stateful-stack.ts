@@ -1,8 +1,9 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { FLEET_PAGE_PREFIX } from '../../lambdas/core/fleet-page/fleet-page-object';
 import { acknowledge } from '../nag';
 
 export interface ClmStatefulStackProps extends StackProps {
@@ -51,8 +52,16 @@ export class ClmStatefulStack extends Stack {
           noncurrentVersionExpiration: props.artifactNoncurrentRetention ?? Duration.days(30),
           abortIncompleteMultipartUploadAfter: Duration.days(1),
         },
+        // The fleet page is rewritten on every dispatcher pass: its superseded versions are of no use for long.
+        {
+          id: 'expire-superseded-fleet-pages',
+          prefix: FLEET_PAGE_PREFIX,
+          noncurrentVersionExpiration: Duration.days(1),
+        },
       ],
     });
+    // `clm fleet-page --bucket` (and `clm provision --bucket`) name this bucket.
+    new CfnOutput(this, 'ArtifactBucketName', { value: this.artifactBucket.bucketName });
     acknowledge(
       this.artifactBucket,
       'AwsSolutions-S1',

@@ -170,6 +170,8 @@ export class ClmWorkflowStack extends Stack {
     if (grants.table) props.table.grantReadWriteData(fn);
     if (grants.artifacts) props.artifactBucket.grantRead(fn);
     if (grants.artifacts === 'write') props.artifactBucket.grantPut(fn);
+    // A reader's own objects (DispatchFleet's fleet page): PutObject of those only.
+    for (const key of grants.artifactKeys ?? []) props.artifactBucket.grantPut(fn, key);
     if (grants.tokens && secret) secret.grantRead(fn);
     if (task.ports.kube && props.clusterTokenSecretPrefix)
       fn.addToRolePolicy(clusterTokenSecretsStatement(props.clusterTokenSecretPrefix));

@@ -6,6 +6,7 @@ import { registerMigrateCommand } from './commands/migrate';
 import { registerProvisionCommands } from './commands/provision';
 import { registerRenderCommand } from './commands/render';
 import { registerStatusCommand } from './commands/status';
+import { registerFleetPageCommand } from './commands/fleet-page';
 import { registerDispatchCommand } from './commands/dispatch';
 import { registerOverrideHaltCommand } from './commands/override-halt';
 import { registerServeCommand } from './commands/serve';
@@ -38,6 +39,7 @@ export async function main(argv: string[], given: CliIo = processIo()): Promise<
   registerRenderCommand(program, io);
   registerProvisionCommands(program, io);
   registerStatusCommand(program, io);
+  registerFleetPageCommand(program, io);
   registerDispatchCommand(program, io);
   registerServeCommand(program, io);
   registerOverrideHaltCommand(program, io);

@@ -88,6 +88,8 @@ export const DispatchReport = z.object({
       ),
     }),
   ),
+  /** The fleet page this pass wrote (`s3://bucket/fleet/index.html`), or why it could not (the last one stays). */
+  fleetPage: z.optional(z.union([z.object({ written: z.string() }), z.object({ failed: z.string() })])),
   /** Refs clusters follow whose head moved without a webhook delivery: found by the scheduled pass, dispatched by it. */
   missedPushes: z.optional(
     z.array(z.object({ source: z.string(), ref: z.string(), commit: z.string(), previous: z.string() })),

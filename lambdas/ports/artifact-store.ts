@@ -1,6 +1,12 @@
+export interface PutOptions {
+  /** The object's Content-Type (S3 serves it with it: the fleet page is `text/html; charset=utf-8`). */
+  readonly contentType?: string;
+}
+
 /** Rendered configs and other artefacts (S3 in AWS). Keys are content-addressed where it matters. */
 export interface ArtifactStore {
-  put(key: string, body: string): Promise<void>;
+  /** Write (or overwrite) a text object; `contentType` defaults to `text/plain; charset=utf-8`. */
+  put(key: string, body: string, options?: PutOptions): Promise<void>;
   get(key: string): Promise<string | undefined>;
   /**
    * Write an object only when its key is free (S3: `If-None-Match: *`, checked by the store, so two writers cannot

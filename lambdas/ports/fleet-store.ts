@@ -1,5 +1,6 @@
 import type { FleetSettings } from '../core/dispatch/fleet-settings';
 import type { ClusterFleetState, FleetSnapshot, WaveHalt, WaveOverride } from '../core/dispatch/fleet-state';
+import type { PullRequestCommentRecord } from '../core/forge/pr-comment-record';
 import type { SourceCommit } from '../core/webhook/push-match';
 
 /** What claiming a webhook delivery id gave. */
@@ -46,10 +47,20 @@ export interface FleetLedger {
   removeOverride(configVersion: string): Promise<void>;
 }
 
+/** Each pull request's one plan comment (core/forge/pr-comment-record.ts), written with optimistic concurrency. */
+export interface PullRequestComments {
+  getPullRequestComment(repository: string, number: number): Promise<PullRequestCommentRecord | undefined>;
+  /**
+   * Write `record` only over the version it was read at (`record.version`; 0: none stored), storing version + 1.
+   * False when another writer was first (nothing written): read again and redo the change.
+   */
+  savePullRequestComment(record: PullRequestCommentRecord): Promise<boolean>;
+}
+
 /**
  * Everything the webhook and the dispatcher keep (DynamoDB in AWS, a file under `--state` locally), and the
  * settings the dispatcher paces the fleet by (CDK context in AWS, the CLI's flags locally).
  */
-export interface FleetStore extends WebhookDeliveries, SourceCommits, FleetLedger {
+export interface FleetStore extends WebhookDeliveries, SourceCommits, FleetLedger, PullRequestComments {
   readonly settings: FleetSettings;
 }

@@ -78,6 +78,11 @@ export interface TaskSpec<In, Out, N extends PortNeeds> {
   readonly lambda?: LambdaSizing;
   /** What invokes the function. @default - a state of a state machine (`${<Name>FunctionArn}` in an ASL file) */
   readonly triggers?: readonly TaskTrigger[];
+  /**
+   * Artefact keys the task writes although its `artifacts` port only reads (the dispatcher's fleet page): the grant
+   * is PutObject of exactly these objects. @default - none
+   */
+  readonly publishes?: readonly string[];
   /** Figures to publish after each run, read from the step's output (pure). @default - none */
   readonly metrics?: (output: Out) => readonly TaskMetric[];
   /** `context` says when to stop taking on work (a step may ignore it: most finish far within their timeout). */

@@ -2,7 +2,16 @@ import { DispatchReport } from '../contracts/dispatch-report';
 import { PassRequest } from '../contracts/triggers';
 import { clustersFollowing } from '../core/webhook/push-match';
 import { defineTask } from './define-task';
-import { PASS_PORTS, passMetrics, runFleetPass, type PassOptions, type PassPorts } from './fleet/fleet-pass';
+import {
+  PASS_PORTS,
+  passMetrics,
+  runFleetPass,
+  type PassOptions,
+  type PassPorts,
+  type PassResult,
+} from './fleet/fleet-pass';
+import { publishFleetPage } from './fleet/fleet-page';
+import { FLEET_PAGE_KEY } from '../core/fleet-page/fleet-page-object';
 import { checkNodes as checkNodesOf } from './fleet/node-checks';
 import { DRIFT_PORTS, runDriftPass, type DriftPorts } from './fleet/drift-pass';
 
@@ -23,8 +32,25 @@ export async function dispatchFleet(request: PassRequest, ports: DispatchPorts):
   const looks = request.trigger === 'schedule' || request.trigger === 'cli';
   const checkNodes: PassOptions['checkNodes'] = (candidates, now) =>
     checkNodesOf(ports, candidates, request.trigger, now);
-  const { report, clusters, plan } = await runFleetPass(ports, looks ? { ...options, checkNodes } : options);
-  if (request.trigger !== 'schedule' && request.trigger !== 'cli') return report;
+  const { report, clusters, plan, targets } = await runFleetPass(ports, looks ? { ...options, checkNodes } : options);
+  const pass =
+    request.trigger === 'schedule' || request.trigger === 'cli'
+      ? await driftPass(request, ports, { report, clusters, plan })
+      : report;
+  // Every pass leaves the fleet page as it left the fleet; a failed write keeps the last page and the pass stands.
+  const fleetPage = await publishFleetPage(ports, clusters, targets).then(
+    (written) => ({ written }),
+    (error: Error) => ({ failed: error.message }),
+  );
+  return { ...pass, fleetPage };
+}
+
+/** The drift check of a scheduled or `clm dispatch` pass (fleet/drift-pass.ts), after its starts. */
+async function driftPass(
+  request: PassRequest & { trigger: 'schedule' | 'cli' },
+  ports: DispatchPorts,
+  { report, clusters, plan }: Omit<PassResult, 'targets'>,
+): Promise<DispatchReport> {
   // A cluster whose update starts now gets its manifests applied anyway; `clm dispatch CLUSTER…` checks only those.
   const starting = new Set(plan.starts.map((s) => s.clusterId));
   const only = request.trigger === 'cli' && request.clusters?.length ? new Set(request.clusters) : undefined;
@@ -82,5 +108,7 @@ export const task = defineTask({
   lambda: { memoryMb: 1024, timeoutSeconds: 300 },
   triggers: [{ kind: 'schedule' }, { kind: 'execution-events' }, { kind: 'push-events' }],
   metrics: passMetrics,
+  // The fleet page (fleet/fleet-page.ts): its artefacts port reads, and writes only this object.
+  publishes: [FLEET_PAGE_KEY],
   step: dispatchFleet,
 });

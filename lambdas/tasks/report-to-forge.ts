@@ -9,7 +9,11 @@ const PORTS = {
   registry: 'read',
   sources: 'read',
   executions: 'read',
-  artifacts: 'write',
+  // The plan documents PlanUpdate stored.
+  artifacts: 'read',
+  // The pull requests' comment records (conditional writes in the progress table).
+  fleet: 'write',
+  clock: 'read',
 } as const;
 
 export const ForgeReport = z.object({
@@ -39,7 +43,9 @@ export async function reportToForge(
     return reportPullRequestPlan(change, input.pullRequest, input.clusterId, {
       forge: ports.forge,
       artifacts: ports.artifacts,
+      comments: ports.fleet,
       clusters,
+      now: ports.clock.now(),
     });
   }
   const ranTo =

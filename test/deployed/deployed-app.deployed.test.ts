@@ -124,6 +124,13 @@ describe('the deployed app on MiniStack', () => {
     await eventually('the dispatcher recorded the end', async () =>
       (await world.fleetExecutionState(table, A)) === 'succeeded' ? true : undefined,
     );
+    // ... and its pass published the fleet page: `clm fleet-page`'s pre-signed URL reads it without credentials
+    const bucket = output(outputs, 'ClmStateful', 'ArtifactBucketName');
+    const page = await eventually('the fleet page shows the cluster up to date', async () => {
+      const card = await world.fleetPageCard(bucket, A);
+      return card?.state === 'up-to-date' ? card : undefined;
+    });
+    expect(page?.contentType).toBe('text/html; charset=utf-8');
     // the groups' EC2 instances joined: one master, two workers, each after it fetched and decrypted its files bundle
     expect(
       await eventually('3 nodes joined', async () => ((await world.joinedNodes()).length === 3 ? true : undefined)),

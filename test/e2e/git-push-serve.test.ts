@@ -2,39 +2,12 @@
 // its hook, `clm serve --simulate` as a child process on 127.0.0.1, the hook posting the signed push delivery. The
 // clusters following the pushed branch reach the pushed commit (in waves); the cluster on another branch is
 // untouched. Bounded by work: the controller reports through /healthz when it has nothing left to do.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROD, ROOT, STAGING, TEST, clm, tempDir } from './support/clm-session';
+import { PROD, ROOT, STAGING, TEST, tempDir } from './support/clm-session';
 import { interrupt, settled, startServe } from './support/serve-process';
-
-interface ClusterStatus {
-  readonly id: string;
-  readonly currentVersion: string;
-  readonly run?: { readonly targetVersion: string };
-}
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=clm-e2e', '-c', 'user.email=e2e@example.org', ...args], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }).trim();
-
-/** A bare `acme/cluster-config.git` holding examples/config on `main` and on `stable`, with the CLM hook. */
-function configRepository(root: string): { bare: string; work: string } {
-  const bare = join(root, 'acme', 'cluster-config.git');
-  mkdirSync(join(root, 'acme'), { recursive: true });
-  git(root, 'init', '-q', '--bare', '-b', 'main', bare);
-  const work = join(root, 'work');
-  git(root, 'clone', '-q', bare, work);
-  cpSync(join(ROOT, 'examples/config'), work, { recursive: true });
-  git(work, 'add', '-A');
-  git(work, 'commit', '-qm', 'the example config');
-  git(work, 'push', '-q', 'origin', 'main', 'main:stable');
-  symlinkSync(join(ROOT, 'examples/git-hooks/post-receive.mjs'), join(bare, 'hooks', 'post-receive'));
-  return { bare, work };
-}
+import { configRepository, git, statusOf } from './support/serve-session';
 
 /** examples/clusters.yaml with the production cluster following `stable` instead of `main`. */
 function registryWithProdOnStable(root: string): string {
@@ -44,13 +17,6 @@ function registryWithProdOnStable(root: string): string {
   const file = join(root, 'clusters.yaml');
   writeFileSync(file, `${text.slice(0, at)}channel: stable${text.slice(at + 'channel: main'.length)}`);
   return file;
-}
-
-async function statusOf(state: string, registry: string): Promise<Map<string, ClusterStatus>> {
-  const status = await clm(['status', '--state', state, '--registry', registry, '--output', 'json']);
-  expect(status.code).toBe(0);
-  const { clusters } = JSON.parse(status.out) as { clusters: ClusterStatus[] };
-  return new Map(clusters.map((c) => [c.id, c]));
 }
 
 describe('git push → signed webhook → clm serve --simulate', () => {

@@ -49,6 +49,8 @@ describe('ClmStatefulStack', () => {
             NoncurrentVersionExpiration: { NoncurrentDays: 30 },
             AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
           }),
+          // The fleet page, rewritten on every dispatcher pass.
+          Match.objectLike({ Status: 'Enabled', Prefix: 'fleet/', NoncurrentVersionExpiration: { NoncurrentDays: 1 } }),
         ],
       },
     });

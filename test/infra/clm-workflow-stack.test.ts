@@ -213,7 +213,7 @@ describe('ClmWorkflowStack', () => {
       );
       expect({ task, write: artifactWrites.includes('s3:PutObject') }).toEqual({
         task,
-        write: grantsOf(task).artifacts === 'write',
+        write: grantsOf(task).artifacts === 'write' || grantsOf(task).artifactKeys !== undefined,
       });
       expect({ task, delete: actions.some((a) => a.startsWith('s3:DeleteObject')) }).toEqual({ task, delete: false });
     }

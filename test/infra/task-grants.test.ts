@@ -27,6 +27,15 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
     expect(taskGrants(withPorts({ artifacts: 'write' })).artifacts).toBe('write');
   });
 
+  it("adds a reader's published objects (the dispatcher's fleet page), moot for a writer", () => {
+    const publishing = (artifacts: 'read' | 'write') => ({
+      ...withPorts({ artifacts }),
+      publishes: ['fleet/index.html'],
+    });
+    expect(taskGrants(publishing('read'))).toMatchObject({ artifacts: 'read', artifactKeys: ['fleet/index.html'] });
+    expect(taskGrants(publishing('write')).artifactKeys).toBeUndefined();
+  });
+
   it('turns the cluster ports into cloud access by their access', () => {
     expect(taskGrants(withPorts({ stacks: 'read' })).cloud).toEqual(['stacks-read']);
     expect(taskGrants(withPorts({ stacks: 'write' })).cloud).toEqual(['stacks-write']);

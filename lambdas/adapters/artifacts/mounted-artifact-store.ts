@@ -9,9 +9,9 @@ export function mountedArtifactStore(base: ArtifactStore, prefix: string, mounte
   const route = (key: string): [ArtifactStore, string] =>
     key.startsWith(prefix) ? [mounted, key.slice(prefix.length)] : [base, key];
   const store: ArtifactStore = {
-    put: (key, body) => {
+    put: (key, body, options) => {
       const [target, inner] = route(key);
-      return target.put(inner, body);
+      return target.put(inner, body, options);
     },
     get: (key) => {
       const [target, inner] = route(key);

@@ -9,7 +9,7 @@
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { ArtifactStore } from '../../ports/artifact-store';
+import type { ArtifactStore, PutOptions } from '../../ports/artifact-store';
 import { awsErrorName, toClmError } from './aws-errors';
 import { createBucket } from './s3-buckets';
 
@@ -40,7 +40,7 @@ export class S3ArtifactStore implements ArtifactStore {
     this.options = options;
   }
 
-  async put(key: string, body: string): Promise<void> {
+  async put(key: string, body: string, options?: PutOptions): Promise<void> {
     const fullKey = this.fullKey(key);
     const put = () =>
       this.client.send(
@@ -48,7 +48,7 @@ export class S3ArtifactStore implements ArtifactStore {
           Bucket: this.options.bucket,
           Key: fullKey,
           Body: body,
-          ContentType: 'text/plain; charset=utf-8',
+          ContentType: options?.contentType ?? 'text/plain; charset=utf-8',
         }),
       );
     try {

@@ -10,7 +10,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_FLEET_SETTINGS, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { ClusterFleetState, FleetSnapshot, WaveHalt, WaveOverride } from '../../core/dispatch/fleet-state';
+import type { PullRequestCommentRecord } from '../../core/forge/pr-comment-record';
 import type { SourceCommit } from '../../core/webhook/push-match';
+import { DynamoDbPullRequestComments } from './dynamodb-pull-request-comments';
 import type { DeliveryClaim, FleetStore } from '../../ports/fleet-store';
 import { TransientApiError } from '../../shared/errors';
 
@@ -37,11 +39,13 @@ export const FLEET_WRITES_PER_SECOND = 500;
  *   FLEET           CLUSTER#<id>      state, revision        — optimistic locking on revision
  *   FLEET           HALT#<version>    halt                   — replaced by every pass
  *   FLEET           OVERRIDE#<version> override
+ *   PULL_REQUEST#<repo>#<n> COMMENT  record, version, ttl — optimistic locking on version (the plan comment)
  * Everything the dispatcher needs lives under one partition key, so a pass reads the fleet with one
  * (paginated) Query, however many clusters there are.
  */
 export class DynamoDbFleetStore implements FleetStore {
   private readonly doc: DynamoDBDocumentClient;
+  private readonly pullRequests: DynamoDbPullRequestComments;
 
   constructor(
     client: DynamoDBClient,
@@ -49,6 +53,15 @@ export class DynamoDbFleetStore implements FleetStore {
     readonly settings: FleetSettings = DEFAULT_FLEET_SETTINGS,
   ) {
     this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    this.pullRequests = new DynamoDbPullRequestComments(this.doc, tableName);
+  }
+
+  getPullRequestComment(repository: string, number: number): Promise<PullRequestCommentRecord | undefined> {
+    return this.pullRequests.getPullRequestComment(repository, number);
+  }
+
+  savePullRequestComment(record: PullRequestCommentRecord): Promise<boolean> {
+    return this.pullRequests.savePullRequestComment(record);
   }
 
   async claimDelivery(

@@ -1,5 +1,6 @@
 import { DEFAULT_FLEET_SETTINGS, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import type { ClusterFleetState, FleetSnapshot, WaveHalt, WaveOverride } from '../../core/dispatch/fleet-state';
+import type { PullRequestCommentRecord } from '../../core/forge/pr-comment-record';
 import type { SourceCommit } from '../../core/webhook/push-match';
 import type { DeliveryClaim, FleetStore } from '../../ports/fleet-store';
 
@@ -19,6 +20,8 @@ export interface FleetData {
   clusters: Record<string, ClusterFleetState>;
   halts: WaveHalt[];
   overrides: Record<string, WaveOverride>;
+  /** Each pull request's plan comment, by `<repository>#<number>`. */
+  pullRequests?: Record<string, PullRequestCommentRecord>;
 }
 
 export function emptyFleetData(): FleetData {
@@ -99,6 +102,19 @@ export class MemoryFleetStore implements FleetStore {
     }
     if (states.length > conflicts.length) this.changed();
     return { conflicts };
+  }
+
+  async getPullRequestComment(repository: string, number: number): Promise<PullRequestCommentRecord | undefined> {
+    return clone(this.data.pullRequests?.[`${repository}#${number}`]);
+  }
+
+  async savePullRequestComment(record: PullRequestCommentRecord): Promise<boolean> {
+    const key = `${record.repository}#${record.number}`;
+    const pullRequests = (this.data.pullRequests ??= {});
+    if ((pullRequests[key]?.version ?? 0) !== record.version) return false;
+    pullRequests[key] = { ...clone(record), version: record.version + 1 };
+    this.changed();
+    return true;
   }
 
   async forgetClusters(clusterIds: readonly string[]): Promise<void> {

@@ -1,11 +1,11 @@
 // `clm status`'s implementation, loaded by its action (status.ts declares the command).
 import { configSourcesFromFlags } from '../../adapters/config-source/create-config-sources';
-import { formatHalts, haltLine } from '../../core/dispatch/fleet-report';
+import { formatHalts } from '../../core/dispatch/fleet-report';
 import type { FleetSnapshot } from '../../core/dispatch/fleet-state';
 import { resolveFleetTargets } from '../../core/dispatch/fleet-targets';
 import type { Cluster } from '../../core/model/cluster';
 import { createRegistry } from '../../adapters/registry/create-registry';
-import { clusterReport, formatClusterReport } from '../../core/status/cluster-report';
+import { formatClusterReport } from '../../core/status/cluster-report';
 import { selectClusters } from '../../core/selection/select-clusters';
 import { withStoredStatus } from '../../tasks/step/cluster-status';
 import type { Ports } from '../../ports/ports';
@@ -15,9 +15,8 @@ import { openStateStores } from '../state-stores';
 import type { StatusOptions } from './status';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fleetPageModel } from '../../core/fleet-page/fleet-page-model';
 import { renderFleetPage } from '../../core/fleet-page/render-fleet-page';
-import { consoleLink } from '../../core/dispatch/console-link';
+import { fleetPageOf, fleetReports } from '../../tasks/fleet/fleet-page';
 
 export async function runStatus(options: StatusOptions, io: CliIo): Promise<ExitCode> {
   const registry = usage(() =>
@@ -36,29 +35,13 @@ export async function runStatus(options: StatusOptions, io: CliIo): Promise<Exit
   const now = state.clocks();
   const clustersNow = await Promise.all(selected.map((listed) => withStoredStatus(ports, listed)));
   const targets = await targetVersions(clustersNow, fleet, options, io);
-  const reports = [];
-  for (const cluster of clustersNow) {
-    const version = cluster.status.nextVersion || cluster.status.currentVersion;
-    const run = version ? await store.getRun(cluster.id, version) : undefined;
-    const report = clusterReport(
-      cluster,
-      run,
-      await store.getLease(cluster.id),
-      await store.getControls(cluster.id),
-      now,
-    );
-    const halt = haltLine({ id: cluster.id, targetVersion: targets.get(cluster.id) }, fleet.halts);
-    reports.push({ ...report, ...(halt ? { halt: halt.trim() } : {}) });
-  }
+  const reports = await fleetReports(store, clustersNow, fleet, targets, now);
   if (options.html) {
-    const page = fleetPageModel({
-      clusters: clustersNow,
-      reports: new Map(reports.map((r) => [r.id, r])),
+    const page = fleetPageOf(clustersNow, reports, {
       fleet,
       settings: state.fleet!.settings,
       now: now.system,
       targets,
-      executionLink: consoleLink,
     });
     const file = resolve(io.cwd, options.html);
     usage(() => writeFileSync(file, renderFleetPage(page)));

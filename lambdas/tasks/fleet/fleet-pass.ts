@@ -58,6 +58,8 @@ export interface PassResult {
   readonly report: DispatchReport;
   /** The registry as this pass read it (stored status overlaid). */
   readonly clusters: readonly Cluster[];
+  /** Each cluster's target version as this pass resolved it (undefined where it has none). */
+  readonly targets: ReadonlyMap<string, string | undefined>;
 }
 
 const MAX_NAME_ATTEMPTS = 5;
@@ -82,6 +84,7 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   const sources = heads ? headResolvers(ports.sources, heads) : ports.sources;
   const pass = { clusters, snapshot, states, scope, now, trigger: options.trigger, sources };
   const planned = await planPass(ports, pass);
+  const targets = new Map([...planned.targets].map(([id, t]) => [id, t.ok ? t.targetVersion : undefined]));
   const { plan, behind } = await withNodeChecks(ports, planned, options, { clusters, states, scope, now });
   const started = await startPlanned(ports, plan.starts, states, now);
   const saved = await ports.fleet.saveClusterStates(mergeStates(diff?.states ?? [], plan.states, started.states));
@@ -97,6 +100,7 @@ export async function runFleetPass(ports: PassPorts, options: PassOptions): Prom
   return {
     plan,
     clusters,
+    targets,
     report: dispatchReport(plan, {
       trigger: options.trigger,
       behindTarget: behind,

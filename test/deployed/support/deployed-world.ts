@@ -143,4 +143,18 @@ export class DeployedWorld {
       },
     });
   }
+
+  /**
+   * The fleet page as someone with its link sees it: `clm fleet-page` signs the URL, a plain GET over loopback reads
+   * it (no AWS credentials); the state of the cluster's card, or undefined while there is no page yet.
+   */
+  async fleetPageCard(bucket: string, clusterId: string): Promise<{ state?: string; contentType: string } | undefined> {
+    const link = this.clm(['fleet-page', '--bucket', bucket, '--expires', '10m']);
+    if (link.status !== 0) return undefined;
+    const response = await fetch(link.stdout.trim());
+    if (!response.ok) throw new Error(`GET of the signed fleet page URL: ${response.status} ${await response.text()}`);
+    const html = await response.text();
+    const card = new RegExp(`<article class="card state-([a-z-]+)" data-cluster="${clusterId}">`).exec(html);
+    return { ...(card ? { state: card[1] } : {}), contentType: response.headers.get('content-type') ?? '' };
+  }
 }

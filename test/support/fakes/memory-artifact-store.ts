@@ -1,13 +1,16 @@
-import type { ArtifactStore } from '../../../lambdas/ports/artifact-store';
+import type { ArtifactStore, PutOptions } from '../../../lambdas/ports/artifact-store';
 
 /** An ArtifactStore in a Map (the S3 bucket of a test): text objects in `objects`, binary ones in `bytes`. */
 export class MemoryArtifactStore implements ArtifactStore {
   readonly objects = new Map<string, string>();
   readonly bytes = new Map<string, Uint8Array>();
+  /** Each text object's Content-Type, as S3 keeps it (the default is S3ArtifactStore's). */
+  readonly contentTypes = new Map<string, string>();
 
-  async put(key: string, body: string): Promise<void> {
+  async put(key: string, body: string, options?: PutOptions): Promise<void> {
     this.bytes.delete(key);
     this.objects.set(key, body);
+    this.contentTypes.set(key, options?.contentType ?? 'text/plain; charset=utf-8');
   }
 
   async get(key: string): Promise<string | undefined> {

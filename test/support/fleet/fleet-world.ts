@@ -16,6 +16,7 @@ import type { Registry } from '../../../lambdas/ports/registry';
 import type { WebhookVerifier } from '../../../lambdas/ports/webhook-verifier';
 import { ConfigError } from '../../../lambdas/shared/errors';
 import { dispatchFleet } from '../../../lambdas/tasks/dispatch-fleet';
+import { MemoryArtifactStore } from '../fakes/memory-artifact-store';
 import { githubWebhook } from '../../../lambdas/tasks/github-webhook';
 import { runFleetPass } from '../../../lambdas/tasks/fleet/fleet-pass';
 import { FakeClock } from '../fakes/fake-clock';
@@ -39,6 +40,7 @@ export class FleetWorld {
   readonly events = new MemoryEventSink();
   readonly progress = new MemoryProgressStore();
   readonly refs = new Map<string, string>();
+  readonly artifacts = new MemoryArtifactStore();
   readonly source: ConfigSource = {
     name: 'main',
     kind: 'git',
@@ -89,7 +91,8 @@ export class FleetWorld {
       },
       forge: NO_FORGE,
       launches: new MemoryLaunchBudget(launchLimitsOf(settings)),
-      artifacts: undefined as never,
+      // The artefact bucket: the fleet page every DispatchFleet pass writes.
+      artifacts: this.artifacts,
       templates: undefined as never,
       secrets: undefined as never,
       // Only the clusters' nodes (the scheduled pass's look at them, fleet/node-checks.ts); other cluster ports unused.

@@ -6,7 +6,10 @@
 //       --secret-file /tmp/hook-secret --to http://127.0.0.1:8080/webhooks/github
 //   npx tsx test/support/forge/fake-forge-cli.ts pull-request --repo acme/cluster-config=/srv/git/x.git --head raise \
 //       --base main --forge http://127.0.0.1:9090 --token-file F --secret-file /tmp/hook-secret --to http://127.0.0.1:8080/webhooks/github
+//   npx tsx test/support/forge/fake-forge-cli.ts pull-request --action synchronize --number 1 --repo … --head raise \
+//       --base main --secret-file /tmp/hook-secret --to http://127.0.0.1:8080/webhooks/github   (after a push to `raise`)
 //
+// `serve --port 0` takes a free port; the first line it prints names the URL.
 // `serve` keeps statuses and comments in memory and refuses what GitHub refuses (fake-github.ts); read them with
 // `curl -H "Authorization: Bearer $(cat F)" http://127.0.0.1:9090/repos/acme/cluster-config/commits/<sha>/statuses` and
 // `…/issues/<n>/comments`.
@@ -53,6 +56,49 @@ async function deliver(to: string, event: string, body: string, secret: string):
   process.stdout.write(`${event} → ${response.status} ${await response.text()}`);
 }
 
+interface Pull {
+  readonly number: number;
+  readonly html_url: string;
+  readonly head: { ref: string; sha: string };
+  readonly base: { ref: string; sha: string };
+}
+
+type Values = Record<string, string | string[] | boolean | undefined>;
+
+/** `opened`: the pull request of --head into --base, opened on the fake forge. */
+async function openPull(values: Values, repository: string): Promise<Pull> {
+  const token = read(values['token-file'] as string | undefined, '--token-file');
+  const opened = await fetch(`${String(values.forge)}/repos/${repository}/pulls`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      title: `Merge ${String(values.head)} into ${String(values.base)}`,
+      head: values.head,
+      base: values.base,
+    }),
+  });
+  const pull = (await opened.json()) as Pull;
+  if (opened.status !== 201) throw new Error(`opening the pull request: ${opened.status} ${JSON.stringify(pull)}`);
+  return pull;
+}
+
+/** `synchronize`, `reopened`: pull request --number as the branches of the repository are now. */
+function pullOf(values: Values, dir: string): Pull {
+  const number = Number(values.number);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`--action ${String(values.action)} needs --number N`);
+  const side = (branch: string) => {
+    const sha = git(dir, 'rev-parse', '--verify', `refs/heads/${branch}`);
+    if (!sha) throw new Error(`no branch ${branch} in ${dir}`);
+    return { ref: branch, sha };
+  };
+  return {
+    number,
+    html_url: `https://github.example/pull/${number}`,
+    head: side(String(values.head)),
+    base: side(String(values.base)),
+  };
+}
+
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
@@ -67,6 +113,8 @@ async function main(): Promise<void> {
       head: { type: 'string' },
       base: { type: 'string', default: 'main' },
       forge: { type: 'string', default: 'http://127.0.0.1:9090' },
+      action: { type: 'string', default: 'opened' },
+      number: { type: 'string' },
     },
   });
   const repos = (values.repo ?? []).map(repoFlag);
@@ -114,22 +162,10 @@ async function main(): Promise<void> {
     return deliver(values.to, 'push', body, secret);
   }
   if (command === 'pull-request') {
-    const token = read(values['token-file'], '--token-file');
-    const opened = await fetch(`${values.forge}/repos/${repo.name}/pulls`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: `Merge ${values.head} into ${values.base}`, head: values.head, base: values.base }),
-    });
-    const pull = (await opened.json()) as {
-      number: number;
-      html_url: string;
-      head: { ref: string; sha: string };
-      base: { ref: string; sha: string };
-    };
-    if (opened.status !== 201) throw new Error(`opening the pull request: ${opened.status} ${JSON.stringify(pull)}`);
+    const pull = values.action === 'opened' ? await openPull(values, repo.name) : pullOf(values, repo.dir);
     const side = (s: { ref: string; sha: string }) => ({ ...s, repo: payloadRepo });
     const body = JSON.stringify({
-      action: 'opened',
+      action: values.action,
       number: pull.number,
       pull_request: {
         number: pull.number,

@@ -14,7 +14,7 @@ import type { Cluster } from '../lambdas/core/model/cluster';
 import type { NodeProgress, PoolProgress, RunRecord } from '../lambdas/core/model/run';
 import type { ArtifactStore } from '../lambdas/ports/artifact-store';
 import type { ProgressStore } from '../lambdas/ports/progress-store';
-import { fleetPageOf, fleetReports, publishFleetPage } from '../lambdas/tasks/fleet/fleet-page';
+import { fleetPageOf, fleetPageReports, publishFleetPage } from '../lambdas/tasks/fleet/fleet-page';
 import { renderFleetPage } from '../lambdas/core/fleet-page/render-fleet-page';
 import { gzipSync } from 'node:zlib';
 import type { BenchResult } from './bench-result';
@@ -100,7 +100,7 @@ async function publish(fleet: Awaited<ReturnType<typeof fleetOf>>) {
 /** CPU of the page model and its HTML alone, from the reports as publishFleetPage reads them. */
 async function pageCpu(fleet: Awaited<ReturnType<typeof fleetOf>>): Promise<number> {
   const snapshot = await fleet.store.loadFleet();
-  const reports = await fleetReports(fleet.progress, fleet.clusters, snapshot, fleet.targets, { system: NOW });
+  const reports = await fleetPageReports(fleet.progress, fleet.clusters, snapshot, fleet.targets, { system: NOW });
   const start = process.cpuUsage();
   const page = fleetPageOf(fleet.clusters, reports, {
     fleet: snapshot,
@@ -113,19 +113,27 @@ async function pageCpu(fleet: Awaited<ReturnType<typeof fleetOf>>): Promise<numb
   return (used.user + used.system) / 1000;
 }
 
-/** The store with each method's calls counted, and the DynamoDB requests they stand for. */
+/**
+ * The store with each method's calls counted, and the DynamoDB requests they stand for: a GetItem per single read, a
+ * BatchGetItem per 100 keys of a batched one; `getRuns` of the unfinished runs reads each run's end first (projected),
+ * then the unfinished runs whole (dynamodb-progress-store.ts).
+ */
 function counting(store: ProgressStore) {
   const calls = new Map<string, number>();
   let requests = 0;
+  const batches = (n: number) => Math.ceil(n / BATCH);
   const progress = new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
+      return async (...args: unknown[]) => {
         const method = String(property);
         calls.set(method, (calls.get(method) ?? 0) + 1);
-        requests += Array.isArray(args[0]) ? Math.ceil(args[0].length / BATCH) : 1;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
+        requests += Array.isArray(args[0]) ? batches(args[0].length) : 1;
+        const result = (await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as unknown;
+        const unfinished = method === 'getRuns' && (args[1] as { unfinished?: boolean } | undefined)?.unfinished;
+        if (unfinished) requests += batches((result as unknown[]).length);
+        return result;
       };
     },
   });

@@ -55,8 +55,18 @@ export interface ProgressStore {
   /** Release if `holder` still has it; a no-op otherwise. */
   releaseLease(clusterId: string, holder: string): Promise<void>;
   getLease(clusterId: string): Promise<Lease | undefined>;
+  /** Many clusters' leases at once (batched reads, for views of the fleet); clusters without one are absent. */
+  getLeases(clusterIds: readonly string[]): Promise<ReadonlyMap<string, Lease>>;
 
   getRun(clusterId: string, targetVersion: string): Promise<RunRecord | undefined>;
+  /**
+   * Many runs at once (batched reads, for views of the fleet); runs that do not exist are absent. With `unfinished`,
+   * only the runs without `completedAt` (the fleet page's): a finished run is not read whole.
+   */
+  getRuns(
+    runs: readonly Pick<RunRecord, 'clusterId' | 'targetVersion'>[],
+    options?: { readonly unfinished?: boolean },
+  ): Promise<readonly RunRecord[]>;
   /** Write `run` if the stored revision equals `run.revision` (absent when 0); returns it with revision + 1. */
   putRun(run: RunRecord): Promise<RunRecord>;
 

@@ -17,7 +17,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
  *   CLUSTER#<id> STATUS           record, writeId             — problems capped at 25
  *   CLUSTER#<id> CONTROLS         record
  *   CLUSTER#<id> INVENTORY        refs
- * Statuses and controls of a whole fleet are read with BatchGetItem (100 keys a call), not one read each.
+ * Statuses, controls, leases and runs of a whole fleet are read with BatchGetItem (100 keys a call), not one read each.
  */
 export class DynamoDbProgressStore implements ProgressStore {
   private readonly doc: DynamoDBDocumentClient;
@@ -74,14 +74,39 @@ export class DynamoDbProgressStore implements ProgressStore {
 
   async getLease(clusterId: string): Promise<Lease | undefined> {
     const item = await this.get(clusterId, 'LEASE');
-    if (!item) return undefined;
-    const lease = { clusterId, holder: String(item.holder), expiresAt: Number(item.expiresAt) };
-    return item.clock === 'simulated' ? { ...lease, clock: 'simulated' } : lease;
+    return item ? leaseOf(clusterId, item) : undefined;
+  }
+
+  async getLeases(clusterIds: readonly string[]): Promise<ReadonlyMap<string, Lease>> {
+    const items = await batchGetItems(this.doc, this.tableName, keysOf(clusterIds, 'LEASE'));
+    return new Map(items.map((item) => [clusterIdOf(item), leaseOf(clusterIdOf(item), item)]));
   }
 
   async getRun(clusterId: string, targetVersion: string): Promise<RunRecord | undefined> {
     const item = await this.get(clusterId, `RUN#${targetVersion}`);
     return item ? (item.record as RunRecord) : undefined;
+  }
+
+  /**
+   * With `unfinished`, each run's `completedAt` is read first (projected: a finished run, which holds every node it
+   * replaced, is not transferred), then the unfinished ones whole.
+   */
+  async getRuns(
+    runs: readonly Pick<RunRecord, 'clusterId' | 'targetVersion'>[],
+    options: { readonly unfinished?: boolean } = {},
+  ): Promise<readonly RunRecord[]> {
+    const unique = new Map(runs.map((r) => [`${pk(r.clusterId)}|RUN#${r.targetVersion}`, r]));
+    let keys = [...unique.values()].map((r) => ({ pk: pk(r.clusterId), sk: `RUN#${r.targetVersion}` }));
+    if (options.unfinished) {
+      const ends = await batchGetItems(this.doc, this.tableName, keys, COMPLETED_AT);
+      keys = ends
+        .filter((item) => (item.record as { completedAt?: number } | undefined)?.completedAt === undefined)
+        .map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+    }
+    const items = await batchGetItems(this.doc, this.tableName, keys);
+    const records = items.map((item) => item.record as RunRecord);
+    // A run may have finished between the two reads.
+    return options.unfinished ? records.filter((run) => run.completedAt === undefined) : records;
   }
 
   async putRun(run: RunRecord): Promise<RunRecord> {
@@ -184,9 +209,8 @@ export class DynamoDbProgressStore implements ProgressStore {
 
   /** The `record` attribute of one sort key for many clusters, batched (eventually consistent: a pass re-reads). */
   private async records<T>(clusterIds: readonly string[], sk: string): Promise<Map<string, T>> {
-    const keys = [...new Set(clusterIds)].map((id) => ({ pk: pk(id), sk }));
-    const items = await batchGetItems(this.doc, this.tableName, keys);
-    return new Map(items.map((item) => [String(item.pk).slice('CLUSTER#'.length), item.record as T]));
+    const items = await batchGetItems(this.doc, this.tableName, keysOf(clusterIds, sk));
+    return new Map(items.map((item) => [clusterIdOf(item), item.record as T]));
   }
 
   private async get(clusterId: string, sk: string): Promise<Record<string, unknown> | undefined> {
@@ -204,3 +228,20 @@ export class DynamoDbProgressStore implements ProgressStore {
 function pk(clusterId: string): string {
   return `CLUSTER#${clusterId}`;
 }
+
+function clusterIdOf(item: Record<string, unknown>): string {
+  return String(item.pk).slice('CLUSTER#'.length);
+}
+
+/** One key per cluster (duplicates asked once: BatchGetItem refuses them). */
+function keysOf(clusterIds: readonly string[], sk: string): { pk: string; sk: string }[] {
+  return [...new Set(clusterIds)].map((id) => ({ pk: pk(id), sk }));
+}
+
+function leaseOf(clusterId: string, item: Record<string, unknown>): Lease {
+  const lease = { clusterId, holder: String(item.holder), expiresAt: Number(item.expiresAt) };
+  return item.clock === 'simulated' ? { ...lease, clock: 'simulated' } : lease;
+}
+
+/** A run item's key and its record's `completedAt` (RECORD is a reserved word). */
+const COMPLETED_AT = { expression: 'pk, sk, #record.completedAt', names: { '#record': 'record' } } as const;

@@ -89,8 +89,27 @@ export class MemoryProgressStore implements ProgressStore {
     return this.read(clusterId, (data) => clone(data.leases[clusterId]));
   }
 
+  async getLeases(clusterIds: readonly string[]): Promise<ReadonlyMap<string, Lease>> {
+    const leases = new Map<string, Lease>();
+    for (const id of new Set(clusterIds)) {
+      const lease = await this.getLease(id);
+      if (lease) leases.set(id, lease);
+    }
+    return leases;
+  }
+
   async getRun(clusterId: string, targetVersion: string): Promise<RunRecord | undefined> {
     return this.read(clusterId, (data) => clone(data.runs[runKey(clusterId, targetVersion)]));
+  }
+
+  async getRuns(
+    runs: readonly Pick<RunRecord, 'clusterId' | 'targetVersion'>[],
+    options: { readonly unfinished?: boolean } = {},
+  ): Promise<readonly RunRecord[]> {
+    const keys = new Map(runs.map((r) => [runKey(r.clusterId, r.targetVersion), r.clusterId]));
+    // Judged before the copy: a finished run is not copied when only the unfinished ones are asked for.
+    const found = [...keys].map(([key, clusterId]) => this.read(clusterId, (data) => data.runs[key]));
+    return found.flatMap((run) => (run && !(options.unfinished && run.completedAt !== undefined) ? [clone(run)] : []));
   }
 
   async putRun(run: RunRecord): Promise<RunRecord> {

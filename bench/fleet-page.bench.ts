@@ -189,6 +189,7 @@ function runOf(clusterId: string, targetVersion: string, rolled: 'done' | 'rolli
       status,
       total: NODES_PER_POOL,
       replaced,
+      steps: 4,
       nodes,
       ...(p === 2 && rolled === 'rolling' ? { blockedBy: 'PDB kube-system/coredns allows 0 disruptions' } : {}),
       ...(p === 2 ? { startedAt: NOW - 1_800_000 } : {}),

@@ -172,6 +172,60 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
     expect([...controls]).toEqual([[ids[7], { paused: true, reason: 'freeze' }]]);
     expect((await store.getStatuses([])).size).toBe(0);
   });
+
+  it('reads the leases and runs of many clusters at once; only the unfinished runs when asked', async () => {
+    // Arrange: 230 clusters (three BatchGetItem calls of 100 keys), each with a finished run of v1 (every node it
+    // replaced recorded), every 50th also an unfinished run of v2 and the lease, one with a simulated lease
+    const store = await create();
+    const ids = Array.from({ length: 230 }, (_, i) => `aws:123456789012:eu-central-1:fleet-${i}`);
+    const runOf = (clusterId: string, targetVersion: string) =>
+      newRunRecord(
+        { clusterId, targetVersion, action: 'provision', holder: `exec-${clusterId}`, previousVersion: '' },
+        0,
+      );
+    const nodes = Object.fromEntries(
+      Array.from({ length: 40 }, (_, n) => [`i-${n}`, { instanceId: `i-${n}`, state: 'terminated' as const }]),
+    );
+    for (const [i, id] of ids.entries()) {
+      const pools = { workers: { status: 'done' as const, total: 40, replaced: 40, steps: 4, nodes } };
+      await store.putRun({ ...runOf(id, 'v1'), pools, completedAt: 10 });
+      if (i % 50 === 0) {
+        await store.putRun({ ...runOf(id, 'v2'), phase: 'RollNodePools' });
+        await store.acquireLease(id, `exec-${i}`, 1000, 0, i === 100 ? 'simulated' : undefined);
+      }
+    }
+    const rolling = ids.filter((_, i) => i % 50 === 0);
+    const everyV2 = ids.map((clusterId) => ({ clusterId, targetVersion: 'v2' }));
+    const everyV1 = ids.map((clusterId) => ({ clusterId, targetVersion: 'v1' }));
+
+    // Act
+    const leases = await store.getLeases([...ids, ids[0]!]);
+    const v1 = await store.getRuns(everyV1);
+    const v1Unfinished = await store.getRuns(everyV1, { unfinished: true });
+    const v2Unfinished = await store.getRuns([...everyV2, everyV2[0]!], { unfinished: true });
+
+    // Assert
+    expect([...leases.keys()].sort()).toEqual([...rolling].sort());
+    expect(leases.get(ids[50]!)).toEqual({ clusterId: ids[50], holder: 'exec-50', expiresAt: 1000 });
+    expect(leases.get(ids[100]!)).toEqual({
+      clusterId: ids[100],
+      holder: 'exec-100',
+      expiresAt: 1000,
+      clock: 'simulated',
+    });
+    expect(v1).toHaveLength(230);
+    expect(v1.find((r) => r.clusterId === ids[229])).toMatchObject({
+      targetVersion: 'v1',
+      completedAt: 10,
+      revision: 1,
+    });
+    expect(v1[0]!.pools.workers!.nodes['i-39']).toEqual({ instanceId: 'i-39', state: 'terminated' });
+    expect(v1Unfinished).toEqual([]);
+    expect(v2Unfinished.map((r) => r.clusterId).sort()).toEqual([...rolling].sort());
+    expect(v2Unfinished[0]).toMatchObject({ targetVersion: 'v2', phase: 'RollNodePools', revision: 1 });
+    expect(await store.getRuns([])).toEqual([]);
+    expect((await store.getLeases([])).size).toBe(0);
+  });
 });
 
 describe('DynamoDbProgressStore inventory written by earlier versions', () => {

@@ -178,6 +178,8 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
     // replaced recorded), every 50th also an unfinished run of v2 and the lease, one with a simulated lease
     const store = await create();
     const ids = Array.from({ length: 230 }, (_, i) => `aws:123456789012:eu-central-1:fleet-${i}`);
+    // On the real clock: DynamoDB expires a lease item by its `ttl` (a day after its expiry); a simulated one has none.
+    const now = Date.now();
     const runOf = (clusterId: string, targetVersion: string) =>
       newRunRecord(
         { clusterId, targetVersion, action: 'provision', holder: `exec-${clusterId}`, previousVersion: '' },
@@ -191,7 +193,7 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
       await store.putRun({ ...runOf(id, 'v1'), pools, completedAt: 10 });
       if (i % 50 === 0) {
         await store.putRun({ ...runOf(id, 'v2'), phase: 'RollNodePools' });
-        await store.acquireLease(id, `exec-${i}`, 1000, 0, i === 100 ? 'simulated' : undefined);
+        await store.acquireLease(id, `exec-${i}`, 1000, i === 100 ? 0 : now, i === 100 ? 'simulated' : undefined);
       }
     }
     const rolling = ids.filter((_, i) => i % 50 === 0);
@@ -206,7 +208,7 @@ describe.each(stores)('ProgressStore (%s)', (_kind, create) => {
 
     // Assert
     expect([...leases.keys()].sort()).toEqual([...rolling].sort());
-    expect(leases.get(ids[50]!)).toEqual({ clusterId: ids[50], holder: 'exec-50', expiresAt: 1000 });
+    expect(leases.get(ids[50]!)).toEqual({ clusterId: ids[50], holder: 'exec-50', expiresAt: now + 1000 });
     expect(leases.get(ids[100]!)).toEqual({
       clusterId: ids[100],
       holder: 'exec-100',

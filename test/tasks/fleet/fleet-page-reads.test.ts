@@ -137,9 +137,12 @@ describe('the fleet page read in batches', () => {
       return { store: new DynamoDbProgressStore(client, table), requests };
     }
 
+    // The leases on the real clock: the table expires items by their `ttl` (a day after a lease's expiry), as AWS does.
+    const now = Date.now();
+
     async function publish(progress: ProgressStore, clusters: readonly Cluster[]) {
       const artifacts = new MemoryArtifactStore();
-      const clock = new FakeClock(NOW);
+      const clock = new FakeClock(now);
       const fleet = new MemoryFleetStore();
       await publishFleetPage({ progress, fleet, artifacts, clock }, clusters, new Map());
       return artifacts.objects.get(FLEET_PAGE_KEY)!;
@@ -171,7 +174,7 @@ describe('the fleet page read in batches', () => {
         await store.putRun(runOf(c, c.status.currentVersion, { completedAt: NOW - 60_000 }));
         if (c.status.nextVersion) {
           await store.putRun(runOf(c, NEXT));
-          await store.acquireLease(c.id, `exec-${c.alias}`, 600_000, NOW);
+          await store.acquireLease(c.id, `exec-${c.alias}`, 600_000, now);
         }
       }
       requests.clear();

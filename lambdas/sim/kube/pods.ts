@@ -23,6 +23,8 @@ export interface PodInit {
   readonly grace?: number;
   readonly nodeSelector?: Record<string, string>;
   readonly tolerations?: readonly TolerationSpec[];
+  readonly affinity?: unknown;
+  readonly topologySpreadConstraints?: unknown;
   readonly volumes?: readonly string[];
   readonly requests?: Resources;
 }
@@ -57,6 +59,8 @@ export function createPod(ctx: SimContext, kube: KubeState, init: PodInit): SimP
     grace: init.grace ?? ctx.timings.podTerminationSeconds,
     ...(init.nodeSelector ? { nodeSelector: init.nodeSelector } : {}),
     ...(init.tolerations ? { tolerations: init.tolerations } : {}),
+    ...(init.affinity ? { affinity: init.affinity } : {}),
+    ...(init.topologySpreadConstraints ? { topologySpreadConstraints: init.topologySpreadConstraints } : {}),
     ...(init.volumes?.length ? { volumes: init.volumes } : {}),
     ...(init.requests && (init.requests.cpuMillis || init.requests.memoryBytes) ? { requests: init.requests } : {}),
     ...(neverReady(ctx, kube.clusterId, init) ? { neverReady: true } : {}),
@@ -181,6 +185,8 @@ export function podObject(ctx: SimContext, pod: SimPod): KubeObject {
       ...(pod.nodeName ? { nodeName: pod.nodeName } : {}),
       ...(pod.nodeSelector ? { nodeSelector: pod.nodeSelector } : {}),
       ...(pod.tolerations ? { tolerations: pod.tolerations } : {}),
+      ...(pod.affinity ? { affinity: pod.affinity } : {}),
+      ...(pod.topologySpreadConstraints ? { topologySpreadConstraints: pod.topologySpreadConstraints } : {}),
       ...(pod.requests ? { containers: [{ name: 'main', resources: { requests: requestList(pod.requests) } }] } : {}),
       ...(pod.volumes?.length ? { volumes: pod.volumes.map(claimVolume) } : {}),
       terminationGracePeriodSeconds: pod.grace,

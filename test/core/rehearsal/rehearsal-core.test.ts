@@ -87,6 +87,8 @@ describe('why a pod stays Pending', () => {
   });
   const pod = (extra: Partial<PendingPod> = {}): PendingPod => ({
     key: 'default/p',
+    namespace: 'default',
+    labels: {},
     requests: { cpuMillis: 500, memoryBytes: GIB },
     nodeSelector: {},
     tolerations: [],
@@ -96,21 +98,21 @@ describe('why a pod stays Pending', () => {
 
   it('names capacity when the nodes it may use have no room', () => {
     const nodes = [node('a', 'z1', { requested: { cpuMillis: 1800, memoryBytes: 0 } })];
-    expect(pendingReason(pod(), { pending: [], nodes })).toBe('capacity: no node has room for 500m CPU and 1024 MiB');
+    expect(pendingReason(pod(), { pending: [], nodes, placed: [] })).toBe('capacity: no node has room for 500m CPU and 1024 MiB');
   });
 
   it('names the volume zone when no usable node is there', () => {
     const nodes = [node('a', 'z1'), node('b', 'z2', { unschedulable: true })];
-    expect(pendingReason(pod({ volumeZones: ['z2'] }), { pending: [], nodes })).toBe(
+    expect(pendingReason(pod({ volumeZones: ['z2'] }), { pending: [], nodes, placed: [] })).toBe(
       'volume: its volume lives in z2, where no node it may use is Ready',
     );
   });
 
   it('names the node selector and taints when no node allows it', () => {
     const nodes = [node('a', 'z1', { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] })];
-    expect(pendingReason(pod(), { pending: [], nodes })).toMatch(/^node: /);
+    expect(pendingReason(pod(), { pending: [], nodes, placed: [] })).toMatch(/^node: /);
     const tolerant = pod({ tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }] });
-    expect(pendingReason(tolerant, { pending: [], nodes })).toMatch(/^scheduling: /);
+    expect(pendingReason(tolerant, { pending: [], nodes, placed: [] })).toMatch(/^scheduling: /);
   });
 });
 

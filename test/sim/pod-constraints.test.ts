@@ -33,7 +33,7 @@ const antiAffinity = (app: string, topologyKey: string) => ({
   },
 });
 
-async function placed(replicas: readonly Record<string, unknown>[], workers = 3) {
+async function placed(replicas: readonly ReturnType<typeof deployment>[], workers = 3) {
   const { world, ports } = await runningCluster({}, workers);
   await ports.kube.apply([...replicas], OPTS);
   world.advance(60_000);

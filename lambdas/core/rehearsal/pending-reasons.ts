@@ -75,14 +75,13 @@ function mib(bytes: number): number {
  */
 export function pendingReason(pod: PendingPod, facts: PendingFacts): string {
   const allowedNodes = facts.nodes.filter((n) => allowed(pod, n));
-  if (!allowedNodes.length) return 'node: no Ready, schedulable node its node selector and tolerations allow';
+  if (!allowedNodes.length)
+    return 'node: no Ready, schedulable node its node selector, required node affinity and tolerations allow';
   const zones = [...new Set(pod.volumeZones)];
   const inZone = zones.length
     ? allowedNodes.filter((n) => n.zone !== undefined && zones.includes(n.zone))
     : allowedNodes;
   if (!inZone.length) return `volume: its volume lives in ${zones.join(', ')}, where no node it may use is Ready`;
-  if (!facts.nodes.some((n) => nodeAffinityFits(pod.affinity, n)))
-    return REFUSALS['node affinity'].replace('with room ', '');
   const room = inZone.filter((n) => !n.allocatable || fitsInto(pod.requests, n.requested, n.allocatable));
   if (!room.length)
     return `capacity: no node has room for ${pod.requests.cpuMillis}m CPU and ${mib(pod.requests.memoryBytes)} MiB`;

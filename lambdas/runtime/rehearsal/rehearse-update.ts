@@ -78,14 +78,14 @@ async function rehearseOnce(
   );
 }
 
-/** What the twin leaves out for this cluster: constraints its scheduler ignores, timings it could not learn. */
+/** What the twin leaves out for this cluster: constraints its scheduler approximates, timings it could not learn. */
 function notesOf(snapshot: ClusterSnapshot): string[] {
   const constrained = snapshot.pods.filter((p) => p.constraints.length);
   const kinds = [...new Set(constrained.flatMap((p) => p.constraints))];
   const defaulted = Object.entries(snapshot.timings.sources).filter(([, s]) => s === 'default');
   return [
     ...(kinds.length
-      ? [`${constrained.length} pod(s) have constraints the twin's scheduler does not model: ${kinds.join(', ')}`]
+      ? [`${constrained.length} pod(s) have constraints the twin's scheduler approximates: ${kinds.join(', ')}`]
       : []),
     ...(defaulted.length ? [`no history for ${defaulted.map(([k]) => k).join(', ')}: defaults used`] : []),
     ...(snapshot.karpenterNodePools.length ? ['Karpenter NodePools are read but their rolls are not rehearsed'] : []),

@@ -143,6 +143,7 @@ describe('why a pod stays Pending: its required constraints', () => {
     namespace: 'default',
     labels: { app: 'web' },
     requests: { cpuMillis: 100, memoryBytes: GIB },
+    nodeSelector: {},
     tolerations: [],
     volumeZones: [],
     affinity,

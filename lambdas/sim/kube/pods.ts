@@ -125,11 +125,13 @@ function current(kube: KubeState, key: string, uid: string): SimPod | undefined 
 export function podStarted(ctx: SimContext, kube: KubeState, key: string, uid: string): void {
   const pod = current(kube, key, uid);
   if (!pod || pod.deletingAt !== undefined || !pod.nodeName || onLostNode(kube, pod.nodeName)) return;
-  // Readiness changes no workload controller's decision, so nothing needs to settle — except where Karpenter's CRDs
-  // are served: its controller starts acting once its own pod is Ready (sim/karpenter.ts).
+  // Readiness drives the rolling updates of StatefulSets and DaemonSets (the next pod goes once every pod is Ready,
+  // workloads.ts rollOne) and Karpenter, which starts acting once its own pod is Ready (sim/karpenter.ts): those
+  // settle again; a Deployment's or bare pod's readiness changes no controller's decision.
   pod.phase = 'Running';
   pod.ready = !pod.neverReady;
-  if (kube.customKinds.nodepool) ctx.dirty.add(kube.clusterId);
+  const rolling = pod.owner?.kind === 'StatefulSet' || pod.owner?.kind === 'DaemonSet';
+  if (rolling || kube.customKinds.nodepool) ctx.dirty.add(kube.clusterId);
 }
 
 /** The pod-gone event. */

@@ -28,6 +28,8 @@ export const SDK_OF_PORT: Readonly<Record<PortName, readonly string[]>> = {
   webhooks: ['client-secrets-manager'],
   forge: ['client-secrets-manager'],
   launches: ['client-dynamodb', 'lib-dynamodb'],
+  // The twin is simulated: no SDK client (the live reads go through the task's other ports).
+  rehearsals: [],
 };
 
 /** The AWS SDK packages of a task's ports (without the `@aws-sdk/` scope): what its steps load between them. */

@@ -58,6 +58,9 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   forge: same({ own: ['forge-secret'] }),
   // The launch budget's items live in the progress table.
   launches: same({ own: ['table'] }),
+  // The twin is simulated in the function itself: what a rehearsal reads of the live cluster goes through the task's
+  // other ports (kube, pools, stacks, sources, artifacts, secrets) and their grants.
+  rehearsals: same({}),
 };
 
 export interface TaskGrants {

@@ -57,9 +57,12 @@ export const TASK_BUNDLING = {
    * 2.x, which the SDK layer does not hold (its clients do not need it): bundled from our node_modules; its SDK v2
    * patcher, which no task calls, requires `semver` for one version check (a stand-in does it). (The API
    * servers are reached over Node's https, adapters/kube/kube-server-transport.ts: no client-node, so none of its
-   * kubeconfig features.)
+   * kubeconfig features.) aws-local-stepfunctions, which the tasks that rehearse an update carry, imports Lambda's
+   * client to invoke functions the in-process runner never invokes (it runs every task itself): a stand-in refuses.
    */
   alias: {
+    '@aws-sdk/client-lambda': './infra/constructs/bundling-stubs/lambda-invoke.cjs',
+    '@aws-sdk/credential-providers': './infra/constructs/bundling-stubs/lambda-invoke.cjs',
     'source-map': './infra/constructs/bundling-stubs/source-map.cjs',
     'to-buffer': './infra/constructs/bundling-stubs/to-buffer.cjs',
     pako: './infra/constructs/bundling-stubs/pako.cjs',

@@ -1,5 +1,7 @@
 import * as z from '../shared/zod';
 import { CONTROL_PLANE } from './status';
+import { PullRequestPlan } from './pull-request-plan';
+import { Rehearsal } from './rehearsal';
 
 /**
  * Contracts of the cluster-update and node-pool-rollout state machines. Each Task receives
@@ -27,27 +29,7 @@ export const UpdateOptions = z.strictObject({
 });
 export type UpdateOptions = z.infer<typeof UpdateOptions>;
 
-/**
- * `action: plan` of a pull request (started by the dispatcher on a pull_request webhook): the config versions of the
- * PR's head to plan instead of what the channels resolve to, and where the plan is reported (one comment on the PR).
- */
-export const PullRequestPlan = z.object({
-  /** `owner/name`. */
-  repository: z.string().check(z.minLength(1)),
-  number: z.number().check(z.int(), z.positive()),
-  /** The head commit planned. */
-  head: z.string().check(z.regex(/^[0-9a-f]{40}$/)),
-  /** The base branch (`main`), whose clusters are planned. */
-  base: z.string(),
-  /** The config version planned (`<sha>`, or `name=<id>;…` for several sources) and each source's version. */
-  configVersion: z.string().check(z.minLength(1)),
-  sourceVersions: z.record(z.string(), z.string()),
-  /** Every cluster planned for this head (the first 50), so the comment covers them all. */
-  clusters: z.array(z.string()),
-  /** The pull request's page. */
-  url: z.optional(z.string()),
-});
-export type PullRequestPlan = z.infer<typeof PullRequestPlan>;
+export { PullRequestPlan } from './pull-request-plan';
 
 /** Execution input of cluster-update. */
 export const ClusterUpdateInput = z.object({
@@ -64,6 +46,8 @@ export const ClusterUpdateInput = z.object({
   targetVersion: z.optional(z.string()),
   /** `action: plan` only: plan a pull request's head and report on it. */
   pullRequest: z.optional(PullRequestPlan),
+  /** `action: plan` only: also rehearse the update in a twin of the cluster (`clm plan --rehearse`). */
+  rehearse: z.optional(z.boolean()),
 });
 export type ClusterUpdateInput = z.infer<typeof ClusterUpdateInput>;
 
@@ -126,6 +110,9 @@ export const PlanOutput = z.object({
   summary: z.string(),
   changes: z.boolean(),
   problems: z.array(z.string()),
+  /** `rehearse`: the rehearsal (lists capped, store-plan.ts; whole in the document) and its one-line summary. */
+  rehearsal: z.optional(Rehearsal),
+  rehearsalSummary: z.optional(z.string()),
 });
 export type PlanOutput = z.infer<typeof PlanOutput>;
 

@@ -40,6 +40,8 @@ export const ApprovalRequested = z.object({
   /** The plan document in the artefact bucket. */
   planKey: z.string(),
   summary: z.string(),
+  /** How the update went in its rehearsal in a twin of the cluster (one line), or why it was not rehearsed. */
+  rehearsal: z.optional(z.string()),
   /** The command that approves it (`clm approve CLUSTER --plan D`); `reject` likewise. */
   approve: z.string(),
   reject: z.string(),

@@ -14,6 +14,7 @@ import type { LaunchBudget } from './launch-budget';
 import type { NodePoolBackend } from './node-pool-backend';
 import type { ProgressStore } from './progress-store';
 import type { Registry } from './registry';
+import type { Rehearsals } from './rehearsals';
 import type { SecretDecrypter } from './secrets';
 import type { StackDeployer } from './stack-deployer';
 import type { CloudLookups, TemplateEngine } from './template-engine';
@@ -60,5 +61,7 @@ export interface Ports {
   readonly forge: Forge;
   /** The launch budget the rolls of each account and region share. */
   readonly launches: LaunchBudget;
+  /** Rehearses an update in a simulated twin of the live cluster (reads the live one only). */
+  readonly rehearsals: Rehearsals;
   forCluster(cluster: Cluster): ClusterPorts;
 }

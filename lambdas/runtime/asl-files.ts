@@ -21,9 +21,19 @@ const PLACEHOLDER = /\$\{([A-Za-z0-9_]+)\}/g;
 const FUNCTION_SUFFIX = 'FunctionArn';
 const STATE_MACHINE_SUFFIX = 'StateMachineArn';
 
-/** The text of an ASL file as committed. */
+const BUNDLED = new Map<StateMachineKey, string>();
+
+/**
+ * Where the files are not beside the code (a Lambda bundle, whose rehearsals run the state machines in process):
+ * the texts the bundle carries, read instead of the files.
+ */
+export function provideAsl(texts: Readonly<Record<StateMachineKey, string>>): void {
+  for (const [key, text] of Object.entries(texts) as [StateMachineKey, string][]) BUNDLED.set(key, text);
+}
+
+/** The text of an ASL file as committed (or as the bundle carries it). */
 export function readAsl(key: StateMachineKey): string {
-  return readFileSync(join(REPO_ROOT, ASL_FILES[key]), 'utf8');
+  return BUNDLED.get(key) ?? readFileSync(join(REPO_ROOT, ASL_FILES[key]), 'utf8');
 }
 
 export function functionPlaceholder(taskName: string): string {

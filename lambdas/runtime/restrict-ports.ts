@@ -24,6 +24,7 @@ const SHARED: Readonly<Record<SharedPortName, true>> = {
   webhooks: true,
   forge: true,
   launches: true,
+  rehearsals: true,
 };
 const PER_CLUSTER: Readonly<Record<ClusterPortName, true>> = {
   stacks: true,

@@ -277,6 +277,9 @@ export interface SimPod {
   readonly grace: number;
   readonly nodeSelector?: Record<string, string>;
   readonly tolerations?: readonly TolerationSpec[];
+  /** The spec's affinity and topologySpreadConstraints as applied (the scheduler keeps their required parts). */
+  readonly affinity?: unknown;
+  readonly topologySpreadConstraints?: unknown;
   /** PVC keys (`<namespace>/<claim>-<pod>`) whose zone pins this pod. */
   readonly volumes?: readonly string[];
   readonly requests?: Resources; // the CPU and memory its containers request

@@ -1,12 +1,13 @@
-import { approvalSetting, decisionFor } from '../core/approval/approval';
-import { ApprovalOutput } from '../contracts/cluster-update';
+import { approvalPlanText, approvalSetting, decisionFor } from '../core/approval/approval';
+import { ApprovalOutput, type PlanOutput } from '../contracts/cluster-update';
 import { ValidationError } from '../shared/errors';
 import { defineTask, type PortsFor } from './define-task';
 import { openStep } from './step/open-step';
 import { clusterUpdatePayload, runRef } from './step/payloads';
 import { planCluster } from './plan/plan-cluster';
 import { updateRun, type RunRef } from './step/run-record';
-import { storePlan } from './plan/store-plan';
+import { planOutputOf, storePlan } from './plan/store-plan';
+import { tryRehearsal } from './plan/rehearse-plan';
 import { approvalRequested } from '../core/events/update-events';
 import { announce } from './events/announce';
 
@@ -23,6 +24,8 @@ const PORTS = {
   kube: 'read',
   pools: 'read',
   events: 'write',
+  // A new approval request is rehearsed in a twin (the simulator, in this function), reading the live cluster only.
+  rehearsals: 'read',
 } as const;
 
 /**
@@ -53,13 +56,22 @@ export async function reviewUpdate(ref: RunRef, ports: PortsFor<typeof PORTS>): 
     pinned,
     values: requireRunValues(main.values, cluster.id),
   });
-  const stored = await storePlan(ports.artifacts, plan);
-  if (stored.problems.length) {
+  if (plan.problems.length) {
     throw new ValidationError(`The plan of ${cluster.id} at ${ref.targetVersion} found problems`, {
-      issues: stored.problems,
+      issues: plan.problems,
       location: { clusterId: cluster.id },
     });
   }
+  const planned = planOutputOf(plan);
+  const controls = await ports.progress.getControls(cluster.id);
+  const decision = planned.changes ? decisionFor(controls?.approval, ref.targetVersion, planned.digest) : 'APPROVED';
+  // A new request is rehearsed (pinned to this run's versions) and its plan stored with the rehearsal; a request
+  // already made keeps the document (and the rehearsal) stored then.
+  const rehearsed = decision === 'NEW' ? await tryRehearsal(cluster, ports, { pinned }) : undefined;
+  const stored =
+    decision === 'NEW' || !planned.changes
+      ? await storePlan(ports.artifacts, rehearsed && 'rehearsal' in rehearsed ? { ...plan, ...rehearsed } : plan)
+      : planned;
   const answer = (status: ApprovalOutput['status'], message: string): ApprovalOutput => ({
     status,
     timeoutSeconds,
@@ -67,8 +79,6 @@ export async function reviewUpdate(ref: RunRef, ports: PortsFor<typeof PORTS>): 
     digest: stored.digest,
     planKey: stored.planKey,
   });
-  const controls = await ports.progress.getControls(cluster.id);
-  const decision = stored.changes ? decisionFor(controls?.approval, ref.targetVersion, stored.digest) : 'APPROVED';
   if (decision === 'APPROVED') {
     const by = stored.changes ? controls?.approval?.by : undefined;
     await updateRun(ports, ref, (r) => ({ ...r, approval: { digest: stored.digest, at: now, ...(by ? { by } : {}) } }));
@@ -82,17 +92,47 @@ export async function reviewUpdate(ref: RunRef, ports: PortsFor<typeof PORTS>): 
     const why = `rejected by ${by ?? 'an operator'}${reason ? `: ${reason}` : ''}`;
     return answer('REJECTED', `plan ${stored.digest} (${stored.summary}) was ${why}`);
   }
+  const rehearsal = !rehearsed
+    ? controls?.approval?.rehearsal
+    : 'failed' in rehearsed
+      ? `not rehearsed: ${rehearsed.failed}`
+      : stored.rehearsalSummary;
   if (decision === 'NEW') {
     const { digest: planDigest, planKey, summary } = stored;
     const request = { status: 'PENDING' as const, targetVersion: ref.targetVersion, planDigest, planKey, summary };
-    await ports.progress.putControls(cluster.id, { ...controls, approval: { ...request, requestedAt: now } });
+    const record = { ...request, ...(rehearsal ? { rehearsal } : {}), requestedAt: now };
+    await ports.progress.putControls(cluster.id, { ...controls, approval: record });
   }
+  return pending(ports, ref, { ...stored, ...(rehearsal ? { rehearsalSummary: rehearsal } : {}) }, now, answer);
+}
+
+/** The request stands: the run says so, ApprovalRequested announces it (with the rehearsal), the answer is PENDING. */
+async function pending(
+  ports: PortsFor<typeof PORTS>,
+  ref: RunRef,
+  stored: PlanOutput,
+  now: number,
+  answer: (status: ApprovalOutput['status'], message: string) => ApprovalOutput,
+): Promise<ApprovalOutput> {
   await updateRun(ports, ref, (r) => ({ ...r, phase: `awaiting approval of plan ${stored.digest}` }));
-  const { digest, planKey, summary } = stored;
-  const how = (verb: string) => `clm ${verb} ${cluster.id} --plan ${digest}`;
-  const request = { digest, planKey, summary, approve: how('approve'), reject: how('reject'), timeoutSeconds };
+  const { digest, planKey, summary, rehearsalSummary } = stored;
+  const how = (verb: string) => `clm ${verb} ${ref.clusterId} --plan ${digest}`;
+  const request = {
+    digest,
+    planKey,
+    summary,
+    ...(rehearsalSummary ? { rehearsal: rehearsalSummary } : {}),
+    approve: how('approve'),
+    reject: how('reject'),
+    timeoutSeconds: answer('PENDING', '').timeoutSeconds,
+  };
   await announce(ports, ref, [approvalRequested({ ...ref, now }, request)]);
-  return answer('PENDING', `plan ${stored.digest} (${stored.summary}) awaits approval: clm approve ${cluster.id}`);
+  const plan = approvalPlanText({
+    planDigest: digest,
+    summary,
+    ...(rehearsalSummary ? { rehearsal: rehearsalSummary } : {}),
+  });
+  return answer('PENDING', `${plan} awaits approval: clm approve ${ref.clusterId}`);
 }
 
 export const task = defineTask({

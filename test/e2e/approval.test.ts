@@ -74,6 +74,9 @@ describe('update_requires_approval', () => {
       expect(pending).toEqual(
         expect.objectContaining({ status: 'PENDING', summary: expect.stringMatching(/node replacement/) }),
       );
+      // ...with how the roll went in a twin of the cluster, beside the plan
+      expect(pending.rehearsal).toMatch(/^rehearsed 5x: about \d+m/);
+      expect(held.out).toContain(pending.rehearsal);
       const status = await clm(['status', '--registry', registry, '--state', state]);
       expect(status.out).toContain(`plan ${pending.planDigest}`);
       expect(status.out).toContain('awaits approval');
@@ -97,6 +100,7 @@ describe('update_requires_approval', () => {
       expect(wrong.err).toContain(`the pending plan is ${pending.planDigest}`);
       expect(approved.code).toBe(0);
       expect(approved.out).toContain('approved; run the update again');
+      expect(approved.out).toContain(pending.rehearsal);
       expect(resumed.code).toBe(0);
       const rolled = poolInstances(loadWorld(state), TEST)['default-worker']!;
       expect(rolled.gone.filter((id) => old.includes(id)).sort()).toEqual([...old].sort());

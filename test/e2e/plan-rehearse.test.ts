@@ -12,6 +12,8 @@ import type { WorldState } from '../../lambdas/sim/world-state';
 import type { ClusterPlan } from '../../lambdas/core/plan/plan-document';
 import { ROOT, TEST, clm, configWithNewImage, createKubeTest, tempDir } from './support/clm-session';
 import { recordingPorts, type Call } from './support/recording-ports';
+import { runClusterUpdate } from '../../lambdas/runtime/local/run-cluster-update';
+import { PlanOutput } from '../../lambdas/contracts/cluster-update';
 
 /** Every call a rehearsal may make on the live ports: reads only. */
 const READS = new Set([
@@ -25,6 +27,22 @@ const READS = new Set([
   'kube.list',
   'kube.listPdbs',
   'kube.servesKind',
+]);
+
+/** What PlanUpdate itself reads besides (apply only as a dry run, checked apart). */
+const PLAN_READS = new Set([
+  ...READS,
+  'registry.listClusters',
+  'progress.getStatus',
+  'progress.getStatuses',
+  'progress.getInventory',
+  'templates.render',
+  'stacks.describe',
+  'stacks.plan',
+  'values.clusterValues',
+  'kube.ready',
+  'kube.apply',
+  'kube.listNodes',
 ]);
 
 const SECRET_VALUE = 'do-not-read-this-password';
@@ -148,5 +166,51 @@ describe('clm plan --rehearse --simulate', () => {
     expect(readFileSync(`${config}/cluster/node-pools/worker-default/stack.yaml`, 'utf8')).toContain(
       'ami-0feedface0001',
     );
+  });
+});
+
+describe('the deployed action plan with rehearse: true', () => {
+  it('runs the rehearsal in PlanUpdate through the real ASL, with reads only on the live ports', async () => {
+    // Arrange
+    const { sim } = await liveSetup();
+    const before = stateHash(sim.world.snapshot());
+    const callsBefore = { ...sim.world.snapshot().apiCalls };
+    const calls: Call[] = [];
+    const input = { clusterId: TEST, action: 'plan' as const, options: { applyOnly: false }, rehearse: true };
+
+    // Act
+    const result = await runClusterUpdate(
+      { ...input, trigger: 'cli' },
+      { ports: recordingPorts(sim.ports, calls), executionId: 'plan-rehearse-1' },
+    );
+
+    // Assert: the rehearsal in the output, as `clm plan --rehearse` prints it, and its summary
+    expect(result.status).toBe('SUCCEEDED');
+    expect(result.run.entered).toEqual(['Prepare', 'DecideAction', 'PlanUpdate', 'Planned']);
+    const plan = PlanOutput.parse((result.output as { plan: unknown }).plan);
+    expect(plan.problems).toEqual([]);
+    expect(plan.rehearsal?.runs).toBe(5);
+    expect(plan.rehearsal?.failedRuns).toBe(0);
+    expect(plan.rehearsal?.durationSeconds.p50).toBeGreaterThan(0);
+    expect(plan.rehearsal?.pools.find((p) => p.pool === 'default-worker')).toMatchObject({ nodes: 2 });
+    expect(plan.rehearsalSummary).toMatch(/^rehearsed 5x: about \d/);
+    const document = JSON.parse((await sim.ports.artifacts.get(plan.planKey))!) as ClusterPlan;
+    expect(document.rehearsal?.durationSeconds).toEqual(plan.rehearsal?.durationSeconds);
+    expect(await sim.ports.artifacts.get(plan.planKey.replace(/\.json$/, '.txt'))).toContain('rehearsal (5 runs');
+    // ...and nothing written but the plan document: every other call a read (applies dry runs), the world unchanged
+    const writes = calls.filter((c) => !PLAN_READS.has(`${c.port}.${c.method}`));
+    expect(writes.map((c) => `${c.port}.${c.method} ${String(c.args[0])}`)).toEqual([
+      `artifacts.put ${plan.planKey}`,
+      `artifacts.put ${plan.planKey.replace(/\.json$/, '.txt')}`,
+    ]);
+    const applies = calls.filter((c) => c.method === 'apply');
+    expect(applies.every((c) => (c.args[1] as { dryRun?: boolean }).dryRun === true)).toBe(true);
+    expect(calls.some((c) => c.port === 'stacks' && c.method === 'events')).toBe(true); // the snapshot ran here
+    expect(stateHash(sim.world.snapshot())).toBe(before);
+    const added = Object.entries(sim.world.snapshot().apiCalls)
+      .filter(([name, n]) => n !== (callsBefore[name] ?? 0))
+      .map(([name]) => name);
+    // (the world counts the plan document's two puts, checked above)
+    expect(added.filter((name) => !PLAN_READS.has(name))).toEqual(['artifacts.put']);
   });
 });

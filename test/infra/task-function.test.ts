@@ -92,7 +92,7 @@ describe('TaskFunction', () => {
     );
   });
 
-  it('aliases the stubs (source-map, to-buffer, pako, semver) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
+  it('aliases the stubs (Lambda invoke, source-map, to-buffer, pako, semver) and the X-Ray SDK smithy dependency to files that exist, relative to the project root', () => {
     expect(
       Object.entries(TASK_BUNDLING.alias).map(([name, path]) => [
         name,
@@ -100,6 +100,8 @@ describe('TaskFunction', () => {
         existsSync(join(REPO_ROOT, path)),
       ]),
     ).toEqual([
+      ['@aws-sdk/client-lambda', true, true],
+      ['@aws-sdk/credential-providers', true, true],
       ['source-map', true, true],
       ['to-buffer', true, true],
       ['pako', true, true],

@@ -156,7 +156,8 @@ describe('each task with only the ports it declares', () => {
     const sim = createSimulatedSetup({ stateDir: join(dir, 'state'), registry, sources, clusters, scenarioFile });
     const run = (action: 'provision' | 'decommission' | 'plan', n: number, onWait?: () => Promise<void>) =>
       runClusterUpdate(
-        { clusterId: CLUSTER_ID, action, options: { applyOnly: false }, trigger: 'test' },
+        // The plan rehearses too (PlanUpdate's `rehearsals` port).
+        { clusterId: CLUSTER_ID, action, options: { applyOnly: false }, trigger: 'test', rehearse: action === 'plan' },
         {
           ports: sim.ports,
           executionId: `test-${n}`,
@@ -197,14 +198,15 @@ describe('each task with only the ports it declares', () => {
         (updated.output as { run: { targetVersion: string } }).run.targetVersion,
       ))!.pools,
     ).reduce((n, pool) => n + pool.replaced, 0);
-    // An action: plan execution, then an update that waits for approval, approved, and run again
-    const planned = await run('plan', 5);
+    // An action: plan execution (of a change: it rehearses), then an update that waits for approval, approved, and
+    // run again
     writeRegistry(
       registryFile,
       (pools) => pools.map((p) => (p.name === 'default-worker' ? { ...p, instance_types: ['m6i.2xlarge'] } : p)),
       // Outside its maintenance window first: RenderConfig announces the hold (events), the update waits for it.
       { update_requires_approval: 'true', maintenance_windows: '* 12:00-12:05 UTC' },
     );
+    const planned = await run('plan', 5);
     const awaiting = await run('provision', 6);
     const pending = (await sim.ports.progress.getControls(CLUSTER_ID))!.approval!;
     await sim.ports.progress.putControls(CLUSTER_ID, { approval: { ...pending, status: 'APPROVED', at: 0 } });

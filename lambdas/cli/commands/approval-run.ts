@@ -1,5 +1,5 @@
 // `clm approve` and `clm reject`: the implementation, loaded by their actions (approval.ts declares them).
-import type { ApprovalRecord } from '../../core/approval/approval';
+import { approvalPlanText, type ApprovalRecord } from '../../core/approval/approval';
 import { LOCAL_TASK_TOKEN_PREFIX, type ApprovalOutput } from '../../contracts/cluster-update';
 import type { TaskTokens } from '../../ports/task-tokens';
 import { ERROR_NAMES } from '../../shared/errors';
@@ -29,7 +29,7 @@ export async function decideApproval(
   if (!record) throw new UsageError(`${cluster}: no update awaits approval (nothing was requested)`);
   if (options.plan && options.plan !== record.planDigest)
     throw new UsageError(
-      `${cluster}: the pending plan is ${record.planDigest} (${record.summary}), not ${options.plan}; read it again (clm status, clm plan)`,
+      `${cluster}: the pending plan is ${approvalPlanText(record).slice('plan '.length)}, not ${options.plan}; read it again (clm status, clm plan)`,
     );
   if (record.status === status)
     throw new UsageError(`${cluster}: plan ${record.planDigest} is already ${status.toLowerCase()}`);
@@ -58,7 +58,7 @@ export async function decideApproval(
         : status === 'APPROVED'
           ? 'run the update again: it goes on from here'
           : 'the update of this plan will not run';
-  io.stdout(`${cluster}: plan ${record.planDigest} (${record.summary}) ${verb}; ${next}\n`);
+  io.stdout(`${cluster}: ${approvalPlanText(record)} ${verb}; ${next}\n`);
 }
 
 async function wake(

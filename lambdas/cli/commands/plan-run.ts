@@ -4,8 +4,7 @@ import type { ClusterPlan } from '../../core/plan/plan-document';
 import { planCluster } from '../../tasks/plan/plan-cluster';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import type { PlanFlags } from './plan';
-import { rehearseUpdate } from '../../runtime/rehearsal/rehearse-update';
-import { hasChanges } from '../../core/plan/plan-document';
+import { rehearsePlan } from '../../tasks/plan/rehearse-plan';
 import { openSelectedClusters } from './provision-run';
 import { peersOf } from '../../core/eks/oidc-trust';
 import { listWithStoredStatus } from '../../tasks/step/cluster-status';
@@ -20,29 +19,13 @@ export async function runPlan(options: PlanFlags, io: CliIo): Promise<ExitCode> 
     const plan = await planCluster(withPeers, world.ports, { applyOnly: options.applyOnly ?? false });
     const stored = all.find((c) => c.id === cluster.id) ?? cluster;
     plans.push(
-      options.rehearse ? await withRehearsal(plan, { ...withPeers, ...stored }, world.ports, options.runs) : plan,
+      options.rehearse
+        ? await rehearsePlan(plan, { ...withPeers, ...stored }, world.ports, options.runs ? { runs: options.runs } : {})
+        : plan,
     );
   }
   io.stdout(
     options.output === 'json' ? `${JSON.stringify({ clusters: plans }, null, 2)}\n` : plans.map(formatPlan).join('\n'),
   );
   return plans.some((p) => p.problems.length) ? EXIT.FAILED : EXIT.OK;
-}
-
-/** The plan with its rehearsal (when it changes anything and found no problem), or a problem saying why not. */
-async function withRehearsal(
-  plan: ClusterPlan,
-  cluster: Parameters<typeof rehearseUpdate>[0],
-  ports: Parameters<typeof rehearseUpdate>[1],
-  runs: number | undefined,
-): Promise<ClusterPlan> {
-  if (plan.problems.length || !hasChanges(plan)) return plan;
-  try {
-    return { ...plan, rehearsal: await rehearseUpdate(cluster, ports, { ...(runs ? { runs } : {}) }) };
-  } catch (error) {
-    return {
-      ...plan,
-      problems: [...plan.problems, `the rehearsal failed: ${error instanceof Error ? error.message : String(error)}`],
-    };
-  }
 }

@@ -50,6 +50,8 @@ export interface ApprovalRecord {
   readonly planKey: string;
   /** One-line summary of the plan (what `clm status` shows). */
   readonly summary: string;
+  /** How its rehearsal in a twin of the cluster went, in one line (rehearsalSummary), or why there is none. */
+  readonly rehearsal?: string;
   /** ms since the epoch */
   readonly requestedAt: number;
   /** The Step Functions task token of the execution waiting for the decision (absent for CLI runs). */
@@ -60,9 +62,18 @@ export interface ApprovalRecord {
   readonly reason?: string;
 }
 
-/** A plan's digest: the same update of the same live cluster has the same digest, whoever computes it. */
+/** `plan <digest> (<summary>; <rehearsal>)`: how an approval names its plan (clm status, clm approve). */
+export function approvalPlanText(record: Pick<ApprovalRecord, 'planDigest' | 'summary' | 'rehearsal'>): string {
+  return `plan ${record.planDigest} (${record.summary}${record.rehearsal ? `; ${record.rehearsal}` : ''})`;
+}
+
+/**
+ * A plan's digest: the same update of the same live cluster has the same digest, whoever computes it. A rehearsal is
+ * a prediction about the plan, not part of it: the plan's digest is the same with or without one.
+ */
 export function planDigest(plan: ClusterPlan): string {
-  return createHash('sha256').update(stableStringify(plan)).digest('hex').slice(0, 16);
+  const { rehearsal: _prediction, ...planned } = plan;
+  return createHash('sha256').update(stableStringify(planned)).digest('hex').slice(0, 16);
 }
 
 /**

@@ -53,7 +53,7 @@ export interface SnapshotPod {
   readonly terminationGracePeriodSeconds: number;
   /** PVC names it mounts. */
   readonly claims: readonly string[];
-  /** Required node affinity, pod anti-affinity or topology spread with DoNotSchedule: constraints the twin keeps. */
+  /** Scheduling constraints the twin's scheduler only approximates (workload-shapes.ts hardConstraints). */
   readonly constraints: readonly string[];
 }
 

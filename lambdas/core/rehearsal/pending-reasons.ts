@@ -1,8 +1,15 @@
 import { fitsInto, type Resources } from '../kube/pod-resources';
 import type { Taint } from '../../ports/kube-cluster';
+import {
+  constraintRefusal,
+  nodeAffinityFits,
+  type ConstrainedPod,
+  type ConstraintRefusal,
+  type PlacedPod,
+} from '../kube/scheduling-constraints';
 
 /** A pod the scheduler has not placed, with what constrains where it may go. */
-export interface PendingPod {
+export interface PendingPod extends ConstrainedPod {
   readonly key: string;
   readonly requests: Resources;
   readonly nodeSelector: Readonly<Record<string, string>>;
@@ -26,7 +33,17 @@ export interface NodeFacts {
 export interface PendingFacts {
   readonly pending: readonly PendingPod[];
   readonly nodes: readonly NodeFacts[];
+  /** The pods bound to nodes (affinity, anti-affinity and spread count them). */
+  readonly placed: readonly PlacedPod[];
 }
+
+const REFUSALS: Readonly<Record<ConstraintRefusal, string>> = {
+  'node affinity': 'node affinity: no node with room matches its required node affinity',
+  'pod anti-affinity':
+    'pod anti-affinity: every node with room shares a topology domain with a pod it must keep apart from',
+  'pod affinity': 'pod affinity: no node with room is in a topology domain with the pods it must join',
+  'topology spread': 'topology spread: every node with room would exceed its maxSkew (DoNotSchedule)',
+};
 
 function tolerated(pod: PendingPod, taint: Taint): boolean {
   if (taint.effect === 'PreferNoSchedule') return true;
@@ -42,7 +59,8 @@ function allowed(pod: PendingPod, node: NodeFacts): boolean {
     node.ready &&
     !node.unschedulable &&
     node.taints.every((t) => tolerated(pod, t)) &&
-    Object.entries(pod.nodeSelector).every(([k, v]) => node.labels[k] === v)
+    Object.entries(pod.nodeSelector ?? {}).every(([k, v]) => node.labels[k] === v) &&
+    nodeAffinityFits(pod.affinity, node)
   );
 }
 
@@ -51,12 +69,14 @@ function mib(bytes: number): number {
 }
 
 /**
- * Why the scheduler cannot place the pod now: no Ready node its selector and tolerations allow; none in the zone
- * its volume lives in; or none with room for its requests (capacity).
+ * Why the scheduler cannot place the pod now: no Ready node its selector, required node affinity and tolerations
+ * allow; none in the zone its volume lives in; none with room for its requests (capacity); or every node with room
+ * refused by its pod anti-affinity, pod affinity or topology spread (the first that refuses most of them).
  */
 export function pendingReason(pod: PendingPod, facts: PendingFacts): string {
   const allowedNodes = facts.nodes.filter((n) => allowed(pod, n));
-  if (!allowedNodes.length) return 'node: no Ready, schedulable node its node selector and tolerations allow';
+  if (!allowedNodes.length)
+    return 'node: no Ready, schedulable node its node selector, required node affinity and tolerations allow';
   const zones = [...new Set(pod.volumeZones)];
   const inZone = zones.length
     ? allowedNodes.filter((n) => n.zone !== undefined && zones.includes(n.zone))
@@ -65,5 +85,12 @@ export function pendingReason(pod: PendingPod, facts: PendingFacts): string {
   const room = inZone.filter((n) => !n.allocatable || fitsInto(pod.requests, n.requested, n.allocatable));
   if (!room.length)
     return `capacity: no node has room for ${pod.requests.cpuMillis}m CPU and ${mib(pod.requests.memoryBytes)} MiB`;
+  const placement = { nodes: new Map(facts.nodes.map((n) => [n.name, n])), placed: facts.placed };
+  const refusals = room.map((n) => constraintRefusal(pod, n, placement));
+  if (refusals.every((r) => r !== undefined)) {
+    const counts = new Map<ConstraintRefusal, number>();
+    for (const r of refusals) counts.set(r, (counts.get(r) ?? 0) + 1);
+    return REFUSALS[[...counts].sort((a, b) => b[1] - a[1])[0]![0]];
+  }
   return 'scheduling: a node fits; the pod is about to be placed';
 }

@@ -72,7 +72,7 @@ export interface Rehearsal {
   /** Step Functions standard workflows: $0.025 per 1,000 state transitions. */
   readonly dollars: number;
   readonly timings: LearnedTimings;
-  /** What the twin did not model for this cluster (scheduling constraints it ignores, figures defaulted). */
+  /** What the twin did not model for this cluster (scheduling constraints it approximates, figures defaulted). */
   readonly notes: readonly string[];
 }
 

@@ -90,19 +90,30 @@ function withoutUndefined(o: Json): Json {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
-/** The scheduling constraints of a pod spec the twin's scheduler does not model, named (reported as such). */
+/**
+ * The scheduling constraints of a pod spec the twin's scheduler only approximates, named (reported as such). Required
+ * node affinity, pod affinity and anti-affinity and DoNotSchedule spread are modelled (core/kube/scheduling-constraints.ts)
+ * except: a namespaceSelector on namespace labels (read as every namespace), and a spread's nodeTaintsPolicy Honor or
+ * nodeAffinityPolicy Ignore (read as their defaults).
+ */
 export function hardConstraints(spec: unknown): string[] {
   const s = isRecord(spec) ? spec : {};
   const affinity = isRecord(s.affinity) ? s.affinity : {};
   const found: string[] = [];
-  if (isRecord(affinity.nodeAffinity) && affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution)
-    found.push('required node affinity');
-  if (isRecord(affinity.podAntiAffinity) && affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution)
-    found.push('required pod anti-affinity');
-  if (isRecord(affinity.podAffinity) && affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution)
-    found.push('required pod affinity');
+  for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
+    const part = isRecord(affinity[kind]) ? affinity[kind] : {};
+    const terms = Array.isArray(part.requiredDuringSchedulingIgnoredDuringExecution)
+      ? part.requiredDuringSchedulingIgnoredDuringExecution.filter(isRecord)
+      : [];
+    if (terms.some((t) => isRecord(t.namespaceSelector) && Object.keys(t.namespaceSelector).length))
+      found.push(`${kind} namespaceSelector (read as every namespace)`);
+  }
   const spread = Array.isArray(s.topologySpreadConstraints) ? s.topologySpreadConstraints.filter(isRecord) : [];
   for (const c of spread)
-    if (c.whenUnsatisfiable !== 'ScheduleAnyway') found.push(`topology spread over ${String(c.topologyKey)}`);
+    if (
+      c.whenUnsatisfiable !== 'ScheduleAnyway' &&
+      (c.nodeTaintsPolicy === 'Honor' || c.nodeAffinityPolicy === 'Ignore')
+    )
+      found.push(`topology spread over ${String(c.topologyKey)} with a node policy other than the default`);
   return found;
 }

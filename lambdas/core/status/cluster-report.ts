@@ -1,3 +1,4 @@
+import { approvalPlanText } from '../approval/approval';
 import type { Cluster } from '../model/cluster';
 import type { RunRecord } from '../model/run';
 import type { ClusterControls, Lease } from '../../ports/progress-store';
@@ -134,7 +135,7 @@ function controlLine(controls: ClusterControls): string {
 }
 
 function approvalLine(record: NonNullable<ClusterControls['approval']>): string {
-  const plan = `plan ${record.planDigest} (${record.summary})`;
+  const plan = approvalPlanText(record);
   const at = (ms: number | undefined) => (ms !== undefined ? ` at ${new Date(ms).toISOString()}` : '');
   if (record.status === 'PENDING')
     return `${plan} awaits approval since${at(record.requestedAt)}: \`clm approve\` or \`clm reject\``;

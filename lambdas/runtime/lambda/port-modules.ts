@@ -31,6 +31,7 @@ export const PORT_MODULES = {
   webhooks: 'webhooks',
   forge: 'forge',
   launches: 'launches',
+  rehearsals: 'rehearsals',
 } as const satisfies Record<PortName, string>;
 
 export type PortModuleName = (typeof PORT_MODULES)[PortName];

@@ -2,6 +2,7 @@ import { addResources, NO_RESOURCES, podRequests, resourcesOf, type Resources } 
 import { isRecord } from '../../core/config/plain-data';
 import type { NodeFacts, PendingFacts, PendingPod } from '../../core/rehearsal/pending-reasons';
 import type { KubeCluster, KubeObject, Taint } from '../../ports/kube-cluster';
+import type { ConstrainedPod, PlacedPod } from '../../core/kube/scheduling-constraints';
 
 type Json = Record<string, unknown>;
 
@@ -29,6 +30,18 @@ function claimsOf(pod: KubeObject): string[] {
   );
 }
 
+/** What the scheduling constraints read of a pod. */
+function constrained(pod: KubeObject): ConstrainedPod {
+  const spec = specOf(pod);
+  return {
+    namespace: pod.metadata.namespace ?? 'default',
+    labels: pod.metadata.labels ?? {},
+    ...(isRecord(spec.nodeSelector) ? { nodeSelector: spec.nodeSelector as Record<string, string> } : {}),
+    ...(spec.affinity ? { affinity: spec.affinity } : {}),
+    ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: spec.topologySpreadConstraints } : {}),
+  };
+}
+
 /** The twin's pods that wait for a node, and its nodes with what is bound to them: read through its API. */
 export async function pendingFacts(kube: Pick<KubeCluster, 'list'>): Promise<PendingFacts> {
   const [pods, nodes, volumes] = await Promise.all([
@@ -46,6 +59,7 @@ export async function pendingFacts(kube: Pick<KubeCluster, 'list'>): Promise<Pen
   const pending: PendingPod[] = pods
     .filter((p) => typeof specOf(p).nodeName !== 'string' && !p.metadata.deletionTimestamp)
     .map((p) => ({
+      ...constrained(p),
       key: `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`,
       requests: podRequests(specOf(p)),
       nodeSelector: (specOf(p).nodeSelector ?? {}) as Record<string, string>,
@@ -68,5 +82,16 @@ export async function pendingFacts(kube: Pick<KubeCluster, 'list'>): Promise<Pen
       requested: requested.get(n.metadata.name) ?? NO_RESOURCES,
     };
   });
-  return { pending, nodes: facts };
+  const placed: PlacedPod[] = pods.flatMap((p) =>
+    typeof specOf(p).nodeName === 'string'
+      ? [
+          {
+            ...constrained(p),
+            nodeName: specOf(p).nodeName as string,
+            terminating: p.metadata.deletionTimestamp !== undefined,
+          },
+        ]
+      : [],
+  );
+  return { pending, nodes: facts, placed };
 }

@@ -3,7 +3,7 @@ import { ClusterUpdateOutput } from '../../contracts/cluster-update';
 import type { Cluster } from '../../core/model/cluster';
 import type { ClusterSnapshot } from '../../core/rehearsal/cluster-snapshot';
 import { summarise, type Rehearsal, type RunObservation } from '../../core/rehearsal/rehearsal-report';
-import type { Ports } from '../../ports/ports';
+import type { RehearsalOptions, RehearsalReads, Rehearsals } from '../../ports/rehearsals';
 import { SimulatedWorld } from '../../sim';
 import { Prng, seedState } from '../../sim/prng';
 import { takeSnapshot } from '../../tasks/rehearsal/take-snapshot';
@@ -11,19 +11,10 @@ import { runClusterUpdate } from '../local/run-cluster-update';
 import { RunObserver } from './run-observer';
 import { buildTwin, twinPorts, type LiveReads, type TwinBase } from './twin-world';
 
-export interface RehearsalOptions {
-  /** Runs with varied timings. @default 5 */
-  readonly runs?: number;
-  /** The first run's seed; run i uses seed + i. @default 1 */
-  readonly seed?: number;
-  /** How far each run's timings vary around the learned ones (± fraction). @default 0.15 */
-  readonly jitter?: number;
-}
-
 export const DEFAULT_RUNS = 5;
 
 /** The live ports a rehearsal reads: the snapshot's, the config sources, the stored artefacts. Never a write. */
-export type RehearsalPorts = Pick<Ports, 'clock' | 'sources' | 'artifacts' | 'secrets' | 'forCluster'>;
+export type RehearsalPorts = RehearsalReads;
 
 /** A multiplier in [1 - jitter, 1 + jitter] from the run's PRNG. */
 function varied(seed: number, jitter: number): () => number {
@@ -57,10 +48,22 @@ async function rehearseOnce(
   const ports = observer.wrap(twinPorts(world, progress, cluster, live.sources, live));
   await observer.start();
   const startedAt = world.now;
-  const result = await runClusterUpdate(
-    { clusterId: cluster.id, action: 'provision', options: { applyOnly: false }, trigger: 'rehearsal' },
-    { ports, executionId: `rehearsal-${seed}`, advanceClock: (s) => observer.advance(s * 1000) },
-  );
+  const update = (executionId: string) =>
+    runClusterUpdate(
+      { clusterId: cluster.id, action: 'provision', options: { applyOnly: false }, trigger: 'rehearsal' },
+      { ports, executionId, advanceClock: (s) => observer.advance(s * 1000) },
+    );
+  let result = await update(`rehearsal-${seed}`);
+  let transitions = result.stats.stateTransitions;
+  // `update_requires_approval`: the rehearsal predicts the update once approved. The twin's update asks, is approved
+  // (in the twin's own progress), and is run again, as an operator's `clm approve` and the next run would.
+  const controls = await progress.getControls(cluster.id);
+  if (controls?.approval?.status === 'PENDING') {
+    const approval = { ...controls.approval, status: 'APPROVED' as const, by: 'the rehearsal', at: world.now };
+    await progress.putControls(cluster.id, { ...controls, approval });
+    result = await update(`rehearsal-${seed}-approved`);
+    transitions += result.stats.stateTransitions;
+  }
   const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
   const record = run?.targetVersion ? await progress.getRun(cluster.id, run.targetVersion) : undefined;
   return observer.finish(
@@ -68,21 +71,21 @@ async function rehearseOnce(
       seed,
       status: result.status,
       ...(result.error ? { error: `${result.error.Error}: ${result.error.Cause ?? ''}`.trim() } : {}),
-      transitions: result.stats.stateTransitions,
+      transitions,
     },
     startedAt,
     record?.pools ?? {},
   );
 }
 
-/** What the twin leaves out for this cluster: constraints its scheduler ignores, timings it could not learn. */
+/** What the twin leaves out for this cluster: constraints its scheduler approximates, timings it could not learn. */
 function notesOf(snapshot: ClusterSnapshot): string[] {
   const constrained = snapshot.pods.filter((p) => p.constraints.length);
   const kinds = [...new Set(constrained.flatMap((p) => p.constraints))];
   const defaulted = Object.entries(snapshot.timings.sources).filter(([, s]) => s === 'default');
   return [
     ...(kinds.length
-      ? [`${constrained.length} pod(s) have constraints the twin's scheduler does not model: ${kinds.join(', ')}`]
+      ? [`${constrained.length} pod(s) have constraints the twin's scheduler approximates: ${kinds.join(', ')}`]
       : []),
     ...(defaulted.length ? [`no history for ${defaulted.map(([k]) => k).join(', ')}: defaults used`] : []),
     ...(snapshot.karpenterNodePools.length ? ['Karpenter NodePools are read but their rolls are not rehearsed'] : []),
@@ -119,3 +122,6 @@ export async function rehearseSnapshot(
     base.dispose();
   }
 }
+
+/** The rehearsals port, in process: the twin is the simulator, so this runs wherever the caller runs. */
+export const TWIN_REHEARSALS: Rehearsals = { rehearse: rehearseUpdate };

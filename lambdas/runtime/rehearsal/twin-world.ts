@@ -20,6 +20,7 @@ import { twinScenario } from '../../sim/snapshot-loader';
 import { loadConfigFiles } from '../../tasks/render/config-files';
 import { getArtifact, runArtifactKey } from '../../tasks/step/artifacts';
 import { fleetStandIns } from '../wiring/fleet-services';
+import { unwiredPort } from '../wiring/unwired-port';
 import { runClusterUpdate } from '../local/run-cluster-update';
 
 /** What the twin reads of the live installation: its stored artefacts and its secrets' decryption. Reads only. */
@@ -66,6 +67,7 @@ export function twinPorts(
     secrets: live.secrets,
     fleet: new MemoryFleetStore(),
     launches: new MemoryLaunchBudget(launchLimitsOf(DEFAULT_FLEET_SETTINGS)),
+    rehearsals: unwiredPort('rehearsals', 'a twin does not rehearse inside itself'),
     // The twin's own events (UpdateStarted, PoolRolled…) stay in the twin: a rehearsal announces nothing.
     ...fleetStandIns({ events: new MemoryEventSink() }),
     forCluster: (c) => world.forCluster(c),

@@ -14,6 +14,7 @@ import { kubeFor as kubeForCluster } from '../../adapters/kube/kube-for';
 import { templatesFactory } from '../cloud/templates-factory';
 import type { FleetStore } from '../../ports/fleet-store';
 import type { LaunchBudget } from '../../ports/launch-budget';
+import { lazyRehearsals } from '../rehearsal/lazy-rehearsals';
 import { fleetStandIns, type FleetServices } from './fleet-services';
 import { secretsManagerReader } from '../lambda/secrets-manager-reader';
 
@@ -81,6 +82,7 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
     secrets: aws.secrets(),
     fleet: options.fleet,
     launches: options.launches,
+    rehearsals: lazyRehearsals,
     ...fleetStandIns(options.services),
     forCluster(cluster) {
       return {

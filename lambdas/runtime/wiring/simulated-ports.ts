@@ -10,6 +10,7 @@ import { openFileFleetStore } from '../../adapters/fleet/file-fleet-store';
 import { DEFAULT_FLEET_SETTINGS, launchLimitsOf, type FleetSettings } from '../../core/dispatch/fleet-settings';
 import { FileLaunchBudget } from '../../adapters/progress/file-launch-budget';
 import type { FleetStore } from '../../ports/fleet-store';
+import { lazyRehearsals } from '../rehearsal/lazy-rehearsals';
 import { fleetStandIns, type FleetServices } from './fleet-services';
 import { EVENTS_FILE, FileEventSink } from '../../adapters/events/file-event-sink';
 import { SimulatedWorld, loadScenarioFile, parseScenario } from '../../sim';
@@ -90,6 +91,7 @@ export function createSimulatedSetup(options: SimulatedSetupOptions): SimulatedS
     secrets: { decrypt: async (ciphertext) => Buffer.from(ciphertext, 'base64').toString('utf8') },
     fleet,
     launches: new FileLaunchBudget(options.stateDir, launchLimitsOf(options.fleetSettings ?? DEFAULT_FLEET_SETTINGS)),
+    rehearsals: lazyRehearsals,
     ...fleetStandIns({
       // The tasks' own events (UpdateStarted, PoolRolled…) of a simulated run: `<state>/events.jsonl`, unless given.
       events: new FileEventSink(join(options.stateDir, EVENTS_FILE), () => world.clock.now()),

@@ -69,6 +69,8 @@ function applyPod(ctx: SimContext, kube: KubeState, applied: Json, dryRun: boole
     ...(typeof spec.terminationGracePeriodSeconds === 'number' ? { grace: spec.terminationGracePeriodSeconds } : {}),
     ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector as Record<string, string> } : {}),
     ...(Array.isArray(spec.tolerations) ? { tolerations: spec.tolerations } : {}),
+    ...(spec.affinity ? { affinity: spec.affinity } : {}),
+    ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: spec.topologySpreadConstraints } : {}),
     ...(typeof spec.nodeName === 'string' ? { nodeName: spec.nodeName } : {}),
     requests: podRequests(spec),
   });

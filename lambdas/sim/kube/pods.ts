@@ -23,6 +23,8 @@ export interface PodInit {
   readonly grace?: number;
   readonly nodeSelector?: Record<string, string>;
   readonly tolerations?: readonly TolerationSpec[];
+  readonly affinity?: unknown;
+  readonly topologySpreadConstraints?: unknown;
   readonly volumes?: readonly string[];
   readonly requests?: Resources;
 }
@@ -57,6 +59,8 @@ export function createPod(ctx: SimContext, kube: KubeState, init: PodInit): SimP
     grace: init.grace ?? ctx.timings.podTerminationSeconds,
     ...(init.nodeSelector ? { nodeSelector: init.nodeSelector } : {}),
     ...(init.tolerations ? { tolerations: init.tolerations } : {}),
+    ...(init.affinity ? { affinity: init.affinity } : {}),
+    ...(init.topologySpreadConstraints ? { topologySpreadConstraints: init.topologySpreadConstraints } : {}),
     ...(init.volumes?.length ? { volumes: init.volumes } : {}),
     ...(init.requests && (init.requests.cpuMillis || init.requests.memoryBytes) ? { requests: init.requests } : {}),
     ...(neverReady(ctx, kube.clusterId, init) ? { neverReady: true } : {}),
@@ -121,11 +125,13 @@ function current(kube: KubeState, key: string, uid: string): SimPod | undefined 
 export function podStarted(ctx: SimContext, kube: KubeState, key: string, uid: string): void {
   const pod = current(kube, key, uid);
   if (!pod || pod.deletingAt !== undefined || !pod.nodeName || onLostNode(kube, pod.nodeName)) return;
-  // Readiness changes no workload controller's decision, so nothing needs to settle — except where Karpenter's CRDs
-  // are served: its controller starts acting once its own pod is Ready (sim/karpenter.ts).
+  // Readiness drives the rolling updates of StatefulSets and DaemonSets (the next pod goes once every pod is Ready,
+  // workloads.ts rollOne) and Karpenter, which starts acting once its own pod is Ready (sim/karpenter.ts): those
+  // settle again; a Deployment's or bare pod's readiness changes no controller's decision.
   pod.phase = 'Running';
   pod.ready = !pod.neverReady;
-  if (kube.customKinds.nodepool) ctx.dirty.add(kube.clusterId);
+  const rolling = pod.owner?.kind === 'StatefulSet' || pod.owner?.kind === 'DaemonSet';
+  if (rolling || kube.customKinds.nodepool) ctx.dirty.add(kube.clusterId);
 }
 
 /** The pod-gone event. */
@@ -181,6 +187,8 @@ export function podObject(ctx: SimContext, pod: SimPod): KubeObject {
       ...(pod.nodeName ? { nodeName: pod.nodeName } : {}),
       ...(pod.nodeSelector ? { nodeSelector: pod.nodeSelector } : {}),
       ...(pod.tolerations ? { tolerations: pod.tolerations } : {}),
+      ...(pod.affinity ? { affinity: pod.affinity } : {}),
+      ...(pod.topologySpreadConstraints ? { topologySpreadConstraints: pod.topologySpreadConstraints } : {}),
       ...(pod.requests ? { containers: [{ name: 'main', resources: { requests: requestList(pod.requests) } }] } : {}),
       ...(pod.volumes?.length ? { volumes: pod.volumes.map(claimVolume) } : {}),
       terminationGracePeriodSeconds: pod.grace,

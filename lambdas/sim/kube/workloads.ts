@@ -47,6 +47,8 @@ export function podInit(
     ...(typeof spec.terminationGracePeriodSeconds === 'number' ? { grace: spec.terminationGracePeriodSeconds } : {}),
     ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector as Record<string, string> } : {}),
     ...(Array.isArray(spec.tolerations) ? { tolerations: spec.tolerations as TolerationSpec[] } : {}),
+    ...(spec.affinity ? { affinity: spec.affinity } : {}),
+    ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: spec.topologySpreadConstraints } : {}),
     requests: podRequests(spec),
   };
 }

@@ -1,5 +1,10 @@
 import { percentile, summarise, type RunObservation } from '../../../lambdas/core/rehearsal/rehearsal-report';
-import { pendingReason, type NodeFacts, type PendingPod } from '../../../lambdas/core/rehearsal/pending-reasons';
+import {
+  pendingReason,
+  type NodeFacts,
+  type PendingFacts,
+  type PendingPod,
+} from '../../../lambdas/core/rehearsal/pending-reasons';
 import { learnedTimings, stackUpdateDurations } from '../../../lambdas/core/rehearsal/learned-timings';
 import { podRequests } from '../../../lambdas/core/kube/pod-resources';
 import { formatRehearsal, rehearsalSummary } from '../../../lambdas/core/rehearsal/format-rehearsal';
@@ -87,6 +92,8 @@ describe('why a pod stays Pending', () => {
   });
   const pod = (extra: Partial<PendingPod> = {}): PendingPod => ({
     key: 'default/p',
+    namespace: 'default',
+    labels: {},
     requests: { cpuMillis: 500, memoryBytes: GIB },
     nodeSelector: {},
     tolerations: [],
@@ -96,21 +103,79 @@ describe('why a pod stays Pending', () => {
 
   it('names capacity when the nodes it may use have no room', () => {
     const nodes = [node('a', 'z1', { requested: { cpuMillis: 1800, memoryBytes: 0 } })];
-    expect(pendingReason(pod(), { pending: [], nodes })).toBe('capacity: no node has room for 500m CPU and 1024 MiB');
+    expect(pendingReason(pod(), { pending: [], nodes, placed: [] })).toBe(
+      'capacity: no node has room for 500m CPU and 1024 MiB',
+    );
   });
 
   it('names the volume zone when no usable node is there', () => {
     const nodes = [node('a', 'z1'), node('b', 'z2', { unschedulable: true })];
-    expect(pendingReason(pod({ volumeZones: ['z2'] }), { pending: [], nodes })).toBe(
+    expect(pendingReason(pod({ volumeZones: ['z2'] }), { pending: [], nodes, placed: [] })).toBe(
       'volume: its volume lives in z2, where no node it may use is Ready',
     );
   });
 
   it('names the node selector and taints when no node allows it', () => {
     const nodes = [node('a', 'z1', { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] })];
-    expect(pendingReason(pod(), { pending: [], nodes })).toMatch(/^node: /);
+    expect(pendingReason(pod(), { pending: [], nodes, placed: [] })).toMatch(/^node: /);
     const tolerant = pod({ tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }] });
-    expect(pendingReason(tolerant, { pending: [], nodes })).toMatch(/^scheduling: /);
+    expect(pendingReason(tolerant, { pending: [], nodes, placed: [] })).toMatch(/^scheduling: /);
+  });
+});
+
+describe('why a pod stays Pending: its required constraints', () => {
+  const facts = (placed: PendingFacts['placed']): PendingFacts => ({
+    pending: [],
+    placed,
+    nodes: ['a', 'b'].map((name) => ({
+      name,
+      zone: 'z1',
+      ready: true,
+      unschedulable: false,
+      labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'z1' },
+      taints: [],
+      allocatable: { cpuMillis: 1930, memoryBytes: 6 * GIB },
+      requested: { cpuMillis: 0, memoryBytes: 0 },
+    })),
+  });
+  const web = (affinity: unknown): PendingPod => ({
+    key: 'default/web-3',
+    namespace: 'default',
+    labels: { app: 'web' },
+    requests: { cpuMillis: 100, memoryBytes: GIB },
+    nodeSelector: {},
+    tolerations: [],
+    volumeZones: [],
+    affinity,
+  });
+
+  it('names pod anti-affinity when every node with room runs a pod it must keep apart from', () => {
+    const anti = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' },
+        ],
+      },
+    };
+    const running = (nodeName: string) => ({
+      namespace: 'default',
+      labels: { app: 'web' },
+      nodeName,
+      terminating: false,
+    });
+    expect(pendingReason(web(anti), facts([running('a'), running('b')]))).toMatch(/^pod anti-affinity: /);
+    expect(pendingReason(web(anti), facts([running('a')]))).toMatch(/^scheduling: /);
+  });
+
+  it('names node affinity when no node matches its required terms', () => {
+    const affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'disktype', operator: 'Exists' }] }],
+        },
+      },
+    };
+    expect(pendingReason(web(affinity), facts([]))).toMatch(/^node: .*node affinity/);
   });
 });
 

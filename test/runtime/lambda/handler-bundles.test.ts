@@ -1,5 +1,5 @@
 // Every task's generated Lambda entry bundled exactly as the TaskFunction bundles it (bench/lambda.bench.ts
-// bundleHandler, TASK_BUNDLING): within the 0.8 MB budget, leaving out only packages the SDK layer provides, carrying
+// bundleHandler, TASK_BUNDLING): within the 0.8 MB budget (the tasks that rehearse: their own, sizeBudgetMb), leaving out only packages the SDK layer provides, carrying
 // only the adapters and AWS SDK clients of its own task's ports, and loading no AWS SDK package at module init (the
 // port modules load them on the first invocation).
 import { execFileSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
-import { bundleHandler, lambdaLikeEnv } from '../../../bench/lambda.bench';
+import { bundleHandler, lambdaLikeEnv, sizeBudgetMb } from '../../../bench/lambda.bench';
 import { SDK_OF_PORT } from '../../../bench/sdk-of-port';
 import { writeHandlerEntry } from '../../../infra/handler-entries';
 import { layerRootPackages } from '../../../infra/sdk-layer/build-sdk-layer';
@@ -16,8 +16,8 @@ import { TASK_CATALOGUE } from '../../../lambdas/tasks/catalogue';
 import { taskFileName, type AnyTask, type PortName } from '../../../lambdas/tasks/define-task';
 
 const ROOT = join(__dirname, '..', '..', '..');
-/** 0.8 MB in decimal units, as issue 14 states it (0.8 MiB would allow 38,861 bytes more). */
-const BUDGET_BYTES = 800_000;
+/** Decimal units, as issue 14 states its 0.8 MB (0.8 MiB would allow 38,861 bytes more). */
+const budgetBytes = (task: AnyTask) => Math.round(sizeBudgetMb(task) * 1_000_000);
 const NAMES = TASK_CATALOGUE.map((task) => task.name);
 
 const LAYER_PACKAGES = layerRootPackages(ROOT);
@@ -93,9 +93,18 @@ describe('handler bundles', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('stay within 0.8 MB minified, every one of them', () => {
-    const sizes = Object.fromEntries(NAMES.map((task) => [task, statSync(bundles.get(task)!.file).size]));
-    expect(Object.entries(sizes).filter(([, bytes]) => bytes > BUDGET_BYTES)).toEqual([]);
+  it('stay within 0.8 MB minified (the tasks that rehearse: 1.6 MB), every one of them', () => {
+    const over = TASK_CATALOGUE.map((task) => [
+      task.name,
+      statSync(bundles.get(task.name)!.file).size,
+      budgetBytes(task),
+    ]);
+    expect(over.filter(([, bytes, budget]) => bytes! > budget!)).toEqual([]);
+    // Only the tasks that rehearse carry the simulator.
+    const simulating = NAMES.filter((task) =>
+      Object.keys(bundles.get(task)!.metafile.inputs).some((f) => f.includes('lambdas/sim/')),
+    );
+    expect(simulating.sort()).toEqual(['PlanUpdate', 'ReviewUpdate']);
   });
 
   it('leave out only what the SDK layer provides (no SDK-internal package such as @aws-sdk/util-* or @smithy/*)', () => {

@@ -1,3 +1,4 @@
+import { FakeRehearsals } from './fake-rehearsals';
 import { MemoryLaunchBudget } from '../../../lambdas/adapters/progress/sharded-launch-budget';
 import { DEFAULT_FLEET_SETTINGS, launchLimitsOf } from '../../../lambdas/core/dispatch/fleet-settings';
 import { FakeHealthAlarms } from './fake-health-alarms';
@@ -95,6 +96,7 @@ export interface FakeEnv {
   readonly executions: FakeUpdateExecutions;
   readonly events: MemoryEventSink;
   readonly launches: MemoryLaunchBudget;
+  readonly rehearsals: FakeRehearsals;
   readonly source: FixedConfigSource;
   readonly ports: Ports;
 }
@@ -121,6 +123,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const executions = new FakeUpdateExecutions(() => clock.now());
   const events = new MemoryEventSink();
   const launches = new MemoryLaunchBudget(launchLimitsOf(DEFAULT_FLEET_SETTINGS));
+  const rehearsals = new FakeRehearsals();
   const clusterPorts: ClusterPorts = {
     stacks,
     pools,
@@ -150,6 +153,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     },
     forge: NO_FORGE,
     launches,
+    rehearsals,
     forCluster: () => clusterPorts,
   };
   return {
@@ -169,6 +173,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     executions,
     events,
     launches,
+    rehearsals,
     ports,
   };
 }

@@ -95,6 +95,7 @@ export class FleetWorld {
       artifacts: this.artifacts,
       templates: undefined as never,
       secrets: undefined as never,
+      rehearsals: undefined as never,
       // Only the clusters' nodes (the scheduled pass's look at them, fleet/node-checks.ts); other cluster ports unused.
       forCluster: (cluster) =>
         ({ kube: { listNodes: async () => [...(this.nodes.get(cluster.id) ?? [])] } }) as unknown as ClusterPorts,

@@ -20,15 +20,13 @@ const aws = emulatorClients(env.endpoint);
 const kube = new ClientNodeKubeCluster({ kubeconfigPath: env.kubeconfig });
 let config: ConfigRepository;
 let outputs: StackOutputs;
-let webhookUrl: string;
-let webhookSecret: string;
+let webhookUrl: string, webhookSecret: string;
 let world: DeployedWorld;
 let registry: DynamoDbRegistry;
 let table: string;
 let harness: E2eHarness;
 
-const A = `aws:000000000000:${REGION}:kube-deployed`;
-const B = `aws:000000000000:${REGION}:kube-second`;
+const [A, B] = ['kube-deployed', 'kube-second'].map((name) => `aws:000000000000:${REGION}:${name}`) as [string, string];
 const WORKERS = 'nodepool-default-worker-aws-000000000000-eu-central-1-kube-deployed';
 
 beforeAll(async () => {

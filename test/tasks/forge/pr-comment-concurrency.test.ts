@@ -15,6 +15,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from '../../support/dynamodb-l
 import { MemoryArtifactStore } from '../../support/fakes/memory-artifact-store';
 import { FleetWorld } from '../../support/fleet/fleet-world';
 import { FakeGithub } from '../../support/forge/fake-github';
+import { pullRequestPlanInput } from './pull-request-plan-input';
 
 const REPO = 'acme/cluster-config';
 const TOKEN = 'ghp_reporting';
@@ -100,20 +101,7 @@ async function reporter(fleet: FleetStore) {
     runTask(task, change, restrictPorts(task.name, task.ports, factoriesOf(ports))) as Promise<any>;
 }
 
-const planOf = (clusterId: string, head = COMMIT_B) => ({
-  clusterId,
-  action: 'plan',
-  trigger: 'pull-request',
-  pullRequest: {
-    repository: REPO,
-    number: 7,
-    head,
-    base: 'main',
-    configVersion: head,
-    sourceVersions: { main: head },
-    clusters: CLUSTERS,
-  },
-});
+const planOf = (clusterId: string, head = COMMIT_B) => pullRequestPlanInput(clusterId, CLUSTERS, head);
 const ended = (i: number, head = COMMIT_B) =>
   i % 2
     ? {

@@ -14,6 +14,7 @@ import { COMMIT_A, COMMIT_B, fleetCluster, settings } from '../../core/dispatch/
 import { MemoryArtifactStore } from '../../support/fakes/memory-artifact-store';
 import { FleetWorld } from '../../support/fleet/fleet-world';
 import { FakeGithub } from '../../support/forge/fake-github';
+import { pullRequestPlanInput } from './pull-request-plan-input';
 
 const REPO = 'acme/cluster-config';
 const TOKEN = 'ghp_reporting';
@@ -165,20 +166,7 @@ describe('ReportToForge: commit statuses', () => {
 
 describe('ReportToForge: the plan comment of a pull request', () => {
   const ids = ['aws:123456789012:eu-central-1:test-1', 'aws:123456789012:eu-central-1:test-2'];
-  const planInput = (clusterId: string, head = COMMIT_B) => ({
-    clusterId,
-    action: 'plan',
-    trigger: 'pull-request',
-    pullRequest: {
-      repository: REPO,
-      number: 7,
-      head,
-      base: 'main',
-      configVersion: head,
-      sourceVersions: { main: head },
-      clusters: ids,
-    },
-  });
+  const planInput = (clusterId: string, head = COMMIT_B) => pullRequestPlanInput(clusterId, ids, head);
   const plan = {
     clusterId: ids[0],
     targetVersion: `${COMMIT_B}#h`,

@@ -125,6 +125,46 @@ export interface TaskFunctionProps {
    * @default - the directory of the nearest package-lock.json above the entry
    */
   readonly projectRoot?: string;
+  /**
+   * Puts the rehearsal engine (runtime/rehearsal/rehearsal-engine.ts, bundled as the handler is) beside the handler,
+   * for the tasks whose `rehearsals` port loads it on their first rehearsal (infra/constructs/task-bundle.ts).
+   * @default false
+   */
+  readonly rehearsalEngine?: boolean;
+}
+
+/** The shell command that bundles the rehearsal engine into `outputDir` (task-bundle.ts run as a script). */
+function rehearsalEngineCommand(projectRoot: string, outputDir: string): string {
+  const tsx = join(projectRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const script = join(projectRoot, 'infra', 'constructs', 'task-bundle.ts');
+  return [process.execPath, tsx, script, 'rehearsal-engine', outputDir].map((part) => `"${part}"`).join(' ');
+}
+
+/** NodejsFunction's bundling of a task: TASK_BUNDLING, and the rehearsal engine beside the handler where asked. */
+function taskBundling(projectRoot: string, rehearsalEngine: boolean): BundlingOptions {
+  const bundling: { -readonly [K in keyof BundlingOptions]: BundlingOptions[K] } = {
+    format: OutputFormat.CJS,
+    minify: TASK_BUNDLING.minify,
+    sourceMap: TASK_BUNDLING.sourcemap,
+    sourcesContent: TASK_BUNDLING.sourcesContent,
+    target: TASK_BUNDLING.target,
+    mainFields: [...TASK_BUNDLING.mainFields],
+    externalModules: [...TASK_BUNDLING.external],
+    esbuildArgs: {
+      '--alias': Object.entries(TASK_BUNDLING.alias).map(([name, path]) => `${name}=${path}`),
+      '--supported:dynamic-import': String(TASK_BUNDLING.supported['dynamic-import']),
+    },
+    define: { 'import.meta.url': TASK_BUNDLING.define['import.meta.url'] },
+    banner: TASK_BUNDLING.banner,
+    loader: { ...TASK_BUNDLING.loader },
+  };
+  if (rehearsalEngine)
+    bundling.commandHooks = {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (_inputDir, outputDir) => [rehearsalEngineCommand(projectRoot, outputDir)],
+    };
+  return bundling;
 }
 
 /** NodejsFunction's default project root: the directory of the nearest package-lock.json above the entry. */
@@ -159,24 +199,9 @@ export class TaskFunction extends NodejsFunction {
       }),
     );
 
-    const bundling: BundlingOptions = {
-      format: OutputFormat.CJS,
-      minify: TASK_BUNDLING.minify,
-      sourceMap: TASK_BUNDLING.sourcemap,
-      sourcesContent: TASK_BUNDLING.sourcesContent,
-      target: TASK_BUNDLING.target,
-      mainFields: [...TASK_BUNDLING.mainFields],
-      externalModules: [...TASK_BUNDLING.external],
-      esbuildArgs: {
-        '--alias': Object.entries(TASK_BUNDLING.alias).map(([name, path]) => `${name}=${path}`),
-        '--supported:dynamic-import': String(TASK_BUNDLING.supported['dynamic-import']),
-      },
-      define: { 'import.meta.url': TASK_BUNDLING.define['import.meta.url'] },
-      banner: TASK_BUNDLING.banner,
-      loader: { ...TASK_BUNDLING.loader },
-    };
-
     const projectRoot = props.projectRoot ?? lockFileDir(props.entry);
+    const bundling = taskBundling(projectRoot, props.rehearsalEngine ?? false);
+
     super(scope, id, {
       entry: props.entry,
       handler: 'handler',

@@ -154,6 +154,7 @@ export class ClmWorkflowStack extends Stack {
     const fn = new TaskFunction(this, task.name, {
       entry: writeHandlerEntry(task, REPO_ROOT),
       projectRoot: REPO_ROOT,
+      rehearsalEngine: task.ports.rehearsals !== undefined,
       table: props.table,
       artifactBucket: props.artifactBucket,
       memorySize: task.lambda?.memoryMb,

@@ -285,7 +285,7 @@ describe('the deployed app on MiniStack', () => {
       code: 0,
       stderr: '',
     });
-    // The plan approved came with its rehearsal, run in the ReviewUpdate function (the twin in the Lambda bundle)
+    // The plan approved came with its rehearsal, run in the ReviewUpdate function (the twin from rehearsal-engine.js)
     expect(approve.stdout).toMatch(/; rehearsed 5x: about \d/);
     const done = await world.ended(execution.executionArn!);
     const view = consoleView(await historyEvents(aws.sfn, done.executionArn!));

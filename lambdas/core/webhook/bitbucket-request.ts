@@ -4,8 +4,8 @@ import type { ForgePush } from './push-match';
 import {
   DEFAULT_MAX_WEBHOOK_BODY_BYTES,
   ignored,
-  invalid,
   deliveryHeaders,
+  readPayload,
   refuse,
   type Delivery,
   type Outcome,
@@ -73,16 +73,8 @@ export function interpretBitbucketDelivery(envelope: WebhookEnvelope): Delivery 
   if (envelope.event !== BITBUCKET_PUSH_EVENT) {
     return { kind: 'answered', response: ignored(envelope, `only ${BITBUCKET_PUSH_EVENT} events start updates`) };
   }
-  let payload: unknown;
-  try {
-    payload = JSON.parse(envelope.body);
-  } catch (error) {
-    return { kind: 'answered', response: invalid(envelope, `body is not valid JSON: ${(error as Error).message}`) };
-  }
-  const event = BitbucketRefsChangedEvent.safeParse(payload);
-  if (!event.success)
-    return { kind: 'answered', response: invalid(envelope, 'not a repo:refs_changed payload', event.error) };
-  return { kind: 'push', pushes: bitbucketPushes(event.data) };
+  const read = readPayload(envelope, BitbucketRefsChangedEvent, 'not a repo:refs_changed payload');
+  return read.ok ? { kind: 'push', pushes: bitbucketPushes(read.value) } : read.answer;
 }
 
 export function bitbucketPushes(event: BitbucketRefsChangedEvent): ForgePush[] {

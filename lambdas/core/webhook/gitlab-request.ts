@@ -4,8 +4,8 @@ import type { ForgePush } from './push-match';
 import {
   DEFAULT_MAX_WEBHOOK_BODY_BYTES,
   ignored,
-  invalid,
   deliveryHeaders,
+  readPayload,
   refuse,
   type Delivery,
   type Outcome,
@@ -74,15 +74,8 @@ export function interpretGitlabDelivery(envelope: WebhookEnvelope): Delivery {
       response: ignored(envelope, `only ${GITLAB_PUSH_EVENTS.join(' and ')} events start updates`),
     };
   }
-  let payload: unknown;
-  try {
-    payload = JSON.parse(envelope.body);
-  } catch (error) {
-    return { kind: 'answered', response: invalid(envelope, `body is not valid JSON: ${(error as Error).message}`) };
-  }
-  const push = GitlabPushEvent.safeParse(payload);
-  if (!push.success) return { kind: 'answered', response: invalid(envelope, 'not a GitLab push payload', push.error) };
-  return { kind: 'push', pushes: [gitlabPush(push.data)] };
+  const read = readPayload(envelope, GitlabPushEvent, 'not a GitLab push payload');
+  return read.ok ? { kind: 'push', pushes: [gitlabPush(read.value)] } : read.answer;
 }
 
 export function gitlabPush(event: GitlabPushEvent): ForgePush {

@@ -261,3 +261,22 @@ export function lowerCaseHeaders(
   for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
   return lower;
 }
+
+/** A delivery's JSON body read with `schema` (GitLab's and Bitbucket's pushes), or the 400 answer saying what is wrong. */
+export function readPayload<T>(
+  envelope: WebhookEnvelope,
+  schema: z.ZodMiniType<T>,
+  what: string,
+): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly answer: Delivery } {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(envelope.body);
+  } catch (error) {
+    const response = invalid(envelope, `body is not valid JSON: ${(error as Error).message}`);
+    return { ok: false, answer: { kind: 'answered', response } };
+  }
+  const read = schema.safeParse(payload);
+  return read.success
+    ? { ok: true, value: read.data }
+    : { ok: false, answer: { kind: 'answered', response: invalid(envelope, what, read.error) } };
+}

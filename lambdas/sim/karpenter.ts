@@ -10,6 +10,7 @@ import {
 import type { KubeObject, Taint } from '../ports/kube-cluster';
 import { accountKey, availabilityZones } from './aws/account';
 import { launchKarpenterInstance } from './aws/karpenter-instances';
+import { INSTANCE_TYPE_LABEL, poolUsage, recordUsage, takeWithinLimits } from './karpenter-limits';
 import { filesBundles } from '../core/nodes/node-bootstrap';
 import { hashOf, hashValue } from './hash';
 import { objectKey } from './kube/kinds';
@@ -80,6 +81,7 @@ export function reconcileKarpenter(ctx: SimContext, kube: KubeState): void {
     if (drifted !== conditionTrue(asKube(obj(claim)), 'Drifted')) setDrifted(ctx, kube, claim, drifted);
   }
   provision(ctx, kube, pools, classes);
+  for (const stored of pools) recordUsage(ctx, kube, stored, poolUsage(kube, String(metaOf(obj(stored)).name)));
 }
 
 function nodeClassOf(pool: Json | undefined, poolName: string): string {
@@ -173,7 +175,8 @@ function provision(ctx: SimContext, kube: KubeState, pools: StoredObject[], clas
       );
     }).length;
     const needed = Math.ceil(pods.length / perNode) - launching;
-    for (let i = 0; i < needed; i++) {
+    const usage = poolUsage(kube, shape.name);
+    for (let i = 0; i < needed && takeWithinLimits(obj(pool), usage, shape.instanceType); i++) {
       const zone = zoneFor(pods[i * perNode] ?? pods[0], kube, shape, info.region, i);
       launchClaim(ctx, kube, account, info, shape, obj(pool), obj(nodeClass), zone);
     }
@@ -227,7 +230,7 @@ function launchClaim(
     kind: 'NodeClaim',
     metadata: {
       name: claimName,
-      labels: { ...shape.labels, 'topology.kubernetes.io/zone': zone },
+      labels: { ...shape.labels, 'topology.kubernetes.io/zone': zone, [INSTANCE_TYPE_LABEL]: shape.instanceType },
       annotations: Object.fromEntries(
         [
           [NODEPOOL_HASH, poolAnn[NODEPOOL_HASH]],

@@ -116,4 +116,42 @@ describe('the simulated Karpenter controller', () => {
     );
     expect(world.describe(cluster.id).pods.pending).toBe(0);
   });
+
+  it("launches no NodeClaim past the NodePool's limits, records its usage, and launches again once limits allow", async () => {
+    // Arrange: m6i.large nodes (2 vCPU, 8 GiB), two pods per node, a pool limited to 4 vCPU: two nodes at most
+    const { world, ports, cluster } = await runningCluster({}, 2);
+    const apply = (objects: KubeObject[]) => ports.kube.apply(objects, { fieldManager: 'test' });
+    const limited = (limits: Record<string, string>): KubeObject => ({
+      ...NODEPOOL,
+      spec: { ...(NODEPOOL.spec as object), limits },
+    });
+    const sixPods = { ...WORKLOAD, spec: { ...(WORKLOAD.spec as object), replicas: 6 } };
+
+    // Act
+    await apply([...CRDS, CONTROLLER, nodeClass('ami-0000000000000000a'), limited({ cpu: '4' }), sixPods]);
+    world.runUntilIdle();
+
+    // Assert: two nodes, two pods Pending, and the pool's status says what it holds
+    expect(await ports.kube.list('NodeClaim')).toHaveLength(2);
+    expect(world.describe(cluster.id).pods.pending).toBe(2);
+    expect(((await ports.kube.list('NodePool'))[0]!.status as any).resources).toEqual({
+      cpu: '4',
+      memory: `${8 * 1024 * 1024 * 2}Ki`,
+      nodes: '2',
+    });
+
+    // a memory limit binds the same way; raising the limits lets the third node launch
+    await apply([limited({ cpu: '100', memory: '16Gi' })]);
+    world.runUntilIdle();
+    expect(await ports.kube.list('NodeClaim')).toHaveLength(2);
+    await apply([limited({ cpu: '6', memory: '24Gi' })]);
+    world.runUntilIdle();
+    expect(await ports.kube.list('NodeClaim')).toHaveLength(3);
+    expect(world.describe(cluster.id).pods.pending).toBe(0);
+    expect(
+      (await ports.kube.list('NodeClaim')).every(
+        (c) => c.metadata.labels?.['node.kubernetes.io/instance-type'] === 'm6i.large',
+      ),
+    ).toBe(true);
+  });
 });

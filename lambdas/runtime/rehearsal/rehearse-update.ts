@@ -88,7 +88,11 @@ function notesOf(snapshot: ClusterSnapshot): string[] {
       ? [`${constrained.length} pod(s) have constraints the twin's scheduler approximates: ${kinds.join(', ')}`]
       : []),
     ...(defaulted.length ? [`no history for ${defaulted.map(([k]) => k).join(', ')}: defaults used`] : []),
-    ...(snapshot.karpenterNodePools.length ? ['Karpenter NodePools are read but their rolls are not rehearsed'] : []),
+    ...(snapshot.karpenterNodePools.length
+      ? [
+          "Karpenter pools: the twin's Karpenter launches the first instance type its NodePool allows and does not consolidate",
+        ]
+      : []),
   ];
 }
 

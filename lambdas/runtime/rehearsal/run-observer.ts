@@ -1,5 +1,6 @@
-import type { Cluster } from '../../core/model/cluster';
+import { isKarpenterPool, type Cluster } from '../../core/model/cluster';
 import { clusterRef } from '../../core/model/cluster-ref';
+import { NODEPOOL_LABEL } from '../../core/karpenter/karpenter-objects';
 import { coveringPdbs } from '../../core/rollout/drain-rules';
 import type { RunObservation } from '../../core/rehearsal/rehearsal-report';
 import { PINNED_INSTANCE_TYPES } from '../../core/values/instance-types';
@@ -7,6 +8,8 @@ import type { ClusterPorts, Ports } from '../../ports/ports';
 import type { SimulatedWorld } from '../../sim';
 import { pendingReason } from '../../core/rehearsal/pending-reasons';
 import { pendingFacts } from './pending-facts';
+
+const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
 
 /** A pod Pending no longer than this is starting, not stuck (a replacement waiting for its node's boot is counted). */
 const PENDING_GRACE_SECONDS = 60;
@@ -27,6 +30,12 @@ export class RunObserver {
   private readonly base = new Map<string, number>();
   private readonly types = new Map<string, string>();
   private batches = new Map<string, number>();
+  /** Karpenter pools: when the roll last cordoned one of the pool's nodes (nodes cordoned together are one batch). */
+  private readonly lastCordon = new Map<string, number>();
+  /** Karpenter pools' nodes and vCPUs before the update, and at their most. */
+  private readonly karpenterBase = new Map<string, { nodes: number; vcpu: number }>();
+  private readonly karpenterPeak = new Map<string, { nodes: number; vcpu: number }>();
+  private readonly karpenterPools: ReadonlySet<string>;
 
   private readonly twin: ClusterPorts;
 
@@ -37,6 +46,7 @@ export class RunObserver {
     private readonly onStep?: (now: number) => Promise<void>,
   ) {
     this.twin = world.forCluster(cluster);
+    this.karpenterPools = new Set(cluster.nodePools.filter(isKarpenterPool).map((p) => p.name));
   }
 
   /** Sizes and instance types of the pools before the update. */
@@ -47,6 +57,7 @@ export class RunObserver {
       const type = state?.instances.find((i) => i.instanceType)?.instanceType;
       if (type) this.types.set(pool.name, type);
     }
+    for (const [pool, size] of await this.karpenterSizes()) this.karpenterBase.set(pool, size);
     await this.sample();
   }
 
@@ -76,6 +87,10 @@ export class RunObserver {
           if (pod) this.evicted(pod, result, await kube.listPdbs(), now());
           return result;
         },
+        patchNode: async (name: string, patch: Parameters<typeof kube.patchNode>[1]) => {
+          if (patch.unschedulable === true) await this.cordoned(kube, name, now());
+          return kube.patchNode(name, patch);
+        },
         deletePod: async (namespace: string, name: string, grace?: number) => {
           this.forced.push(standIn(`${namespace}/${name}`));
           return kube.deletePod(namespace, name, grace);
@@ -89,6 +104,29 @@ export class RunObserver {
         },
       }),
     };
+  }
+
+  /** A Karpenter pool's batch: the nodes the roll cordons at one moment (its ASG pools' batches are their scale-outs). */
+  private async cordoned(kube: ClusterPorts['kube'], name: string, at: number): Promise<void> {
+    if (!this.karpenterPools.size) return;
+    const pool = (await kube.listNodes()).find((n) => n.name === name)?.labels[NODEPOOL_LABEL];
+    if (!pool || !this.karpenterPools.has(pool) || this.lastCordon.get(pool) === at) return;
+    this.lastCordon.set(pool, at);
+    this.batches.set(pool, (this.batches.get(pool) ?? 0) + 1);
+  }
+
+  /** Each Karpenter pool's nodes (booting or not) and their vCPUs, by the nodes' instance-type label. */
+  private async karpenterSizes(): Promise<Map<string, { nodes: number; vcpu: number }>> {
+    const sizes = new Map<string, { nodes: number; vcpu: number }>();
+    if (!this.karpenterPools.size) return sizes;
+    for (const node of await this.twin.kube.listNodes()) {
+      const pool = node.labels[NODEPOOL_LABEL];
+      if (!pool || !this.karpenterPools.has(pool)) continue;
+      const size = sizes.get(pool) ?? { nodes: 0, vcpu: 0 };
+      const vcpu = PINNED_INSTANCE_TYPES.get(node.labels[INSTANCE_TYPE_LABEL] ?? '')?.vcpu ?? 0;
+      sizes.set(pool, { nodes: size.nodes + 1, vcpu: size.vcpu + vcpu });
+    }
+    return sizes;
   }
 
   private evicted(
@@ -124,6 +162,13 @@ export class RunObserver {
     const described = this.world.describe(this.cluster.id);
     for (const pool of described.pools)
       this.peak.set(pool.name, Math.max(this.peak.get(pool.name) ?? 0, live(pool.instances)));
+    for (const [pool, size] of await this.karpenterSizes()) {
+      const peak = this.karpenterPeak.get(pool);
+      this.karpenterPeak.set(pool, {
+        nodes: Math.max(peak?.nodes ?? 0, size.nodes),
+        vcpu: Math.max(peak?.vcpu ?? 0, size.vcpu),
+      });
+    }
     const facts = await pendingFacts(this.twin.kube);
     const now = this.world.now;
     const seen = new Set<string>();
@@ -166,13 +211,25 @@ export class RunObserver {
       })),
       forced: [...new Set(this.forced)],
       pending: this.longestPending(),
-      surge: [...this.peak].flatMap(([pool, peak]) => {
-        const extra = peak - (this.base.get(pool) ?? 0);
-        if (extra <= 0) return [];
-        const vcpu = PINNED_INSTANCE_TYPES.get(this.typeOf(pool))?.vcpu ?? 0;
-        return [{ pool, instances: extra, vcpu: extra * vcpu }];
-      }),
+      surge: [
+        ...[...this.peak].flatMap(([pool, peak]) => {
+          const extra = peak - (this.base.get(pool) ?? 0);
+          if (extra <= 0) return [];
+          const vcpu = PINNED_INSTANCE_TYPES.get(this.typeOf(pool))?.vcpu ?? 0;
+          return [{ pool, instances: extra, vcpu: extra * vcpu }];
+        }),
+        ...this.karpenterSurge(),
+      ],
     };
+  }
+
+  /** The most nodes (and vCPUs) each Karpenter pool ran above what it had before the update. */
+  private karpenterSurge(): RunObservation['surge'] {
+    return [...this.karpenterPeak].flatMap(([pool, peak]) => {
+      const base = this.karpenterBase.get(pool) ?? { nodes: 0, vcpu: 0 };
+      const instances = peak.nodes - base.nodes;
+      return instances > 0 ? [{ pool, instances, vcpu: Math.max(0, peak.vcpu - base.vcpu) }] : [];
+    });
   }
 
   /** Per stand-in, its longest Pending spell beyond a start's time. */

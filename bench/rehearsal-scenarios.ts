@@ -29,6 +29,13 @@ export interface RehearsalCase {
   /** During the real run only: evictions a PDB refuses until this many seconds after the run started. */
   readonly blockFor?: { readonly namespace: string; readonly pdb: string; readonly seconds: number };
   readonly operator?: OperatorAction;
+  /**
+   * An earlier update of the cluster, before the one predicted (a node image change): the operator acts in it as
+   * given, and `restore` is applied after it. Its run record is the history the rehearsal learns from.
+   */
+  readonly history?: { readonly operator: OperatorAction; readonly restore: readonly KubeObject[] };
+  /** Changes the node image for the update (default: the worker-default stack's ImageId). */
+  readonly changeImage?: (configDir: string, image: string) => void;
   /** Changed with the worker image: the registry (e.g. a smaller instance type). */
   readonly registryChange?: (text: string) => string;
 }
@@ -138,6 +145,22 @@ spec:
 
 const docs = (...parts: string[]): string => parts.join('---\n');
 
+/** The `pay` PDB as an operator applies it. */
+function payPdb(maxUnavailable: number): KubeObject {
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'pay', namespace: 'default' },
+    spec: { maxUnavailable, selector: { matchLabels: { app: 'pay' } } },
+  };
+}
+
+/** A new node image for every pool (config-defaults' ami_id): Karpenter's EC2NodeClass too. */
+function everyPoolsImage(configDir: string, image: string): void {
+  const file = join(configDir, 'cluster/config-defaults.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('ami-0a1b2c3d4e5f60718', image));
+}
+
 function spread(
   name: string,
   workers: number,
@@ -169,23 +192,15 @@ export function rehearsalCases(): RehearsalCase[] {
       {},
       docs(deployment('web', 6), pdb('web', 'maxUnavailable: 2'), statefulSet('db', 3), pdb('db', 'maxUnavailable: 1')),
     ),
+    // The operator relaxed the PDB 20 minutes into the previous update and put it back after; this time 25 minutes.
     spread(
       'pdb-relaxed',
       4,
       { drain_grace_period: '30m' },
       docs(deployment('pay', 2), pdb('pay', 'maxUnavailable: 0')),
       {
-        operator: {
-          afterSeconds: 1500,
-          apply: [
-            {
-              apiVersion: 'policy/v1',
-              kind: 'PodDisruptionBudget',
-              metadata: { name: 'pay', namespace: 'default' },
-              spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'pay' } } },
-            },
-          ],
-        },
+        history: { operator: { afterSeconds: 1200, apply: [payPdb(1)] }, restore: [payPdb(0)] },
+        operator: { afterSeconds: 1500, apply: [payPdb(1)] },
       },
     ),
     // The new nodes are smaller (t3.medium, 4 GiB): the pods asking 5 GiB find no room once their node drains.
@@ -204,5 +219,12 @@ export function rehearsalCases(): RehearsalCase[] {
     }),
     spread('long-drain', 6, {}, docs(deployment('web', 6, { grace: 300 }), pdb('web', 'maxUnavailable: 3'))),
     spread('canary', 6, { update_canary: 'true' }, docs(deployment('web', 6), pdb('web', 'maxUnavailable: 2'))),
+    {
+      name: 'karpenter kube-burst',
+      clusterId: `${ACCOUNT}:kube-burst`,
+      registry: readFileSync(join(ROOT, 'examples/karpenter-clusters.yaml'), 'utf8'),
+      scenario: {},
+      changeImage: everyPoolsImage,
+    },
   ];
 }

@@ -25,7 +25,6 @@ import { ROOT } from './simulated-session';
 export const name = 'rehearsal';
 
 const WORKER_STACK = 'cluster/node-pools/worker-default/stack.yaml';
-const AMI_LINE = 'ImageId: {{NodePool.ConfigItems.ami_id}}';
 const LONG_BLOCK_SECONDS = 300;
 
 interface CaseResult {
@@ -74,8 +73,8 @@ async function runCase(c: RehearsalCase, index: number): Promise<CaseResult> {
     if (create.status !== 'SUCCEEDED') throw new Error(`${c.name}: create failed: ${create.error?.Cause}`);
     created.sim.world.runUntilIdle(3600_000);
     created.sim.save();
-    const stack = join(dir, 'config', WORKER_STACK);
-    writeFileSync(stack, readFileSync(stack, 'utf8').replace(AMI_LINE, 'ImageId: ami-0feedface0001'));
+    if (c.history) await historyRun(c, dir);
+    changeImage(c, dir, 'ami-0feedface0001');
     if (c.registryChange) writeFileSync(join(dir, 'clusters.yaml'), c.registryChange(c.registry));
 
     // The prediction, from the live world through reads only.
@@ -88,6 +87,40 @@ async function runCase(c: RehearsalCase, index: number): Promise<CaseResult> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function changeImage(c: RehearsalCase, dir: string, image: string): void {
+  if (c.changeImage) return c.changeImage(join(dir, 'config'), image);
+  const stack = join(dir, 'config', WORKER_STACK);
+  writeFileSync(stack, readFileSync(stack, 'utf8').replace(/ImageId: \S+/, `ImageId: ${image}`));
+}
+
+/** An earlier update (another node image) with the operator acting as the case's history says, then restoring. */
+async function historyRun(c: RehearsalCase, dir: string): Promise<void> {
+  changeImage(c, dir, 'ami-0feedface0000');
+  const earlier = await setup(dir, c);
+  const kube = earlier.sim.ports.forCluster(earlier.cluster).kube;
+  const { world } = earlier.sim;
+  const startedAt = world.now;
+  let acted = false;
+  const observer = new RunObserver(world, earlier.cluster, async (now) => {
+    if (acted || now - startedAt < c.history!.operator.afterSeconds * 1000) return;
+    acted = true;
+    await kube.apply(c.history!.operator.apply, { fieldManager: 'operator' });
+  });
+  await observer.start();
+  const result = await runClusterUpdate(
+    { clusterId: c.clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
+    {
+      ports: observer.wrap(earlier.sim.ports),
+      executionId: 'history',
+      advanceClock: (s) => observer.advance(s * 1000),
+    },
+  );
+  if (result.status !== 'SUCCEEDED') throw new Error(`${c.name}: the earlier update failed: ${result.error?.Cause}`);
+  await kube.apply(c.history!.restore, { fieldManager: 'operator' });
+  world.runUntilIdle(3600_000);
+  earlier.sim.save();
 }
 
 /** The real run: other seeds, timings the rehearsal does not know, a PDB blocking or an operator acting. */

@@ -1,3 +1,4 @@
+import type { ProgressStore } from './progress-store';
 import type { Cluster } from '../core/model/cluster';
 import type { Rehearsal } from '../core/rehearsal/rehearsal-report';
 import type { Clock } from './clock';
@@ -26,6 +27,8 @@ export interface RehearsalReads {
   readonly sources: readonly ConfigSource[];
   readonly artifacts: ArtifactStore;
   readonly secrets: SecretDecrypter;
+  /** CLM's records of the cluster's last runs (how long its PDBs blocked); without it that history is unknown. */
+  readonly progress?: Pick<ProgressStore, 'getRuns'>;
   forCluster(cluster: Cluster): {
     readonly kube: KubeCluster;
     readonly pools: NodePoolBackend;

@@ -28,6 +28,7 @@ import type { RollContext } from './roll/roll-actions';
 import { karpenterBudget, observePool } from './roll/observe-pool';
 import { updateRun, type RunRef } from './step/run-record';
 import { removalPolicy, removalProgress, removedPool } from './roll/pool-removal';
+import { trackPdbBlocks } from '../core/rollout/pdb-block-spells';
 import { LaunchAllowance } from './launches/launch-allowance';
 import { act } from './roll/act-on-plan';
 import { renewPool, repairOutsideWindows } from './roll/renew-pool';
@@ -241,6 +242,8 @@ async function recordStep(ports: RollPorts, ref: RunRef, step: StepResult): Prom
         : now;
   const { blockedSince: _previous, ...before } = acted.progress;
   const launched = (plan.scaleTo !== undefined && plan.scaleTo > step.snapshot.desired) || acted.replacements > 0;
+  const forced = Object.values(acted.progress.nodes).some((n) => n.lastForcedAt === now);
+  const pdbBlocks = trackPdbBlocks(acted.progress.pdbBlocks, acted.blocked, now, { forced, done: plan.done });
   const progress: PoolProgress = {
     ...before,
     status: plan.done ? 'done' : 'rolling',
@@ -250,6 +253,7 @@ async function recordStep(ports: RollPorts, ref: RunRef, step: StepResult): Prom
     blockedBy: blocked,
     ...(blockedSince !== undefined ? { blockedSince } : {}),
     ...(launched ? { launchedAt: now } : {}),
+    ...(pdbBlocks.length ? { pdbBlocks } : {}),
   };
   await updateRun(ports, ref, (r) => ({ ...r, pools: { ...r.pools, [pool.name]: progress } }));
   return {

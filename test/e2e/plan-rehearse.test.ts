@@ -27,6 +27,7 @@ const READS = new Set([
   'kube.list',
   'kube.listPdbs',
   'kube.servesKind',
+  'progress.getRuns',
 ]);
 
 /** What PlanUpdate itself reads besides (apply only as a dry run, checked apart). */

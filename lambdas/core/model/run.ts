@@ -68,6 +68,23 @@ export interface NodeProgress {
   readonly phase?: 'pre-drain' | 'pre-terminate';
 }
 
+/**
+ * A spell of evictions one PDB refused during a pool's roll: from the step that first found it blocking to the step
+ * that found it blocking no more (or the roll's end). A rehearsal of a later update learns from them how long the
+ * cluster's PDBs held a drain (core/rollout/pdb-block-spells.ts keeps them).
+ */
+export interface PdbBlockSpell {
+  /** `namespace/name` */
+  readonly pdb: string;
+  /** ms since the epoch */
+  readonly since: number;
+  readonly lastSeen: number;
+  /** The first step that found it no longer blocking: absent while it still blocks. */
+  readonly endedAt?: number;
+  /** That step forced a drain past its PDB (drain_grace_period): the block did not end by itself. */
+  readonly forced?: boolean;
+}
+
 export type PoolProgressStatus = 'pending' | 'rolling' | 'done' | 'failed';
 
 export interface PoolProgress {
@@ -99,6 +116,8 @@ export interface PoolProgress {
   readonly launchedAt?: number;
   /** Since when `blockedBy` has blocked unchanged: a blocked drain's checks back off over this (doubling). */
   readonly blockedSince?: number;
+  /** The spells of evictions each PDB refused in this roll (rollout/pdb-block-spells.ts): a rehearsal's history. */
+  readonly pdbBlocks?: readonly PdbBlockSpell[];
   /** Nodes this roll added beyond the surge to get a node in a zone with volumes; removed again at the end. */
   readonly pairingNodes?: number;
   /** When the health gate last passed: nodes terminated at or after it are checked at the next batch boundary. */

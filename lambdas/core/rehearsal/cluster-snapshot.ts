@@ -1,3 +1,4 @@
+import type { PdbRelease } from './pdb-releases';
 import type { KubeObject, PdbInfo, Taint } from '../../ports/kube-cluster';
 import type { PoolInstance } from '../../ports/node-pool-backend';
 import type { Resources } from '../kube/pod-resources';
@@ -27,6 +28,8 @@ export interface ClusterSnapshot {
   /** Karpenter NodePools (their spec: limits, disruption budgets), when the cluster serves them. */
   readonly karpenterNodePools: readonly KubeObject[];
   readonly timings: LearnedTimings;
+  /** The PDBs that allow no disruption, and how long their blocks lasted in the cluster's last runs (pdb-releases.ts). */
+  readonly pdbReleases: readonly PdbRelease[];
 }
 
 export interface SnapshotNode {

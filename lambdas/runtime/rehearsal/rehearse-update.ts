@@ -9,6 +9,8 @@ import { Prng, seedState } from '../../sim/prng';
 import { takeSnapshot } from '../../tasks/rehearsal/take-snapshot';
 import { runClusterUpdate } from '../local/run-cluster-update';
 import { RunObserver } from './run-observer';
+import { pdbReleaser } from './release-pdbs';
+import { releaseNotes } from '../../core/rehearsal/pdb-releases';
 import { buildTwin, twinPorts, type LiveReads, type TwinBase } from './twin-world';
 
 export const DEFAULT_RUNS = 5;
@@ -44,7 +46,10 @@ async function rehearseOnce(
     seed,
   );
   const progress = new MemoryProgressStore({ data: structuredClone(base.progress) });
-  const observer = new RunObserver(world, cluster);
+  const release = pdbReleaser(snapshot.pdbReleases, world.forCluster(cluster).kube, (pdb) =>
+    observer.blockedSince(pdb),
+  );
+  const observer: RunObserver = new RunObserver(world, cluster, release);
   const ports = observer.wrap(twinPorts(world, progress, cluster, live.sources, live));
   await observer.start();
   const startedAt = world.now;
@@ -88,6 +93,7 @@ function notesOf(snapshot: ClusterSnapshot): string[] {
       ? [`${constrained.length} pod(s) have constraints the twin's scheduler approximates: ${kinds.join(', ')}`]
       : []),
     ...(defaulted.length ? [`no history for ${defaulted.map(([k]) => k).join(', ')}: defaults used`] : []),
+    ...releaseNotes(snapshot.pdbReleases),
     ...(snapshot.karpenterNodePools.length
       ? [
           "Karpenter pools: the twin's Karpenter launches the first instance type its NodePool allows and does not consolidate",
@@ -105,7 +111,11 @@ export async function rehearseUpdate(
   live: RehearsalPorts,
   options: RehearsalOptions = {},
 ): Promise<Rehearsal> {
-  const snapshot = await takeSnapshot(cluster, { clock: live.clock, cluster: live.forCluster(cluster) });
+  const snapshot = await takeSnapshot(cluster, {
+    clock: live.clock,
+    cluster: live.forCluster(cluster),
+    ...(live.progress ? { progress: live.progress } : {}),
+  });
   return rehearseSnapshot(cluster, snapshot, live, options);
 }
 

@@ -148,6 +148,11 @@ export class RunObserver {
     }
   }
 
+  /** Since when (virtual ms) the PDB `namespace/name` has refused evictions in this run, when it has. */
+  blockedSince(pdb: string): number | undefined {
+    return this.blocks.get(pdb)?.first;
+  }
+
   /** Let `ms` of virtual time pass in steps, sampling after each. */
   async advance(ms: number): Promise<void> {
     const end = this.world.now + Math.max(0, ms);

@@ -52,6 +52,7 @@ export async function tryRehearsal(
     sources: pinned ? pinnedSources(ports.sources, pinned) : ports.sources,
     artifacts: ports.artifacts,
     secrets: ports.secrets,
+    ...(ports.progress ? { progress: { getRuns: (runs) => ports.progress!.getRuns(runs) } } : {}),
     forCluster: (c) => ports.forCluster(c),
   };
   try {

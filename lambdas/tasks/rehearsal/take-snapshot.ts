@@ -8,10 +8,17 @@ import { hardConstraints, schedulingShape } from '../../core/rehearsal/workload-
 import type { KubeObject } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { isRecord } from '../../core/config/plain-data';
+import { pdbReleases } from '../../core/rehearsal/pdb-releases';
+import type { RunRecord } from '../../core/model/run';
+import type { ProgressStore } from '../../ports/progress-store';
 
-/** What a snapshot reads: Kubernetes lists, the pools' groups and the stacks' events. Never a write. */
+/**
+ * What a snapshot reads: Kubernetes lists, the pools' groups, the stacks' events and, where given, CLM's records of
+ * the cluster's last two runs (how long its PDBs blocked). Never a write.
+ */
 export type SnapshotPorts = Pick<Ports, 'clock'> & {
   readonly cluster: Pick<ClusterPorts, 'kube' | 'pools' | 'stacks'>;
+  readonly progress?: Pick<ProgressStore, 'getRuns'>;
 };
 
 /** The kinds a snapshot lists, in order. Secrets and ConfigMaps are not among them, and never will be. */
@@ -81,7 +88,15 @@ export async function takeSnapshot(cluster: Cluster, ports: SnapshotPorts): Prom
     })),
     karpenterNodePools,
     timings: learnedTimings({ stackUpdates, boots, readies, pods }),
+    pdbReleases: pdbReleases(pdbs, await lastRuns(cluster, ports.progress)),
   };
+}
+
+/** The records of the runs that brought the cluster to its current and to its previous version. */
+async function lastRuns(cluster: Cluster, progress: SnapshotPorts['progress']): Promise<readonly RunRecord[]> {
+  const versions = [...new Set([cluster.status.currentVersion, cluster.status.lastVersion].filter(Boolean))];
+  if (!progress || !versions.length) return [];
+  return progress.getRuns(versions.map((targetVersion) => ({ clusterId: cluster.id, targetVersion })));
 }
 
 function workloadsOf(lists: ReadonlyMap<string, KubeObject[]>): KubeObject[] {

@@ -14,69 +14,60 @@ import { listWithStoredStatus } from '../../lambdas/tasks/step/cluster-status';
 import { ROOT, clm, tempDir } from './support/clm-session';
 
 const BURST = 'aws:123456789012:eu-central-1:kube-burst';
-const REGISTRY = 'examples/karpenter-clusters.yaml';
+const EXAMPLE = readFileSync(join(ROOT, 'examples/karpenter-clusters.yaml'), 'utf8');
+const dirs: string[] = [];
 
-let state: string;
-let config: string;
-
-beforeAll(async () => {
-  state = tempDir('rehearse-karpenter-state');
-  config = tempDir('rehearse-karpenter-config');
+/** kube-burst created from `registry` in a world of its own; then a new image for every pool, Karpenter's too. */
+async function created(registry: string) {
+  const state = tempDir('rehearse-karpenter-state');
+  const config = tempDir('rehearse-karpenter-config');
+  dirs.push(state, config);
   cpSync(join(ROOT, 'examples/config'), config, { recursive: true });
-  const created = await clm([
-    'provision',
-    '--simulate',
-    '--registry',
-    REGISTRY,
-    '--directory',
-    config,
-    '--state',
-    state,
-  ]);
-  if (created.code !== 0) throw new Error(`creating kube-burst failed: ${created.out}${created.err}`);
-  // A new image for every pool, the Karpenter pool's EC2NodeClass included.
+  writeFileSync(join(state, 'clusters.yaml'), registry);
+  const args = ['--simulate', '--registry', join(state, 'clusters.yaml'), '--directory', config, '--state', state];
+  const create = await clm(['provision', ...args]);
+  if (create.code !== 0) throw new Error(`creating kube-burst failed: ${create.out}${create.err}`);
   const defaults = join(config, 'cluster/config-defaults.yaml');
   writeFileSync(defaults, readFileSync(defaults, 'utf8').replace('ami-0a1b2c3d4e5f60718', 'ami-0feedface0009'));
-});
-
-afterAll(() => {
-  for (const dir of [state, config]) rmSync(dir, { recursive: true, force: true });
-});
-
-async function liveSetup() {
-  const registry = createRegistry(REGISTRY, { cwd: ROOT });
   const sources = configSourcesFromFlags({ directory: config }, { cwd: ROOT });
-  const registered = (await registry.listClusters()).find((c) => c.id === BURST)!;
-  const sim = createSimulatedSetup({ stateDir: state, registry, sources, clusters: [registered] });
+  const reg = createRegistry(join(state, 'clusters.yaml'), { cwd: ROOT });
+  const registered = (await reg.listClusters()).find((c) => c.id === BURST)!;
+  const sim = createSimulatedSetup({ stateDir: state, registry: reg, sources, clusters: [registered] });
   const cluster = (await listWithStoredStatus(sim.ports)).find((c) => c.id === BURST)!;
   return { sim, cluster };
 }
 
+/** The update run for real on the live world, watched as the rehearsal watches its twin. */
+async function realRun(live: Awaited<ReturnType<typeof created>>) {
+  const observer = new RunObserver(live.sim.world, live.cluster);
+  await observer.start();
+  const startedAt = live.sim.world.now;
+  const result = await runClusterUpdate(
+    { clusterId: BURST, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
+    { ports: observer.wrap(live.sim.ports), executionId: 'actual', advanceClock: (s) => observer.advance(s * 1000) },
+  );
+  const run = ClusterUpdateOutput.parse(result.output).run;
+  const record = await live.sim.progress.getRun(BURST, run!.targetVersion!);
+  const actual = await observer.finish(
+    { seed: 1, status: result.status, transitions: result.stats.stateTransitions },
+    startedAt,
+    record!.pools,
+  );
+  return { result, actual };
+}
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('rehearsing a cluster with a Karpenter pool', () => {
   it('predicts the Karpenter pool roll: its nodes, batches and surge, as the real run then has them', async () => {
     // Arrange
-    const live = await liveSetup();
+    const live = await created(EXAMPLE);
 
     // Act: the prediction, then the update for real on the same world, watched the same way
     const predicted = await rehearseUpdate(live.cluster, live.sim.ports, { runs: 1 });
-    const observer = new RunObserver(live.sim.world, live.cluster);
-    await observer.start();
-    const startedAt = live.sim.world.now;
-    const result = await runClusterUpdate(
-      { clusterId: BURST, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
-      {
-        ports: observer.wrap(live.sim.ports),
-        executionId: 'actual',
-        advanceClock: (s) => observer.advance(s * 1000),
-      },
-    );
-    const run = ClusterUpdateOutput.parse(result.output).run;
-    const record = await live.sim.progress.getRun(BURST, run!.targetVersion!);
-    const actual = await observer.finish(
-      { seed: 1, status: result.status, transitions: result.stats.stateTransitions },
-      startedAt,
-      record!.pools,
-    );
+    const { result, actual } = await realRun(live);
 
     // Assert
     expect(result.status).toBe('SUCCEEDED');
@@ -91,5 +82,27 @@ describe('rehearsing a cluster with a Karpenter pool', () => {
     expect(surge?.vcpu).toBeGreaterThan(0);
     expect(actual.surge.find((p) => p.pool === 'burst')?.instances).toBe(surge?.instances);
     expect(predicted.notes.join('\n')).not.toMatch(/not rehearsed/);
+  });
+
+  it('predicts the pods left Pending while the NodePool is at its cpu limit, naming the limit', async () => {
+    // Arrange: the burst NodePool may hold 6 vCPU, what its three nodes have: a replacement waits for a node to go
+    const limited = EXAMPLE.replace(
+      'karpenter_max_pods: "3"',
+      'karpenter_max_pods: "3"\n          karpenter_cpu_limit: "6"',
+    );
+    const live = await created(limited);
+
+    // Act
+    const predicted = await rehearseUpdate(live.cluster, live.sim.ports, { runs: 1 });
+    const { result, actual } = await realRun(live);
+
+    // Assert
+    expect(result.status).toBe('SUCCEEDED');
+    const pending = predicted.pending.find((p) => p.pod.startsWith('default/burst-'));
+    expect(pending?.reason).toBe('karpenter: NodePool burst is at its limits (cpu 6 of 6): no node is launched for it');
+    expect(actual.pending.some((p) => p.pod.startsWith('default/burst-') && p.reason.startsWith('karpenter:'))).toBe(
+      true,
+    );
+    expect(predicted.surge.pools.find((p) => p.pool === 'burst')).toBeUndefined();
   });
 });

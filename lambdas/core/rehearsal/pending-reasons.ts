@@ -35,6 +35,23 @@ export interface PendingFacts {
   readonly nodes: readonly NodeFacts[];
   /** The pods bound to nodes (affinity, anti-affinity and spread count them). */
   readonly placed: readonly PlacedPod[];
+  /** Karpenter NodePools that can launch no node of the size they run (karpenter-limits.ts). */
+  readonly nodePoolsAtLimit?: readonly NodePoolAtLimit[];
+}
+
+export interface NodePoolAtLimit {
+  readonly name: string;
+  /** The labels its nodes get (its template's). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** The limit reached, e.g. `cpu 8 of 8`. */
+  readonly limit: string;
+}
+
+/** The NodePools at their limits that would otherwise take the pod (its node selector within their labels). */
+function poolsAtLimitFor(pod: PendingPod, facts: PendingFacts): NodePoolAtLimit[] {
+  return (facts.nodePoolsAtLimit ?? []).filter((p) =>
+    Object.entries(pod.nodeSelector).every(([k, v]) => p.labels[k] === v || k === 'topology.kubernetes.io/zone'),
+  );
 }
 
 const REFUSALS: Readonly<Record<ConstraintRefusal, string>> = {
@@ -74,9 +91,15 @@ function mib(bytes: number): number {
  * refused by its pod anti-affinity, pod affinity or topology spread (the first that refuses most of them).
  */
 export function pendingReason(pod: PendingPod, facts: PendingFacts): string {
+  const atLimit = poolsAtLimitFor(pod, facts);
+  const karpenter = atLimit.length
+    ? `karpenter: NodePool ${atLimit.map((p) => `${p.name} is at its limits (${p.limit})`).join(', ')}: no node is launched for it`
+    : undefined;
   const allowedNodes = facts.nodes.filter((n) => allowed(pod, n));
   if (!allowedNodes.length)
-    return 'node: no Ready, schedulable node its node selector, required node affinity and tolerations allow';
+    return (
+      karpenter ?? 'node: no Ready, schedulable node its node selector, required node affinity and tolerations allow'
+    );
   const zones = [...new Set(pod.volumeZones)];
   const inZone = zones.length
     ? allowedNodes.filter((n) => n.zone !== undefined && zones.includes(n.zone))
@@ -84,7 +107,10 @@ export function pendingReason(pod: PendingPod, facts: PendingFacts): string {
   if (!inZone.length) return `volume: its volume lives in ${zones.join(', ')}, where no node it may use is Ready`;
   const room = inZone.filter((n) => !n.allocatable || fitsInto(pod.requests, n.requested, n.allocatable));
   if (!room.length)
-    return `capacity: no node has room for ${pod.requests.cpuMillis}m CPU and ${mib(pod.requests.memoryBytes)} MiB`;
+    return (
+      karpenter ??
+      `capacity: no node has room for ${pod.requests.cpuMillis}m CPU and ${mib(pod.requests.memoryBytes)} MiB`
+    );
   const placement = { nodes: new Map(facts.nodes.map((n) => [n.name, n])), placed: facts.placed };
   const refusals = room.map((n) => constraintRefusal(pod, n, placement));
   if (refusals.every((r) => r !== undefined)) {

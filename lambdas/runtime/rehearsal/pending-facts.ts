@@ -1,6 +1,7 @@
 import { addResources, NO_RESOURCES, podRequests, resourcesOf, type Resources } from '../../core/kube/pod-resources';
 import { isRecord } from '../../core/config/plain-data';
 import type { NodeFacts, PendingFacts, PendingPod } from '../../core/rehearsal/pending-reasons';
+import { nodePoolsAtLimitOf } from '../../core/rehearsal/nodepool-limits';
 import type { KubeCluster, KubeObject, Taint } from '../../ports/kube-cluster';
 import type { ConstrainedPod, PlacedPod } from '../../core/kube/scheduling-constraints';
 
@@ -93,5 +94,6 @@ export async function pendingFacts(kube: Pick<KubeCluster, 'list'>): Promise<Pen
         ]
       : [],
   );
-  return { pending, nodes: facts, placed };
+  const nodePoolsAtLimit = nodePoolsAtLimitOf(await kube.list('NodePool').catch(() => []));
+  return { pending, nodes: facts, placed, ...(nodePoolsAtLimit.length ? { nodePoolsAtLimit } : {}) };
 }

@@ -9,6 +9,7 @@ import { learnedTimings, stackUpdateDurations } from '../../../lambdas/core/rehe
 import { podRequests } from '../../../lambdas/core/kube/pod-resources';
 import { formatRehearsal, rehearsalSummary } from '../../../lambdas/core/rehearsal/format-rehearsal';
 import type { StackEvent } from '../../../lambdas/core/stacks/stack-events';
+import { nodePoolsAtLimitOf } from '../../../lambdas/core/rehearsal/nodepool-limits';
 
 const GIB = 1024 ** 3;
 
@@ -120,6 +121,36 @@ describe('why a pod stays Pending', () => {
     expect(pendingReason(pod(), { pending: [], nodes, placed: [] })).toMatch(/^node: /);
     const tolerant = pod({ tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }] });
     expect(pendingReason(tolerant, { pending: [], nodes, placed: [] })).toMatch(/^scheduling: /);
+  });
+
+  it('names the Karpenter NodePool at its limits that would take the pod, and only that one', () => {
+    // Arrange: the NodePool burst holds 2 nodes of 2 vCPU and is limited to 4 vCPU; web is limited but has room
+    const burst = { apiVersion: 'karpenter.sh/v1', kind: 'NodePool' };
+    const pools = [
+      {
+        ...burst,
+        metadata: { name: 'burst' },
+        spec: { limits: { cpu: '4' }, template: { metadata: { labels: { 'node.kubernetes.io/node-pool': 'burst' } } } },
+        status: { resources: { cpu: '4', memory: '16Gi', nodes: '2' } },
+      },
+      {
+        ...burst,
+        metadata: { name: 'web' },
+        spec: { limits: { cpu: '100', nodes: '10' } },
+        status: { resources: { cpu: '4', memory: '16Gi', nodes: '2' } },
+      },
+    ];
+    const nodePoolsAtLimit = nodePoolsAtLimitOf(pools);
+    const full = [node('a', 'z1', { requested: { cpuMillis: 1800, memoryBytes: 0 } })];
+    const facts = { pending: [], nodes: full, placed: [], nodePoolsAtLimit };
+
+    // Act / Assert
+    expect(nodePoolsAtLimit.map((p) => [p.name, p.limit])).toEqual([['burst', 'cpu 4 of 4']]);
+    expect(pendingReason(pod({ nodeSelector: { 'node.kubernetes.io/node-pool': 'burst' } }), facts)).toBe(
+      'karpenter: NodePool burst is at its limits (cpu 4 of 4): no node is launched for it',
+    );
+    expect(pendingReason(pod({ nodeSelector: { 'node.kubernetes.io/node-pool': 'other' } }), facts)).toMatch(/^node: /);
+    expect(pendingReason(pod(), { ...facts, nodePoolsAtLimit: [] })).toMatch(/^capacity: /);
   });
 });
 

@@ -6,12 +6,24 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * One self-contained page (no script, no external asset, the CSS inline): a card per cluster, grouped by wave in
- * rollout order. The cards wrap to the width (one column on a phone) and long ids and versions break anywhere, so the
- * page never scrolls sideways.
+ * Up-to-date clusters a wave shows as cards; past this many they are one collapsed list (`<details>`, no script), so
+ * a fleet of thousands opens on what needs attention: summary, halts, and the cards of clusters that are not at target.
+ */
+export const UP_TO_DATE_CARDS = 12;
+
+const STATES: readonly ClusterRow['state'][] = ['failed', 'halted', 'blocked', 'running', 'pending', 'up to date'];
+
+/**
+ * One self-contained page (no script, no external asset, the CSS inline): the clusters per state, then a card per
+ * cluster, grouped by wave in rollout order, the failed first within a wave (its up-to-date clusters beyond
+ * UP_TO_DATE_CARDS in one collapsed list). The cards wrap to the width (one column on a phone) and long ids and versions break anywhere, so the page
+ * never scrolls sideways.
  */
 export function renderFleetPage(page: FleetPage): string {
   const count = page.waves.reduce((n, w) => n + w.clusters.length, 0);
+  const states = STATES.map(
+    (state) => [state, page.waves.reduce((n, w) => n + w.clusters.filter((c) => c.state === state).length, 0)] as const,
+  ).filter(([, n]) => n > 0);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -21,12 +33,31 @@ export function renderFleetPage(page: FleetPage): string {
 <style>${CSS}</style>
 </head>
 <body>
-<header><h1>CLM fleet</h1><p>${count} cluster${count === 1 ? '' : 's'}, generated ${escapeHtml(page.generatedAt)}</p></header>
+<header><h1>CLM fleet</h1><p>${count} cluster${count === 1 ? '' : 's'}, generated ${escapeHtml(page.generatedAt)}</p>
+<ul class="summary">${states.map(([state, n]) => `<li class="state-${state.replace(/ /g, '-')}"><span class="badge">${n} ${state}</span></li>`).join('')}</ul></header>
 ${page.halts.length ? `<section class="halts"><h2>Halts</h2><ul>${page.halts.map((h) => `<li>${escapeHtml(h)}</li>`).join('')}</ul></section>` : ''}
-${page.waves.map((wave) => `<section class="wave"><h2>Wave ${escapeHtml(wave.label)}</h2><div class="cards">${wave.clusters.map(card).join('')}</div></section>`).join('\n')}
+${page.waves.map(wave).join('\n')}
 </body>
 </html>
 `;
+}
+
+function wave(w: FleetPage['waves'][number]): string {
+  const upToDate = w.clusters.filter((c) => c.state === 'up to date');
+  const folded = upToDate.length > UP_TO_DATE_CARDS ? upToDate : [];
+  // The clusters that need attention first: failed, halted, blocked, running, pending, then up to date.
+  const cards = w.clusters
+    .filter((c) => !folded.includes(c))
+    .sort((a, b) => STATES.indexOf(a.state) - STATES.indexOf(b.state));
+  const list = folded.length
+    ? `<details class="folded"><summary>${folded.length} clusters up to date</summary><ul>${folded.map(line).join('')}</ul></details>`
+    : '';
+  return `<section class="wave"><h2>Wave ${escapeHtml(w.label)}</h2>${cards.length ? `<div class="cards">${cards.map(card).join('')}</div>` : ''}${list}</section>`;
+}
+
+/** An up-to-date cluster in a folded list: its alias, id and version. */
+function line(row: ClusterRow): string {
+  return `<li data-cluster="${escapeHtml(row.id)}"><b>${escapeHtml(row.alias)}</b> <span class="id">${escapeHtml(row.id)}</span> <code>${escapeHtml(row.current)}</code></li>`;
 }
 
 function card(row: ClusterRow): string {
@@ -70,4 +101,10 @@ dd{margin:0;font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
 .problems li{color:#a40e26}
 .halts{background:#ffebe9;border:1px solid #ff8182;border-radius:6px;padding:.5rem 1rem}
 a{color:#0969da}
+.summary{display:flex;flex-wrap:wrap;gap:.4rem;list-style:none;margin:0 0 1rem;padding:0}
+.folded{margin-top:.75rem;background:#fff;border:1px solid #d0d7de;border-left:6px solid #1a7f37;border-radius:6px;padding:.5rem .75rem}
+.folded summary{cursor:pointer;font-weight:600}
+.folded ul{margin:.5rem 0 0;padding-left:1.1rem;font-size:.9rem}
+.folded li{margin:.1rem 0}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
 `;

@@ -109,6 +109,42 @@ describe('the fleet page in headless Chromium', () => {
     }
   });
 
+  it('folds a wave of many up-to-date clusters into one list, closed at first, and opens it without overflow', async () => {
+    // Arrange: 30 up-to-date clusters with long ids and versions beside a running one
+    const upToDate = Array.from({ length: 30 }, (_, n) => ({
+      id: `${LONG}-${n}`,
+      alias: `kube-${n}`,
+      current: `dir-4b18e1fa25ad#LCoYwUWSMJltp_38oBn0nGI78TcLCoYwUWSMJltp_38oBn0nGI78Tc-${n}`,
+      target: `dir-4b18e1fa25ad#LCoYwUWSMJltp_38oBn0nGI78TcLCoYwUWSMJltp_38oBn0nGI78Tc-${n}`,
+      state: 'up to date' as const,
+      runs: [],
+      blocks: [],
+      problems: [],
+    }));
+    const page = crowdedPage();
+    const html = renderFleetPage({
+      ...page,
+      waves: [{ label: 'fleet', clusters: [...page.waves[0]!.clusters.slice(0, 1), ...upToDate] }],
+    });
+    const open = html.replace('<details class="folded">', '<details class="folded" open>');
+
+    // Act
+    const closed = (await inBrowser(html, 390, 844)).layout;
+    const opened = await Promise.all([inBrowser(open, 1280, 900), inBrowser(open, 390, 844)]);
+
+    // Assert: the running cluster's card, the counts, and one line for the 30 until opened
+    expect(closed.cards).toHaveLength(1);
+    expect(closed.text).toContain('30 clusters up to date');
+    expect(closed.text).toMatch(/1 running\s+30 up to date/);
+    expect(closed.text).not.toContain(`${LONG}-29`);
+    for (const { layout } of opened) {
+      expect(layout.text).toContain(`${LONG}-29`);
+      expect(layout.rightmost).toBeLessThanOrEqual(layout.viewportWidth);
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.viewportWidth);
+      expect(layout.minFontPx).toBeGreaterThanOrEqual(12);
+    }
+  });
+
   it.each([
     [1280, 900],
     [390, 844],

@@ -12,6 +12,8 @@
  * layer's files, and counted where it loads. The handlers load their adapters (and the SDK clients) on the first
  * invocation, so the same child then calls the handler once with an empty payload: the wiring loads, the task
  * rejects the payload (no network), and that call is reported as "first call" — a cold start pays init + first call.
+ * Reading that error's stack afterwards is a figure of its own: what a cold start whose first call fails pays on top
+ * (Node parses the bundle's source map when it formats the first stack; the runtime and the logger format it).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -53,6 +55,11 @@ interface ColdStart {
   readonly firstCall: Timing;
   /** The error the first call ended with: InvalidTaskInputError is the expected one (empty payload). */
   readonly firstCallError: string;
+  /**
+   * Reading that error's stack afterwards, as the Lambda runtime and the logger (at INFO) do with a failed invocation's
+   * error: under --enable-source-maps the first stack formatted parses the bundle's whole source map.
+   */
+  readonly errorStack: Timing;
   /** `@aws-sdk/client-*` and `lib-*` packages loaded after the require, and after the first call. */
   readonly sdkAtInit: readonly string[];
   readonly sdkAfterFirstCall: readonly string[];
@@ -78,11 +85,12 @@ const sdk = () => [...new Set(Object.keys(require.cache).map((p) => /node_module
   const sdkAtInit = sdk();
   const first = await time(() => m.handler({}));
   const error = first.r instanceof Error ? first.r.name + ': ' + first.r.message.split('\\n')[0] : 'no error';
+  const stack = await time(() => first.r instanceof Error ? first.r.stack : undefined);
   const sdkAfterFirstCall = sdk();
   const rest = JSON.parse(process.argv[2]).filter((p) => !sdkAfterFirstCall.includes(p));
   const restOfSdk = await time(() => { for (const p of rest) require('@aws-sdk/' + p); });
   if (restOfSdk.r instanceof Error) throw restOfSdk.r;
-  process.stdout.write(JSON.stringify({ init: { wall: init.wall, cpu: init.cpu }, firstCall: { wall: first.wall, cpu: first.cpu }, firstCallError: error, sdkAtInit, sdkAfterFirstCall, restOfSdk: { wall: restOfSdk.wall, cpu: restOfSdk.cpu }, maxRssKb: process.resourceUsage().maxRSS }));
+  process.stdout.write(JSON.stringify({ init: { wall: init.wall, cpu: init.cpu }, firstCall: { wall: first.wall, cpu: first.cpu }, firstCallError: error, errorStack: { wall: stack.wall, cpu: stack.cpu }, sdkAtInit, sdkAfterFirstCall, restOfSdk: { wall: restOfSdk.wall, cpu: restOfSdk.cpu }, maxRssKb: process.resourceUsage().maxRSS }));
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
 `;
 
@@ -122,6 +130,11 @@ function coldStart(file: string, sdk: readonly string[]): ColdStart {
     env: lambdaLikeEnv('clm-bench'),
   });
   return JSON.parse(out) as ColdStart;
+}
+
+/** The size of the bundle's source map (Node reads it at the require, parses it when it first formats a stack). */
+function sourceMapBytes(file: string): number {
+  return statSync(`${file}.map`).size;
 }
 
 /** The three largest inputs of the bundle, for the note ("@aws-sdk 410 KB, ..."). */
@@ -212,6 +225,12 @@ function coldStartFigures(handler: string, file: string, sdk: readonly string[],
       budget: COLD_START_BUDGET_MS,
       note: `the same plus requiring the SDK clients of its ports the first call left for first use (${ms((r) => r.restOfSdk.cpu)} ms: ${list(sdk.filter((p) => !runs[0].sdkAfterFirstCall.includes(p)))}): what a cold real step loads at least`,
     }),
+    {
+      name: `${handler} failed first call's stack trace`,
+      value: median(runs.map((r) => r.errorStack.cpu)),
+      unit: 'ms CPU',
+      note: `reading the error's stack after the first call (median of ${INIT_RUNS}): a cold start pays it on top when its first call fails (the logger at INFO and the Lambda runtime format the stack) or when X-Ray records an SDK error of it; the first stack formatted parses the bundle's whole source map (${Math.round(sourceMapBytes(file) / 1024)} KB)`,
+    },
     withBudget({
       name: `${handler} max RSS, loaded`,
       value: median(runs.map((r) => r.maxRssKb / 1024)),

@@ -7,7 +7,7 @@
  * Terminal: retrying cannot help until a human or a new config changes something.
  */
 
-import { redactSecrets } from './redact';
+import { madeWithRedactedMessage, redactSecrets } from './redact';
 
 export const ERROR_NAMES = {
   ClmError: 'ClmError',
@@ -78,6 +78,7 @@ export class ClmError extends Error {
     super(redactSecrets(withLocation(message, options?.location)), options);
     this.location = options?.location;
     this.problem = redactSecrets(message);
+    madeWithRedactedMessage(this);
   }
 }
 

@@ -32,10 +32,8 @@ const Common = {
 };
 const Secret = z.string().check(z.minLength(1, 'must not be empty'));
 const Gitlab = z.strictObject({ token: Secret, ...Common });
-const Bitbucket = z.union([
-  z.strictObject({ token: Secret, ...Common }),
-  z.strictObject({ username: Secret, appPassword: Secret, ...Common }),
-]);
+const BitbucketToken = z.strictObject({ token: Secret, ...Common });
+const BitbucketAppPassword = z.strictObject({ username: Secret, appPassword: Secret, ...Common });
 const GithubExtras = z.looseObject(Common);
 
 /**
@@ -94,7 +92,8 @@ function gitlabEntry(value: unknown, from: string): NonNullable<ForgeSecret['git
 }
 
 function bitbucketEntry(value: unknown, from: string): NonNullable<ForgeSecret['bitbucket']> {
-  const entry = checked(Bitbucket, value, from);
+  const basic = !!value && typeof value === 'object' && ('username' in value || 'appPassword' in value);
+  const entry = basic ? checked(BitbucketAppPassword, value, from) : checked(BitbucketToken, value, from);
   const apiUrl = entry.apiUrl ?? DEFAULT_BITBUCKET_API_URL;
   const hosts = withApiHost('bitbucket', entry.hosts, apiUrl);
   if ('token' in entry) {
@@ -119,7 +118,7 @@ function withApiHost(kind: ForgeKind, hosts: readonly string[] | undefined, apiU
   const all = new Set((hosts ?? []).map((h) => h.toLowerCase()));
   if (apiUrl) {
     const host = new URL(apiUrl).hostname.toLowerCase();
-    if (host !== `api.${DEFAULT_FORGE_HOSTS[kind]}`) all.add(host);
+    if (host !== DEFAULT_FORGE_HOSTS[kind] && host !== `api.${DEFAULT_FORGE_HOSTS[kind]}`) all.add(host);
   }
   return [...all];
 }

@@ -42,7 +42,7 @@ const post = (body: Record<string, unknown>) =>
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
-  }).then(async (r) => [r.status, await r.json()]);
+  }).then(async (r) => [r.status, (await r.json()) as { error: { fields: unknown } }] as const);
 
 describe('BitbucketForge', () => {
   it('sets INPROGRESS, then SUCCESSFUL on the same key, linked to the execution', async () => {

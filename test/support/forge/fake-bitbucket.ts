@@ -56,9 +56,9 @@ export class FakeBitbucket {
     return this.server.close();
   }
 
-  /** The statuses of a commit, in the order their keys were first set. */
-  statusesOf(repository: string, sha: string): readonly FakeBitbucketStatus[] {
-    return this.statuses.get(`${repository.toLowerCase()}@${sha}`) ?? [];
+  /** The statuses of a commit (copies), in the order their keys were first set. */
+  statusesOf(repository: string, sha: string): FakeBitbucketStatus[] {
+    return (this.statuses.get(`${repository.toLowerCase()}@${sha}`) ?? []).map((s) => ({ ...s }));
   }
 
   private authorized(header: string): boolean {

@@ -16,8 +16,9 @@ export interface ClmFleetConfig {
    */
   readonly webhookSecretArn?: string;
   /**
-   * Secrets Manager secret with the GitHub credentials commit statuses and pull request plans are reported with: a
-   * token, or a GitHub App's `{"appId", "privateKey", "installationId"}` (README "Commit statuses").
+   * Secrets Manager secret with the forge credentials commit statuses and pull request plans are reported with: a
+   * GitHub token, a GitHub App's `{"appId", "privateKey", "installationId"}`, or per-forge entries
+   * `{"github", "gitlab", "bitbucket"}` (README "Feedback in the forge").
    * @default - nothing is reported
    */
   readonly forgeSecretArn?: string;

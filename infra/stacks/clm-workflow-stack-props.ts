@@ -76,7 +76,8 @@ export interface ClmWorkflowStackProps extends StackProps {
    */
   readonly webhookSecretArn?: string;
   /**
-   * Secrets Manager secret with the GitHub credentials of commit statuses and pull request plans.
+   * Secrets Manager secret with the forge credentials of commit statuses (GitHub, GitLab, Bitbucket Cloud) and pull
+   * request plans (GitHub).
    * @default - nothing is reported
    */
   readonly forgeSecretArn?: string;

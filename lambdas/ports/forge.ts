@@ -8,8 +8,9 @@ export interface PullRequestComment {
 }
 
 /**
- * Where CLM reports back to the forge the config lives in (GitHub's REST API, github.com or GitHub Enterprise):
- * commit statuses and the one plan comment on a pull request.
+ * Where CLM reports back to the forge the config lives in: commit statuses on GitHub (github.com or GitHub
+ * Enterprise), GitLab or Bitbucket Cloud (the forge of each config source's host), and the one plan comment on a
+ * GitHub pull request.
  */
 export interface Forge {
   /** False when no forge credentials are configured: the caller reports nothing (and says so). */

@@ -6,12 +6,12 @@ export const NO_FORGE: Forge = {
   configured: false,
   setStatus: async () => {
     throw new ConfigError(
-      'no forge configured: give GitHub credentials (clm serve --github-token-file; CDK context forgeSecretArn)',
+      'no forge configured: give forge credentials (clm serve --forge-credentials-file or --github-token-file; CDK context forgeSecretArn)',
     );
   },
   upsertComment: async () => {
     throw new ConfigError(
-      'no forge configured: give GitHub credentials (clm serve --github-token-file; CDK context forgeSecretArn)',
+      'no forge configured: give forge credentials (clm serve --forge-credentials-file or --github-token-file; CDK context forgeSecretArn)',
     );
   },
 };

@@ -11,6 +11,7 @@ export interface ServeOptions extends FleetFlags {
   readonly bitbucketSecretFile?: string;
   readonly githubApiUrl: string;
   readonly githubTokenFile?: string;
+  readonly forgeCredentialsFile?: string;
   readonly interval: string;
   readonly verbose?: boolean;
 }
@@ -37,7 +38,9 @@ application/json, signed with the secret in --webhook-secret-file: X-Hub-Signatu
 Push Hook and Tag Push Hook (X-Gitlab-Token, --gitlab-token-file), POST ${BITBUCKET_WEBHOOK_PATH} Bitbucket Data Center's
 repo:refs_changed (X-Hub-Signature, --bitbucket-secret-file); GET ${HEALTH_PATH} reports the controller. With
 --github-token-file, every update it runs sets the commit status clm/<alias> on its commit (pending, then success or
-failure), and a pull request's plan is written as one comment on the PR (never applied).
+failure), and a pull request's plan is written as one comment on the PR (never applied). With
+--forge-credentials-file ({"github": …, "gitlab": {"token", "apiUrl"}, "bitbucket": {"token"}}), each config source's
+commits get their statuses on the forge of its URL's host (plan comments: GitHub only).
 A pass runs at start, on every accepted push (over the clusters following the pushed ref), every --interval
 seconds, and whenever an update ends (so the next wave starts); the updates it starts run here, one at a time, on
 the same state machine as the deployed system. Each decision is logged. Ctrl-C stops at a safe point (between two
@@ -62,6 +65,10 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option(
       '--github-token-file <file>',
       'GitHub credentials for commit statuses and pull request plans: a token, or GitHub App JSON',
+    )
+    .option(
+      '--forge-credentials-file <file>',
+      'credentials for commit statuses on GitHub, GitLab and Bitbucket: the forge secret\'s JSON (README "Feedback in the forge")',
     )
     .option(
       '--github-api-url <url>',

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseForgeCredentials } from '../../adapters/forge/forge-credentials';
-import { githubTokenProvider } from '../../adapters/forge/github-app-token';
-import { GithubForge } from '../../adapters/forge/github-forge';
+import { parseForgeSecret } from '../../adapters/forge/forge-secret';
+import { forgesFromSecret } from '../../adapters/forge/forges-from-secret';
 import { ForgeWebhookVerifier } from '../../adapters/webhook/forge-webhook-verifier';
 import type { Forge } from '../../ports/forge';
 import type { WebhookVerifier } from '../../ports/webhook-verifier';
@@ -15,6 +14,7 @@ export interface CredentialFlags {
   readonly gitlabTokenFile?: string;
   readonly bitbucketSecretFile?: string;
   readonly githubTokenFile?: string;
+  readonly forgeCredentialsFile?: string;
   readonly githubApiUrl: string;
 }
 
@@ -41,16 +41,26 @@ export function verifierFromFlags(flags: CredentialFlags, cwd: string): WebhookV
   return new ForgeWebhookVerifier({ github, gitlab, bitbucket });
 }
 
-/** The forge commit statuses and pull request plans go to, when `--github-token-file` is given. */
+/**
+ * The forges commit statuses (and pull request plans, GitHub only) go to: `--forge-credentials-file` (the forge
+ * secret's format: GitHub's forms, or per-forge entries for GitHub, GitLab and Bitbucket) or `--github-token-file`
+ * (GitHub's forms only); none without either.
+ */
 export function forgeFromFlags(flags: CredentialFlags, cwd: string): Forge | undefined {
-  if (!flags.githubTokenFile) return undefined;
+  if (flags.forgeCredentialsFile && flags.githubTokenFile)
+    throw new UsageError('give --forge-credentials-file or --github-token-file, not both');
+  const [flag, file] = flags.forgeCredentialsFile
+    ? ['--forge-credentials-file', flags.forgeCredentialsFile]
+    : ['--github-token-file', flags.githubTokenFile];
+  if (!file) return undefined;
   if (!/^https?:\/\/\S+$/.test(flags.githubApiUrl))
     throw new UsageError(`--github-api-url ${flags.githubApiUrl} is not an http(s) URL`);
-  const credentials = parseForgeCredentials(
-    readFlagFile('--github-token-file', resolve(cwd, flags.githubTokenFile)),
-    `--github-token-file ${flags.githubTokenFile}`,
-  );
-  return new GithubForge({ apiUrl: flags.githubApiUrl, token: githubTokenProvider(credentials, flags.githubApiUrl) });
+  const secret = parseForgeSecret(readFlagFile(flag, resolve(cwd, file)), `${flag} ${file}`);
+  if (flag === '--github-token-file' && !secret.github)
+    throw new UsageError(
+      `--github-token-file ${file} names no GitHub credentials; give other forges' with --forge-credentials-file`,
+    );
+  return forgesFromSecret(secret, { githubApiUrl: flags.githubApiUrl });
 }
 
 function readFlagFile(flag: string, file: string): string {

@@ -1,13 +1,18 @@
 import type { ConfigSourceSpec } from '../model/config-source-spec';
 import { repositoryPath } from '../webhook/push-match';
+import { repositoryHost } from './forge-hosts';
 
 /** GitHub's commit status states (REST "Create a commit status"). */
 export type CommitState = 'pending' | 'success' | 'failure' | 'error';
 
 /** One commit status to set: a context per cluster on the commit of each config source the update applied. */
 export interface CommitStatus {
-  /** `owner/name`, from the config source's URL. */
+  /** `owner/name`, from the config source's URL: its last two path segments. */
   readonly repository: string;
+  /** The whole repository path (GitLab's `group/subgroup/name`). */
+  readonly project: string;
+  /** The config source URL's host (routes the status to its forge); empty for a local path. */
+  readonly host: string;
   readonly sha: string;
   readonly state: CommitState;
   /** `clm/<cluster alias>`. */
@@ -45,6 +50,9 @@ const FULL_SHA = /^[0-9a-f]{40}$/i;
 export interface VersionCommit {
   readonly source: string;
   readonly repository: string;
+  /** The whole path of the URL (`group/subgroup/name` on GitLab). */
+  readonly project: string;
+  readonly host: string;
   readonly sha: string;
 }
 
@@ -68,7 +76,15 @@ export function versionCommits(configVersion: string, sources: readonly ConfigSo
     if (!source || source.kind !== 'git' || !FULL_SHA.test(id)) return [];
     const path = repositoryPath(source.location);
     if (path.length < 2) return [];
-    return [{ source: name, repository: path.slice(-2).join('/'), sha: id.toLowerCase() }];
+    return [
+      {
+        source: name,
+        repository: path.slice(-2).join('/'),
+        project: path.join('/'),
+        host: repositoryHost(source.location),
+        sha: id.toLowerCase(),
+      },
+    ];
   });
 }
 

@@ -64,6 +64,8 @@ export async function reportCommitStatuses(
   const context = statusContext(ctx.cluster?.alias ?? input.clusterId);
   const statuses: CommitStatus[] = versionCommits(configVersion, ctx.sources).map((commit) => ({
     repository: commit.repository,
+    project: commit.project,
+    host: commit.host,
     sha: commit.sha,
     state,
     context,

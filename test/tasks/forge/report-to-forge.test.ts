@@ -123,7 +123,15 @@ describe('ReportToForge: commit statuses', () => {
 
   it('refuses the 1001st status of a commit and context, as GitHub does', async () => {
     const forge = new GithubForge({ apiUrl: github.url, token: async () => TOKEN });
-    const status = { repository: REPO, sha: COMMIT_A, state: 'pending' as const, context: 'clm/x', description: 'd' };
+    const status = {
+      repository: REPO,
+      project: REPO,
+      host: 'github.com',
+      sha: COMMIT_A,
+      state: 'pending' as const,
+      context: 'clm/x',
+      description: 'd',
+    };
     for (let i = 0; i < 1000; i++) await forge.setStatus(status);
     await expect(forge.setStatus(status)).rejects.toThrow(
       'This SHA and context has reached the maximum number of statuses.',
@@ -149,7 +157,15 @@ describe('ReportToForge: commit statuses', () => {
         apiUrl: github.url,
         token: githubTokenProvider({ kind: 'app', appId: '123', privateKey: pem.priv, installationId }, github.url),
       });
-    const status = { repository: REPO, sha: COMMIT_A, state: 'success' as const, context: 'clm/a', description: 'ok' };
+    const status = {
+      repository: REPO,
+      project: REPO,
+      host: 'github.com',
+      sha: COMMIT_A,
+      state: 'success' as const,
+      context: 'clm/a',
+      description: 'ok',
+    };
 
     // Act
     await app(42).setStatus(status);

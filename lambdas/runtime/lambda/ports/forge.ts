@@ -1,7 +1,7 @@
-import { parseForgeCredentials } from '../../../adapters/forge/forge-credentials';
-import { githubTokenProvider } from '../../../adapters/forge/github-app-token';
-import { DEFAULT_GITHUB_API_URL, GithubForge } from '../../../adapters/forge/github-forge';
+import { parseForgeSecret } from '../../../adapters/forge/forge-secret';
+import { forgesFromSecret } from '../../../adapters/forge/forges-from-secret';
 import { NO_FORGE } from '../../../adapters/forge/no-forge';
+import type { Forge } from '../../../ports/forge';
 import type { PortFactories } from '../../restrict-ports';
 import type { WiringContext } from '../port-modules';
 import { TASK_ENV } from '../task-environment';
@@ -10,28 +10,37 @@ import { TASK_ENV } from '../task-environment';
 const CREDENTIALS_TTL_MS = 5 * 60_000;
 
 /**
- * Port module of the forge: GitHub's API with the credentials of the secret `CLM_FORGE_SECRET_ARN` (a token, or a
- * GitHub App whose installation tokens @octokit/auth-app mints and caches); without that secret, no forge.
+ * Port module of the forge: the forges the secret `CLM_FORGE_SECRET_ARN` names (forge-secret.ts: a GitHub token or
+ * App as before, or per-forge entries for GitHub, GitLab and Bitbucket), each commit status sent to the forge of its
+ * config source's host; `CLM_GITHUB_API_URL` is GitHub's API when the secret names none. Without that secret, no forge.
  */
 export async function portFactories({ env }: WiringContext): Promise<PortFactories> {
   const secretId = env.optional(TASK_ENV.forgeSecretArn);
   if (!secretId) return { forge: () => NO_FORGE };
-  const apiUrl = env.optional(TASK_ENV.githubApiUrl) ?? DEFAULT_GITHUB_API_URL;
-  let cached: { at: number; token: Promise<() => Promise<string>> } | undefined;
-  const provider = () => {
+  const githubApiUrl = env.optional(TASK_ENV.githubApiUrl);
+  let cached: { at: number; forge: Promise<Forge> } | undefined;
+  const current = (): Promise<Forge> => {
     if (!cached || Date.now() - cached.at >= CREDENTIALS_TTL_MS) {
       const entry = {
         at: Date.now(),
-        token: import('../secrets-manager-reader')
+        forge: import('../secrets-manager-reader')
           .then(({ secretsManagerReader }) => secretsManagerReader(env)(secretId))
-          .then((text) => githubTokenProvider(parseForgeCredentials(text, `secret ${secretId}`), apiUrl)),
+          .then((text) =>
+            forgesFromSecret(parseForgeSecret(text, `secret ${secretId}`), githubApiUrl ? { githubApiUrl } : {}),
+          ),
       };
-      entry.token.catch(() => {
+      entry.forge.catch(() => {
         if (cached === entry) cached = undefined;
       });
       cached = entry;
     }
-    return cached.token;
+    return cached.forge;
   };
-  return { forge: () => new GithubForge({ apiUrl, token: async () => (await provider())() }) };
+  const forge: Forge = {
+    configured: true,
+    setStatus: async (status) => (await current()).setStatus(status),
+    upsertComment: async (repository, number, marker, body) =>
+      (await current()).upsertComment(repository, number, marker, body),
+  };
+  return { forge: () => forge };
 }

@@ -52,6 +52,7 @@ export type SimEvent =
   | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string }
   | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string }
   | { type: 'asg-retry'; at: number; seq: number; account: string; asg: string; cluster: string }
+  | { type: 'karpenter-retry'; at: number; seq: number; cluster: string }
   | { type: 'live-edit'; at: number; seq: number; cluster: string; index: number };
 
 export type SimEventInput = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at' | 'seq'> : never) : never;
@@ -197,6 +198,19 @@ export interface AsgRecord {
   readonly createdAt: number;
   /** When the group tries launches EC2 throttled again (aws/run-instances-bucket.ts). */
   launchRetryAt?: number;
+  /** Its latest scaling activities, newest last (aws/scaling-activities.ts); absent in worlds saved before. */
+  activities?: ScalingActivityRecord[];
+}
+
+/** An Auto Scaling scaling activity, as DescribeScalingActivities lists it. */
+export interface ScalingActivityRecord {
+  readonly id: string;
+  /** ms since the epoch. */
+  readonly at: number;
+  readonly statusCode: 'Successful' | 'Failed';
+  readonly description: string;
+  readonly cause: string;
+  readonly statusMessage?: string;
 }
 
 export type InstanceLifecycle = 'Pending' | 'InService' | 'Terminating' | 'Terminated';

@@ -211,12 +211,7 @@ function launchClaim(
   const claimName = `${shape.name}-${hashOf([info.id, shape.name, String(ctx.nextSeq())], 5)}`;
   const amis = (specOf(nodeClass).amiSelectorTerms ?? []) as Json[];
   const imageId = typeof amis[0]?.id === 'string' ? amis[0].id : undefined;
-  const classSpec = specOf(nodeClass);
-  const bundles = typeof classSpec.userData === 'string' ? filesBundles(classSpec.userData) : [];
-  const instance = launchOrRefuse(ctx, account, {
-    ...(typeof classSpec.instanceProfile === 'string' ? { instanceProfile: classSpec.instanceProfile } : {}),
-    ...(typeof classSpec.role === 'string' ? { role: classSpec.role } : {}),
-    ...(bundles.length ? { bundles } : {}),
+  const instance = launchOrRefuse(ctx, account, nodeClass, {
     clusterId: info.id,
     clusterName: info.name,
     pool: shape.name,
@@ -277,10 +272,18 @@ export const KARPENTER_RETRY_SECONDS = 60;
 function launchOrRefuse(
   ctx: SimContext,
   account: AccountState,
+  nodeClass: Json,
   launch: Parameters<typeof launchKarpenterInstance>[2],
 ): ReturnType<typeof launchKarpenterInstance> | undefined {
+  const classSpec = specOf(nodeClass);
+  const bundles = typeof classSpec.userData === 'string' ? filesBundles(classSpec.userData) : [];
   try {
-    return launchKarpenterInstance(ctx, account, launch);
+    return launchKarpenterInstance(ctx, account, {
+      ...(typeof classSpec.instanceProfile === 'string' ? { instanceProfile: classSpec.instanceProfile } : {}),
+      ...(typeof classSpec.role === 'string' ? { role: classSpec.role } : {}),
+      ...(bundles.length ? { bundles } : {}),
+      ...launch,
+    });
   } catch (error) {
     if (error instanceof VcpuLimitExceeded) return undefined;
     throw error;

@@ -32,6 +32,7 @@ import { LaunchAllowance } from './launches/launch-allowance';
 import { act } from './roll/act-on-plan';
 import { renewPool, repairOutsideWindows } from './roll/renew-pool';
 import { announceRoll } from './roll/announce-roll';
+import { launchFailures, waitingOnLaunches } from './roll/launch-failures';
 
 const PORTS = {
   pools: 'write',
@@ -87,11 +88,18 @@ export async function rollNodePool(
   };
   // A pool being removed is outdated as a whole: every node goes, none comes back.
   const snapshot = removal ? allOutdated(observed) : renewal.snapshot;
-  await recordProblems(ports, cluster.id, pool.name, removal ? [] : renewal.notes, now);
+  const launchFailed = launchFailures(poolState, pool);
+  await recordProblems(
+    ports,
+    cluster.id,
+    pool.name,
+    [...(removal ? [] : renewal.notes), ...launchFailed.problems],
+    now,
+  );
   const pools = cluster.nodePools.length + (removal ? 1 : 0);
   const progress = await startOrContinue(ports, ref, context, run, snapshot, pools);
   const budget = karpenter ? karpenterBudget(view?.nodePool, snapshot, removal, now) : undefined;
-  const planned = planStep(snapshot, progress, context, budget);
+  const planned = waitingOnLaunches(planStep(snapshot, progress, context, budget), launchFailed.waitingFor);
   const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
   const anyWindow = repairOutsideWindows(snapshot, progress, renewal.settings);
   const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks, anyWindow);

@@ -87,17 +87,17 @@ export function vcpuLimitInMessage(message: string): number | undefined {
 }
 
 /**
- * A failed launch of a pool as CLM reports it: the pool, the quota's code and name and the limit (from the message
- * and the pool's instance type), and what the roll does meanwhile.
+ * A group's failed launch as the roll reports it: the group, and for a VcpuLimitExceeded the quota's code and name
+ * (from the instance type) and the limit (from EC2's message), and what the roll does meanwhile.
  */
-export function launchFailureProblem(pool: string, group: string, instanceType: string, message: string): string {
+export function launchFailureProblem(group: string, instanceType: string, message: string): string {
   const limit = vcpuLimitInMessage(message);
   const quota = vcpuQuotaOf(instanceType);
-  if (limit === undefined) return `pool ${pool}: Auto Scaling group ${group} cannot launch instances: ${message}`;
+  if (limit === undefined) return `Auto Scaling group ${group} cannot launch instances: ${message}`;
   const which = quota ? `quota ${quota.code} (${quota.name})` : 'its On-Demand vCPU quota';
   return (
-    `pool ${pool}: Auto Scaling group ${group} cannot launch ${instanceType || 'instances'}: the account's vCPU limit of ` +
-    `${limit} is reached, ${which}. No node is drained before its replacement is Ready; raise the quota (Service ` +
-    "Quotas) or lower the pool's surge: the roll goes on once the launches succeed"
+    `Auto Scaling group ${group} cannot launch ${instanceType || 'instances'}: the account's vCPU limit of ${limit} ` +
+    `is reached, ${which}. The roll drains no more nodes than update_max_unavailable allows until replacements ` +
+    'are Ready; raise the quota (Service Quotas) or lower the surge: the roll goes on once launches succeed'
   );
 }

@@ -25,14 +25,19 @@ import type { AccountState, InstanceRecord } from '../world-state';
 export const DEFAULT_VCPU_LIMIT = 100_000;
 
 const CODES = new Set(VCPU_QUOTAS.map((q) => q.code));
-const quotaCode = z.string().check(
-  z.refine((code) => CODES.has(code), {
-    message: `expected an On-Demand vCPU quota code: ${[...CODES].join(', ')}`,
-  }),
-);
 
 /** vCPUs per quota code, e.g. `{ L-1216C47A: 640 }`. */
-export const VcpuFigures = z.record(quotaCode, z.number().check(z.int(), z.nonnegative()));
+export const VcpuFigures = z.record(z.string(), z.number().check(z.int(), z.nonnegative())).check(
+  z.superRefine((figures, ctx) => {
+    for (const code of Object.keys(figures))
+      if (!CODES.has(code))
+        ctx.addIssue({
+          code: 'custom',
+          path: [code],
+          message: `unknown quota code; the On-Demand vCPU quotas: ${[...CODES].join(', ')}`,
+        });
+  }),
+);
 export type VcpuFigures = z.infer<typeof VcpuFigures>;
 
 /** How long an Auto Scaling group waits before it tries a launch the quota refused again. */

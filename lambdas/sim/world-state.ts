@@ -4,6 +4,7 @@ import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
 import type { KubeletRegistration } from '../core/nodes/kubelet-registration';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
+import type { ScalingActivityRecord } from './aws/scaling-activities';
 import type { Resources } from '../core/kube/pod-resources';
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
 import type { KindInfo, StoredObject } from './kube/stored-object';
@@ -200,17 +201,6 @@ export interface AsgRecord {
   launchRetryAt?: number;
   /** Its latest scaling activities, newest last (aws/scaling-activities.ts); absent in worlds saved before. */
   activities?: ScalingActivityRecord[];
-}
-
-/** An Auto Scaling scaling activity, as DescribeScalingActivities lists it. */
-export interface ScalingActivityRecord {
-  readonly id: string;
-  /** ms since the epoch. */
-  readonly at: number;
-  readonly statusCode: 'Successful' | 'Failed';
-  readonly description: string;
-  readonly cause: string;
-  readonly statusMessage?: string;
 }
 
 export type InstanceLifecycle = 'Pending' | 'InService' | 'Terminating' | 'Terminated';

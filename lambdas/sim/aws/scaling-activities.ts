@@ -1,7 +1,18 @@
 import { hashOf } from '../hash';
 import type { SimContext } from '../sim-context';
 import type { LaunchFailure } from '../../ports/node-pool-backend';
-import type { AsgRecord, ScalingActivityRecord } from '../world-state';
+import type { AsgRecord } from '../world-state';
+
+/** An Auto Scaling scaling activity, as DescribeScalingActivities lists it (kept on its group: AsgRecord.activities). */
+export interface ScalingActivityRecord {
+  readonly id: string;
+  /** ms since the epoch. */
+  readonly at: number;
+  readonly statusCode: 'Successful' | 'Failed';
+  readonly description: string;
+  readonly cause: string;
+  readonly statusMessage?: string;
+}
 
 /**
  * An Auto Scaling group's scaling activities (DescribeScalingActivities): one per instance it launches, Successful, or

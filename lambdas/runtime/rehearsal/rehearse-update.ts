@@ -64,13 +64,22 @@ async function rehearseOnce(
     result = await update(`rehearsal-${seed}-approved`);
     transitions += result.stats.stateTransitions;
   }
-  const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
+  const output = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output) : undefined;
+  const run = output?.run;
   const record = run?.targetVersion ? await progress.getRun(cluster.id, run.targetVersion) : undefined;
+  // An update that stopped before its end (a roll waiting on launches EC2 refuses, handed over) did not succeed.
+  const unfinished = output?.held
+    ? [
+        output.held.message,
+        ...Object.values(record?.pools ?? {}).flatMap((p) => (p.status === 'done' || !p.message ? [] : [p.message])),
+      ]
+    : [];
+  const error = result.error ? `${result.error.Error}: ${result.error.Cause ?? ''}`.trim() : undefined;
   return observer.finish(
     {
       seed,
-      status: result.status,
-      ...(result.error ? { error: `${result.error.Error}: ${result.error.Cause ?? ''}`.trim() } : {}),
+      status: unfinished.length ? 'FAILED' : result.status,
+      ...(error || unfinished.length ? { error: error ?? `the update did not finish: ${unfinished.join('; ')}` } : {}),
       transitions,
     },
     startedAt,
@@ -117,7 +126,11 @@ export async function rehearseSnapshot(
     const first = options.seed ?? 1;
     for (let i = 0; i < (options.runs ?? DEFAULT_RUNS); i += 1)
       observations.push(await rehearseOnce(base, cluster, snapshot, live, first + i, options.jitter ?? 0.15));
-    return summarise(observations, { timings: snapshot.timings, notes: notesOf(snapshot) });
+    return summarise(observations, {
+      timings: snapshot.timings,
+      notes: notesOf(snapshot),
+      ...(snapshot.quotas ? { quotas: snapshot.quotas } : {}),
+    });
   } finally {
     base.dispose();
   }

@@ -8,10 +8,11 @@ import { hardConstraints, schedulingShape } from '../../core/rehearsal/workload-
 import type { KubeObject } from '../../ports/kube-cluster';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import { isRecord } from '../../core/config/plain-data';
+import { readQuotas } from './read-quotas';
 
 /** What a snapshot reads: Kubernetes lists, the pools' groups and the stacks' events. Never a write. */
 export type SnapshotPorts = Pick<Ports, 'clock'> & {
-  readonly cluster: Pick<ClusterPorts, 'kube' | 'pools' | 'stacks'>;
+  readonly cluster: Pick<ClusterPorts, 'kube' | 'pools' | 'stacks' | 'quotas'>;
 };
 
 /** The kinds a snapshot lists, in order. Secrets and ConfigMaps are not among them, and never will be. */
@@ -81,6 +82,7 @@ export async function takeSnapshot(cluster: Cluster, ports: SnapshotPorts): Prom
     })),
     karpenterNodePools,
     timings: learnedTimings({ stackUpdates, boots, readies, pods }),
+    quotas: await readQuotas(cluster, nodes, ports.cluster.quotas),
   };
 }
 

@@ -8,6 +8,7 @@ import { createRegistry } from '../../lambdas/adapters/registry/create-registry'
 import { vcpusByQuota } from '../../lambdas/core/capacity/vcpu-quotas';
 import { runClusterUpdate } from '../../lambdas/runtime/local/run-cluster-update';
 import { createSimulatedSetup } from '../../lambdas/runtime/wiring/simulated-ports';
+import type { ClusterPlan } from '../../lambdas/core/plan/plan-document';
 import { listWithStoredStatus } from '../../lambdas/tasks/step/cluster-status';
 import {
   EXAMPLES,
@@ -15,6 +16,7 @@ import {
   TEST,
   clm,
   configWithNewImage,
+  copyState,
   createKubeTest,
   kubeTestArgs,
   loadWorld,
@@ -41,18 +43,56 @@ async function kubeTestVcpus(): Promise<number> {
   return vcpusByQuota(instances)[STANDARD] ?? 0;
 }
 
+let limit: number;
+let base: string;
+let config: string;
+
+beforeAll(async () => {
+  // kube-test in an account whose standard quota is exactly what the cluster runs now: no room for a surge.
+  limit = await kubeTestVcpus();
+  base = tempDir('quota-base');
+  const scenario = join(base, '..', `quota-${process.pid}.yaml`);
+  temps.push(base, scenario);
+  writeFileSync(scenario, `quotas:\n  onDemandVcpus:\n    ${STANDARD}: ${limit}\n`);
+  const created = await clm([...kubeTestArgs('provision', 'examples/config', base), '--scenario', scenario]);
+  if (created.code !== 0) throw new Error(`creating kube-test failed: ${created.out}${created.err}`);
+  config = configWithNewImage(['worker-default']);
+  temps.push(config);
+});
+
+describe('clm plan --rehearse where the surge exceeds the headroom', () => {
+  it('predicts it: the limit line says EXCEEDS, and the twin refuses the launch as AWS would', async () => {
+    // Act
+    const args = ['plan', '--simulate', ...EXAMPLES, '--directory', config, '--state', base, '--cluster', TEST];
+    const json = await clm([...args, '--rehearse', '--runs', '1', '--output', 'json']);
+    const text = await clm([...args, '--rehearse', '--runs', '1']);
+
+    // Assert: surge needed vs the headroom (none: the account runs exactly its limit)
+    expect(json.code).toBe(0);
+    const rehearsal = (JSON.parse(json.out) as { clusters: ClusterPlan[] }).clusters[0]!.rehearsal!;
+    expect(rehearsal.surge.limits).toEqual([
+      expect.objectContaining({ code: STANDARD, limit, inUse: limit, headroom: 0, fits: false }),
+    ]);
+    expect(rehearsal.surge.limits![0]!.needed).toBeGreaterThan(0);
+    // ...and the twin ran into the quota as the live roll would: the roll did not progress
+    expect(rehearsal.failedRuns).toBe(1);
+    expect(rehearsal.errors.join('\n')).toContain(
+      `launches the account's vCPU quota ${STANDARD} refuses (limit ${limit} vCPU)`,
+    );
+    expect(text.out).toMatch(
+      new RegExp(
+        `vCPU quota ${STANDARD} \\(Running On-Demand Standard .*\\): surge needs \\d+ vCPU; headroom 0 of limit ${limit} \\(${limit} in use\\): EXCEEDS`,
+      ),
+    );
+    expect(text.out).toContain('the update did not finish in any run');
+  });
+});
+
 describe('a roll whose surge the vCPU quota refuses', () => {
   it('records a problem naming the pool, quota and limit, shows it in clm status, and drains no node', async () => {
-    // Arrange: kube-test in an account whose standard quota is exactly what the cluster runs now.
-    const limit = await kubeTestVcpus();
-    const state = tempDir('quota-state');
-    const scenario = join(state, '..', `quota-${process.pid}.yaml`);
-    temps.push(state, scenario);
-    writeFileSync(scenario, `quotas:\n  onDemandVcpus:\n    ${STANDARD}: ${limit}\n`);
-    const created = await clm([...kubeTestArgs('provision', 'examples/config', state), '--scenario', scenario]);
-    expect(created.code).toBe(0);
-    const config = configWithNewImage(['worker-default']);
-    temps.push(config);
+    // Arrange
+    const state = copyState(base, 'quota-state');
+    temps.push(state);
     const registry = createRegistry('examples/clusters.yaml', { cwd: ROOT });
     const registered = (await registry.listClusters()).find((c) => c.id === TEST)!;
     const sources = configSourcesFromFlags({ directory: config }, { cwd: ROOT });

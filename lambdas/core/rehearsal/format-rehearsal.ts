@@ -38,9 +38,11 @@ export function rehearsalSummary(r: Rehearsal): string {
 
 /** The rehearsal as `clm plan --rehearse` prints it under the plan. */
 export function formatRehearsal(r: Rehearsal): string[] {
-  const lines = [
-    `rehearsal (${r.runs} runs in the twin, timings varied): the update takes ${range(r.durationSeconds)}`,
-  ];
+  const outcome =
+    r.runs > 0 && r.failedRuns === r.runs
+      ? `the update did not finish in any run (stopped after ${range(r.durationSeconds)})`
+      : `the update takes ${range(r.durationSeconds)}`;
+  const lines = [`rehearsal (${r.runs} runs in the twin, timings varied): ${outcome}`];
   for (const p of r.pools.filter((pool) => pool.nodes > 0))
     lines.push(`  pool ${p.pool}: ${p.nodes} node(s) in ${p.batches} batch(es), ${range(p.durationSeconds)}`);
   for (const b of r.pdbBlocks)

@@ -22,12 +22,15 @@ export async function launchFailureOf(
 ): Promise<LaunchFailure | undefined> {
   const name = group.AutoScalingGroupName ?? '';
   if (counting(group) >= (group.DesiredCapacity ?? 0)) return undefined;
-  const out = await autoScaling
-    .send(new DescribeScalingActivitiesCommand({ AutoScalingGroupName: name, MaxRecords: ACTIVITIES_READ }))
-    .catch((error: unknown) => {
-      throw toClmError(error, `Auto Scaling DescribeScalingActivities ${name}`);
-    });
-  const launch = (out.Activities ?? []).find((a) => /^Launching/.test(a.Description ?? ''));
+  let out;
+  try {
+    out = await autoScaling.send(
+      new DescribeScalingActivitiesCommand({ AutoScalingGroupName: name, MaxRecords: ACTIVITIES_READ }),
+    );
+  } catch (error) {
+    throw toClmError(error, `Auto Scaling DescribeScalingActivities ${name}`);
+  }
+  const launch = (out?.Activities ?? []).find((a) => /^Launching/.test(a.Description ?? ''));
   if (launch?.StatusCode !== 'Failed') return undefined;
   return {
     at: launch.StartTime?.getTime() ?? 0,

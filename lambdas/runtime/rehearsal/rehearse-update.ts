@@ -9,6 +9,7 @@ import { Prng, seedState } from '../../sim/prng';
 import { takeSnapshot } from '../../tasks/rehearsal/take-snapshot';
 import { runClusterUpdate } from '../local/run-cluster-update';
 import { RunObserver } from './run-observer';
+import { runOutcome } from './run-outcome';
 import { buildTwin, twinPorts, type LiveReads, type TwinBase } from './twin-world';
 
 export const DEFAULT_RUNS = 5;
@@ -67,19 +68,10 @@ async function rehearseOnce(
   const output = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output) : undefined;
   const run = output?.run;
   const record = run?.targetVersion ? await progress.getRun(cluster.id, run.targetVersion) : undefined;
-  // An update that stopped before its end (a roll waiting on launches EC2 refuses, handed over) did not succeed.
-  const unfinished = output?.held
-    ? [
-        output.held.message,
-        ...Object.values(record?.pools ?? {}).flatMap((p) => (p.status === 'done' || !p.message ? [] : [p.message])),
-      ]
-    : [];
-  const error = result.error ? `${result.error.Error}: ${result.error.Cause ?? ''}`.trim() : undefined;
   return observer.finish(
     {
       seed,
-      status: unfinished.length ? 'FAILED' : result.status,
-      ...(error || unfinished.length ? { error: error ?? `the update did not finish: ${unfinished.join('; ')}` } : {}),
+      ...runOutcome(result, output, record?.pools ?? {}),
       transitions,
     },
     startedAt,

@@ -43,7 +43,7 @@ export function twinScenario(
 
 /**
  * The twin's account: the live limits that were read (an unknown one is left at the simulator's default), and what the
- * account's other instances hold (its use less the cluster's own nodes, which the twin runs itself), so a surge over the
+ * account's other instances hold (its use less the cluster's own instances, which the twin runs itself), so a surge over the
  * live headroom is refused in the twin as AWS would refuse it.
  */
 function twinAccount(snapshot: ClusterSnapshot, account: { readonly id: string; readonly region: string }) {

@@ -44,7 +44,7 @@ export interface SnapshotQuota {
   readonly unknown?: string;
   /** vCPUs the account's pending and running On-Demand instances of the quota hold (all of them, not only the cluster's). */
   readonly inUse?: number;
-  /** Of those, the cluster's own nodes (by their instance types). */
+  /** Of those, the cluster's own: its Auto Scaling pools' instances (else its nodes), by their instance types. */
   readonly cluster: number;
 }
 

@@ -1,6 +1,6 @@
 import { vcpuQuotaOf, vcpusByQuota } from '../../core/capacity/vcpu-quotas';
 import type { Cluster } from '../../core/model/cluster';
-import type { SnapshotNode, SnapshotQuota } from '../../core/rehearsal/cluster-snapshot';
+import type { SnapshotNode, SnapshotPool, SnapshotQuota } from '../../core/rehearsal/cluster-snapshot';
 import type { AccountQuotas } from '../../ports/account-quotas';
 
 /**
@@ -11,6 +11,7 @@ import type { AccountQuotas } from '../../ports/account-quotas';
 export async function readQuotas(
   cluster: Cluster,
   nodes: readonly SnapshotNode[],
+  pools: readonly Pick<SnapshotPool, 'instances'>[],
   quotas: AccountQuotas,
 ): Promise<SnapshotQuota[]> {
   const types = [
@@ -20,7 +21,15 @@ export async function readQuotas(
   const wanted = [...new Map(types.flatMap((t) => vcpuQuotaOf(t) ?? []).map((q) => [q.code, q])).values()];
   if (!wanted.length) return [];
   const inUse = await quotas.vcpusInUse().catch(() => undefined);
-  const own = vcpusByQuota(nodes.flatMap((n) => (n.instanceType ? [{ instanceType: n.instanceType }] : [])));
+  // The cluster's share: the instances of its Auto Scaling pools (what the twin runs again), else its nodes' types.
+  const instances = pools
+    .flatMap((p) => p.instances)
+    .filter((i) => i.instanceType && !/^Terminat/.test(i.lifecycleState));
+  const own = vcpusByQuota(
+    instances.length
+      ? instances.map((i) => ({ instanceType: i.instanceType! }))
+      : nodes.flatMap((n) => (n.instanceType ? [{ instanceType: n.instanceType }] : [])),
+  );
   const read: SnapshotQuota[] = [];
   for (const quota of wanted) {
     const limit = await quotas.vcpuLimit(quota.code);

@@ -82,7 +82,7 @@ export async function takeSnapshot(cluster: Cluster, ports: SnapshotPorts): Prom
     })),
     karpenterNodePools,
     timings: learnedTimings({ stackUpdates, boots, readies, pods }),
-    quotas: await readQuotas(cluster, nodes, ports.cluster.quotas),
+    quotas: await readQuotas(cluster, nodes, poolStates, ports.cluster.quotas),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The worlds the rehearsal benchmark predicts and then runs (bench/rehearsal.bench.ts): the examples, pools of 6 to
  * 50 nodes with spread pods, StatefulSets with zone-bound volumes, a PDB with maxUnavailable 0 an operator relaxes
- * later, a capacity shortfall, a PDB that blocks for a while, slow boots, long drains, a canary.
+ * later, a capacity shortfall, a PDB that blocks for a while, slow boots, long drains, a canary, a surge over the
+ * account's vCPU quota.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -226,5 +227,10 @@ export function rehearsalCases(): RehearsalCase[] {
       scenario: {},
       changeImage: everyPoolsImage,
     },
+    // The account's standard vCPU quota allows exactly what the cluster runs (a master and 4 workers, m6i.large: 10
+    // vCPUs): the surge is refused, in the twin as in the real run.
+    spread('vcpu-quota', 4, {}, docs(deployment('web', 4), pdb('web', 'maxUnavailable: 1')), {
+      scenario: { seed: 11, timings: AWS_LIKE, quotas: { onDemandVcpus: { 'L-1216C47A': 10 } } },
+    }),
   ];
 }

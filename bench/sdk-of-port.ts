@@ -17,6 +17,7 @@ export const SDK_OF_PORT: Readonly<Record<PortName, readonly string[]>> = {
   values: ['client-acm', 'client-ec2', 'client-kms', 'client-sts'],
   alarms: ['client-cloudwatch', 'client-sts'],
   eks: ['client-eks', 'client-sts'],
+  quotas: ['client-ec2', 'client-service-quotas', 'client-sts'],
   leftovers: ['client-ec2', 'client-elastic-load-balancing', 'client-elastic-load-balancing-v2', 'client-sts'],
   pools: ['client-auto-scaling', 'client-ec2', 'client-sts'],
   nodeFiles: ['client-kms', 'client-s3', 'client-sts'],

@@ -37,6 +37,8 @@ const PORT_GRANTS: { readonly [K in PortName]: { readonly [A in PortAccess]: Por
   leftovers: same({ cloud: ['leftovers-write'] }),
   // eks:DescribeCluster is one of the describe-only actions of `lookups`.
   eks: same({ cloud: ['lookups'] }),
+  // servicequotas:GetServiceQuota on the On-Demand vCPU quotas, and EC2 DescribeInstances: the tasks that rehearse.
+  quotas: same({ cloud: ['quotas-read'] }),
   values: same({ cloud: ['lookups'] }),
   // Files bundles: CreateBucket/PutObject on CLM's bucket, KMS Encrypt with the cluster's keys (cloud-access.ts).
   nodeFiles: { read: { cloud: ['lookups'] }, write: { cloud: ['node-files-write'] } },

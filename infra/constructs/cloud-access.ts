@@ -10,6 +10,7 @@ import {
   leftoversStatements,
   nodeFilesStatements,
   nodeWriteStatements,
+  quotaReadStatements,
   stackReadStatements,
   stackWriteStatements,
   templateBucketStatements,
@@ -29,9 +30,18 @@ import { ClusterStackRole } from './cluster-stack-role';
  * - `leftovers-write`: decommission's cleanup: list and delete load balancers, security groups, volumes and network
  *   interfaces the cluster left outside its stacks.
  * - `node-files-write`: the nodes' files bundles: CLM's bucket of the account, KMS Encrypt with the account's keys.
+ * - `quotas-read`: the account's On-Demand vCPU quotas (Service Quotas GetServiceQuota) and its instances (EC2
+ *   DescribeInstances): what a rehearsal compares a roll's surge with.
  */
 export type CloudAccess =
-  'stacks-read' | 'stacks-write' | 'lookups' | 'nodes-write' | 'decrypt' | 'leftovers-write' | 'node-files-write';
+  | 'stacks-read'
+  | 'stacks-write'
+  | 'lookups'
+  | 'nodes-write'
+  | 'decrypt'
+  | 'leftovers-write'
+  | 'node-files-write'
+  | 'quotas-read';
 
 export interface ClusterCloudAccessProps {
   /**
@@ -137,7 +147,9 @@ export class ClusterCloudAccess extends Construct {
     if (needs.includes('stacks-read') || needs.includes('stacks-write')) statements.push(...stackReadStatements(scope));
     if (needs.includes('stacks-write'))
       statements.push(...stackWriteStatements(scope), ...templateBucketStatements(scope));
-    if (needs.includes('lookups') || needs.includes('nodes-write')) statements.push(describeStatement());
+    if (needs.includes('lookups') || needs.includes('nodes-write') || needs.includes('quotas-read'))
+      statements.push(describeStatement());
+    if (needs.includes('quotas-read')) statements.push(...quotaReadStatements(scope));
     if (needs.includes('lookups')) statements.push(...keyLookupStatements(scope));
     if (needs.includes('node-files-write')) statements.push(...nodeFilesStatements(scope));
     if (needs.includes('nodes-write')) statements.push(...nodeWriteStatements(scope));

@@ -23,6 +23,7 @@ import { Aws } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TAG_NODE_POOL_ROLE } from '../../lambdas/core/cloudformation/stack-names';
 import { PRE_ROLL_SIZE_TAG } from '../../lambdas/core/rollout/pre-roll-size';
+import { VCPU_QUOTAS } from '../../lambdas/core/capacity/vcpu-quotas';
 
 /** CLM's own stack name prefix (lambdas/core/cloudformation/stack-names.ts `nodePoolStackName`). */
 export const NODE_POOL_STACK_PATTERN = 'nodepool-*';
@@ -223,6 +224,21 @@ export function templateBucketStatements(scope: ClusterAccessScope): PolicyState
   ];
 }
 
+/**
+ * The account's On-Demand vCPU quotas, read by the tasks that rehearse an update (Service Quotas GetServiceQuota, each
+ * quota's ARN; the instances' use is EC2 DescribeInstances, one of DESCRIBE_ONLY).
+ */
+export function quotaReadStatements(scope: ClusterAccessScope): PolicyStatement[] {
+  return [
+    new PolicyStatement({
+      actions: ['servicequotas:GetServiceQuota'],
+      resources: VCPU_QUOTAS.map(
+        (q) => `arn:${scope.partition}:servicequotas:${scope.region}:${scope.account}:ec2/${q.code}`,
+      ),
+    }),
+  ];
+}
+
 /** Everything CLM does in a cluster account: stacks, node pools, lookups, large templates. */
 export function clusterAccountStatements(scope: ClusterAccessScope): PolicyStatement[] {
   return [
@@ -233,6 +249,7 @@ export function clusterAccountStatements(scope: ClusterAccessScope): PolicyState
     ...nodeWriteStatements(scope),
     ...nodeFilesStatements(scope),
     ...leftoversStatements(scope),
+    ...quotaReadStatements(scope),
   ];
 }
 

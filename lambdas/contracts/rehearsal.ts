@@ -23,7 +23,20 @@ export const Rehearsal = z.object({
     instances: count,
     vcpu: seconds,
     pools: z.array(z.object({ pool: z.string(), instances: count, vcpu: seconds })),
-    limits: z.optional(z.object({ vcpu: seconds, fits: z.boolean() })),
+    limits: z.optional(
+      z.array(
+        z.object({
+          code: z.string(),
+          name: z.string(),
+          needed: seconds,
+          limit: z.optional(seconds),
+          inUse: z.optional(seconds),
+          headroom: z.optional(seconds),
+          fits: z.optional(z.boolean()),
+          unknown: z.optional(z.string()),
+        }),
+      ),
+    ),
   }),
   transitions: count,
   dollars: seconds,

@@ -33,8 +33,21 @@ export interface PreRollMark extends GroupSize {
   readonly pairing?: number;
 }
 
+/** The group's newest launch failed (its newest launch activity: Failed), with EC2's reason (VcpuLimitExceeded, …). */
+export interface LaunchFailure {
+  /** ms since the epoch. */
+  readonly at: number;
+  /** The scaling activity's StatusMessage. */
+  readonly message: string;
+}
+
 export interface PoolGroup extends GroupSize {
   readonly name: string;
+  /**
+   * Set when the group has fewer instances than desired and its newest launch failed: why it does not reach its
+   * size (the account's vCPU quota, capacity, a bad launch template). Auto Scaling tries again by itself.
+   */
+  readonly launchFailure?: LaunchFailure;
   /**
    * The group's size before the roll in progress, as the roll marked it on the group before its first scale-out (a tag,
    * core/rollout/pre-roll-size.ts): what the roll brings the group back to, known even when the run's progress was lost.

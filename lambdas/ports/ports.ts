@@ -1,4 +1,5 @@
 import type { Cluster } from '../core/model/cluster';
+import type { AccountQuotas } from './account-quotas';
 import type { ArtifactStore } from './artifact-store';
 import type { Clock } from './clock';
 import type { ClusterLeftovers } from './cluster-leftovers';
@@ -37,6 +38,8 @@ export interface ClusterPorts {
   readonly eks: EksClusters;
   /** The files bundles nodes download: S3 and KMS of the cluster's account (CLM §6.4). */
   readonly nodeFiles: NodeFilesStore;
+  /** The account's On-Demand vCPU quotas and their use (rehearsals compare a roll's surge with them). Reads only. */
+  readonly quotas: AccountQuotas;
 }
 
 /** Everything a task needs, wired once per process (real AWS, or the simulated world). */

@@ -4,6 +4,7 @@ import type { Rehearsal } from '../core/rehearsal/rehearsal-report';
 import type { Clock } from './clock';
 import type { ArtifactStore } from './artifact-store';
 import type { ConfigSource } from './config-source';
+import type { AccountQuotas } from './account-quotas';
 import type { KubeCluster } from './kube-cluster';
 import type { NodePoolBackend } from './node-pool-backend';
 import type { SecretDecrypter } from './secrets';
@@ -33,6 +34,7 @@ export interface RehearsalReads {
     readonly kube: KubeCluster;
     readonly pools: NodePoolBackend;
     readonly stacks: StackDeployer;
+    readonly quotas: AccountQuotas;
   };
 }
 

@@ -36,6 +36,7 @@ const PER_CLUSTER: Readonly<Record<ClusterPortName, true>> = {
   leftovers: true,
   eks: true,
   nodeFiles: true,
+  quotas: true,
 };
 export const SHARED_PORTS = Object.keys(SHARED) as SharedPortName[];
 export const CLUSTER_PORTS = Object.keys(PER_CLUSTER) as ClusterPortName[];

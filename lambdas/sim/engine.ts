@@ -140,6 +140,10 @@ export function handleEvent(ctx: SimContext, event: SimEvent): void {
       if (kube) podTerminated(ctx, kube, event.pod, event.uid);
       return;
     }
+    case 'karpenter-retry':
+      // Karpenter's next provisioning pass after a launch EC2 refused (sim/karpenter.ts).
+      ctx.dirty.add(event.cluster);
+      return;
     case 'asg-retry': {
       const account = ctx.state.accounts[event.account];
       const asg = account?.asgs[event.asg];

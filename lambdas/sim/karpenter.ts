@@ -11,6 +11,7 @@ import type { KubeObject, Taint } from '../ports/kube-cluster';
 import { accountKey, availabilityZones } from './aws/account';
 import { launchKarpenterInstance } from './aws/karpenter-instances';
 import { INSTANCE_TYPE_LABEL, poolUsage, recordUsage, takeWithinLimits } from './karpenter-limits';
+import { VcpuLimitExceeded } from './aws/vcpu-quota';
 import { filesBundles } from '../core/nodes/node-bootstrap';
 import { hashOf, hashValue } from './hash';
 import { objectKey } from './kube/kinds';
@@ -178,7 +179,12 @@ function provision(ctx: SimContext, kube: KubeState, pools: StoredObject[], clas
     const usage = poolUsage(kube, shape.name);
     for (let i = 0; i < needed && takeWithinLimits(obj(pool), usage, shape.instanceType); i++) {
       const zone = zoneFor(pods[i * perNode] ?? pods[0], kube, shape, info.region, i);
-      launchClaim(ctx, kube, account, info, shape, obj(pool), obj(nodeClass), zone);
+      // Over the account's vCPU quota, CreateFleet launches nothing: no NodeClaim, the pods stay Pending until
+      // Karpenter's next pass finds room (capacity freed, the quota raised).
+      if (!launchClaim(ctx, kube, account, info, shape, obj(pool), obj(nodeClass), zone)) {
+        retryProvisioning(ctx, kube);
+        break;
+      }
     }
   }
 }
@@ -204,16 +210,11 @@ function launchClaim(
   pool: Json,
   nodeClass: Json,
   zone: string,
-): void {
+): boolean {
   const claimName = `${shape.name}-${hashOf([info.id, shape.name, String(ctx.nextSeq())], 5)}`;
   const amis = (specOf(nodeClass).amiSelectorTerms ?? []) as Json[];
   const imageId = typeof amis[0]?.id === 'string' ? amis[0].id : undefined;
-  const classSpec = specOf(nodeClass);
-  const bundles = typeof classSpec.userData === 'string' ? filesBundles(classSpec.userData) : [];
-  const instance = launchKarpenterInstance(ctx, account, {
-    ...(typeof classSpec.instanceProfile === 'string' ? { instanceProfile: classSpec.instanceProfile } : {}),
-    ...(typeof classSpec.role === 'string' ? { role: classSpec.role } : {}),
-    ...(bundles.length ? { bundles } : {}),
+  const instance = launchOrRefuse(ctx, account, nodeClass, {
     clusterId: info.id,
     clusterName: info.name,
     pool: shape.name,
@@ -222,6 +223,7 @@ function launchClaim(
     instanceType: shape.instanceType,
     ...(imageId ? { imageId } : {}),
   });
+  if (!instance) return false;
   const nodeClaimInfo = kube.customKinds.nodeclaim!;
   const poolAnn = annotations(pool);
   const classAnn = annotations(nodeClass);
@@ -254,4 +256,39 @@ function launchClaim(
   };
   kube.objects[objectKey(nodeClaimInfo, undefined, claimName)] = { seq: ctx.nextSeq(), obj: claim };
   ctx.dirty.add(kube.clusterId);
+  return true;
+}
+
+/** When each cluster's Karpenter tries a refused launch again (one pass queued at a time; not persisted). */
+const retries = new WeakMap<KubeState, number>();
+
+function retryProvisioning(ctx: SimContext, kube: KubeState): void {
+  if ((retries.get(kube) ?? 0) > ctx.now) return;
+  retries.set(kube, ctx.now + KARPENTER_RETRY_SECONDS * 1000);
+  ctx.schedule(KARPENTER_RETRY_SECONDS, { type: 'karpenter-retry', cluster: kube.clusterId });
+}
+
+/** How long Karpenter waits before it tries a launch EC2 refused again. */
+export const KARPENTER_RETRY_SECONDS = 60;
+
+/** The instance, or undefined when EC2 refused it over the account's vCPU quota (counted by the quota). */
+function launchOrRefuse(
+  ctx: SimContext,
+  account: AccountState,
+  nodeClass: Json,
+  launch: Parameters<typeof launchKarpenterInstance>[2],
+): ReturnType<typeof launchKarpenterInstance> | undefined {
+  const classSpec = specOf(nodeClass);
+  const bundles = typeof classSpec.userData === 'string' ? filesBundles(classSpec.userData) : [];
+  try {
+    return launchKarpenterInstance(ctx, account, {
+      ...(typeof classSpec.instanceProfile === 'string' ? { instanceProfile: classSpec.instanceProfile } : {}),
+      ...(typeof classSpec.role === 'string' ? { role: classSpec.role } : {}),
+      ...(bundles.length ? { bundles } : {}),
+      ...launch,
+    });
+  } catch (error) {
+    if (error instanceof VcpuLimitExceeded) return undefined;
+    throw error;
+  }
 }

@@ -1,3 +1,4 @@
+import type { AccountQuotas } from '../ports/account-quotas';
 import type { ArtifactStore } from '../ports/artifact-store';
 import type { ClusterLeftovers } from '../ports/cluster-leftovers';
 import type { EksClusters } from '../ports/eks-clusters';
@@ -54,6 +55,7 @@ const VALUES = { clusterValues: true } satisfies Methods<ValuesProvider>;
 // `urlFor` and `locationOf` only build names (no call, never instrumented): a fault on them could never fire.
 const LEFTOVERS = { find: true, delete: true } satisfies Methods<ClusterLeftovers>;
 const EKS = { describe: true } satisfies Methods<EksClusters>;
+const QUOTAS = { vcpuLimit: true, vcpusInUse: true } satisfies Methods<AccountQuotas>;
 const NODE_FILES = { encrypt: true, put: true } satisfies Methods<NodeFilesStore>;
 const ARTIFACTS = { put: true, get: true, putOnce: true, getBytes: true } satisfies Methods<
   Omit<ArtifactStore, 'urlFor' | 'locationOf'>
@@ -72,5 +74,6 @@ export const PORT_CALLS: Readonly<Record<string, readonly string[]>> = {
   artifacts: Object.keys(ARTIFACTS),
   leftovers: Object.keys(LEFTOVERS),
   eks: Object.keys(EKS),
+  quotas: Object.keys(QUOTAS),
   nodeFiles: Object.keys(NODE_FILES),
 };

@@ -1,4 +1,5 @@
 import * as z from '../shared/zod';
+import { VcpuFigures } from './aws/vcpu-quota';
 
 /** What a scenario says a simulated account holds before CLM acts in it (scenario.ts `accounts`). */
 
@@ -39,5 +40,17 @@ export const AccountScenario = z.strictObject({
    * account holds one for `*.<zone>` and `<zone>` of each cluster's API server host.
    */
   certificates: z.optional(z.array(CertificateSpec)),
+  /**
+   * The account's On-Demand vCPU limits per Service Quotas code (`L-1216C47A: 640`), over the scenario's
+   * `quotas.onDemandVcpus`: a launch that would go over is refused with VcpuLimitExceeded (aws/vcpu-quota.ts).
+   */
+  vcpuQuotas: z.optional(VcpuFigures),
+  /** vCPUs per quota code the account's other instances hold (workloads the world does not model). */
+  vcpusUsedElsewhere: z.optional(VcpuFigures),
+  /**
+   * Service Quotas answers GetServiceQuota for these codes with NoSuchResourceException, or with AccessDeniedException
+   * for every code when `'*'` is listed: what a role without the right, or a region without the quota, sees.
+   */
+  unreadableQuotas: z.optional(z.array(z.string().check(z.minLength(1)))),
 });
 export type AccountScenario = z.infer<typeof AccountScenario>;

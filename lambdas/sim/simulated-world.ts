@@ -20,19 +20,19 @@ import { simNodePoolBackend } from './ports/sim-node-pool-backend';
 import { simStackDeployer } from './ports/sim-stack-deployer';
 import { simValues } from './ports/sim-values';
 import { simLeftovers } from './ports/sim-leftovers';
+import { simAccountQuotas } from './ports/sim-account-quotas';
 import { simEksClusters } from './ports/sim-eks-clusters';
 import { optionalCaData } from './cluster-ca';
 import { simNodeFiles } from './ports/sim-node-files';
 import { decrypt } from './aws/kms';
 import { seedAccountStacks } from './aws/account-seeds';
 import { cloudResourcesOf, seedLeftovers } from './aws/leftovers';
-import type { CloudResourceRecord } from './world-state';
 import { seedState } from './prng';
 import { Faults, loadScenarioFile, parseScenario } from './scenario';
 import type { Scenario, ScenarioCheck, ScenarioInput } from './scenario';
 import { namespaceObject, pdbObject, workloadObjects } from './scenario-workloads';
 import { SimContext } from './sim-context';
-import type { WorldState } from './world-state';
+import type { CloudResourceRecord, WorldState } from './world-state';
 
 export interface Invariants {
   /** Times a disruption left a PDB with fewer healthy pods than it requires. */
@@ -196,6 +196,7 @@ export class SimulatedWorld {
         ...optionalCaData(cluster),
       }),
       eks: simEksClusters(this.ctx, account, cluster.id),
+      quotas: simAccountQuotas(this.ctx, account, cluster.id),
       lookups: simLookups(this.ctx, cluster.id),
       values: simValues(this.ctx, cluster.id),
       alarms: simHealthAlarms(this.ctx, cluster.id),

@@ -4,6 +4,7 @@ import type { Scenario } from './scenario';
 import type { SimNode } from './sim-node';
 import type { KubeletRegistration } from '../core/nodes/kubelet-registration';
 import type { BucketRecord, ObjectRecord } from './aws/s3-state';
+import type { ScalingActivityRecord } from './aws/scaling-activities';
 import type { Resources } from '../core/kube/pod-resources';
 import type { CloudResourceRecord } from './aws/cloud-resource-state';
 import type { KindInfo, StoredObject } from './kube/stored-object';
@@ -52,6 +53,7 @@ export type SimEvent =
   | { type: 'pod-gone'; at: number; seq: number; cluster: string; pod: string; uid: string }
   | { type: 'volume-detached'; at: number; seq: number; cluster: string; attachment: string; node: string }
   | { type: 'asg-retry'; at: number; seq: number; account: string; asg: string; cluster: string }
+  | { type: 'karpenter-retry'; at: number; seq: number; cluster: string }
   | { type: 'live-edit'; at: number; seq: number; cluster: string; index: number };
 
 export type SimEventInput = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 'at' | 'seq'> : never) : never;
@@ -197,6 +199,8 @@ export interface AsgRecord {
   readonly createdAt: number;
   /** When the group tries launches EC2 throttled again (aws/run-instances-bucket.ts). */
   launchRetryAt?: number;
+  /** Its latest scaling activities, newest last (aws/scaling-activities.ts); absent in worlds saved before. */
+  activities?: ScalingActivityRecord[];
 }
 
 export type InstanceLifecycle = 'Pending' | 'InService' | 'Terminating' | 'Terminated';

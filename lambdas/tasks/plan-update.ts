@@ -24,6 +24,8 @@ const PORTS = {
   clock: 'read',
   // `rehearse: true`: the twin runs in this function and reads the live cluster through the ports above.
   rehearsals: 'read',
+  // The account's On-Demand vCPU quotas and their use, beside the rehearsed surge (read only).
+  quotas: 'read',
 } as const;
 
 /**

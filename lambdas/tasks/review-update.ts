@@ -26,6 +26,8 @@ const PORTS = {
   events: 'write',
   // A new approval request is rehearsed in a twin (the simulator, in this function), reading the live cluster only.
   rehearsals: 'read',
+  // The account's On-Demand vCPU quotas and their use, beside the rehearsed surge (read only).
+  quotas: 'read',
 } as const;
 
 /**

@@ -33,6 +33,7 @@ import { LaunchAllowance } from './launches/launch-allowance';
 import { act } from './roll/act-on-plan';
 import { renewPool, repairOutsideWindows } from './roll/renew-pool';
 import { announceRoll } from './roll/announce-roll';
+import { waitingOnLaunches } from './roll/launch-failures';
 
 const PORTS = {
   pools: 'write',
@@ -77,7 +78,7 @@ export async function rollNodePool(
   const items = inheritConfigItems(main.configItems, pool.configItems);
   const observedPool = await observePool(ports.forCluster(cluster), clusterRef(cluster), pool, configured, removal);
   if ('missing' in observedPool) return finished(observedPool.missing);
-  const { cp, nodes, poolState, view, karpenter } = observedPool;
+  const { cp, nodes, poolState, view, karpenter, launchFailed } = observedPool;
   // Karpenter launches its own nodes (CreateFleet): only Auto Scaling pools take from the launch budget.
   const launches = karpenter ? undefined : launchAllowance(ports, cluster, pool.name, now);
   const observed = poolSnapshot(poolState, nodes);
@@ -88,11 +89,11 @@ export async function rollNodePool(
   };
   // A pool being removed is outdated as a whole: every node goes, none comes back.
   const snapshot = removal ? allOutdated(observed) : renewal.snapshot;
-  await recordProblems(ports, cluster.id, pool.name, removal ? [] : renewal.notes, now);
+  await recordProblems(ports, cluster.id, pool.name, removal ? [] : renewal.notes, now, launchFailed.problems);
   const pools = cluster.nodePools.length + (removal ? 1 : 0);
   const progress = await startOrContinue(ports, ref, context, run, snapshot, pools);
   const budget = karpenter ? karpenterBudget(view?.nodePool, snapshot, removal, now) : undefined;
-  const planned = planStep(snapshot, progress, context, budget);
+  const planned = waitingOnLaunches(planStep(snapshot, progress, context, budget), launchFailed.waitingFor);
   const waitingForHooks = (n: PoolNode) => progress.nodes[n.instanceId]?.phase === 'pre-drain';
   const anyWindow = repairOutsideWindows(snapshot, progress, renewal.settings);
   const gate = await gateRoll(ports, cluster, items, planned, now, waitingForHooks, anyWindow);
@@ -199,8 +200,9 @@ async function recordProblems(
   pool: string,
   problems: readonly string[] | undefined,
   now: number,
+  more: readonly string[] = [],
 ): Promise<void> {
-  for (const detail of problems ?? [])
+  for (const detail of [...(problems ?? []), ...more])
     await ports.progress.recordProblem(
       clusterId,
       { type: GENERAL_ERROR_TYPE, title: `RollNodePool ${pool}: ${detail}` },

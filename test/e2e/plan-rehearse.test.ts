@@ -28,6 +28,8 @@ const READS = new Set([
   'kube.listPdbs',
   'kube.servesKind',
   'progress.getRuns',
+  'quotas.vcpuLimit',
+  'quotas.vcpusInUse',
 ]);
 
 /** What PlanUpdate itself reads besides (apply only as a dry run, checked apart). */
@@ -121,6 +123,12 @@ describe('the snapshot of a live cluster', () => {
     expect(snapshot.pools.find((p) => p.name === 'default-worker')?.instances).toHaveLength(2);
     expect(snapshot.timings.sources.instanceBootSeconds).toBe('history');
     expect(snapshot.timings.instanceBootSeconds).toBe(90);
+    // ...and the account's vCPU quota of the pools' instance types, with the account's use (here all the cluster's)
+    expect(snapshot.quotas).toEqual([
+      expect.objectContaining({ code: 'L-1216C47A', limit: 100_000, inUse: expect.any(Number) }),
+    ]);
+    expect(snapshot.quotas![0]!.inUse).toBe(snapshot.quotas![0]!.cluster);
+    expect(snapshot.quotas![0]!.cluster).toBeGreaterThan(0);
   });
 });
 
@@ -164,6 +172,17 @@ describe('clm plan --rehearse --simulate', () => {
     expect(plan.rehearsal?.runs).toBe(2);
     expect(plan.rehearsal?.durationSeconds.p50).toBeGreaterThan(0);
     expect(plan.rehearsal?.pools.map((p) => p.pool)).toContain('default-worker');
+    // ...the surge against the account's vCPU quota (the simulator's default limit, the account's use read live)
+    expect(plan.rehearsal?.surge.limits).toEqual([
+      expect.objectContaining({ code: 'L-1216C47A', limit: 100_000, fits: true, needed: expect.any(Number) }),
+    ]);
+    const quota = plan.rehearsal!.surge.limits![0]!;
+    expect(quota.needed).toBeGreaterThan(0);
+    expect(quota.headroom).toBe(100_000 - quota.inUse!);
+    const text = await clm([...args, '--cluster', TEST, '--rehearse', '--runs', '1']);
+    expect(text.out).toMatch(
+      /vCPU quota L-1216C47A \(Running On-Demand Standard \(A, C, D, H, I, M, R, T, Z\) instances\): surge needs \d+ vCPU; headroom \d+ of limit 100000 \(\d+ in use\): fits/,
+    );
     expect(readFileSync(`${config}/cluster/node-pools/worker-default/stack.yaml`, 'utf8')).toContain(
       'ami-0feedface0001',
     );

@@ -95,6 +95,17 @@ describe('ClusterCloudAccess', () => {
         cloud: roleActions(template, task).filter((a) => /^(cloudformation|autoscaling|ec2|kms|sts|iam):/.test(a)),
       }).toEqual({ task, cloud: [] });
     }
+    // servicequotas:GetServiceQuota, on the On-Demand vCPU quotas by code, only for the tasks that rehearse.
+    for (const task of TASK_NAMES)
+      expect({ task, quotas: roleActions(template, task).includes('servicequotas:GetServiceQuota') }).toEqual({
+        task,
+        quotas: ['PlanUpdate', 'ReviewUpdate'].includes(task),
+      });
+    const quotaRead = statementsOf(template, logicalId(template, 'AWS::IAM::Role', 'PlanUpdateRole')).find((st) =>
+      actionsOf([st]).includes('servicequotas:GetServiceQuota'),
+    )!;
+    expect(quotaRead.Resource).toHaveLength(6);
+    expect(quotaRead.Resource).toContainEqual({ 'Fn::Join': ['', expect.arrayContaining([':ec2/L-1216C47A'])] });
     // ApplyManifests deletes the cf-manifest stacks deletions.yaml names: stacks only, never nodes.
     const apply = roleActions(template, 'ApplyManifests');
     expect(apply).toEqual(expect.arrayContaining(['cloudformation:DeleteStack', 'iam:PassRole']));

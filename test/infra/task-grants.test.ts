@@ -77,6 +77,13 @@ describe('taskGrants (IAM from the ports a task declares)', () => {
     // DeleteStacks and DeployStacks use the stack deployer's ContinueUpdateRollback, DescribeStackEvents: stacks-write;
     // DeleteStacks terminates the Karpenter instances before the stacks (CLM decommission step 2): nodes-write.
     expect(grants.DeleteStacks!.cloud).toEqual(['nodes-write', 'stacks-write']);
+    // The account's vCPU quotas: only the tasks that rehearse an update read them.
+    expect(
+      Object.entries(grants)
+        .filter(([, g]) => g.cloud.includes('quotas-read'))
+        .map(([n]) => n)
+        .sort(),
+    ).toEqual(['PlanUpdate', 'ReviewUpdate']);
     expect(grants.RenderConfig).toEqual({
       table: true,
       artifacts: 'write',

@@ -32,6 +32,6 @@ describe("the simulated account's RunInstances bucket", () => {
     await r.ports.pools.scale(clusterRef(r.cluster), WORKERS, 300);
     expect((await r.ports.pools.getPool(clusterRef(r.cluster), WORKERS))!.instances).toHaveLength(300);
     expect(r.world.apiCalls()['ec2.RunInstances.throttled'] ?? 0).toBe(0);
-    expect(r.world.scenario.quotas).toEqual({ runInstancesBurst: 1000, runInstancesPerSecond: 2 });
+    expect(r.world.scenario.quotas).toEqual({ runInstancesBurst: 1000, runInstancesPerSecond: 2, onDemandVcpus: {} });
   });
 });

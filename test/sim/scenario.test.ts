@@ -31,7 +31,7 @@ describe('simulation scenarios', () => {
       },
       images: [],
       nodeIncidents: [],
-      quotas: { runInstancesBurst: 1000, runInstancesPerSecond: 2 },
+      quotas: { runInstancesBurst: 1000, runInstancesPerSecond: 2, onDemandVcpus: {} },
       liveEdits: [],
       clusters: {},
       accounts: [],
@@ -144,11 +144,12 @@ describe('scenario faults that could never apply are refused when the scenario i
       'lookups',
       'nodeFiles',
       'pools',
+      'quotas',
       'stacks',
       'values',
     ]);
-    for (const name of ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers', 'nodeFiles', 'eks'] as const)
-      expect([name, methods(ports[name])]).toEqual([name, [...PORT_CALLS[name]!].sort()]);
+    const names = ['stacks', 'pools', 'kube', 'lookups', 'values', 'leftovers', 'nodeFiles', 'eks', 'quotas'] as const;
+    for (const name of names) expect([name, methods(ports[name])]).toEqual([name, [...PORT_CALLS[name]!].sort()]);
     expect(methods(world.artifacts, ['urlFor', 'locationOf'])).toEqual([...PORT_CALLS.artifacts!].sort());
   });
 });

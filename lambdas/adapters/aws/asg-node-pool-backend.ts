@@ -5,10 +5,10 @@
  *
  * AWS calls: getPool = DescribeAutoScalingGroups (per page) + DescribeLaunchTemplateVersions (per distinct template
  * version whose facts are needed, cached within the call) + DescribeInstances (per 200 instances: spot-ness, type and
- * the `aws:ec2launchtemplate:*` launch tags);
- * scale = DescribeAutoScalingGroups + one UpdateAutoScalingGroup per changed group; terminate = DescribeAutoScaling-
- * Instances + DescribeAutoScalingGroups (ownership check) + TerminateInstanceInAutoScalingGroup (+ one
- * UpdateAutoScalingGroup when MinSize must drop first); the roll's marks: asg-pre-roll-size.ts.
+ * the `aws:ec2launchtemplate:*` launch tags) + DescribeScalingActivities (a group short of its size); scale = Describe-
+ * AutoScalingGroups + one UpdateAutoScalingGroup per changed group; terminate = DescribeAutoScalingInstances + Describe-
+ * AutoScalingGroups (ownership check) + TerminateInstanceInAutoScalingGroup (+ one UpdateAutoScalingGroup when MinSize
+ * must drop first); the roll's marks: asg-pre-roll-size.ts.
  */
 import {
   DeleteTagsCommand,
@@ -41,6 +41,7 @@ import {
 import type { InstanceFacts, TemplateFacts, TemplateRef } from './asg-generation';
 import { describeKarpenterInstances, terminateKarpenterInstances } from './ec2-karpenter-instances';
 import { markPreRollSize, preRollOf, restorePreRollSize, sizeOf } from './asg-pre-roll-size';
+import { launchFailureOf } from './asg-launch-failures';
 
 export const CLUSTER_AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';
 /** EC2 accepts at most 200 values per filter. */
@@ -91,9 +92,11 @@ export class AsgNodePoolBackend implements NodePoolBackend {
         });
       }
     });
-    const pool = groups.map((g) => {
+    const failures = await Promise.all(groups.map((g) => launchFailureOf(this.autoScaling, g)));
+    const pool = groups.map((g, i) => {
       const preRoll = preRollOf(g);
-      return { ...sizeOf(g), name: g.AutoScalingGroupName ?? '', ...(preRoll ? { preRoll } : {}) };
+      const failure = failures[i] ? { launchFailure: failures[i] } : {};
+      return { ...sizeOf(g), name: g.AutoScalingGroupName ?? '', ...(preRoll ? { preRoll } : {}), ...failure };
     });
     return {
       poolName,
@@ -293,6 +296,4 @@ export class AsgNodePoolBackend implements NodePoolBackend {
   }
 }
 
-function sum(values: readonly number[]): number {
-  return values.reduce((total, v) => total + v, 0);
-}
+const sum = (values: readonly number[]): number => values.reduce((total, v) => total + v, 0);

@@ -122,6 +122,9 @@ function accountPorts(
     get eks() {
       return once('eks', () => new (fromKit(kit, 'EksApiClusters'))(clients.eks));
     },
+    get quotas() {
+      return once('quotas', () => new (fromKit(kit, 'ServiceQuotasAccountQuotas'))(clients.serviceQuotas, clients.ec2));
+    },
     get leftovers() {
       const elb = () => new (fromKit(kit, 'ElbLoadBalancers'))(clients.elb, clients.elbv2);
       return once('leftovers', () => new (fromKit(kit, 'Ec2ClusterLeftovers'))(clients.ec2, elb()));

@@ -18,6 +18,7 @@ import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-ba
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import type { STSClient, STSClientConfig } from '@aws-sdk/client-sts';
 import { ConfigError } from '../../shared/errors';
 import { toClmError } from './aws-errors';
@@ -65,6 +66,8 @@ export interface AwsClients {
   readonly cloudWatch: CloudWatchClient;
   /** `load_balancer_certificate`: the ISSUED certificates (CLM §6.2 step 6). */
   readonly acm: ACMClient;
+  /** The account's On-Demand vCPU quotas (rehearsals). */
+  readonly serviceQuotas: ServiceQuotasClient;
 }
 
 /** `CLM_AWS_ENDPOINT` wins over the SDK-wide `AWS_ENDPOINT_URL`; empty strings count as unset. */
@@ -125,6 +128,9 @@ export function kitAwsClients(kit: AwsKit, options: AwsClientOptions): AwsClient
     },
     get acm() {
       return once('acm', () => new (fromKit(kit, 'ACMClient'))(common));
+    },
+    get serviceQuotas() {
+      return once('serviceQuotas', () => new (fromKit(kit, 'ServiceQuotasClient'))(common));
     },
   };
 }

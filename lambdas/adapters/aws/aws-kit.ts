@@ -14,6 +14,7 @@ import type { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-ba
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import type { STSClient } from '@aws-sdk/client-sts';
 import type { AsgNodePoolBackend } from './asg-node-pool-backend';
 import type { AwsValuesProvider } from './aws-values-provider';
@@ -26,6 +27,7 @@ import type { ElbLoadBalancers } from './elb-load-balancers';
 import type { KmsSecretDecrypter } from './kms-secret-decrypter';
 import type { S3ArtifactStore } from './s3-artifact-store';
 import type { S3NodeFilesStore } from './s3-node-files-store';
+import type { ServiceQuotasAccountQuotas } from './service-quotas';
 
 export interface AwsKit {
   STSClient?: typeof STSClient;
@@ -39,6 +41,7 @@ export interface AwsKit {
   KMSClient?: typeof KMSClient;
   CloudWatchClient?: typeof CloudWatchClient;
   ACMClient?: typeof ACMClient;
+  ServiceQuotasClient?: typeof ServiceQuotasClient;
   CloudFormationStackDeployer?: typeof CloudFormationStackDeployer;
   S3ArtifactStore?: typeof S3ArtifactStore;
   AsgNodePoolBackend?: typeof AsgNodePoolBackend;
@@ -50,6 +53,7 @@ export interface AwsKit {
   ElbLoadBalancers?: typeof ElbLoadBalancers;
   EksApiClusters?: typeof EksApiClusters;
   S3NodeFilesStore?: typeof S3NodeFilesStore;
+  ServiceQuotasAccountQuotas?: typeof ServiceQuotasAccountQuotas;
 }
 
 /**
@@ -191,6 +195,22 @@ export async function eksPart(): Promise<AwsKit> {
   return { EKSClient: eks.EKSClient, STSClient: sts.STSClient, EksApiClusters: clusters.EksApiClusters };
 }
 
+/** The account's On-Demand vCPU quotas (Service Quotas) and the vCPUs its instances hold (EC2): rehearsals. */
+export async function quotasPart(): Promise<AwsKit> {
+  const [quotas, ec2, sts, adapter] = await Promise.all([
+    import('@aws-sdk/client-service-quotas'),
+    import('./ec2-api'),
+    import('@aws-sdk/client-sts'),
+    import('./service-quotas'),
+  ]);
+  return {
+    ServiceQuotasClient: quotas.ServiceQuotasClient,
+    EC2Client: ec2.EC2Client,
+    STSClient: sts.STSClient,
+    ServiceQuotasAccountQuotas: adapter.ServiceQuotasAccountQuotas,
+  };
+}
+
 /** STS alone: EKS tokens signed in a cluster's account. */
 export async function stsPart(): Promise<AwsKit> {
   return { STSClient: (await import('@aws-sdk/client-sts')).STSClient };
@@ -206,6 +226,7 @@ export const ALL_AWS_PARTS: readonly AwsPart[] = [
   alarmsPart,
   leftoversPart,
   nodeFilesPart,
+  quotasPart,
   stsPart,
 ];
 

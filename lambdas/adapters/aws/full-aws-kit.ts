@@ -9,6 +9,7 @@ import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balanci
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
+import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { STSClient } from '@aws-sdk/client-sts';
 import { AsgNodePoolBackend } from './asg-node-pool-backend';
 import type { AwsKit } from './aws-kit';
@@ -22,6 +23,7 @@ import { ElbLoadBalancers } from './elb-load-balancers';
 import { KmsSecretDecrypter } from './kms-secret-decrypter';
 import { S3ArtifactStore } from './s3-artifact-store';
 import { S3NodeFilesStore } from './s3-node-files-store';
+import { ServiceQuotasAccountQuotas } from './service-quotas';
 
 export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   STSClient,
@@ -35,6 +37,7 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   KMSClient,
   CloudWatchClient,
   ACMClient,
+  ServiceQuotasClient,
   CloudFormationStackDeployer,
   S3ArtifactStore,
   AsgNodePoolBackend,
@@ -46,4 +49,5 @@ export const FULL_AWS_KIT: Readonly<Required<AwsKit>> = {
   ElbLoadBalancers,
   EksApiClusters,
   S3NodeFilesStore,
+  ServiceQuotasAccountQuotas,
 };

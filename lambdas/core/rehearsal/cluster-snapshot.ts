@@ -30,6 +30,25 @@ export interface ClusterSnapshot {
   readonly timings: LearnedTimings;
   /** The PDBs that allow no disruption, and how long their blocks lasted in the cluster's last runs (pdb-releases.ts). */
   readonly pdbReleases: readonly PdbRelease[];
+  /**
+   * The account's On-Demand vCPU quotas of the instance types the pools run or are configured with (absent in
+   * snapshots taken before quotas were read).
+   */
+  readonly quotas?: readonly SnapshotQuota[];
+}
+
+/** One On-Demand vCPU quota of the cluster's account as a snapshot read it. */
+export interface SnapshotQuota {
+  readonly code: string;
+  readonly name: string;
+  /** The applied limit (vCPUs), when Service Quotas answered. */
+  readonly limit?: number;
+  /** Why the limit is not known (AccessDenied, no such quota). */
+  readonly unknown?: string;
+  /** vCPUs the account's pending and running On-Demand instances of the quota hold (all of them, not only the cluster's). */
+  readonly inUse?: number;
+  /** Of those, the cluster's own: its Auto Scaling pools' instances (else its nodes), by their instance types. */
+  readonly cluster: number;
 }
 
 export interface SnapshotNode {

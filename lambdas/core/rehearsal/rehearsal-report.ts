@@ -1,4 +1,5 @@
-import type { LearnedTimings } from './cluster-snapshot';
+import type { LearnedTimings, SnapshotQuota } from './cluster-snapshot';
+import { quotaLimits, type QuotaLimit } from './quota-limits';
 
 /** What one rehearsal run of the update in the twin showed. */
 export interface RunObservation {
@@ -24,8 +25,16 @@ export interface RunObservation {
   readonly forced: readonly string[];
   /** Pods Pending longer than a start takes, the longest spell, and why the scheduler could not place them. */
   readonly pending: readonly { readonly pod: string; readonly seconds: number; readonly reason: string }[];
-  /** The most instances a pool ran above its size before the update, and their vCPUs. */
-  readonly surge: readonly { readonly pool: string; readonly instances: number; readonly vcpu: number }[];
+  /**
+   * The most instances a pool ran, or was asked to run, above its size before the update, their vCPUs and the
+   * On-Demand vCPU quota they count against.
+   */
+  readonly surge: readonly {
+    readonly pool: string;
+    readonly instances: number;
+    readonly vcpu: number;
+    readonly quota?: string;
+  }[];
   readonly transitions: number;
 }
 
@@ -65,8 +74,8 @@ export interface Rehearsal {
     readonly instances: number;
     readonly vcpu: number;
     readonly pools: readonly { readonly pool: string; readonly instances: number; readonly vcpu: number }[];
-    /** The account's limits where known (On-Demand standard vCPUs), and whether the surge fits. */
-    readonly limits?: { readonly vcpu: number; readonly fits: boolean };
+    /** Per On-Demand vCPU quota the surge counts against: the account's limit and use where known, and the verdict. */
+    readonly limits?: readonly QuotaLimit[];
   };
   readonly transitions: number;
   /** Step Functions standard workflows: $0.025 per 1,000 state transitions. */
@@ -149,7 +158,7 @@ function pendingOf(used: Used): Rehearsal['pending'] {
     .sort((a, b) => b.seconds.p50 - a.seconds.p50);
 }
 
-function surgeOf(used: Used, vcpuLimit: number | undefined): Rehearsal['surge'] {
+function surgeOf(used: Used, quotas: readonly SnapshotQuota[] | undefined): Rehearsal['surge'] {
   const pools = [
     ...grouped(
       used.flatMap((o) => o.surge),
@@ -159,20 +168,26 @@ function surgeOf(used: Used, vcpuLimit: number | undefined): Rehearsal['surge'] 
     pool,
     instances: Math.max(...s.map((x) => x.instances)),
     vcpu: Math.max(...s.map((x) => x.vcpu)),
+    quota: s.find((x) => x.quota)?.quota,
   }));
-  const vcpu = pools.reduce((n, p) => n + p.vcpu, 0);
+  const limits = quotas ? quotaLimits(pools, quotas) : [];
   return {
     instances: pools.reduce((n, p) => n + p.instances, 0),
-    vcpu,
-    pools,
-    ...(vcpuLimit !== undefined ? { limits: { vcpu: vcpuLimit, fits: vcpu <= vcpuLimit } } : {}),
+    vcpu: pools.reduce((n, p) => n + p.vcpu, 0),
+    pools: pools.map(({ quota: _quota, ...pool }) => pool),
+    ...(limits.length ? { limits } : {}),
   };
 }
 
 /** The runs summarised: percentiles across the runs that succeeded, and every block, force and Pending pod seen. */
 export function summarise(
   observations: readonly RunObservation[],
-  context: { readonly timings: LearnedTimings; readonly notes: readonly string[]; readonly vcpuLimit?: number },
+  context: {
+    readonly timings: LearnedTimings;
+    readonly notes: readonly string[];
+    /** The account's vCPU quotas the snapshot read (absent: not read, no verdict). */
+    readonly quotas?: readonly SnapshotQuota[];
+  },
 ): Rehearsal {
   const ok = observations.filter((o) => o.status === 'SUCCEEDED');
   const used = ok.length ? ok : observations;
@@ -196,7 +211,7 @@ export function summarise(
       ),
     ].map(([pod, runs]) => ({ pod, runs: runs.length })),
     pending: pendingOf(used),
-    surge: surgeOf(used, context.vcpuLimit),
+    surge: surgeOf(used, context.quotas),
     transitions,
     dollars: Number((transitions * USD_PER_TRANSITION).toFixed(6)),
     timings: context.timings,

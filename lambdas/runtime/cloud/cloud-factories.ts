@@ -15,6 +15,7 @@ import type { CloudLookups } from '../../ports/template-engine';
 import type { ValuesProvider } from '../../ports/values-provider';
 import type { ClusterLeftovers } from '../../ports/cluster-leftovers';
 import type { EksClusters } from '../../ports/eks-clusters';
+import type { AccountQuotas } from '../../ports/account-quotas';
 import type { NodeFilesStore } from '../../ports/node-files';
 import { ConfigError } from '../../shared/errors';
 import { kitAccountClients, kitAwsClients, roleArn } from '../../adapters/aws/aws-kit-clients';
@@ -34,6 +35,8 @@ export interface CloudFactories {
   readonly eks: (cluster: Cluster) => EksClusters;
   /** The files bundles nodes download, in the cluster account's S3 and KMS. */
   readonly nodeFiles: (cluster: Cluster) => NodeFilesStore;
+  /** The account's On-Demand vCPU quotas (Service Quotas) and their use (EC2): rehearsals read them. */
+  readonly quotas: (cluster: Cluster) => AccountQuotas;
   /** Template lookups by account id and region (the template engine knows the cluster only from its context). */
   readonly lookupsFor: (accountId: string, region: string) => CloudLookups;
   /** `aws:kms:` config items, decrypted with the task's own identity and region (CLM §10.5). */
@@ -89,6 +92,7 @@ export function cloudFactories(
     leftovers: (cluster) => clusterPorts(cluster).leftovers,
     eks: (cluster) => clusterPorts(cluster).eks,
     nodeFiles: (cluster) => clusterPorts(cluster).nodeFiles,
+    quotas: (cluster) => clusterPorts(cluster).quotas,
     lookupsFor(accountId, region) {
       if (!/^\d{12}$/.test(accountId))
         throw new ConfigError(`amiID/instanceType lookups need an AWS account id, got "${accountId}"`);

@@ -23,6 +23,7 @@ export const PORT_MODULES = {
   alarms: 'alarms',
   leftovers: 'leftovers',
   eks: 'eks',
+  quotas: 'quotas',
   nodeFiles: 'node-files',
   kube: 'kube',
   fleet: 'fleet',

@@ -11,6 +11,7 @@ import { runClusterUpdate } from '../local/run-cluster-update';
 import { RunObserver } from './run-observer';
 import { pdbReleaser } from './release-pdbs';
 import { releaseNotes } from '../../core/rehearsal/pdb-releases';
+import { runOutcome } from './run-outcome';
 import { buildTwin, twinPorts, type LiveReads, type TwinBase } from './twin-world';
 
 export const DEFAULT_RUNS = 5;
@@ -69,13 +70,13 @@ async function rehearseOnce(
     result = await update(`rehearsal-${seed}-approved`);
     transitions += result.stats.stateTransitions;
   }
-  const run = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output).run : undefined;
+  const output = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output) : undefined;
+  const run = output?.run;
   const record = run?.targetVersion ? await progress.getRun(cluster.id, run.targetVersion) : undefined;
   return observer.finish(
     {
       seed,
-      status: result.status,
-      ...(result.error ? { error: `${result.error.Error}: ${result.error.Cause ?? ''}`.trim() } : {}),
+      ...runOutcome(result, output, record?.pools ?? {}),
       transitions,
     },
     startedAt,
@@ -131,7 +132,11 @@ export async function rehearseSnapshot(
     const first = options.seed ?? 1;
     for (let i = 0; i < (options.runs ?? DEFAULT_RUNS); i += 1)
       observations.push(await rehearseOnce(base, cluster, snapshot, live, first + i, options.jitter ?? 0.15));
-    return summarise(observations, { timings: snapshot.timings, notes: notesOf(snapshot) });
+    return summarise(observations, {
+      timings: snapshot.timings,
+      notes: notesOf(snapshot),
+      ...(snapshot.quotas ? { quotas: snapshot.quotas } : {}),
+    });
   } finally {
     base.dispose();
   }

@@ -4,6 +4,7 @@ import { NODEPOOL_LABEL } from '../../core/karpenter/karpenter-objects';
 import { coveringPdbs } from '../../core/rollout/drain-rules';
 import type { RunObservation } from '../../core/rehearsal/rehearsal-report';
 import { PINNED_INSTANCE_TYPES } from '../../core/values/instance-types';
+import { vcpuQuotaOf } from '../../core/capacity/vcpu-quotas';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import type { SimulatedWorld } from '../../sim';
 import { pendingReason } from '../../core/rehearsal/pending-reasons';
@@ -27,6 +28,8 @@ export class RunObserver {
   private readonly forced: string[] = [];
   private readonly pendingSince = new Map<string, { since: number; longest: number; reason: string }>();
   private readonly peak = new Map<string, number>();
+  /** The most instances each pool was asked to run (desired capacity): the surge wanted, launched or not. */
+  private readonly wanted = new Map<string, number>();
   private readonly base = new Map<string, number>();
   private readonly types = new Map<string, string>();
   private batches = new Map<string, number>();
@@ -100,6 +103,7 @@ export class RunObserver {
         scale: async (ref: Parameters<typeof pools.scale>[0], pool: string, desired: number) => {
           const before = (await pools.getPool(ref, pool))?.desired ?? 0;
           if (desired > before) this.batches.set(pool, (this.batches.get(pool) ?? 0) + 1);
+          this.wanted.set(pool, Math.max(this.wanted.get(pool) ?? 0, desired));
           return pools.scale(ref, pool, desired);
         },
       }),
@@ -216,12 +220,14 @@ export class RunObserver {
       })),
       forced: [...new Set(this.forced)],
       pending: this.longestPending(),
+      // What the pool asked for, launched or not: a surge EC2 refused over the vCPU quota is still the surge needed.
       surge: [
         ...[...this.peak].flatMap(([pool, peak]) => {
-          const extra = peak - (this.base.get(pool) ?? 0);
+          const extra = Math.max(peak, this.wanted.get(pool) ?? 0) - (this.base.get(pool) ?? 0);
           if (extra <= 0) return [];
           const vcpu = PINNED_INSTANCE_TYPES.get(this.typeOf(pool))?.vcpu ?? 0;
-          return [{ pool, instances: extra, vcpu: extra * vcpu }];
+          const quota = vcpuQuotaOf(this.typeOf(pool));
+          return [{ pool, instances: extra, vcpu: extra * vcpu, ...(quota ? { quota: quota.code } : {}) }];
         }),
         ...this.karpenterSurge(),
       ],

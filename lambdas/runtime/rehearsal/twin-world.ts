@@ -9,7 +9,7 @@ import { HandlebarsTemplateEngine } from '../../adapters/templating/handlebars-t
 import { MainArtifact } from '../../contracts/artifacts';
 import { DEFAULT_FLEET_SETTINGS, launchLimitsOf } from '../../core/dispatch/fleet-settings';
 import { clusterRef } from '../../core/model/cluster-ref';
-import type { Cluster } from '../../core/model/cluster';
+import { awsAccountId, type Cluster } from '../../core/model/cluster';
 import type { ClusterSnapshot } from '../../core/rehearsal/cluster-snapshot';
 import type { ConfigSource } from '../../ports/config-source';
 import type { Ports } from '../../ports/ports';
@@ -117,7 +117,9 @@ async function currentConfig(
  */
 export async function buildTwin(cluster: Cluster, snapshot: ClusterSnapshot, live: LiveReads): Promise<TwinBase> {
   const { sources, main } = await currentConfig(cluster, live);
-  const world = SimulatedWorld.create(twinScenario(snapshot, { seed: 1 }), 'rehearsal twin');
+  const id = awsAccountId(cluster.infrastructureAccount);
+  const account = /^\d{12}$/.test(id) ? { account: { id, region: cluster.region } } : {};
+  const world = SimulatedWorld.create(twinScenario(snapshot, { seed: 1, ...account }), 'rehearsal twin');
   const progress = new MemoryProgressStore();
   const ports = twinPorts(world, progress, asDeployed(cluster, main, snapshot), sources, live);
   const setup = await runClusterUpdate(

@@ -93,6 +93,7 @@ export function createAwsPorts(options: AwsPortsOptions): Ports {
         leftovers: aws.leftovers(cluster),
         eks: aws.eks(cluster),
         nodeFiles: aws.nodeFiles(cluster),
+        quotas: aws.quotas(cluster),
         lookups: aws.lookupsFor(awsAccountId(cluster.infrastructureAccount), cluster.region),
         // Built on first use: a zalando-eks cluster has no CA to connect with before its creation hook ran.
         get kube() {

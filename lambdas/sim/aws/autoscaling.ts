@@ -9,6 +9,8 @@ import type {
 import { hashOf } from '../hash';
 import { allocatePrivateIp } from './account';
 import { retryLaunchLater, takeRunInstancesToken } from './run-instances-bucket';
+import { recordLaunchActivity } from './scaling-activities';
+import { QUOTA_RETRY_SECONDS, refuseOverQuota } from './vcpu-quota';
 
 /**
  * Auto Scaling and EC2: an ASG launches instances until it has `desired` active ones, spread evenly over its
@@ -128,6 +130,19 @@ export function reconcileAsg(ctx: SimContext, account: AccountState, asg: AsgRec
   const active = asgInstances(account, asg.name).filter(isActive);
   if (asg.azs.length === 0) return;
   for (let missing = asg.desired - active.length; missing > 0; missing -= 1) {
+    // EC2 refuses a launch over the account's vCPU quota (no token taken): the activity fails, the group tries again.
+    const version = resolveLaunchTemplateVersion(account, asg.launchTemplate);
+    const refused = refuseOverQuota(
+      ctx,
+      account,
+      allowedTypes(asg, version)[0] ?? 'm5.large',
+      expectedSpot(asg, version),
+    );
+    if (refused) {
+      recordLaunchActivity(ctx, asg, { from: active.length, failure: refused });
+      retryLaunchLater(ctx, account, asg, QUOTA_RETRY_SECONDS);
+      break;
+    }
     if (!takeRunInstancesToken(ctx, account)) {
       retryLaunchLater(ctx, account, asg);
       break;
@@ -136,7 +151,9 @@ export function reconcileAsg(ctx: SimContext, account: AccountState, asg: AsgRec
     const az = asg.azs.reduce((best, candidate) =>
       (counts.get(candidate) ?? 0) < (counts.get(best) ?? 0) ? candidate : best,
     );
-    active.push(launch(ctx, account, asg, az));
+    const instance = launch(ctx, account, asg, az);
+    recordLaunchActivity(ctx, asg, { from: active.length, instanceId: instance.id });
+    active.push(instance);
   }
   for (let extra = active.length - asg.desired; extra > 0; extra -= 1) {
     // AWS's default termination policy: the most crowded AZ, then an outdated launch template, then the oldest.

@@ -7,6 +7,7 @@ import type { SimContext } from '../sim-context';
 import type { AccountState, InstanceRecord } from '../world-state';
 import { allocatePrivateIp } from './account';
 import { beginTermination, isActive, startInstance } from './autoscaling';
+import { VcpuLimitExceeded, refuseOverQuota } from './vcpu-quota';
 
 /**
  * EC2 instances the simulated Karpenter controller launches (kube/karpenter.ts): no Auto Scaling group, tagged with
@@ -31,11 +32,14 @@ export interface KarpenterLaunch {
   readonly bundles?: readonly { readonly bucket: string; readonly key: string }[];
 }
 
+/** CreateFleet of one On-Demand instance; throws VcpuLimitExceeded when the account's vCPU quota has no room for it. */
 export function launchKarpenterInstance(
   ctx: SimContext,
   account: AccountState,
   launch: KarpenterLaunch,
 ): InstanceRecord {
+  const refused = refuseOverQuota(ctx, account, launch.instanceType, false);
+  if (refused) throw new VcpuLimitExceeded(refused);
   const instance: InstanceRecord = {
     id: `i-${hashOf([launch.clusterId, launch.nodeClaim, ctx.rng.hex(17)], 17)}`,
     asg: '',

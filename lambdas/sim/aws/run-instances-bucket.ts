@@ -2,6 +2,7 @@ import * as z from '../../shared/zod';
 import { takeFromBucket, type BucketState } from '../../core/capacity/launch-bucket';
 import type { SimContext } from '../sim-context';
 import type { AccountState, AsgRecord, InstanceRecord } from '../world-state';
+import { VcpuFigures } from './vcpu-quota';
 
 /**
  * EC2's RunInstances resource bucket, per account and region ("Request throttling for the Amazon EC2 API": 1,000
@@ -15,6 +16,11 @@ export const Quotas = z.strictObject({
   runInstancesBurst: z._default(z.number().check(z.int(), z.positive()), 1000),
   /** Refill per second (AWS's default: 2). */
   runInstancesPerSecond: z._default(z.number().check(z.positive()), 2),
+  /**
+   * On-Demand vCPU limits per quota code for every account (aws/vcpu-quota.ts), e.g. `{ L-1216C47A: 640 }`; a code not
+   * named allows DEFAULT_VCPU_LIMIT (100,000).
+   */
+  onDemandVcpus: z._default(VcpuFigures, {}),
 });
 export type Quotas = z.infer<typeof Quotas>;
 
@@ -64,11 +70,16 @@ export function takeRunInstancesToken(ctx: SimContext, account: AccountState): b
 }
 
 /** The group tries its launches again later (once: a retry already queued covers it). */
-export function retryLaunchLater(ctx: SimContext, account: AccountState, asg: AsgRecord): void {
+export function retryLaunchLater(
+  ctx: SimContext,
+  account: AccountState,
+  asg: AsgRecord,
+  seconds = ASG_RETRY_SECONDS,
+): void {
   if (asg.launchRetryAt !== undefined && asg.launchRetryAt > ctx.now) return;
-  asg.launchRetryAt = ctx.now + ASG_RETRY_SECONDS * 1000;
+  asg.launchRetryAt = ctx.now + seconds * 1000;
   const cluster = account.stacks[asg.stack]?.cluster ?? '';
-  ctx.schedule(ASG_RETRY_SECONDS, { type: 'asg-retry', account: account.key, asg: asg.name, cluster });
+  ctx.schedule(seconds, { type: 'asg-retry', account: account.key, asg: asg.name, cluster });
 }
 
 /** The Auto Scaling launch times of an account (ms), oldest first: what tests check a launch budget against. */

@@ -2,7 +2,8 @@ import { awsAccountId } from '../../core/model/cluster';
 import type { ClusterRef, NodePoolBackend, PoolGroup, PoolInstance } from '../../ports/node-pool-backend';
 import { NotFoundError } from '../../shared/errors';
 import { ensureAccount } from '../aws/account';
-import { asgInstances, isOutdated, poolAsgs, scalePool, terminateInstance } from '../aws/autoscaling';
+import { asgInstances, isActive, isOutdated, poolAsgs, scalePool, terminateInstance } from '../aws/autoscaling';
+import { launchFailureOf } from '../aws/scaling-activities';
 import { simKarpenterEc2 } from '../aws/karpenter-instances';
 import type { SimContext } from '../sim-context';
 import { instrument } from './instrument';
@@ -23,7 +24,10 @@ export function simNodePoolBackend(ctx: SimContext, clusterId?: string): NodePoo
       const instances = asgs.flatMap((asg) =>
         asgInstances(account, asg.name).map((i) => poolInstance(account, asg, i)),
       );
-      const groups = asgs.map(poolGroup);
+      const groups = asgs.map((asg) => {
+        const failure = launchFailureOf(asg, asgInstances(account, asg.name).filter(isActive).length);
+        return { ...poolGroup(asg), ...(failure ? { launchFailure: failure } : {}) };
+      });
       const sum = (pick: (g: PoolGroup) => number): number => groups.reduce((total, g) => total + pick(g), 0);
       return {
         poolName,

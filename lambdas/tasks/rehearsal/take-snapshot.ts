@@ -11,13 +11,14 @@ import { isRecord } from '../../core/config/plain-data';
 import { pdbReleases } from '../../core/rehearsal/pdb-releases';
 import type { RunRecord } from '../../core/model/run';
 import type { ProgressStore } from '../../ports/progress-store';
+import { readQuotas } from './read-quotas';
 
 /**
  * What a snapshot reads: Kubernetes lists, the pools' groups, the stacks' events and, where given, CLM's records of
  * the cluster's last two runs (how long its PDBs blocked). Never a write.
  */
 export type SnapshotPorts = Pick<Ports, 'clock'> & {
-  readonly cluster: Pick<ClusterPorts, 'kube' | 'pools' | 'stacks'>;
+  readonly cluster: Pick<ClusterPorts, 'kube' | 'pools' | 'stacks' | 'quotas'>;
   readonly progress?: Pick<ProgressStore, 'getRuns'>;
 };
 
@@ -89,6 +90,7 @@ export async function takeSnapshot(cluster: Cluster, ports: SnapshotPorts): Prom
     karpenterNodePools,
     timings: learnedTimings({ stackUpdates, boots, readies, pods }),
     pdbReleases: pdbReleases(pdbs, await lastRuns(cluster, ports.progress)),
+    quotas: await readQuotas(cluster, nodes, poolStates, ports.cluster.quotas),
   };
 }
 

@@ -6,6 +6,7 @@ import type { PoolSnapshot } from '../../core/rollout/pool-snapshot';
 import type { KubeCluster, NodeInfo } from '../../ports/kube-cluster';
 import type { NodePoolBackend, PoolState } from '../../ports/node-pool-backend';
 import { KarpenterPoolBackend } from '../karpenter/karpenter-pool-backend';
+import { launchFailures } from './launch-failures';
 
 /** The ports a roll step observes a pool through. */
 interface PoolPorts {
@@ -32,6 +33,8 @@ export async function observePool<P extends PoolPorts>(
       readonly poolState: PoolState;
       readonly view?: Awaited<ReturnType<KarpenterPoolBackend['view']>>;
       readonly karpenter: boolean;
+      /** Groups whose launches fail (the account's vCPU quota): problems to record, what the roll waits for. */
+      readonly launchFailed: ReturnType<typeof launchFailures>;
     }
 > {
   const nodes = await base.kube.listNodes();
@@ -47,7 +50,8 @@ export async function observePool<P extends PoolPorts>(
         : `Pool ${pool.name} has no Auto Scaling group`,
     };
   const cp: P = karpenter ? Object.create(base, { pools: { value: karpenter } }) : base;
-  return { cp, nodes, poolState, ...(view ? { view } : {}), karpenter: karpenter !== undefined };
+  const launchFailed = launchFailures(poolState, pool);
+  return { cp, nodes, poolState, ...(view ? { view } : {}), karpenter: karpenter !== undefined, launchFailed };
 }
 
 /** How many nodes of a Karpenter pool go at once: its NodePool's disruption budget; a removal goes one by one. */

@@ -94,6 +94,7 @@ export function harness(extra: Pick<ClusterUpdateRunOptions, 'taskContext'> = {}
     leftovers: env.leftovers,
     eks: env.eks,
     nodeFiles: env.nodeFiles,
+    quotas: env.quotas,
   };
   const ports: Ports = { ...env.ports, templates: new HandlebarsTemplateEngine(), forCluster: () => clusterPorts };
   return {

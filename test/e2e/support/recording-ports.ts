@@ -36,6 +36,7 @@ export function recordingPorts(ports: Ports, calls: Call[]): Ports {
         'leftovers',
         'eks',
         'nodeFiles',
+        'quotas',
       ] as const;
       return Object.fromEntries(names.map((n) => [n, recorded(n, cp[n], calls)])) as unknown as ClusterPorts;
     },

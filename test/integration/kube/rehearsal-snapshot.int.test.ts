@@ -58,7 +58,7 @@ describe('a rehearsal from kube-apiserver', () => {
     // Act
     const snapshot = await takeSnapshot(live, {
       clock: sim.ports.clock,
-      cluster: { kube, pools: aws.pools, stacks: aws.stacks },
+      cluster: { kube, pools: aws.pools, stacks: aws.stacks, quotas: aws.quotas },
     });
     const rehearsal = await rehearseSnapshot(live, snapshot, sim.ports, { runs: 2 });
 

@@ -1,3 +1,4 @@
+import { FakeAccountQuotas } from './fake-account-quotas';
 import { FakeRehearsals } from './fake-rehearsals';
 import { MemoryLaunchBudget } from '../../../lambdas/adapters/progress/sharded-launch-budget';
 import { DEFAULT_FLEET_SETTINGS, launchLimitsOf } from '../../../lambdas/core/dispatch/fleet-settings';
@@ -89,6 +90,7 @@ export interface FakeEnv {
   readonly leftovers: FakeClusterLeftovers;
   readonly eks: FakeEksClusters;
   readonly nodeFiles: FakeNodeFilesStore;
+  readonly quotas: FakeAccountQuotas;
   readonly artifacts: MemoryArtifactStore;
   readonly progress: MemoryProgressStore;
   readonly registry: MemoryRegistry;
@@ -115,6 +117,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
   const leftovers = new FakeClusterLeftovers();
   const eks = new FakeEksClusters();
   const nodeFiles = new FakeNodeFilesStore();
+  const quotas = new FakeAccountQuotas();
   const artifacts = new MemoryArtifactStore();
   const progress = new MemoryProgressStore();
   const registry = new MemoryRegistry(options.clusters ?? [testCluster()], options.persistsStatus ?? true);
@@ -134,6 +137,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     leftovers,
     eks,
     nodeFiles,
+    quotas,
   };
   const ports: Ports = {
     registry,
@@ -165,6 +169,7 @@ export function fakeEnv(options: { clusters?: Cluster[]; persistsStatus?: boolea
     leftovers,
     eks,
     nodeFiles,
+    quotas,
     artifacts,
     progress,
     registry,

@@ -4,6 +4,7 @@ export type { FakeNode, FakePod, FakeWorkload } from './fake-kube-model';
 export { FakeNodePoolBackend } from './fake-node-pool-backend';
 export { FakeStackDeployer } from './fake-stack-deployer';
 export { FakeClusterLeftovers } from './fake-cluster-leftovers';
+export { FakeAccountQuotas } from './fake-account-quotas';
 export { FakeNodeFilesStore } from './fake-node-files';
 export { MemoryArtifactStore } from './memory-artifact-store';
 export { fakeEnv, seedRun, seedRunWithResources, MemoryRegistry, FixedConfigSource } from './fake-ports';

@@ -218,13 +218,19 @@ function importedSecret(scope: Construct, id: string, arn: string): ISecret {
     : Secret.fromSecretPartialArn(scope, id, arn);
 }
 
+/** The characters Secrets Manager's ExcludePunctuation leaves out (ASCII punctuation). */
+const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+
 /** The given webhook secret, or a new one with a random value (read it to set up the GitHub hook). */
 function webhookSecret(scope: Construct, arn: string | undefined): ISecret {
   const secret = arn
     ? importedSecret(scope, 'WebhookSecret', arn)
     : new Secret(scope, 'WebhookSecret', {
         description: 'CLM: the secret GitHub signs webhook deliveries with (paste it into the hook)',
-        generateSecretString: { passwordLength: 40, excludePunctuation: true },
+        // Letters and digits. The punctuation ExcludePunctuation removes is also spelled out: the webhook reads a secret
+        // starting with `{` as its JSON form, and an emulator ignoring ExcludePunctuation (MiniStack 1.5) generated
+        // one on a deployed-tier run.
+        generateSecretString: { passwordLength: 40, excludePunctuation: true, excludeCharacters: PUNCTUATION },
       });
   if (secret instanceof Secret) {
     acknowledge(

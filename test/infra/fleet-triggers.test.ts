@@ -48,7 +48,11 @@ describe('the fleet in the workflow stack', () => {
 
   it('creates the webhook secret when none is given, and lets only the webhook read it', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      GenerateSecretString: Match.objectLike({ PasswordLength: 40, ExcludePunctuation: true }),
+      GenerateSecretString: Match.objectLike({
+        PasswordLength: 40,
+        ExcludePunctuation: true,
+        ExcludeCharacters: '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~',
+      }),
     });
     const secret = logicalId(template, 'AWS::SecretsManager::Secret', 'WebhookSecret');
     expect(envOf(template, 'GithubWebhook').CLM_WEBHOOK_SECRET_ARN).toEqual({ Ref: secret });

@@ -1,85 +1,32 @@
 // The simulated Karpenter controller (lambdas/sim/karpenter.ts): idle until its CRDs and Deployment are up, then it
 // hashes NodePools and EC2NodeClasses, launches NodeClaims + instances + nodes for the pods no node takes, marks
 // NodeClaims Drifted when the hashes change, and removes Node and NodeClaim when the instance is terminated.
-import type { KubeObject } from '../../lambdas/ports/kube-cluster';
+import type { KubeObject, Taint } from '../../lambdas/ports/kube-cluster';
+import {
+  KARPENTER_CONTROLLER,
+  KARPENTER_CRDS,
+  batchDeployment,
+  burstNodeClass,
+  burstNodePool,
+} from './karpenter-fixtures';
 import { clusterRef, runningCluster } from './fixtures';
 
-const crd = (kind: string, group: string): KubeObject => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${kind.toLowerCase()}s.${group}` },
-  spec: {
-    group,
-    scope: 'Cluster',
-    names: { kind, plural: `${kind.toLowerCase()}s`, singular: kind.toLowerCase() },
-    versions: [{ name: 'v1', served: true, storage: true }],
-  },
-});
-const CRDS = [
-  crd('NodePool', 'karpenter.sh'),
-  crd('NodeClaim', 'karpenter.sh'),
-  crd('EC2NodeClass', 'karpenter.k8s.aws'),
-];
-const CONTROLLER: KubeObject = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'karpenter', namespace: 'kube-system' },
-  spec: {
-    replicas: 1,
-    selector: { matchLabels: { app: 'karpenter' } },
-    template: { metadata: { labels: { app: 'karpenter' } }, spec: {} },
-  },
-};
-const nodeClass = (ami: string): KubeObject => ({
-  apiVersion: 'karpenter.k8s.aws/v1',
-  kind: 'EC2NodeClass',
-  metadata: { name: 'burst' },
-  spec: { amiSelectorTerms: [{ id: ami }] },
-});
-const NODEPOOL: KubeObject = {
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodePool',
-  metadata: { name: 'burst' },
-  spec: {
-    template: {
-      metadata: { labels: { 'node.kubernetes.io/node-pool': 'burst' } },
-      spec: {
-        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'burst' },
-        taints: [{ key: 'dedicated', value: 'burst', effect: 'NoSchedule' }],
-        kubelet: { maxPods: 2 },
-      },
-    },
-  },
-};
-const WORKLOAD: KubeObject = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'batch', namespace: 'default' },
-  spec: {
-    replicas: 4,
-    selector: { matchLabels: { app: 'batch' } },
-    template: {
-      metadata: { labels: { app: 'batch' } },
-      spec: {
-        nodeSelector: { 'node.kubernetes.io/node-pool': 'burst' },
-        tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'burst', effect: 'NoSchedule' }],
-      },
-    },
-  },
-};
+const TAINTS: Taint[] = [{ key: 'dedicated', value: 'burst', effect: 'NoSchedule' }];
+const NODEPOOL = burstNodePool(TAINTS);
+const WORKLOAD = batchDeployment(4, TAINTS);
 
 describe('the simulated Karpenter controller', () => {
   it('does nothing until its controller runs, then launches nodes for the pods, drifts and replaces as Karpenter does', async () => {
     const { world, ports, cluster } = await runningCluster({}, 2);
     const apply = (objects: KubeObject[]) => ports.kube.apply(objects, { fieldManager: 'test' });
-    await apply([...CRDS, nodeClass('ami-0000000000000000a'), NODEPOOL, WORKLOAD]);
+    await apply([...KARPENTER_CRDS, burstNodeClass('ami-0000000000000000a'), NODEPOOL, WORKLOAD]);
     world.runUntilIdle();
     // no controller yet: nothing hashed, nothing launched, the pods stay pending
     expect(await ports.kube.list('NodeClaim')).toEqual([]);
     expect((await ports.kube.list('NodePool'))[0]!.metadata.annotations ?? {}).toEqual({});
     expect(world.describe(cluster.id).pods.pending).toBe(4);
 
-    await apply([CONTROLLER]);
+    await apply([KARPENTER_CONTROLLER]);
     world.runUntilIdle();
     const pool = (await ports.kube.list('NodePool'))[0]!;
     expect(pool.metadata.annotations).toMatchObject({
@@ -98,7 +45,7 @@ describe('the simulated Karpenter controller', () => {
     expect(instances).toHaveLength(2);
 
     // a new image in the EC2NodeClass: its hash changes and both NodeClaims drift
-    await apply([nodeClass('ami-0000000000000000b')]);
+    await apply([burstNodeClass('ami-0000000000000000b')]);
     world.runUntilIdle();
     const drifted = await ports.kube.list('NodeClaim');
     expect(
@@ -128,7 +75,13 @@ describe('the simulated Karpenter controller', () => {
     const sixPods = { ...WORKLOAD, spec: { ...(WORKLOAD.spec as object), replicas: 6 } };
 
     // Act
-    await apply([...CRDS, CONTROLLER, nodeClass('ami-0000000000000000a'), limited({ cpu: '4' }), sixPods]);
+    await apply([
+      ...KARPENTER_CRDS,
+      KARPENTER_CONTROLLER,
+      burstNodeClass('ami-0000000000000000a'),
+      limited({ cpu: '4' }),
+      sixPods,
+    ]);
     world.runUntilIdle();
 
     // Assert: two nodes, two pods Pending, and the pool's status says what it holds

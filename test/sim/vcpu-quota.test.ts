@@ -3,6 +3,13 @@
 import type { KubeObject } from '../../lambdas/ports/kube-cluster';
 import { parseScenario } from '../../lambdas/sim/scenario';
 import { ACCOUNT, REGION, clusterRef, runningCluster } from './fixtures';
+import {
+  KARPENTER_CONTROLLER,
+  KARPENTER_CRDS,
+  batchDeployment,
+  burstNodeClass,
+  burstNodePool,
+} from './karpenter-fixtures';
 
 const WORKERS = 'default-worker';
 const STANDARD = 'L-1216C47A';
@@ -91,64 +98,12 @@ describe("the simulated account's On-Demand vCPU quota", () => {
 });
 
 describe("Karpenter's launches under the vCPU quota", () => {
-  const crd = (kind: string, group: string): KubeObject => ({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${kind.toLowerCase()}s.${group}` },
-    spec: {
-      group,
-      scope: 'Cluster',
-      names: { kind, plural: `${kind.toLowerCase()}s`, singular: kind.toLowerCase() },
-      versions: [{ name: 'v1', served: true, storage: true }],
-    },
-  });
   const objects: KubeObject[] = [
-    crd('NodePool', 'karpenter.sh'),
-    crd('NodeClaim', 'karpenter.sh'),
-    crd('EC2NodeClass', 'karpenter.k8s.aws'),
-    {
-      apiVersion: 'karpenter.k8s.aws/v1',
-      kind: 'EC2NodeClass',
-      metadata: { name: 'burst' },
-      spec: { amiSelectorTerms: [{ id: 'ami-0000000000000000a' }] },
-    },
-    {
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodePool',
-      metadata: { name: 'burst' },
-      spec: {
-        template: {
-          metadata: { labels: { 'node.kubernetes.io/node-pool': 'burst' } },
-          spec: {
-            nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'burst' },
-            kubelet: { maxPods: 2 },
-          },
-        },
-      },
-    },
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'batch', namespace: 'default' },
-      spec: {
-        replicas: 4,
-        selector: { matchLabels: { app: 'batch' } },
-        template: {
-          metadata: { labels: { app: 'batch' } },
-          spec: { nodeSelector: { 'node.kubernetes.io/node-pool': 'burst' } },
-        },
-      },
-    },
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'karpenter', namespace: 'kube-system' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: 'karpenter' } },
-        template: { metadata: { labels: { app: 'karpenter' } }, spec: {} },
-      },
-    },
+    ...KARPENTER_CRDS,
+    burstNodeClass('ami-0000000000000000a'),
+    burstNodePool(),
+    batchDeployment(4),
+    KARPENTER_CONTROLLER,
   ];
 
   it('launches no NodeClaim over the limit (its pods stay Pending) and launches it once room frees', async () => {

@@ -20,7 +20,7 @@ import { createSimulatedSetup } from '../lambdas/runtime/wiring/simulated-ports'
 import { Prng, seedState } from '../lambdas/sim/prng';
 import { listWithStoredStatus } from '../lambdas/tasks/step/cluster-status';
 import { median, type BenchResult } from './bench-result';
-import { rehearsalCases, type RehearsalCase } from './rehearsal-scenarios';
+import { rehearsalCases, type OperatorAction, type RehearsalCase } from './rehearsal-scenarios';
 import { ROOT } from './simulated-session';
 
 export const name = 'rehearsal';
@@ -96,31 +96,41 @@ function changeImage(c: RehearsalCase, dir: string, image: string): void {
   writeFileSync(stack, readFileSync(stack, 'utf8').replace(/ImageId: \S+/, `ImageId: ${image}`));
 }
 
-/** An earlier update (another node image) with the operator acting as the case's history says, then restoring. */
-async function historyRun(c: RehearsalCase, dir: string): Promise<void> {
-  changeImage(c, dir, 'ami-0feedface0000');
-  const earlier = await setup(dir, c);
-  const kube = earlier.sim.ports.forCluster(earlier.cluster).kube;
-  const { world } = earlier.sim;
+/**
+ * The update run on `live`'s world, watched by a RunObserver; the operator (when given) applies its objects once the
+ * run has gone on for its `afterSeconds`.
+ */
+async function observedUpdate(
+  c: RehearsalCase,
+  live: Awaited<ReturnType<typeof setup>>,
+  executionId: string,
+  operator: OperatorAction | undefined,
+) {
+  const { world } = live.sim;
+  const kube = live.sim.ports.forCluster(live.cluster).kube;
   const startedAt = world.now;
   let acted = false;
-  const observer = new RunObserver(world, earlier.cluster, async (now) => {
-    if (acted || now - startedAt < c.history!.operator.afterSeconds * 1000) return;
+  const observer = new RunObserver(world, live.cluster, async (now) => {
+    if (!operator || acted || now - startedAt < operator.afterSeconds * 1000) return;
     acted = true;
-    await kube.apply(c.history!.operator.apply, { fieldManager: 'operator' });
+    await kube.apply(operator.apply, { fieldManager: 'operator' });
   });
   await observer.start();
   const result = await runClusterUpdate(
     { clusterId: c.clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
-    {
-      ports: observer.wrap(earlier.sim.ports),
-      executionId: 'history',
-      advanceClock: (s) => observer.advance(s * 1000),
-    },
+    { ports: observer.wrap(live.sim.ports), executionId, advanceClock: (s) => observer.advance(s * 1000) },
   );
+  return { observer, result, startedAt, kube };
+}
+
+/** An earlier update (another node image) with the operator acting as the case's history says, then restoring. */
+async function historyRun(c: RehearsalCase, dir: string): Promise<void> {
+  changeImage(c, dir, 'ami-0feedface0000');
+  const earlier = await setup(dir, c);
+  const { result, kube } = await observedUpdate(c, earlier, 'history', c.history!.operator);
   if (result.status !== 'SUCCEEDED') throw new Error(`${c.name}: the earlier update failed: ${result.error?.Cause}`);
   await kube.apply(c.history!.restore, { fieldManager: 'operator' });
-  world.runUntilIdle(3600_000);
+  earlier.sim.world.runUntilIdle(3600_000);
   earlier.sim.save();
 }
 
@@ -139,7 +149,6 @@ async function realRun(c: RehearsalCase, index: number, live: Awaited<ReturnType
     },
     1000 + index,
   );
-  const startedAt = world.now;
   const sinceStart = (world.now - Date.parse(world.scenario.startTime)) / 1000;
   if (c.blockFor)
     world.addFaults({
@@ -152,18 +161,7 @@ async function realRun(c: RehearsalCase, index: number, live: Awaited<ReturnType
         },
       ],
     });
-  let acted = false;
-  const kube = live.sim.ports.forCluster(live.cluster).kube;
-  const observer = new RunObserver(world, live.cluster, async (now) => {
-    if (!c.operator || acted || now - startedAt < c.operator.afterSeconds * 1000) return;
-    acted = true;
-    await kube.apply(c.operator.apply, { fieldManager: 'operator' });
-  });
-  await observer.start();
-  const result = await runClusterUpdate(
-    { clusterId: c.clusterId, action: 'provision', options: { applyOnly: false }, trigger: 'cli' },
-    { ports: observer.wrap(live.sim.ports), executionId: 'actual', advanceClock: (s) => observer.advance(s * 1000) },
-  );
+  const { observer, result, startedAt } = await observedUpdate(c, live, 'actual', c.operator);
   const output = result.status === 'SUCCEEDED' ? ClusterUpdateOutput.parse(result.output) : undefined;
   const run = output?.run;
   const record = run?.targetVersion ? await live.sim.progress.getRun(c.clusterId, run.targetVersion) : undefined;

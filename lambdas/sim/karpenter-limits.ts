@@ -1,5 +1,6 @@
 import { NODEPOOL_LABEL } from '../core/karpenter/karpenter-objects';
 import { resourcesOf } from '../core/kube/pod-resources';
+import { parseQuantity } from '../core/template-helpers/quantities';
 import { PINNED_INSTANCE_TYPES } from '../core/values/instance-types';
 import { metaOf, specOf, storedOfKind } from './kube/stored';
 import type { Json } from './kube/stored';
@@ -70,4 +71,33 @@ export function recordUsage(ctx: SimContext, kube: KubeState, stored: StoredObje
   if (JSON.stringify(status.resources) === JSON.stringify(resources)) return;
   stored.obj = { ...stored.obj, status: { ...status, resources } };
   ctx.dirty.add(kube.clusterId);
+}
+
+/**
+ * What the API server refuses of a NodePool's `spec.limits` (Karpenter's CRD schema: a map of resource quantities,
+ * int or string, each matching the quantity pattern): the message of its 422, or undefined when they are valid.
+ */
+export function invalidNodePoolLimits(object: Json): string | undefined {
+  const limits = specOf(object).limits;
+  if (limits === undefined) return undefined;
+  const name = String(metaOf(object).name);
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits))
+    return `NodePool.karpenter.sh "${name}" is invalid: spec.limits: Invalid value: must be a map of quantities`;
+  for (const [resource, value] of Object.entries(limits as Record<string, unknown>)) {
+    const valid =
+      (typeof value === 'number' && Number.isInteger(value) && value >= 0) ||
+      (typeof value === 'string' && isQuantity(value));
+    if (!valid)
+      return `NodePool.karpenter.sh "${name}" is invalid: spec.limits.${resource}: Invalid value: ${JSON.stringify(value)}: must be a quantity (e.g. 100, 500m, 64Gi)`;
+  }
+  return undefined;
+}
+
+function isQuantity(text: string): boolean {
+  try {
+    parseQuantity(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

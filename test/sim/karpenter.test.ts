@@ -107,4 +107,17 @@ describe('the simulated Karpenter controller', () => {
       ),
     ).toBe(true);
   });
+
+  it('refuses a NodePool whose limits are not quantities, as the API server does by the CRD schema, and keeps none', async () => {
+    const { ports } = await runningCluster({}, 2);
+    await ports.kube.apply([...KARPENTER_CRDS], { fieldManager: 'test' });
+    const pool = { ...NODEPOOL, spec: { ...(NODEPOOL.spec as object), limits: { cpu: 'lots' } } };
+
+    await expect(ports.kube.apply([pool], { fieldManager: 'test' })).rejects.toThrow(
+      'NodePool.karpenter.sh "burst" is invalid: spec.limits.cpu: Invalid value: "lots"',
+    );
+    expect(await ports.kube.list('NodePool')).toEqual([]);
+    const valid = { ...NODEPOOL, spec: { ...(NODEPOOL.spec as object), limits: { cpu: 8, memory: '64Gi' } } };
+    await expect(ports.kube.apply([valid], { fieldManager: 'test' })).resolves.toHaveLength(1);
+  });
 });

@@ -78,7 +78,6 @@ export interface PdbBlockSpell {
   readonly pdb: string;
   /** ms since the epoch */
   readonly since: number;
-  readonly lastSeen: number;
   /** The first step that found it no longer blocking: absent while it still blocks. */
   readonly endedAt?: number;
   /** That step forced a drain past its PDB (drain_grace_period): the block did not end by itself. */

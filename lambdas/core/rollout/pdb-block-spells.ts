@@ -6,7 +6,7 @@ export const PDB_BLOCK_SPELLS = 20;
 
 /**
  * The spells after a step that found `blocked` (its drain's blocks, as describeBlock words them): a PDB still blocking
- * extends its open spell, one blocking anew opens a spell, and an open spell whose PDB no longer blocks ends now
+ * keeps its open spell, one blocking anew opens a spell, and an open spell whose PDB no longer blocks ends now
  * (marked `forced` when the step forced a drain: the block ended by CLM's deadline, not by itself).
  */
 export function trackPdbBlocks(
@@ -23,10 +23,10 @@ export function trackPdbBlocks(
     if (spell.endedAt !== undefined) return spell;
     if (blocking.has(spell.pdb) && !done) {
       open.add(spell.pdb);
-      return { ...spell, lastSeen: now };
+      return spell;
     }
     return { ...spell, endedAt: now, ...(forced ? { forced } : {}) };
   });
-  if (!done) for (const pdb of [...blocking].sort()) if (!open.has(pdb)) next.push({ pdb, since: now, lastSeen: now });
+  if (!done) for (const pdb of [...blocking].sort()) if (!open.has(pdb)) next.push({ pdb, since: now });
   return next.slice(-PDB_BLOCK_SPELLS);
 }

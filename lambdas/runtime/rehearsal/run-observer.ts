@@ -3,8 +3,7 @@ import { clusterRef } from '../../core/model/cluster-ref';
 import { NODEPOOL_LABEL } from '../../core/karpenter/karpenter-objects';
 import { coveringPdbs } from '../../core/rollout/drain-rules';
 import type { RunObservation } from '../../core/rehearsal/rehearsal-report';
-import { PINNED_INSTANCE_TYPES } from '../../core/values/instance-types';
-import { vcpuQuotaOf } from '../../core/capacity/vcpu-quotas';
+import { vcpuQuotaOf, vcpusOf } from '../../core/capacity/vcpu-quotas';
 import type { ClusterPorts, Ports } from '../../ports/ports';
 import type { SimulatedWorld } from '../../sim';
 import { pendingReason } from '../../core/rehearsal/pending-reasons';
@@ -127,7 +126,7 @@ export class RunObserver {
       const pool = node.labels[NODEPOOL_LABEL];
       if (!pool || !this.karpenterPools.has(pool)) continue;
       const size = sizes.get(pool) ?? { nodes: 0, vcpu: 0 };
-      const vcpu = PINNED_INSTANCE_TYPES.get(node.labels[INSTANCE_TYPE_LABEL] ?? '')?.vcpu ?? 0;
+      const vcpu = vcpusOf(node.labels[INSTANCE_TYPE_LABEL] ?? '');
       sizes.set(pool, { nodes: size.nodes + 1, vcpu: size.vcpu + vcpu });
     }
     return sizes;
@@ -225,7 +224,7 @@ export class RunObserver {
         ...[...this.peak].flatMap(([pool, peak]) => {
           const extra = Math.max(peak, this.wanted.get(pool) ?? 0) - (this.base.get(pool) ?? 0);
           if (extra <= 0) return [];
-          const vcpu = PINNED_INSTANCE_TYPES.get(this.typeOf(pool))?.vcpu ?? 0;
+          const vcpu = vcpusOf(this.typeOf(pool));
           const quota = vcpuQuotaOf(this.typeOf(pool));
           return [{ pool, instances: extra, vcpu: extra * vcpu, ...(quota ? { quota: quota.code } : {}) }];
         }),

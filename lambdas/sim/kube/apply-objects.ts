@@ -8,6 +8,7 @@ import { kindForObject, objectKey, registerCrd } from './kinds';
 import { createPod, podKey } from './pods';
 import { podRequests } from '../../core/kube/pod-resources';
 import { metaOf, ownersOf, serverMetadata, specOf } from './stored';
+import { invalidNodePoolLimits } from '../karpenter-limits';
 import type { Json } from './stored';
 
 /**
@@ -137,6 +138,9 @@ export function applyObjects(
     validate(object, index);
     const info = kindForObject(kube, object.apiVersion, object.kind);
     const applied = normalise(info, object);
+    const invalid =
+      info.group === 'karpenter.sh' && info.kind === 'NodePool' ? invalidNodePoolLimits(applied) : undefined;
+    if (invalid) throw new KubeApiError(invalid);
     const namespace = metaOf(applied).namespace as string | undefined;
     if (namespace && !kube.objects[`/Namespace//${namespace}`] && !(dryRun && batchNamespaces.has(namespace))) {
       throw new KubeApiError(

@@ -10,7 +10,7 @@ const block = (pdb: string, pod: string) => `PDB ${pdb} allows 0 disruption(s) (
 const T = 1_000_000;
 
 describe('the spells of a PDB refusing evictions in a roll', () => {
-  it('opens a spell when a PDB first blocks, extends it while it blocks, and ends it at the first step it does not', () => {
+  it('opens a spell when a PDB first blocks, keeps it while it blocks, and ends it at the first step it does not', () => {
     // Act
     const first = trackPdbBlocks(undefined, [block('default/pay', 'default/pay-1')], T);
     const second = trackPdbBlocks(
@@ -21,9 +21,9 @@ describe('the spells of a PDB refusing evictions in a roll', () => {
     const third = trackPdbBlocks(second, [], T + 180_000);
 
     // Assert
-    expect(first).toEqual([{ pdb: 'default/pay', since: T, lastSeen: T }]);
-    expect(second).toEqual([{ pdb: 'default/pay', since: T, lastSeen: T + 60_000 }]);
-    expect(third).toEqual([{ pdb: 'default/pay', since: T, lastSeen: T + 60_000, endedAt: T + 180_000 }]);
+    expect(first).toEqual([{ pdb: 'default/pay', since: T }]);
+    expect(second).toEqual([{ pdb: 'default/pay', since: T }]);
+    expect(third).toEqual([{ pdb: 'default/pay', since: T, endedAt: T + 180_000 }]);
   });
 
   it('marks a spell ended by a forced drain, closes open spells when the pool is done, and starts a new spell later', () => {
@@ -34,8 +34,8 @@ describe('the spells of a PDB refusing evictions in a roll', () => {
 
     expect(forced[0]).toMatchObject({ endedAt: T + 1800_000, forced: true });
     expect(done).toEqual([
-      { pdb: 'default/pay', since: T, lastSeen: T, endedAt: T + 1800_000, forced: true },
-      { pdb: 'default/pay', since: T + 2000_000, lastSeen: T + 2000_000, endedAt: T + 2100_000 },
+      { pdb: 'default/pay', since: T, endedAt: T + 1800_000, forced: true },
+      { pdb: 'default/pay', since: T + 2000_000, endedAt: T + 2100_000 },
     ]);
   });
 });
@@ -65,13 +65,13 @@ describe('what a rehearsal learns of PDBs that allow no disruption', () => {
     // Arrange
     const runs = [
       run([
-        { pdb: 'default/pay', since: T, lastSeen: T, endedAt: T + 600_000 },
-        { pdb: 'default/web', since: T, lastSeen: T, endedAt: T + 60_000 },
+        { pdb: 'default/pay', since: T, endedAt: T + 600_000 },
+        { pdb: 'default/web', since: T, endedAt: T + 60_000 },
       ]),
       run([
-        { pdb: 'default/pay', since: T, lastSeen: T, endedAt: T + 900_000 },
-        { pdb: 'default/pay', since: T, lastSeen: T, endedAt: T + 1800_000, forced: true },
-        { pdb: 'default/pay', since: T, lastSeen: T },
+        { pdb: 'default/pay', since: T, endedAt: T + 900_000 },
+        { pdb: 'default/pay', since: T, endedAt: T + 1800_000, forced: true },
+        { pdb: 'default/pay', since: T },
       ]),
     ];
 
@@ -86,7 +86,7 @@ describe('what a rehearsal learns of PDBs that allow no disruption', () => {
   });
 
   it('knows nothing when every block was forced or there is no history, and says what the twin does then', () => {
-    const forcedOnly = [run([{ pdb: 'default/pay', since: T, lastSeen: T, endedAt: T + 1800_000, forced: true }])];
+    const forcedOnly = [run([{ pdb: 'default/pay', since: T, endedAt: T + 1800_000, forced: true }])];
 
     const releases = pdbReleases([pdb('pay', 2, 2)], forcedOnly);
 
